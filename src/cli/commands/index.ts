@@ -1,0 +1,13 @@
+/**
+ * The command registry: one module per subcommand, each a yargs CommandModule.
+ * Add a command by adding its module here.
+ */
+import type { CommandModule } from 'yargs';
+import { configCommand } from './config.ts';
+import { datasetsCommand } from './datasets.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const commands: CommandModule<any, any>[] = [
+  configCommand,
+  datasetsCommand,
+];

@@ -1,0 +1,51 @@
+/**
+ * CLI entry. The only place that turns errors into exit codes and messages:
+ * 0 ok, 1 a run failed, 2 bad input (bad config, bad arguments, malformed data).
+ */
+import yargs from 'yargs';
+import { AnchorError, isInputError } from '../util/errors.ts';
+import { commands } from './commands/index.ts';
+
+/** Exit codes of the `anchor-rl` command. */
+export const EXIT = { ok: 0, runFailed: 1, badInput: 2 } as const;
+
+/** Run the CLI on `argv` (without `node` and the script path); resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const cli = yargs(argv)
+    .scriptName('anchor-rl')
+    .usage('$0 <command> [options]\n\nRL training orchestrator for code generation with a reality-anchored reward model.')
+    .command(commands)
+    .demandCommand(1, 'Give a command; see --help.')
+    .recommendCommands()
+    .strict()
+    .help()
+    .alias('h', 'help')
+    .version()
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .fail((msg, err) => {
+      // Parse errors (unknown option, missing argument) are bad input; handler errors go below.
+      if (err) throw err;
+      throw new AnchorError('BAD_ARGUMENT', msg);
+    })
+    .exitProcess(false);
+  try {
+    await cli.parseAsync();
+  } catch (err) {
+    exitCode = report(err);
+  }
+  return typeof process.exitCode === 'number' && process.exitCode !== 0 && exitCode === 0
+    ? process.exitCode
+    : exitCode;
+}
+
+function report(err: unknown): number {
+  if (err instanceof AnchorError) {
+    process.stderr.write(`anchor-rl: ${err.message}\n`);
+    if (process.env.ANCHOR_DEBUG && err.stack) process.stderr.write(err.stack + '\n');
+    return isInputError(err) ? EXIT.badInput : EXIT.runFailed;
+  }
+  const e = err as Error;
+  process.stderr.write(`anchor-rl: internal error: ${e?.stack ?? String(err)}\n`);
+  return EXIT.runFailed;
+}

@@ -1,0 +1,80 @@
+/**
+ * The run config: one YAML file describing a multi-arm GRPO run. Each section's schema and
+ * defaults are owned by its component; this module only composes them.
+ */
+import { z } from 'zod';
+import { policyModelSchema } from '../policy/gpt-config.ts';
+import {
+  checkpointConfigSchema,
+  evalConfigSchema,
+  grpoConfigSchema,
+  metricsConfigSchema,
+  settlementConfigSchema,
+} from '../train/config.ts';
+import { loadConfig } from './load.ts';
+
+/** Where problems come from: a built-in task family or a dataset file. */
+export const taskConfigSchema = z.union([
+  z
+    .object({
+      family: z.string().min(1).default('synthetic-js'),
+      split_seed: z.number().int().default(1),
+      train: z.number().int().min(1).default(2000),
+      eval: z.number().int().min(1).default(200),
+      knobs: z.record(z.string(), z.unknown()).default({}),
+    })
+    .strict(),
+  z
+    .object({
+      dataset: z.string().min(1),
+      format: z.string().optional(),
+      eval_dataset: z.string().optional(),
+      eval_fraction: z.number().min(0).max(1).default(0.1),
+    })
+    .strict(),
+]);
+
+/** Sampling settings for rollouts. */
+export const samplingConfigSchema = z
+  .object({
+    temperature: z.number().min(0).default(1.0),
+    top_p: z.number().gt(0).max(1).default(1.0),
+    top_k: z.number().int().min(0).default(0),
+    max_new_tokens: z.number().int().min(1).default(48),
+  })
+  .strict();
+
+/** The policy: a native model (trained from a pretrained base) or a bring-your-own ONNX export. */
+export const policyConfigSchema = z
+  .object({
+    model: policyModelSchema.prefault({}),
+    onnx: z.string().optional(),
+    base: z.string().default('runs/.cache/base-synthetic-js'),
+    sampling: samplingConfigSchema.prefault({}),
+  })
+  .strict();
+
+/** The whole run config. */
+export const runConfigSchema = z
+  .object({
+    name: z.string().regex(/^[\w.-]+$/, 'letters, digits, _ . - only').default('default'),
+    seed: z.number().int().min(0).default(0),
+    task: taskConfigSchema.prefault({}),
+    policy: policyConfigSchema.prefault({}),
+    grpo: grpoConfigSchema.prefault({}),
+    settlement: settlementConfigSchema.prefault({}),
+    metrics: metricsConfigSchema.prefault({}),
+    eval: evalConfigSchema.prefault({}),
+    checkpoint: checkpointConfigSchema.prefault({}),
+    arms: z.array(z.string().min(1)).min(1).default(['frozen', 'anchored', 'execution', 'judge']),
+    concurrency: z.number().int().min(1).default(1),
+  })
+  .strict();
+
+/** A validated run config. */
+export type RunConfig = z.output<typeof runConfigSchema>;
+
+/** Load a run config file (or the embedded defaults) with `--set` overrides. */
+export function loadRunConfig(path: string | undefined, sets: readonly string[] = []): RunConfig {
+  return loadConfig(runConfigSchema, path, sets);
+}

@@ -1,0 +1,85 @@
+/**
+ * The policy model's shape: the part of the weight contract shared by the trainable tfjs model
+ * (src/policy/model.ts) and the ONNX export / rollout engine (src/policy/onnx, src/policy/engine).
+ *
+ * Semantics every implementation must follow (GPT-2):
+ * - token embedding `wte` + learned position embedding `wpe` (positions are supplied explicitly;
+ *   for left-padded batches position = max(cumsum(attention_mask) - 1, 0));
+ * - `layers` pre-LN blocks: `x = x + attn(ln_1(x)); x = x + mlp(ln_2(x))`;
+ * - LayerNorm eps 1e-5; GELU tanh approximation (GPT-2 "gelu_new");
+ * - causal multi-head attention, heads split from the d axis in order (head h owns columns
+ *   [h*headDim, (h+1)*headDim)), scores scaled by 1/sqrt(headDim), keys masked where
+ *   attention_mask is 0 (1 = real token, 0 = pad);
+ * - final LayerNorm `ln_f`, then logits = h · wteᵀ when `tiedHead`, else h · lm_head.
+ */
+import { z } from 'zod';
+import { AnchorError } from '../util/errors.ts';
+
+/** LayerNorm epsilon (GPT-2). */
+export const LAYER_NORM_EPS = 1e-5;
+
+/** Shape of a GPT-2 style decoder-only transformer. */
+export interface GptConfig {
+  /** Vocabulary size (from the tokenizer). */
+  vocabSize: number;
+  /** Maximum sequence length (number of learned positions). */
+  context: number;
+  /** Number of transformer blocks. */
+  layers: number;
+  /** Model width d. */
+  dModel: number;
+  /** Attention heads; must divide dModel. */
+  heads: number;
+  /** Output head shares the token embedding (logits = h · wteᵀ) when true. */
+  tiedHead: boolean;
+}
+
+/**
+ * The `policy.model` config block (YAML, snake_case). The vocabulary size is not configured: it
+ * comes from the tokenizer.
+ */
+export const policyModelSchema = z
+  .object({
+    layers: z.number().int().min(1).max(48).default(2),
+    d_model: z.number().int().min(8).max(4096).default(128),
+    heads: z.number().int().min(1).max(64).default(4),
+    context: z.number().int().min(8).max(8192).default(256),
+    tied_head: z.boolean().default(true),
+  })
+  .strict();
+
+/** Parsed `policy.model` block. */
+export type PolicyModelConfig = z.infer<typeof policyModelSchema>;
+
+/** Build a {@link GptConfig} from the YAML block and the tokenizer's vocabulary size. */
+export function gptConfigFrom(model: PolicyModelConfig, vocabSize: number): GptConfig {
+  return validateGptConfig({
+    vocabSize,
+    context: model.context,
+    layers: model.layers,
+    dModel: model.d_model,
+    heads: model.heads,
+    tiedHead: model.tied_head,
+  });
+}
+
+/** Check a config's internal consistency (heads divide d, positive sizes); returns it. */
+export function validateGptConfig(c: GptConfig): GptConfig {
+  const ints: (keyof GptConfig)[] = ['vocabSize', 'context', 'layers', 'dModel', 'heads'];
+  for (const k of ints) {
+    const v = c[k];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
+      throw new AnchorError('BAD_MODEL', `model config: ${k} must be a positive integer, got ${String(v)}`);
+    }
+  }
+  if (c.dModel % c.heads !== 0) {
+    throw new AnchorError('BAD_MODEL', `model config: d_model ${c.dModel} is not divisible by heads ${c.heads}`);
+  }
+  if (typeof c.tiedHead !== 'boolean') throw new AnchorError('BAD_MODEL', 'model config: tiedHead must be a boolean');
+  return c;
+}
+
+/** Per-head width. */
+export function headDim(c: GptConfig): number {
+  return c.dModel / c.heads;
+}

@@ -1,0 +1,55 @@
+/**
+ * The settlement executor's interface. The training driver only sees {@link Executor}; which
+ * backend runs the programs (local isolate workers today, a job queue later) is config.
+ */
+import type { Language } from '../datasets/problem.ts';
+
+/** Outcome of one program. */
+export type ExecStatus = 'pass' | 'fail' | 'error' | 'syntax_error' | 'timeout' | 'oom' | 'unsupported';
+
+/** A complete program to execute (solution + tests). */
+export interface ProgramSpec {
+  /** Caller's identifier, echoed in the result. */
+  id: string;
+  language: Language;
+  /** Full source: solution followed by its tests. */
+  code: string;
+  /** Per-program overrides of the executor defaults. */
+  timeoutMs?: number;
+}
+
+/** Result of one program. Never thrown: every failure mode is a status. */
+export interface ExecResult {
+  id: string;
+  status: ExecStatus;
+  /** Assertions that passed, where the harness can count them. */
+  passed: number;
+  /** Assertions attempted, where the harness can count them. */
+  total: number;
+  /** Wall time spent on the program in the worker, milliseconds. */
+  ms: number;
+  /** Captured console output, capped. */
+  stdout: string;
+  /** Error message for non-pass statuses. */
+  error?: string;
+}
+
+/** Executor limits and sizing. */
+export interface ExecutorOptions {
+  /** Worker processes hosting isolates. */
+  workers: number;
+  /** Wall-clock limit per program, milliseconds (default 2000). */
+  timeoutMs: number;
+  /** Isolate heap limit, megabytes (default 64). */
+  memoryMb: number;
+  /** Console capture cap per program, bytes (default 64 KiB). */
+  stdoutLimit: number;
+}
+
+/** Runs batches of untrusted programs. Implementations never reject for a program's fault. */
+export interface Executor {
+  /** Execute programs; results come back in input order. */
+  run(programs: readonly ProgramSpec[], onResult?: (result: ExecResult, index: number) => void): Promise<ExecResult[]>;
+  /** Release workers. Idempotent. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,55 @@
+/**
+ * TensorFlow.js backend selection. Only model modules import this (and through it, tfjs).
+ *
+ * `@tensorflow/tfjs-node` is an optional dependency: it downloads libtensorflow at install
+ * time and fails offline. When it cannot load we fall back to the wasm backend (~35x faster
+ * than tfjs's pure-JS cpu backend), and log which backend is in use.
+ */
+import * as tf from '@tensorflow/tfjs';
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+export type TfBackendName = 'tensorflow' | 'wasm' | 'cpu';
+
+let ready: Promise<TfBackendName> | undefined;
+
+/**
+ * Initialise tfjs once per process and return the backend name.
+ * `ANCHOR_TF_BACKEND=wasm|cpu|tensorflow` forces a choice (tests use it to compare).
+ */
+export function initTf(log: (msg: string) => void = (m) => process.stderr.write(m + '\n')): Promise<TfBackendName> {
+  ready ??= (async () => {
+    const forced = process.env.ANCHOR_TF_BACKEND as TfBackendName | undefined;
+    const require = createRequire(import.meta.url);
+    if (!forced || forced === 'tensorflow') {
+      try {
+        require('@tensorflow/tfjs-node');
+        await tf.setBackend('tensorflow');
+        await tf.ready();
+        log('tfjs backend: tensorflow (tfjs-node)');
+        return 'tensorflow';
+      } catch (err) {
+        if (forced) throw err;
+      }
+    }
+    if (!forced || forced === 'wasm') {
+      const wasm = await import('@tensorflow/tfjs-backend-wasm');
+      // Point the backend at the .wasm files inside the installed package (no network).
+      const pkgDir = dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json'));
+      const distDir = join(pkgDir, 'dist') + '/';
+      if (existsSync(distDir)) wasm.setWasmPaths(distDir);
+      await tf.setBackend('wasm');
+      await tf.ready();
+      log('tfjs backend: wasm (tfjs-node not available)');
+      return 'wasm';
+    }
+    await tf.setBackend('cpu');
+    await tf.ready();
+    log('tfjs backend: cpu (slow; for comparison only)');
+    return 'cpu';
+  })();
+  return ready;
+}
+
+export { tf };

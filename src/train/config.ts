@@ -1,0 +1,70 @@
+/**
+ * Config schemas owned by the training driver: GRPO, settlement windows, gold metrics,
+ * in-training evaluation, checkpoints. Defaults follow the reference study (DESIGN.md).
+ */
+import { z } from 'zod';
+
+/** GRPO hyper-parameters. */
+export const grpoConfigSchema = z
+  .object({
+    steps: z.number().int().min(1).default(200),
+    prompts_per_step: z.number().int().min(1).default(8),
+    group_size: z.number().int().min(2).default(8),
+    lr: z.number().positive().max(1).default(3e-4),
+    lr_schedule: z.enum(['constant', 'cosine', 'linear']).default('constant'),
+    warmup_steps: z.number().int().min(0).default(0),
+    grad_clip: z.number().positive().default(1.0),
+    beta: z.number().min(0).default(0.02),
+    clip: z
+      .object({ low: z.number().min(0).max(1).default(0.2), high: z.number().min(0).default(0.2) })
+      .strict()
+      .prefault({}),
+    scale_rewards: z.enum(['group', 'batch', 'none']).default('group'),
+    loss: z.enum(['grpo', 'bnpo', 'dapo', 'dr_grpo']).default('grpo'),
+    inner_iterations: z.number().int().min(1).default(1),
+    eps: z.number().positive().default(1e-4),
+  })
+  .strict();
+
+/** Settlement: how often and how much of a window is executed (or judged) to refit the RM. */
+export const settlementConfigSchema = z
+  .object({
+    every: z.number().int().min(1).default(25),
+    rate: z.number().min(0).max(1).default(0.1),
+    strategy: z.enum(['random', 'top-proxy', 'uncertainty', 'mixed']).default('random'),
+    adaptive: z
+      .object({
+        enabled: z.boolean().default(false),
+        tau: z.number().min(0).default(0.15),
+        max_rate: z.number().min(0).max(1).default(0.4),
+        growth: z.number().min(1).default(2),
+        rm_weight: z.number().min(0).max(1).default(0.5),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
+
+/** Which rollouts are executed for the gold metrics (never for training, except the execution arm). */
+export const metricsConfigSchema = z
+  .object({
+    gold: z.enum(['all', 'settled']).default('all'),
+  })
+  .strict();
+
+/** Held-out evaluation during training. */
+export const evalConfigSchema = z
+  .object({
+    every: z.number().int().min(0).default(50),
+    problems: z.number().int().min(1).default(100),
+    samples: z.number().int().min(1).default(4),
+  })
+  .strict();
+
+/** Checkpointing. */
+export const checkpointConfigSchema = z
+  .object({
+    every: z.number().int().min(1).default(25),
+    keep: z.number().int().min(1).default(2),
+  })
+  .strict();

@@ -1,0 +1,37 @@
+/**
+ * Typed errors. Every error the library raises on purpose is an {@link AnchorError} with a
+ * stable `code`; only `src/cli/` turns them into exit codes and messages.
+ */
+
+/** Stable error codes. `BAD_*` codes mean bad user input (CLI exit code 2). */
+export type ErrorCode =
+  | 'BAD_CONFIG'
+  | 'BAD_ARGUMENT'
+  | 'BAD_DATASET'
+  | 'BAD_MODEL'
+  | 'NOT_FOUND'
+  | 'UNSUPPORTED'
+  | 'RUN_FAILED'
+  | 'SANDBOX_FAILED'
+  | 'INTERNAL';
+
+/** An error with a machine-readable code and optional structured details. */
+export class AnchorError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'AnchorError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** True when the error is the user's input being wrong (as opposed to a run failing). */
+export function isInputError(err: unknown): boolean {
+  return (
+    err instanceof AnchorError &&
+    (err.code.startsWith('BAD_') || err.code === 'NOT_FOUND' || err.code === 'UNSUPPORTED')
+  );
+}
