@@ -1,0 +1,15 @@
+/**
+ * The pre-action gate ("verified before acting", DESIGN.md): oracle, simulator, critic,
+ * uncertainty, gate, failure library, memory, and the {@link GateLoop} composing them.
+ */
+export * from './types.ts';
+export * from './config.ts';
+export * from './oracle.ts';
+export * from './simulator.ts';
+export * from './critic.ts';
+export * from './uncertainty.ts';
+export * from './gate.ts';
+export * from './failure-library.ts';
+export * from './memory.ts';
+export * from './loop.ts';
+export * from './transaction.ts';
