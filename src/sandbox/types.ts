@@ -12,8 +12,15 @@ export interface ProgramSpec {
   /** Caller's identifier, echoed in the result. */
   id: string;
   language: Language;
-  /** Full source: solution followed by its tests. */
+  /** Full source: solution followed by its tests (or only the solution when `tests` is given). */
   code: string;
+  /**
+   * Optional tests, run as a second script in the same context after `code` (both are compiled
+   * before either runs, so a syntax error anywhere still means nothing runs). Keeping the tests
+   * apart stops a solution from pre-empting the tests' own declarations — e.g. a completion that
+   * assigns `var test = () => {}` before the tests' `function test` is hoisted over it.
+   */
+  tests?: string;
   /** Per-program overrides of the executor defaults. */
   timeoutMs?: number;
 }

@@ -6,10 +6,12 @@ import type { CommandModule } from 'yargs';
 import { configCommand } from './config.ts';
 import { datasetsCommand } from './datasets.ts';
 import { validateLoopCommand } from './validate-loop.ts';
+import { sandboxCommand } from './sandbox.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
   configCommand,
   datasetsCommand,
   validateLoopCommand,
+  sandboxCommand,
 ];

@@ -1,0 +1,220 @@
+/**
+ * `anchor-rl sandbox run INPUT.jsonl [--out RESULTS.jsonl] [--timeout-ms N] [--memory-mb N]
+ * [--workers N]`: execute programs in the settlement sandbox and write one result line per input.
+ */
+import { closeSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import cliProgress from 'cli-progress';
+import type { CommandModule } from 'yargs';
+import { truncateAtStop, type Language } from '../../datasets/problem.ts';
+import { createExecutor, sandboxConfigSchema, type ExecResult, type ExecStatus, type ProgramSpec } from '../../sandbox/index.ts';
+import { AnchorError } from '../../util/errors.ts';
+
+interface RunArgs {
+  input: string;
+  out?: string;
+  'timeout-ms'?: number;
+  'memory-mb'?: number;
+  workers?: number;
+  'stdout-limit'?: number;
+  'min-assertions'?: number;
+}
+
+/** One input line, parsed: a program to run, or the reason it cannot run. */
+export type ParsedLine = { line: number; spec: ProgramSpec } | { line: number; id: string; error: string };
+
+const LANGUAGES: Record<string, Language> = { js: 'javascript', javascript: 'javascript', node: 'javascript', py: 'python', python: 'python' };
+
+/**
+ * Parse the JSONL input: `{"id","program"[,"language"]}` lines, or MultiPL-E completion records
+ * (`name`, `prompt`, `completion`, `tests`, optional `stop_tokens`). A completion record runs as
+ * prompt + truncated completion, with its tests as a second script (see ProgramSpec.tests).
+ */
+export function parseInput(text: string): ParsedLine[] {
+  const out: ParsedLine[] = [];
+  const lines = text.split(/\r?\n/);
+  lines.forEach((raw, k) => {
+    const line = k + 1;
+    if (raw.trim() === '') return;
+    const fallbackId = `line-${line}`;
+    let rec: unknown;
+    try {
+      rec = JSON.parse(raw);
+    } catch (e) {
+      out.push({ line, id: fallbackId, error: `line ${line}: invalid JSON (${(e as Error).message})` });
+      return;
+    }
+    if (rec === null || typeof rec !== 'object' || Array.isArray(rec)) {
+      out.push({ line, id: fallbackId, error: `line ${line}: expected a JSON object` });
+      return;
+    }
+    const r = rec as Record<string, unknown>;
+    const idRaw = r.id ?? r.name;
+    const id = typeof idRaw === 'string' || typeof idRaw === 'number' ? String(idRaw) : fallbackId;
+    const langRaw = r.language;
+    if (langRaw !== undefined && typeof langRaw !== 'string') {
+      out.push({ line, id, error: `line ${line}: "language" must be a string` });
+      return;
+    }
+    const language = (langRaw === undefined ? 'javascript' : (LANGUAGES[langRaw.toLowerCase()] ?? langRaw)) as Language;
+    if (typeof r.program === 'string') {
+      out.push({ line, spec: { id, language, code: r.program } });
+      return;
+    }
+    if (typeof r.prompt === 'string' && typeof r.completion === 'string' && typeof r.tests === 'string') {
+      const stops = r.stop_tokens;
+      if (stops !== undefined && !(Array.isArray(stops) && stops.every((s) => typeof s === 'string'))) {
+        out.push({ line, id, error: `line ${line}: "stop_tokens" must be an array of strings` });
+        return;
+      }
+      const completion = truncateAtStop(r.completion, (stops as string[] | undefined) ?? []);
+      out.push({ line, spec: { id, language, code: r.prompt + completion + '\n', tests: r.tests } });
+      return;
+    }
+    out.push({
+      line,
+      id,
+      error: `line ${line}: expected {"id", "program"} or a MultiPL-E completion record {"name", "prompt", "completion", "tests"}`,
+    });
+  });
+  return out;
+}
+
+const STATUS_ORDER: ExecStatus[] = ['pass', 'fail', 'error', 'syntax_error', 'timeout', 'oom', 'unsupported'];
+
+/** The final summary: `N passed, M failed` followed by the count of every status that occurred. */
+export function summaryLine(statuses: readonly ExecStatus[]): string {
+  const counts = new Map<ExecStatus, number>();
+  for (const s of statuses) counts.set(s, (counts.get(s) ?? 0) + 1);
+  const passed = counts.get('pass') ?? 0;
+  const parts = STATUS_ORDER.filter((s) => counts.has(s)).map((s) => `${s} ${counts.get(s)}`);
+  return `${passed} passed, ${statuses.length - passed} failed${parts.length ? ` (${parts.join(', ')})` : ''}`;
+}
+
+function readInput(path: string): string {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    throw new AnchorError('NOT_FOUND', `cannot read ${path}: no such file`);
+  }
+  if (!st.isFile()) throw new AnchorError('BAD_ARGUMENT', `cannot read ${path}: not a file`);
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new AnchorError('BAD_ARGUMENT', `cannot read ${path}: ${(e as Error).message}`);
+  }
+}
+
+const run: CommandModule<object, RunArgs> = {
+  command: 'run <input>',
+  describe: 'Run the programs of a JSONL file in the sandbox; one JSON result line per input line',
+  builder: (y) =>
+    y
+      .positional('input', {
+        type: 'string',
+        demandOption: true,
+        describe: 'JSONL: {"id","program"[,"language"]} lines or MultiPL-E completion records {"name","prompt","completion","tests"[,"stop_tokens"]}',
+      })
+      .option('out', { type: 'string', describe: 'Write results here (default: stdout)' })
+      .option('timeout-ms', { type: 'number', describe: 'Wall-clock limit per program (default 2000)' })
+      .option('memory-mb', { type: 'number', describe: 'Isolate memory limit (default 64)' })
+      .option('workers', { type: 'number', describe: 'Worker processes (default 2)' })
+      .option('stdout-limit', { type: 'number', describe: 'Captured console bytes per program (default 65536)' })
+      .option('min-assertions', { type: 'number', describe: 'Assertions a program must run to pass (default 1; 0 = Node exit-code semantics)' }),
+  handler: async (args) => {
+    const parsedConfig = sandboxConfigSchema.safeParse({
+      ...(args['timeout-ms'] !== undefined ? { timeout_ms: args['timeout-ms'] } : {}),
+      ...(args['memory-mb'] !== undefined ? { memory_mb: args['memory-mb'] } : {}),
+      ...(args.workers !== undefined ? { workers: args.workers } : {}),
+      ...(args['stdout-limit'] !== undefined ? { stdout_limit: args['stdout-limit'] } : {}),
+      ...(args['min-assertions'] !== undefined ? { min_assertions: args['min-assertions'] } : {}),
+    });
+    if (!parsedConfig.success) {
+      const flag: Record<string, string> = {
+        timeout_ms: '--timeout-ms',
+        memory_mb: '--memory-mb',
+        workers: '--workers',
+        stdout_limit: '--stdout-limit',
+        min_assertions: '--min-assertions',
+      };
+      const msgs = parsedConfig.error.issues.map((i) => `${flag[String(i.path[0])] ?? String(i.path[0])}: ${i.message}`);
+      throw new AnchorError('BAD_ARGUMENT', `bad sandbox option: ${msgs.join('; ')}`);
+    }
+    const cfg = parsedConfig.data;
+    const parsed = parseInput(readInput(args.input));
+
+    let fd = 1;
+    if (args.out !== undefined) {
+      try {
+        fd = openSync(args.out, 'w');
+      } catch (e) {
+        throw new AnchorError('BAD_ARGUMENT', `cannot write ${args.out}: ${(e as Error).message}`);
+      }
+    }
+
+    for (const p of parsed) if ('error' in p) process.stderr.write(`anchor-rl sandbox: ${p.error}\n`);
+
+    // Results are written in input order as soon as every earlier line has its result.
+    const lines: Array<string | undefined> = new Array(parsed.length);
+    const statuses: ExecStatus[] = [];
+    let next = 0;
+    const flush = () => {
+      while (next < lines.length && lines[next] !== undefined) {
+        writeSync(fd, lines[next]!);
+        lines[next] = '';
+        next++;
+      }
+    };
+    const record = (k: number, line: number, r: ExecResult) => {
+      lines[k] = JSON.stringify({ ...r, line }) + '\n';
+      statuses.push(r.status);
+    };
+    const specs: ProgramSpec[] = [];
+    const slot: number[] = [];
+    parsed.forEach((p, k) => {
+      if ('error' in p) record(k, p.line, { id: p.id, status: 'error', passed: 0, total: 0, ms: 0, stdout: '', error: p.error });
+      else {
+        specs.push(p.spec);
+        slot.push(k);
+      }
+    });
+    flush();
+
+    const bar = process.stderr.isTTY
+      ? new cliProgress.SingleBar(
+          { stream: process.stderr, format: 'sandbox [{bar}] {value}/{total} programs | {eta_formatted} left', hideCursor: true },
+          cliProgress.Presets.shades_classic,
+        )
+      : undefined;
+    bar?.start(specs.length, 0);
+    const executor = createExecutor({
+      workers: cfg.workers,
+      timeoutMs: cfg.timeout_ms,
+      memoryMb: cfg.memory_mb,
+      stdoutLimit: cfg.stdout_limit,
+      minAssertions: cfg.min_assertions,
+    });
+    try {
+      await executor.run(specs, (r, i) => {
+        const k = slot[i]!;
+        record(k, (parsed[k] as { line: number }).line, r);
+        flush();
+        bar?.increment();
+      });
+    } finally {
+      bar?.stop();
+      await executor.close();
+      flush();
+      if (fd !== 1) closeSync(fd);
+    }
+    process.stderr.write(summaryLine(statuses) + '\n');
+  },
+};
+
+/** `anchor-rl sandbox <subcommand>`. */
+export const sandboxCommand: CommandModule = {
+  command: 'sandbox <command>',
+  describe: 'Run untrusted JavaScript programs against their tests in the isolated-vm sandbox',
+  builder: (y) => y.command(run).demandCommand(1),
+  handler: () => {},
+};

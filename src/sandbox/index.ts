@@ -1,0 +1,37 @@
+/**
+ * Settlement sandbox: run untrusted JavaScript programs against their unit tests.
+ *
+ * ```ts
+ * const executor = createExecutor({ workers: 2, timeoutMs: 2000 });
+ * const results = await executor.run([{ id: 'p1', language: 'javascript', code }]);
+ * await executor.close();
+ * ```
+ */
+import { LocalExecutor, type LocalExecutorOptions } from './local-executor.ts';
+import type { SandboxConfig } from './config.ts';
+import type { Executor } from './types.ts';
+
+export type { ExecResult, ExecStatus, Executor, ExecutorOptions, ProgramSpec } from './types.ts';
+export { sandboxConfigSchema, defaultSandboxConfig, type SandboxConfig } from './config.ts';
+export { LocalExecutor, type LocalExecutorOptions } from './local-executor.ts';
+
+/** Create the executor for the configured backend (only `local` exists today). */
+export function createExecutor(options: Partial<LocalExecutorOptions> = {}): Executor {
+  return new LocalExecutor(options);
+}
+
+/** Map the `sandbox` config section onto executor options. */
+export function executorOptionsFromConfig(config: SandboxConfig): LocalExecutorOptions {
+  return {
+    workers: config.workers,
+    timeoutMs: config.timeout_ms,
+    memoryMb: config.memory_mb,
+    stdoutLimit: config.stdout_limit,
+    minAssertions: config.min_assertions,
+  };
+}
+
+/** Create the executor described by a `sandbox` config section. */
+export function createExecutorFromConfig(config: SandboxConfig): Executor {
+  return createExecutor(executorOptionsFromConfig(config));
+}

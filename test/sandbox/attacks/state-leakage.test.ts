@@ -1,0 +1,88 @@
+/**
+ * Attack class: state leaking from one program to the next. A program pollutes everything it can
+ * reach; the next program on the same worker (same isolate) must see a pristine world.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { ASSERT, expectStatus, expectStillWorks, js, testExecutor } from '../helpers.ts';
+
+const POLLUTE = `
+globalThis.leak = 42; var leakedVar = 1; function leakedFn() {} let leakedLet = 1;
+Object.prototype.polluted = 'yes'; Array.prototype.includes = () => true; String.prototype.trim = () => 'x';
+Math.random = () => 4; Date.now = () => 0; JSON.parse = () => 'hacked'; Object.keys = () => ['hacked'];
+Error.prepareStackTrace = () => 'hacked'; Error.stackTraceLimit = 0;
+RegExp.prototype.test = () => true; /(secret)/.exec('my secret');
+console.log = () => {}; module.exports = 'hacked'; exports.x = 1;
+Symbol.for('anchor-rl-shared');
+delete globalThis.Array; delete globalThis.Map;
+Object.freeze(Object.prototype); Object.freeze(globalThis);
+`;
+
+const CHECK = `${ASSERT}
+assert.strictEqual(typeof leak, 'undefined');
+assert.strictEqual(typeof leakedVar, 'undefined');
+assert.strictEqual(typeof leakedFn, 'undefined');
+assert.strictEqual(typeof leakedLet, 'undefined');
+assert.strictEqual(({}).polluted, undefined);
+assert.strictEqual([1].includes(2), false);
+assert.strictEqual(' a '.trim(), 'a');
+assert.ok(Math.random() < 1);
+assert.ok(Date.now() > 1e12);
+assert.deepStrictEqual(JSON.parse('[1]'), [1]);
+assert.deepStrictEqual(Object.keys({ a: 1 }), ['a']);
+assert.strictEqual(Error.stackTraceLimit, 10);
+assert.strictEqual(typeof Error.prepareStackTrace, 'undefined');
+assert.strictEqual(/a/.test('b'), false);
+assert.strictEqual(RegExp.$1, '');
+assert.strictEqual(typeof Array, 'function');
+assert.strictEqual(typeof Map, 'function');
+assert.ok(!Object.isFrozen(Object.prototype));
+assert.ok(!Object.isFrozen(globalThis));
+assert.deepStrictEqual(module.exports, {});
+globalThis.fresh = 1;
+console.log('clean');
+`;
+
+describe('attack: state leakage between programs', () => {
+  const ex = testExecutor({ workers: 1, timeoutMs: 3000 });
+  afterAll(() => ex.close());
+
+  it('each program sees a pristine context (same worker, same isolate)', async () => {
+    for (let round = 0; round < 3; round++) {
+      const [polluter] = await ex.run([js('pollute', POLLUTE)]);
+      expectStatus(polluter, 'fail'); // no assertion ran
+      const [checker] = await ex.run([js('check', CHECK)]);
+      expectStatus(checker, 'pass');
+      expect(checker!.stdout).toBe('clean\n');
+    }
+    // Interleaved in one batch as well.
+    const mixed = await ex.run(Array.from({ length: 10 }, (_, i) => (i % 2 ? js(`check-${i}`, CHECK) : js(`pollute-${i}`, POLLUTE))));
+    for (const r of mixed) if (r.id.startsWith('check')) expectStatus(r, 'pass');
+  });
+
+  it('assertion counts and output never carry over', async () => {
+    const results = await ex.run([
+      js('a', `${ASSERT}for (let i = 0; i < 5; i++) assert.ok(true);\ntry { assert.ok(false); } catch {}\nconsole.log('from a');`),
+      js('b', `${ASSERT}assert.ok(true);`),
+    ]);
+    expectStatus(results[0], 'fail');
+    expect(results[0]!.total).toBe(6);
+    expectStatus(results[1], 'pass');
+    expect(results[1]!.passed).toBe(1);
+    expect(results[1]!.total).toBe(1);
+    expect(results[1]!.stdout).toBe('');
+  });
+
+  it('cannot schedule work into a later program', async () => {
+    const [r1] = await ex.run([
+      js('sched', `${ASSERT}assert.strictEqual(typeof FinalizationRegistry, 'undefined');\nassert.strictEqual(typeof Atomics.waitAsync, 'undefined');\n` +
+        `const p = Promise.resolve(); for (let i = 0; i < 1000; i++) p.then(() => { globalThis.late = i; });`),
+    ]);
+    expectStatus(r1, 'pass');
+    const [r2] = await ex.run([js('after', `${ASSERT}assert.strictEqual(typeof late, 'undefined');`)]);
+    expectStatus(r2, 'pass');
+  });
+
+  it('keeps working after the attacks', async () => {
+    await expectStillWorks(ex);
+  });
+});
