@@ -7,6 +7,8 @@ import { configCommand } from './config.ts';
 import { datasetsCommand } from './datasets.ts';
 import { validateLoopCommand } from './validate-loop.ts';
 import { sandboxCommand } from './sandbox.ts';
+import { pretrainCommand } from './pretrain.ts';
+import { sampleCommand } from './sample.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
@@ -14,4 +16,6 @@ export const commands: CommandModule<any, any>[] = [
   datasetsCommand,
   validateLoopCommand,
   sandboxCommand,
+  pretrainCommand,
+  sampleCommand,
 ];

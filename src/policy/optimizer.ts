@@ -1,0 +1,172 @@
+/**
+ * Adam(W) with global-norm gradient clipping and a warmup + cosine/constant learning-rate
+ * schedule, written out explicitly (rather than tf.train.adam) so its whole state — step count
+ * and both moment estimates per parameter — can be saved and restored for exact resume.
+ */
+import { z } from 'zod';
+import { tf } from '../tf/backend.ts';
+import { AnchorError } from '../util/errors.ts';
+import type { WeightMap } from './weights.ts';
+
+/** Optimizer settings (YAML, snake_case); every field defaulted. */
+export const optimizerConfigSchema = z
+  .object({
+    lr: z.number().positive().default(3e-4),
+    beta1: z.number().min(0).max(1).default(0.9),
+    beta2: z.number().min(0).max(1).default(0.999),
+    eps: z.number().positive().default(1e-8),
+    /** Decoupled weight decay (AdamW), applied to matrices only (not biases/LayerNorm). */
+    weight_decay: z.number().min(0).default(0),
+    /** Clip gradients to this global L2 norm; 0 disables clipping. */
+    grad_clip: z.number().min(0).default(1.0),
+    warmup_steps: z.number().int().min(0).default(0),
+    schedule: z.enum(['constant', 'cosine']).default('constant'),
+    /** Steps over which the cosine schedule decays (ignored for constant). */
+    total_steps: z.number().int().min(1).default(1000),
+    /** Cosine floor as a fraction of lr. */
+    min_lr_ratio: z.number().min(0).max(1).default(0.1),
+  })
+  .strict();
+
+/** Parsed optimizer settings. */
+export type OptimizerConfig = z.infer<typeof optimizerConfigSchema>;
+
+/** Learning rate at (0-based) step `step` under `c`'s warmup + schedule. */
+export function learningRateAt(c: OptimizerConfig, step: number): number {
+  if (c.warmup_steps > 0 && step < c.warmup_steps) return (c.lr * (step + 1)) / c.warmup_steps;
+  if (c.schedule === 'constant') return c.lr;
+  const span = Math.max(1, c.total_steps - c.warmup_steps);
+  const progress = Math.min(1, Math.max(0, (step - c.warmup_steps) / span));
+  const floor = c.lr * c.min_lr_ratio;
+  return floor + (c.lr - floor) * 0.5 * (1 + Math.cos(Math.PI * progress));
+}
+
+/** What one optimizer step reports. */
+export interface StepResult {
+  /** Loss value (sum over micro-batches when several loss functions were given). */
+  loss: number;
+  /** Global gradient L2 norm before clipping. */
+  gradNorm: number;
+  /** Learning rate used. */
+  lr: number;
+  /** Step count after this step. */
+  step: number;
+}
+
+/** Serialisable optimizer state: moments by parameter name, plus the step count. */
+export interface OptimizerState {
+  step: number;
+  m: WeightMap;
+  v: WeightMap;
+}
+
+/** Adam(W) over a named set of variables. */
+export class AdamOptimizer {
+  readonly config: OptimizerConfig;
+  private readonly params: Map<string, tf.Variable>;
+  private readonly m = new Map<string, tf.Variable>();
+  private readonly v = new Map<string, tf.Variable>();
+  private stepCount = 0;
+
+  constructor(params: Map<string, tf.Variable>, config: Partial<OptimizerConfig> = {}) {
+    this.config = optimizerConfigSchema.parse(config);
+    this.params = params;
+    for (const [name, p] of params) {
+      for (const store of [this.m, this.v]) {
+        const z = tf.zerosLike(p);
+        store.set(name, tf.variable(z, false));
+        z.dispose();
+      }
+    }
+  }
+
+  /** Steps taken so far. */
+  get step(): number {
+    return this.stepCount;
+  }
+
+  /**
+   * One update. `lossFn` builds a scalar loss from the parameters (it runs inside
+   * tf.variableGrads, so build the whole loss there). With an array of loss functions the
+   * gradients are summed (micro-batching: scale each loss yourself). Tensor-neutral: all
+   * intermediates are disposed.
+   */
+  trainStep(lossFn: (() => tf.Scalar) | (() => tf.Scalar)[]): StepResult {
+    const fns = Array.isArray(lossFn) ? lossFn : [lossFn];
+    if (fns.length === 0) throw new AnchorError('BAD_ARGUMENT', 'trainStep needs at least one loss function');
+    const names = [...this.params.keys()];
+    const vars = names.map((n) => this.params.get(n)!);
+    const lr = learningRateAt(this.config, this.stepCount);
+    const t = this.stepCount + 1;
+    const c = this.config;
+    const out = tf.tidy(() => {
+      let total: tf.Tensor | undefined;
+      let grads: tf.Tensor[] | undefined;
+      for (const fn of fns) {
+        const r = tf.variableGrads(fn, vars);
+        const g = vars.map((v) => r.grads[v.name]!);
+        grads = grads ? grads.map((a, i) => tf.add(a, g[i]!)) : g;
+        total = total ? tf.add(total, r.value) : r.value;
+      }
+      const gs = grads!;
+      const norm = tf.sqrt(tf.addN(gs.map((g) => tf.sum(tf.square(g)))));
+      const scale = c.grad_clip > 0 ? tf.minimum(1, tf.div(c.grad_clip, tf.add(norm, 1e-6))) : tf.scalar(1);
+      const bc1 = 1 - Math.pow(c.beta1, t);
+      const bc2 = 1 - Math.pow(c.beta2, t);
+      names.forEach((name, i) => {
+        const p = vars[i]!;
+        const g = tf.mul(gs[i]!, scale);
+        const m = this.m.get(name)!;
+        const v = this.v.get(name)!;
+        const m2 = tf.add(tf.mul(m, c.beta1), tf.mul(g, 1 - c.beta1));
+        const v2 = tf.add(tf.mul(v, c.beta2), tf.mul(tf.square(g), 1 - c.beta2));
+        m.assign(m2);
+        v.assign(v2);
+        let update = tf.div(tf.div(m2, bc1), tf.add(tf.sqrt(tf.div(v2, bc2)), c.eps));
+        if (c.weight_decay > 0 && p.rank >= 2) update = tf.add(update, tf.mul(p, c.weight_decay));
+        p.assign(tf.sub(p, tf.mul(update, lr)));
+      });
+      return tf.stack([tf.reshape(total!, []), norm]);
+    });
+    const [loss, gradNorm] = out.dataSync() as Float32Array;
+    out.dispose();
+    this.stepCount = t;
+    return { loss: loss!, gradNorm: gradNorm!, lr, step: t };
+  }
+
+  /** A copy of the optimizer state. */
+  getState(): OptimizerState {
+    const dump = (src: Map<string, tf.Variable>): WeightMap => {
+      const w: WeightMap = new Map();
+      for (const [k, v] of src) w.set(k, { shape: [...v.shape], data: new Float32Array(v.dataSync() as Float32Array) });
+      return w;
+    };
+    return { step: this.stepCount, m: dump(this.m), v: dump(this.v) };
+  }
+
+  /** Restore a state from {@link getState} (shapes must match the parameters). */
+  setState(state: OptimizerState): void {
+    for (const [label, src, dst] of [
+      ['m', state.m, this.m],
+      ['v', state.v, this.v],
+    ] as const) {
+      for (const [name, variable] of dst) {
+        const w = src.get(name);
+        if (!w) throw new AnchorError('BAD_MODEL', `optimizer state: missing ${label}.${name}`);
+        if (w.shape.join(',') !== variable.shape.join(',')) {
+          throw new AnchorError('BAD_MODEL', `optimizer state: ${label}.${name} has shape [${w.shape}], expected [${variable.shape}]`);
+        }
+        tf.tidy(() => variable.assign(tf.tensor(w.data, w.shape, 'float32')));
+      }
+    }
+    if (!Number.isInteger(state.step) || state.step < 0) throw new AnchorError('BAD_MODEL', `optimizer state: bad step ${state.step}`);
+    this.stepCount = state.step;
+  }
+
+  /** Release the moment variables. */
+  dispose(): void {
+    for (const v of [...this.m.values(), ...this.v.values()]) v.dispose();
+    this.m.clear();
+    this.v.clear();
+  }
+}

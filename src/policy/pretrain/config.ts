@@ -1,0 +1,78 @@
+/**
+ * `anchor-rl pretrain` config: supervised next-token training of the base policy on a task
+ * family's (prompt, reference) pairs. Strict zod schema; every field defaulted.
+ */
+import { z } from 'zod';
+import { policyModelSchema } from '../gpt-config.ts';
+import { optimizerConfigSchema } from '../optimizer.ts';
+import { sandboxConfigSchema } from '../../sandbox/config.ts';
+
+/**
+ * The optimizer block with pretraining's defaults (higher lr, warmup, cosine decay). When
+ * `total_steps` is omitted the cosine schedule spans `train.steps`.
+ */
+export const pretrainOptimizerSchema = optimizerConfigSchema
+  .extend({
+    lr: z.number().positive().default(2e-3),
+    weight_decay: z.number().min(0).default(0.01),
+    warmup_steps: z.number().int().min(0).default(20),
+    schedule: z.enum(['constant', 'cosine']).default('cosine'),
+    total_steps: z.number().int().min(1).optional(),
+  })
+  .strict();
+
+/** Pretraining config (YAML, snake_case). */
+export const pretrainConfigSchema = z
+  .object({
+    seed: z.number().int().default(0),
+    task: z
+      .object({
+        /** A task family from src/tasks (`anchor-rl datasets` lists them). */
+        family: z.string().min(1).default('synthetic-js'),
+        /** Seed of the problem generator (train and eval splits are disjoint by construction). */
+        split_seed: z.number().int().default(1),
+        /** Training problems. */
+        train: z.number().int().min(1).default(2000),
+        /** Held-out problems for loss and executed pass rate. */
+        eval: z.number().int().min(1).default(100),
+        /** Extra family knobs passed to the generator. */
+        options: z.record(z.string(), z.unknown()).default({}),
+      })
+      .strict()
+      .prefault({}),
+    model: policyModelSchema.prefault({}),
+    train: z
+      .object({
+        /** Optimizer steps: the pretraining budget (more steps, higher base pass rate). */
+        steps: z.number().int().min(0).default(300),
+        batch_size: z.number().int().min(1).default(32),
+        /** Also train on prompt tokens (weight relative to completion tokens; 0 = completion only). */
+        prompt_loss_weight: z.number().min(0).max(1).default(0),
+        /** Held-out loss every N steps (0 = only at the end). */
+        eval_every: z.number().int().min(0).default(100),
+        optimizer: pretrainOptimizerSchema.prefault({}),
+      })
+      .strict()
+      .prefault({}),
+    eval: z
+      .object({
+        /** Held-out problems decoded and executed for the pass rate (<= task.eval). */
+        problems: z.number().int().min(0).default(100),
+        max_new_tokens: z.number().int().min(1).default(48),
+        /** 0 = greedy. */
+        temperature: z.number().min(0).default(0),
+        batch_size: z.number().int().min(1).default(50),
+        /** Also measure the executed pass rate at every `train.eval_every` checkpoint (costs decode + sandbox time). */
+        pass_rate_every_eval: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
+    /** The settlement sandbox that executes held-out completions (src/sandbox). */
+    sandbox: sandboxConfigSchema.prefault({}),
+    /** Checkpoint directory written at the end (atomically). */
+    output: z.string().min(1).default('runs/.cache/base-synthetic-js'),
+  })
+  .strict();
+
+/** Parsed pretraining config. */
+export type PretrainConfig = z.infer<typeof pretrainConfigSchema>;
