@@ -9,6 +9,11 @@ import { validateLoopCommand } from './validate-loop.ts';
 import { sandboxCommand } from './sandbox.ts';
 import { pretrainCommand } from './pretrain.ts';
 import { sampleCommand } from './sample.ts';
+import { sndCommand } from './snd.ts';
+import { experimentCommand } from './experiment.ts';
+import { reproduceCommand } from './reproduce.ts';
+import { compareCommand } from './compare.ts';
+import { reportCommand } from './report.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
@@ -18,4 +23,9 @@ export const commands: CommandModule<any, any>[] = [
   sandboxCommand,
   pretrainCommand,
   sampleCommand,
+  sndCommand,
+  experimentCommand,
+  reproduceCommand,
+  compareCommand,
+  reportCommand,
 ];

@@ -1,0 +1,44 @@
+/**
+ * `anchor-rl compare RUN_DIR [RUN_DIR ...] [--window 25] [--json | --csv]`: one row per arm;
+ * several run directories of one config (seeds) give mean ± standard error per arm.
+ */
+import type { Argv, CommandModule } from 'yargs';
+import { AnchorError } from '../../util/errors.ts';
+import { compareRuns, formatCompareCsv, formatCompareText } from '../../report/compare.ts';
+import { formatWarning } from '../../report/read-run.ts';
+
+interface CompareArgs {
+  runs: string[];
+  window?: number;
+  json: boolean;
+  csv: boolean;
+}
+
+/** Check a --window value (shared with `report`). */
+export function checkWindow(w: number): number {
+  if (!(Number.isInteger(w) && w >= 1)) throw new AnchorError('BAD_ARGUMENT', `--window must be a positive integer (steps), got ${w}`);
+  return w;
+}
+
+/** `anchor-rl compare`. */
+export const compareCommand: CommandModule<object, CompareArgs> = {
+  command: 'compare <runs..>',
+  describe: 'Compare the arms of one run (or mean ± SE over several seeds of one config)',
+  builder: (y) =>
+    y
+      .positional('runs', { type: 'string', array: true, describe: 'Run directories (runs/NAME)' })
+      .option('window', { type: 'number', describe: 'Final/rolling window in steps (default: the run\'s settlement window settlement.every, else 25)' })
+      .option('json', { type: 'boolean', default: false, describe: 'Print the table as JSON' })
+      .option('csv', { type: 'boolean', default: false, describe: 'Print the table as CSV' }) as unknown as Argv<CompareArgs>,
+  handler: (args) => {
+    if (args.json && args.csv) throw new AnchorError('BAD_ARGUMENT', '--json and --csv are mutually exclusive');
+    const table = compareRuns(args.runs, { window: args.window === undefined ? undefined : checkWindow(args.window) });
+    for (const w of table.warnings) process.stderr.write(`warning: ${formatWarning(w, process.cwd())}\n`);
+    if (table.rows.every((r) => r.values.steps.mean === 0 || r.values.steps.mean === null)) {
+      throw new AnchorError('BAD_ARGUMENT', `nothing to compare: no arm has logged a step yet (${args.runs.join(', ')})`);
+    }
+    if (args.json) process.stdout.write(JSON.stringify(table, null, 2) + '\n');
+    else if (args.csv) process.stdout.write(formatCompareCsv(table));
+    else process.stdout.write(formatCompareText(table));
+  },
+};

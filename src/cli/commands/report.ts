@@ -1,0 +1,36 @@
+/**
+ * `anchor-rl report RUN_DIR [--out report.html] [--window N]`: a self-contained HTML report of a
+ * run (charts as inline SVG, the comparison table, config and sample completions).
+ */
+import type { Argv, CommandModule } from 'yargs';
+import { AnchorError } from '../../util/errors.ts';
+import { formatWarning } from '../../report/read-run.ts';
+import { checkWindow } from './compare.ts';
+
+interface ReportArgs {
+  run: string;
+  out?: string;
+  window?: number;
+  samples: number;
+}
+
+/** `anchor-rl report`. */
+export const reportCommand: CommandModule<object, ReportArgs> = {
+  command: 'report <run>',
+  describe: 'Write a self-contained HTML report of a run (charts, comparison, config, samples)',
+  builder: (y) =>
+    y
+      .positional('run', { type: 'string', demandOption: true, describe: 'Run directory (runs/NAME)' })
+      .option('out', { type: 'string', describe: 'Output HTML file (default RUN_DIR/report.html)' })
+      .option('window', { type: 'number', describe: 'Rolling-mean and final window in steps (default: the run\'s settlement window settlement.every, else 25)' })
+      .option('samples', { type: 'number', default: 3, describe: 'Sample completions per arm and phase (early, peak, final)' }) as Argv<ReportArgs>,
+  handler: async (args) => {
+    if (!(Number.isInteger(args.samples) && args.samples >= 0)) throw new AnchorError('BAD_ARGUMENT', `--samples must be a non-negative integer, got ${args.samples}`);
+    // Loaded on demand: vega takes seconds to import and no other command needs it.
+    const { writeReport } = await import('../../report/report.ts');
+    const res = await writeReport(args.run, args.out, { window: args.window === undefined ? undefined : checkWindow(args.window), samplesPerPhase: args.samples });
+    for (const w of res.warnings) process.stderr.write(`warning: ${formatWarning(w, process.cwd())}\n`);
+    if (res.table.incompleteArms.length > 0) process.stderr.write(`note: incomplete arms: ${res.table.incompleteArms.join(', ')}\n`);
+    process.stdout.write(`wrote ${res.path} (${(res.bytes / 1024).toFixed(0)} KiB)\n`);
+  },
+};

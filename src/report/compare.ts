@@ -1,0 +1,279 @@
+/**
+ * The arm comparison table: one row per arm, read from one run directory or several of the same
+ * config (different seeds → mean ± standard error per arm). `train` calls {@link compareRuns}
+ * and {@link formatCompareMarkdown} at the end of every run to write compare.json/compare.md.
+ */
+import { spearman } from '../verifiers/correlation.ts';
+import { METRIC_KEYS as K } from '../train/run-format.ts';
+import { formatTable } from '../experiments/format.ts';
+import { readRun, type ArmData, type RunData, type RunWarning } from './read-run.ts';
+import { finalWindowMean, lastValue, meanOf, meanSe, metricValue, rollingPeak } from './stats.ts';
+
+/** The columns of the comparison, in display order. */
+export const COMPARE_COLUMNS = [
+  { key: 'steps', label: 'steps', digits: 0, describe: 'steps logged' },
+  { key: 'finalGold', label: 'gold final', digits: 3, describe: 'mean gold over the final window' },
+  { key: 'peakGold', label: 'gold peak', digits: 3, describe: 'peak of the rolling-mean gold (full windows)' },
+  { key: 'peakStep', label: 'peak step', digits: 0, describe: 'step at which the rolling gold peaked' },
+  { key: 'finalProxy', label: 'proxy final', digits: 3, describe: 'mean proxy (RM score) over the final window' },
+  { key: 'gap', label: 'gap', digits: 3, describe: 'hacking gap proxy − gold over the final window' },
+  { key: 'kl', label: 'KL', digits: 4, describe: 'mean k3 KL to the reference policy over the final window' },
+  { key: 'length', label: 'length', digits: 1, describe: 'mean completion length (tokens) over the final window' },
+  { key: 'entropy', label: 'entropy', digits: 3, describe: 'mean policy entropy over the final window' },
+  { key: 'refits', label: 'refits', digits: 0, describe: 'RM refits (refits.jsonl lines with refit ≠ false)' },
+  { key: 'settledLabels', label: 'settled', digits: 0, describe: 'labels settled in total' },
+  { key: 'execBudget', label: 'exec budget', digits: 0, describe: 'programs executed for training signal (last budget/exec)' },
+  { key: 'execFraction', label: 'budget/exec arm', digits: 3, describe: "exec budget as a fraction of the execution arm's at the same step" },
+  { key: 'judgeError', label: 'judge err', digits: 3, describe: 'judge label error |judge − gold|, mean over refits' },
+  { key: 'driftGapSpearman', label: 'ρ(drift,gap)', digits: 3, describe: 'Spearman correlation of drift at each settlement window with the concurrent hacking gap (needs ≥ 3 windows)' },
+] as const;
+
+/** A column key of the comparison. */
+export type CompareKey = (typeof COMPARE_COLUMNS)[number]['key'];
+
+/** The outcome columns (the first text table) — the rest are settlement/cost columns. */
+const OUTCOME_KEYS: readonly CompareKey[] = ['steps', 'finalGold', 'peakGold', 'peakStep', 'finalProxy', 'gap', 'kl', 'length', 'entropy'];
+
+/** One cell: mean over runs ± standard error (se null with a single run). */
+export interface CompareCell {
+  mean: number | null;
+  se: number | null;
+  /** Runs that contributed a value. */
+  n: number;
+}
+
+/** One arm's row. */
+export interface CompareRow {
+  arm: string;
+  /** Runs in which this arm appears. */
+  runs: number;
+  /** True when the arm is unfinished (state ≠ done) in any run. */
+  incomplete: boolean;
+  /** arm.json state per run ('missing' when absent). */
+  states: string[];
+  values: Record<CompareKey, CompareCell>;
+  /** Per-run values (same order as {@link CompareTable.runs}; null where the arm is absent). */
+  perRun: (Record<CompareKey, number | null> | null)[];
+}
+
+/** The structured comparison (what `compare --json` prints and compare.json holds). */
+export interface CompareTable {
+  window: number;
+  runs: { dir: string; name: string; seed: number | null; incompleteArms: string[]; emptyArms: string[] }[];
+  columns: { key: CompareKey; label: string; digits: number; describe: string }[];
+  rows: CompareRow[];
+  /** Arms unfinished in any run. */
+  incompleteArms: string[];
+  /** Arms with no logged steps in any run. */
+  emptyArms: string[];
+  warnings: RunWarning[];
+}
+
+/** Options of {@link compareRuns}. */
+export interface CompareOptions {
+  /** Final/rolling window in steps (default: {@link defaultWindow}). */
+  window?: number;
+}
+
+/** The window when none is given: the first run's settlement window (`settlement.every`), else 25. */
+export function defaultWindow(runs: readonly RunData[]): number {
+  const settlement = runs[0]?.manifest?.config?.settlement as { every?: unknown } | undefined;
+  const every = settlement?.every;
+  return typeof every === 'number' && Number.isInteger(every) && every >= 1 ? every : 25;
+}
+
+/** The arm whose budget is the denominator of execFraction: 'execution', else the first arm trained on execution. */
+function executionArm(run: RunData): ArmData | undefined {
+  return run.arms.find((a) => a.name === 'execution') ?? run.arms.find((a) => a.status?.spec?.reward === 'execution');
+}
+
+/** The comparison values of one arm of one run. */
+export function armValues(arm: ArmData, run: RunData, window: number): Record<CompareKey, number | null> {
+  const m = arm.metrics;
+  const peak = rollingPeak(m, K.gold, window);
+  // Gap per step, from the logged key or proxy − gold where only those are logged.
+  const gapKey = '__gap';
+  const withGap = m.map((l) => {
+    const g = metricValue(l, K.gap);
+    const p = metricValue(l, K.proxy);
+    const o = metricValue(l, K.gold);
+    return { ...l, [gapKey]: g ?? (p !== null && o !== null ? p - o : null) };
+  });
+  // Lines with refit: false only monitor drift (arms whose RM is never refitted).
+  const refits = arm.refits.filter((r) => r.refit !== false);
+  const settledPerStep = m.map((l) => metricValue(l, K.settled));
+  const settledLabels = settledPerStep.some((v) => v !== null)
+    ? settledPerStep.reduce<number>((a, v) => a + (v ?? 0), 0)
+    : refits.length > 0
+      ? refits.reduce((a, r) => a + (typeof r.newLabels === 'number' ? r.newLabels : 0), 0)
+      : null;
+
+  let execFraction: number | null = null;
+  const ref = executionArm(run);
+  const lastStep = m.at(-1)?.step;
+  if (ref && lastStep !== undefined && ref.metrics.length > 0) {
+    // Compare budgets at the same step so an unfinished arm is not flattered by stopping early.
+    const at = Math.min(lastStep, ref.metrics.at(-1)!.step);
+    const mine = lastValue(m, K.budget, at);
+    const theirs = lastValue(ref.metrics, K.budget, at);
+    if (mine !== null && theirs !== null && theirs > 0) execFraction = mine / theirs;
+  }
+
+  // Drift at each refit against the concurrent gap (logged with the refit, else the window's mean gap).
+  const pairs: [number, number][] = [];
+  let prev = -Infinity;
+  for (const r of arm.refits) {
+    // A monitoring line without gold has no drift measurement (the trainer writes 0 there).
+    const measured = r.refit !== false || (typeof r.driftGold === 'number' && Number.isFinite(r.driftGold));
+    const drift = measured && typeof r.drift === 'number' && Number.isFinite(r.drift) ? r.drift : null;
+    let gap = typeof r.gap === 'number' && Number.isFinite(r.gap) ? r.gap : null;
+    if (gap === null) gap = meanOf(withGap.filter((l) => l.step > prev && l.step <= r.step).map((l) => l[gapKey] as number | null));
+    if (drift !== null && gap !== null) pairs.push([drift, gap]);
+    prev = r.step;
+  }
+  const rho = pairs.length >= 3 ? spearman(pairs.map((p) => p[0]), pairs.map((p) => p[1])) : NaN;
+
+  return {
+    steps: m.length,
+    finalGold: finalWindowMean(m, K.gold, window),
+    peakGold: peak?.value ?? null,
+    peakStep: peak?.step ?? null,
+    finalProxy: finalWindowMean(m, K.proxy, window),
+    gap: finalWindowMean(withGap, gapKey, window),
+    kl: finalWindowMean(m, K.kl, window),
+    length: finalWindowMean(m, K.length, window),
+    entropy: finalWindowMean(m, K.entropy, window),
+    refits: refits.length,
+    settledLabels,
+    execBudget: lastValue(m, K.budget),
+    execFraction,
+    judgeError: meanOf(arm.refits.map((r) => (typeof r.judgeLabelError === 'number' ? r.judgeLabelError : null))),
+    driftGapSpearman: Number.isFinite(rho) ? rho : null,
+  };
+}
+
+function configKey(run: RunData): string | null {
+  const c = run.manifest?.config;
+  if (!c || typeof c !== 'object') return null;
+  const { seed: _s, name: _n, ...rest } = c as Record<string, unknown>;
+  return JSON.stringify(rest);
+}
+
+/** Build the comparison from runs already read (the report reuses its read). */
+export function compareRunData(runs: readonly RunData[], opts: CompareOptions = {}): CompareTable {
+  const window = opts.window ?? defaultWindow(runs);
+  if (!(Number.isInteger(window) && window >= 1)) throw new RangeError(`window must be a positive integer, got ${window}`);
+  const warnings: RunWarning[] = runs.flatMap((r) => r.warnings);
+  if (runs.length > 1) {
+    const keys = new Set(runs.map(configKey));
+    if (keys.size > 1) {
+      warnings.push({ file: runs[1]!.dir, message: 'runs have different configs (beyond seed and name); mean ± SE mixes them' });
+    }
+  }
+  const armNames: string[] = [];
+  for (const r of runs) for (const a of r.arms) if (!armNames.includes(a.name)) armNames.push(a.name);
+  const perRunValues = runs.map((r) => new Map(r.arms.map((a) => [a.name, armValues(a, r, window)])));
+
+  const rows: CompareRow[] = armNames.map((name) => {
+    const perRun = perRunValues.map((m) => m.get(name) ?? null);
+    const arms = runs.map((r) => r.arms.find((a) => a.name === name));
+    const values = {} as Record<CompareKey, CompareCell>;
+    for (const c of COMPARE_COLUMNS) values[c.key] = meanSe(perRun.map((v) => (v ? v[c.key] : null)));
+    return {
+      arm: name,
+      runs: arms.filter(Boolean).length,
+      incomplete: arms.some((a) => a?.incomplete),
+      states: arms.map((a) => (a ? (a.status?.state ?? 'missing') : 'absent')),
+      values,
+      perRun,
+    };
+  });
+  const runInfo = runs.map((r) => ({
+    dir: r.dir,
+    name: r.name,
+    seed: typeof r.manifest?.seed === 'number' ? r.manifest.seed : null,
+    incompleteArms: r.arms.filter((a) => a.incomplete).map((a) => a.name),
+    emptyArms: r.arms.filter((a) => a.metrics.length === 0).map((a) => a.name),
+  }));
+  return {
+    window,
+    runs: runInfo,
+    columns: COMPARE_COLUMNS.map((c) => ({ ...c })),
+    rows,
+    incompleteArms: rows.filter((r) => r.incomplete).map((r) => r.arm),
+    emptyArms: armNames.filter((n) => runInfo.some((r) => r.emptyArms.includes(n))),
+    warnings,
+  };
+}
+
+/** Read run directories and compare their arms (several dirs = seeds of one config). */
+export function compareRuns(dirs: readonly string[], opts: CompareOptions = {}): CompareTable {
+  if (dirs.length === 0) throw new RangeError('compareRuns needs at least one run directory');
+  return compareRunData(dirs.map((d) => readRun(d)), opts);
+}
+
+/** One cell as text: `0.512` or `0.512 ± 0.013` (multi-run, se > 0), `n/a` when absent. */
+export function formatCell(cell: CompareCell, digits: number, multiRun: boolean): string {
+  if (cell.mean === null) return 'n/a';
+  const m = cell.mean.toFixed(digits);
+  // se exactly 0 (counts identical across seeds) says nothing a bare number does not.
+  if (!multiRun || cell.se === null || cell.se === 0) return m;
+  return `${m} ± ${cell.se.toFixed(Math.max(digits, 1))}`;
+}
+
+function armLabel(row: CompareRow): string {
+  return row.incomplete ? `${row.arm}*` : row.arm;
+}
+
+function footnotes(t: CompareTable): string[] {
+  const notes: string[] = [];
+  const runs = t.runs.length;
+  notes.push(
+    `${runs} run${runs > 1 ? 's' : ''} (${t.runs.map((r) => `${r.name}${r.seed !== null ? ` seed ${r.seed}` : ''}`).join(', ')}); window ${t.window} steps` +
+      (runs > 1 ? '; mean ± standard error over runs' : ''),
+  );
+  if (t.incompleteArms.length > 0) notes.push(`* incomplete (still running, failed or not started): ${t.incompleteArms.join(', ')}`);
+  if (t.emptyArms.length > 0) notes.push(`no steps logged: ${t.emptyArms.join(', ')}`);
+  return notes;
+}
+
+/** Aligned plain-text tables (outcomes, then settlement/cost) for the terminal. */
+export function formatCompareText(t: CompareTable): string {
+  const multi = t.runs.length > 1;
+  const table = (keys: readonly CompareKey[]): string => {
+    const cols = t.columns.filter((c) => keys.includes(c.key));
+    // formatTable right-aligns; pad arm names so that column reads left-aligned.
+    const armWidth = Math.max(3, ...t.rows.map((r) => armLabel(r).length));
+    return formatTable(
+      ['arm'.padEnd(armWidth), ...cols.map((c) => c.label)],
+      t.rows.map((r) => [armLabel(r).padEnd(armWidth), ...cols.map((c) => formatCell(r.values[c.key], c.digits, multi))]),
+    );
+  };
+  const rest = t.columns.map((c) => c.key).filter((k) => !OUTCOME_KEYS.includes(k));
+  return [table(OUTCOME_KEYS), '', table(['steps', ...rest]), '', ...footnotes(t)].join('\n') + '\n';
+}
+
+/** A Markdown table (compare.md, README). */
+export function formatCompareMarkdown(t: CompareTable): string {
+  const multi = t.runs.length > 1;
+  const esc = (s: string): string => s.replace(/\|/g, '\\|');
+  const header = `| arm | ${t.columns.map((c) => esc(c.label)).join(' | ')} |`;
+  const sep = `|---|${t.columns.map(() => '---:').join('|')}|`;
+  const rows = t.rows.map((r) => `| ${esc(armLabel(r))} | ${t.columns.map((c) => formatCell(r.values[c.key], c.digits, multi)).join(' | ')} |`);
+  return [header, sep, ...rows, '', ...footnotes(t).map((n) => `${n.replace(/^\* /, '\\* ')}  `)].join('\n') + '\n';
+}
+
+/** CSV: one row per arm; `_se` columns only when several runs are compared. */
+export function formatCompareCsv(t: CompareTable): string {
+  const multi = t.runs.length > 1;
+  const header = ['arm', 'runs', 'incomplete', ...t.columns.flatMap((c) => (multi ? [c.key, `${c.key}_se`] : [c.key]))];
+  const cell = (v: number | null): string => (v === null ? '' : String(v));
+  const q = (s: string): string => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  const lines = [header.join(',')];
+  for (const r of t.rows) {
+    lines.push(
+      [q(r.arm), String(r.runs), String(r.incomplete), ...t.columns.flatMap((c) => (multi ? [cell(r.values[c.key].mean), cell(r.values[c.key].se)] : [cell(r.values[c.key].mean)]))].join(','),
+    );
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,45 @@
+/**
+ * Saving and loading reward models: `model.safetensors` (weights + label set) and `model.json`
+ * (kind, options, scalars) in one directory.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AnchorError } from '../../util/errors.ts';
+import { readSafetensors, writeSafetensors } from './tensor-file.ts';
+import { RidgeRewardModel, type RidgeModelOptions } from './ridge.ts';
+import { MlpRewardModel, type MlpModelOptions } from './mlp.ts';
+import type { RewardModel } from './types.ts';
+
+const FORMAT = 'anchor-rl/reward-model@1';
+
+/** Write a fitted model's files into `dir` (created if missing). */
+export async function saveModelFiles(dir: string, model: RidgeRewardModel | MlpRewardModel): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const { tensors, meta } = model.exportState();
+  await writeSafetensors(join(dir, 'model.safetensors'), tensors, { format: FORMAT, kind: model.kind });
+  const json = { format: FORMAT, kind: model.kind, options: model.options, ...meta };
+  await writeFile(join(dir, 'model.json'), JSON.stringify(json, null, 2) + '\n');
+}
+
+/** Load a model saved with {@link RewardModel.save}. */
+export async function loadRewardModel(dir: string): Promise<RewardModel> {
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8'));
+  } catch (err) {
+    throw new AnchorError('NOT_FOUND', `cannot read reward model in ${dir}: ${(err as Error).message}`);
+  }
+  if (json.format !== FORMAT) throw new AnchorError('BAD_MODEL', `${dir}/model.json is not a ${FORMAT} file`);
+  const { tensors } = await readSafetensors(join(dir, 'model.safetensors'));
+  if (json.kind === 'ridge') {
+    const m = new RidgeRewardModel(json.options as RidgeModelOptions);
+    m.importState(tensors, json);
+    return m;
+  }
+  if (json.kind === 'mlp') {
+    const m = new MlpRewardModel(json.options as MlpModelOptions);
+    m.importState(tensors, json);
+    return m;
+  }
+  throw new AnchorError('BAD_MODEL', `unknown reward model kind ${String(json.kind)}`);
+}

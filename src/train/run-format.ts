@@ -1,0 +1,122 @@
+/**
+ * The run directory format — the product's main output, read by `compare`, `report` and
+ * `resume`. Writers (the trainer) and readers (compare/report) share these types and keys.
+ *
+ * ```
+ * runs/NAME/
+ *   manifest.json          RunManifest: resolved config, seed, versions, tfjs backend, git commit, times
+ *   shared/                assets every arm shares: initial RM (+ its labels), judge, problem split
+ *   <arm>/
+ *     arm.json             ArmStatus (spec, state, steps done/total, times)
+ *     metrics.jsonl        one MetricsLine per step (keys below); eval/* keys only on eval steps
+ *     metrics.csv          CSV copy of metrics.jsonl (derived)
+ *     samples.jsonl        one SampleLine per completion
+ *     refits.jsonl         one RefitLine per settlement window
+ *     gate.jsonl           gate decisions (gated arms only)
+ *     checkpoints/step-N/  policy + optimizer + RM + queue + RNG + logger offsets
+ *   compare.json / compare.md / report.html   written at the end of `train`
+ * ```
+ */
+
+/** Metric keys (namespaced) written to metrics.jsonl. */
+export const METRIC_KEYS = {
+  step: 'step',
+  /** Mean RM score of the step's completions (what RM-trained arms optimise). */
+  proxy: 'reward/proxy',
+  /** Mean executed pass fraction (null when gold was not measured this step). */
+  gold: 'reward/gold',
+  /** proxy − gold. */
+  gap: 'reward/gap',
+  /** Mean of the reward the arm actually trained on. */
+  train: 'reward/train',
+  /** Mean per-token k3 KL to the reference policy. */
+  kl: 'kl/ref',
+  /** Mean per-token entropy of the sampling policy. */
+  entropy: 'policy/entropy',
+  /** Mean completion length in tokens. */
+  length: 'completion/length',
+  loss: 'loss/total',
+  clipFraction: 'loss/clip_fraction',
+  gradNorm: 'grad/norm',
+  lr: 'opt/lr',
+  /** Completions settled (executed or judged for RM labels) at this step. */
+  settled: 'settle/count',
+  /** Settlement rate in force (changes under adaptive settlement). */
+  settleRate: 'settle/rate',
+  /** Cumulative programs executed to produce training signal (rewards or RM labels). */
+  budget: 'budget/exec',
+  /** Cumulative programs executed only for gold metrics (monitoring, never training). */
+  goldBudget: 'budget/gold_exec',
+  rolloutSeconds: 'perf/rollout_s',
+  rewardSeconds: 'perf/reward_s',
+  settleSeconds: 'perf/settle_s',
+  trainSeconds: 'perf/train_s',
+  syncSeconds: 'perf/sync_s',
+  stepSeconds: 'perf/step_s',
+  evalGreedy: 'eval/greedy_pass',
+  evalSampled: 'eval/sampled_pass',
+} as const;
+
+/** manifest.json */
+export interface RunManifest {
+  name: string;
+  seed: number;
+  /** The resolved run config. */
+  config: Record<string, unknown>;
+  arms: string[];
+  versions: Record<string, string>;
+  tfBackend: string;
+  gitCommit: string | null;
+  startedAt: string;
+  endedAt: string | null;
+}
+
+/** <arm>/arm.json */
+export interface ArmStatus {
+  name: string;
+  spec: { reward: string; labels: string | null; describe: string };
+  state: 'pending' | 'running' | 'done' | 'failed';
+  stepsDone: number;
+  totalSteps: number;
+  startedAt: string | null;
+  endedAt: string | null;
+  /** tfjs backend the arm process trained on. */
+  tfBackend?: string;
+  error?: string;
+}
+
+/** One line of samples.jsonl. */
+export interface SampleLine {
+  step: number;
+  problem: string;
+  /** Index within the step's batch. */
+  index: number;
+  text: string;
+  tokens: number;
+  proxy: number | null;
+  gold: number | null;
+  judge: number | null;
+  settled: boolean;
+  status?: string;
+}
+
+/** One line of refits.jsonl. */
+export interface RefitLine {
+  step: number;
+  /** Labels in the RM's training set after this refit. */
+  labels: number;
+  /** Labels added at this window. */
+  newLabels: number;
+  /** mean |RM(c) − label(c)| on the new claims, measured before the refit. */
+  drift: number;
+  /** mean |RM(c) − gold(c)| on the new claims (equals drift when labels are executed). */
+  driftGold: number | null;
+  /** mean |judge(c) − gold(c)| on the new claims (judge arm). */
+  judgeLabelError: number | null;
+  /** Concurrent hacking gap (window mean proxy − gold). */
+  gap: number | null;
+  /** RM fit diagnostics (e.g. train MSE). */
+  fit: Record<string, number>;
+  /** False for arms whose RM is never refitted (the line then only monitors drift against gold). */
+  refit: boolean;
+}
