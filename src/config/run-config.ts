@@ -4,6 +4,10 @@
  */
 import { z } from 'zod';
 import { policyModelSchema } from '../policy/gpt-config.ts';
+import { pretrainConfigSchema } from '../policy/pretrain/config.ts';
+import { judgeSchema } from '../reward/judges/config.ts';
+import { rewardModelSchema } from '../reward/models/config.ts';
+import { sandboxConfigSchema } from '../sandbox/config.ts';
 import {
   checkpointConfigSchema,
   evalConfigSchema,
@@ -11,6 +15,7 @@ import {
   metricsConfigSchema,
   settlementConfigSchema,
 } from '../train/config.ts';
+import { armsConfigSchema, resolveArms } from '../train/arms.ts';
 import { loadConfig } from './load.ts';
 
 /** Where problems come from: a built-in task family or a dataset file. */
@@ -50,6 +55,8 @@ export const policyConfigSchema = z
     model: policyModelSchema.prefault({}),
     onnx: z.string().optional(),
     base: z.string().default('runs/.cache/base-synthetic-js'),
+    /** Pretraining budget used when `base` is missing (the `train:` block of configs/pretrain.yaml). */
+    pretrain: pretrainConfigSchema.shape.train.prefault({}),
     sampling: samplingConfigSchema.prefault({}),
   })
   .strict();
@@ -62,11 +69,14 @@ export const runConfigSchema = z
     task: taskConfigSchema.prefault({}),
     policy: policyConfigSchema.prefault({}),
     grpo: grpoConfigSchema.prefault({}),
+    reward_model: rewardModelSchema.prefault({}),
+    judge: judgeSchema.prefault({ kind: 'learned' }),
     settlement: settlementConfigSchema.prefault({}),
+    sandbox: sandboxConfigSchema.prefault({}),
     metrics: metricsConfigSchema.prefault({}),
     eval: evalConfigSchema.prefault({}),
     checkpoint: checkpointConfigSchema.prefault({}),
-    arms: z.array(z.string().min(1)).min(1).default(['frozen', 'anchored', 'execution', 'judge']),
+    arms: armsConfigSchema,
     concurrency: z.number().int().min(1).default(1),
   })
   .strict();
@@ -76,5 +86,7 @@ export type RunConfig = z.output<typeof runConfigSchema>;
 
 /** Load a run config file (or the embedded defaults) with `--set` overrides. */
 export function loadRunConfig(path: string | undefined, sets: readonly string[] = []): RunConfig {
-  return loadConfig(runConfigSchema, path, sets);
+  const config = loadConfig(runConfigSchema, path, sets);
+  resolveArms(config.arms); // unknown arm names are config errors, caught before any work
+  return config;
 }

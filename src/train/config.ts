@@ -31,7 +31,7 @@ export const settlementConfigSchema = z
   .object({
     every: z.number().int().min(1).default(25),
     rate: z.number().min(0).max(1).default(0.1),
-    strategy: z.enum(['random', 'top-proxy', 'uncertainty', 'mixed']).default('random'),
+    strategy: z.enum(['random', 'top-proxy', 'mixed']).default('random'),
     adaptive: z
       .object({
         enabled: z.boolean().default(false),

@@ -3,6 +3,8 @@
  * Add a command by adding its module here.
  */
 import type { CommandModule } from 'yargs';
+import { resumeCommand, trainCommand } from './train.ts';
+import { evalCommand } from './eval.ts';
 import { configCommand } from './config.ts';
 import { datasetsCommand } from './datasets.ts';
 import { validateLoopCommand } from './validate-loop.ts';
@@ -17,6 +19,9 @@ import { reportCommand } from './report.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
+  trainCommand,
+  resumeCommand,
+  evalCommand,
   configCommand,
   datasetsCommand,
   validateLoopCommand,

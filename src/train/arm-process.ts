@@ -1,0 +1,51 @@
+/**
+ * Entry point of an arm's own process (forked by ./run.ts), so arms keep memory and crashes
+ * apart. Reads the run's manifest, applies the arm's overlay, trains, and reports progress to
+ * the parent over IPC. Exit code 0 = done or stopped cleanly (resumable), 1 = failed.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runConfigSchema } from '../config/run-config.ts';
+import { parseConfig } from '../config/validate.ts';
+import { deepMerge, resolveArms } from './arms.ts';
+import { runArm, type ArmProgress } from './arm-runner.ts';
+import type { RunManifest } from './run-format.ts';
+
+/** Message from an arm process to its parent. */
+export type ArmMessage = { type: 'progress'; progress: ArmProgress } | { type: 'log'; message: string } | { type: 'error'; message: string };
+
+const send = (m: ArmMessage) => (process.send ? process.send(m) : process.stderr.write(JSON.stringify(m) + '\n'));
+
+async function main(): Promise<number> {
+  const [runDir, armName, stopAfter] = process.argv.slice(2);
+  if (!runDir || !armName) {
+    process.stderr.write('usage: arm-process RUN_DIR ARM [STOP_AFTER]\n');
+    return 2;
+  }
+  const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as RunManifest;
+  const base = runConfigSchema.parse(manifest.config);
+  const arm = resolveArms(base.arms).find((a) => a.name === armName);
+  if (!arm) {
+    send({ type: 'error', message: `arm ${armName} is not in ${runDir}/manifest.json` });
+    return 2;
+  }
+  const config = parseConfig(runConfigSchema, deepMerge(manifest.config, arm.overlay), `arm ${arm.name} overlay`);
+  try {
+    await runArm({
+      runDir,
+      config,
+      arm,
+      onProgress: (progress) => send({ type: 'progress', progress }),
+      log: (message) => send({ type: 'log', message }),
+      ...(stopAfter ? { stopAfter: Number(stopAfter) } : {}),
+    });
+    return 0;
+  } catch (err) {
+    send({ type: 'error', message: (err as Error).stack ?? String(err) });
+    return 1;
+  }
+}
+
+process.exitCode = await main();
+// Native handles (ORT, isolated-vm workers) are closed by runArm; disconnect so the process ends.
+if (process.connected) process.disconnect();

@@ -1,0 +1,124 @@
+/**
+ * The arm registry. Arms are data: where the training reward comes from, where the reward
+ * model's refit labels come from (if it is refitted at all), and config overlays. Adding an
+ * arm is adding an entry here or an inline definition in a run config — never a trainer copy.
+ */
+import { z } from 'zod';
+import { AnchorError } from '../util/errors.ts';
+
+/** Reward sources the policy can be trained on. */
+export const REWARD_SOURCES = ['rm', 'execution'] as const;
+/** A training reward source. */
+export type RewardSourceName = (typeof REWARD_SOURCES)[number];
+
+/** Label sources for RM refits at settlement: executed tests, or a judge that does not execute. */
+export const LABEL_SOURCES = ['execution', 'judge'] as const;
+/** Where refit labels come from. */
+export type LabelSourceName = (typeof LABEL_SOURCES)[number];
+
+/** One arm. */
+export interface ArmSpec {
+  name: string;
+  describe: string;
+  /** The reward GRPO optimises. */
+  reward: RewardSourceName;
+  /** Refit labels source at each settlement window; null = the RM is never refitted. */
+  labels: LabelSourceName | null;
+  /** Run-config overlay applied to this arm only (deep-merged before validation). */
+  overlay: Record<string, unknown>;
+}
+
+/** The built-in arms (DESIGN.md, "The core experiment"). */
+export const ARM_REGISTRY: Record<string, ArmSpec> = {
+  frozen: {
+    name: 'frozen',
+    describe: 'RM score; RM fitted once on executed base-policy samples, never again',
+    reward: 'rm',
+    labels: null,
+    overlay: {},
+  },
+  anchored: {
+    name: 'anchored',
+    describe: 'RM score; RM refitted every window on the settled (executed) sample',
+    reward: 'rm',
+    labels: 'execution',
+    overlay: {},
+  },
+  execution: {
+    name: 'execution',
+    describe: 'executed test pass fraction (the sound ceiling)',
+    reward: 'execution',
+    labels: null,
+    overlay: {},
+  },
+  judge: {
+    name: 'judge',
+    describe: 'RM score; RM refitted every window on labels from a judge that does not execute',
+    reward: 'rm',
+    labels: 'judge',
+    overlay: {},
+  },
+};
+
+/** An inline arm definition in a run config. */
+export const armDefinitionSchema = z
+  .object({
+    name: z.string().regex(/^[\w.-]+$/, 'letters, digits, _ . - only'),
+    extends: z.string().optional(),
+    describe: z.string().optional(),
+    reward: z.enum(REWARD_SOURCES).optional(),
+    labels: z.enum(LABEL_SOURCES).nullable().optional(),
+    overlay: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+
+/** `arms:` entries: a registry name or an inline definition. */
+export const armsConfigSchema = z
+  .array(z.union([z.string().min(1), armDefinitionSchema]))
+  .min(1)
+  .default(['frozen', 'anchored', 'execution', 'judge']);
+
+/** Resolve `arms:` entries to specs; unknown names and duplicates are BAD_CONFIG. */
+export function resolveArms(entries: readonly (string | z.output<typeof armDefinitionSchema>)[]): ArmSpec[] {
+  const out: ArmSpec[] = [];
+  const known = (name: string, where: string): ArmSpec => {
+    const spec = ARM_REGISTRY[name] ?? out.find((a) => a.name === name);
+    if (!spec) {
+      throw new AnchorError('BAD_CONFIG', `${where}: unknown arm ${JSON.stringify(name)}; expected one of ${Object.keys(ARM_REGISTRY).join(', ')} or an inline definition`);
+    }
+    return spec;
+  };
+  entries.forEach((entry, i) => {
+    let spec: ArmSpec;
+    if (typeof entry === 'string') {
+      spec = known(entry, `arms[${i}]`);
+    } else {
+      const base = entry.extends ? known(entry.extends, `arms[${i}].extends`) : undefined;
+      const reward = entry.reward ?? base?.reward;
+      if (!reward) throw new AnchorError('BAD_CONFIG', `arms[${i}] (${entry.name}): give \`reward\` (${REWARD_SOURCES.join(' | ')}) or \`extends\``);
+      spec = {
+        name: entry.name,
+        describe: entry.describe ?? `custom arm${base ? ` extending ${base.name}` : ''}`,
+        reward,
+        labels: entry.labels !== undefined ? entry.labels : (base?.labels ?? null),
+        overlay: deepMerge(base?.overlay ?? {}, entry.overlay),
+      };
+    }
+    if (out.some((a) => a.name === spec.name)) throw new AnchorError('BAD_CONFIG', `arms[${i}]: arm ${JSON.stringify(spec.name)} listed twice`);
+    out.push(spec);
+  });
+  return out;
+}
+
+/** Deep-merge plain objects (arrays and scalars in `over` replace). */
+export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] =
+      v && typeof v === 'object' && !Array.isArray(v) && b && typeof b === 'object' && !Array.isArray(b)
+        ? deepMerge(b as Record<string, unknown>, v as Record<string, unknown>)
+        : v;
+  }
+  return out;
+}

@@ -1,0 +1,58 @@
+/**
+ * Progress display for a multi-arm run: one cli-progress bar per arm on a TTY (step, proxy,
+ * gold, KL, ETA); on a non-TTY (CI, logs) a plain line every 10% of an arm's steps.
+ */
+import cliProgress from 'cli-progress';
+import type { ArmProgress } from './arm-runner.ts';
+
+const fmt = (v: number | null) => (v === null || !Number.isFinite(v) ? '  -  ' : v.toFixed(3));
+
+/** A display that arms report into. */
+export class RunProgress {
+  private multi: cliProgress.MultiBar | undefined;
+  private bars = new Map<string, cliProgress.SingleBar>();
+  private lastPrinted = new Map<string, number>();
+
+  constructor(private readonly stream: NodeJS.WriteStream = process.stderr) {
+    if (stream.isTTY) {
+      this.multi = new cliProgress.MultiBar(
+        {
+          format: '{arm} |{bar}| {value}/{total} proxy {proxy} gold {gold} kl {kl} | ETA {eta_formatted}',
+          hideCursor: true,
+          clearOnComplete: false,
+          stream,
+        },
+        cliProgress.Presets.shades_classic,
+      );
+    }
+  }
+
+  update(p: ArmProgress): void {
+    const payload = { arm: p.arm.padEnd(10), proxy: fmt(p.proxy), gold: fmt(p.gold), kl: fmt(p.kl) };
+    if (this.multi) {
+      let bar = this.bars.get(p.arm);
+      if (!bar) {
+        bar = this.multi.create(p.total, 0, payload);
+        this.bars.set(p.arm, bar);
+      }
+      bar.update(p.step, payload);
+      return;
+    }
+    const every = Math.max(1, Math.round(p.total / 10));
+    const last = this.lastPrinted.get(p.arm) ?? 0;
+    if (p.step - last >= every || p.step === p.total) {
+      this.lastPrinted.set(p.arm, p.step);
+      this.stream.write(`[${p.arm}] step ${p.step}/${p.total} proxy ${fmt(p.proxy)} gold ${fmt(p.gold)} kl ${fmt(p.kl)}\n`);
+    }
+  }
+
+  /** A log line that does not break the bars. */
+  log(line: string): void {
+    if (this.multi) this.multi.log(line.endsWith('\n') ? line : line + '\n');
+    else this.stream.write(line.endsWith('\n') ? line : line + '\n');
+  }
+
+  stop(): void {
+    this.multi?.stop();
+  }
+}

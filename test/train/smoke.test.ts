@@ -1,0 +1,110 @@
+/**
+ * CLI smoke runs of the training driver on configs/smoke.yaml (tiny model, tiny budget), and the
+ * kill-and-resume identity test: a run SIGKILLed mid-way and resumed logs exactly the metrics of
+ * an uninterrupted run (wall-time `perf/*` keys aside), with no duplicated lines.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.ts';
+import { repoRoot } from '../helpers/paths.ts';
+
+const work = mkdtempSync(join(tmpdir(), 'anchor-train-'));
+const base = join(work, 'base');
+const common = ['--config', 'configs/smoke.yaml', '--set', `policy.base=${base}`];
+
+function metrics(dir: string, arm: string): Record<string, unknown>[] {
+  return readFileSync(join(dir, arm, 'metrics.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+const withoutTiming = (rows: Record<string, unknown>[]) =>
+  rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('perf/'))));
+
+describe('train (smoke)', () => {
+  let full: string;
+  beforeAll(() => {
+    full = join(work, 'full');
+    const r = runCli(['train', ...common, '--out', full], { timeoutMs: 600_000 });
+    if (r.code !== 0) throw new Error(`smoke train failed (${r.code}):\n${r.stderr.slice(-4000)}`);
+  }, 900_000);
+
+  it('runs all four arms into their own directories with the logs the issue lists', () => {
+    const manifest = JSON.parse(readFileSync(join(full, 'manifest.json'), 'utf8'));
+    expect(manifest.arms).toEqual(['frozen', 'anchored', 'execution', 'judge']);
+    expect(manifest.endedAt).toBeTruthy();
+    expect(manifest.config.grpo.steps).toBe(4);
+    for (const arm of manifest.arms as string[]) {
+      const rows = metrics(full, arm);
+      expect(rows.map((r) => r.step)).toEqual([0, 1, 2, 3]);
+      for (const key of ['reward/proxy', 'reward/gold', 'reward/gap', 'kl/ref', 'policy/entropy', 'completion/length', 'loss/total', 'grad/norm', 'opt/lr', 'settle/count', 'budget/exec', 'perf/rollout_s', 'perf/train_s']) {
+        expect(rows[0], `${arm} ${key}`).toHaveProperty(key);
+      }
+      const samples = readFileSync(join(full, arm, 'samples.jsonl'), 'utf8').trim().split('\n');
+      expect(samples).toHaveLength(4 * 2 * 4);
+      expect(existsSync(join(full, arm, 'metrics.csv'))).toBe(true);
+      expect(JSON.parse(readFileSync(join(full, arm, 'arm.json'), 'utf8')).state).toBe('done');
+      const refits = readFileSync(join(full, arm, 'refits.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      expect(refits).toHaveLength(2);
+    }
+    // Budgets: execution pays for every rollout, anchored for its settled sample, frozen/judge none.
+    const last = (arm: string) => metrics(full, arm).at(-1)!['budget/exec'] as number;
+    expect(last('execution')).toBe(4 * 8);
+    expect(last('anchored')).toBe(8); // 25% of each 16-completion window (2 steps x 8), two windows
+    expect(last('frozen')).toBe(0);
+    expect(last('judge')).toBe(0);
+    // The policy moved: the arms share step-0 data, so they differ only through training.
+    expect(metrics(full, 'anchored')[0]!['reward/proxy']).toBe(metrics(full, 'frozen')[0]!['reward/proxy']);
+  });
+
+  it('refuses to overwrite a run directory without --force (exit 2, nothing written)', () => {
+    const r = runCli(['train', ...common, '--out', full]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/exists and is not empty; use `anchor-rl resume/);
+  });
+
+  it('a bad config value exits 2 before creating the run directory', () => {
+    const out = join(work, 'never');
+    const r = runCli(['train', ...common, '--set', 'grpo.group_size=1', '--out', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('grpo.group_size: got 1, expected at least 2');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('SIGKILL at any moment + resume gives the metrics of an uninterrupted run', async () => {
+    const killed = join(work, 'killed');
+    const args = [resolve(repoRoot, 'bin/anchor-rl.js'), 'train', ...common, '--set', 'arms=[anchored]', '--set', 'grpo.steps=6', '--out', killed];
+    const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'ignore', detached: true });
+    // Kill the whole process group (CLI + arm process + sandbox workers) once step 3 is logged.
+    await new Promise<void>((res, rej) => {
+      const t = setInterval(() => {
+        const p = join(killed, 'anchored', 'metrics.jsonl');
+        if (existsSync(p) && readFileSync(p, 'utf8').trim().split('\n').length >= 3) {
+          clearInterval(t);
+          process.kill(-child.pid!, 'SIGKILL');
+          res();
+        }
+      }, 50);
+      child.on('exit', () => {
+        clearInterval(t);
+        rej(new Error('the run finished before it could be killed'));
+      });
+    });
+    expect(JSON.parse(readFileSync(join(killed, 'anchored', 'arm.json'), 'utf8')).state).toBe('running');
+    const r = runCli(['resume', killed], { timeoutMs: 600_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const ref = join(work, 'uninterrupted');
+    const u = runCli(['train', ...common, '--set', 'arms=[anchored]', '--set', 'grpo.steps=6', '--out', ref], { timeoutMs: 600_000 });
+    expect(u.code, u.stderr).toBe(0);
+    const a = metrics(killed, 'anchored');
+    expect(a.map((x) => x.step)).toEqual([0, 1, 2, 3, 4, 5]); // truncated on resume, never duplicated
+    expect(withoutTiming(a)).toEqual(withoutTiming(metrics(ref, 'anchored')));
+    const samples = (d: string) => readFileSync(join(d, 'anchored', 'samples.jsonl'), 'utf8');
+    expect(samples(killed)).toBe(samples(ref));
+    expect(readdirSync(join(killed, 'anchored', 'checkpoints')).filter((n) => n.startsWith('.tmp'))).toEqual([]);
+  }, 900_000);
+});

@@ -1,0 +1,107 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Problem } from '../../src/datasets/problem.ts';
+import type { ExecResult } from '../../src/sandbox/types.ts';
+import { ARM_REGISTRY, resolveArms } from '../../src/train/arms.ts';
+import { DataLoader } from '../../src/train/data.ts';
+import { assertionCount, goldOf } from '../../src/train/gold.ts';
+import { JsonlWriter, KvLogger, writeCsvFromJsonl } from '../../src/train/logger.ts';
+import { SETTLEMENT_STRATEGIES, settleCount, type Claim } from '../../src/train/settlement.ts';
+import { Rng } from '../../src/util/rng.ts';
+
+describe('arm registry', () => {
+  it('has the four arms of the study as data', () => {
+    expect(Object.keys(ARM_REGISTRY)).toEqual(['frozen', 'anchored', 'execution', 'judge']);
+    expect(ARM_REGISTRY.frozen).toMatchObject({ reward: 'rm', labels: null });
+    expect(ARM_REGISTRY.anchored).toMatchObject({ reward: 'rm', labels: 'execution' });
+    expect(ARM_REGISTRY.execution).toMatchObject({ reward: 'execution', labels: null });
+    expect(ARM_REGISTRY.judge).toMatchObject({ reward: 'rm', labels: 'judge' });
+  });
+
+  it('resolves inline arms that extend registry entries with overlays', () => {
+    const arms = resolveArms(['frozen', { name: 'anchored-20', extends: 'anchored', overlay: { settlement: { rate: 0.2 } } }]);
+    expect(arms[1]).toMatchObject({ name: 'anchored-20', reward: 'rm', labels: 'execution', overlay: { settlement: { rate: 0.2 } } });
+  });
+
+  it('rejects unknown names, duplicates and definitions without a reward', () => {
+    expect(() => resolveArms(['frozen', 'bogus'])).toThrow(/arms\[1\]: unknown arm "bogus"/);
+    expect(() => resolveArms(['frozen', 'frozen'])).toThrow(/listed twice/);
+    expect(() => resolveArms([{ name: 'x', overlay: {} }])).toThrow(/give `reward`/);
+  });
+});
+
+describe('data loader', () => {
+  it('is a permutation per epoch, deterministic, and resumes exactly', () => {
+    const a = new DataLoader(5, 3);
+    const first = a.next(5);
+    expect([...first].sort()).toEqual([0, 1, 2, 3, 4]);
+    a.next(2);
+    const saved = a.getState();
+    const rest = a.next(7);
+    const b = new DataLoader(5, 3);
+    b.setState(saved);
+    expect(b.next(7)).toEqual(rest);
+    expect(new DataLoader(5, 3).next(5)).toEqual(first);
+    expect(new DataLoader(50, 4).next(50)).not.toEqual(new DataLoader(50, 3).next(50));
+  });
+});
+
+describe('gold', () => {
+  const problem = { tests: "const assert = require('node:assert');\nfunction test(){ let c = f;\n assert.deepEqual(c(1),1);\n assert.deepEqual(c(2),2);\n assert.equal(c(3),3);\n assert(c(4));\n}\ntest();" } as Problem;
+  const r = (status: ExecResult['status'], passed: number, total: number): ExecResult => ({ id: 'x', status, passed, total, ms: 1, stdout: '' });
+  it('counts assertions statically, so asserts never reached still count', () => {
+    expect(assertionCount(problem)).toBe(4);
+    expect(goldOf(r('pass', 4, 4), problem)).toBe(1);
+    expect(goldOf(r('fail', 1, 2), problem)).toBe(0.25);
+    expect(goldOf(r('error', 2, 2), problem)).toBe(0.5);
+    expect(goldOf(r('syntax_error', 0, 0), problem)).toBe(0);
+    expect(goldOf(r('timeout', 3, 3), problem)).toBe(0);
+  });
+});
+
+describe('settlement strategies', () => {
+  const claims: Claim[] = [0.1, 0.9, 0.5, 0.7, 0.2].map((proxy, i) => ({ step: 0, index: i, problem: 0, text: '', proxy, gold: null }));
+  it('settleCount rounds with a floor of one', () => {
+    expect(settleCount(200, 0.1)).toBe(20);
+    expect(settleCount(5, 0.01)).toBe(1);
+    expect(settleCount(5, 0)).toBe(0);
+  });
+  it('top-proxy takes the highest RM scores; random is seeded; mixed is half each', () => {
+    expect(SETTLEMENT_STRATEGIES['top-proxy']!.select(claims, 2, new Rng(0))).toEqual([1, 3]);
+    const r1 = SETTLEMENT_STRATEGIES.random!.select(claims, 3, new Rng(7));
+    expect(SETTLEMENT_STRATEGIES.random!.select(claims, 3, new Rng(7))).toEqual(r1);
+    expect(new Set(r1).size).toBe(3);
+    const m = SETTLEMENT_STRATEGIES.mixed!.select(claims, 4, new Rng(1));
+    expect(m).toHaveLength(4);
+    expect(m).toContain(1);
+    expect(m).toContain(3);
+  });
+});
+
+describe('metrics logger', () => {
+  it('writes JSONL + derived CSV and truncates to a checkpoint offset on resume', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'anchor-log-'));
+    const path = join(dir, 'metrics.jsonl');
+    const w = new JsonlWriter(path, 0);
+    const log = new KvLogger([w]);
+    log.record('reward/proxy', 0.5);
+    log.record('reward/gold', NaN);
+    log.dump(0);
+    const offset = w.offset();
+    log.recordAll({ proxy: 0.7, note: 'a,b' }, 'reward');
+    log.dump(1);
+    w.close();
+    expect(readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+      { step: 0, 'reward/proxy': 0.5, 'reward/gold': null },
+      { step: 1, 'reward/proxy': 0.7, 'reward/note': 'a,b' },
+    ]);
+    writeCsvFromJsonl(path, join(dir, 'm.csv'));
+    expect(readFileSync(join(dir, 'm.csv'), 'utf8')).toBe('step,reward/proxy,reward/gold,reward/note\n0,0.5,,\n1,0.7,,"a,b"\n');
+    const resumed = new JsonlWriter(path, offset);
+    resumed.write({ step: 1, again: true });
+    resumed.close();
+    expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(2);
+  });
+});
