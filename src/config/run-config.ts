@@ -16,19 +16,12 @@ import {
   settlementConfigSchema,
 } from '../train/config.ts';
 import { armsConfigSchema, resolveArms } from '../train/arms.ts';
+import { taskFamilyConfigSchema } from '../tasks/config.ts';
 import { loadConfig } from './load.ts';
 
 /** Where problems come from: a built-in task family or a dataset file. */
 export const taskConfigSchema = z.union([
-  z
-    .object({
-      family: z.string().min(1).default('synthetic-js'),
-      split_seed: z.number().int().default(1),
-      train: z.number().int().min(1).default(2000),
-      eval: z.number().int().min(1).default(200),
-      knobs: z.record(z.string(), z.unknown()).default({}),
-    })
-    .strict(),
+  taskFamilyConfigSchema,
   z
     .object({
       dataset: z.string().min(1),

@@ -46,8 +46,8 @@ export function loadProblems(config: RunConfig): { train: Problem[]; evalProblem
   let train: Problem[];
   let evalProblems: Problem[];
   if ('family' in t) {
-    train = generateProblems(t.family, { split: 'train', count: t.train, seed: t.split_seed, ...t.knobs });
-    evalProblems = generateProblems(t.family, { split: 'eval', count: t.eval, seed: t.split_seed, ...t.knobs });
+    train = generateProblems(t.family, { split: 'train', count: t.train, seed: t.split_seed, ...t.options });
+    evalProblems = generateProblems(t.family, { split: 'eval', count: t.eval, seed: t.split_seed, ...t.options });
   } else {
     const all = loadDataset(t.dataset, t.format).problems;
     if (t.eval_dataset) {
@@ -152,14 +152,14 @@ export async function prepareShared(runDir: string, config: RunConfig, executor:
     log(`base policy ${config.policy.base} missing: pretraining it (cached for later runs)`);
     const pcfg = pretrainConfigSchema.parse({
       seed: config.seed,
-      task: { family: t.family, split_seed: t.split_seed, train: t.train, eval: Math.min(t.eval, 100), options: t.knobs },
+      task: { family: t.family, split_seed: t.split_seed, train: t.train, eval: Math.min(t.eval, 100), options: t.options },
       model: config.policy.model,
       train: config.policy.pretrain,
       eval: { problems: Math.min(t.eval, 100), max_new_tokens: config.policy.sampling.max_new_tokens },
       sandbox: { workers: config.sandbox.workers, timeout_ms: config.sandbox.timeout_ms, memory_mb: config.sandbox.memory_mb },
       output: config.policy.base,
     });
-    const evalProblems = generateProblems(t.family, { split: 'eval', count: pcfg.task.eval, seed: t.split_seed, ...t.knobs });
+    const evalProblems = generateProblems(t.family, { split: 'eval', count: pcfg.task.eval, seed: t.split_seed, ...t.options });
     const r = await runPretrain(pcfg, { train, eval: evalProblems, executor, hooks: { log } });
     basePassRate = r.passRate;
     r.model.dispose();
