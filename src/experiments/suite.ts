@@ -20,7 +20,7 @@ import { adversaryExperiment, adversaryHeadlines, resolveAdversary, type Adversa
 import { resolveScaling, scalingExperiment, scalingHeadlines, type ScalingResult } from './settlement-scaling.ts';
 import { resolveResolution, resolutionExperiment, resolutionHeadlines, type ResolutionResult } from './resolution.ts';
 import { formatAdversary, formatCopula, formatExchangeRate, formatResolution, formatScaling } from './text.ts';
-import { formatGoodhart, formatSettlement } from '../cli/commands/experiment.ts';
+import { formatGoodhart, formatSettlement } from './text.ts';
 import { chartsFor, type ChartSpec } from './charts.ts';
 
 /** One job of the suite. */

@@ -1,5 +1,5 @@
 /**
- * Plain-text reports of the reproduction experiments added for issue 11 (stdout of
+ * Plain-text reports of the reproduction experiments (stdout of
  * `anchor-rl experiment NAME`), and of the headline table.
  */
 import { formatTable, pm } from './format.ts';
@@ -9,6 +9,8 @@ import type { CopulaResult } from './copula.ts';
 import type { AdversaryResult } from './adversary.ts';
 import type { ScalingResult } from './settlement-scaling.ts';
 import type { ResolutionResult } from './resolution.ts';
+import type { GoodhartResult } from './goodhart.ts';
+import type { SettlementLoopResult } from './settlement-loop.ts';
 
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 
@@ -113,5 +115,54 @@ export function headlinesMarkdown(rows: readonly Headline[]): string {
     '| experiment | figure | value | SE | note |',
     '|---|---|---:|---:|---|',
     ...rows.map((h) => `| ${esc(h.experiment)} | ${esc(h.figure)} | ${num(h.value)} | ${num(h.se)} | ${esc(h.note ?? '')} |`),
+  ].join('\n');
+}
+
+/** The Goodhart result as text. */
+export function formatGoodhart(r: GoodhartResult): string {
+  const names = r.verifiers.map((v) => v.name);
+  const header = ['N', 'execution', ...names.flatMap((n) => [n, `Snd@N ${n}`])];
+  const rows = r.rows.map((row) => [
+    String(row.n),
+    pm(row.execution.mean, row.execution.se),
+    ...names.flatMap((n) => [pm(row.learned[n]!.mean, row.learned[n]!.se), pm(row.snd[n]!.value, row.snd[n]!.se)]),
+  ]);
+  const out = [
+    `goodhart ${r.domain}: ${r.tasks} tasks, seed ${r.seed}, ${r.train} labelled programs per task, pool ${r.pool}, ridge alpha ${r.alpha}`,
+    'mean gold of the best-of-N pick (± SE over tasks); Snd@N = ratio of means (± delta-method SE)',
+    '',
+    formatTable(header, rows),
+    '',
+    ...r.verifiers.map(
+      (v) =>
+        `${v.name} (${v.model} on ${v.dim} features${v.note ? '; ' + v.note : ''}): AUC of Snd@N over log N = ${r.auc[v.name]!.toFixed(3)}, ` +
+        `Spearman(proxy, gold) on the pool = ${pm(r.spearman[v.name]!.mean, r.spearman[v.name]!.se)}`,
+    ),
+    `pool mean gold (a random pick) = ${pm(r.poolMeanGold.mean, r.poolMeanGold.se)}`,
+  ];
+  return out.join('\n');
+}
+
+/** The settlement-loop result as text. */
+export function formatSettlement(r: SettlementLoopResult): string {
+  const rows = r.perRound.map((x) => [
+    String(x.round),
+    pm(x.anchored.gold.mean, x.anchored.gold.se),
+    pm(x.frozen.gold.mean, x.frozen.gold.se),
+    pm(x.anchored.drift.mean, x.anchored.drift.se),
+    pm(x.frozen.drift.mean, x.frozen.drift.se),
+    pm(x.diff.gold.mean, x.diff.gold.se),
+    pm(x.diff.drift.mean, x.diff.drift.se),
+    pm(x.oracleTopGold.mean, x.oracleTopGold.se),
+    pm(x.poolGold.mean, x.poolGold.se),
+  ]);
+  return [
+    `settlement-loop ${r.domain}: ${r.tasks} tasks, seed ${r.seed}, ${r.rounds} rounds, pool ${r.pool}, settle top ${r.top}, ${r.base} base labels, verifier ${r.verifier.name} (${r.verifier.model} on ${r.verifier.dim} features${r.verifier.model === 'ridge' ? `, alpha ${r.alpha}` : ''})`,
+    'gold = mean gold of the top selection; drift = mean |proxy - gold| on the settled, before refit (± SE over tasks);',
+    'Δ = paired per-task difference anchored − frozen (same tasks and pools) ± its SE',
+    '',
+    formatTable(['round', 'gold anchored', 'gold frozen', 'drift anchored', 'drift frozen', 'Δgold (a−f)', 'Δdrift (a−f)', 'oracle top-k gold', 'pool gold'], rows),
+    '',
+    `anchored ends with ${r.anchoredFinalLabels} labels; frozen keeps ${r.base}`,
   ].join('\n');
 }
