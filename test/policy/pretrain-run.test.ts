@@ -28,7 +28,7 @@ const tinyCfg = (over: Record<string, unknown> = {}) =>
   pretrainConfigSchema.parse({
     seed: 3,
     model: { layers: 1, d_model: 32, heads: 2, context: 64 },
-    train: { steps: 60, batch_size: 16, eval_every: 0, optimizer: { lr: 1e-2, warmup_steps: 5 } },
+    train: { steps: 60, batch_size: 16, eval_every: 0, prompt_loss_weight: 0, optimizer: { lr: 1e-2, warmup_steps: 5 } },
     eval: { problems: 12, max_new_tokens: 24 },
     output: join(dir, 'base'),
     ...over,
@@ -86,6 +86,24 @@ describe('runPretrain', () => {
     expect((err as AnchorError).code).toBe('BAD_DATASET');
     expect((err as AnchorError).message).toMatch(/"€".*fixture\/501 prompt/);
     expect(steps).toEqual([]);
+  });
+
+  it('trains on prompt tokens too when prompt_loss_weight > 0', async () => {
+    const cfg = tinyCfg({ eval: { problems: 0 } });
+    cfg.train.steps = 15;
+    cfg.train.prompt_loss_weight = 0.5;
+    const losses: number[] = [];
+    const r = await runPretrain(cfg, {
+      train: fixtureProblems(32),
+      eval: fixtureProblems(4, 900),
+      executor: vmExecutor(),
+      noSave: true,
+      hooks: { onStep: (_s, _t, i) => losses.push(i.loss) },
+    });
+    expect(losses.length).toBe(15);
+    expect(losses.at(-1)!).toBeLessThan(losses[0]! * 0.7);
+    expect(r.heldOutLoss).toBeLessThan(r.heldOutLossBefore);
+    r.model.dispose();
   });
 
   it('needs references, and problems that fit the context', async () => {

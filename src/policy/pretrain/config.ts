@@ -13,7 +13,7 @@ import { sandboxConfigSchema } from '../../sandbox/config.ts';
  */
 export const pretrainOptimizerSchema = optimizerConfigSchema
   .extend({
-    lr: z.number().positive().default(2e-3),
+    lr: z.number().positive().default(3e-3),
     weight_decay: z.number().min(0).default(0.01),
     warmup_steps: z.number().int().min(0).default(20),
     schedule: z.enum(['constant', 'cosine']).default('cosine'),
@@ -43,11 +43,17 @@ export const pretrainConfigSchema = z
     model: policyModelSchema.prefault({}),
     train: z
       .object({
-        /** Optimizer steps: the pretraining budget (more steps, higher base pass rate). */
-        steps: z.number().int().min(0).default(300),
+        /**
+         * Optimizer steps: the pretraining budget (more steps, higher base pass rate). 600 measured an
+         * executed pass rate of 0.15 on 100 held-out synthetic-js problems (0.05 at 300-400, 0.11 at 500).
+         */
+        steps: z.number().int().min(0).default(600),
         batch_size: z.number().int().min(1).default(32),
-        /** Also train on prompt tokens (weight relative to completion tokens; 0 = completion only). */
-        prompt_loss_weight: z.number().min(0).max(1).default(0),
+        /**
+         * Also train on prompt tokens (weight relative to completion tokens; 0 = completion only).
+         * 0.5 measured lower held-out completion loss than 0 at equal steps (0.41 vs 0.51 nats/char at 300).
+         */
+        prompt_loss_weight: z.number().min(0).max(1).default(0.5),
         /** Held-out loss every N steps (0 = only at the end). */
         eval_every: z.number().int().min(0).default(100),
         optimizer: pretrainOptimizerSchema.prefault({}),
