@@ -63,8 +63,8 @@ describe('js-ast', () => {
 });
 
 describe('registry', () => {
-  it('has all five extractors with the DSL dimensions of the spec', () => {
-    expect(featureExtractorNames().sort()).toEqual(['dsl6', 'js-ast', 'js-surface', 'richdsl-strong', 'richdsl-weak']);
+  it('has all six extractors with the DSL dimensions of the spec', () => {
+    expect(featureExtractorNames().sort()).toEqual(['dsl6', 'js-ast', 'js-surface', 'py-surface', 'richdsl-strong', 'richdsl-weak']);
     expect(createFeatureExtractor('dsl6').dim).toBe(43);
     expect(createFeatureExtractor('richdsl-weak').dim).toBe(111);
     expect(createFeatureExtractor('richdsl-strong').dim).toBe(359);
