@@ -58,15 +58,16 @@ interface BatchOutcome {
 }
 
 /** Node flags for a worker: isolated-vm needs --no-node-snapshot; TS sources need tsx's loader. */
-function workerEntry(): { path: string; execArgv: string[] } {
+function workerEntry(language: 'javascript' | 'python' = 'javascript'): { path: string; execArgv: string[] } {
   const self = fileURLToPath(import.meta.url);
+  const base = language === 'python' ? './python/worker' : './worker';
   if (self.endsWith('.ts')) {
     return {
-      path: fileURLToPath(new URL('./worker.ts', import.meta.url)),
+      path: fileURLToPath(new URL(`${base}.ts`, import.meta.url)),
       execArgv: ['--import', import.meta.resolve('tsx'), '--no-node-snapshot'],
     };
   }
-  return { path: fileURLToPath(new URL('./worker.js', import.meta.url)), execArgv: ['--no-node-snapshot'] };
+  return { path: fileURLToPath(new URL(`${base}.js`, import.meta.url)), execArgv: ['--no-node-snapshot'] };
 }
 
 class WorkerSlot {
@@ -296,11 +297,16 @@ export class LocalExecutor implements Executor {
   private readonly queue: PQueue;
   private readonly watchdog: NodeJS.Timeout;
   private closed = false;
+  /** Python programs go to a second pool of Python workers (src/sandbox/python/), started on first use. */
+  private python: LocalExecutor | undefined;
 
-  constructor(options: Partial<LocalExecutorOptions> = {}) {
+  constructor(
+    options: Partial<LocalExecutorOptions> = {},
+    private readonly language: 'javascript' | 'python' = 'javascript',
+  ) {
     const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
     this.opts = { ...DEFAULTS, ...defined } as Required<LocalExecutorOptions>;
-    const entry = workerEntry();
+    const entry = workerEntry(language);
     this.slots = Array.from({ length: Math.max(1, Math.floor(this.opts.workers)) }, () => new WorkerSlot(this.opts, entry));
     this.free = [...this.slots];
     this.queue = new PQueue({ concurrency: this.slots.length });
@@ -330,28 +336,30 @@ export class LocalExecutor implements Executor {
       }
     };
     const jobs: Job[] = [];
+    const pyIndex: number[] = [];
     programs.forEach((spec, index) => {
       if (this.closed) {
         deliver(index, failure(spec, 'error', 'executor is closed'));
-      } else if (spec.language !== 'javascript') {
-        deliver(
-          index,
-          failure(
-            spec,
-            'unsupported',
-            spec.language === 'python'
-              ? 'unsupported language: python (the Python backend is not available yet)'
-              : `unsupported language: ${String(spec.language)}`,
-          ),
-        );
+      } else if (spec.language === 'python' && this.language === 'javascript') {
+        pyIndex.push(index);
+      } else if (spec.language !== this.language) {
+        deliver(index, failure(spec, 'unsupported', `unsupported language: ${String(spec.language)}`));
       } else {
         jobs.push({ index, spec, crashes: 0 });
       }
     });
+    let pyRun: Promise<unknown> = Promise.resolve();
+    if (pyIndex.length) {
+      this.python ??= new LocalExecutor(this.opts, 'python');
+      pyRun = this.python.run(
+        pyIndex.map((i) => programs[i]!),
+        (r, k) => deliver(pyIndex[k]!, r),
+      );
+    }
     const size = Math.max(1, Math.min(this.opts.maxBatch, Math.ceil(jobs.length / (this.slots.length * 4))));
     const chunks: Job[][] = [];
     for (let i = 0; i < jobs.length; i += size) chunks.push(jobs.slice(i, i + size));
-    await Promise.all(chunks.map((c) => this.process(c, deliver)));
+    await Promise.all([...chunks.map((c) => this.process(c, deliver)), pyRun]);
     if (callbackError !== undefined) throw callbackError;
     return results;
   }
@@ -407,7 +415,7 @@ export class LocalExecutor implements Executor {
     this.closed = true;
     clearInterval(this.watchdog);
     await this.queue.onIdle();
-    await Promise.all(this.slots.map((s) => s.stop()));
+    await Promise.all([...this.slots.map((s) => s.stop()), this.python?.close()]);
   }
 }
 

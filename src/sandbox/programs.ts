@@ -5,8 +5,16 @@
 import type { Problem } from '../datasets/problem.ts';
 import type { ProgramSpec } from './types.ts';
 
-/** The sandbox program for `completion` of `problem` (setup + prompt + completion, then tests). */
+/**
+ * The sandbox program for `completion` of `problem`. JavaScript: setup + prompt + completion, then
+ * the tests. Python: MBPP's `test_setup_code` builds fixtures from the solution's own classes
+ * (upstream runs it after the solution), so it opens the tests instead.
+ */
 export function problemProgram(problem: Problem, completion: string, id: string): ProgramSpec {
+  if (problem.language === 'python') {
+    const tests = (problem.setup ? problem.setup + '\n' : '') + problem.tests;
+    return { id, language: 'python', code: problem.prompt + completion, tests: '\n' + tests };
+  }
   const code = (problem.setup ? problem.setup + '\n' : '') + problem.prompt + completion;
   return { id, language: problem.language, code, tests: '\n' + problem.tests };
 }

@@ -148,22 +148,22 @@ export async function prepareShared(runDir: string, config: RunConfig, executor:
       r.model.dispose();
       log(`pretrained base policy: held-out pass rate ${(r.passRate * 100).toFixed(1)}% (${r.passed}/${r.evaluated}), ${r.seconds.toFixed(0)} s`);
     } else {
-    const t = config.task;
-    log(`base policy ${config.policy.base} missing: pretraining it (cached for later runs)`);
-    const pcfg = pretrainConfigSchema.parse({
-      seed: config.seed,
-      task: { family: t.family, split_seed: t.split_seed, train: t.train, eval: Math.min(t.eval, 100), options: t.options },
-      model: config.policy.model,
-      train: config.policy.pretrain,
-      eval: { problems: Math.min(t.eval, 100), max_new_tokens: config.policy.sampling.max_new_tokens },
-      sandbox: { workers: config.sandbox.workers, timeout_ms: config.sandbox.timeout_ms, memory_mb: config.sandbox.memory_mb },
-      output: config.policy.base,
-    });
-    const evalProblems = generateProblems(t.family, { split: 'eval', count: pcfg.task.eval, seed: t.split_seed, ...t.options });
-    const r = await runPretrain(pcfg, { train, eval: evalProblems, executor, hooks: { log } });
-    basePassRate = r.passRate;
-    r.model.dispose();
-    log(`pretrained base policy: held-out pass rate ${(r.passRate * 100).toFixed(1)}% (${r.passed}/${r.evaluated}), ${r.seconds.toFixed(0)} s`);
+      const t = config.task;
+      log(`base policy ${config.policy.base} missing: pretraining it (cached for later runs)`);
+      const pcfg = pretrainConfigSchema.parse({
+        seed: config.seed,
+        task: { family: t.family, split_seed: t.split_seed, train: t.train, eval: Math.min(t.eval, 100), options: t.options },
+        model: config.policy.model,
+        train: config.policy.pretrain,
+        eval: { problems: Math.min(t.eval, 100), max_new_tokens: config.policy.sampling.max_new_tokens },
+        sandbox: { workers: config.sandbox.workers, timeout_ms: config.sandbox.timeout_ms, memory_mb: config.sandbox.memory_mb },
+        output: config.policy.base,
+      });
+      const evalProblems = generateProblems(t.family, { split: 'eval', count: pcfg.task.eval, seed: t.split_seed, ...t.options });
+      const r = await runPretrain(pcfg, { train, eval: evalProblems, executor, hooks: { log } });
+      basePassRate = r.passRate;
+      r.model.dispose();
+      log(`pretrained base policy: held-out pass rate ${(r.passRate * 100).toFixed(1)}% (${r.passed}/${r.evaluated}), ${r.seconds.toFixed(0)} s`);
     }
   }
   const base = loadCheckpoint(config.policy.base);

@@ -33,7 +33,7 @@ describe('anchor-rl sandbox run', () => {
       [3, 'mbpp_1_double', 'pass'],
       [4, 'mbpp_2_double', 'fail'],
       [5, 'line-5', 'error'],
-      [7, 'py', 'unsupported'],
+      [7, 'py', 'pass'],
       [8, 'line-8', 'error'],
       [9, 'syntax', 'syntax_error'],
       [10, 'loop', 'timeout'],
@@ -41,12 +41,12 @@ describe('anchor-rl sandbox run', () => {
     expect(rows[0]).toMatchObject({ passed: 1, total: 1, stdout: 'done\n' });
     expect(rows[2]).toMatchObject({ passed: 2, total: 2 });
     expect(String(rows[4]!.error)).toMatch(/^line 5: invalid JSON/);
-    expect(String(rows[5]!.error)).toBe('unsupported language: python (the Python backend is not available yet)');
+    expect(rows[5]).toMatchObject({ passed: 1, total: 1 }); // Python runs in the Pyodide backend
     for (const row of rows) for (const k of ['id', 'status', 'passed', 'total', 'ms', 'stdout']) expect(row).toHaveProperty(k);
     expect(r.stderr).toContain('line 5: invalid JSON');
     expect(r.stderr).toContain('line 8: expected a JSON object');
     const last = r.stderr.trim().split('\n').at(-1);
-    expect(last).toBe('2 passed, 7 failed (pass 2, fail 2, error 2, syntax_error 1, timeout 1, unsupported 1)');
+    expect(last).toBe('3 passed, 6 failed (pass 3, fail 2, error 2, syntax_error 1, timeout 1)');
     expect(r.stdout).toBe('');
   });
 

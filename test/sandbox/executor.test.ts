@@ -37,13 +37,13 @@ describe('executor contract', () => {
     try {
       const results = await ex.run([
         { id: 'short', language: 'javascript', code: 'for (;;) {}', timeoutMs: 100 },
-        { id: 'py', language: 'python', code: 'assert True' },
+        { id: 'rb', language: 'ruby' as 'python', code: 'puts 1' },
         js('ok', LEGIT),
       ]);
       expect(results.map((r) => r.status)).toEqual(['timeout', 'unsupported', 'pass']);
       expect(results[0]!.ms).toBeLessThan(2000);
       expect(results[0]!.error).toBe('timed out after 100 ms');
-      expect(results[1]!.error).toBe('unsupported language: python (the Python backend is not available yet)');
+      expect(results[1]!.error).toBe('unsupported language: ruby');
     } finally {
       await ex.close();
     }

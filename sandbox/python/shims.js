@@ -1,0 +1,241 @@
+// Runs INSIDE the isolate (one fresh context per Python runtime), before Pyodide's glue.
+//
+// Makes the bare isolate look like a d8-style "shell" to Pyodide's loader: `read`/`readbuffer`
+// over an in-isolate file map (filled by copying the Pyodide files in; nothing of the host is
+// referenced), TextEncoder/TextDecoder, performance.now, crypto.getRandomValues, and synchronous
+// WebAssembly instantiation (async compilation never settles inside the isolate).
+//
+// It also installs the two guards the Python harness relies on:
+//  - taint: every function the wasm module imports is wrapped; while a program runs, a JS
+//    object or function returned into wasm means Python reached the JS side (JsProxy), which no
+//    test needs. The flag is sticky and lives only in this closure.
+//  - heap cap: `emscripten_resize_heap` refuses to grow linear memory past the cap, so a memory
+//    bomb ends as Python MemoryError instead of growing the worker without bound.
+//
+// Wrapped by the host as: (function (files, config) { 'use strict'; <shims.js> <harness.js> })
+// and evaluated once per context; see src/sandbox/python/runtime.ts.
+
+function installShims(g, files, guard) {
+  'use strict';
+  const ObjectFreeze = Object.freeze;
+  const U8 = Uint8Array;
+  const ArrayBufferIsView = ArrayBuffer.isView;
+  const StringFromCharCode = String.fromCharCode;
+  const ReflectApply = Reflect.apply;
+
+  function fileOf(p) {
+    const f = files[p];
+    if (f === undefined) throw new Error('sandbox: no such file ' + p);
+    return f;
+  }
+  g.read = function read(p, mode) {
+    const f = fileOf(p);
+    if (mode === 'binary') return new U8(f);
+    if (typeof f === 'string') return f;
+    return new TextDecoder().decode(new U8(f));
+  };
+  g.readbuffer = function readbuffer(p) {
+    const f = fileOf(p);
+    return typeof f === 'string' ? new TextEncoder().encode(f).buffer : f;
+  };
+  g.load = function load(p) {
+    throw new Error('sandbox: load(' + p + ') is not available');
+  };
+
+  const t0 = Date.now();
+  g.performance = { now: () => Date.now() - t0, timeOrigin: t0 };
+
+  // Deterministic per runtime (seeded by the host); os.urandom is not a security primitive here.
+  let s0 = guard.seed | 0 || 0x2545f491;
+  g.crypto = {
+    getRandomValues(a) {
+      const b = new U8(a.buffer, a.byteOffset, a.byteLength);
+      for (let i = 0; i < b.length; i++) {
+        s0 ^= s0 << 13;
+        s0 ^= s0 >>> 17;
+        s0 ^= s0 << 5;
+        b[i] = s0 & 255;
+      }
+      return a;
+    },
+  };
+
+  class TextEncoder {
+    get encoding() {
+      return 'utf-8';
+    }
+    encode(str = '') {
+      str = String(str);
+      const out = new U8(str.length * 3);
+      let n = 0;
+      for (let i = 0; i < str.length; i++) {
+        let c = str.charCodeAt(i);
+        if (c >= 0xd800 && c < 0xdc00 && i + 1 < str.length) {
+          const d = str.charCodeAt(i + 1);
+          if (d >= 0xdc00 && d < 0xe000) {
+            c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+            i++;
+          } else c = 0xfffd;
+        } else if (c >= 0xd800 && c < 0xe000) c = 0xfffd;
+        if (c < 0x80) out[n++] = c;
+        else if (c < 0x800) {
+          out[n++] = 0xc0 | (c >> 6);
+          out[n++] = 0x80 | (c & 63);
+        } else if (c < 0x10000) {
+          out[n++] = 0xe0 | (c >> 12);
+          out[n++] = 0x80 | ((c >> 6) & 63);
+          out[n++] = 0x80 | (c & 63);
+        } else {
+          out[n++] = 0xf0 | (c >> 18);
+          out[n++] = 0x80 | ((c >> 12) & 63);
+          out[n++] = 0x80 | ((c >> 6) & 63);
+          out[n++] = 0x80 | (c & 63);
+        }
+      }
+      return out.slice(0, n);
+    }
+    encodeInto(str, dest) {
+      const b = this.encode(str);
+      const n = Math.min(b.length, dest.length);
+      dest.set(b.subarray(0, n));
+      return { read: str.length, written: n };
+    }
+  }
+  class TextDecoder {
+    constructor(label = 'utf-8') {
+      this.enc = String(label).toLowerCase();
+    }
+    get encoding() {
+      return this.enc;
+    }
+    decode(buf) {
+      if (buf === undefined) return '';
+      const b = buf instanceof U8 ? buf : ArrayBufferIsView(buf) ? new U8(buf.buffer, buf.byteOffset, buf.byteLength) : new U8(buf);
+      let r = '';
+      const parts = [];
+      if (this.enc === 'utf-16le') {
+        for (let i = 0; i + 1 < b.length; i += 2) {
+          parts.push(b[i] | (b[i + 1] << 8));
+          if (parts.length > 8192) {
+            r += ReflectApply(StringFromCharCode, null, parts);
+            parts.length = 0;
+          }
+        }
+        return r + ReflectApply(StringFromCharCode, null, parts);
+      }
+      let i = 0;
+      while (i < b.length) {
+        const c = b[i];
+        let cp;
+        if (c < 0x80) {
+          cp = c;
+          i++;
+        } else if (c >= 0xc2 && c < 0xe0 && i + 1 < b.length && (b[i + 1] & 0xc0) === 0x80) {
+          cp = ((c & 31) << 6) | (b[i + 1] & 63);
+          i += 2;
+        } else if (c >= 0xe0 && c < 0xf0 && i + 2 < b.length && (b[i + 1] & 0xc0) === 0x80 && (b[i + 2] & 0xc0) === 0x80) {
+          cp = ((c & 15) << 12) | ((b[i + 1] & 63) << 6) | (b[i + 2] & 63);
+          i += 3;
+          if (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000)) cp = 0xfffd;
+        } else if (c >= 0xf0 && c < 0xf5 && i + 3 < b.length && (b[i + 1] & 0xc0) === 0x80 && (b[i + 2] & 0xc0) === 0x80 && (b[i + 3] & 0xc0) === 0x80) {
+          cp = ((c & 7) << 18) | ((b[i + 1] & 63) << 12) | ((b[i + 2] & 63) << 6) | (b[i + 3] & 63);
+          i += 4;
+          if (cp < 0x10000 || cp > 0x10ffff) cp = 0xfffd;
+        } else {
+          cp = 0xfffd;
+          i++;
+        }
+        if (cp >= 0x10000) {
+          cp -= 0x10000;
+          parts.push(0xd800 + (cp >> 10), 0xdc00 + (cp & 1023));
+        } else parts.push(cp);
+        if (parts.length > 8192) {
+          r += ReflectApply(StringFromCharCode, null, parts);
+          parts.length = 0;
+        }
+      }
+      return r + ReflectApply(StringFromCharCode, null, parts);
+    }
+  }
+  g.TextEncoder = TextEncoder;
+  g.TextDecoder = TextDecoder;
+
+  // Pyodide logs through console; keep the last lines for start-up diagnostics only.
+  const logs = [];
+  const log = (...a) => {
+    if (logs.length < 200) logs.push(a.map(String).join(' '));
+  };
+  g.console = { log, warn: log, error: log, info: log, debug: log };
+  guard.logs = logs;
+
+  // ---- synchronous wasm instantiation with wrapped imports ----------------------------------
+  const WA = g.WebAssembly;
+  const WModule = WA.Module;
+  const WInstance = WA.Instance;
+  const moduleImports = WModule.imports;
+
+  function wrapImports(mod, imports) {
+    const out = {};
+    for (const { module: ns, name, kind } of moduleImports(mod)) {
+      const src = imports[ns];
+      if (!Object.prototype.hasOwnProperty.call(out, ns)) out[ns] = {};
+      const v = src[name];
+      if (kind !== 'function' || typeof v !== 'function') {
+        out[ns][name] = v;
+        continue;
+      }
+      if (name === 'emscripten_resize_heap') {
+        out[ns][name] = function (requested) {
+          if (requested >>> 0 > guard.heapMax) return 0;
+          return ReflectApply(v, this, arguments);
+        };
+        continue;
+      }
+      out[ns][name] = function () {
+        // Depth of JS imports in progress: a timeout (uncatchable termination, no finally) that
+        // lands inside one leaves it > 0, meaning the JS side may be half-updated.
+        guard.inImport++;
+        let r;
+        try {
+          r = ReflectApply(v, this, arguments);
+        } finally {
+          guard.inImport--;
+        }
+        if (guard.watching && r !== null && (typeof r === 'object' || typeof r === 'function')) guard.tainted = true;
+        return r;
+      };
+    }
+    return out;
+  }
+
+  // A module compiled in an earlier context of this isolate: give it this context's prototype so
+  // the glue's `instanceof WebAssembly.Module` checks recognise it.
+  if (guard.module && !(guard.module instanceof WModule)) Object.setPrototypeOf(guard.module, WModule.prototype);
+
+  function instantiate(src, imports) {
+    const mod = src instanceof WModule ? src : guard.module ?? new WModule(src);
+    guard.module = mod;
+    return new WInstance(mod, wrapImports(mod, imports));
+  }
+  WA.instantiate = function (src, imports) {
+    return new Promise((resolve, reject) => {
+      try {
+        const instance = instantiate(src, imports);
+        resolve(src instanceof WModule ? instance : { module: guard.module, instance });
+      } catch (e) {
+        reject(e);
+      }
+    });
+  };
+  WA.instantiateStreaming = undefined;
+  WA.compile = function (src) {
+    return new Promise((resolve, reject) => {
+      try {
+        resolve(new WModule(src));
+      } catch (e) {
+        reject(e);
+      }
+    });
+  };
+  return ObjectFreeze({ logs });
+}

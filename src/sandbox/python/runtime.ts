@@ -1,0 +1,305 @@
+/**
+ * Host side of one Python runtime: an isolated-vm isolate holding a context in which Pyodide has
+ * been booted with the Python harness installed and the pristine memory image taken (see
+ * sandbox/python/harness.js). Programs run one at a time; after each, linear memory is restored
+ * in-isolate, so every program sees the same pristine interpreter. A runtime whose JS side may no
+ * longer be trusted (timeout, JS bridge reached, filesystem written, interpreter exit, heap grown)
+ * is thrown away and a new one booted before the next program.
+ *
+ * Nothing of this process is put into the context: the Pyodide files are copied in as data, and
+ * the host only holds References to the harness functions.
+ */
+import { randomBytes } from 'node:crypto';
+import ivm from 'isolated-vm';
+import type { ExecStatus } from '../types.ts';
+import { loadPyodideFiles, type PyodideFiles } from './files.ts';
+
+/** Options of a {@link PythonRuntime}. */
+export interface PythonRuntimeOptions {
+  /** Python heap budget per program beyond the pristine image, megabytes. */
+  memoryMb: number;
+  /** Captured stdout+stderr per program, bytes. */
+  stdoutLimit: number;
+  /** A run that completes with fewer passing assertions than this is `fail`. */
+  minAssertions: number;
+  /** Boot timeout, milliseconds. */
+  bootTimeoutMs?: number;
+}
+
+/** One program's result as the runtime reports it. */
+export interface PythonRunResult {
+  status: ExecStatus;
+  passed: number;
+  total: number;
+  stdout: string;
+  error?: string;
+  ms: number;
+}
+
+interface InIsolateResult {
+  status: string;
+  passed: number;
+  total: number;
+  stdout: string;
+  error: string;
+  recycle: boolean;
+}
+
+const STATUSES = new Set(['pass', 'fail', 'error', 'syntax_error', 'timeout', 'oom']);
+/** V8 heap of the isolate (the wasm heap is separate and capped by the harness). */
+const ISOLATE_HEAP_MB = 384;
+/** Extra wall time beyond a program's timeout before the isolate is disposed from outside. */
+const WATCHDOG_SLACK_MS = 500;
+
+let sharedFiles: PyodideFiles | undefined;
+let sharedCopy: ivm.ExternalCopy<Record<string, ArrayBuffer | string>> | undefined;
+
+function files(): { f: PyodideFiles; copy: ivm.ExternalCopy<Record<string, ArrayBuffer | string>> } {
+  sharedFiles ??= loadPyodideFiles();
+  sharedCopy ??= new ivm.ExternalCopy(sharedFiles.files);
+  return { f: sharedFiles, copy: sharedCopy };
+}
+
+/** Counters for diagnostics and the benchmark. */
+export interface RuntimeStats {
+  boots: number;
+  bootMs: number[];
+  programs: number;
+  recycles: Record<string, number>;
+  imageBytes: number;
+}
+
+/** A Python runtime in its own isolate. Not safe for concurrent `run` calls. */
+export class PythonRuntime {
+  private isolate: ivm.Isolate | undefined;
+  private context: ivm.Context | undefined;
+  private runRef: ivm.Reference<(code: string, tests: string | null, nonce: string) => InIsolateResult> | undefined;
+  private runtimeRef: ivm.Reference | undefined;
+  private scripts: { glue: ivm.Script; loader: ivm.Script; harness: ivm.Script } | undefined;
+  private wasmModule: ivm.Reference | undefined;
+  private bootCount = 0;
+  readonly stats: RuntimeStats = { boots: 0, bootMs: [], programs: 0, recycles: {}, imageBytes: 0 };
+
+  constructor(private readonly opts: PythonRuntimeOptions) {}
+
+  /** Boot the runtime if needed (cold: ~1-2 s idle). */
+  async start(): Promise<void> {
+    if (this.runRef) return;
+    const t0 = performance.now();
+    const { f, copy } = files();
+    if (!this.isolate || this.isolate.isDisposed) {
+      this.isolate = new ivm.Isolate({ memoryLimit: ISOLATE_HEAP_MB });
+      this.scripts = undefined;
+      this.wasmModule = undefined;
+    }
+    const iso = this.isolate;
+    this.scripts ??= {
+      glue: iso.compileScriptSync(f.glue, { filename: 'pyodide.asm.js' }),
+      loader: iso.compileScriptSync(f.loader, { filename: 'pyodide.js' }),
+      harness: iso.compileScriptSync(f.harness, { filename: 'anchor-python-harness.js' }),
+    };
+    const ctx = await iso.createContext();
+    this.context = ctx;
+    try {
+      const factory = (await this.scripts.harness.run(ctx, { reference: true })) as ivm.Reference<(...a: unknown[]) => unknown>;
+      const config = {
+        stdoutLimit: this.opts.stdoutLimit,
+        heapMaxBytes: 0,
+        recycleHeapBytes: 0,
+        seed: randomBytes(4).readInt32LE(0),
+        debug: !!process.env.ANCHOR_DEBUG,
+      };
+      // Heap limits depend on the pristine image size, known only after boot; set generously
+      // for boot and tightened below.
+      config.heapMaxBytes = 1024 * 1024 * 1024;
+      config.recycleHeapBytes = 2 * 1024 * 1024 * 1024;
+      const cfgCopy = new ivm.ExternalCopy(config);
+      const runtime = (await factory.apply(undefined, [copy.copyInto(), cfgCopy.copyInto({ release: true }), process.env.ANCHOR_PY_NO_MODULE_REUSE ? undefined : this.wasmModule?.derefInto()], {
+        result: { reference: true },
+      })) as ivm.Reference;
+      factory.release();
+      this.runtimeRef = runtime;
+      await this.scripts.glue.run(ctx);
+      await this.scripts.loader.run(ctx);
+      const boot = (await runtime.get('boot', { reference: true })) as ivm.Reference<() => Promise<boolean>>;
+      const bootMs = this.opts.bootTimeoutMs ?? 120_000;
+      // The boot promise settles within the call (there are no timers in the isolate); the
+      // watchdog covers a boot that stalls on a promise that never settles.
+      await watched(boot.apply(undefined, [], { result: { promise: true }, timeout: bootMs }), bootMs, () => undefined).catch(async (e: unknown) => {
+        const logs = await runtime
+          .get('stats', { reference: true })
+          .then((r) => (r as ivm.Reference<() => { logs: string }>).apply(undefined, [], { result: { copy: true }, timeout: 1000 }))
+          .then((s) => s.logs)
+          .catch(() => '');
+        throw new Error(`${e instanceof Error && e.message !== WATCHDOG ? e.message : 'boot did not complete'}${logs ? `; runtime log: ${logs.slice(-1500)}` : ''}`);
+      });
+      boot.release();
+      const statsRef = (await runtime.get('stats', { reference: true })) as ivm.Reference<() => { imageBytes: number }>;
+      const st = (await statsRef.apply(undefined, [], { result: { copy: true } })) as { imageBytes: number };
+      statsRef.release();
+      this.stats.imageBytes = st.imageBytes;
+      // Program budget: memory_mb beyond the pristine heap; recycle when the heap grew far past it.
+      const limitRef = (await runtime.get('module', { reference: true })) as ivm.Reference<() => unknown>;
+      if (!this.wasmModule) this.wasmModule = (await limitRef.apply(undefined, [], { result: { reference: true } })) as ivm.Reference;
+      limitRef.release();
+      this.runRef = (await runtime.get('run', { reference: true })) as PythonRuntime['runRef'];
+      await this.setLimits(st.imageBytes);
+      this.bootCount++;
+      this.stats.boots++;
+      this.stats.bootMs.push(Math.round(performance.now() - t0));
+    } catch (e) {
+      this.discard(true);
+      throw new Error(`python runtime failed to boot: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** Tell the in-isolate harness its heap cap (image + memory_mb) and recycle threshold. */
+  private async setLimits(imageBytes: number): Promise<void> {
+    const rt = this.runtimeRef!;
+    const setRef = (await rt.get('setLimits', { reference: true })) as ivm.Reference<(a: number, b: number) => void>;
+    const cap = imageBytes + this.opts.memoryMb * 1024 * 1024;
+    await setRef.apply(undefined, [cap, cap + 64 * 1024 * 1024]);
+    setRef.release();
+  }
+
+  /** Throw the context away (and the isolate after a hang or when asked). */
+  discard(isolateToo = false): void {
+    for (const r of [this.runRef, this.runtimeRef]) {
+      try {
+        r?.release();
+      } catch {
+        /* gone */
+      }
+    }
+    this.runRef = undefined;
+    this.runtimeRef = undefined;
+    try {
+      this.context?.release();
+    } catch {
+      /* gone */
+    }
+    this.context = undefined;
+    if (isolateToo && this.isolate && !this.isolate.isDisposed) {
+      try {
+        this.isolate.dispose();
+      } catch {
+        /* gone */
+      }
+    }
+    if (isolateToo) {
+      this.isolate = undefined;
+      this.scripts = undefined;
+      this.wasmModule = undefined;
+    }
+  }
+
+  private recycle(reason: string, isolateToo = false): void {
+    this.stats.recycles[reason] = (this.stats.recycles[reason] ?? 0) + 1;
+    this.discard(isolateToo);
+  }
+
+  /** Run one Python program (solution, plus tests when given separately). Never throws. */
+  async run(code: string, tests: string | undefined, timeoutMs: number): Promise<PythonRunResult> {
+    const t0 = performance.now();
+    const done = (status: ExecStatus, extra: Partial<PythonRunResult> = {}): PythonRunResult => ({
+      status,
+      passed: 0,
+      total: 0,
+      stdout: '',
+      ...extra,
+      ms: Math.round((performance.now() - t0) * 100) / 100,
+    });
+    try {
+      await this.start();
+    } catch (e) {
+      return done('error', { error: `sandbox could not start a Python runtime: ${e instanceof Error ? e.message : String(e)}` });
+    }
+    const t1 = performance.now();
+    const runRef = this.runRef!;
+    const isolate = this.isolate!;
+    const nonce = randomNonce();
+    this.stats.programs++;
+    let r: InIsolateResult;
+    try {
+      r = await watched(
+        runRef.apply(undefined, [code, tests ?? null, nonce], { timeout: Math.max(1, timeoutMs), result: { copy: true } }) as Promise<InIsolateResult>,
+        timeoutMs + WATCHDOG_SLACK_MS,
+        () => {
+          try {
+            isolate.dispose();
+          } catch {
+            /* gone */
+          }
+        },
+      );
+    } catch (e) {
+      const m = e instanceof Error ? e.message : String(e);
+      if (m === WATCHDOG || /Script execution timed out/.test(m)) {
+        if (m !== WATCHDOG && (await this.recover())) {
+          this.stats.recycles['timeout-recovered'] = (this.stats.recycles['timeout-recovered'] ?? 0) + 1;
+        } else this.recycle('timeout', m === WATCHDOG);
+        return done('timeout', { error: `timed out after ${timeoutMs} ms` });
+      }
+      if (isolate.isDisposed || /memory limit|out of memory/i.test(m)) {
+        this.recycle('oom', true);
+        return done('oom', { error: 'out of memory: the runtime exceeded the isolate memory limit' });
+      }
+      this.recycle('error', true);
+      return done('error', { error: `sandbox runtime error: ${m.slice(0, 2000)}` });
+    }
+    if (r.recycle) this.recycle(r.status === 'error' && /JavaScript side/.test(r.error) ? 'js-bridge' : r.status === 'oom' ? 'heap' : 'state', false);
+    const status = (STATUSES.has(r.status) ? r.status : 'error') as ExecStatus;
+    const out: PythonRunResult = done(status, { passed: r.passed, total: r.total, stdout: r.stdout });
+    if (r.error) out.error = r.error;
+    if (status === 'pass' && r.passed < this.opts.minAssertions) {
+      out.status = 'fail';
+      out.error = `no assertion ran (${r.passed} < min_assertions ${this.opts.minAssertions}): the tests did not execute`;
+    }
+    out.ms = Math.round((performance.now() - t1) * 100) / 100;
+    return out;
+  }
+
+  /** In-isolate recovery after an isolated-vm timeout (memory restore + health check). */
+  private async recover(): Promise<boolean> {
+    const rt = this.runtimeRef;
+    if (!rt || !this.isolate || this.isolate.isDisposed) return false;
+    try {
+      const ref = (await rt.get('recover', { reference: true })) as ivm.Reference<() => boolean>;
+      const ok = (await ref.apply(undefined, [], { timeout: 2000, result: { copy: true } })) as boolean;
+      ref.release();
+      return ok === true;
+    } catch {
+      return false;
+    }
+  }
+
+  close(): void {
+    this.discard(true);
+  }
+}
+
+const WATCHDOG = 'anchor-python-watchdog';
+
+function watched<T>(p: Promise<T>, ms: number, onHang: () => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      onHang();
+      reject(new Error(WATCHDOG));
+    }, ms);
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** Unpredictable per-run nonce (the verdict must echo it). */
+function randomNonce(): string {
+  return randomBytes(16).toString('hex');
+}

@@ -1,0 +1,90 @@
+/**
+ * Python sandbox worker process (forked by the local executor for `language: python` programs).
+ * Speaks the same IPC protocol as the JavaScript worker (src/sandbox/protocol.ts) and hosts one
+ * {@link PythonRuntime}. Programs run one at a time; the runtime's isolated-vm call is async, so
+ * this process's event loop stays free to report progress (the parent kills a worker whose
+ * program outlives its timeout).
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FromWorker, ToWorker, WireProgram, WireResult, WorkerOptions } from '../protocol.ts';
+import { PythonRuntime } from './runtime.ts';
+
+const PROGRESS_MS = 50;
+
+function send(m: FromWorker): void {
+  if (process.send && process.connected) process.send(m);
+}
+
+async function runBatch(rt: PythonRuntime, batch: number, programs: WireProgram[]): Promise<void> {
+  let buffered: WireResult[] = [];
+  let running: number | undefined;
+  let started = 0;
+  let booting = false;
+  const flush = (done: boolean) => {
+    const items = buffered;
+    buffered = [];
+    send({
+      type: 'progress',
+      batch,
+      items,
+      done,
+      // While a runtime boots (after a recycle) the program has not started: report it as fresh.
+      ...(running !== undefined && !done ? { running, elapsed: booting ? 0 : Math.round(performance.now() - started) } : {}),
+    });
+  };
+  const ticker = setInterval(() => flush(false), PROGRESS_MS);
+  try {
+    for (const p of programs) {
+      running = p.i;
+      // A (re)boot is not the program's time: the parent's watchdog counts from here.
+      booting = true;
+      try {
+        await rt.start();
+      } catch {
+        /* reported by run() below */
+      } finally {
+        booting = false;
+      }
+      started = performance.now();
+      flush(false);
+      let r: WireResult;
+      try {
+        const res = await rt.run(p.code, p.tests, p.timeoutMs);
+        r = { i: p.i, status: res.status, passed: res.passed, total: res.total, ms: res.ms, stdout: res.stdout, ...(res.error !== undefined ? { error: res.error } : {}) };
+      } catch (e) {
+        rt.discard(true);
+        r = { i: p.i, status: 'error', passed: 0, total: 0, ms: Math.round(performance.now() - started), stdout: '', error: `sandbox internal error: ${e instanceof Error ? e.message : String(e)}` };
+      }
+      buffered.push(r);
+    }
+  } finally {
+    clearInterval(ticker);
+    running = undefined;
+    flush(true);
+  }
+}
+
+async function main(): Promise<void> {
+  const opts = JSON.parse(process.argv[2] ?? '{}') as WorkerOptions;
+  const rt = new PythonRuntime({ memoryMb: opts.memoryMb, stdoutLimit: opts.stdoutLimit, minAssertions: opts.minAssertions });
+  try {
+    await rt.start();
+  } catch (e) {
+    send({ type: 'fatal', message: `python sandbox worker failed to start: ${e instanceof Error ? e.message : String(e)}` });
+    process.exit(1);
+  }
+  process.on('disconnect', () => process.exit(0));
+  let chain = Promise.resolve();
+  process.on('message', (m: ToWorker) => {
+    if (m.type === 'exit') {
+      rt.close();
+      process.exit(0);
+    }
+    if (m.type === 'batch') chain = chain.then(() => runBatch(rt, m.batch, m.programs));
+  });
+  send({ type: 'ready' });
+}
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) void main();

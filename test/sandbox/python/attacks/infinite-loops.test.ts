@@ -1,0 +1,42 @@
+/**
+ * Attack class: programs that never finish — busy loops, sleeps, catastrophic regex
+ * backtracking, huge arithmetic, unbounded recursion with a raised recursion limit. Each ends as
+ * `timeout` (or a RecursionError) within its limit, the runtime is replaced, and the next program
+ * runs normally.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectStillWorks, pyExecutor, runPy } from '../helpers.ts';
+
+// Python workers boot Pyodide and some attacks force a reboot: generous on a loaded 2-core CI.
+describe('python attack: infinite loops', { timeout: 180_000 }, () => {
+  const ex = pyExecutor({ timeoutMs: 400 });
+  afterAll(() => ex.close());
+
+  it('every non-terminating program is a timeout and the runtime recovers', async () => {
+    const loops: Record<string, string> = {
+      'while-true': 'while True:\n    pass\n',
+      sleep: 'import time\ntime.sleep(30)\n',
+      redos: 'import re\nre.match(r"(a+)+$", "a" * 40 + "b")\n',
+      'huge-sum': 'sum(range(10**13))\n',
+      'catch-and-continue': 'while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass\n',
+    };
+    const t0 = performance.now();
+    const rs = await runPy(ex, Object.entries(loops).map(([id, code]) => [id, code, 'assert True\n']));
+    for (const id of Object.keys(loops)) expect(rs[id]!.status, JSON.stringify(rs[id])).toBe('timeout');
+    // Each program was stopped near its limit (boot time of replacement runtimes is not counted).
+    for (const id of Object.keys(loops)) expect(rs[id]!.ms).toBeLessThan(400 + 1500);
+    expect(performance.now() - t0).toBeGreaterThan(5 * 390);
+    await expectStillWorks(ex);
+  });
+
+  it('deep recursion ends as an error, not a crash', async () => {
+    const rs = await runPy(ex, [
+      ['recursion', 'def r(n):\n    return r(n + 1)\nr(0)\n', 'assert True\n'],
+      ['recursion-raised-limit', 'import sys\nsys.setrecursionlimit(10**6)\ndef r(n):\n    return r(n + 1)\nr(0)\n', 'assert True\n'],
+    ]);
+    expect(['error', 'timeout', 'oom']).toContain(rs.recursion!.status);
+    expect(rs.recursion!.error).toMatch(/RecursionError/);
+    expect(['error', 'timeout', 'oom']).toContain(rs['recursion-raised-limit']!.status);
+    await expectStillWorks(ex);
+  });
+});
