@@ -14,7 +14,14 @@ import type { RunManifest } from './run-format.ts';
 /** Message from an arm process to its parent. */
 export type ArmMessage = { type: 'progress'; progress: ArmProgress } | { type: 'log'; message: string } | { type: 'error'; message: string };
 
-const send = (m: ArmMessage) => (process.send ? process.send(m) : process.stderr.write(JSON.stringify(m) + '\n'));
+const send = (m: ArmMessage) => {
+  if (process.send && process.connected) process.send(m);
+  else if (!process.send) process.stderr.write(JSON.stringify(m) + '\n');
+};
+
+// If the parent goes away (killed, crashed), stop like on SIGTERM: finish the step, checkpoint,
+// exit — an orphaned arm must not keep training into a run directory nobody is watching.
+process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 
 async function main(): Promise<number> {
   const [runDir, armName, stopAfter] = process.argv.slice(2);
