@@ -7,8 +7,26 @@ import { z } from 'zod';
 /** Zod schema of the `sandbox` config section. */
 export const sandboxConfigSchema = z
   .object({
-    /** Where programs run: `local` = isolated-vm worker processes on this machine (`queue` later). */
-    backend: z.enum(['local']).default('local'),
+    /**
+     * Where programs run: `local` = isolated-vm worker processes on this machine; `queue` =
+     * batches on a BullMQ queue in Redis, run by `anchor-rl worker` processes on any machine.
+     */
+    backend: z.enum(['local', 'queue']).default('local'),
+    /** Redis of the `queue` backend: `redis://[:password@]host:port[/db]`, or `rediss://` for TLS. */
+    redis: z
+      .string()
+      .regex(/^rediss?:\/\/\S+$/, 'expected redis://[:password@]host:port[/db] or rediss://...')
+      .default('redis://127.0.0.1:6379'),
+    /** Queue-name prefix of the `queue` backend (workers must use the same one). */
+    queue_prefix: z.string().regex(/^[A-Za-z0-9_.-]+$/).default('anchor-rl'),
+    /** Programs per queue job (`queue` backend). */
+    batch_size: z.number().int().min(1).max(4096).default(16),
+    /** Back-pressure (`queue` backend): most programs submitted and not yet returned. */
+    max_in_flight: z.number().int().min(1).max(1_000_000).default(256),
+    /** `queue` backend: fail when no worker serves a queue with pending batches for this long. */
+    no_worker_timeout_ms: z.number().int().min(100).max(86_400_000).default(60_000),
+    /** `queue` backend: fail when Redis stays unreachable this long (it waits and resumes before). */
+    redis_timeout_ms: z.number().int().min(100).max(86_400_000).default(120_000),
     /** Worker processes, each hosting one isolate. */
     workers: z.number().int().min(1).max(256).default(2),
     /** Wall-clock limit per program, milliseconds. */

@@ -10,10 +10,12 @@
 import { LocalExecutor, type LocalExecutorOptions } from './local-executor.ts';
 import type { SandboxConfig } from './config.ts';
 import type { Executor } from './types.ts';
+import { QueueExecutor, type QueueExecutorOptions } from './queue/queue-executor.ts';
 
 export type { ExecResult, ExecStatus, Executor, ExecutorOptions, ProgramSpec } from './types.ts';
 export { sandboxConfigSchema, defaultSandboxConfig, type SandboxConfig } from './config.ts';
 export { LocalExecutor, type LocalExecutorOptions } from './local-executor.ts';
+export { QueueExecutor, type QueueExecutorOptions } from './queue/queue-executor.ts';
 
 /** Create the executor for the configured backend (only `local` exists today). */
 export function createExecutor(options: Partial<LocalExecutorOptions> = {}): Executor {
@@ -31,7 +33,23 @@ export function executorOptionsFromConfig(config: SandboxConfig): LocalExecutorO
   };
 }
 
-/** Create the executor described by a `sandbox` config section. */
+/** Create the executor described by a `sandbox` config section (`local` or `queue` backend). */
 export function createExecutorFromConfig(config: SandboxConfig): Executor {
+  if (config.backend === 'queue') return new QueueExecutor(queueExecutorOptionsFromConfig(config));
   return createExecutor(executorOptionsFromConfig(config));
+}
+
+/** Map the `sandbox` config section onto the `queue` backend's options. */
+export function queueExecutorOptionsFromConfig(config: SandboxConfig): QueueExecutorOptions {
+  return {
+    ...executorOptionsFromConfig(config),
+    redis: config.redis,
+    prefix: config.queue_prefix,
+    batchSize: config.batch_size,
+    maxInFlight: config.max_in_flight,
+    noWorkerTimeoutMs: config.no_worker_timeout_ms,
+    redisTimeoutMs: config.redis_timeout_ms,
+    pollMs: 250,
+    minAssertions: config.min_assertions,
+  };
 }

@@ -21,7 +21,8 @@ const send = (m: ArmMessage) => {
 
 // If the parent goes away (killed, crashed), stop like on SIGTERM: finish the step, checkpoint,
 // exit — an orphaned arm must not keep training into a run directory nobody is watching.
-process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+const onParentGone = () => process.kill(process.pid, 'SIGTERM');
+process.on('disconnect', onParentGone);
 
 async function main(): Promise<number> {
   const [runDir, armName, stopAfter] = process.argv.slice(2);
@@ -55,4 +56,6 @@ async function main(): Promise<number> {
 
 process.exitCode = await main();
 // Native handles (ORT, isolated-vm workers) are closed by runArm; disconnect so the process ends.
+// Our own disconnect at the end is not the parent going away.
+process.off('disconnect', onParentGone);
 if (process.connected) process.disconnect();

@@ -30,6 +30,8 @@ export interface TrainOptions {
   /** Called after the arms finish (compare/report writers hook in here). */
   onFinished?: (runDir: string) => Promise<void>;
   log?: (line: string) => void;
+  /** Redis URL: queue the arms for `anchor-rl worker --role trainer` machines instead of forking them here. */
+  queue?: string;
 }
 
 function versions(): Record<string, string> {
@@ -87,7 +89,7 @@ export async function trainRun(opts: TrainOptions): Promise<string> {
 }
 
 /** Continue the unfinished arms (or one arm) of an existing run. */
-export async function resumeRun(runDir: string, opts: { arm?: string; onFinished?: (runDir: string) => Promise<void>; log?: (l: string) => void } = {}): Promise<string> {
+export async function resumeRun(runDir: string, opts: { arm?: string; onFinished?: (runDir: string) => Promise<void>; log?: (l: string) => void; queue?: string } = {}): Promise<string> {
   const dir = resolve(runDir);
   const mp = join(dir, 'manifest.json');
   if (!existsSync(mp)) throw new AnchorError('BAD_ARGUMENT', `${dir} is not a run directory (no manifest.json)`);
@@ -105,7 +107,7 @@ async function runArms(
   config: RunConfig,
   manifest: RunManifest,
   only: string | undefined,
-  opts: { onFinished?: (runDir: string) => Promise<void>; log?: (l: string) => void },
+  opts: { onFinished?: (runDir: string) => Promise<void>; log?: (l: string) => void; queue?: string },
 ): Promise<void> {
   const progress = new RunProgress();
   const log = (l: string) => (opts.log ? opts.log(l) : progress.log(l));
@@ -121,7 +123,21 @@ async function runArms(
   const todo = resolveArms(config.arms).filter((a) => (!only || a.name === only) && readStatus(join(runDir, a.name))?.state !== 'done');
   const queue = new PQueue({ concurrency: config.concurrency });
   const failures: string[] = [];
-  for (const arm of todo) {
+  if (opts.queue) {
+    // Arms across machines: trainer workers run them (same arm process, same run directory).
+    const { runArmsOnQueue } = await import('../sandbox/queue/arm-queue.ts');
+    failures.push(
+      ...(await runArmsOnQueue({
+        redis: opts.queue,
+        prefix: config.sandbox.queue_prefix,
+        runDir,
+        arms: todo.map((a) => a.name),
+        log,
+        onProgress: (p) => progress.update(p),
+      })),
+    );
+  }
+  for (const arm of opts.queue ? [] : todo) {
     void queue.add(async () => {
       const code = await new Promise<number>((res) => {
         const child = forkModule(new URL('./arm-process.ts', import.meta.url), [runDir, arm.name], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });

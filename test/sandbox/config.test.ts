@@ -8,6 +8,12 @@ describe('sandbox config', () => {
   it('defaults every field', () => {
     expect(defaultSandboxConfig()).toEqual({
       backend: 'local',
+      redis: 'redis://127.0.0.1:6379',
+      queue_prefix: 'anchor-rl',
+      batch_size: 16,
+      max_in_flight: 256,
+      no_worker_timeout_ms: 60_000,
+      redis_timeout_ms: 120_000,
       workers: 2,
       timeout_ms: 2000,
       memory_mb: 64,
@@ -22,7 +28,7 @@ describe('sandbox config', () => {
     expect(sandboxConfigSchema.safeParse({ workers: 0 }).success).toBe(false);
     expect(sandboxConfigSchema.safeParse({ memory_mb: 4 }).success).toBe(false);
     expect(sandboxConfigSchema.safeParse({ timeout_ms: 1.5 }).success).toBe(false);
-    expect(sandboxConfigSchema.safeParse({ backend: 'queue' }).success).toBe(false);
+    expect(sandboxConfigSchema.safeParse({ backend: 'cluster' }).success).toBe(false);
     const r = sandboxConfigSchema.safeParse({ workers: 0 });
     expect(r.success ? [] : r.error.issues[0]!.path).toEqual(['workers']);
   });

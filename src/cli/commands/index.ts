@@ -9,6 +9,7 @@ import { configCommand } from './config.ts';
 import { datasetsCommand } from './datasets.ts';
 import { validateLoopCommand } from './validate-loop.ts';
 import { sandboxCommand } from './sandbox.ts';
+import { workerCommand } from './worker.ts';
 import { pretrainCommand } from './pretrain.ts';
 import { sampleCommand } from './sample.ts';
 import { sndCommand } from './snd.ts';
@@ -26,6 +27,7 @@ export const commands: CommandModule<any, any>[] = [
   datasetsCommand,
   validateLoopCommand,
   sandboxCommand,
+  workerCommand,
   pretrainCommand,
   sampleCommand,
   sndCommand,

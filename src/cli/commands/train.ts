@@ -4,10 +4,12 @@
 import type { CommandModule } from 'yargs';
 import { resumeRun, trainRun } from '../../train/run.ts';
 import { configOptions, type ConfigArgs } from '../options.ts';
+import { checkRedisUrl } from '../../sandbox/queue/connection.ts';
 
 interface TrainArgs extends ConfigArgs {
   out?: string;
   force?: boolean;
+  queue?: string;
 }
 
 /** `anchor-rl train --config X [--set ...] [--out runs/NAME] [--force]`. */
@@ -17,23 +19,27 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
   builder: (y) =>
     configOptions(y)
       .option('out', { type: 'string', describe: 'Run directory (default runs/<config name>)' })
-      .option('force', { type: 'boolean', default: false, describe: 'Overwrite a non-empty run directory' }),
+      .option('force', { type: 'boolean', default: false, describe: 'Overwrite a non-empty run directory' })
+      .option('queue', { type: 'string', describe: 'Redis URL: queue the arms for `anchor-rl worker --role trainer` machines (the run directory must be a shared path)' }),
   handler: async (args) => {
-    const dir = await trainRun({ configPath: args.config, sets: args.set, out: args.out, force: args.force });
+    if (args.queue) checkRedisUrl(args.queue); // before any work: a typo should not cost a pretraining run
+    const dir = await trainRun({ configPath: args.config, sets: args.set, out: args.out, force: args.force, ...(args.queue ? { queue: args.queue } : {}) });
     process.stderr.write(`run written to ${dir}\n`);
   },
 };
 
 /** `anchor-rl resume RUN_DIR [--arm A]`. */
-export const resumeCommand: CommandModule<object, { run: string; arm?: string }> = {
+export const resumeCommand: CommandModule<object, { run: string; arm?: string; queue?: string }> = {
   command: 'resume <run>',
   describe: 'Continue the unfinished arms of a run from their last checkpoints',
   builder: (y) =>
     y
       .positional('run', { type: 'string', demandOption: true, describe: 'Run directory' })
-      .option('arm', { type: 'string', describe: 'Only this arm' }),
+      .option('arm', { type: 'string', describe: 'Only this arm' })
+      .option('queue', { type: 'string', describe: 'Redis URL: queue the arms for `anchor-rl worker --role trainer` machines' }),
   handler: async (args) => {
-    const dir = await resumeRun(args.run, { arm: args.arm });
+    if (args.queue) checkRedisUrl(args.queue);
+    const dir = await resumeRun(args.run, { arm: args.arm, ...(args.queue ? { queue: args.queue } : {}) });
     process.stderr.write(`run ${dir} resumed\n`);
   },
 };

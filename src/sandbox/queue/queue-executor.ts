@@ -1,0 +1,398 @@
+/**
+ * The `queue` executor backend: settlement programs go to BullMQ queues on Redis in batches
+ * (one job per batch, one queue per language) and `anchor-rl worker` processes on any machine run
+ * them in the same local sandbox and return the results as the job's return value.
+ *
+ * Delivery is exactly once per program: each batch has a unique job id, the executor keeps the
+ * batches it is waiting for, and a batch's results are taken (and the job removed) only the first
+ * time it is seen completed. Lost work is re-run, never lost:
+ * - a worker that dies mid-batch stops renewing its job lock; BullMQ's stalled-job check (run by
+ *   the surviving workers) moves the job back to waiting and another worker takes it;
+ * - a Redis restart that lost the data (no persistence) shows up as jobs in state `unknown`; they
+ *   are re-added under the same id (BullMQ ignores an add whose id already exists).
+ * Failure is bounded, never a hang: Redis unreachable for `redisTimeoutMs`, or no worker serving
+ * a queue with pending batches for `noWorkerTimeoutMs`, rejects `run` with an AnchorError.
+ */
+import { randomUUID } from 'node:crypto';
+import { Job, Queue, QueueEvents } from 'bullmq';
+import type { Language } from '../../datasets/problem.ts';
+import { AnchorError } from '../../util/errors.ts';
+import type { ExecResult, Executor, ProgramSpec } from '../types.ts';
+import { closeQuietly, connectionOptions, DEFAULT_QUEUE_PREFIX, QUEUE_LANGUAGES, redactUrl, settleQueueName } from './connection.ts';
+
+/** Options of {@link QueueExecutor}. */
+export interface QueueExecutorOptions {
+  /** `redis://[:password@]host:port[/db]` or `rediss://` for TLS. */
+  redis: string;
+  /** Queue-name prefix (several runs or clusters can share one Redis). */
+  prefix: string;
+  /** Programs per job. */
+  batchSize: number;
+  /** Most programs submitted and not yet returned, across all concurrent `run` calls. */
+  maxInFlight: number;
+  /** Reject `run` when no worker has served a queue with pending batches for this long. */
+  noWorkerTimeoutMs: number;
+  /** Reject `run` when Redis has been unreachable for this long. */
+  redisTimeoutMs: number;
+  /** How often pending batches are checked (queue events make the common case faster). */
+  pollMs: number;
+  /** Sandbox settings sent with each batch so workers run programs exactly as the local backend. */
+  timeoutMs: number;
+  memoryMb: number;
+  stdoutLimit: number;
+  minAssertions: number;
+}
+
+const DEFAULTS: QueueExecutorOptions = {
+  redis: 'redis://127.0.0.1:6379',
+  prefix: DEFAULT_QUEUE_PREFIX,
+  batchSize: 16,
+  maxInFlight: 256,
+  noWorkerTimeoutMs: 60_000,
+  redisTimeoutMs: 120_000,
+  pollMs: 250,
+  timeoutMs: 2000,
+  memoryMb: 64,
+  stdoutLimit: 65_536,
+  minAssertions: 1,
+};
+
+/** Sandbox settings of a batch (a worker keeps one local executor per distinct settings). */
+export interface BatchSettings {
+  memoryMb: number;
+  stdoutLimit: number;
+  minAssertions: number;
+}
+
+/** The data of one settlement job. */
+export interface BatchJobData {
+  settings: BatchSettings;
+  /** Programs with their timeouts filled in. */
+  programs: ProgramSpec[];
+}
+
+/** A batch the executor is waiting for. */
+interface Pending {
+  id: string;
+  language: Language;
+  data: BatchJobData;
+  /** Called once with the results (or an error) — then the entry is gone. */
+  settle: (results: ExecResult[] | Error) => void;
+}
+
+/** Waiters for in-flight capacity, first come first served. */
+interface Waiter {
+  size: number;
+  resolve: () => void;
+  reject: (e: Error) => void;
+}
+
+/** Executor that runs programs on remote `anchor-rl worker` processes through BullMQ. */
+export class QueueExecutor implements Executor {
+  readonly opts: QueueExecutorOptions;
+  private readonly token = randomUUID().slice(0, 12);
+  private seq = 0;
+  private readonly queues = new Map<Language, Queue>();
+  private readonly events = new Map<Language, QueueEvents>();
+  private readonly pending = new Map<string, Pending>();
+  private inFlight = 0;
+  private readonly waiters: Waiter[] = [];
+  private monitor: NodeJS.Timeout | undefined;
+  private checking = false;
+  private recheck = false;
+  private redisDownSince: number | undefined;
+  private lastRedisError = '';
+  private readonly noWorkerSince = new Map<Language, number>();
+  private lastWorkerCheck = 0;
+  private closed = false;
+  /** Highest number of programs in flight seen (tests check the back-pressure bound). */
+  peakInFlight = 0;
+  /** Batches re-added after Redis lost them (diagnostics). */
+  resubmitted = 0;
+
+  constructor(options: Partial<QueueExecutorOptions> = {}) {
+    const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+    this.opts = { ...DEFAULTS, ...defined } as QueueExecutorOptions;
+    connectionOptions(this.opts.redis, 'client'); // validates the URL early
+    this.opts.batchSize = Math.max(1, Math.min(this.opts.batchSize, this.opts.maxInFlight));
+  }
+
+  private queue(language: Language): Queue {
+    let q = this.queues.get(language);
+    if (!q) {
+      q = new Queue(settleQueueName(this.opts.prefix, language), { connection: connectionOptions(this.opts.redis, 'client') });
+      q.on('error', (e) => this.noteRedisError(e));
+      this.queues.set(language, q);
+      const ev = new QueueEvents(settleQueueName(this.opts.prefix, language), { connection: connectionOptions(this.opts.redis, 'blocking') });
+      ev.on('error', () => {
+        /* the poll loop notices Redis being down and bounds the wait */
+      });
+      const wake = ({ jobId }: { jobId: string }) => {
+        if (this.pending.has(jobId)) this.kick();
+      };
+      ev.on('completed', wake);
+      ev.on('failed', wake);
+      this.events.set(language, ev);
+    }
+    return q;
+  }
+
+  private noteRedisError(e: unknown, what: 'connection' | 'timeout' = 'connection'): void {
+    // Keep the connection's own error (e.g. ECONNREFUSED) over our timeout note: it says more.
+    if (what === 'connection' || !this.lastRedisError) this.lastRedisError = (e as Error)?.message ?? String(e);
+    this.redisDownSince ??= Date.now();
+  }
+
+  async run(programs: readonly ProgramSpec[], onResult?: (result: ExecResult, index: number) => void): Promise<ExecResult[]> {
+    const results: ExecResult[] = new Array(programs.length);
+    const delivered = new Uint8Array(programs.length);
+    let callbackError: unknown;
+    const deliver = (index: number, r: ExecResult) => {
+      if (delivered[index]) return; // exactly once, whatever the queue did
+      delivered[index] = 1;
+      results[index] = r;
+      if (onResult) {
+        try {
+          onResult(r, index);
+        } catch (e) {
+          callbackError ??= e;
+        }
+      }
+    };
+    const byLanguage = new Map<Language, number[]>();
+    programs.forEach((spec, index) => {
+      if (this.closed) deliver(index, failure(spec, 'error', 'executor is closed'));
+      else if (!QUEUE_LANGUAGES.includes(spec.language)) deliver(index, failure(spec, 'unsupported', `unsupported language: ${String(spec.language)}`));
+      else {
+        const list = byLanguage.get(spec.language) ?? [];
+        list.push(index);
+        byLanguage.set(spec.language, list);
+      }
+    });
+    const settings: BatchSettings = { memoryMb: this.opts.memoryMb, stdoutLimit: this.opts.stdoutLimit, minAssertions: this.opts.minAssertions };
+    const batches: Array<{ language: Language; indices: number[] }> = [];
+    for (const [language, indices] of byLanguage) {
+      for (let i = 0; i < indices.length; i += this.opts.batchSize) batches.push({ language, indices: indices.slice(i, i + this.opts.batchSize) });
+    }
+    // Submit in order as capacity frees up; every batch settles (results or a bounded error).
+    let firstError: Error | undefined;
+    const done: Promise<void>[] = [];
+    for (const b of batches) {
+      if (firstError) break;
+      try {
+        await this.acquire(b.indices.length);
+      } catch (e) {
+        firstError ??= e as Error;
+        break;
+      }
+      const data: BatchJobData = {
+        settings,
+        programs: b.indices.map((i) => {
+          const s = programs[i]!;
+          return { ...s, timeoutMs: s.timeoutMs ?? this.opts.timeoutMs };
+        }),
+      };
+      done.push(
+        this.submit(b.language, data).then(
+          (rs) => {
+            b.indices.forEach((idx, k) => {
+              const r = rs[k];
+              deliver(idx, r && r.id === programs[idx]!.id ? r : failure(programs[idx]!, 'error', 'sandbox queue worker returned a malformed result'));
+            });
+          },
+          (e: Error) => {
+            firstError ??= e;
+          },
+        ),
+      );
+    }
+    await Promise.all(done);
+    if (firstError) throw firstError;
+    if (callbackError !== undefined) throw callbackError;
+    return results;
+  }
+
+  /** Wait for room for `size` more programs in flight. */
+  private acquire(size: number): Promise<void> {
+    if (this.closed) return Promise.reject(new AnchorError('SANDBOX_FAILED', 'queue executor is closed'));
+    if (this.waiters.length === 0 && this.inFlight + size <= this.opts.maxInFlight) {
+      this.take(size);
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => this.waiters.push({ size, resolve, reject }));
+  }
+
+  private take(size: number): void {
+    this.inFlight += size;
+    this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
+  }
+
+  private release(size: number): void {
+    this.inFlight -= size;
+    while (this.waiters.length && this.inFlight + this.waiters[0]!.size <= this.opts.maxInFlight) {
+      const w = this.waiters.shift()!;
+      this.take(w.size);
+      w.resolve();
+    }
+  }
+
+  /** Add one batch and resolve with its results (the in-flight slot is released on settle). */
+  private submit(language: Language, data: BatchJobData): Promise<ExecResult[]> {
+    const id = `${this.token}-${++this.seq}`;
+    return new Promise<ExecResult[]>((resolve, reject) => {
+      const entry: Pending = {
+        id,
+        language,
+        data,
+        settle: (r) => {
+          if (!this.pending.delete(id)) return;
+          this.release(data.programs.length);
+          if (r instanceof Error) reject(r);
+          else resolve(r);
+        },
+      };
+      this.pending.set(id, entry);
+      this.add(entry).catch((e) => this.noteRedisError(e));
+      this.startMonitor();
+    });
+  }
+
+  private async add(p: Pending): Promise<void> {
+    // The trainer removes a job once it has its results; the age limits only matter when a
+    // trainer dies first (then Redis drops them after an hour; failed jobs stay a day for inspection).
+    await this.queue(p.language).add('batch', p.data, { jobId: p.id, removeOnComplete: { age: 3600 }, removeOnFail: { age: 24 * 3600 } });
+  }
+
+  private startMonitor(): void {
+    if (this.monitor) return;
+    this.monitor = setInterval(() => this.kick(), this.opts.pollMs);
+  }
+
+  /** Check pending batches now (coalesced: one check runs at a time, one more is queued). */
+  private kick(): void {
+    if (this.checking) {
+      this.recheck = true;
+      return;
+    }
+    this.checking = true;
+    void this.check()
+      .catch((e) => this.noteRedisError(e))
+      .finally(() => {
+        this.checking = false;
+        if (this.pending.size === 0 && this.monitor) {
+          clearInterval(this.monitor);
+          this.monitor = undefined;
+        }
+        if (this.recheck && this.pending.size) {
+          this.recheck = false;
+          this.kick();
+        }
+      });
+  }
+
+  private async check(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const now = Date.now();
+    // A command can wait forever for a connection that never became ready; bound every round.
+    const budget = Math.max(1000, Math.min(10_000, this.opts.redisTimeoutMs / 2));
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.checkRound(now),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer from Redis within ${budget} ms`)), budget);
+        }),
+      ]);
+    } catch (e) {
+      this.noteRedisError(e, 'timeout');
+      const down = this.redisDownSince ?? now;
+      if (Date.now() - down >= this.opts.redisTimeoutMs) {
+        this.failAll(
+          new AnchorError(
+            'SANDBOX_FAILED',
+            `Redis at ${redactUrl(this.opts.redis)} unreachable for ${Math.round((Date.now() - down) / 1000)} s (sandbox.redis_timeout_ms = ${this.opts.redisTimeoutMs}): ${this.lastRedisError}`,
+          ),
+        );
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async checkRound(now: number): Promise<void> {
+    {
+      for (const p of [...this.pending.values()]) {
+        const q = this.queue(p.language);
+        const state = await q.getJobState(p.id);
+        if (state === 'completed') {
+          const job = await Job.fromId<BatchJobData, ExecResult[]>(q, p.id);
+          if (!job) continue; // removed between the two calls: cannot be ours (we remove after settling)
+          const rv = job.returnvalue;
+          p.settle(Array.isArray(rv) ? rv : new AnchorError('SANDBOX_FAILED', `settlement job ${p.id} returned no results`));
+          await job.remove().catch(() => {});
+        } else if (state === 'failed') {
+          const job = await Job.fromId<BatchJobData, ExecResult[]>(q, p.id);
+          const reason = job?.failedReason ?? 'unknown reason';
+          // A batch the workers could not run (e.g. their sandbox would not start) is every
+          // program's error, not the trainer's: run() never rejects for the programs' sake.
+          p.settle(p.data.programs.map((s) => failure(s, 'error', `sandbox queue job failed: ${reason}`)));
+          await job?.remove().catch(() => {});
+        } else if (state === 'unknown') {
+          // Redis lost it (restarted without persistence): add it again under the same id.
+          this.resubmitted++;
+          await this.add(p);
+        }
+      }
+      if (this.redisDownSince !== undefined) this.redisDownSince = undefined;
+      if (now - this.lastWorkerCheck >= Math.min(1000, this.opts.noWorkerTimeoutMs / 2)) {
+        this.lastWorkerCheck = now;
+        const languages = new Set([...this.pending.values()].map((p) => p.language));
+        for (const language of QUEUE_LANGUAGES) {
+          if (!languages.has(language)) {
+            this.noWorkerSince.delete(language);
+            continue;
+          }
+          const n = await this.queue(language).getWorkersCount();
+          if (n > 0) this.noWorkerSince.delete(language);
+          else {
+            const since = this.noWorkerSince.get(language) ?? now;
+            this.noWorkerSince.set(language, since);
+            if (now - since >= this.opts.noWorkerTimeoutMs) {
+              this.failAll(
+                new AnchorError(
+                  'SANDBOX_FAILED',
+                  `no sandbox workers for ${language} on queue ${settleQueueName(this.opts.prefix, language)} at ${redactUrl(this.opts.redis)} for ${Math.round((now - since) / 1000)} s ` +
+                    `(sandbox.no_worker_timeout_ms = ${this.opts.noWorkerTimeoutMs}); start one with \`anchor-rl worker --redis URL --languages ${language === 'python' ? 'python' : 'js'}\``,
+                  { queue: settleQueueName(this.opts.prefix, language) },
+                ),
+              );
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private failAll(err: Error): void {
+    for (const p of [...this.pending.values()]) p.settle(err);
+    for (const w of this.waiters.splice(0)) w.reject(err);
+  }
+
+  /** Number of programs submitted and not yet returned. */
+  programsInFlight(): number {
+    return this.inFlight;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.failAll(new AnchorError('SANDBOX_FAILED', 'queue executor closed with batches pending'));
+    if (this.monitor) clearInterval(this.monitor);
+    this.monitor = undefined;
+    await Promise.all([...this.events.values(), ...this.queues.values()].map((x) => closeQuietly(x)));
+  }
+}
+
+function failure(spec: ProgramSpec, status: ExecResult['status'], error: string): ExecResult {
+  return { id: spec.id, status, passed: 0, total: 0, ms: 0, stdout: '', error };
+}
