@@ -7,6 +7,7 @@ import { policyModelSchema } from '../policy/gpt-config.ts';
 import { pretrainConfigSchema } from '../policy/pretrain/config.ts';
 import { judgeSchema } from '../reward/judges/config.ts';
 import { rewardModelSchema } from '../reward/models/config.ts';
+import { escalationConfigSchema, gateConfigSchema } from '../gate/config.ts';
 import { sandboxConfigSchema } from '../sandbox/config.ts';
 import {
   checkpointConfigSchema,
@@ -54,6 +55,15 @@ export const policyConfigSchema = z
   })
   .strict();
 
+/**
+ * The gate (`gate:`, used by gated arms). `escalation.base_settlement_rate` has no default here:
+ * unset, it follows `settlement.rate` (resolved where the gate is built, so an arm overlay that
+ * changes `settlement.rate` carries over too).
+ */
+export const runGateConfigSchema = gateConfigSchema.extend({
+  escalation: escalationConfigSchema.extend({ base_settlement_rate: z.number().positive().max(1).optional() }).prefault({}),
+});
+
 /** The whole run config. */
 export const runConfigSchema = z
   .object({
@@ -69,6 +79,7 @@ export const runConfigSchema = z
     metrics: metricsConfigSchema.prefault({}),
     eval: evalConfigSchema.prefault({}),
     checkpoint: checkpointConfigSchema.prefault({}),
+    gate: runGateConfigSchema.prefault({}),
     arms: armsConfigSchema,
     concurrency: z.number().int().min(1).default(1),
   })

@@ -25,6 +25,26 @@ export const invariantSchema = z.discriminatedUnion('kind', [
 /** A configured invariant. */
 export type InvariantConfig = z.infer<typeof invariantSchema>;
 
+/** `gate.escalation`: how ESCALATE and surprises raise settlement and simulation depth. */
+export const escalationConfigSchema = z
+  .object({
+    /** Settlement rate when not escalated (the run's own `settlement.rate`). */
+    base_settlement_rate: z.number().positive().max(1).default(0.1),
+    max_settlement_rate: z.number().positive().max(1).default(0.4),
+    /** Multiplier per escalation level on settlement rate and simulation depth. */
+    factor: z.number().min(1).default(2),
+    max_depth: z.number().int().positive().default(32),
+    /** Consecutive non-escalating decisions before dropping one escalation level. */
+    relax_after: z.number().int().positive().default(25),
+    /**
+     * ESCALATE pauses training: the escalated update is rolled back (strictly, only AUTHORIZE
+     * commits) and the arm keeps rolling out and settling until u <= epsilon. When false, the
+     * gated training arm commits an ESCALATEd update and carries on with raised settlement.
+     */
+    pause: z.boolean().default(false),
+  })
+  .strict();
+
 /** The `gate:` section of a run config. */
 export const gateConfigSchema = z
   .object({
@@ -64,18 +84,17 @@ export const gateConfigSchema = z
       })
       .strict()
       .prefault({}),
-    escalation: z
+    escalation: escalationConfigSchema.prefault({}),
+    training: z
       .object({
-        /** Settlement rate when not escalated (the run's own `settlement.rate`). */
-        base_settlement_rate: z.number().positive().max(1).default(0.1),
-        max_settlement_rate: z.number().positive().max(1).default(0.4),
-        /** Multiplier per escalation level on settlement rate and simulation depth. */
-        factor: z.number().min(1).default(2),
-        max_depth: z.number().int().positive().default(32),
-        /** Consecutive non-escalating decisions before dropping one escalation level. */
-        relax_after: z.number().int().positive().default(25),
-        /** Training pauses on ESCALATE instead of carrying on with raised settlement. */
-        pause: z.boolean().default(false),
+        /**
+         * While fewer than `min_settled` gaps are settled (u = +Infinity), the gated arm settles
+         * each step's completions right after its update, at the escalated rate, instead of
+         * waiting for the window end — so the gate gets its evidence within a few steps.
+         */
+        settle_until_evidence: z.boolean().default(true),
+        /** MODIFY: refit, recompute and re-gate the update at most this many times, then skip it. */
+        modify_retries: z.number().int().nonnegative().default(1),
       })
       .strict()
       .prefault({}),

@@ -4,7 +4,7 @@
  * and {@link formatCompareMarkdown} at the end of every run to write compare.json/compare.md.
  */
 import { spearman } from '../verifiers/correlation.ts';
-import { METRIC_KEYS as K } from '../train/run-format.ts';
+import { GATE_METRIC_KEYS as GK, METRIC_KEYS as K } from '../train/run-format.ts';
 import { formatTable } from '../experiments/format.ts';
 import { readRun, type ArmData, type RunData, type RunWarning } from './read-run.ts';
 import { finalWindowMean, lastValue, meanOf, meanSe, metricValue, rollingPeak } from './stats.ts';
@@ -28,8 +28,30 @@ export const COMPARE_COLUMNS = [
   { key: 'driftGapSpearman', label: 'ρ(drift,gap)', digits: 3, describe: 'Spearman correlation of drift at each settlement window with the concurrent hacking gap (needs ≥ 3 windows)' },
 ] as const;
 
+/**
+ * Gate columns (cumulative counts from the last metrics line of gated arms). Shown only when some
+ * arm of the compared runs has a gate; n/a for arms without one.
+ */
+export const GATE_COLUMNS = [
+  { key: 'gateDeny', label: 'DENY', digits: 0, describe: 'gate passes that decided DENY (hard invariant violated; update rolled back)' },
+  { key: 'gateEscalate', label: 'ESCALATE', digits: 0, describe: 'gate passes that decided ESCALATE (u > epsilon; settlement and probe depth raised)' },
+  { key: 'gateModify', label: 'MODIFY', digits: 0, describe: 'gate passes that decided MODIFY (verified high-severity failure; RM refitted on it, update recomputed)' },
+  { key: 'gateAuthorize', label: 'AUTHORIZE', digits: 0, describe: 'gate passes that decided AUTHORIZE (committed)' },
+  { key: 'gateSurprises', label: 'surprises', digits: 0, describe: 'committed updates whose settled outcome was a failure of a mode not yet in the failure library' },
+  { key: 'gateLibrary', label: 'library', digits: 0, describe: 'failure modes in the library (verified by re-execution)' },
+] as const;
+
+const GATE_SOURCES: Record<(typeof GATE_COLUMNS)[number]['key'], string> = {
+  gateDeny: GK.deny,
+  gateEscalate: GK.escalate,
+  gateModify: GK.modify,
+  gateAuthorize: GK.authorize,
+  gateSurprises: GK.surprises,
+  gateLibrary: GK.librarySize,
+};
+
 /** A column key of the comparison. */
-export type CompareKey = (typeof COMPARE_COLUMNS)[number]['key'];
+export type CompareKey = (typeof COMPARE_COLUMNS)[number]['key'] | (typeof GATE_COLUMNS)[number]['key'];
 
 /** The outcome columns (the first text table) — the rest are settlement/cost columns. */
 const OUTCOME_KEYS: readonly CompareKey[] = ['steps', 'finalGold', 'peakGold', 'peakStep', 'finalProxy', 'gap', 'kl', 'length', 'entropy'];
@@ -149,6 +171,7 @@ export function armValues(arm: ArmData, run: RunData, window: number): Record<Co
     execFraction,
     judgeError: meanOf(arm.refits.map((r) => (typeof r.judgeLabelError === 'number' ? r.judgeLabelError : null))),
     driftGapSpearman: Number.isFinite(rho) ? rho : null,
+    ...(Object.fromEntries(Object.entries(GATE_SOURCES).map(([k, key]) => [k, lastValue(m, key)])) as Record<keyof typeof GATE_SOURCES, number | null>),
   };
 }
 
@@ -173,12 +196,14 @@ export function compareRunData(runs: readonly RunData[], opts: CompareOptions = 
   const armNames: string[] = [];
   for (const r of runs) for (const a of r.arms) if (!armNames.includes(a.name)) armNames.push(a.name);
   const perRunValues = runs.map((r) => new Map(r.arms.map((a) => [a.name, armValues(a, r, window)])));
+  const gated = perRunValues.some((m) => [...m.values()].some((v) => v.gateAuthorize !== null || v.gateEscalate !== null));
+  const columns = [...COMPARE_COLUMNS, ...(gated ? GATE_COLUMNS : [])];
 
   const rows: CompareRow[] = armNames.map((name) => {
     const perRun = perRunValues.map((m) => m.get(name) ?? null);
     const arms = runs.map((r) => r.arms.find((a) => a.name === name));
     const values = {} as Record<CompareKey, CompareCell>;
-    for (const c of COMPARE_COLUMNS) values[c.key] = meanSe(perRun.map((v) => (v ? v[c.key] : null)));
+    for (const c of columns) values[c.key] = meanSe(perRun.map((v) => (v ? v[c.key] : null)));
     return {
       arm: name,
       runs: arms.filter(Boolean).length,
@@ -198,7 +223,7 @@ export function compareRunData(runs: readonly RunData[], opts: CompareOptions = 
   return {
     window,
     runs: runInfo,
-    columns: COMPARE_COLUMNS.map((c) => ({ ...c })),
+    columns: columns.map((c) => ({ ...c })),
     rows,
     incompleteArms: rows.filter((r) => r.incomplete).map((r) => r.arm),
     emptyArms: armNames.filter((n) => runInfo.some((r) => r.emptyArms.includes(n))),

@@ -36,7 +36,7 @@ export interface ArmProgress {
 
 interface CheckpointState {
   trainer: TrainerState;
-  offsets: { metrics: number; samples: number; refits: number };
+  offsets: { metrics: number; samples: number; refits: number; gate?: number };
 }
 
 const CKPT_PREFIX = 'step-';
@@ -105,10 +105,11 @@ export async function runArm(opts: {
   const metricsFile = new JsonlWriter(join(armDir, 'metrics.jsonl'), state?.offsets.metrics ?? 0);
   const samplesFile = new JsonlWriter(join(armDir, 'samples.jsonl'), state?.offsets.samples ?? 0);
   const refitsFile = new JsonlWriter(join(armDir, 'refits.jsonl'), state?.offsets.refits ?? 0);
+  const gateFile = arm.gate ? new JsonlWriter(join(armDir, 'gate.jsonl'), state?.offsets.gate ?? 0) : undefined;
   const metrics = new KvLogger([metricsFile]);
   const trainer = new ArmTrainer(
     { config, arm, train, evalProblems, tokenizer: base.tokenizer, policy, reference, optimizer, engine, features, rm, judge, executor },
-    { metrics, samples: (l) => samplesFile.write(l), refits: (l) => refitsFile.write(l) },
+    { metrics, samples: (l) => samplesFile.write(l), refits: (l) => refitsFile.write(l), ...(gateFile ? { gate: (l: string) => gateFile.writeLine(l) } : {}) },
   );
   if (state) {
     trainer.setState(state.trainer);
@@ -117,7 +118,7 @@ export async function runArm(opts: {
 
   const status: ArmStatus = readStatus(armDir) ?? {
     name: arm.name,
-    spec: { reward: arm.reward, labels: arm.labels, describe: arm.describe },
+    spec: { reward: arm.reward, labels: arm.labels, describe: arm.describe, ...(arm.gate ? { gate: true } : {}) },
     state: 'running',
     stepsDone: 0,
     totalSteps: config.grpo.steps,
@@ -137,7 +138,7 @@ export async function runArm(opts: {
     const tmp = join(root, `.tmp-${process.pid}-${step}`);
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp, { recursive: true });
-    for (const f of [metricsFile, samplesFile, refitsFile]) f.sync();
+    for (const f of [metricsFile, samplesFile, refitsFile, gateFile]) f?.sync();
     saveCheckpoint(join(tmp, 'policy'), {
       config: base.config,
       tokenizer: base.tokenizer,
@@ -148,7 +149,7 @@ export async function runArm(opts: {
     await rm.save(join(tmp, 'rm'));
     const ck: CheckpointState = {
       trainer: trainer.getState(),
-      offsets: { metrics: metricsFile.offset(), samples: samplesFile.offset(), refits: refitsFile.offset() },
+      offsets: { metrics: metricsFile.offset(), samples: samplesFile.offset(), refits: refitsFile.offset(), ...(gateFile ? { gate: gateFile.offset() } : {}) },
     };
     // state.json is written last: its presence marks the checkpoint complete.
     writeJsonAtomic(join(tmp, 'state.json'), ck);
@@ -203,6 +204,7 @@ export async function runArm(opts: {
     metrics.close();
     samplesFile.close();
     refitsFile.close();
+    gateFile?.close();
     await executor.close();
     await engine.release();
     await judge?.close?.();

@@ -3,8 +3,9 @@
  * epoch"). Every arm runs this same code; what differs is data — the arm's reward source and
  * refit-label source from the arm registry, and its config overlay.
  *
- * The step, in order: rollout → reward (+ gold for metrics) → GRPO update → weight sync →
- * settlement at window end → metrics, samples, checkpoint.
+ * The step, in order: rollout → reward (+ gold for metrics) → GRPO update (through the gate for
+ * gated arms, ./gated-step.ts) → weight sync → settlement at window end → metrics, samples,
+ * checkpoint.
  */
 import type { Problem } from '../datasets/problem.ts';
 import type { RunConfig } from '../config/run-config.ts';
@@ -12,7 +13,7 @@ import type { Completion } from '../policy/engine/types.ts';
 import type { OnnxRolloutEngine } from '../policy/engine/rollout-engine.ts';
 import { buildCompletionBatch, completionLogProbs, sequenceLogProbs } from '../policy/logprobs.ts';
 import type { GptModel } from '../policy/model.ts';
-import type { AdamOptimizer } from '../policy/optimizer.ts';
+import type { AdamOptimizer, StepResult } from '../policy/optimizer.ts';
 import type { Tokenizer } from '../policy/tokenizer/index.ts';
 import type { FeatureExtractor } from '../reward/features/types.ts';
 import type { Judge } from '../reward/judges/types.ts';
@@ -22,6 +23,7 @@ import type { Executor, ExecResult } from '../sandbox/types.ts';
 import { Rng, type RngState } from '../util/rng.ts';
 import type { ArmSpec } from './arms.ts';
 import { DataLoader } from './data.ts';
+import { GatedStep, type GatedState, type GatedStepOutput } from './gated-step.ts';
 import { goldOf } from './gold.ts';
 import { computeAdvantages, grpoLoss, grpoLossReference, type GrpoTokens } from './grpo.ts';
 import type { KvLogger } from './logger.ts';
@@ -51,6 +53,8 @@ export interface ArmSinks {
   metrics: KvLogger;
   samples: (line: SampleLine) => void;
   refits: (line: RefitLine) => void;
+  /** `gate.jsonl` lines (gated arms). */
+  gate?: (line: string) => void;
 }
 
 /** Counters and state that go into checkpoints besides weights and the RM. */
@@ -66,6 +70,8 @@ export interface TrainerState {
   /** Multiplier on RM-reward advantages (< 1 while adaptive settlement is alarmed). */
   rmWeight: number;
   refits: number;
+  /** Gate loop, failure library and memory (gated arms). */
+  gate?: GatedState;
 }
 
 /** The arm trainer. Construct, optionally `restore`, then call `step()` until done. */
@@ -79,6 +85,8 @@ export class ArmTrainer {
   private settleRate: number;
   private rmWeight = 1;
   private refits = 0;
+  /** The pre-action gate around every update (gated arms only). */
+  readonly gated: GatedStep | undefined;
   /** Steps completed. */
   stepsDone = 0;
 
@@ -92,6 +100,19 @@ export class ArmTrainer {
     this.sampleRng = new Rng(seed).fork('rollout');
     this.settleRng = new Rng(seed).fork('settlement');
     this.settleRate = c.arm.labels ? c.config.settlement.rate : 0;
+    this.gated = c.arm.gate
+      ? new GatedStep({
+          config: c.config,
+          policy: c.policy,
+          optimizer: c.optimizer,
+          rm: c.rm,
+          features: c.features,
+          executor: c.executor,
+          padId: c.tokenizer.padId,
+          writeLine: sinks.gate ?? (() => {}),
+          onExecuted: (n) => (this.budget += n),
+        })
+      : undefined;
   }
 
   /** Total steps configured. */
@@ -115,18 +136,17 @@ export class ArmTrainer {
     const t1 = performance.now();
 
     // --- 2. Rewards: proxy from the RM, gold from execution (metrics; reward for `execution`)
-    const proxy = await this.predict(problems, texts);
+    const features = texts.map((t, i) => this.c.features.extract(t, problems[i]!.prompt));
+    const proxy = await this.c.rm.predict(features);
     const needGold = cfg.metrics.gold === 'all' || arm.reward === 'execution';
     const results = needGold ? await this.execute(problems, texts) : undefined;
     const gold = results ? results.map((r, i) => goldOf(r, problems[i]!)) : texts.map(() => null);
     if (arm.reward === 'execution') this.budget += texts.length;
     else if (results) this.goldBudget += texts.length;
-    const reward: (number | null)[] = arm.reward === 'execution' ? gold : Array.from(proxy);
+    let reward: (number | null)[] = arm.reward === 'execution' ? gold : Array.from(proxy);
     const t2 = performance.now();
 
-    // --- 3. GRPO update ----------------------------------------------------------------------
-    const { advantages, valid } = computeAdvantages(reward, G, cfg.grpo.scale_rewards, cfg.grpo.eps);
-    if (arm.reward === 'rm' && this.rmWeight !== 1) for (let i = 0; i < advantages.length; i++) advantages[i]! *= this.rmWeight;
+    // --- 3. GRPO update (gated arms: proposed, gated, committed or rolled back) ------------------
     const promptIds = completions.map((c) => c.promptIds);
     const completionIds = completions.map((c) => c.tokenIds);
     const padId = tokenizer.padId;
@@ -145,9 +165,6 @@ export class ArmTrainer {
     } else {
       oldLogp = sequenceLogProbs(policy, promptIds, completionIds, { padId }).logProbs;
     }
-    const mask = ref.mask.slice();
-    for (let b = 0; b < ref.batch; b++) if (!valid[b]) mask.fill(0, b * C, (b + 1) * C);
-    const tokens: GrpoTokens = { batch: ref.batch, length: C, oldLogp, refLogp: ref.logProbs, mask, advantages };
     const lossOpts = {
       clipLow: cfg.grpo.clip.low,
       clipHigh: cfg.grpo.clip.high,
@@ -156,14 +173,30 @@ export class ArmTrainer {
       maxLength: cfg.policy.sampling.max_new_tokens,
     };
     const batch = buildCompletionBatch(promptIds, completionIds, padId, { completionLength: C });
-    const lossFn = () => grpoLoss(completionLogProbs(policy, batch, { entropy: false }).logProbs, tokens, lossOpts);
-    let stepResult = { loss: 0, gradNorm: 0, lr: 0 };
-    for (let it = 0; it < cfg.grpo.inner_iterations; it++) stepResult = optimizer.trainStep(lossFn);
+    let tokens!: GrpoTokens;
+    const update = (r: readonly (number | null)[]): StepResult[] => {
+      const { advantages, valid } = computeAdvantages(r, G, cfg.grpo.scale_rewards, cfg.grpo.eps);
+      if (arm.reward === 'rm' && this.rmWeight !== 1) for (let i = 0; i < advantages.length; i++) advantages[i]! *= this.rmWeight;
+      const mask = ref.mask.slice();
+      for (let b = 0; b < ref.batch; b++) if (!valid[b]) mask.fill(0, b * C, (b + 1) * C);
+      tokens = { batch: ref.batch, length: C, oldLogp, refLogp: ref.logProbs, mask, advantages };
+      const lossFn = () => grpoLoss(completionLogProbs(policy, batch, { entropy: false }).logProbs, tokens, lossOpts);
+      return Array.from({ length: cfg.grpo.inner_iterations }, () => optimizer.trainStep(lossFn));
+    };
+    let gate: GatedStepOutput | undefined;
+    let stepResult: StepResult;
+    if (this.gated) {
+      gate = await this.gated.step({ step, problems, completions, features, proxy, ref, update });
+      stepResult = gate.stepResults.at(-1)!;
+      reward = gate.reward;
+    } else {
+      stepResult = update(reward).at(-1)!;
+    }
     const diag = grpoLossReference(oldLogp, tokens, lossOpts); // KL/clip at the sampling policy
     const t3 = performance.now();
 
-    // --- 4. Weight sync: the engine serves the updated policy ---------------------------------
-    await engine.updateWeights(policy.getWeights());
+    // --- 4. Weight sync: the engine serves the updated policy (unchanged if nothing committed) --
+    if (!gate || gate.applied) await engine.updateWeights(policy.getWeights());
     const t4 = performance.now();
 
     // --- 5. Settlement at the window end -------------------------------------------------------
@@ -172,7 +205,8 @@ export class ArmTrainer {
     );
     const settled = new Set<number>();
     let settledCount = 0;
-    if ((step + 1) % cfg.settlement.every === 0) {
+    // A gated arm without enough settled evidence for its gate settles every step.
+    if ((step + 1) % cfg.settlement.every === 0 || this.gated?.needsEvidence()) {
       const r = await this.settle(step);
       settledCount = r.count;
       for (const s of r.fromThisStep) settled.add(s);
@@ -200,7 +234,8 @@ export class ArmTrainer {
     log.record(K.gradNorm, stepResult.gradNorm);
     log.record(K.lr, stepResult.lr);
     log.record(K.settled, settledCount);
-    log.record(K.settleRate, this.settleRate);
+    log.record(K.settleRate, this.gated ? this.gated.settlementRate(this.settleRate) : this.settleRate);
+    if (gate) log.recordAll(this.gated!.metrics(gate));
     log.record(K.budget, this.budget);
     log.record(K.goldBudget, this.goldBudget);
     if (cfg.eval.every > 0 && ((step + 1) % cfg.eval.every === 0 || step + 1 === this.totalSteps)) {
@@ -246,10 +281,6 @@ export class ArmTrainer {
     );
   }
 
-  private predict(problems: readonly Problem[], texts: readonly string[]): Promise<Float32Array> {
-    return this.c.rm.predict(texts.map((t, i) => this.c.features.extract(t, problems[i]!.prompt)));
-  }
-
   private execute(problems: readonly Problem[], texts: readonly string[]): Promise<ExecResult[]> {
     return this.c.executor.run(
       texts.map((t, i) => problemProgram(problems[i]!, t, `${problems[i]!.id}#${i}`)),
@@ -267,14 +298,15 @@ export class ArmTrainer {
     this.window = [];
     const golds = claims.filter((c) => c.gold !== null);
     const windowGap = golds.length ? golds.reduce((a, c) => a + c.proxy - c.gold!, 0) / golds.length : null;
-    if (!arm.labels || this.settleRate <= 0) {
+    const rate = this.gated ? this.gated.settlementRate(this.settleRate) : this.settleRate;
+    if (!arm.labels || rate <= 0) {
       // Monitoring only: how far the (frozen) RM is from reality on this window.
       const driftGold = golds.length ? golds.reduce((a, c) => a + Math.abs(c.proxy - c.gold!), 0) / golds.length : null;
       this.sinks.refits({ step, labels: this.c.rm.labelCount, newLabels: 0, drift: driftGold ?? 0, driftGold, judgeLabelError: null, gap: windowGap, fit: {}, refit: false });
       return { count: 0, fromThisStep: [] };
     }
     const strategy = SETTLEMENT_STRATEGIES[cfg.settlement.strategy]!;
-    const k = settleCount(claims.length, this.settleRate);
+    const k = settleCount(claims.length, rate);
     const chosen = strategy.select(claims, k, this.settleRng).map((i) => claims[i]!);
     const problems = chosen.map((c) => this.c.train[c.problem]!);
     const texts = chosen.map((c) => c.text);
@@ -282,8 +314,9 @@ export class ArmTrainer {
     // Labels: executed (anchored) or judged without execution (judge).
     let labels: (number | null)[];
     let goldOfChosen: (number | null)[] = chosen.map((c) => c.gold);
+    let results: ExecResult[] | undefined;
     if (arm.labels === 'execution') {
-      const results = await this.execute(problems, texts);
+      results = await this.execute(problems, texts);
       labels = results.map((r, i) => goldOf(r, problems[i]!));
       goldOfChosen = labels;
       this.budget += chosen.length;
@@ -301,6 +334,8 @@ export class ArmTrainer {
     const driftGold = goldKnown.length ? goldKnown.reduce((a, i) => a + Math.abs(before[keep.indexOf(i)]! - goldOfChosen[i]!), 0) / goldKnown.length : null;
     const judgeLabelError =
       arm.labels === 'judge' && goldKnown.length ? goldKnown.reduce((a, i) => a + Math.abs(labels[i]! - goldOfChosen[i]!), 0) / goldKnown.length : null;
+    // The gate learns from the settled gaps under the RM that priced them (before the refit).
+    await this.gated?.settled(keep.map((i, j) => ({ ...chosen[i]!, problem: problems[i]!, x: X[j]!, gold: y[j]!, proxy: before[j]!, result: results?.[i] })));
     if (X.length) await this.c.rm.refit(X, y);
     this.refits++;
     const after = X.length ? await this.c.rm.predict(X) : new Float32Array();
@@ -349,6 +384,7 @@ export class ArmTrainer {
       settleRate: this.settleRate,
       rmWeight: this.rmWeight,
       refits: this.refits,
+      ...(this.gated ? { gate: this.gated.getState() } : {}),
     };
   }
 
@@ -364,5 +400,6 @@ export class ArmTrainer {
     this.settleRate = s.settleRate;
     this.rmWeight = s.rmWeight;
     this.refits = s.refits;
+    if (this.gated && s.gate) this.gated.setState(s.gate);
   }
 }

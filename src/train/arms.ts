@@ -24,6 +24,12 @@ export interface ArmSpec {
   reward: RewardSourceName;
   /** Refit labels source at each settlement window; null = the RM is never refitted. */
   labels: LabelSourceName | null;
+  /**
+   * Every policy update passes the pre-action gate (`gate:` in the run config) before it is
+   * committed, with a failure library and salience memory (./gated-step.ts). Needs reward `rm`
+   * and labels `execution`: the gate's settled gaps and verifications are executed gold.
+   */
+  gate?: boolean;
   /** Run-config overlay applied to this arm only (deep-merged before validation). */
   overlay: Record<string, unknown>;
 }
@@ -58,6 +64,14 @@ export const ARM_REGISTRY: Record<string, ArmSpec> = {
     labels: 'judge',
     overlay: {},
   },
+  gated: {
+    name: 'gated',
+    describe: 'anchored + pre-action gate: every update passes oracle, simulator, critic and gate before it is committed; failure library and memory',
+    reward: 'rm',
+    labels: 'execution',
+    gate: true,
+    overlay: {},
+  },
 };
 
 /** An inline arm definition in a run config. */
@@ -68,6 +82,7 @@ export const armDefinitionSchema = z
     describe: z.string().optional(),
     reward: z.enum(REWARD_SOURCES).optional(),
     labels: z.enum(LABEL_SOURCES).nullable().optional(),
+    gate: z.boolean().optional(),
     overlay: z.record(z.string(), z.unknown()).default({}),
   })
   .strict();
@@ -103,6 +118,11 @@ export function resolveArms(entries: readonly (string | z.output<typeof armDefin
         labels: entry.labels !== undefined ? entry.labels : (base?.labels ?? null),
         overlay: deepMerge(base?.overlay ?? {}, entry.overlay),
       };
+      const gate = entry.gate ?? base?.gate;
+      if (gate) spec.gate = true;
+    }
+    if (spec.gate && (spec.reward !== 'rm' || spec.labels !== 'execution')) {
+      throw new AnchorError('BAD_CONFIG', `arms[${i}] (${spec.name}): a gated arm needs reward rm and labels execution (the gate settles and verifies by execution)`);
     }
     if (out.some((a) => a.name === spec.name)) throw new AnchorError('BAD_CONFIG', `arms[${i}]: arm ${JSON.stringify(spec.name)} listed twice`);
     out.push(spec);

@@ -35,7 +35,12 @@ export class JsonlWriter implements MetricWriter {
   }
 
   write(record: object): void {
-    writeSync(this.fd, JSON.stringify(record) + '\n', this.offset());
+    this.writeLine(JSON.stringify(record));
+  }
+
+  /** Append one already-serialised line (no newline in `line`). */
+  writeLine(line: string): void {
+    writeSync(this.fd, line + '\n', this.offset());
   }
 
   /** Flush to disk (called before a checkpoint records the offset). */

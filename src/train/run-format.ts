@@ -57,6 +57,34 @@ export const METRIC_KEYS = {
   evalSampled: 'eval/sampled_pass',
 } as const;
 
+/**
+ * Metric keys of gated arms (written only by arms with `gate: true`). Counts are cumulative over
+ * gate passes (a MODIFY is followed by a re-gate of the recomputed update in the same step).
+ */
+export const GATE_METRIC_KEYS = {
+  /** Final decision of the step's update (DENY | ESCALATE | MODIFY | WAIT | AUTHORIZE). */
+  decision: 'gate/decision',
+  /** The step's update was committed (AUTHORIZE, or ESCALATE without `gate.escalation.pause`). */
+  applied: 'gate/applied',
+  /** Gate passes this step (1 + re-gates after MODIFY). */
+  passes: 'gate/passes',
+  deny: 'gate/deny',
+  escalate: 'gate/escalate',
+  modify: 'gate/modify',
+  wait: 'gate/wait',
+  authorize: 'gate/authorize',
+  /** Surprises: committed updates whose settled outcome was a failure of a mode not yet in the library. */
+  surprises: 'gate/surprises',
+  /** Failure modes in the library. */
+  librarySize: 'gate/library_size',
+  /** UCB u on the hacking gap at the step's last gate pass (null = +Infinity, too few settled gaps). */
+  u: 'gate/u',
+  /** Settled gaps u is computed from. */
+  settledGaps: 'gate/settled_gaps',
+  /** Verified failures fed to the RM as hard examples (MODIFY refits), cumulative. */
+  hardExamples: 'gate/hard_examples',
+} as const;
+
 /** manifest.json */
 export interface RunManifest {
   name: string;
@@ -74,7 +102,7 @@ export interface RunManifest {
 /** <arm>/arm.json */
 export interface ArmStatus {
   name: string;
-  spec: { reward: string; labels: string | null; describe: string };
+  spec: { reward: string; labels: string | null; describe: string; gate?: boolean };
   state: 'pending' | 'running' | 'done' | 'failed';
   stepsDone: number;
   totalSteps: number;

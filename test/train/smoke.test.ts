@@ -25,6 +25,46 @@ function metrics(dir: string, arm: string): Record<string, unknown>[] {
 const withoutTiming = (rows: Record<string, unknown>[]) =>
   rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('perf/'))));
 
+/** Train `arm` for 6 steps, SIGKILL it once step 3 is logged, resume, compare with an uninterrupted run. */
+async function killAndResume(arm: string): Promise<void> {
+    const killed = join(work, `killed-${arm}`);
+    const args = [resolve(repoRoot, 'bin/anchor-rl.js'), 'train', ...common, '--set', `arms=[${arm}]`, '--set', 'grpo.steps=6', '--out', killed];
+    const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'ignore', detached: true });
+    // Kill the whole process group (CLI + arm process + sandbox workers) once step 3 is logged.
+    await new Promise<void>((res, rej) => {
+      const t = setInterval(() => {
+        const p = join(killed, arm, 'metrics.jsonl');
+        if (existsSync(p) && readFileSync(p, 'utf8').trim().split('\n').length >= 3) {
+          clearInterval(t);
+          process.kill(-child.pid!, 'SIGKILL');
+          res();
+        }
+      }, 50);
+      child.on('exit', () => {
+        clearInterval(t);
+        rej(new Error('the run finished before it could be killed'));
+      });
+    });
+    expect(JSON.parse(readFileSync(join(killed, arm, 'arm.json'), 'utf8')).state).toBe('running');
+    const r = runCli(['resume', killed], { timeoutMs: 600_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const ref = join(work, `uninterrupted-${arm}`);
+    const u = runCli(['train', ...common, '--set', `arms=[${arm}]`, '--set', 'grpo.steps=6', '--out', ref], { timeoutMs: 600_000 });
+    expect(u.code, u.stderr).toBe(0);
+    const a = metrics(killed, arm);
+    expect(a.map((x) => x.step)).toEqual([0, 1, 2, 3, 4, 5]); // truncated on resume, never duplicated
+    expect(withoutTiming(a)).toEqual(withoutTiming(metrics(ref, arm)));
+    const samples = (d: string) => readFileSync(join(d, arm, 'samples.jsonl'), 'utf8');
+    expect(samples(killed)).toBe(samples(ref));
+    expect(readdirSync(join(killed, arm, 'checkpoints')).filter((n) => n.startsWith('.tmp'))).toEqual([]);
+  if (arm === 'gated') {
+    // The gate's log is truncated to the checkpoint too, and the restored failure library,
+    // memory and escalation state decide exactly as the uninterrupted run's did.
+    const gate = (d: string) => readFileSync(join(d, arm, 'gate.jsonl'), 'utf8');
+    expect(gate(killed)).toBe(gate(ref));
+  }
+}
+
 describe('train (smoke)', () => {
   let full: string;
   beforeAll(() => {
@@ -33,9 +73,9 @@ describe('train (smoke)', () => {
     if (r.code !== 0) throw new Error(`smoke train failed (${r.code}):\n${r.stderr.slice(-4000)}`);
   }, 900_000);
 
-  it('runs all four arms into their own directories with the logs the issue lists', () => {
+  it('runs all five arms into their own directories with the logs the issue lists', () => {
     const manifest = JSON.parse(readFileSync(join(full, 'manifest.json'), 'utf8'));
-    expect(manifest.arms).toEqual(['frozen', 'anchored', 'execution', 'judge']);
+    expect(manifest.arms).toEqual(['frozen', 'anchored', 'execution', 'judge', 'gated']);
     expect(manifest.endedAt).toBeTruthy();
     expect(manifest.config.grpo.steps).toBe(4);
     for (const arm of manifest.arms as string[]) {
@@ -49,7 +89,8 @@ describe('train (smoke)', () => {
       expect(existsSync(join(full, arm, 'metrics.csv'))).toBe(true);
       expect(JSON.parse(readFileSync(join(full, arm, 'arm.json'), 'utf8')).state).toBe('done');
       const refits = readFileSync(join(full, arm, 'refits.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-      expect(refits).toHaveLength(2);
+      // The gated arm settles every step while its gate has fewer than gate.min_settled gaps.
+      expect(refits).toHaveLength(arm === 'gated' ? 4 : 2);
     }
     // Budgets: execution pays for every rollout, anchored for its settled sample, frozen/judge none.
     const last = (arm: string) => metrics(full, arm).at(-1)!['budget/exec'] as number;
@@ -57,8 +98,36 @@ describe('train (smoke)', () => {
     expect(last('anchored')).toBe(8); // 25% of each 16-completion window (2 steps x 8), two windows
     expect(last('frozen')).toBe(0);
     expect(last('judge')).toBe(0);
+    // gated: its settled sample (every step, escalated rate) plus the gate's probes and verifications.
+    const gatedRows = metrics(full, 'gated');
+    const gatedSettled = gatedRows.reduce((a, r) => a + (r['settle/count'] as number), 0);
+    expect(gatedSettled).toBeGreaterThan(8);
+    expect(last('gated')).toBeGreaterThan(gatedSettled);
     // The policy moved: the arms share step-0 data, so they differ only through training.
     expect(metrics(full, 'anchored')[0]!['reward/proxy']).toBe(metrics(full, 'frozen')[0]!['reward/proxy']);
+  });
+
+  it('the gated arm gates every update: gate.jsonl lines parse, metrics count decisions, compare shows them', () => {
+    const lines = readFileSync(join(full, 'gated', 'gate.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    expect(lines.map((l) => l.step)).toEqual([0, 1, 2, 3]);
+    for (const l of lines) {
+      expect(['DENY', 'ESCALATE', 'MODIFY', 'WAIT', 'AUTHORIZE']).toContain(l.decision);
+      expect(l.reasons.length).toBeGreaterThan(0);
+      expect(l.evidence.update).toMatchObject({ kind: 'policy_update', nonFinite: { loss: 0, grads: 0, weights: 0 }, sandboxIntegritySignals: 0 });
+      expect(Number.isFinite(l.evidence.update.klToRef)).toBe(true);
+    }
+    // Too few settled gaps for a finite u (12 < min_settled 30): every update ESCALATEs, and
+    // commits (escalation.pause is false) with settlement raised to the 0.4 cap.
+    expect(lines.map((l) => [l.decision, l.applied])).toEqual(Array(4).fill(['ESCALATE', true]));
+    const rows = metrics(full, 'gated');
+    expect(rows.map((r) => r['gate/decision'])).toEqual(Array(4).fill('ESCALATE'));
+    expect(rows.at(-1)).toMatchObject({ 'gate/escalate': 4, 'gate/deny': 0, 'gate/modify': 0, 'gate/authorize': 0, 'gate/surprises': 0, 'gate/u': null, 'settle/rate': 0.4 });
+    expect(rows.at(-1)!['gate/settled_gaps']).toBe(rows.reduce((a, r) => a + (r['settle/count'] as number), 0));
+    expect(rows.at(-1)).toHaveProperty('gate/library_size');
+    for (const arm of ['frozen', 'anchored', 'execution', 'judge']) expect(existsSync(join(full, arm, 'gate.jsonl'))).toBe(false);
+    const md = readFileSync(join(full, 'compare.md'), 'utf8');
+    expect(md).toMatch(/\| DENY \| ESCALATE \| MODIFY \| AUTHORIZE \| surprises \| library \|/);
+    expect(md).toMatch(/\| gated \|.* \| 0 \| 4 \| 0 \| 0 \| 0 \| \d+ \|/);
   });
 
   it('refuses to overwrite a run directory without --force (exit 2, nothing written)', () => {
@@ -75,36 +144,7 @@ describe('train (smoke)', () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  it('SIGKILL at any moment + resume gives the metrics of an uninterrupted run', async () => {
-    const killed = join(work, 'killed');
-    const args = [resolve(repoRoot, 'bin/anchor-rl.js'), 'train', ...common, '--set', 'arms=[anchored]', '--set', 'grpo.steps=6', '--out', killed];
-    const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'ignore', detached: true });
-    // Kill the whole process group (CLI + arm process + sandbox workers) once step 3 is logged.
-    await new Promise<void>((res, rej) => {
-      const t = setInterval(() => {
-        const p = join(killed, 'anchored', 'metrics.jsonl');
-        if (existsSync(p) && readFileSync(p, 'utf8').trim().split('\n').length >= 3) {
-          clearInterval(t);
-          process.kill(-child.pid!, 'SIGKILL');
-          res();
-        }
-      }, 50);
-      child.on('exit', () => {
-        clearInterval(t);
-        rej(new Error('the run finished before it could be killed'));
-      });
-    });
-    expect(JSON.parse(readFileSync(join(killed, 'anchored', 'arm.json'), 'utf8')).state).toBe('running');
-    const r = runCli(['resume', killed], { timeoutMs: 600_000 });
-    expect(r.code, r.stderr).toBe(0);
-    const ref = join(work, 'uninterrupted');
-    const u = runCli(['train', ...common, '--set', 'arms=[anchored]', '--set', 'grpo.steps=6', '--out', ref], { timeoutMs: 600_000 });
-    expect(u.code, u.stderr).toBe(0);
-    const a = metrics(killed, 'anchored');
-    expect(a.map((x) => x.step)).toEqual([0, 1, 2, 3, 4, 5]); // truncated on resume, never duplicated
-    expect(withoutTiming(a)).toEqual(withoutTiming(metrics(ref, 'anchored')));
-    const samples = (d: string) => readFileSync(join(d, 'anchored', 'samples.jsonl'), 'utf8');
-    expect(samples(killed)).toBe(samples(ref));
-    expect(readdirSync(join(killed, 'anchored', 'checkpoints')).filter((n) => n.startsWith('.tmp'))).toEqual([]);
-  }, 900_000);
+  it('SIGKILL at any moment + resume gives the metrics of an uninterrupted run', () => killAndResume('anchored'), 900_000);
+
+  it('the same for the gated arm (failure library, memory and escalation restored)', () => killAndResume('gated'), 900_000);
 });

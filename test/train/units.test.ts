@@ -12,8 +12,9 @@ import { SETTLEMENT_STRATEGIES, settleCount, type Claim } from '../../src/train/
 import { Rng } from '../../src/util/rng.ts';
 
 describe('arm registry', () => {
-  it('has the four arms of the study as data', () => {
-    expect(Object.keys(ARM_REGISTRY)).toEqual(['frozen', 'anchored', 'execution', 'judge']);
+  it('has the four arms of the study and the gated arm as data', () => {
+    expect(Object.keys(ARM_REGISTRY)).toEqual(['frozen', 'anchored', 'execution', 'judge', 'gated']);
+    expect(ARM_REGISTRY.gated).toMatchObject({ reward: 'rm', labels: 'execution', gate: true });
     expect(ARM_REGISTRY.frozen).toMatchObject({ reward: 'rm', labels: null });
     expect(ARM_REGISTRY.anchored).toMatchObject({ reward: 'rm', labels: 'execution' });
     expect(ARM_REGISTRY.execution).toMatchObject({ reward: 'execution', labels: null });
