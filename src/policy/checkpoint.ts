@@ -11,10 +11,11 @@
  * renamed over DIR (the previous DIR is moved aside first and removed after), so a reader never
  * sees a half-written checkpoint.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { AnchorError } from '../util/errors.ts';
+import { fsyncDir, writeFileDurable } from '../util/fs.ts';
 import { type GptConfig, validateGptConfig } from './gpt-config.ts';
 import { type WeightMap, validateWeights } from './weights.ts';
 import { decodeSafetensors, encodeSafetensors } from './safetensors.ts';
@@ -43,31 +44,6 @@ interface ConfigFile {
   model: GptConfig;
   tokenizer: { kind: string };
   meta?: Record<string, unknown>;
-}
-
-function writeFileDurable(path: string, data: Uint8Array | string): void {
-  const fd = openSync(path, 'w');
-  try {
-    const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    let off = 0;
-    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function fsyncDir(path: string): void {
-  try {
-    const fd = openSync(path, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Some filesystems refuse fsync on directories; the renames are still atomic.
-  }
 }
 
 /** Write a checkpoint to `dir` atomically (replacing any previous checkpoint there). */

@@ -1,10 +1,9 @@
 /** Small durable-write helpers: temp file + fsync + rename, so readers never see half a file. */
 import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 
-/** Write `data` to `path` atomically (temp file in the same directory, fsync, rename). */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  const fd = openSync(tmp, 'w');
+/** Write `data` to `path` and fsync it (in place: for files inside a directory renamed later). */
+export function writeFileDurable(path: string, data: string | Uint8Array): void {
+  const fd = openSync(path, 'w');
   try {
     const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     let off = 0;
@@ -13,6 +12,26 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   } finally {
     closeSync(fd);
   }
+}
+
+/** fsync a directory so a rename inside it is durable (some filesystems refuse: ignored). */
+export function fsyncDir(path: string): void {
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // The renames are still atomic.
+  }
+}
+
+/** Write `data` to `path` atomically (temp file in the same directory, fsync, rename). */
+export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileDurable(tmp, data);
   renameSync(tmp, path);
 }
 

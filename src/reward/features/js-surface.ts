@@ -13,7 +13,7 @@
 import { parse, type Node } from 'acorn';
 import { fnv1a32 } from '../../tasks/index.ts';
 import { tokenizeJs } from './js-tokenize.ts';
-import type { FeatureExtractor } from './types.ts';
+import { addHashedNgrams, type FeatureExtractor } from './types.ts';
 
 /** Names of the length features that close the `js-surface` vector. */
 export const LENGTH_FEATURES = [
@@ -47,13 +47,7 @@ export function jsSurfaceExtractor(opts: JsSurfaceOptions = {}): FeatureExtracto
     extract(text) {
       const out = new Float32Array(dim);
       const toks = tokenizeJs(text);
-      for (let n = 1; n <= maxN; n++) {
-        for (let i = 0; i + n <= toks.length; i++) {
-          // The order prefix keeps a unigram and a bigram with the same text in different buckets.
-          const gram = n + '\u0001' + toks.slice(i, i + n).join('\u0001');
-          out[fnv1a32(gram) % hashDim]! += 1;
-        }
-      }
+      addHashedNgrams(out, toks, hashDim, maxN, fnv1a32);
       const lines = text.split('\n');
       let balBrace = 0;
       let balParen = 0;

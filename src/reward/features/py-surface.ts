@@ -7,7 +7,7 @@
  * of leading-space width) and the length features include the deepest indentation.
  */
 import { fnv1a32 } from '../../tasks/index.ts';
-import type { FeatureExtractor } from './types.ts';
+import { addHashedNgrams, type FeatureExtractor } from './types.ts';
 
 /** Names of the length features that close the `py-surface` vector. */
 export const PY_LENGTH_FEATURES = [
@@ -79,12 +79,7 @@ export function pySurfaceExtractor(opts: PySurfaceOptions = {}): FeatureExtracto
     extract(text) {
       const out = new Float32Array(dim);
       const toks = tokenizePy(text);
-      for (let n = 1; n <= maxN; n++) {
-        for (let i = 0; i + n <= toks.length; i++) {
-          const gram = n + '\u0001' + toks.slice(i, i + n).join('\u0001');
-          out[fnv1a32(gram) % hashDim]! += 1;
-        }
-      }
+      addHashedNgrams(out, toks, hashDim, maxN, fnv1a32);
       const lines = text.split('\n');
       let paren = 0;
       for (const t of toks) {
