@@ -25,6 +25,7 @@ import type { ArmSpec } from './arms.ts';
 import { DataLoader } from './data.ts';
 import { GatedStep, type GatedState, type GatedStepOutput } from './gated-step.ts';
 import { goldOf } from './gold.ts';
+import { withinGroupSoundness } from './monitor.ts';
 import { computeAdvantages, grpoLoss, grpoLossReference, type GrpoTokens } from './grpo.ts';
 import type { KvLogger } from './logger.ts';
 import { METRIC_KEYS as K, type RefitLine, type SampleLine } from './run-format.ts';
@@ -225,6 +226,7 @@ export class ArmTrainer {
     log.record(K.proxy, proxyMean);
     log.record(K.gold, goldMean);
     log.record(K.gap, goldMean === null ? null : proxyMean - goldMean);
+    log.record(K.sndG, withinGroupSoundness(proxy, gold, G));
     log.record(K.train, mean(reward.filter((r): r is number => r !== null)));
     log.record(K.kl, diag.kl);
     log.record(K.entropy, entN ? entSum / entN : 0);

@@ -72,6 +72,13 @@ export const ARM_REGISTRY: Record<string, ArmSpec> = {
     gate: true,
     overlay: {},
   },
+  'anchored-top-proxy': {
+    name: 'anchored-top-proxy',
+    describe: 'anchored, but each window settles the completions the RM rates highest (where selection pressure concentrates) — same budget',
+    reward: 'rm',
+    labels: 'execution',
+    overlay: { settlement: { strategy: 'top-proxy' } },
+  },
 };
 
 /** An inline arm definition in a run config. */

@@ -27,6 +27,8 @@ export const METRIC_KEYS = {
   gold: 'reward/gold',
   /** proxy − gold. */
   gap: 'reward/gap',
+  /** RM's within-group soundness (gold of its favourite / best gold in the group), see monitor.ts. */
+  sndG: 'monitor/snd_g',
   /** Mean of the reward the arm actually trained on. */
   train: 'reward/train',
   /** Mean per-token k3 KL to the reference policy. */

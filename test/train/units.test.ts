@@ -13,7 +13,8 @@ import { Rng } from '../../src/util/rng.ts';
 
 describe('arm registry', () => {
   it('has the four arms of the study and the gated arm as data', () => {
-    expect(Object.keys(ARM_REGISTRY)).toEqual(['frozen', 'anchored', 'execution', 'judge', 'gated']);
+    expect(Object.keys(ARM_REGISTRY)).toEqual(['frozen', 'anchored', 'execution', 'judge', 'gated', 'anchored-top-proxy']);
+    expect(ARM_REGISTRY['anchored-top-proxy']).toMatchObject({ reward: 'rm', labels: 'execution', overlay: { settlement: { strategy: 'top-proxy' } } });
     expect(ARM_REGISTRY.gated).toMatchObject({ reward: 'rm', labels: 'execution', gate: true });
     expect(ARM_REGISTRY.frozen).toMatchObject({ reward: 'rm', labels: null });
     expect(ARM_REGISTRY.anchored).toMatchObject({ reward: 'rm', labels: 'execution' });
@@ -104,5 +105,19 @@ describe('metrics logger', () => {
     resumed.write({ step: 1, again: true });
     resumed.close();
     expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(2);
+  });
+});
+
+describe('within-group soundness monitor', () => {
+  it('is gold of the RM favourite over the best gold, skipping groups without signal', async () => {
+    const { withinGroupSoundness } = await import('../../src/train/monitor.ts');
+    // group 1: RM picks index 1 (gold 0.5), best 1.0 → 0.5; group 2: best gold 0 → skipped;
+    // group 3: proxy tie between 0 and 2 (gold 1 and 0) → pick is worth 0.5 of best 1 → 0.5.
+    const proxy = [0.1, 0.9, 0.2, 0.5, 0.5, 0.5, 0.7, 0.1, 0.7];
+    const gold = [1, 0.5, 0, 0, 0, 0, 1, 0.2, 0];
+    expect(withinGroupSoundness(proxy, gold, 3)).toBeCloseTo(0.5, 12);
+    expect(withinGroupSoundness([0.2, 0.1], [0.4, 0.8], 2)).toBeCloseTo(0.5, 12);
+    expect(withinGroupSoundness([0.2, 0.1], [null, 0.8], 2)).toBeNull();
+    expect(withinGroupSoundness([0.9, 0.1], [1, 0.3], 2)).toBe(1);
   });
 });
