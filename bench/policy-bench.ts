@@ -7,7 +7,6 @@
  *
  * Env: BENCH_QUICK=1 shrinks every workload (smoke run); BENCH_SYNCS overrides the sync count.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +22,7 @@ import { exportGptToOnnx } from '../src/policy/onnx/export-gpt.ts';
 import type { GptConfig } from '../src/policy/gpt-config.ts';
 import type { WeightMap } from '../src/policy/weights.ts';
 import { Rng } from '../src/util/rng.ts';
+import { writeBenchSection } from './benchmarks-file.ts';
 
 const quick = process.env.BENCH_QUICK === '1';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -217,7 +217,7 @@ async function main(): Promise<void> {
     '',
     ...(notes.length ? ['Shortfalls on this run:', '', ...notes.map((n) => `- ${n}`), ''] : ['All targets met on this run.', '']),
   ].join('\n');
-  writeSection(path.join(repoRoot, 'BENCHMARKS.md'), section);
+  writeBenchSection(path.join(repoRoot, 'BENCHMARKS.md'), 'Policy', section);
   process.stdout.write(section + '\n');
 }
 
@@ -225,20 +225,5 @@ function fmt(x: number): string {
   return Math.round(x).toLocaleString('en-US');
 }
 
-/** Replace the "## Policy" section of BENCHMARKS.md (or append it), keeping other sections. */
-function writeSection(file: string, section: string): void {
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const lines = text.split('\n');
-  const start = lines.findIndex((l) => l.trim() === '## Policy');
-  let out: string[];
-  if (start < 0) {
-    out = [...lines.join('\n').trimEnd().split('\n'), '', ...section.trimEnd().split('\n'), ''];
-  } else {
-    let end = lines.findIndex((l, i) => i > start && /^## /.test(l));
-    if (end < 0) end = lines.length;
-    out = [...lines.slice(0, start), ...section.trimEnd().split('\n'), '', ...lines.slice(end)];
-  }
-  writeFileSync(file, out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n');
-}
 
 await main();

@@ -7,7 +7,6 @@
  * Environment: BENCH_PROGRAMS (default 1000), BENCH_REPEATS (3), BENCH_LATENCY_REPS (20),
  * BENCH_QUICK=1 for a smoke run. Needs `redis-server` on PATH.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +15,7 @@ import { QueueExecutor } from '../src/sandbox/queue/queue-executor.ts';
 import type { Executor, ProgramSpec } from '../src/sandbox/types.ts';
 import { Rng } from '../src/util/rng.ts';
 import { haveRedisServer, startWorker, TestRedis, type WorkerProc } from '../test/queue/redis-helper.ts';
+import { writeBenchSection } from './benchmarks-file.ts';
 
 const quick = process.env.BENCH_QUICK === '1';
 const N = Number(process.env.BENCH_PROGRAMS ?? (quick ? 300 : 1000));
@@ -172,7 +172,7 @@ async function main(): Promise<void> {
       'Programs this cheap (≈ 1 ms) make the per-batch cost matter: raise `sandbox.batch_size` so o_w / batch_size stays well below c. Real completions with heavier tests (tens of ms) make the queue overhead negligible and the machine count ≈ R × c / k.',
       '',
     ];
-    writeSection(lines.join('\n'));
+    writeBenchSection(path.join(repoRoot, 'BENCHMARKS.md'), 'Queue', lines.join('\n'));
     console.log(lines.join('\n'));
   } finally {
     for (const [, ex] of arms) await ex.close();
@@ -181,20 +181,5 @@ async function main(): Promise<void> {
   }
 }
 
-/** Write/replace the "## Queue" section of BENCHMARKS.md, leaving other sections alone. */
-function writeSection(section: string): void {
-  const file = path.join(repoRoot, 'BENCHMARKS.md');
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = text.search(/^## Queue\s*$/m);
-  let out: string;
-  if (start === -1) out = text.replace(/\s*$/, '\n\n') + section;
-  else {
-    const rest = text.slice(start + 1);
-    const nextRel = rest.search(/^## /m);
-    const end = nextRel === -1 ? text.length : start + 1 + nextRel;
-    out = text.slice(0, start) + section.replace(/\s*$/, '\n') + (end < text.length ? '\n' + text.slice(end) : '');
-  }
-  writeFileSync(file, out.replace(/\s*$/, '\n'));
-}
 
 await main();

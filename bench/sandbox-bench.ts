@@ -8,7 +8,7 @@
  * BENCH_BASELINE_SAMPLE (200), BENCH_RSS_PROGRAMS (10000), BENCH_QUICK=1 for a smoke run.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir, cpus } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ import PQueue from 'p-queue';
 import { LocalExecutor } from '../src/sandbox/local-executor.ts';
 import type { ProgramSpec } from '../src/sandbox/types.ts';
 import { Rng } from '../src/util/rng.ts';
+import { writeBenchSection } from './benchmarks-file.ts';
 
 const quick = process.env.BENCH_QUICK === '1';
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
@@ -237,7 +238,7 @@ async function main(): Promise<void> {
       notes.length ? `Shortfalls on this run: ${notes.join('; ')}.` : 'All targets met on this run.',
       '',
     ];
-    writeSection(lines.join('\n'));
+    writeBenchSection(path.join(repoRoot, 'BENCHMARKS.md'), 'Sandbox', lines.join('\n'));
     process.stdout.write(lines.join('\n') + '\n');
   } finally {
     await ex.close();
@@ -262,21 +263,5 @@ function contextCreationCpuUs(): number {
   }
 }
 
-/** Write/replace the "## Sandbox" section of BENCHMARKS.md, leaving other sections alone. */
-function writeSection(section: string): void {
-  const file = path.join(repoRoot, 'BENCHMARKS.md');
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = text.search(/^## Sandbox\s*$/m);
-  let out: string;
-  if (start === -1) {
-    out = text.replace(/\s*$/, '\n\n') + section;
-  } else {
-    const rest = text.slice(start + 1);
-    const nextRel = rest.search(/^## /m);
-    const end = nextRel === -1 ? text.length : start + 1 + nextRel;
-    out = text.slice(0, start) + section.replace(/\s*$/, '\n') + (end < text.length ? '\n' + text.slice(end) : '');
-  }
-  writeFileSync(file, out.replace(/\s*$/, '\n'));
-}
 
 await main();

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadDataset } from '../src/datasets/formats.ts';
 import { createExecutor, type ProgramSpec } from '../src/sandbox/index.ts';
+import { writeBenchSection } from './benchmarks-file.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const datasets = path.resolve(repoRoot, '../shared/datasets');
@@ -131,7 +132,7 @@ async function main(): Promise<void> {
         'os._exit or large heap growth (seconds per reboot at this load; a busy loop stopped inside wasm is recovered in place).',
       '',
     ];
-    writeSection(lines.join('\n'));
+    writeBenchSection(path.join(repoRoot, 'BENCHMARKS.md'), 'Sandbox (Python)', lines.join('\n'));
     process.stdout.write(lines.join('\n') + '\n');
   } finally {
     await ex.close();
@@ -139,21 +140,5 @@ async function main(): Promise<void> {
   }
 }
 
-/** Write/replace the "## Sandbox (Python)" section of BENCHMARKS.md, leaving other sections alone. */
-function writeSection(section: string): void {
-  const file = path.join(repoRoot, 'BENCHMARKS.md');
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = text.search(/^## Sandbox \(Python\)\s*$/m);
-  let out: string;
-  if (start === -1) {
-    out = text.replace(/\s*$/, '\n\n') + section;
-  } else {
-    const rest = text.slice(start + 1);
-    const nextRel = rest.search(/^## /m);
-    const end = nextRel === -1 ? text.length : start + 1 + nextRel;
-    out = text.slice(0, start) + section.replace(/\s*$/, '\n') + (end < text.length ? '\n' + text.slice(end) : '');
-  }
-  writeFileSync(file, out.replace(/\s*$/, '\n'));
-}
 
 await main();
