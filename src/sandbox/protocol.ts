@@ -39,3 +39,39 @@ export type FromWorker =
   /** Results so far; `running` = the job index in progress and `elapsed` its age in ms. */
   | { type: 'progress'; batch: number; items: WireResult[]; running?: number; elapsed?: number; done: boolean }
   | { type: 'fatal'; message: string };
+
+/** Send a message to the parent executor (dropped once the channel is gone). */
+export function sendToParent(m: FromWorker): void {
+  if (process.send && process.connected) process.send(m);
+}
+
+/**
+ * A worker process's main loop, shared by the JavaScript and Python workers: start the runtime
+ * (reporting `fatal` and exiting if it cannot), then run batches one after another as they
+ * arrive, close on `exit`, and exit when the parent goes away.
+ */
+export async function serveWorker<R>(spec: {
+  what: string;
+  start: (opts: WorkerOptions) => R | Promise<R>;
+  runBatch: (runtime: R, batch: number, programs: WireProgram[]) => Promise<void>;
+  close: (runtime: R) => void;
+}): Promise<void> {
+  const opts = JSON.parse(process.argv[2] ?? '{}') as WorkerOptions;
+  let runtime: R;
+  try {
+    runtime = await spec.start(opts);
+  } catch (e) {
+    sendToParent({ type: 'fatal', message: `${spec.what} failed to start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}` });
+    process.exit(1);
+  }
+  process.on('disconnect', () => process.exit(0));
+  let chain = Promise.resolve();
+  process.on('message', (m: ToWorker) => {
+    if (m.type === 'exit') {
+      spec.close(runtime);
+      process.exit(0);
+    }
+    if (m.type === 'batch') chain = chain.then(() => spec.runBatch(runtime, m.batch, m.programs));
+  });
+  sendToParent({ type: 'ready' });
+}

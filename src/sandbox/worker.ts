@@ -17,7 +17,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ivm from 'isolated-vm';
 import type { ExecStatus } from './types.ts';
-import type { FromWorker, ToWorker, WireProgram, WireResult, WorkerOptions } from './protocol.ts';
+import { sendToParent, serveWorker, type WireProgram, type WireResult, type WorkerOptions } from './protocol.ts';
 
 const HARNESS_FILES = ['primordials.js', 'comparisons.js', 'inspect.js', 'assert.js', 'harness.js'];
 /** How often the worker reports progress while a batch runs, ms. */
@@ -402,30 +402,19 @@ function isLateSyntaxError(e: unknown): boolean {
 
 // ---- process wiring ---------------------------------------------------------------------------
 
-function send(m: FromWorker): void {
-  if (process.send && process.connected) process.send(m);
-}
+const send = sendToParent;
 
 async function main(): Promise<void> {
-  const opts = JSON.parse(process.argv[2] ?? '{}') as WorkerOptions;
-  let host: Host;
-  try {
-    host = new Host(opts);
-    host.warm();
-  } catch (e) {
-    send({ type: 'fatal', message: `sandbox worker failed to start: ${e instanceof Error ? e.stack : String(e)}` });
-    process.exit(1);
-  }
-  process.on('disconnect', () => process.exit(0));
-  let chain = Promise.resolve();
-  process.on('message', (m: ToWorker) => {
-    if (m.type === 'exit') {
-      host.recycle();
-      process.exit(0);
-    }
-    if (m.type === 'batch') chain = chain.then(() => runBatch(host, m.batch, m.programs));
+  await serveWorker<Host>({
+    what: 'sandbox worker',
+    start: (opts) => {
+      const host = new Host(opts);
+      host.warm();
+      return host;
+    },
+    runBatch,
+    close: (host) => host.recycle(),
   });
-  send({ type: 'ready' });
 }
 
 async function runBatch(host: Host, batch: number, programs: WireProgram[]): Promise<void> {

@@ -7,14 +7,12 @@
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FromWorker, ToWorker, WireProgram, WireResult, WorkerOptions } from '../protocol.ts';
+import { sendToParent, serveWorker, type WireProgram, type WireResult } from '../protocol.ts';
 import { PythonRuntime } from './runtime.ts';
 
 const PROGRESS_MS = 50;
 
-function send(m: FromWorker): void {
-  if (process.send && process.connected) process.send(m);
-}
+const send = sendToParent;
 
 async function runBatch(rt: PythonRuntime, batch: number, programs: WireProgram[]): Promise<void> {
   let buffered: WireResult[] = [];
@@ -66,24 +64,16 @@ async function runBatch(rt: PythonRuntime, batch: number, programs: WireProgram[
 }
 
 async function main(): Promise<void> {
-  const opts = JSON.parse(process.argv[2] ?? '{}') as WorkerOptions;
-  const rt = new PythonRuntime({ memoryMb: opts.memoryMb, stdoutLimit: opts.stdoutLimit, minAssertions: opts.minAssertions });
-  try {
-    await rt.start();
-  } catch (e) {
-    send({ type: 'fatal', message: `python sandbox worker failed to start: ${e instanceof Error ? e.message : String(e)}` });
-    process.exit(1);
-  }
-  process.on('disconnect', () => process.exit(0));
-  let chain = Promise.resolve();
-  process.on('message', (m: ToWorker) => {
-    if (m.type === 'exit') {
-      rt.close();
-      process.exit(0);
-    }
-    if (m.type === 'batch') chain = chain.then(() => runBatch(rt, m.batch, m.programs));
+  await serveWorker<PythonRuntime>({
+    what: 'python sandbox worker',
+    start: async (opts) => {
+      const rt = new PythonRuntime({ memoryMb: opts.memoryMb, stdoutLimit: opts.stdoutLimit, minAssertions: opts.minAssertions });
+      await rt.start();
+      return rt;
+    },
+    runBatch,
+    close: (rt) => rt.close(),
   });
-  send({ type: 'ready' });
 }
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
