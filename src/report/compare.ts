@@ -25,8 +25,29 @@ export const COMPARE_COLUMNS = [
   { key: 'execBudget', label: 'exec budget', digits: 0, describe: 'programs executed for training signal (last budget/exec)' },
   { key: 'execFraction', label: 'budget/exec arm', digits: 3, describe: "exec budget as a fraction of the execution arm's at the same step" },
   { key: 'judgeError', label: 'judge err', digits: 3, describe: 'judge label error |judge − gold|, mean over refits' },
-  { key: 'driftGapSpearman', label: 'ρ(drift,gap)', digits: 3, describe: 'Spearman correlation of drift at each settlement window with the concurrent hacking gap (needs ≥ 3 windows)' },
 ] as const;
+
+/**
+ * The alarm comparison: three statistics that could warn of reward hacking while it happens,
+ * each oriented so that larger means more alarmed — the drift D at each settlement window (the
+ * reference study's registered alarm), 1 − the on-policy within-group soundness Snd@G (window
+ * mean of `monitor/snd_g`), and 1 − the RM-vs-label rank correlation r_s of the settled sample
+ * (on arms that never refit: RM vs gold over the window). Per arm: each alarm's Spearman
+ * correlation with the concurrent hacking gap over the windows, and its lead time — steps from
+ * its first crossing of the run's `metrics.alarms` threshold to the rolling-gold peak (positive:
+ * it fired before the peak; n/a: it never fired).
+ */
+export const ALARM_COLUMNS = [
+  { key: 'driftGapSpearman', label: 'ρ(drift,gap)', digits: 3, describe: 'Spearman correlation of drift at each settlement window with the concurrent hacking gap (needs ≥ 3 windows)' },
+  { key: 'sndGapSpearman', label: 'ρ(1−Snd@G,gap)', digits: 3, describe: 'Spearman correlation of 1 − window-mean on-policy Snd@G with the concurrent hacking gap (needs ≥ 3 windows)' },
+  { key: 'rankGapSpearman', label: 'ρ(1−r_s,gap)', digits: 3, describe: 'Spearman correlation of 1 − the settled sample\'s RM-vs-label rank correlation with the concurrent hacking gap (needs ≥ 3 windows)' },
+  { key: 'driftLead', label: 'drift lead', digits: 0, describe: 'steps before the rolling-gold peak at which drift first exceeded metrics.alarms.drift (n/a: never)' },
+  { key: 'sndLead', label: 'Snd@G lead', digits: 0, describe: 'steps before the rolling-gold peak at which the rolling Snd@G first fell below metrics.alarms.snd (full windows only; n/a: never)' },
+  { key: 'rankLead', label: 'r_s lead', digits: 0, describe: 'steps before the rolling-gold peak at which the settled rank correlation first fell below metrics.alarms.rank (n/a: never)' },
+] as const;
+
+/** Alarm thresholds when a run's manifest predates `metrics.alarms` (the schema defaults). */
+const DEFAULT_ALARMS = { drift: 0.15, snd: 0.5, rank: 0.2 };
 
 /**
  * Gate columns (cumulative counts from the last metrics line of gated arms). Shown only when some
@@ -51,10 +72,12 @@ const GATE_SOURCES: Record<(typeof GATE_COLUMNS)[number]['key'], string> = {
 };
 
 /** A column key of the comparison. */
-export type CompareKey = (typeof COMPARE_COLUMNS)[number]['key'] | (typeof GATE_COLUMNS)[number]['key'];
+export type CompareKey = (typeof COMPARE_COLUMNS)[number]['key'] | (typeof ALARM_COLUMNS)[number]['key'] | (typeof GATE_COLUMNS)[number]['key'];
 
 /** The outcome columns (the first text table) — the rest are settlement/cost columns. */
 const OUTCOME_KEYS: readonly CompareKey[] = ['steps', 'finalGold', 'peakGold', 'peakStep', 'finalProxy', 'gap', 'kl', 'length', 'entropy'];
+/** The alarm columns (their own table). */
+const ALARM_KEYS: readonly CompareKey[] = ALARM_COLUMNS.map((c) => c.key);
 
 /** One cell: mean over runs ± standard error (se null with a single run). */
 export interface CompareCell {
@@ -141,20 +164,7 @@ export function armValues(arm: ArmData, run: RunData, window: number): Record<Co
     if (mine !== null && theirs !== null && theirs > 0) execFraction = mine / theirs;
   }
 
-  // Drift at each refit against the concurrent gap (logged with the refit, else the window's mean gap).
-  const pairs: [number, number][] = [];
-  let prev = -Infinity;
-  for (const r of arm.refits) {
-    // A monitoring line without gold has no drift measurement (the trainer writes 0 there).
-    const measured = r.refit !== false || (typeof r.driftGold === 'number' && Number.isFinite(r.driftGold));
-    const drift = measured && typeof r.drift === 'number' && Number.isFinite(r.drift) ? r.drift : null;
-    let gap = typeof r.gap === 'number' && Number.isFinite(r.gap) ? r.gap : null;
-    if (gap === null) gap = meanOf(withGap.filter((l) => l.step > prev && l.step <= r.step).map((l) => l[gapKey] as number | null));
-    if (drift !== null && gap !== null) pairs.push([drift, gap]);
-    prev = r.step;
-  }
-  const rho = pairs.length >= 3 ? spearman(pairs.map((p) => p[0]), pairs.map((p) => p[1])) : NaN;
-
+  const alarms = alarmValues(arm, run, withGap, gapKey, peak?.step ?? null);
   return {
     steps: m.length,
     finalGold: finalWindowMean(m, K.gold, window),
@@ -170,8 +180,67 @@ export function armValues(arm: ArmData, run: RunData, window: number): Record<Co
     execBudget: lastValue(m, K.budget),
     execFraction,
     judgeError: meanOf(arm.refits.map((r) => (typeof r.judgeLabelError === 'number' ? r.judgeLabelError : null))),
-    driftGapSpearman: Number.isFinite(rho) ? rho : null,
+    ...alarms,
     ...(Object.fromEntries(Object.entries(GATE_SOURCES).map(([k, key]) => [k, lastValue(m, key)])) as Record<keyof typeof GATE_SOURCES, number | null>),
+  };
+}
+
+const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** Spearman of (alarm, gap) pairs, or null with fewer than 3 pairs or no variance. */
+function pairRho(pairs: readonly [number, number][]): number | null {
+  if (pairs.length < 3) return null;
+  const rho = spearman(pairs.map((p) => p[0]), pairs.map((p) => p[1]));
+  return Number.isFinite(rho) ? rho : null;
+}
+
+/** The alarm columns of one arm (see {@link ALARM_COLUMNS}). */
+function alarmValues(
+  arm: ArmData,
+  run: RunData,
+  withGap: readonly Record<string, unknown>[],
+  gapKey: string,
+  peakStep: number | null,
+): Record<(typeof ALARM_COLUMNS)[number]['key'], number | null> {
+  const m = arm.metrics;
+  const cfg = run.manifest?.config as { metrics?: { alarms?: Partial<typeof DEFAULT_ALARMS>; snd_window?: number } } | undefined;
+  const th = { ...DEFAULT_ALARMS, ...cfg?.metrics?.alarms };
+  const sndWindow = cfg?.metrics?.snd_window ?? 10;
+  const drift: [number, number][] = [];
+  const snd: [number, number][] = [];
+  const rank: [number, number][] = [];
+  let driftCross: number | null = null;
+  let rankCross: number | null = null;
+  let prev = -Infinity;
+  for (const r of arm.refits) {
+    const inWindow = (l: { step: number }) => l.step > prev && l.step <= r.step;
+    // The concurrent gap: logged with the refit, else the window's mean gap.
+    const gap = finite(r.gap) ?? meanOf(withGap.filter((l) => inWindow(l as { step: number })).map((l) => l[gapKey] as number | null));
+    // A monitoring line without gold has no drift measurement (the trainer writes 0 there).
+    const measured = r.refit !== false || finite(r.driftGold) !== null;
+    const d = measured ? finite(r.drift) : null;
+    const s = meanOf(m.filter(inWindow).map((l) => metricValue(l, K.sndG)));
+    const rs = finite((r as { rank?: unknown }).rank);
+    if (gap !== null) {
+      if (d !== null) drift.push([d, gap]);
+      if (s !== null) snd.push([1 - s, gap]);
+      if (rs !== null) rank.push([1 - rs, gap]);
+    }
+    if (driftCross === null && d !== null && d > th.drift) driftCross = r.step;
+    if (rankCross === null && rs !== null && rs < th.rank) rankCross = r.step;
+    prev = r.step;
+  }
+  // Snd@G fires per step, once its rolling window is full (a partial window is too noisy).
+  const first = m[0]?.step ?? 0;
+  const sndCross = m.find((l) => l.step - first + 1 >= sndWindow && (metricValue(l, K.sndGRolling) ?? Infinity) < th.snd)?.step ?? null;
+  const lead = (cross: number | null) => (cross === null || peakStep === null ? null : peakStep - cross);
+  return {
+    driftGapSpearman: pairRho(drift),
+    sndGapSpearman: pairRho(snd),
+    rankGapSpearman: pairRho(rank),
+    driftLead: lead(driftCross),
+    sndLead: lead(sndCross),
+    rankLead: lead(rankCross),
   };
 }
 
@@ -197,7 +266,7 @@ export function compareRunData(runs: readonly RunData[], opts: CompareOptions = 
   for (const r of runs) for (const a of r.arms) if (!armNames.includes(a.name)) armNames.push(a.name);
   const perRunValues = runs.map((r) => new Map(r.arms.map((a) => [a.name, armValues(a, r, window)])));
   const gated = perRunValues.some((m) => [...m.values()].some((v) => v.gateAuthorize !== null || v.gateEscalate !== null));
-  const columns = [...COMPARE_COLUMNS, ...(gated ? GATE_COLUMNS : [])];
+  const columns = [...COMPARE_COLUMNS, ...ALARM_COLUMNS, ...(gated ? GATE_COLUMNS : [])];
 
   const rows: CompareRow[] = armNames.map((name) => {
     const perRun = perRunValues.map((m) => m.get(name) ?? null);
@@ -274,18 +343,32 @@ export function formatCompareText(t: CompareTable): string {
       t.rows.map((r) => [armLabel(r).padEnd(armWidth), ...cols.map((c) => formatCell(r.values[c.key], c.digits, multi))]),
     );
   };
-  const rest = t.columns.map((c) => c.key).filter((k) => !OUTCOME_KEYS.includes(k));
-  return [table(OUTCOME_KEYS), '', table(['steps', ...rest]), '', ...footnotes(t)].join('\n') + '\n';
+  const rest = t.columns.map((c) => c.key).filter((k) => !OUTCOME_KEYS.includes(k) && !ALARM_KEYS.includes(k));
+  return [table(OUTCOME_KEYS), '', table(['steps', ...rest]), '', table(ALARM_KEYS), '', ...footnotes(t)].join('\n') + '\n';
 }
 
-/** A Markdown table (compare.md, README). */
+/** Markdown tables (compare.md, README): the arm table, then the alarm comparison. */
 export function formatCompareMarkdown(t: CompareTable): string {
   const multi = t.runs.length > 1;
   const esc = (s: string): string => s.replace(/\|/g, '\\|');
-  const header = `| arm | ${t.columns.map((c) => esc(c.label)).join(' | ')} |`;
-  const sep = `|---|${t.columns.map(() => '---:').join('|')}|`;
-  const rows = t.rows.map((r) => `| ${esc(armLabel(r))} | ${t.columns.map((c) => formatCell(r.values[c.key], c.digits, multi)).join(' | ')} |`);
-  return [header, sep, ...rows, '', ...footnotes(t).map((n) => `${n.replace(/^\* /, '\\* ')}  `)].join('\n') + '\n';
+  const table = (cols: CompareTable['columns']): string[] => [
+    `| arm | ${cols.map((c) => esc(c.label)).join(' | ')} |`,
+    `|---|${cols.map(() => '---:').join('|')}|`,
+    ...t.rows.map((r) => `| ${esc(armLabel(r))} | ${cols.map((c) => formatCell(r.values[c.key], c.digits, multi)).join(' | ')} |`),
+  ];
+  const main = t.columns.filter((c) => !ALARM_KEYS.includes(c.key));
+  const alarms = t.columns.filter((c) => ALARM_KEYS.includes(c.key));
+  return (
+    [
+      ...table(main),
+      '',
+      ...footnotes(t).map((n) => `${n.replace(/^\* /, '\\* ')}  `),
+      '',
+      'Alarms (each oriented so larger = more alarmed; ρ = Spearman with the concurrent hacking gap over settlement windows; lead = steps before the rolling-gold peak of the first threshold crossing, n/a = never crossed):',
+      '',
+      ...table(alarms),
+    ].join('\n') + '\n'
+  );
 }
 
 /** CSV: one row per arm; `_se` columns only when several runs are compared. */

@@ -17,19 +17,21 @@ import type { AdamOptimizer, StepResult } from '../policy/optimizer.ts';
 import type { Tokenizer } from '../policy/tokenizer/index.ts';
 import type { FeatureExtractor } from '../reward/features/types.ts';
 import type { Judge } from '../reward/judges/types.ts';
+import { committeeDisagreement } from '../reward/models/committee.ts';
 import type { RewardModel } from '../reward/models/types.ts';
 import { problemProgram } from '../sandbox/programs.ts';
 import type { Executor, ExecResult } from '../sandbox/types.ts';
+import { spearman } from '../verifiers/correlation.ts';
 import { Rng, type RngState } from '../util/rng.ts';
 import type { ArmSpec } from './arms.ts';
 import { DataLoader } from './data.ts';
 import { GatedStep, type GatedState, type GatedStepOutput } from './gated-step.ts';
 import { goldOf } from './gold.ts';
-import { withinGroupSoundness } from './monitor.ts';
+import { RollingMean, withinGroupSoundness } from './monitor.ts';
 import { computeAdvantages, grpoLoss, grpoLossReference, type GrpoTokens } from './grpo.ts';
 import type { KvLogger } from './logger.ts';
 import { METRIC_KEYS as K, type RefitLine, type SampleLine } from './run-format.ts';
-import { SETTLEMENT_STRATEGIES, settleCount, type Claim } from './settlement.ts';
+import { SETTLEMENT_STRATEGIES, settleCount, type Claim, type SelectionContext } from './settlement.ts';
 
 /** Everything an arm trainer works with (built by ./arm-runner.ts). */
 export interface ArmComponents {
@@ -71,6 +73,8 @@ export interface TrainerState {
   /** Multiplier on RM-reward advantages (< 1 while adaptive settlement is alarmed). */
   rmWeight: number;
   refits: number;
+  /** Recent `monitor/snd_g` values for its rolling mean (absent in checkpoints before it existed). */
+  sndRecent?: (number | null)[];
   /** Gate loop, failure library and memory (gated arms). */
   gate?: GatedState;
 }
@@ -86,6 +90,7 @@ export class ArmTrainer {
   private settleRate: number;
   private rmWeight = 1;
   private refits = 0;
+  private readonly sndRolling: RollingMean;
   /** The pre-action gate around every update (gated arms only). */
   readonly gated: GatedStep | undefined;
   /** Steps completed. */
@@ -101,6 +106,7 @@ export class ArmTrainer {
     this.sampleRng = new Rng(seed).fork('rollout');
     this.settleRng = new Rng(seed).fork('settlement');
     this.settleRate = c.arm.labels ? c.config.settlement.rate : 0;
+    this.sndRolling = new RollingMean(c.config.metrics.snd_window);
     this.gated = c.arm.gate
       ? new GatedStep({
           config: c.config,
@@ -202,15 +208,24 @@ export class ArmTrainer {
 
     // --- 5. Settlement at the window end -------------------------------------------------------
     completions.forEach((_, i) =>
-      this.window.push({ step, index: i, problem: promptIdx[Math.floor(i / G)]!, text: texts[i]!, proxy: proxy[i]!, gold: gold[i] ?? null }),
+      this.window.push({
+        step,
+        index: i,
+        problem: promptIdx[Math.floor(i / G)]!,
+        text: texts[i]!,
+        proxy: proxy[i]!,
+        gold: gold[i] ?? null,
+        tokens: completionIds[i]!.length,
+        ...(results?.[i]?.status !== undefined ? { status: results[i]!.status } : {}),
+      }),
     );
-    const settled = new Set<number>();
     let settledCount = 0;
     // A gated arm without enough settled evidence for its gate settles every step.
     if ((step + 1) % cfg.settlement.every === 0 || this.gated?.needsEvidence()) {
-      const r = await this.settle(step);
-      settledCount = r.count;
-      for (const s of r.fromThisStep) settled.add(s);
+      settledCount = await this.settle(step);
+    } else if (step + 1 === this.totalSteps) {
+      this.flushSamples(this.window, new Map()); // a last partial window is never settled
+      this.window = [];
     }
     const t5 = performance.now();
 
@@ -226,7 +241,9 @@ export class ArmTrainer {
     log.record(K.proxy, proxyMean);
     log.record(K.gold, goldMean);
     log.record(K.gap, goldMean === null ? null : proxyMean - goldMean);
-    log.record(K.sndG, withinGroupSoundness(proxy, gold, G));
+    const snd = withinGroupSoundness(proxy, gold, G);
+    log.record(K.sndG, snd);
+    log.record(K.sndGRolling, this.sndRolling.push(snd));
     log.record(K.train, mean(reward.filter((r): r is number => r !== null)));
     log.record(K.kl, diag.kl);
     log.record(K.entropy, entN ? entSum / entN : 0);
@@ -249,20 +266,6 @@ export class ArmTrainer {
     log.record(K.syncSeconds, (t4 - t3) / 1000);
     log.record(K.settleSeconds, (t5 - t4) / 1000);
     log.record(K.stepSeconds, (performance.now() - t0) / 1000);
-    completions.forEach((c, i) =>
-      this.sinks.samples({
-        step,
-        problem: problems[i]!.id,
-        index: i,
-        text: texts[i]!,
-        tokens: c.tokenIds.length,
-        proxy: proxy[i]!,
-        gold: gold[i] ?? null,
-        judge: null,
-        settled: settled.has(i),
-        status: results?.[i]?.status,
-      }),
-    );
     this.stepsDone = step + 1;
     return log.dump(step);
   }
@@ -290,11 +293,13 @@ export class ArmTrainer {
   }
 
   /**
-   * Settle σ of the window: execute (or judge) the chosen claims, measure drift with the RM as
-   * it stands, append the labels and refit. Arms without a label source only record the
-   * monitoring drift against gold (when gold is known) and never refit.
+   * Settle σ of the window: execute (or judge) the claims the arm's strategy chooses, measure
+   * drift and rank agreement with the RM as it stands, append the labels and refit. Arms without
+   * a label source only record the monitoring drift against gold (when gold is known) and never
+   * refit. The window's samples.jsonl lines are written here, when their settled flag and judge
+   * score are final. Returns the number of claims settled.
    */
-  private async settle(step: number): Promise<{ count: number; fromThisStep: number[] }> {
+  private async settle(step: number): Promise<number> {
     const { arm, config: cfg } = this.c;
     const claims = this.window;
     this.window = [];
@@ -304,12 +309,13 @@ export class ArmTrainer {
     if (!arm.labels || rate <= 0) {
       // Monitoring only: how far the (frozen) RM is from reality on this window.
       const driftGold = golds.length ? golds.reduce((a, c) => a + Math.abs(c.proxy - c.gold!), 0) / golds.length : null;
-      this.sinks.refits({ step, labels: this.c.rm.labelCount, newLabels: 0, drift: driftGold ?? 0, driftGold, judgeLabelError: null, gap: windowGap, fit: {}, refit: false });
-      return { count: 0, fromThisStep: [] };
+      const rank = rankAgreement(golds.map((c) => c.proxy), golds.map((c) => c.gold!));
+      this.sinks.refits({ step, labels: this.c.rm.labelCount, newLabels: 0, drift: driftGold ?? 0, driftGold, judgeLabelError: null, gap: windowGap, rank, strategy: null, fit: {}, refit: false });
+      this.flushSamples(claims, new Map());
+      return 0;
     }
-    const strategy = SETTLEMENT_STRATEGIES[cfg.settlement.strategy]!;
     const k = settleCount(claims.length, rate);
-    const chosen = strategy.select(claims, k, this.settleRng).map((i) => claims[i]!);
+    const chosen = (await SETTLEMENT_STRATEGIES[cfg.settlement.strategy].select(claims, k, this.settleRng, this.selectionContext())).map((i) => claims[i]!);
     const problems = chosen.map((c) => this.c.train[c.problem]!);
     const texts = chosen.map((c) => c.text);
 
@@ -332,6 +338,7 @@ export class ArmTrainer {
     // Drift before the refit: the RM as it stands, on the new claims.
     const before = X.length ? await this.c.rm.predict(X) : new Float32Array();
     const drift = y.length ? y.reduce((a, v, j) => a + Math.abs(before[j]! - v), 0) / y.length : 0;
+    const rank = rankAgreement(before, y);
     const goldKnown = keep.filter((i) => goldOfChosen[i] !== null);
     const driftGold = goldKnown.length ? goldKnown.reduce((a, i) => a + Math.abs(before[keep.indexOf(i)]! - goldOfChosen[i]!), 0) / goldKnown.length : null;
     const judgeLabelError =
@@ -342,7 +349,7 @@ export class ArmTrainer {
     this.refits++;
     const after = X.length ? await this.c.rm.predict(X) : new Float32Array();
     const fitMse = y.length ? y.reduce((a, v, j) => a + (after[j]! - v) ** 2, 0) / y.length : 0;
-    this.sinks.refits({ step, labels: this.c.rm.labelCount, newLabels: X.length, drift, driftGold, judgeLabelError, gap: windowGap, fit: { new_mse: fitMse }, refit: true });
+    this.sinks.refits({ step, labels: this.c.rm.labelCount, newLabels: X.length, drift, driftGold, judgeLabelError, gap: windowGap, rank, strategy: cfg.settlement.strategy, fit: { new_mse: fitMse }, refit: true });
 
     // Adaptive settlement: a drift alarm raises σ and damps the RM reward for the next window.
     const a = cfg.settlement.adaptive;
@@ -355,7 +362,43 @@ export class ArmTrainer {
         this.rmWeight = 1;
       }
     }
-    return { count: chosen.length, fromThisStep: chosen.filter((c) => c.step === step).map((c) => c.index) };
+    // samples.jsonl: the judge's score is what the judge arm labelled its settled claims with.
+    const judged = new Map<Claim, number | null>(chosen.map((c, i) => [c, arm.labels === 'judge' ? labels[i]! : null]));
+    this.flushSamples(claims, judged);
+    return chosen.length;
+  }
+
+  /** What settlement strategies may ask about a window (computed only when asked). */
+  private selectionContext(): SelectionContext {
+    const { config: cfg, rm, features, train } = this.c;
+    return {
+      disagreement: (claims) =>
+        committeeDisagreement(
+          rm,
+          cfg.reward_model,
+          claims.map((c) => features.extract(c.text, train[c.problem]!.prompt)),
+          this.settleRng,
+          { members: cfg.settlement.committee.members },
+        ),
+    };
+  }
+
+  /** Write the samples.jsonl lines of a closed window; `settled` maps chosen claims to their judge score. */
+  private flushSamples(claims: readonly Claim[], settled: ReadonlyMap<Claim, number | null>): void {
+    for (const c of claims) {
+      this.sinks.samples({
+        step: c.step,
+        problem: this.c.train[c.problem]!.id,
+        index: c.index,
+        text: c.text,
+        tokens: c.tokens ?? 0,
+        proxy: c.proxy,
+        gold: c.gold,
+        judge: settled.get(c) ?? null,
+        settled: settled.has(c),
+        ...(c.status !== undefined ? { status: c.status } : {}),
+      });
+    }
   }
 
   /** Held-out pass rates: greedy (one completion) and sampled (eval.samples per problem). */
@@ -386,6 +429,7 @@ export class ArmTrainer {
       settleRate: this.settleRate,
       rmWeight: this.rmWeight,
       refits: this.refits,
+      sndRecent: this.sndRolling.getState(),
       ...(this.gated ? { gate: this.gated.getState() } : {}),
     };
   }
@@ -402,6 +446,14 @@ export class ArmTrainer {
     this.settleRate = s.settleRate;
     this.rmWeight = s.rmWeight;
     this.refits = s.refits;
+    this.sndRolling.setState(s.sndRecent ?? []);
     if (this.gated && s.gate) this.gated.setState(s.gate);
   }
+}
+
+/** Spearman correlation of the RM's scores with labels, or null with < 3 pairs or no variance. */
+function rankAgreement(scores: ArrayLike<number>, labels: ArrayLike<number>): number | null {
+  if (labels.length < 3) return null;
+  const r = spearman(scores, labels);
+  return Number.isFinite(r) ? r : null;
 }

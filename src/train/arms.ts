@@ -79,6 +79,13 @@ export const ARM_REGISTRY: Record<string, ArmSpec> = {
     labels: 'execution',
     overlay: { settlement: { strategy: 'top-proxy' } },
   },
+  'anchored-uncertainty': {
+    name: 'anchored-uncertainty',
+    describe: 'anchored, but each window settles the completions a bootstrap committee of RMs disagrees on most — same budget',
+    reward: 'rm',
+    labels: 'execution',
+    overlay: { settlement: { strategy: 'uncertainty' } },
+  },
 };
 
 /** An inline arm definition in a run config. */

@@ -3,6 +3,7 @@
  * in-training evaluation, checkpoints. Defaults follow the reference study (DESIGN.md).
  */
 import { z } from 'zod';
+import { STRATEGY_NAMES } from './settlement.ts';
 
 /** GRPO hyper-parameters. */
 export const grpoConfigSchema = z
@@ -31,7 +32,13 @@ export const settlementConfigSchema = z
   .object({
     every: z.number().int().min(1).default(25),
     rate: z.number().min(0).max(1).default(0.1),
-    strategy: z.enum(['random', 'top-proxy', 'mixed']).default('random'),
+    /** Which claims of a window to settle (registry in ./settlement.ts). */
+    strategy: z.enum(STRATEGY_NAMES).default('random'),
+    /** The bootstrap committee of the `uncertainty` strategy. */
+    committee: z
+      .object({ members: z.number().int().min(2).max(64).default(5) })
+      .strict()
+      .prefault({}),
     adaptive: z
       .object({
         enabled: z.boolean().default(false),
@@ -49,6 +56,21 @@ export const settlementConfigSchema = z
 export const metricsConfigSchema = z
   .object({
     gold: z.enum(['all', 'settled']).default('all'),
+    /** Steps in the rolling mean of the on-policy soundness `monitor/snd_g` (`monitor/snd_g_rolling`). */
+    snd_window: z.number().int().min(1).default(10),
+    /**
+     * Alarm thresholds `compare` uses for lead times (never used in training): drift at a refit
+     * above `drift`, rolling Snd@G below `snd`, proxy–label rank correlation of the settled sample
+     * below `rank`. Fixed before looking at any run, not tuned on one.
+     */
+    alarms: z
+      .object({
+        drift: z.number().min(0).default(0.15),
+        snd: z.number().min(0).max(1).default(0.5),
+        rank: z.number().min(-1).max(1).default(0.2),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 

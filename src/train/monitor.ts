@@ -24,3 +24,32 @@ export function withinGroupSoundness(proxy: ArrayLike<number>, gold: readonly (n
   }
   return groups > 0 ? sum / groups : null;
 }
+
+/**
+ * Trailing mean over the last `window` pushed values; nulls take a slot but no weight (a step
+ * without a measurable group still ages the window). Its state is the recent values, so a
+ * resumed trainer continues the same mean.
+ */
+export class RollingMean {
+  private recent: (number | null)[] = [];
+
+  constructor(readonly window: number) {}
+
+  /** Add a value; returns the mean of the non-null values in the window, or null when none. */
+  push(v: number | null): number | null {
+    this.recent.push(v);
+    if (this.recent.length > this.window) this.recent.shift();
+    let s = 0;
+    let n = 0;
+    for (const x of this.recent) if (x !== null) (s += x), n++;
+    return n > 0 ? s / n : null;
+  }
+
+  getState(): (number | null)[] {
+    return [...this.recent];
+  }
+
+  setState(values: readonly (number | null)[]): void {
+    this.recent = values.slice(-this.window);
+  }
+}

@@ -10,7 +10,7 @@
  *     arm.json             ArmStatus (spec, state, steps done/total, times)
  *     metrics.jsonl        one MetricsLine per step (keys below); eval/* keys only on eval steps
  *     metrics.csv          CSV copy of metrics.jsonl (derived)
- *     samples.jsonl        one SampleLine per completion
+ *     samples.jsonl        one SampleLine per completion, written when its settlement window closes
  *     refits.jsonl         one RefitLine per settlement window
  *     gate.jsonl           gate decisions (gated arms only)
  *     checkpoints/step-N/  policy + optimizer + RM + queue + RNG + logger offsets
@@ -29,6 +29,8 @@ export const METRIC_KEYS = {
   gap: 'reward/gap',
   /** RM's within-group soundness (gold of its favourite / best gold in the group), see monitor.ts. */
   sndG: 'monitor/snd_g',
+  /** Trailing mean of `monitor/snd_g` over `metrics.snd_window` steps (steps without a value skipped). */
+  sndGRolling: 'monitor/snd_g_rolling',
   /** Mean of the reward the arm actually trained on. */
   train: 'reward/train',
   /** Mean per-token k3 KL to the reference policy. */
@@ -125,7 +127,9 @@ export interface SampleLine {
   tokens: number;
   proxy: number | null;
   gold: number | null;
+  /** The judge's score (judge arms: the settled claims, which the judge labelled). */
   judge: number | null;
+  /** Chosen for settlement when its window closed (executed or judged for an RM label). */
   settled: boolean;
   status?: string;
 }
@@ -145,6 +149,14 @@ export interface RefitLine {
   judgeLabelError: number | null;
   /** Concurrent hacking gap (window mean proxy − gold). */
   gap: number | null;
+  /**
+   * Spearman correlation of the RM's score (before the refit) with the labels of the settled
+   * sample; on monitoring lines (refit: false), of proxy with gold over the window. Null with
+   * fewer than 3 claims or no variance.
+   */
+  rank?: number | null;
+  /** Settlement strategy that chose the sample (null on monitoring lines). */
+  strategy?: string | null;
   /** RM fit diagnostics (e.g. train MSE). */
   fit: Record<string, number>;
   /** False for arms whose RM is never refitted (the line then only monitors drift against gold). */

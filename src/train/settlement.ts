@@ -1,6 +1,7 @@
 /**
  * Settlement: which of a window's completions are executed (or judged) to produce RM labels.
- * Strategies are data in a registry, like the arms.
+ * Strategies are data in a registry, like the arms; a run config names one per arm
+ * (`settlement.strategy`).
  */
 import type { Rng } from '../util/rng.ts';
 
@@ -9,23 +10,49 @@ export interface Claim {
   step: number;
   /** Index within its step's batch. */
   index: number;
+  /** Index of its problem in the training split. */
   problem: number;
   text: string;
   /** RM score when it was rolled out. */
   proxy: number;
   /** Executed gold if it was measured for metrics (never used to choose). */
   gold: number | null;
+  /** Completion length in tokens (for its samples.jsonl line, written when the window settles). */
+  tokens?: number;
+  /** Sandbox status of the gold execution, if any. */
+  status?: string;
 }
 
-/** Picks `k` claims of a window to settle. Must be deterministic given the RNG. */
+/**
+ * What a strategy may ask about the window besides the claims themselves. Lazy: the plain
+ * `random` run never pays for a committee.
+ */
+export interface SelectionContext {
+  /**
+   * Disagreement of a bootstrap committee of reward models on each claim (standard deviation of
+   * the members' predictions), refitted on the RM's current label set.
+   */
+  disagreement(claims: readonly Claim[]): Promise<Float64Array>;
+}
+
+/** Picks `k` claims of a window to settle. Must be deterministic given the RNG and context. */
 export interface SettlementStrategy {
   name: string;
   describe: string;
-  select(claims: readonly Claim[], k: number, rng: Rng): number[];
+  /** Indices into `claims`, ascending, exactly min(k, claims.length) of them. */
+  select(claims: readonly Claim[], k: number, rng: Rng, ctx: SelectionContext): number[] | Promise<number[]>;
 }
 
-/** Registered strategies. */
-export const SETTLEMENT_STRATEGIES: Record<string, SettlementStrategy> = {
+/** The indices of the `k` largest scores (ties: lower index first), ascending. */
+export function topK(scores: ArrayLike<number>, k: number): number[] {
+  return Array.from(scores, (s, i) => [s, i] as const)
+    .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+    .slice(0, k)
+    .map(([, i]) => i)
+    .sort((a, b) => a - b);
+}
+
+const STRATEGIES = {
   random: {
     name: 'random',
     describe: 'uniform sample of the window (the reference study)',
@@ -34,26 +61,34 @@ export const SETTLEMENT_STRATEGIES: Record<string, SettlementStrategy> = {
   'top-proxy': {
     name: 'top-proxy',
     describe: 'the completions the RM rates highest — where selection pressure concentrates',
-    select: (claims, k) =>
-      claims
-        .map((c, i) => [c.proxy, i] as const)
-        .sort((a, b) => b[0] - a[0] || a[1] - b[1])
-        .slice(0, k)
-        .map(([, i]) => i)
-        .sort((a, b) => a - b),
+    select: (claims, k) => topK(claims.map((c) => c.proxy), k),
+  },
+  uncertainty: {
+    name: 'uncertainty',
+    describe: 'the completions a bootstrap committee of RMs disagrees on most',
+    select: async (claims, k, _rng, ctx) => topK(await ctx.disagreement(claims), k),
   },
   mixed: {
     name: 'mixed',
     describe: 'half top-proxy, half uniform from the rest',
     select: (claims, k, rng) => {
-      const top = SETTLEMENT_STRATEGIES['top-proxy']!.select(claims, Math.ceil(k / 2), rng);
+      const top = topK(claims.map((c) => c.proxy), Math.ceil(k / 2));
       const taken = new Set(top);
       const rest = claims.map((_, i) => i).filter((i) => !taken.has(i));
       const extra = rng.sampleIndices(rest.length, k - top.length).map((j) => rest[j]!);
       return [...top, ...extra].sort((a, b) => a - b);
     },
   },
-};
+} satisfies Record<string, SettlementStrategy>;
+
+/** A registered strategy name. */
+export type SettlementStrategyName = keyof typeof STRATEGIES;
+
+/** Registered strategies. A new strategy is a new entry here (and a name for `settlement.strategy`). */
+export const SETTLEMENT_STRATEGIES: Record<SettlementStrategyName, SettlementStrategy> = STRATEGIES;
+
+/** Strategy names, for the config schema. */
+export const STRATEGY_NAMES = Object.keys(STRATEGIES) as [SettlementStrategyName, ...SettlementStrategyName[]];
 
 /** How many of `n` claims to settle at rate σ (rounded, at least 1 when σ > 0 and n > 0). */
 export function settleCount(n: number, rate: number): number {

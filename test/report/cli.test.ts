@@ -23,7 +23,9 @@ describe('anchor-rl compare', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toMatch(/^arm\s+steps\s+gold final\s+gold peak\s+peak step\s+proxy final\s+gap\s+KL\s+length\s+entropy$/);
-    for (const arm of FAKE_ARMS) expect(lines.filter((l) => l.startsWith(`${arm} `))).toHaveLength(2);
+    // Three tables: outcomes, settlement/cost, alarms.
+    for (const arm of FAKE_ARMS) expect(lines.filter((l) => l.startsWith(`${arm} `))).toHaveLength(3);
+    expect(lines.some((l) => /^arm\s+ρ\(drift,gap\)\s+ρ\(1−Snd@G,gap\)/.test(l))).toBe(true);
     // Columns line up: every row of the first table is as wide as its header.
     expect(new Set(lines.slice(0, 6).map((l) => l.length)).size).toBe(1);
     expect(r.stdout).toContain('1 run (fake seed 0); window 10 steps');

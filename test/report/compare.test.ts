@@ -100,6 +100,49 @@ describe('drift–gap Spearman by hand', () => {
   });
 });
 
+describe('alarm comparison by hand', () => {
+  // Anchored arm, 100 steps, windows ending at 25/50/75/100 with gaps 0.1, 0.3, 0.2, 0.4.
+  const fake = writeFakeRun(fresh(), { steps: 100 });
+  const refit = (step: number, drift: number, gap: number, rank: number | null) =>
+    JSON.stringify({ step, labels: 0, newLabels: 10, drift, driftGold: drift, judgeLabelError: null, gap, rank, strategy: 'random', fit: {}, refit: true }) + '\n';
+  writeFileSync(join(fake.dir, 'anchored', 'refits.jsonl'), [refit(25, 0.1, 0.1, 0.9), refit(50, 0.2, 0.3, 0.1), refit(75, 0.3, 0.2, 0.5), refit(100, 0.05, 0.4, -0.2)].join(''));
+  // Snd@G per step: 0.9 in window 1, 0.3 in window 2, 0.6 in window 3, 0.2 in window 4, and a
+  // rolling mean that first drops below 0.5 at step 40 (steps before 10 never count: not full).
+  const sndOf = (s: number) => (s <= 25 ? 0.9 : s <= 50 ? 0.3 : s <= 75 ? 0.6 : 0.2);
+  const rollOf = (s: number) => (s === 3 ? 0.1 : s >= 40 && s <= 60 ? 0.4 : 0.8);
+  const lines = fake.arms.anchored!.metrics.map((l) => ({ ...l, [K.sndG]: sndOf(l.step!), [K.sndGRolling]: rollOf(l.step!) }));
+  writeFileSync(join(fake.dir, 'anchored', 'metrics.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const t = compareRuns([fake.dir], { window: 25 });
+  const peak = val(t, 'anchored', 'peakStep')!;
+
+  it('correlates each oriented alarm with the concurrent gap over the windows', () => {
+    // drift [0.1, 0.2, 0.3, 0.05] vs gap [0.1, 0.3, 0.2, 0.4]: ranks [2,3,4,1] vs [1,3,2,4] → ρ = −0.4.
+    expect(val(t, 'anchored', 'driftGapSpearman')).toBeCloseTo(-0.4, 12);
+    // 1 − Snd: [0.1, 0.7, 0.4, 0.8] → ranks [1,3,2,4] = the gap's → ρ = 1.
+    expect(val(t, 'anchored', 'sndGapSpearman')).toBeCloseTo(1, 12);
+    // 1 − r_s: [0.1, 0.9, 0.5, 1.2] → ranks [1,3,2,4] → ρ = 1.
+    expect(val(t, 'anchored', 'rankGapSpearman')).toBeCloseTo(1, 12);
+  });
+
+  it('lead times count steps from the first threshold crossing to the gold peak', () => {
+    expect(peak).toBe(100); // the anchored curve rises throughout
+    // Defaults: drift > 0.15 first at 50; rolling Snd < 0.5 first at 40 (step 3 is not a full window); r_s < 0.2 first at 50.
+    expect(val(t, 'anchored', 'driftLead')).toBe(peak - 50);
+    expect(val(t, 'anchored', 'sndLead')).toBe(peak - 40);
+    expect(val(t, 'anchored', 'rankLead')).toBe(peak - 50);
+    // No Snd values or rank fields logged (the other fake arms): nothing to correlate, never fired.
+    expect(val(t, 'frozen', 'sndGapSpearman')).toBeNull();
+    expect(val(t, 'frozen', 'sndLead')).toBeNull();
+    expect(val(t, 'judge', 'rankLead')).toBeNull();
+  });
+
+  it('Markdown has the alarm table after the arm table', () => {
+    const md = formatCompareMarkdown(t);
+    expect(md).toMatch(/Alarms \(each oriented[\s\S]*\| arm \| ρ\(drift,gap\) \| ρ\(1−Snd@G,gap\) \| ρ\(1−r_s,gap\) \| drift lead \| Snd@G lead \| r_s lead \|/);
+    expect(md).toMatch(/\| anchored \| -0\.400 \| 1\.000 \| 1\.000 \| 50 \| 60 \| 50 \|/);
+  });
+});
+
 describe('several seeds → mean ± standard error', () => {
   it('averages per arm over runs; SE = sample std / √n', () => {
     // Gold shifts by 0.01 × seed: seeds 0, 1, 2 → mean shift 0.01, std 0.01, SE 0.01/√3.
@@ -188,12 +231,14 @@ describe('Markdown and CSV', () => {
   it('CSV has one row per arm and _se columns only for several runs', () => {
     const c1 = formatCompareCsv(one).trim().split('\n');
     expect(c1).toHaveLength(5);
-    expect(c1[0]).toBe('arm,runs,incomplete,steps,finalGold,peakGold,peakStep,finalProxy,gap,kl,length,entropy,refits,settledLabels,execBudget,execFraction,judgeError,driftGapSpearman');
-    for (const l of c1) expect(l.split(',')).toHaveLength(18);
+    expect(c1[0]).toBe(
+      'arm,runs,incomplete,steps,finalGold,peakGold,peakStep,finalProxy,gap,kl,length,entropy,refits,settledLabels,execBudget,execFraction,judgeError,driftGapSpearman,sndGapSpearman,rankGapSpearman,driftLead,sndLead,rankLead',
+    );
+    for (const l of c1) expect(l.split(',')).toHaveLength(23);
     expect(c1[1]!.split(',')[4]).toBe(String(val(one, 'frozen', 'finalGold')));
     const c2 = formatCompareCsv(two).trim().split('\n');
     expect(c2[0]).toContain('finalGold,finalGold_se');
-    for (const l of c2) expect(l.split(',')).toHaveLength(3 + 2 * 15);
+    for (const l of c2) expect(l.split(',')).toHaveLength(3 + 2 * 20);
   });
 
   it('rejects a bad window', () => {

@@ -73,31 +73,44 @@ describe('train (smoke)', () => {
     if (r.code !== 0) throw new Error(`smoke train failed (${r.code}):\n${r.stderr.slice(-4000)}`);
   }, 900_000);
 
-  it('runs all five arms into their own directories with the logs the issue lists', () => {
+  it('runs all six arms into their own directories with the logs the issue lists', () => {
     const manifest = JSON.parse(readFileSync(join(full, 'manifest.json'), 'utf8'));
-    expect(manifest.arms).toEqual(['frozen', 'anchored', 'execution', 'judge', 'gated']);
+    expect(manifest.arms).toEqual(['frozen', 'anchored', 'execution', 'judge', 'gated', 'anchored-uncertainty']);
     expect(manifest.endedAt).toBeTruthy();
     expect(manifest.config.grpo.steps).toBe(4);
     for (const arm of manifest.arms as string[]) {
       const rows = metrics(full, arm);
       expect(rows.map((r) => r.step)).toEqual([0, 1, 2, 3]);
-      for (const key of ['reward/proxy', 'reward/gold', 'reward/gap', 'kl/ref', 'policy/entropy', 'completion/length', 'loss/total', 'grad/norm', 'opt/lr', 'settle/count', 'budget/exec', 'perf/rollout_s', 'perf/train_s']) {
+      for (const key of ['reward/proxy', 'reward/gold', 'reward/gap', 'monitor/snd_g', 'monitor/snd_g_rolling', 'kl/ref', 'policy/entropy', 'completion/length', 'loss/total', 'grad/norm', 'opt/lr', 'settle/count', 'budget/exec', 'perf/rollout_s', 'perf/train_s']) {
         expect(rows[0], `${arm} ${key}`).toHaveProperty(key);
       }
-      const samples = readFileSync(join(full, arm, 'samples.jsonl'), 'utf8').trim().split('\n');
+      const samples = readFileSync(join(full, arm, 'samples.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
       expect(samples).toHaveLength(4 * 2 * 4);
+      // Written when their window closes: every completion once, settled flags final.
+      expect(new Set(samples.map((x) => `${x.step}/${x.index}`)).size).toBe(samples.length);
+      const settledSamples = samples.filter((x) => x.settled);
+      expect(settledSamples.length, arm).toBe(rows.reduce((a, r) => a + (r['settle/count'] as number), 0));
+      // The judge's score is recorded where the judge labelled (its settled claims), nowhere else.
+      for (const x of samples) expect(x.judge !== null, `${arm} ${x.step}/${x.index}`).toBe(arm === 'judge' && x.settled);
       expect(existsSync(join(full, arm, 'metrics.csv'))).toBe(true);
       expect(JSON.parse(readFileSync(join(full, arm, 'arm.json'), 'utf8')).state).toBe('done');
       const refits = readFileSync(join(full, arm, 'refits.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
       // The gated arm settles every step while its gate has fewer than gate.min_settled gaps.
       expect(refits).toHaveLength(arm === 'gated' ? 4 : 2);
+      for (const r of refits) {
+        expect(r).toHaveProperty('rank');
+        expect(r.strategy).toBe(r.refit ? (arm === 'anchored-uncertainty' ? 'uncertainty' : 'random') : null);
+      }
     }
+    const settledOf = (arm: string) => readFileSync(join(full, arm, 'samples.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((x) => x.settled).map((x) => `${x.step}/${x.index}`);
+    expect(settledOf('anchored-uncertainty')).not.toEqual(settledOf('anchored'));
     // Budgets: execution pays for every rollout, anchored for its settled sample, frozen/judge none.
     const last = (arm: string) => metrics(full, arm).at(-1)!['budget/exec'] as number;
     expect(last('execution')).toBe(4 * 8);
     expect(last('anchored')).toBe(8); // 25% of each 16-completion window (2 steps x 8), two windows
     expect(last('frozen')).toBe(0);
     expect(last('judge')).toBe(0);
+    expect(last('anchored-uncertainty')).toBe(8); // same budget as anchored, other claims
     // gated: its settled sample (every step, escalated rate) plus the gate's probes and verifications.
     const gatedRows = metrics(full, 'gated');
     const gatedSettled = gatedRows.reduce((a, r) => a + (r['settle/count'] as number), 0);
@@ -124,7 +137,7 @@ describe('train (smoke)', () => {
     expect(rows.at(-1)).toMatchObject({ 'gate/escalate': 4, 'gate/deny': 0, 'gate/modify': 0, 'gate/authorize': 0, 'gate/surprises': 0, 'gate/u': null, 'settle/rate': 0.4 });
     expect(rows.at(-1)!['gate/settled_gaps']).toBe(rows.reduce((a, r) => a + (r['settle/count'] as number), 0));
     expect(rows.at(-1)).toHaveProperty('gate/library_size');
-    for (const arm of ['frozen', 'anchored', 'execution', 'judge']) expect(existsSync(join(full, arm, 'gate.jsonl'))).toBe(false);
+    for (const arm of ['frozen', 'anchored', 'execution', 'judge', 'anchored-uncertainty']) expect(existsSync(join(full, arm, 'gate.jsonl'))).toBe(false);
     const md = readFileSync(join(full, 'compare.md'), 'utf8');
     expect(md).toMatch(/\| DENY \| ESCALATE \| MODIFY \| AUTHORIZE \| surprises \| library \|/);
     expect(md).toMatch(/\| gated \|.* \| 0 \| 4 \| 0 \| 0 \| 0 \| \d+ \|/);

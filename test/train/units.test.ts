@@ -8,13 +8,13 @@ import { ARM_REGISTRY, resolveArms } from '../../src/train/arms.ts';
 import { DataLoader } from '../../src/train/data.ts';
 import { assertionCount, goldOf } from '../../src/train/gold.ts';
 import { JsonlWriter, KvLogger, writeCsvFromJsonl } from '../../src/train/logger.ts';
-import { SETTLEMENT_STRATEGIES, settleCount, type Claim } from '../../src/train/settlement.ts';
 import { Rng } from '../../src/util/rng.ts';
 
 describe('arm registry', () => {
   it('has the four arms of the study and the gated arm as data', () => {
-    expect(Object.keys(ARM_REGISTRY)).toEqual(['frozen', 'anchored', 'execution', 'judge', 'gated', 'anchored-top-proxy']);
+    expect(Object.keys(ARM_REGISTRY)).toEqual(['frozen', 'anchored', 'execution', 'judge', 'gated', 'anchored-top-proxy', 'anchored-uncertainty']);
     expect(ARM_REGISTRY['anchored-top-proxy']).toMatchObject({ reward: 'rm', labels: 'execution', overlay: { settlement: { strategy: 'top-proxy' } } });
+    expect(ARM_REGISTRY['anchored-uncertainty']).toMatchObject({ reward: 'rm', labels: 'execution', overlay: { settlement: { strategy: 'uncertainty' } } });
     expect(ARM_REGISTRY.gated).toMatchObject({ reward: 'rm', labels: 'execution', gate: true });
     expect(ARM_REGISTRY.frozen).toMatchObject({ reward: 'rm', labels: null });
     expect(ARM_REGISTRY.anchored).toMatchObject({ reward: 'rm', labels: 'execution' });
@@ -63,25 +63,6 @@ describe('gold', () => {
   });
 });
 
-describe('settlement strategies', () => {
-  const claims: Claim[] = [0.1, 0.9, 0.5, 0.7, 0.2].map((proxy, i) => ({ step: 0, index: i, problem: 0, text: '', proxy, gold: null }));
-  it('settleCount rounds with a floor of one', () => {
-    expect(settleCount(200, 0.1)).toBe(20);
-    expect(settleCount(5, 0.01)).toBe(1);
-    expect(settleCount(5, 0)).toBe(0);
-  });
-  it('top-proxy takes the highest RM scores; random is seeded; mixed is half each', () => {
-    expect(SETTLEMENT_STRATEGIES['top-proxy']!.select(claims, 2, new Rng(0))).toEqual([1, 3]);
-    const r1 = SETTLEMENT_STRATEGIES.random!.select(claims, 3, new Rng(7));
-    expect(SETTLEMENT_STRATEGIES.random!.select(claims, 3, new Rng(7))).toEqual(r1);
-    expect(new Set(r1).size).toBe(3);
-    const m = SETTLEMENT_STRATEGIES.mixed!.select(claims, 4, new Rng(1));
-    expect(m).toHaveLength(4);
-    expect(m).toContain(1);
-    expect(m).toContain(3);
-  });
-});
-
 describe('metrics logger', () => {
   it('writes JSONL + derived CSV and truncates to a checkpoint offset on resume', () => {
     const dir = mkdtempSync(join(tmpdir(), 'anchor-log-'));
@@ -119,5 +100,18 @@ describe('within-group soundness monitor', () => {
     expect(withinGroupSoundness([0.2, 0.1], [0.4, 0.8], 2)).toBeCloseTo(0.5, 12);
     expect(withinGroupSoundness([0.2, 0.1], [null, 0.8], 2)).toBeNull();
     expect(withinGroupSoundness([0.9, 0.1], [1, 0.3], 2)).toBe(1);
+  });
+
+  it('rolling mean: nulls age the window without weight; state round-trips', async () => {
+    const { RollingMean } = await import('../../src/train/monitor.ts');
+    const r = new RollingMean(3);
+    expect(r.push(null)).toBeNull();
+    expect(r.push(0.2)).toBeCloseTo(0.2, 12);
+    expect(r.push(0.4)).toBeCloseTo(0.3, 12);
+    expect(r.push(0.9)).toBeCloseTo(0.5, 12); // window [0.2, 0.4, 0.9]
+    expect(r.push(null)).toBeCloseTo(0.65, 12); // [0.4, 0.9, null]
+    const copy = new RollingMean(3);
+    copy.setState(r.getState());
+    expect(copy.push(0.1)).toBe(r.push(0.1));
   });
 });

@@ -11,6 +11,7 @@ export { rewardModelSchema, type RewardModelConfig } from './config.ts';
 export { RidgeRewardModel } from './ridge.ts';
 export { MlpRewardModel } from './mlp.ts';
 export { loadRewardModel } from './persist.ts';
+export { committeeDisagreement, type CommitteeOptions } from './committee.ts';
 export { fitRidgeF64, predictLinear, type LinearFit } from './ridge-math.ts';
 
 /** A fresh (unfitted) reward model for a parsed `reward_model` config. Call initTf() first. */

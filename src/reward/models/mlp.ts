@@ -47,6 +47,11 @@ export class MlpRewardModel implements RewardModel {
     return this.labels.size;
   }
 
+  labelSet(): { X: readonly Float32Array[]; y: readonly number[] } {
+    const { X, y } = this.labels.view();
+    return { X, y };
+  }
+
   async fit(X: FeatureRows, y: ArrayLike<number>): Promise<void> {
     this.labels.replace(X, y);
     this.train();

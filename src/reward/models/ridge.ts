@@ -33,6 +33,11 @@ export class RidgeRewardModel implements RewardModel {
     return this.labels.size;
   }
 
+  labelSet(): { X: readonly Float32Array[]; y: readonly number[] } {
+    const { X, y } = this.labels.view();
+    return { X, y };
+  }
+
   /** The fitted weights and intercept (raw-feature space). */
   get linear(): LinearFit {
     if (!this.fitted) throw new AnchorError('RUN_FAILED', 'ridge model used before fit');

@@ -18,6 +18,10 @@ export interface RewardModel {
   fit(X: FeatureRows, y: ArrayLike<number>): Promise<void>;
   /** Append (X, y) to the stored label set and refit on all of it. */
   refit(appendX: FeatureRows, appendY: ArrayLike<number>): Promise<void>;
+  /** The label set the model was last fitted on (rows are shared, not copied: do not mutate). */
+  labelSet(): { X: readonly Float32Array[]; y: readonly number[] };
+  /** Free tfjs memory held by the model (models that hold tensors). */
+  dispose?(): void;
   /** Predicted scores, one per row. */
   predict(X: FeatureRows): Promise<Float32Array>;
   /** Write `model.safetensors` + `model.json` (config, weights and the label set) into `dir`. */

@@ -1,0 +1,86 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { committeeDisagreement } from '../../src/reward/models/committee.ts';
+import { rewardModelSchema } from '../../src/reward/models/config.ts';
+import { createRewardModel } from '../../src/reward/models/index.ts';
+import { initTf, tf } from '../../src/tf/backend.ts';
+import { SETTLEMENT_STRATEGIES, STRATEGY_NAMES, settleCount, topK, type Claim, type SelectionContext } from '../../src/train/settlement.ts';
+import { Rng } from '../../src/util/rng.ts';
+
+const claims: Claim[] = [0.1, 0.9, 0.5, 0.7, 0.2].map((proxy, i) => ({ step: 0, index: i, problem: 0, text: `c${i}`, proxy, gold: null }));
+/** A context whose committee disagrees most on claims 0 and 4 (and must not be asked by the others). */
+const ctx = (asked: { n: number }): SelectionContext => ({
+  disagreement: async (cs) => {
+    asked.n++;
+    return Float64Array.from(cs, (c) => [0.3, 0.01, 0.02, 0.05, 0.2][c.index]!);
+  },
+});
+
+describe('settlement strategies', () => {
+  it('registry names are the config enum', () => {
+    expect(STRATEGY_NAMES).toEqual(['random', 'top-proxy', 'uncertainty', 'mixed']);
+  });
+  it('settleCount rounds with a floor of one', () => {
+    expect(settleCount(200, 0.1)).toBe(20);
+    expect(settleCount(5, 0.01)).toBe(1);
+    expect(settleCount(5, 0)).toBe(0);
+    expect(settleCount(0, 0.5)).toBe(0);
+  });
+  it('topK breaks ties by index and returns ascending indices', () => {
+    expect(topK([0.5, 0.9, 0.5, 0.1], 2)).toEqual([0, 1]);
+    expect(topK([1, 1, 1], 5)).toEqual([0, 1, 2]);
+  });
+  it('top-proxy takes the highest RM scores without asking the committee', async () => {
+    const asked = { n: 0 };
+    expect(await SETTLEMENT_STRATEGIES['top-proxy'].select(claims, 2, new Rng(0), ctx(asked))).toEqual([1, 3]);
+    expect(asked.n).toBe(0);
+  });
+  it('random is seeded, distinct and does not ask the committee', async () => {
+    const asked = { n: 0 };
+    const r1 = await SETTLEMENT_STRATEGIES.random.select(claims, 3, new Rng(7), ctx(asked));
+    expect(await SETTLEMENT_STRATEGIES.random.select(claims, 3, new Rng(7), ctx(asked))).toEqual(r1);
+    expect(new Set(r1).size).toBe(3);
+    expect([...r1].sort((a, b) => a - b)).toEqual(r1);
+    expect(asked.n).toBe(0);
+  });
+  it('uncertainty takes the claims the committee disagrees on most', async () => {
+    const asked = { n: 0 };
+    expect(await SETTLEMENT_STRATEGIES.uncertainty.select(claims, 2, new Rng(0), ctx(asked))).toEqual([0, 4]);
+    expect(asked.n).toBe(1);
+  });
+  it('mixed is half top-proxy, half random from the rest', async () => {
+    const m = await SETTLEMENT_STRATEGIES.mixed.select(claims, 4, new Rng(1), ctx({ n: 0 }));
+    expect(m).toHaveLength(4);
+    expect(m).toContain(1);
+    expect(m).toContain(3);
+    expect(new Set(m).size).toBe(4);
+  });
+});
+
+describe('bootstrap committee', () => {
+  beforeAll(async () => {
+    await initTf(() => {});
+  });
+  it('disagrees more off the label distribution than on it, deterministically, without leaking tensors', async () => {
+    // Labels y = x0 on x0 ∈ [0, 1]; x1 is noise. Rows far outside the data are where the
+    // bootstrap fits disagree (their slopes differ a little, and far away that is a lot).
+    const rng = new Rng(3);
+    const X = Array.from({ length: 60 }, () => Float32Array.from([rng.next(), rng.next()]));
+    const y = X.map((r) => r[0]! + 0.1 * (rng.next() - 0.5));
+    const cfg = rewardModelSchema.parse({ kind: 'ridge', alpha: 0.1 });
+    const rm = createRewardModel(cfg);
+    await rm.fit(X, y);
+    const probe = [Float32Array.from([0.5, 0.5]), Float32Array.from([20, -20])];
+    const before = tf.memory().numTensors;
+    const d1 = await committeeDisagreement(rm, cfg, probe, new Rng(9), { members: 5 });
+    const d2 = await committeeDisagreement(rm, cfg, probe, new Rng(9), { members: 5 });
+    expect(tf.memory().numTensors).toBe(before);
+    expect(Array.from(d1)).toEqual(Array.from(d2));
+    expect(d1[0]!).toBeGreaterThan(0);
+    expect(d1[1]!).toBeGreaterThan(10 * d1[0]!);
+    // A committee of one resample of identical labels has nothing to disagree on.
+    const flat = createRewardModel(cfg);
+    await flat.fit(X, X.map(() => 0.5));
+    const d0 = await committeeDisagreement(flat, cfg, probe, new Rng(1), { members: 3 });
+    expect(Math.max(...d0)).toBeLessThan(1e-6);
+  });
+});
