@@ -114,22 +114,25 @@ export function leafKind(schema: z.ZodType, path: readonly string[]): 'string' |
   return 'other';
 }
 
+/**
+ * The typed value of one override's text: the raw text where the schema expects a string, else
+ * the text read as YAML. `flag` names the option in error messages (`--set`, `--grid`).
+ */
+export function overrideValue(schema: z.ZodType, path: readonly string[], text: string, flag = '--set'): unknown {
+  if (leafKind(schema, path) === 'string') return text;
+  try {
+    return text.trim() === '' ? '' : parseYaml(text);
+  } catch (err) {
+    throw new AnchorError('BAD_ARGUMENT', `${flag} ${path.join('.')}=${text}: cannot read value (${(err as Error).message.split('\n')[0]})`);
+  }
+}
+
 /** Apply overrides to a raw (not yet validated) config object, returning a new object. */
 export function applyOverrides(raw: unknown, overrides: readonly Override[], schema: z.ZodType): Record<string, unknown> {
   const root: Record<string, unknown> =
     raw && typeof raw === 'object' && !Array.isArray(raw) ? structuredClone(raw as Record<string, unknown>) : {};
   for (const { path, raw: text } of overrides) {
-    const kind = leafKind(schema, path);
-    let value: unknown;
-    if (kind === 'string') {
-      value = text;
-    } else {
-      try {
-        value = text.trim() === '' ? '' : parseYaml(text);
-      } catch (err) {
-        throw new AnchorError('BAD_ARGUMENT', `--set ${path.join('.')}=${text}: cannot read value (${(err as Error).message.split('\n')[0]})`);
-      }
-    }
+    const value = overrideValue(schema, path, text);
     let cur: Record<string, unknown> = root;
     for (let i = 0; i < path.length - 1; i++) {
       const key = path[i]!;

@@ -34,7 +34,8 @@ export function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
-const CSS = `
+/** The report's stylesheet (inline; the sweep report reuses it). */
+export const REPORT_CSS = `
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; margin: 24px auto; max-width: 1180px; padding: 0 16px; color: #222; }
 h1 { font-size: 22px; margin-bottom: 4px; } h2 { font-size: 18px; margin-top: 32px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
 .meta { color: #555; font-size: 13px; } .meta code { font-size: 12px; }
@@ -67,7 +68,8 @@ function swatch(color: string): string {
   return `<span class="swatch" style="background:${escapeHtml(color)}"></span>`;
 }
 
-function compareHtml(t: CompareTable, colors: Map<string, string>): string {
+/** The comparison as an HTML table: one row per arm with its colour swatch, column definitions on hover. */
+export function compareHtml(t: CompareTable, colors: Map<string, string>): string {
   const head = `<tr><th>arm</th>${t.columns.map((c) => `<th title="${escapeHtml(c.describe)}">${escapeHtml(c.label)}</th>`).join('')}</tr>`;
   const rows = t.rows.map((r) => {
     const cells = t.columns.map((c) => `<td>${escapeHtml(formatCell(r.values[c.key], c.digits, t.runs.length > 1))}</td>`).join('');
@@ -168,7 +170,7 @@ export async function buildReportHtml(run: RunData, opts: ReportOptions = {}): P
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>${CSS}</style>
+<style>${REPORT_CSS}</style>
 </head>
 <body>
 <h1>${escapeHtml(title)}</h1>

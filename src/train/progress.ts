@@ -12,6 +12,9 @@ export class RunProgress {
   private multi: cliProgress.MultiBar | undefined;
   private bars = new Map<string, cliProgress.SingleBar>();
   private lastPrinted = new Map<string, number>();
+  private stopped = false;
+  /** Bars dropped by finish(): the multibar keeps redrawing (and flushing logs) after them. */
+  private finished = 0;
 
   constructor(private readonly stream: NodeJS.WriteStream = process.stderr) {
     if (stream.isTTY) {
@@ -46,13 +49,28 @@ export class RunProgress {
     }
   }
 
+  /**
+   * An arm has ended: drop its bar, so a long queue of arms (a sweep) shows one line per arm
+   * still running. The non-TTY display printed its last line already.
+   */
+  finish(arm: string): void {
+    const bar = this.bars.get(arm);
+    if (!bar || !this.multi) return;
+    this.multi.remove(bar);
+    this.bars.delete(arm);
+    this.finished++;
+  }
+
   /** A log line that does not break the bars. */
   log(line: string): void {
-    if (this.multi) this.multi.log(line.endsWith('\n') ? line : line + '\n');
+    // The multibar holds log lines until its next redraw; before the first bar and after stop()
+    // there is none, so it would hold them forever (and there are no bars to break).
+    if (this.multi && this.bars.size + this.finished > 0 && !this.stopped) this.multi.log(line.endsWith('\n') ? line : line + '\n');
     else this.stream.write(line.endsWith('\n') ? line : line + '\n');
   }
 
   stop(): void {
     this.multi?.stop();
+    this.stopped = true;
   }
 }

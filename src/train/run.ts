@@ -1,7 +1,9 @@
 /**
  * A multi-arm run: validate the config, claim the run directory, prepare the shared assets,
  * then train every arm in its own process (p-queue for `concurrency`), and finally write the
- * comparison. `resumeRun` continues the unfinished arms of an existing run directory.
+ * comparison. `resumeRun` continues the unfinished arms of an existing run directory. The steps
+ * (newManifest, prepareRunShared, unfinishedArms, forkArm, finishRun) are exported for `sweep`,
+ * which runs many such run directories through one queue.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,12 +16,13 @@ import { initTf } from '../tf/backend.ts';
 import { AnchorError } from '../util/errors.ts';
 import { forkModule } from '../util/fork.ts';
 import { writeJsonAtomic } from '../util/fs.ts';
-import { resolveArms } from './arms.ts';
+import { resolveArms, type ArmSpec } from './arms.ts';
 import type { ArmMessage } from './arm-process.ts';
-import { readStatus } from './arm-runner.ts';
+import { readStatus, type ArmProgress } from './arm-runner.ts';
 import { prepareShared } from './assets.ts';
 import { RunProgress } from './progress.ts';
 import type { ArmStatus, RunManifest } from './run-format.ts';
+import { isSweepDir } from './sweep-format.ts';
 
 /** Options of `anchor-rl train`. */
 export interface TrainOptions {
@@ -63,7 +66,6 @@ function gitCommit(): string | null {
 /** Start a new run. Resolves to the run directory. */
 export async function trainRun(opts: TrainOptions): Promise<string> {
   const config = loadRunConfig(opts.configPath, opts.sets ?? []);
-  const arms = resolveArms(config.arms);
   const runDir = resolve(opts.out ?? join('runs', config.name));
   if (existsSync(runDir) && readdirSync(runDir).length > 0) {
     if (!opts.force) {
@@ -72,17 +74,7 @@ export async function trainRun(opts: TrainOptions): Promise<string> {
     rmSync(runDir, { recursive: true, force: true });
   }
   mkdirSync(runDir, { recursive: true });
-  const manifest: RunManifest = {
-    name: config.name,
-    seed: config.seed,
-    config: config as unknown as Record<string, unknown>,
-    arms: arms.map((a) => a.name),
-    versions: versions(),
-    tfBackend: await initTf(opts.log),
-    gitCommit: gitCommit(),
-    startedAt: new Date().toISOString(),
-    endedAt: null,
-  };
+  const manifest = newManifest(config, await initTf(opts.log));
   writeJsonAtomic(join(runDir, 'manifest.json'), manifest);
   await runArms(runDir, config, manifest, undefined, opts);
   return runDir;
@@ -92,6 +84,9 @@ export async function trainRun(opts: TrainOptions): Promise<string> {
 export async function resumeRun(runDir: string, opts: { arm?: string; onFinished?: (runDir: string) => Promise<void>; log?: (l: string) => void; queue?: string } = {}): Promise<string> {
   const dir = resolve(runDir);
   const mp = join(dir, 'manifest.json');
+  if (!existsSync(mp) && isSweepDir(dir)) {
+    throw new AnchorError('BAD_ARGUMENT', `${dir} is a sweep directory: rerun its \`anchor-rl sweep\` command to continue it, or resume one seed run (${join(dir, 'seed-N')})`);
+  }
   if (!existsSync(mp)) throw new AnchorError('BAD_ARGUMENT', `${dir} is not a run directory (no manifest.json)`);
   const manifest = JSON.parse(readFileSync(mp, 'utf8')) as RunManifest;
   const config = runConfigSchema.parse(manifest.config);
@@ -100,6 +95,93 @@ export async function resumeRun(runDir: string, opts: { arm?: string; onFinished
   }
   await runArms(dir, config, manifest, opts.arm, opts);
   return dir;
+}
+
+/**
+ * The manifest of a new run of `config` (its arms, versions, tfjs backend, git commit, start
+ * time). `train` and `sweep` (one per seed) write it before any arm starts.
+ */
+export function newManifest(config: RunConfig, tfBackend: string): RunManifest {
+  return {
+    name: config.name,
+    seed: config.seed,
+    config: config as unknown as Record<string, unknown>,
+    arms: resolveArms(config.arms).map((a) => a.name),
+    versions: versions(),
+    tfBackend,
+    gitCommit: gitCommit(),
+    startedAt: new Date().toISOString(),
+    endedAt: null,
+  };
+}
+
+/** Prepare (or reuse) a run's shared assets with a sandbox of its own, closed afterwards. */
+export async function prepareRunShared(runDir: string, config: RunConfig, log: (l: string) => void): Promise<void> {
+  const executor = createExecutorFromConfig(config.sandbox);
+  try {
+    await prepareShared(runDir, config, executor, log);
+  } finally {
+    await executor.close();
+  }
+}
+
+/** The arms of a run (or just `only`) whose arm.json does not say done: what a rerun must train. */
+export function unfinishedArms(runDir: string, config: RunConfig, only?: string): ArmSpec[] {
+  return resolveArms(config.arms).filter((a) => (!only || a.name === only) && readStatus(join(runDir, a.name))?.state !== 'done');
+}
+
+/** Where {@link forkArm} reports an arm's progress and log lines. */
+export interface ArmProcessHooks {
+  progress: (p: ArmProgress) => void;
+  log: (line: string) => void;
+  /** Prefix of the arm's log lines (default the arm name; a sweep adds the seed). */
+  label?: string;
+}
+
+/**
+ * Train one arm of a run directory in its own process (./arm-process.ts), which resumes from the
+ * arm's last complete checkpoint if it has one. Resolves to null when the arm finished or stopped
+ * cleanly, else to a one-line description of the failure (never rejects: one failed arm must
+ * not stop the others).
+ */
+export async function forkArm(runDir: string, armName: string, hooks: ArmProcessHooks): Promise<string | null> {
+  const label = hooks.label ?? armName;
+  const code = await new Promise<number>((res) => {
+    const child = forkModule(new URL('./arm-process.ts', import.meta.url), [runDir, armName], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child.on('message', (m: ArmMessage) => {
+      if (m.type === 'progress') hooks.progress(m.progress);
+      else if (m.type === 'log') hooks.log(`[${label}] ${m.message}`);
+      else hooks.log(`[${label}] error: ${m.message}`);
+    });
+    // A process that cannot be started emits no 'exit'; count it as failed instead of waiting.
+    child.on('error', (err) => {
+      hooks.log(`[${label}] error: ${err.message}`);
+      res(1);
+    });
+    child.on('exit', (c, sig) => res(c ?? (sig ? 128 : 1)));
+  });
+  const status = readStatus(join(runDir, armName));
+  return code !== 0 || status?.state === 'failed' ? `${label} (${status?.error ?? `exit code ${code}`})` : null;
+}
+
+/**
+ * After a run's arms: stamp `endedAt` in the manifest when every arm is done, then write the
+ * comparison and the HTML report (vega loads lazily). A report that cannot be written is logged,
+ * not thrown: the training it summarises is already on disk.
+ */
+export async function finishRun(runDir: string, manifest: RunManifest, log: (l: string) => void): Promise<void> {
+  const statuses = manifest.arms.map((a) => readStatus(join(runDir, a))).filter((s): s is ArmStatus => !!s);
+  if (statuses.length === manifest.arms.length && statuses.every((s) => s.state === 'done')) {
+    manifest.endedAt = new Date().toISOString();
+    writeJsonAtomic(join(runDir, 'manifest.json'), manifest);
+  }
+  try {
+    const { writeRunSummaries } = await import('../report/report.ts');
+    await writeRunSummaries(runDir);
+    log(`comparison and report: ${join(runDir, 'compare.md')}, ${join(runDir, 'report.html')}`);
+  } catch (err) {
+    log(`could not write the comparison/report: ${(err as Error).message}`);
+  }
 }
 
 async function runArms(
@@ -112,15 +194,10 @@ async function runArms(
   const progress = new RunProgress();
   const log = (l: string) => (opts.log ? opts.log(l) : progress.log(l));
   // --- shared assets (once per run; cached) -------------------------------------------------
-  const executor = createExecutorFromConfig(config.sandbox);
-  try {
-    await prepareShared(runDir, config, executor, log);
-  } finally {
-    await executor.close();
-  }
+  await prepareRunShared(runDir, config, log);
 
   // --- arms, each in its own process ----------------------------------------------------------
-  const todo = resolveArms(config.arms).filter((a) => (!only || a.name === only) && readStatus(join(runDir, a.name))?.state !== 'done');
+  const todo = unfinishedArms(runDir, config, only);
   const queue = new PQueue({ concurrency: config.concurrency });
   const failures: string[] = [];
   if (opts.queue) {
@@ -139,34 +216,13 @@ async function runArms(
   }
   for (const arm of opts.queue ? [] : todo) {
     void queue.add(async () => {
-      const code = await new Promise<number>((res) => {
-        const child = forkModule(new URL('./arm-process.ts', import.meta.url), [runDir, arm.name], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-        child.on('message', (m: ArmMessage) => {
-          if (m.type === 'progress') progress.update(m.progress);
-          else if (m.type === 'log') log(`[${arm.name}] ${m.message}`);
-          else log(`[${arm.name}] error: ${m.message}`);
-        });
-        child.on('exit', (c, sig) => res(c ?? (sig ? 128 : 1)));
-      });
-      const status = readStatus(join(runDir, arm.name));
-      if (code !== 0 || status?.state === 'failed') failures.push(`${arm.name} (${status?.error ?? `exit code ${code}`})`);
+      const failure = await forkArm(runDir, arm.name, { progress: (p) => progress.update(p), log });
+      if (failure) failures.push(failure);
     });
   }
   await queue.onIdle();
   progress.stop();
-  const statuses = manifest.arms.map((a) => readStatus(join(runDir, a))).filter((s): s is ArmStatus => !!s);
-  if (statuses.length === manifest.arms.length && statuses.every((s) => s.state === 'done')) {
-    manifest.endedAt = new Date().toISOString();
-    writeJsonAtomic(join(runDir, 'manifest.json'), manifest);
-  }
-  // The comparison and the HTML report, written at the end of every run (vega loads lazily).
-  try {
-    const { writeRunSummaries } = await import('../report/report.ts');
-    await writeRunSummaries(runDir);
-    log(`comparison and report: ${join(runDir, 'compare.md')}, ${join(runDir, 'report.html')}`);
-  } catch (err) {
-    log(`could not write the comparison/report: ${(err as Error).message}`);
-  }
+  await finishRun(runDir, manifest, log);
   if (opts.onFinished) await opts.onFinished(runDir);
   if (failures.length) throw new AnchorError('RUN_FAILED', `arms failed: ${failures.join('; ')}`);
 }

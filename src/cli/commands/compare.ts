@@ -1,11 +1,13 @@
 /**
  * `anchor-rl compare RUN_DIR [RUN_DIR ...] [--window 25] [--json | --csv]`: one row per arm;
- * several run directories of one config (seeds) give mean ± standard error per arm.
+ * several run directories of one config (seeds) give mean ± standard error per arm. A sweep
+ * directory (sweep.json) stands for its seed runs.
  */
 import type { Argv, CommandModule } from 'yargs';
 import { AnchorError } from '../../util/errors.ts';
 import { compareRuns, formatCompareCsv, formatCompareText } from '../../report/compare.ts';
 import { formatWarning } from '../../report/read-run.ts';
+import { expandSweepDirs } from '../../train/sweep-format.ts';
 
 interface CompareArgs {
   runs: string[];
@@ -26,13 +28,14 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
   describe: 'Compare the arms of one run (or mean ± SE over several seeds of one config)',
   builder: (y) =>
     y
-      .positional('runs', { type: 'string', array: true, describe: 'Run directories (runs/NAME)' })
+      .positional('runs', { type: 'string', array: true, describe: 'Run directories (runs/NAME), or sweep directories (their seed runs)' })
       .option('window', { type: 'number', describe: 'Final/rolling window in steps (default: the run\'s settlement window settlement.every, else 25)' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the table as JSON' })
       .option('csv', { type: 'boolean', default: false, describe: 'Print the table as CSV' }) as unknown as Argv<CompareArgs>,
   handler: (args) => {
     if (args.json && args.csv) throw new AnchorError('BAD_ARGUMENT', '--json and --csv are mutually exclusive');
-    const table = compareRuns(args.runs, { window: args.window === undefined ? undefined : checkWindow(args.window) });
+    // A sweep directory stands for its seed runs: its arms (= cells) get mean ± SE over seeds.
+    const table = compareRuns(expandSweepDirs(args.runs), { window: args.window === undefined ? undefined : checkWindow(args.window) });
     for (const w of table.warnings) process.stderr.write(`warning: ${formatWarning(w, process.cwd())}\n`);
     if (table.rows.every((r) => r.values.steps.mean === 0 || r.values.steps.mean === null)) {
       throw new AnchorError('BAD_ARGUMENT', `nothing to compare: no arm has logged a step yet (${args.runs.join(', ')})`);

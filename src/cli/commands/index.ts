@@ -17,11 +17,13 @@ import { experimentCommand } from './experiment.ts';
 import { reproduceCommand } from './reproduce.ts';
 import { compareCommand } from './compare.ts';
 import { reportCommand } from './report.ts';
+import { sweepCommand } from './sweep.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
   trainCommand,
   resumeCommand,
+  sweepCommand,
   evalCommand,
   configCommand,
   datasetsCommand,

@@ -1,0 +1,215 @@
+/**
+ * `anchor-rl sweep`: the settlement-budget sweep. The cartesian product of `--grid` axes becomes
+ * one inline arm per cell (extending `--arm`), trained next to the `--reference` arms in one
+ * ordinary run directory per seed (`OUT/seed-<s>/`, so `compare`, `report` and `resume` work on
+ * each unchanged). Every (seed, arm) pair goes through one p-queue, each arm in its own process
+ * (the same {@link forkArm} as `train`). Rerunning the same command continues the sweep: done
+ * arms are skipped, unfinished ones resume from their checkpoints.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import PQueue from 'p-queue';
+import { loadRunConfig, runConfigSchema, type RunConfig } from '../config/run-config.ts';
+import { parseConfig, quote } from '../config/validate.ts';
+import { initTf } from '../tf/backend.ts';
+import { AnchorError } from '../util/errors.ts';
+import { writeJsonAtomic } from '../util/fs.ts';
+import { deepMerge, resolveArms } from './arms.ts';
+import { RunProgress } from './progress.ts';
+import type { RunManifest } from './run-format.ts';
+import { finishRun, forkArm, newManifest, prepareRunShared, unfinishedArms } from './run.ts';
+import { SWEEP_FILE, isSweepDir, readSweepRecord, seedDirName, type SweepRecord } from './sweep-format.ts';
+import { cellArm, checkArmBase, gridCells, parseGrid, parseReferences } from './sweep-grid.ts';
+
+/** Options of {@link sweepRun} (the flags of `anchor-rl sweep`). */
+export interface SweepOptions {
+  configPath?: string;
+  sets?: string[];
+  /** `KEY=V1,V2,...` axes. */
+  grids: string[];
+  /** Number of seeds: config.seed, config.seed + 1, ... Default {@link DEFAULT_SEEDS}. */
+  seeds?: number;
+  /** The arm every cell extends. Default `anchored`. */
+  arm?: string;
+  /** `frozen,execution` (default) or `none`. */
+  references?: string;
+  /** Sweep directory. Default `runs/<config name>-sweep`. */
+  out?: string;
+  force?: boolean;
+  log?: (line: string) => void;
+}
+
+/** Seeds when `--seeds` is not given: enough for a standard error. */
+export const DEFAULT_SEEDS = 3;
+
+/** What a sweep will do, fully validated; nothing is written while planning. */
+export interface SweepPlan {
+  out: string;
+  /** sweep.json without its times. */
+  record: Omit<SweepRecord, 'startedAt' | 'endedAt'>;
+  /** One run per seed. */
+  runs: { seed: number; dir: string; config: RunConfig }[];
+}
+
+/**
+ * Validate the flags and build every seed's run config: unknown or forbidden grid keys,
+ * ill-typed values and out-of-range cell configs are errors before anything is written.
+ */
+export function planSweep(opts: SweepOptions): SweepPlan {
+  const config = loadRunConfig(opts.configPath, opts.sets ?? []);
+  const axes = parseGrid(opts.grids);
+  const cells = gridCells(axes);
+  const armBase = checkArmBase(opts.arm ?? 'anchored');
+  const references = parseReferences(opts.references ?? 'frozen,execution');
+  const nSeeds = opts.seeds ?? DEFAULT_SEEDS;
+  if (!(Number.isInteger(nSeeds) && nSeeds >= 1)) throw new AnchorError('BAD_ARGUMENT', `--seeds must be a positive integer, got ${nSeeds}`);
+  const seeds = Array.from({ length: nSeeds }, (_, i) => config.seed + i);
+  const arms = [...references, ...cells.map((c) => cellArm(c, armBase))];
+  const out = resolve(opts.out ?? join('runs', `${config.name}-sweep`));
+  const runs = seeds.map((seed) => {
+    const seedConfig = parseConfig(runConfigSchema, { ...config, name: `${config.name}-seed${seed}`, seed, arms }, `sweep seed ${seed}`);
+    return { seed, dir: join(out, seedDirName(seed)), config: seedConfig };
+  });
+  // Each cell's own config (base + overlay), validated as its arm process will: a grid value out
+  // of range (settlement.rate=2) is caught here with the cell's name, not in a forked process.
+  const first = runs[0]!.config;
+  for (const arm of resolveArms(first.arms)) {
+    parseConfig(runConfigSchema, deepMerge(first as unknown as Record<string, unknown>, arm.overlay), `--grid cell ${arm.name}`);
+  }
+  return {
+    out,
+    record: {
+      name: config.name,
+      grid: axes.map((a) => ({ key: a.key, values: a.values })),
+      seeds,
+      armBase,
+      references,
+      cells: Object.fromEntries(cells.map((c) => [c.name, c.values])),
+      config: config as unknown as Record<string, unknown>,
+      source: { config: opts.configPath ?? null, sets: opts.sets ?? [] },
+    },
+    runs,
+  };
+}
+
+/** Leaf paths where two JSON values differ (at most `limit`), for "different sweep" errors. */
+function diffPaths(a: unknown, b: unknown, path: string, out: string[], limit: number): void {
+  if (out.length >= limit) return;
+  const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (isObj(a) && isObj(b)) {
+    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])]) diffPaths(a[k], b[k], path ? `${path}.${k}` : k, out, limit);
+    return;
+  }
+  if (JSON.stringify(a) !== JSON.stringify(b)) out.push(`${path}: recorded ${quote(a)}, now ${quote(b)}`);
+}
+
+/** What makes two sweeps the same sweep (the source of the config and the times do not). */
+function sweepDiff(recorded: SweepRecord, now: SweepPlan['record']): string[] {
+  const key = (r: Pick<SweepRecord, 'grid' | 'seeds' | 'armBase' | 'references' | 'config'>) => ({
+    // By key, so the message names the axis that changed; the order separately (it orders the cells).
+    grid: Object.fromEntries(r.grid.map((a) => [a.key, a.values])),
+    gridOrder: r.grid.map((a) => a.key),
+    seeds: r.seeds,
+    arm: r.armBase,
+    references: r.references,
+    config: r.config,
+  });
+  const out: string[] = [];
+  diffPaths(key(recorded), key(now), '', out, 5);
+  return out;
+}
+
+/** Run (or continue) a sweep. Resolves to the sweep directory. */
+export async function sweepRun(opts: SweepOptions): Promise<string> {
+  const plan = planSweep(opts);
+  const { out } = plan;
+  const progress = new RunProgress();
+  const log = opts.log ?? ((l: string) => progress.log(l));
+  let startedAt = new Date().toISOString();
+  let previousEnd: string | null = null;
+  if (existsSync(out) && readdirSync(out).length > 0) {
+    if (opts.force) {
+      rmSync(out, { recursive: true, force: true });
+    } else if (!isSweepDir(out)) {
+      throw new AnchorError('BAD_ARGUMENT', `${out} exists and is not a sweep directory (no ${SWEEP_FILE}); choose another --out or use --force to overwrite it`);
+    } else {
+      const recorded = readSweepRecord(out);
+      const diff = sweepDiff(recorded, plan.record);
+      if (diff.length > 0) {
+        throw new AnchorError(
+          'BAD_ARGUMENT',
+          `${out} holds a different sweep:\n  ${diff.join('\n  ')}\nrerun the recorded sweep to continue it, choose another --out, or use --force to start over`,
+        );
+      }
+      startedAt = recorded.startedAt;
+      previousEnd = recorded.endedAt;
+      log(`continuing the sweep in ${out}`);
+    }
+  }
+  mkdirSync(out, { recursive: true });
+  const record: SweepRecord = { ...plan.record, startedAt, endedAt: null };
+  writeJsonAtomic(join(out, SWEEP_FILE), record);
+
+  // --- seed runs: claimed (manifest) and their shared assets prepared, one seed at a time -------
+  let tfBackend: string | undefined;
+  const manifests = new Map<number, RunManifest>();
+  for (const run of plan.runs) {
+    const mp = join(run.dir, 'manifest.json');
+    let manifest: RunManifest;
+    if (existsSync(mp)) {
+      manifest = JSON.parse(readFileSync(mp, 'utf8')) as RunManifest;
+    } else {
+      mkdirSync(run.dir, { recursive: true });
+      tfBackend ??= await initTf(log);
+      manifest = newManifest(run.config, tfBackend);
+      writeJsonAtomic(mp, manifest);
+    }
+    manifests.set(run.seed, manifest);
+    await prepareRunShared(run.dir, run.config, (l) => log(`[${seedDirName(run.seed)}] ${l}`));
+  }
+
+  // --- every (seed, arm) pair through one queue, each arm in its own process ------------------
+  const concurrency = plan.runs[0]!.config.concurrency;
+  const queue = new PQueue({ concurrency });
+  const failures: string[] = [];
+  const ran = new Set<number>();
+  let total = 0;
+  let todo = 0;
+  for (const run of plan.runs) {
+    total += resolveArms(run.config.arms).length;
+    for (const arm of unfinishedArms(run.dir, run.config)) {
+      todo++;
+      ran.add(run.seed);
+      const label = `${seedDirName(run.seed)}/${arm.name}`;
+      void queue.add(async () => {
+        const failure = await forkArm(run.dir, arm.name, { label, log, progress: (p) => progress.update({ ...p, arm: label }) });
+        progress.finish(label);
+        if (failure) failures.push(failure);
+      });
+    }
+  }
+  log(`sweep: ${plan.runs.length} seed${plan.runs.length > 1 ? 's' : ''} × ${total / plan.runs.length} arms; ${todo} to train (${total - todo} done), ${concurrency} at a time`);
+  await queue.onIdle();
+  progress.stop();
+
+  // --- per-seed summaries (as `train` writes them), then the sweep's -------------------------
+  for (const run of plan.runs) {
+    const m = manifests.get(run.seed)!;
+    // A seed nothing ran for keeps its end time and summaries.
+    if (ran.has(run.seed) || !m.endedAt || !existsSync(join(run.dir, 'compare.json'))) await finishRun(run.dir, m, log);
+  }
+  // The end time first: the summaries print it.
+  if (plan.runs.every((r) => unfinishedArms(r.dir, r.config).length === 0)) {
+    record.endedAt = todo === 0 && previousEnd ? previousEnd : new Date().toISOString();
+    writeJsonAtomic(join(out, SWEEP_FILE), record);
+  }
+  try {
+    const { writeSweepSummaries } = await import('../report/sweep.ts');
+    const res = await writeSweepSummaries(out);
+    log(`sweep comparison and knob chart: ${res.compareMd}, ${res.sweepMd}, ${res.report}`);
+  } catch (err) {
+    log(`could not write the sweep summaries: ${(err as Error).message}`);
+  }
+  if (failures.length) throw new AnchorError('RUN_FAILED', `arms failed: ${failures.join('; ')}`);
+  return out;
+}
