@@ -4,10 +4,10 @@
  * and can be mailed or archived with the run. `train` calls {@link writeReport} at the end of
  * every run.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import type { SampleLine } from '../train/run-format.ts';
+import { writeFileAtomic } from '../util/fs.ts';
 import { buildCharts } from './charts.ts';
 import { armColors } from './colors.ts';
 import { compareRunData, defaultWindow, formatCell, formatCompareMarkdown, type CompareTable } from './compare.ts';
@@ -194,20 +194,13 @@ ${samplesHtml(run, table, colors, opts.samplesPerPhase ?? 3)}
   return { html, table };
 }
 
-/** Write via a temp file and rename, so a reader never sees half a file. */
-function writeAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
-}
 
 /** Read `runDir` and write its report to `outPath` (default RUN_DIR/report.html). */
 export async function writeReport(runDir: string, outPath?: string, opts: ReportOptions = {}): Promise<ReportResult> {
   const run = readRun(runDir, { samples: true });
   const { html, table } = await buildReportHtml(run, opts);
   const path = resolve(outPath ?? resolve(runDir, 'report.html'));
-  writeAtomic(path, html);
+  writeFileAtomic(path, html);
   return { path, table, warnings: run.warnings, bytes: Buffer.byteLength(html) };
 }
 
@@ -232,8 +225,8 @@ export async function writeRunSummaries(runDir: string, opts: ReportOptions = {}
     compareMd: resolve(run.dir, 'compare.md'),
     report: resolve(run.dir, 'report.html'),
   };
-  writeAtomic(out.compareJson, JSON.stringify(table, null, 2) + '\n');
-  writeAtomic(out.compareMd, formatCompareMarkdown(table));
-  writeAtomic(out.report, html);
+  writeFileAtomic(out.compareJson, JSON.stringify(table, null, 2) + '\n');
+  writeFileAtomic(out.compareMd, formatCompareMarkdown(table));
+  writeFileAtomic(out.report, html);
   return { ...out, table, warnings: run.warnings };
 }

@@ -8,13 +8,13 @@
  * sweep record, so the chart and the table can never disagree and the derivation is testable
  * without a run.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { stringify as toYaml } from 'yaml';
 import { ARM_REGISTRY } from '../train/arms.ts';
 import { readSweepRecord, sweepRunDirs, type SweepRecord } from '../train/sweep-format.ts';
 import { AnchorError } from '../util/errors.ts';
+import { writeFileAtomic } from '../util/fs.ts';
 import { renderSvg, type Chart } from './charts.ts';
 import { armColor, armColors } from './colors.ts';
 import { compareRunData, defaultWindow, formatCell, formatCompareMarkdown, type CompareCell, type CompareTable } from './compare.ts';
@@ -381,13 +381,6 @@ ${compareHtml(table, colors)}
   return { html, knob };
 }
 
-/** Write via a temp file and rename, so a reader never sees half a file. */
-function writeAtomic(path: string, body: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, body);
-  renameSync(tmp, path);
-}
 
 function readSweep(dir: string, window?: number) {
   const root = resolve(dir);
@@ -413,7 +406,7 @@ export async function writeSweepReport(dir: string, outPath?: string, opts: { wi
   const { root, sweep, runDirs, table } = readSweep(dir, opts.window);
   const path = resolve(outPath ?? join(root, 'report.html'));
   const { html, knob } = await buildSweepReportHtml(sweep, table, { dir: root, runDirs, reportPath: path, warnings: table.warnings });
-  writeAtomic(path, html);
+  writeFileAtomic(path, html);
   return { path, table, knob, warnings: table.warnings, bytes: Buffer.byteLength(html) };
 }
 
@@ -435,9 +428,9 @@ export async function writeSweepSummaries(dir: string, opts: { window?: number }
   const { root, sweep, runDirs, table } = readSweep(dir, opts.window);
   const out = { compareJson: join(root, 'compare.json'), compareMd: join(root, 'compare.md'), sweepMd: join(root, 'sweep.md'), report: join(root, 'report.html') };
   const { html, knob } = await buildSweepReportHtml(sweep, table, { dir: root, runDirs, reportPath: out.report, warnings: table.warnings });
-  writeAtomic(out.compareJson, JSON.stringify(table, null, 2) + '\n');
-  writeAtomic(out.compareMd, formatCompareMarkdown(table));
-  writeAtomic(out.sweepMd, formatSweepMarkdown(knob, sweep, table));
-  writeAtomic(out.report, html);
+  writeFileAtomic(out.compareJson, JSON.stringify(table, null, 2) + '\n');
+  writeFileAtomic(out.compareMd, formatCompareMarkdown(table));
+  writeFileAtomic(out.sweepMd, formatSweepMarkdown(knob, sweep, table));
+  writeFileAtomic(out.report, html);
   return { ...out, table, knob };
 }

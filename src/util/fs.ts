@@ -1,5 +1,6 @@
 /** Small durable-write helpers: temp file + fsync + rename, so readers never see half a file. */
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 /** Write `data` to `path` and fsync it (in place: for files inside a directory renamed later). */
 export function writeFileDurable(path: string, data: string | Uint8Array): void {
@@ -28,8 +29,9 @@ export function fsyncDir(path: string): void {
   }
 }
 
-/** Write `data` to `path` atomically (temp file in the same directory, fsync, rename). */
+/** Write `data` to `path` atomically (temp file in the same directory, fsync, rename); creates the directory. */
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.tmp-${process.pid}`;
   writeFileDurable(tmp, data);
   renameSync(tmp, path);

@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { loadConfig } from '../../src/config/load.ts';
 import { applyOverrides, leafKind, parseOverrides } from '../../src/config/overrides.ts';
 import { loadRunConfig, runConfigSchema } from '../../src/config/run-config.ts';
-import { AnchorError } from '../../src/util/errors.ts';
 import { runCli } from '../helpers/cli.ts';
+import { errorOf } from '../helpers/errors.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'anchor-config-'));
 
@@ -17,15 +17,6 @@ function write(dir: string, name: string, text: string): string {
   return p;
 }
 
-function errorOf(fn: () => unknown): AnchorError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof AnchorError) return err;
-    throw err;
-  }
-  throw new Error('expected an AnchorError');
-}
 
 describe('run config', () => {
   it('embedded defaults follow the reference study', () => {

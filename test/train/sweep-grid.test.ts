@@ -6,17 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { resolveArms } from '../../src/train/arms.ts';
 import { planSweep } from '../../src/train/sweep.ts';
 import { cellArm, gridCells, parseGrid, parseReferences, splitValues, valueLabel, type GridAxis } from '../../src/train/sweep-grid.ts';
-import { AnchorError } from '../../src/util/errors.ts';
+import { errorOf } from '../helpers/errors.ts';
 
-function errorOf(fn: () => unknown): AnchorError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof AnchorError) return err;
-    throw err;
-  }
-  throw new Error('expected an AnchorError');
-}
 
 describe('--grid parsing', () => {
   it('types values like --set: numbers, enum strings, booleans, flow collections', () => {
