@@ -1,5 +1,5 @@
 /**
- * Render a run's report and save a screenshot of it:
+ * Render a run's (or a sweep's) report and save a screenshot of it:
  *
  *   npx tsx scripts/screenshot-report.ts RUN_DIR [OUT.png] [--window N] [--full]
  *
@@ -10,6 +10,8 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeReport } from '../src/report/report.ts';
+import { writeSweepReport } from '../src/report/sweep.ts';
+import { isSweepDir } from '../src/train/sweep-format.ts';
 import { chromiumMissingReason, launchChromium } from '../test/helpers/chromium.ts';
 
 async function main(): Promise<void> {
@@ -29,7 +31,7 @@ async function main(): Promise<void> {
     process.stderr.write(`cannot take a screenshot: ${missing}\n`);
     process.exit(1);
   }
-  const rep = await writeReport(runDir, undefined, { window });
+  const rep = isSweepDir(runDir) ? await writeSweepReport(runDir, undefined, { window }) : await writeReport(runDir, undefined, { window });
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1240, height: 1400 }, deviceScaleFactor: 1 });
