@@ -345,7 +345,9 @@ export class ArmTrainer {
       arm.labels === 'judge' && goldKnown.length ? goldKnown.reduce((a, i) => a + Math.abs(labels[i]! - goldOfChosen[i]!), 0) / goldKnown.length : null;
     // The gate learns from the settled gaps under the RM that priced them (before the refit).
     await this.gated?.settled(keep.map((i, j) => ({ ...chosen[i]!, problem: problems[i]!, x: X[j]!, gold: y[j]!, proxy: before[j]!, result: results?.[i] })));
-    if (X.length) await this.c.rm.refit(X, y);
+    const w = cfg.settlement.label_weight;
+    const copies = <T,>(xs: T[]): T[] => (w === 1 ? xs : xs.flatMap((v) => Array<T>(w).fill(v)));
+    if (X.length) await this.c.rm.refit(copies(X), copies(y));
     this.refits++;
     const after = X.length ? await this.c.rm.predict(X) : new Float32Array();
     const fitMse = y.length ? y.reduce((a, v, j) => a + (after[j]! - v) ** 2, 0) / y.length : 0;

@@ -34,6 +34,12 @@ export const settlementConfigSchema = z
     rate: z.number().min(0).max(1).default(0.1),
     /** Which claims of a window to settle (registry in ./settlement.ts). */
     strategy: z.enum(STRATEGY_NAMES).default('random'),
+    /**
+     * Copies of each settled label in the RM's training set: an integer importance weight of the
+     * fresh on-policy labels against the initial base-policy ones (1 = the reference study's plain
+     * append; for ridge, exactly weighted least squares).
+     */
+    label_weight: z.number().int().min(1).max(100).default(1),
     /** The bootstrap committee of the `uncertainty` strategy. */
     committee: z
       .object({ members: z.number().int().min(2).max(64).default(5) })

@@ -157,6 +157,19 @@ describe('train (smoke)', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('settlement.label_weight enters each settled label that many times into the RM label set', () => {
+    const out = join(work, 'label-weight');
+    const r = runCli(['train', ...common, '--set', 'arms=[anchored]', '--set', 'grpo.steps=4', '--set', 'settlement.label_weight=3', '--out', out], { timeoutMs: 600_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const weighted = readFileSync(join(out, 'anchored', 'refits.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const plain = readFileSync(join(full, 'anchored', 'refits.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    // 48 initial labels; 4 new claims per window (25% of 2 steps × 8), each copied 3 times.
+    expect(weighted.map((l) => [l.newLabels, l.labels])).toEqual([[4, 60], [4, 72]]);
+    expect(plain.map((l) => [l.newLabels, l.labels])).toEqual([[4, 52], [4, 56]]);
+    // The first window's claims and drift are the same (the weight only acts at the refit).
+    expect(weighted[0].drift).toBe(plain[0].drift);
+  }, 600_000);
+
   it('SIGKILL at any moment + resume gives the metrics of an uninterrupted run', () => killAndResume('anchored'), 900_000);
 
   it('the same for the gated arm (failure library, memory and escalation restored)', () => killAndResume('gated'), 900_000);
