@@ -191,6 +191,19 @@ export async function buildCharts(runIn: RunData, opts: ChartOptions): Promise<C
     lineChart('kl', 'KL to the reference policy', `Mean per-token k3 KL, ${rolled}.`, K.kl, 'KL', true),
     lineChart('length', 'Completion length', `Mean completion length in tokens, ${rolled}. Collapsing length often marks a degenerate exploit.`, K.length, 'tokens', true),
     lineChart('entropy', 'Policy entropy', `Mean per-token entropy of the sampling policy, ${rolled}.`, K.entropy, 'entropy', true),
+    // Runs logged before the monitor existed (or without gold for every rollout) have no Snd@G.
+    ...(run.arms.some((a) => a.metrics.some((m) => typeof m[K.sndG] === 'number'))
+      ? [
+          lineChart(
+            'snd',
+            'On-policy soundness Snd@G',
+            `Gold of the RM's favourite over the group's best gold, mean over groups with a positive best (1 = sound), ${rolled}. It rises when a group collapses onto near-identical completions, so read it next to entropy.`,
+            K.sndG,
+            'Snd@G',
+            true,
+          ),
+        ]
+      : []),
   ];
   const out: Chart[] = [];
   for (const s of specs) out.push({ ...s, svg: await renderSvg(s.spec) });

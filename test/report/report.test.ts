@@ -28,6 +28,22 @@ describe('colours', () => {
   });
 });
 
+describe('the Snd@G chart', async () => {
+  it('appears when the arms log monitor/snd_g, with a line per arm', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const fake = writeFakeRun(join(root, 'snd-run'), { steps: 30 });
+    for (const arm of FAKE_ARMS) {
+      const lines = fake.arms[arm]!.metrics.map((l) => JSON.stringify({ ...l, 'monitor/snd_g': 0.5 + 0.01 * l.step! }));
+      writeFileSync(join(fake.dir, arm, 'metrics.jsonl'), lines.join('\n') + '\n');
+    }
+    const res = await writeReport(fake.dir, join(root, 'snd-out', 'report.html'), { window: 5 });
+    const html = readFileSync(res.path, 'utf8');
+    const figures = [...html.matchAll(/<figure id="chart-([\w-]+)"[^>]*>([\s\S]*?)<\/figure>/g)];
+    expect(figures.map((f) => f[1])).toEqual(['proxy-gold', 'gold', 'gap', 'kl', 'length', 'entropy', 'snd']);
+    for (const arm of FAKE_ARMS) expect(figures.at(-1)![2]).toMatch(new RegExp(`aria-label="[^"]*arm: ${arm}[;"][^>]*aria-roledescription="line mark"`));
+  });
+});
+
 describe('writeReport', async () => {
   const fake = writeFakeRun(join(root, 'run'), { steps: 60, noise: 0.02, samplesPerStep: 4, arms: [...FAKE_ARMS, 'custom-arm'] });
   const res = await writeReport(fake.dir, join(root, 'out', 'report.html'), { window: 10 });
