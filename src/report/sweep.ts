@@ -171,11 +171,14 @@ const SERIES_COLORS = ['#1f77b4', '#9467bd', '#ff7f0e', '#8c564b', '#17becf', '#
 const r6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 const intText = (v: number | null): string => (v === null ? 'n/a' : Math.round(v).toLocaleString('en-US'));
 
-/** The label of a reference rule: its final gold, and its budget (the execution arm's is every rollout). */
-export function referenceLabel(r: KnobReference, multi: boolean): string {
-  const gold = formatCell(r.gold, 3, multi);
+/** What the knob chart puts on y: final-window gold (the knob) or the hacking gap (the repricing). */
+export type KnobMeasure = 'gold' | 'gap';
+
+/** The label of a reference rule: its final gold (or gap), and its budget (the execution arm's is every rollout). */
+export function referenceLabel(r: KnobReference, multi: boolean, measure: KnobMeasure = 'gold'): string {
+  const value = formatCell(r[measure], 3, multi);
   const budget = r.arm === 'execution' ? `budget ${intText(r.budget.mean)} = every rollout` : `budget ${intText(r.budget.mean)}`;
-  return `${r.arm}: gold ${gold} (${budget})`;
+  return `${r.arm}: ${measure} ${value} (${budget})`;
 }
 
 /** The legend title of the lines. */
@@ -185,13 +188,14 @@ function seriesTitle(d: KnobData): string {
 }
 
 /** The vega-lite spec of the settlement-knob chart. */
-export function knobChartSpec(d: KnobData): TopLevelSpec {
+export function knobChartSpec(d: KnobData, measure: KnobMeasure = 'gold'): TopLevelSpec {
   const multi = d.runs > 1;
   const pts = d.points
-    .filter((p) => p.budget.mean !== null && p.gold.mean !== null)
+    .filter((p) => p.budget.mean !== null && p[measure].mean !== null)
     .map((p, i) => {
-      const se = p.gold.se ?? 0;
-      return { cell: p.cell, series: p.series, rate: p.rate, order: i, budget: r6(p.budget.mean!), gold: r6(p.gold.mean!), lo: r6(p.gold.mean! - se), hi: r6(p.gold.mean! + se) };
+      const v = p[measure];
+      const se = v.se ?? 0;
+      return { cell: p.cell, series: p.series, rate: p.rate, order: i, budget: r6(p.budget.mean!), gold: r6(v.mean!), lo: r6(v.mean! - se), hi: r6(v.mean! + se) };
     });
   const series = d.series.filter((s) => pts.some((p) => p.series === s));
   const color = {
@@ -202,12 +206,13 @@ export function knobChartSpec(d: KnobData): TopLevelSpec {
     scale: { domain: series, range: series.map((_, i) => SERIES_COLORS[i % SERIES_COLORS.length]!) },
   };
   const x = { field: 'budget', type: 'quantitative' as const, title: 'execution budget spent on settlement (programs executed, mean over seeds)' };
-  const y = { field: 'gold', type: 'quantitative' as const, title: `final-window gold${multi ? ' (mean ± SE over seeds)' : ''}`, scale: { zero: false } };
+  // The y field is called `gold` for either measure (one spec shape); its title says which.
+  const y = { field: 'gold', type: 'quantitative' as const, title: `final-window ${measure === 'gold' ? 'gold' : 'hacking gap (proxy − gold)'}${multi ? ' (mean ± SE over seeds)' : ''}`, scale: { zero: false } };
   // Every reference is a rule, not a point: the execution arm's budget (every rollout) would
   // squash the cells' budgets into the left edge of the axis.
-  const refs = d.references.filter((r) => r.gold.mean !== null);
+  const refs = d.references.filter((r) => r[measure].mean !== null);
   const refLayers = refs.flatMap((r) => {
-    const values = [{ gold: r6(r.gold.mean!), label: referenceLabel(r, multi) }];
+    const values = [{ gold: r6(r[measure].mean!), label: referenceLabel(r, multi, measure) }];
     return [
       { data: { values }, mark: { type: 'rule' as const, color: armColor(r.arm), strokeDash: [6, 4], strokeWidth: 1.5 }, encoding: { y: { field: 'gold', type: 'quantitative' as const } } },
       {
@@ -237,15 +242,16 @@ export function knobChartSpec(d: KnobData): TopLevelSpec {
 }
 
 /** The knob chart, rendered. */
-export async function buildKnobChart(d: KnobData): Promise<Chart> {
-  const spec = knobChartSpec(d);
+export async function buildKnobChart(d: KnobData, measure: KnobMeasure = 'gold'): Promise<Chart> {
+  const spec = knobChartSpec(d, measure);
+  const what = measure === 'gold' ? 'gold' : 'hacking gap (proxy − gold)';
   return {
-    id: 'settlement-knob',
-    title: 'The settlement knob: gold bought per execution budget',
+    id: measure === 'gold' ? 'settlement-knob' : 'settlement-knob-gap',
+    title: measure === 'gold' ? 'The settlement knob: gold bought per execution budget' : 'The settlement knob: how far the RM is repriced (hacking gap) per execution budget',
     caption:
       `x: programs executed to produce training signal (last budget/exec of the arm${d.runs > 1 ? ', mean over seeds' : ''}); ` +
-      `y: final-window gold${d.runs > 1 ? ', mean ± SE over seeds (error bars)' : ''}. One line per ${seriesTitle(d)}, points ordered by settlement rate. ` +
-      'Dashed rules: the reference arms at their final gold — frozen (no settlement, budget 0) and execution (trained on executed reward: every rollout, far right of this axis).',
+      `y: final-window ${what}${d.runs > 1 ? ', mean ± SE over seeds (error bars)' : ''}. One line per ${seriesTitle(d)}, points ordered by settlement rate. ` +
+      `Dashed rules: the reference arms at their final ${what} — frozen (no settlement, budget 0) and execution (trained on executed reward: every rollout, far right of this axis).`,
     svg: await renderSvg(spec),
     spec,
   };
@@ -337,7 +343,7 @@ export async function buildSweepReportHtml(
   opts: { dir: string; runDirs: readonly string[]; reportPath: string; warnings: readonly RunWarning[] },
 ): Promise<{ html: string; knob: KnobData }> {
   const knob = knobPoints(table, sweep);
-  const chart = await buildKnobChart(knob);
+  const charts = [await buildKnobChart(knob, 'gold'), await buildKnobChart(knob, 'gap')];
   const colors = armColors(table.rows.map((r) => r.arm));
   const title = `anchor-rl sweep — ${sweep.name}`;
   const links = opts.runDirs
@@ -357,7 +363,7 @@ export async function buildSweepReportHtml(
     `<p class="meta">${notes(knob, sweep, table.window).map(escapeHtml).join('<br>')}<br>started ${escapeHtml(sweep.startedAt)} · ${sweep.endedAt ? `ended ${escapeHtml(sweep.endedAt)}` : '<b>not finished</b>'}<br>sweep directory <code>${escapeHtml(opts.dir)}</code></p>
 ${warnings}
 <h2>The settlement knob</h2>
-<figure id="chart-${chart.id}" class="wide" data-chart="${chart.id}"><h3>${escapeHtml(chart.title)}</h3>${chart.svg}<figcaption>${escapeHtml(chart.caption)}</figcaption></figure>
+${charts.map((chart) => `<figure id="chart-${chart.id}" class="wide" data-chart="${chart.id}"><h3>${escapeHtml(chart.title)}</h3>${chart.svg}<figcaption>${escapeHtml(chart.caption)}</figcaption></figure>`).join('\n')}
 ${knobTableHtml(knob, sweep)}
 <h2>All arms</h2>
 ${compareHtml(table, colors)}

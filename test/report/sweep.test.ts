@@ -131,6 +131,15 @@ describe('knobPoints', () => {
     expect(spec.layer[3]!.data.values[0]!.label).toBe('execution: gold 0.200 ± 0.020 (budget 1,920 = every rollout)');
   });
 
+  it('the gap variant plots the same cells with their hacking gap, and the references at theirs', () => {
+    const spec = knobChartSpec(d, 'gap') as unknown as { layer: { data: { values: Record<string, unknown>[] }; mark: { type: string } }[] };
+    const line = spec.layer.at(-1)!.data.values;
+    const withGap = d.points.filter((p) => p.gap.mean !== null && p.budget.mean !== null);
+    expect(line.map((v) => v.cell)).toEqual(withGap.map((p) => p.cell));
+    expect(line.map((v) => v.gold)).toEqual(withGap.map((p) => Math.round(p.gap.mean! * 1e6) / 1e6));
+    expect(spec.layer[1]!.data.values[0]!.label).toBe('frozen: gap 0.400 ± 0.010 (budget 0)');
+  });
+
   it('the Markdown table has one row per reference and cell: rate, strategy, budget, gold ± SE, × execution, gap', () => {
     const md = formatKnobMarkdown(d, sweep).trim().split('\n');
     expect(md[0]).toBe('| cell | rate | strategy | exec budget | gold final | × execution | gap |');
@@ -194,6 +203,10 @@ describe('a sweep directory of fake seed runs', async () => {
     expect(fig![1]).toMatch(/<svg[^>]*class="marks"/);
     expect(fig![1]).toContain('frozen: gold');
     expect(fig![1]).toMatch(/execution: gold [\d.]+ ± [\d.]+ \(budget 1,600 = every rollout\)/);
+    const gap = html.match(/<figure id="chart-settlement-knob-gap"[^>]*>([\s\S]*?)<\/figure>/);
+    expect(gap).not.toBeNull();
+    expect(gap![1]).toMatch(/<svg[^>]*class="marks"/);
+    expect(gap![1]).toMatch(/frozen: gap [\d.]+ ± [\d.]+ \(budget 0\)/);
     expect(html).toContain('<a href="seed-0/report.html">');
     // `report SWEEP_DIR --out elsewhere` links the seed reports relative to where it is written.
     const other = await writeSweepReport(dir, join(root, 'elsewhere', 'r.html'));
