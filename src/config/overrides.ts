@@ -132,19 +132,26 @@ export function applyOverrides(raw: unknown, overrides: readonly Override[], sch
   const root: Record<string, unknown> =
     raw && typeof raw === 'object' && !Array.isArray(raw) ? structuredClone(raw as Record<string, unknown>) : {};
   for (const { path, raw: text } of overrides) {
-    const value = overrideValue(schema, path, text);
-    let cur: Record<string, unknown> = root;
-    for (let i = 0; i < path.length - 1; i++) {
-      const key = path[i]!;
-      const next = cur[key];
-      if (next === undefined || next === null) {
-        cur[key] = {};
-      } else if (typeof next !== 'object') {
-        throw new AnchorError('BAD_ARGUMENT', `--set ${path.join('.')}: ${path.slice(0, i + 1).join('.')} is ${JSON.stringify(next)}, not a section`);
-      }
-      cur = cur[key] as Record<string, unknown>;
-    }
-    cur[path[path.length - 1]!] = value;
+    setPath(root, path, overrideValue(schema, path, text));
   }
   return root;
+}
+
+/**
+ * Set `value` at `path` in a plain config object, creating sections on the way; a scalar where a
+ * section is needed is BAD_ARGUMENT (`flag` names the option in the message).
+ */
+export function setPath(root: Record<string, unknown>, path: readonly string[], value: unknown, flag = '--set'): void {
+  let cur: Record<string, unknown> = root;
+  for (let i = 0; i < path.length - 1; i++) {
+    const key = path[i]!;
+    const next = cur[key];
+    if (next === undefined || next === null) {
+      cur[key] = {};
+    } else if (typeof next !== 'object') {
+      throw new AnchorError('BAD_ARGUMENT', `${flag} ${path.join('.')}: ${path.slice(0, i + 1).join('.')} is ${JSON.stringify(next)}, not a section`);
+    }
+    cur = cur[key] as Record<string, unknown>;
+  }
+  cur[path[path.length - 1]!] = value;
 }

@@ -3,11 +3,12 @@
  * config (different seeds → mean ± standard error per arm). `train` calls {@link compareRuns}
  * and {@link formatCompareMarkdown} at the end of every run to write compare.json/compare.md.
  */
-import { spearman } from '../verifiers/correlation.ts';
+import { spearmanOrNull } from '../verifiers/correlation.ts';
+import { metricsConfigSchema } from '../train/config.ts';
 import { GATE_METRIC_KEYS as GK, METRIC_KEYS as K } from '../train/run-format.ts';
 import { formatTable } from '../experiments/format.ts';
 import { readRun, type ArmData, type RunData, type RunWarning } from './read-run.ts';
-import { finalWindowMean, lastValue, meanOf, meanSe, metricValue, rollingPeak } from './stats.ts';
+import { finalWindowMean, finiteOrNull, lastValue, meanOf, meanSe, metricValue, rollingPeak } from './stats.ts';
 
 /** The columns of the comparison, in display order. */
 export const COMPARE_COLUMNS = [
@@ -46,8 +47,8 @@ export const ALARM_COLUMNS = [
   { key: 'rankLead', label: 'r_s lead', digits: 0, describe: 'steps before the rolling-gold peak at which the settled rank correlation first fell below metrics.alarms.rank (n/a: never)' },
 ] as const;
 
-/** Alarm thresholds when a run's manifest predates `metrics.alarms` (the schema defaults). */
-const DEFAULT_ALARMS = { drift: 0.15, snd: 0.5, rank: 0.2 };
+/** `metrics` defaults (alarm thresholds, Snd@G window) for manifests that predate them. */
+const METRICS_DEFAULTS = metricsConfigSchema.parse({});
 
 /**
  * Gate columns (cumulative counts from the last metrics line of gated arms). Shown only when some
@@ -185,14 +186,8 @@ export function armValues(arm: ArmData, run: RunData, window: number): Record<Co
   };
 }
 
-const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-
 /** Spearman of (alarm, gap) pairs, or null with fewer than 3 pairs or no variance. */
-function pairRho(pairs: readonly [number, number][]): number | null {
-  if (pairs.length < 3) return null;
-  const rho = spearman(pairs.map((p) => p[0]), pairs.map((p) => p[1]));
-  return Number.isFinite(rho) ? rho : null;
-}
+const pairRho = (pairs: readonly [number, number][]): number | null => spearmanOrNull(pairs.map((p) => p[0]), pairs.map((p) => p[1]));
 
 /** The alarm columns of one arm (see {@link ALARM_COLUMNS}). */
 function alarmValues(
@@ -203,9 +198,9 @@ function alarmValues(
   peakStep: number | null,
 ): Record<(typeof ALARM_COLUMNS)[number]['key'], number | null> {
   const m = arm.metrics;
-  const cfg = run.manifest?.config as { metrics?: { alarms?: Partial<typeof DEFAULT_ALARMS>; snd_window?: number } } | undefined;
-  const th = { ...DEFAULT_ALARMS, ...cfg?.metrics?.alarms };
-  const sndWindow = cfg?.metrics?.snd_window ?? 10;
+  const cfg = run.manifest?.config as { metrics?: { alarms?: Partial<typeof METRICS_DEFAULTS.alarms>; snd_window?: number } } | undefined;
+  const th = { ...METRICS_DEFAULTS.alarms, ...cfg?.metrics?.alarms };
+  const sndWindow = cfg?.metrics?.snd_window ?? METRICS_DEFAULTS.snd_window;
   const drift: [number, number][] = [];
   const snd: [number, number][] = [];
   const rank: [number, number][] = [];
@@ -215,12 +210,12 @@ function alarmValues(
   for (const r of arm.refits) {
     const inWindow = (l: { step: number }) => l.step > prev && l.step <= r.step;
     // The concurrent gap: logged with the refit, else the window's mean gap.
-    const gap = finite(r.gap) ?? meanOf(withGap.filter((l) => inWindow(l as { step: number })).map((l) => l[gapKey] as number | null));
+    const gap = finiteOrNull(r.gap) ?? meanOf(withGap.filter((l) => inWindow(l as { step: number })).map((l) => l[gapKey] as number | null));
     // A monitoring line without gold has no drift measurement (the trainer writes 0 there).
-    const measured = r.refit !== false || finite(r.driftGold) !== null;
-    const d = measured ? finite(r.drift) : null;
+    const measured = r.refit !== false || finiteOrNull(r.driftGold) !== null;
+    const d = measured ? finiteOrNull(r.drift) : null;
     const s = meanOf(m.filter(inWindow).map((l) => metricValue(l, K.sndG)));
-    const rs = finite((r as { rank?: unknown }).rank);
+    const rs = finiteOrNull(r.rank);
     if (gap !== null) {
       if (d !== null) drift.push([d, gap]);
       if (s !== null) snd.push([1 - s, gap]);

@@ -4,10 +4,14 @@
  */
 import type { MetricsLine } from './read-run.ts';
 
+/** `v` if it is a finite number, else null. */
+export function finiteOrNull(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
 /** The value of `key` as a finite number, or null. */
 export function metricValue(line: Record<string, unknown>, key: string): number | null {
-  const v = line[key];
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+  return finiteOrNull(line[key]);
 }
 
 /** Mean of the non-null values (null when there are none). */

@@ -21,7 +21,7 @@ import { committeeDisagreement } from '../reward/models/committee.ts';
 import type { RewardModel } from '../reward/models/types.ts';
 import { problemProgram } from '../sandbox/programs.ts';
 import type { Executor, ExecResult } from '../sandbox/types.ts';
-import { spearman } from '../verifiers/correlation.ts';
+import { spearmanOrNull } from '../verifiers/correlation.ts';
 import { Rng, type RngState } from '../util/rng.ts';
 import type { ArmSpec } from './arms.ts';
 import { DataLoader } from './data.ts';
@@ -309,7 +309,7 @@ export class ArmTrainer {
     if (!arm.labels || rate <= 0) {
       // Monitoring only: how far the (frozen) RM is from reality on this window.
       const driftGold = golds.length ? golds.reduce((a, c) => a + Math.abs(c.proxy - c.gold!), 0) / golds.length : null;
-      const rank = rankAgreement(golds.map((c) => c.proxy), golds.map((c) => c.gold!));
+      const rank = spearmanOrNull(golds.map((c) => c.proxy), golds.map((c) => c.gold!));
       this.sinks.refits({ step, labels: this.c.rm.labelCount, newLabels: 0, drift: driftGold ?? 0, driftGold, judgeLabelError: null, gap: windowGap, rank, strategy: null, fit: {}, refit: false });
       this.flushSamples(claims, new Map());
       return 0;
@@ -338,7 +338,7 @@ export class ArmTrainer {
     // Drift before the refit: the RM as it stands, on the new claims.
     const before = X.length ? await this.c.rm.predict(X) : new Float32Array();
     const drift = y.length ? y.reduce((a, v, j) => a + Math.abs(before[j]! - v), 0) / y.length : 0;
-    const rank = rankAgreement(before, y);
+    const rank = spearmanOrNull(before, y);
     const goldKnown = keep.filter((i) => goldOfChosen[i] !== null);
     const driftGold = goldKnown.length ? goldKnown.reduce((a, i) => a + Math.abs(before[keep.indexOf(i)]! - goldOfChosen[i]!), 0) / goldKnown.length : null;
     const judgeLabelError =
@@ -451,11 +451,4 @@ export class ArmTrainer {
     this.sndRolling.setState(s.sndRecent ?? []);
     if (this.gated && s.gate) this.gated.setState(s.gate);
   }
-}
-
-/** Spearman correlation of the RM's scores with labels, or null with < 3 pairs or no variance. */
-function rankAgreement(scores: ArrayLike<number>, labels: ArrayLike<number>): number | null {
-  if (labels.length < 3) return null;
-  const r = spearman(scores, labels);
-  return Number.isFinite(r) ? r : null;
 }

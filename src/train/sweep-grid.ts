@@ -4,7 +4,7 @@
  * inline arm definition it becomes. Pure: nothing here touches the disk.
  */
 import type { z } from 'zod';
-import { keysAt, overrideValue, schemaAt } from '../config/overrides.ts';
+import { keysAt, overrideValue, schemaAt, setPath } from '../config/overrides.ts';
 import { runConfigSchema } from '../config/run-config.ts';
 import { AnchorError } from '../util/errors.ts';
 import { ARM_REGISTRY, type armDefinitionSchema } from './arms.ts';
@@ -149,12 +149,7 @@ export function gridCells(axes: readonly GridAxis[]): SweepCell[] {
 /** The overlay a cell applies: its values as a nested config object. */
 export function cellOverlay(cell: SweepCell): Record<string, unknown> {
   const root: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(cell.values)) {
-    const path = key.split('.');
-    let cur = root;
-    for (const seg of path.slice(0, -1)) cur = (cur[seg] ??= {}) as Record<string, unknown>;
-    cur[path.at(-1)!] = value;
-  }
+  for (const [key, value] of Object.entries(cell.values)) setPath(root, key.split('.'), value, '--grid');
   return root;
 }
 

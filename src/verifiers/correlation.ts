@@ -51,3 +51,13 @@ export function spearman(x: ArrayLike<number>, y: ArrayLike<number>): number {
   if (y.length !== x.length) throw new RangeError(`x (${x.length}) and y (${y.length}) differ in length`);
   return pearson(averageRanks(x), averageRanks(y));
 }
+
+/**
+ * Spearman correlation, or null where it says nothing: fewer than `minPairs` pairs, or no
+ * variance on either side (the NaN of {@link spearman}).
+ */
+export function spearmanOrNull(x: ArrayLike<number>, y: ArrayLike<number>, minPairs = 3): number | null {
+  if (x.length < minPairs) return null;
+  const r = spearman(x, y);
+  return Number.isFinite(r) ? r : null;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { averageRanks, pearson, spearman } from '../../src/verifiers/correlation.ts';
+import { averageRanks, pearson, spearman, spearmanOrNull } from '../../src/verifiers/correlation.ts';
 
 describe('correlations', () => {
   it('Pearson hand case', () => {
@@ -16,5 +16,14 @@ describe('correlations', () => {
   it('Spearman with ties (hand case: 3/sqrt(10))', () => {
     expect(spearman([1, 2, 2, 3], [1, 3, 2, 4])).toBeCloseTo(3 / Math.sqrt(10), 12);
     expect(spearman([1, 2, 3, 4], [1, 4, 9, 16])).toBeCloseTo(1, 12);
+  });
+});
+
+describe('spearmanOrNull', () => {
+  it('is spearman where it is defined, null with too few pairs or no variance', () => {
+    expect(spearmanOrNull([1, 2, 2, 3], [1, 3, 2, 4])).toBeCloseTo(3 / Math.sqrt(10), 12);
+    expect(spearmanOrNull([1, 2], [2, 1])).toBeNull();
+    expect(spearmanOrNull([1, 2], [2, 1], 2)).toBeCloseTo(-1, 12);
+    expect(spearmanOrNull([1, 2, 3], [5, 5, 5])).toBeNull();
   });
 });

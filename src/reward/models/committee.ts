@@ -16,8 +16,9 @@ export interface CommitteeOptions {
 
 /**
  * Per-row standard deviation of the committee's predictions on `X` (population std over members).
- * Deterministic given `rng`. Cost: `members` fits on the label set — cheap for ridge, a few
- * seconds per window for the MLP.
+ * Deterministic given `rng`. Cost: `members` fits on the whole label set per call — measured
+ * ≈ 13 s per window for 5 ridge members on the default task (1,030 features, ~1,700 labels),
+ * against ≈ 2 s for the arm's own refit; MLP members cost `members` trainings.
  */
 export async function committeeDisagreement(
   rm: RewardModel,
