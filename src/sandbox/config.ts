@@ -41,6 +41,15 @@ export const sandboxConfigSchema = z
      * (e.g. redefining the test function); 0 gives Node's exit-code semantics.
      */
     min_assertions: z.number().int().min(0).max(1_000_000).default(1),
+    /**
+     * How answers are compared with the tests' expected values. `strict` (default; training and
+     * settlement): an answer compared against a builtin expected value must be exactly that type
+     * (JavaScript: strict deep equality, numbers, strings and BigInts distinct; Python: the tests'
+     * comparisons go through a trusted helper that refuses lying `__eq__` and builtin subclasses
+     * that override comparison). `parity`: the published harnesses' semantics (loose `deepEqual`,
+     * Python `==`), the default of `anchor-rl eval`. See docs/sandbox.md.
+     */
+    verdict: z.enum(['strict', 'parity']).default('strict'),
   })
   .strict();
 

@@ -22,27 +22,32 @@ export function createExecutor(options: Partial<LocalExecutorOptions> = {}): Exe
   return new LocalExecutor(options);
 }
 
-/** Map the `sandbox` config section onto executor options. */
-export function executorOptionsFromConfig(config: SandboxConfig): LocalExecutorOptions {
+/** Map the `sandbox` config section (and the run seed) onto executor options. */
+export function executorOptionsFromConfig(config: SandboxConfig, seed = 0): LocalExecutorOptions {
   return {
     workers: config.workers,
     timeoutMs: config.timeout_ms,
     memoryMb: config.memory_mb,
     stdoutLimit: config.stdout_limit,
     minAssertions: config.min_assertions,
+    verdict: config.verdict,
+    seed,
   };
 }
 
-/** Create the executor described by a `sandbox` config section (`local` or `queue` backend). */
-export function createExecutorFromConfig(config: SandboxConfig): Executor {
-  if (config.backend === 'queue') return new QueueExecutor(queueExecutorOptionsFromConfig(config));
-  return createExecutor(executorOptionsFromConfig(config));
+/**
+ * Create the executor described by a `sandbox` config section (`local` or `queue` backend).
+ * `seed` is the run seed every program's random sources are derived from.
+ */
+export function createExecutorFromConfig(config: SandboxConfig, seed = 0): Executor {
+  if (config.backend === 'queue') return new QueueExecutor(queueExecutorOptionsFromConfig(config, seed));
+  return createExecutor(executorOptionsFromConfig(config, seed));
 }
 
 /** Map the `sandbox` config section onto the `queue` backend's options. */
-export function queueExecutorOptionsFromConfig(config: SandboxConfig): QueueExecutorOptions {
+export function queueExecutorOptionsFromConfig(config: SandboxConfig, seed = 0): QueueExecutorOptions {
   return {
-    ...executorOptionsFromConfig(config),
+    ...executorOptionsFromConfig(config, seed),
     redis: config.redis,
     prefix: config.queue_prefix,
     batchSize: config.batch_size,

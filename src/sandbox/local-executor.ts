@@ -30,6 +30,8 @@ const DEFAULTS: Required<LocalExecutorOptions> = {
   memoryMb: 64,
   stdoutLimit: 65_536,
   minAssertions: 1,
+  verdict: 'strict',
+  seed: 0,
   maxBatch: 32,
   recycleAfter: 2000,
   killGraceMs: 2000,
@@ -103,6 +105,8 @@ class WorkerSlot {
       stdoutLimit: this.opts.stdoutLimit,
       minAssertions: this.opts.minAssertions,
       recycleAfter: this.opts.recycleAfter,
+      verdict: this.opts.verdict,
+      seed: this.opts.seed,
     };
     const child = fork(this.entry.path, [JSON.stringify(wopts)], {
       execArgv: this.entry.execArgv,

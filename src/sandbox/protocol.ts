@@ -2,7 +2,7 @@
  * Messages between the executor (parent) and its worker processes over the fork IPC channel.
  * Internal to src/sandbox.
  */
-import type { ExecStatus } from './types.ts';
+import type { ExecStatus, VerdictMode } from './types.ts';
 
 /** Worker start-up options, passed as argv[2] (JSON). */
 export interface WorkerOptions {
@@ -11,6 +11,14 @@ export interface WorkerOptions {
   minAssertions: number;
   /** Replace the isolate after this many programs. */
   recycleAfter: number;
+  /** Comparison semantics of the tests (see `sandbox.verdict`). */
+  verdict: VerdictMode;
+  /**
+   * Run seed: each program's random sources (Math.random, Date; Python's random, SystemRandom,
+   * time) are seeded from it and a hash of the program's code and tests, so a verdict is a pure
+   * function of the program.
+   */
+  seed: number;
 }
 
 /** One program as sent to a worker. `i` is the parent's job index. */

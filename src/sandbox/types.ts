@@ -4,6 +4,9 @@
  */
 import type { Language } from '../datasets/problem.ts';
 
+/** Comparison semantics of the tests: `strict` (training, settlement) or `parity` (published harnesses). */
+export type VerdictMode = 'strict' | 'parity';
+
 /** Outcome of one program. */
 export type ExecStatus = 'pass' | 'fail' | 'error' | 'syntax_error' | 'timeout' | 'oom' | 'unsupported';
 
@@ -51,6 +54,10 @@ export interface ExecutorOptions {
   memoryMb: number;
   /** Console capture cap per program, bytes (default 64 KiB). */
   stdoutLimit: number;
+  /** Comparison semantics of the tests (default `strict`). */
+  verdict?: VerdictMode;
+  /** Run seed from which each program's random sources are seeded (default 0). */
+  seed?: number;
 }
 
 /** Runs batches of untrusted programs. Implementations never reject for a program's fault. */

@@ -97,7 +97,7 @@ export async function runArm(opts: {
   const rm = await loadRewardModel(latest ? join(latest.dir, 'rm') : shared.initialRm);
   const features = createFeatureExtractor(config.reward_model.features);
   const judge = arm.labels === 'judge' ? await createJudge(config.judge, { learnedDir: shared.judge }) : undefined;
-  const executor = createExecutorFromConfig(config.sandbox);
+  const executor = createExecutorFromConfig(config.sandbox, config.seed);
 
   // --- logs (truncated to the checkpoint's offsets on resume: never duplicated) -----------------
   let state: CheckpointState | undefined;

@@ -117,7 +117,7 @@ export function newManifest(config: RunConfig, tfBackend: string): RunManifest {
 
 /** Prepare (or reuse) a run's shared assets with a sandbox of its own, closed afterwards. */
 export async function prepareRunShared(runDir: string, config: RunConfig, log: (l: string) => void): Promise<void> {
-  const executor = createExecutorFromConfig(config.sandbox);
+  const executor = createExecutorFromConfig(config.sandbox, config.seed);
   try {
     await prepareShared(runDir, config, executor, log);
   } finally {

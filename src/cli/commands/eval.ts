@@ -32,6 +32,7 @@ interface EvalArgs {
   out?: string;
   json: boolean;
   workers: number;
+  verdict: 'parity' | 'strict';
 }
 
 async function openEngine(args: EvalArgs): Promise<RolloutEngine> {
@@ -63,6 +64,11 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
       .option('limit', { type: 'number', describe: 'Only the first N problems (families: how many to generate, default 100)' })
       .option('seed', { type: 'number', default: 0 })
       .option('workers', { type: 'number', default: 2, describe: 'Sandbox worker processes' })
+      .option('verdict', {
+        choices: ['parity', 'strict'] as const,
+        default: 'parity' as const,
+        describe: "Comparison semantics: 'parity' = the published harnesses' (loose equality), 'strict' = exact types (training's)",
+      })
       .option('out', { type: 'string', describe: 'Per-problem results JSONL' })
       .option('json', { type: 'boolean', default: false }),
   handler: async (args) => {
@@ -70,7 +76,7 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
     if (ks.some((k) => !Number.isInteger(k) || k < 1 || k > args.n)) throw new AnchorError('BAD_ARGUMENT', `--k ${args.k}: every k must be an integer in [1, n=${args.n}]`);
     const problems = problemsOf(args);
     const engine = await openEngine(args);
-    const executor = createExecutor({ workers: args.workers, timeoutMs: 2000, memoryMb: 64, stdoutLimit: 65536 });
+    const executor = createExecutor({ workers: args.workers, timeoutMs: 2000, memoryMb: 64, stdoutLimit: 65536, verdict: args.verdict, seed: args.seed });
     const rng = new Rng(args.seed).fork('eval');
     const rows: { id: string; n: number; c: number; meanGold: number; statuses: Record<string, number> }[] = [];
     try {

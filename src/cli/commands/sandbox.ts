@@ -193,6 +193,7 @@ const run: CommandModule<object, RunArgs> = {
       memoryMb: cfg.memory_mb,
       stdoutLimit: cfg.stdout_limit,
       minAssertions: cfg.min_assertions,
+      verdict: cfg.verdict,
     });
     try {
       await executor.run(specs, (r, i) => {

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Language } from '../../datasets/problem.ts';
 import { AnchorError } from '../../util/errors.ts';
-import type { ExecResult, Executor, ProgramSpec } from '../types.ts';
+import type { ExecResult, Executor, ProgramSpec, VerdictMode } from '../types.ts';
 import { closeQuietly, connectionOptions, DEFAULT_QUEUE_PREFIX, QUEUE_LANGUAGES, redactUrl, settleQueueName } from './connection.ts';
 
 /** Options of {@link QueueExecutor}. */
@@ -41,6 +41,8 @@ export interface QueueExecutorOptions {
   memoryMb: number;
   stdoutLimit: number;
   minAssertions: number;
+  verdict?: VerdictMode;
+  seed?: number;
 }
 
 const DEFAULTS: QueueExecutorOptions = {
@@ -62,6 +64,8 @@ export interface BatchSettings {
   memoryMb: number;
   stdoutLimit: number;
   minAssertions: number;
+  verdict: VerdictMode;
+  seed: number;
 }
 
 /** The data of one settlement job. */
@@ -169,7 +173,13 @@ export class QueueExecutor implements Executor {
         byLanguage.set(spec.language, list);
       }
     });
-    const settings: BatchSettings = { memoryMb: this.opts.memoryMb, stdoutLimit: this.opts.stdoutLimit, minAssertions: this.opts.minAssertions };
+    const settings: BatchSettings = {
+      memoryMb: this.opts.memoryMb,
+      stdoutLimit: this.opts.stdoutLimit,
+      minAssertions: this.opts.minAssertions,
+      verdict: this.opts.verdict ?? 'strict',
+      seed: this.opts.seed ?? 0,
+    };
     const batches: Array<{ language: Language; indices: number[] }> = [];
     for (const [language, indices] of byLanguage) {
       for (let i = 0; i < indices.length; i += this.opts.batchSize) batches.push({ language, indices: indices.slice(i, i + this.opts.batchSize) });

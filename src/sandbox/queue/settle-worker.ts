@@ -50,10 +50,18 @@ export async function startSettlementWorker(opts: SettlementWorkerOptions): Prom
   // One local executor per language and distinct settings: the trainer's config decides them.
   const executors = new Map<string, LocalExecutor>();
   const executorFor = (language: Language, s: BatchSettings): LocalExecutor => {
-    const key = `${language}:${s.memoryMb}:${s.stdoutLimit}:${s.minAssertions}`;
+    const key = `${language}:${s.memoryMb}:${s.stdoutLimit}:${s.minAssertions}:${s.verdict}:${s.seed}`;
     let ex = executors.get(key);
     if (!ex) {
-      ex = new LocalExecutor({ workers: concurrency, timeoutMs: 2000, memoryMb: s.memoryMb, stdoutLimit: s.stdoutLimit, minAssertions: s.minAssertions });
+      ex = new LocalExecutor({
+        workers: concurrency,
+        timeoutMs: 2000,
+        memoryMb: s.memoryMb,
+        stdoutLimit: s.stdoutLimit,
+        minAssertions: s.minAssertions,
+        verdict: s.verdict,
+        seed: s.seed,
+      });
       executors.set(key, ex);
     }
     return ex;
