@@ -7,14 +7,17 @@
 // observe happens (throwing, building a message that may call user code), so a program that
 // catches and swallows an AssertionError still fails. The module objects are frozen.
 
-function createAssert(P, C, I, R) {
+// `verdict` is the run's comparison mode: in `strict` the loose functions of the module served
+// to tests (`deepEqual`, `equal` and their negations) compare like types only (see
+// docs/sandbox.md); `parity` keeps Node's loose semantics.
+function createAssert(P, C, I, R, verdict) {
   'use strict';
   const {
     ObjectIs, ObjectKeys, ObjectFreeze, ObjectDefineProperty, ObjectPrototypeHasOwnProperty, ReflectApply,
     NumberIsNaN, String, RegExpPrototypeExec, Promise, PromiseResolve, PromisePrototypeThen, TypeError,
     FunctionPrototypeSymbolHasInstance, Error,
   } = P;
-  const { isDeepEqual, isDeepStrictEqual, isRegExp, isNativeError, isErrorInstance } = C;
+  const { isDeepEqual, isDeepStrictEqual, isAnswerEqual, isRegExp, isNativeError, isErrorInstance } = C;
   const inspect = (v) => I.inspect(v, 4000);
 
   function define(obj, key, value, enumerable) {
@@ -148,6 +151,31 @@ function createAssert(P, C, I, R) {
     compare('notDeepStrictEqual', (a, b) => !isDeepStrictEqual(a, b), actual, expected, message,
       () => 'Expected "actual" not to be strictly deep-equal to:\n\n' + inspect(expected));
   }
+
+  // The `strict` verdict's versions of the loose functions: no type coercion, -0 equals 0, NaN
+  // equals NaN, objects compared with deepStrictEqual's rules.
+  const sameTyped = (a, b) => a === b || (NumberIsNaN(a) && NumberIsNaN(b));
+  function typedEqual(actual, expected, message) {
+    missingArgs('equal', arguments.length, 2);
+    compare('==', sameTyped, actual, expected, message,
+      () => 'Expected values to be equal (strict verdict: same type):\n\n' + inspect(actual) + ' !== ' + inspect(expected) + '\n');
+  }
+  function notTypedEqual(actual, expected, message) {
+    missingArgs('notEqual', arguments.length, 2);
+    compare('!=', (a, b) => !sameTyped(a, b), actual, expected, message,
+      () => 'Expected "actual" to be unequal to: ' + inspect(expected));
+  }
+  function answerDeepEqual(actual, expected, message) {
+    missingArgs('deepEqual', arguments.length, 2);
+    compare('deepEqual', isAnswerEqual, actual, expected, message,
+      () => 'Expected values to be deep-equal (strict verdict: same types):\n\n' + inspect(actual) + '\n\nshould equal\n\n' + inspect(expected));
+  }
+  function notAnswerDeepEqual(actual, expected, message) {
+    missingArgs('notDeepEqual', arguments.length, 2);
+    compare('notDeepEqual', (a, b) => !isAnswerEqual(a, b), actual, expected, message,
+      () => '"actual" deepEqual "expected":\n\n' + inspect(actual));
+  }
+  const strictVerdict = verdict === 'strict';
 
   function assertFail(message) {
     fail('fail', undefined, undefined, message, () => 'Failed');
@@ -321,10 +349,10 @@ function createAssert(P, C, I, R) {
       __proto__: null,
       ok, fail: assertFail, ifError, match, doesNotMatch, throws, doesNotThrow, rejects, doesNotReject,
       strictEqual, notStrictEqual, deepStrictEqual, notDeepStrictEqual,
-      equal: strict ? strictEqual : equal,
-      notEqual: strict ? notStrictEqual : notEqual,
-      deepEqual: strict ? deepStrictEqual : deepEqual,
-      notDeepEqual: strict ? notDeepStrictEqual : notDeepEqual,
+      equal: strict ? strictEqual : strictVerdict ? typedEqual : equal,
+      notEqual: strict ? notStrictEqual : strictVerdict ? notTypedEqual : notEqual,
+      deepEqual: strict ? deepStrictEqual : strictVerdict ? answerDeepEqual : deepEqual,
+      notDeepEqual: strict ? notDeepStrictEqual : strictVerdict ? notAnswerDeepEqual : notDeepEqual,
       AssertionError,
     };
     const names = ObjectKeys(table);
@@ -335,7 +363,7 @@ function createAssert(P, C, I, R) {
   }
 
   const fns = [ok, equal, notEqual, strictEqual, notStrictEqual, deepEqual, notDeepEqual, deepStrictEqual,
-    notDeepStrictEqual, assertFail, ifError, match, doesNotMatch, throws, doesNotThrow, rejects, doesNotReject];
+    notDeepStrictEqual, typedEqual, notTypedEqual, answerDeepEqual, notAnswerDeepEqual, assertFail, ifError, match, doesNotMatch, throws, doesNotThrow, rejects, doesNotReject];
   for (let i = 0; i < fns.length; i++) ObjectFreeze(fns[i]);
   // The strict variant is built on first use (most tests only need the loose module).
   let strict;

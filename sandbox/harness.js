@@ -1,20 +1,30 @@
-// Runs INSIDE the isolate, once per fresh context, before the untrusted program.
+// Runs INSIDE the isolate, once per fresh context, before any code of that context's program or
+// tests. A program with separate tests runs in TWO realms (contexts) of one isolate:
+//   - the program realm (role `program`): the solution (setup + prompt + completion) runs here. It
+//     gets `require('assert')` (which throws but is never counted), a capturing `console`, and
+//     deterministic `Math.random`/`Date`. Its controller hands the tests snapshots of the names
+//     they use, and runs calls to the solution's functions for them (sandbox/snapshot.js).
+//   - the tests realm (role `tests`): the tests run here, in strict mode, with their own counting
+//     `assert`. The program cannot reach this realm: only strings cross between the two, so the
+//     tests' intrinsics, source, globals and assertion counter are out of its reach, and an answer
+//     is compared as the one copy the bridge made of it.
+// A program without separate tests (role `combined`, `sandbox run` on a self-contained script)
+// is one script in one realm whose own assertions are its verdict.
 //
-// Installs the program's environment (`require` serving only assert, a capturing `console`,
-// CommonJS-ish `module`/`exports`) and returns the *controller*: a function the host keeps a
-// Reference to and calls after the program has run, to read the verdict and captured output.
-// The controller and the assertion recorder live only in this closure; nothing of the host is
-// ever put into the context. All harness code is strict mode, so stack-frame walking
-// (Error.prepareStackTrace CallSite.getFunction/getThis, fn.caller) cannot reach it.
+// The controller lives only in this closure; nothing of the host is put into a context. All
+// harness code is strict mode, so stack-frame walking (Error.prepareStackTrace CallSite
+// getFunction/getThis, fn.caller) cannot reach it.
 //
 // The worker wraps the files of this directory as:
 //   (function () { 'use strict'; <primordials.js> <comparisons.js> <inspect.js> <assert.js>
-//     <harness.js> return setupHarness(createPrimordials(globalThis), CONFIG); })()
+//     <snapshot.js> <harness.js> return setupHarness(createPrimordials(globalThis), CONFIG); })()
 
 function setupHarness(P, config) {
   'use strict';
   const { ObjectDefineProperty, ObjectFreeze, String, StringPrototypeCharCodeAt, StringPrototypeSlice,
-    PromisePrototypeThen, TypeError, Error, globalThis: g } = P;
+    PromisePrototypeThen, TypeError, Error, ReflectConstruct, MathImul, globalThis: g } = P;
+  const role = config.role;
+  const counting = role !== 'program';
   // Comparison and formatting code is only instantiated when first needed (it only closes over
   // the captured primordials, so building it after the program started is safe).
   let comparisons;
@@ -34,7 +44,9 @@ function setupHarness(P, config) {
   let pending = 0;
   let firstFailure = '';
   const kMaxMessage = 4000;
-  const R = {
+  // In the program realm `assert` still throws, but nothing is counted: only the tests' own
+  // checks decide a verdict.
+  const R = counting ? {
     __proto__: null,
     pass() { passed++; },
     fail() { failed++; },
@@ -44,7 +56,7 @@ function setupHarness(P, config) {
     },
     pendingStart() { pending++; },
     pendingEnd() { pending--; },
-  };
+  } : { __proto__: null, pass() {}, fail() {}, note() {}, pendingStart() {}, pendingEnd() {} };
 
   // ---- console capture, capped in UTF-8 bytes ----------------------------------------------
   const limit = config.stdoutLimit;
@@ -108,7 +120,7 @@ function setupHarness(P, config) {
       throw new TypeError('The "id" argument must be of type string. Received ' + I.inspect(id, 200));
     }
     if (id === 'assert' || id === 'node:assert' || id === 'assert/strict' || id === 'node:assert/strict') {
-      if (modules === undefined) modules = createAssert(P, getC(), I, R);
+      if (modules === undefined) modules = createAssert(P, getC(), I, R, role === 'tests' ? config.verdict : 'parity');
       return id === 'assert' || id === 'node:assert' ? modules.loose : modules.getStrict();
     }
     const err = new Error("Cannot find module '" + id + "': the sandbox provides only 'assert' " +
@@ -132,14 +144,75 @@ function setupHarness(P, config) {
   delete g.FinalizationRegistry;
   if (g.Atomics) delete g.Atomics.waitAsync;
 
+  // ---- deterministic clock and random numbers ---------------------------------------------
+  // A verdict must be a pure function of the program: Math.random is a seeded generator (sfc32)
+  // and the clock starts at a fixed instant and advances 1 ms per reading, both reset per program
+  // from a seed the host derives from the run seed and the program's text.
+  let ra = 0;
+  let rb = 0;
+  let rc = 0;
+  let rd = 0;
+  function nextRandom() {
+    const t = (((ra + rb) | 0) + rd) | 0;
+    rd = (rd + 1) | 0;
+    ra = rb ^ (rb >>> 9);
+    rb = (rc + (rc << 3)) | 0;
+    rc = (rc << 21) | (rc >>> 11);
+    rc = (rc + t) | 0;
+    return (t >>> 0) / 4294967296;
+  }
+  const kEpoch = 1704067200000; // 2024-01-01T00:00:00Z
+  let clock = kEpoch;
+  function reseed(seed) {
+    ra = 0x9e3779b9 | 0;
+    rb = 0x243f6a88 | 0;
+    rc = 0xb7e15162 | 0;
+    rd = (seed ^ 0x5bd1e995) | 0;
+    for (let i = 0; i < 15; i++) nextRandom();
+    clock = kEpoch;
+  }
+  reseed(0);
+  void MathImul;
+  const random = function random() { return nextRandom(); };
+  ObjectDefineProperty(g.Math, 'random', { __proto__: null, value: random, writable: true, enumerable: false, configurable: true });
+  const RealDate = P.Date;
+  const tick = () => clock++;
+  const Date = function Date(...args) {
+    if (new.target === undefined) return P.DatePrototypeToString(ReflectConstruct(RealDate, [tick()]));
+    return ReflectConstruct(RealDate, args.length === 0 ? [tick()] : args, new.target);
+  };
+  ObjectDefineProperty(Date, 'prototype', { __proto__: null, value: P.DatePrototype, writable: false, enumerable: false, configurable: false });
+  ObjectDefineProperty(Date, 'now', { __proto__: null, value: function now() { return tick(); }, writable: true, enumerable: false, configurable: true });
+  ObjectDefineProperty(Date, 'UTC', { __proto__: null, value: P.DateUTC, writable: true, enumerable: false, configurable: true });
+  ObjectDefineProperty(Date, 'parse', { __proto__: null, value: P.DateParse, writable: true, enumerable: false, configurable: true });
+  ObjectDefineProperty(P.DatePrototype, 'constructor', { __proto__: null, value: Date, writable: true, enumerable: false, configurable: true });
+  ObjectDefineProperty(g, 'Date', { __proto__: null, value: Date, writable: true, enumerable: false, configurable: true });
+  // A WeakRef's target lives as long as the garbage collector decides: not deterministic.
+  delete g.WeakRef;
+
   // ---- controller (host-only) ---------------------------------------------------------------
-  // asyncState: 0 = the program's completion value is not a promise, 1 fulfilled, 2 rejected,
-  // 3 still pending after the microtask queue drained (it can never settle: no timers, no I/O).
+  /** Controller operations (the worker uses the same numbers). */
+  const OP_CALL = 1;
+  const OP_SETTLE = 2;
+  const OP_SEED = 3;
+  const OP_BINDINGS = 4;
+  const OP_RUN = 5;
+  const OP_VERDICT = 6;
+  const OP_COMPLETION = 7;
+
+  // asyncState: 0 = no completion value watched, 1 fulfilled, 2 rejected, 3 still pending after
+  // the microtask queue drained (it can never settle: no timers, no I/O).
   let asyncState = 0;
   let asyncError = '';
+  // The tests' script threw (a separate flag: any value, `undefined` included, can be thrown).
+  let threw = false;
+  let thrownError = '';
   function describe(e) {
     try {
-      let s = (typeof e === 'object' && e !== null) ? I.errorText(e) : I.inspect(e, 2000);
+      if (typeof e === 'object' && e !== null && P.ObjectPrototypeHasOwnProperty(e, 'snapshotRefused')) {
+        return 'the value could not be snapshotted: ' + e.snapshotRefused;
+      }
+      let s = (typeof e === 'object' && e !== null) ? I.errorText(e) : 'thrown value: ' + I.inspect(e, 2000);
       const at = P.StringPrototypeIndexOf(s, '\n    at ');
       if (at !== -1) s = StringPrototypeSlice(s, 0, at);
       return StringPrototypeSlice(s, 0, kMaxMessage);
@@ -147,10 +220,21 @@ function setupHarness(P, config) {
       return 'unknown error';
     }
   }
+  // Awaiting (not `.then`) a completion value: a native promise is observed without consulting
+  // its `then`, `constructor` or species; anything else settles at once.
+  async function watch(value) {
+    asyncState = 3;
+    try {
+      await value;
+      asyncState = 1;
+    } catch (e) {
+      asyncState = 2;
+      asyncError = describe(e);
+    }
+  }
   function verdict() {
     return {
       __proto__: null,
-      pending: false,
       passed,
       failed,
       unsettled: pending,
@@ -159,18 +243,101 @@ function setupHarness(P, config) {
       truncated,
       asyncState,
       asyncError,
+      threw,
+      thrownError,
     };
   }
-  return function control(op, value) {
-    if (op === 1) {
+
+  // The bridge between the two realms (programs with separate tests only).
+  let bridge;
+  const getBridge = () => bridge || (bridge = createBridge(P, createSnapshot(P, getC()), describe, getC()));
+
+  // Program realm: snapshot the names the tests use (functions become handles).
+  function bindings(resolved, names, remote) {
+    const B = getBridge();
+    B.connect(remote);
+    let out = '[';
+    let first = true;
+    const list = P.JSONParse(names);
+    for (let i = 0; i < list.length; i++) {
+      const name = list[i];
+      const d = P.ObjectGetOwnPropertyDescriptor(resolved, name);
+      if (d === undefined || !P.ObjectPrototypeHasOwnProperty(d, 'value')) continue;
+      let enc;
       try {
-        PromisePrototypeThen(value, () => { asyncState = 1; }, (e) => { asyncState = 2; asyncError = describe(e); });
-        asyncState = 3;
-        return { __proto__: null, pending: true };
-      } catch {
-        // not a promise
+        enc = '[1,' + B.encode(d.value) + ']';
+      } catch (e) {
+        enc = '[0,' + P.JSONStringify(describe(e)) + ']';
       }
+      out += (first ? '' : ',') + '[' + P.JSONStringify(name) + ',' + enc + ']';
+      first = false;
     }
-    return verdict();
-  };
+    return out + ']';
+  }
+
+  // Tests realm: connect to the program realm, bind the names, run the tests' function.
+  function runTests(fn, pctl, resolved, names, seed) {
+    passed = 0; failed = 0; pending = 0; firstFailure = '';
+    out = ''; outBytes = 0; truncated = false;
+    asyncState = 0; asyncError = ''; threw = false; thrownError = '';
+    reseed(seed);
+    const B = getBridge();
+    B.reset();
+    B.connect(pctl);
+    const scope = { __proto__: null };
+    try {
+      const list = P.JSONParse(pctl(OP_BINDINGS, resolved, names, control));
+      for (let i = 0; i < list.length; i++) {
+        const name = list[i][0];
+        const entry = list[i][1];
+        if (entry[0] === 1) {
+          ObjectDefineProperty(scope, name, { __proto__: null, value: B.decodeNode(entry[1]), writable: true, enumerable: true, configurable: true });
+        } else {
+          // A name whose value cannot be snapshotted: reading it in the tests throws the reason.
+          const why = entry[1];
+          ObjectDefineProperty(scope, name, { __proto__: null, get() { throw new Error(why); }, enumerable: true, configurable: true });
+        }
+      }
+    } catch (e) {
+      threw = true;
+      thrownError = 'the program realm did not answer: ' + describe(e);
+      return;
+    }
+    let result;
+    try {
+      result = fn(scope);
+    } catch (e) {
+      threw = true;
+      thrownError = describe(e);
+      return;
+    }
+    void watch(result);
+  }
+
+  function control(op, a, b, c, d) {
+    switch (op) {
+      case OP_CALL:
+      case OP_SETTLE:
+        return getBridge().entry(op, a, b, c);
+      case OP_SEED:
+        reseed(a);
+        return undefined;
+      case OP_BINDINGS:
+        return bindings(a, b, c);
+      case OP_RUN:
+        runTests(a, b, c, d, arguments[5]);
+        return undefined;
+      case OP_COMPLETION:
+        void watch(a);
+        return undefined;
+      case OP_VERDICT: {
+        const v = verdict();
+        if (bridge) bridge.reset();
+        return v;
+      }
+      default:
+        return undefined;
+    }
+  }
+  return control;
 }

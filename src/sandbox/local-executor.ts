@@ -110,6 +110,8 @@ class WorkerSlot {
     };
     const child = fork(this.entry.path, [JSON.stringify(wopts)], {
       execArgv: this.entry.execArgv,
+      // Programs see dates in UTC whatever the host's zone: a verdict must not depend on the machine.
+      env: { ...process.env, TZ: 'UTC' },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'json',
     });
@@ -163,6 +165,7 @@ class WorkerSlot {
       i: j.index,
       code: j.spec.code,
       ...(j.spec.tests !== undefined ? { tests: j.spec.tests } : {}),
+      ...(j.spec.prompt !== undefined ? { prompt: j.spec.prompt } : {}),
       timeoutMs: timeoutFor(j),
     }));
     return new Promise<BatchOutcome>((resolve) => {

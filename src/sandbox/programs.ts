@@ -15,6 +15,6 @@ export function problemProgram(problem: Problem, completion: string, id: string)
     const tests = (problem.setup ? problem.setup + '\n' : '') + problem.tests;
     return { id, language: 'python', code: problem.prompt + completion, tests: '\n' + tests };
   }
-  const code = (problem.setup ? problem.setup + '\n' : '') + problem.prompt + completion;
-  return { id, language: problem.language, code, tests: '\n' + problem.tests };
+  const prompt = (problem.setup ? problem.setup + '\n' : '') + problem.prompt;
+  return { id, language: problem.language, code: prompt + completion, tests: '\n' + problem.tests, prompt };
 }

@@ -26,6 +26,7 @@ export interface WireProgram {
   i: number;
   code: string;
   tests?: string;
+  prompt?: string;
   timeoutMs: number;
 }
 

@@ -24,6 +24,12 @@ export interface ProgramSpec {
    * assigns `var test = () => {}` before the tests' `function test` is hoisted over it.
    */
   tests?: string;
+  /**
+   * The trusted prefix of `code` (the problem's setup and prompt). With `tests`, definitions the
+   * tests use that the prompt provides (a helper such as HumanEval's `poly`) are taken from here,
+   * so a completion that redefines them changes only what its own code sees.
+   */
+  prompt?: string;
   /** Per-program overrides of the executor defaults. */
   timeoutMs?: number;
 }

@@ -16,30 +16,59 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ivm from 'isolated-vm';
-import type { ExecStatus } from './types.ts';
+import type { ExecStatus, VerdictMode } from './types.ts';
+import { planTests } from './test-plan.ts';
 import { sendToParent, serveWorker, type WireProgram, type WireResult, type WorkerOptions } from './protocol.ts';
 
-const HARNESS_FILES = ['primordials.js', 'comparisons.js', 'inspect.js', 'assert.js', 'harness.js'];
+const HARNESS_FILES = ['primordials.js', 'comparisons.js', 'inspect.js', 'assert.js', 'snapshot.js', 'harness.js'];
 /** How often the worker reports progress while a batch runs, ms. */
 const PROGRESS_MS = 50;
 /** Extra time beyond the program's timeout before the in-worker watchdog disposes the isolate. */
 const WATCHDOG_SLACK_MS = 250;
 /** Isolate heap use (fraction of the limit) above which the isolate is replaced between programs. */
 const HEAP_RECYCLE_FRACTION = 0.5;
+/** Isolate memory in use (fraction of the limit) at which a failed run counts as out of memory. */
+const OOM_FRACTION = 0.8;
 const MAX_ERROR = 4000;
+/** Cached compiled test wrappers and resolvers per isolate. */
+const SCRIPT_CACHE_LIMIT = 256;
 /** Tests only: a program containing this string makes the worker kill itself (a simulated crash). */
 const CRASH_MARKER = process.env.ANCHOR_SANDBOX_TEST_CRASH_MARKER || undefined;
 
-/** Source of the in-isolate harness script (the files of top-level `sandbox/`). */
-export function harnessSource(stdoutLimit: number): string {
+/** Controller operations of sandbox/harness.js. */
+const OP_SEED = 3;
+const OP_RUN = 5;
+const OP_VERDICT = 6;
+const OP_COMPLETION = 7;
+
+/** The realm a harness sets up: see sandbox/harness.js. */
+export type HarnessRole = 'combined' | 'program' | 'tests';
+
+/** Source of the in-isolate harness script (the files of top-level `sandbox/`) for one realm role. */
+export function harnessSource(stdoutLimit: number, role: HarnessRole = 'combined', verdict: VerdictMode = 'strict'): string {
   const dir = resolve(dirname(fileURLToPath(import.meta.url)), '../../sandbox');
   const parts = HARNESS_FILES.map((f) => readFileSync(resolve(dir, f), 'utf8'));
-  const config = JSON.stringify({ stdoutLimit });
+  const config = JSON.stringify({ stdoutLimit, role, verdict });
   return `(function () {\n'use strict';\n${parts.join('\n')}\nreturn setupHarness(createPrimordials(globalThis), ${config});\n})()`;
 }
 
+/** 32-bit FNV-1a of the run seed and a program's text: the program's own random seed. */
+export function programSeed(seed: number, code: string, tests: string | undefined): number {
+  let h = 0x811c9dc5 ^ (seed >>> 0);
+  const feed = (s: string) => {
+    for (let i = 0; i < s.length; i++) {
+      h ^= s.charCodeAt(i);
+      h = Math.imul(h, 0x01000193);
+    }
+    h ^= 0xff;
+    h = Math.imul(h, 0x01000193);
+  };
+  feed(code);
+  feed(tests ?? '');
+  return h >>> 0;
+}
+
 interface Verdict {
-  pending: boolean;
   passed: number;
   failed: number;
   unsettled: number;
@@ -48,32 +77,63 @@ interface Verdict {
   truncated: boolean;
   asyncState: number;
   asyncError: string;
+  threw: boolean;
+  thrownError: string;
 }
+
+type Controller = ivm.Reference<(...args: unknown[]) => unknown>;
+type RunOutcome = { kind: 'ok'; value: ivm.Reference | undefined } | { kind: 'error'; error: unknown } | { kind: 'hung' };
 
 class Host {
   private isolate: ivm.Isolate | undefined;
-  private harness: ivm.Script | undefined;
+  private harness = new Map<HarnessRole, ivm.Script>();
+  /** The tests realm: one per isolate (only strings from programs ever reach it). */
+  private testsRealm: { ctx: ivm.Context; ctl: Controller } | undefined;
+  private wrappers = new Map<string, ivm.Reference>();
+  private resolvers = new Map<string, ivm.Script>();
   private used = 0;
-  private readonly source: string;
+  private readonly sources = new Map<HarnessRole, string>();
 
-  constructor(private readonly opts: WorkerOptions) {
-    this.source = harnessSource(opts.stdoutLimit);
+  constructor(private readonly opts: WorkerOptions) {}
+
+  private source(role: HarnessRole): string {
+    let s = this.sources.get(role);
+    if (s === undefined) {
+      s = harnessSource(this.opts.stdoutLimit, role, this.opts.verdict ?? 'strict');
+      this.sources.set(role, s);
+    }
+    return s;
   }
 
-  private ensure(): { isolate: ivm.Isolate; harness: ivm.Script } {
-    if (!this.isolate || this.isolate.isDisposed || !this.harness) {
+  private ensure(): ivm.Isolate {
+    if (!this.isolate || this.isolate.isDisposed) {
       this.isolate = new ivm.Isolate({ memoryLimit: this.opts.memoryMb });
-      this.harness = this.isolate.compileScriptSync(this.source, { filename: 'sandbox-harness.js' });
+      this.harness.clear();
+      this.wrappers.clear();
+      this.resolvers.clear();
+      this.testsRealm = undefined;
       this.used = 0;
     }
-    return { isolate: this.isolate, harness: this.harness };
+    return this.isolate;
+  }
+
+  private harnessScript(isolate: ivm.Isolate, role: HarnessRole): ivm.Script {
+    let h = this.harness.get(role);
+    if (!h) {
+      h = isolate.compileScriptSync(this.source(role), { filename: `sandbox-harness-${role}.js` });
+      this.harness.set(role, h);
+    }
+    return h;
   }
 
   /** Dispose the isolate (after a timeout/OOM, or to bound heap growth). */
   recycle(): void {
     const iso = this.isolate;
     this.isolate = undefined;
-    this.harness = undefined;
+    this.harness.clear();
+    this.wrappers.clear();
+    this.resolvers.clear();
+    this.testsRealm = undefined;
     if (iso && !iso.isDisposed) {
       try {
         iso.dispose();
@@ -83,164 +143,167 @@ class Host {
     }
   }
 
-  /** Warm up: create the isolate and prove the harness runs. */
+  /** Warm up: create the isolate and prove both realms' harnesses run. */
   warm(): void {
-    const { isolate, harness } = this.ensure();
+    const isolate = this.ensure();
     const ctx = isolate.createContextSync();
-    const ctl = harness.runSync(ctx, { reference: true, timeout: 5000 });
+    const ctl = this.harnessScript(isolate, 'program').runSync(ctx, { reference: true, timeout: 5000 });
     ctl.release();
     ctx.release();
+    this.tests(isolate);
+  }
+
+  /** The isolate's tests realm, created on first use. */
+  private tests(isolate: ivm.Isolate): { ctx: ivm.Context; ctl: Controller } {
+    if (!this.testsRealm) {
+      const ctx = isolate.createContextSync();
+      const ctl = this.harnessScript(isolate, 'tests').runSync(ctx, { reference: true, timeout: 5000 }) as Controller;
+      this.testsRealm = { ctx, ctl };
+    }
+    return this.testsRealm;
+  }
+
+  /** A fresh context with the role's harness installed and seeded. */
+  private prepare(isolate: ivm.Isolate, role: HarnessRole, seed: number, refs: Array<{ release(): void }>): [ivm.Context, Controller] {
+    const ctx = isolate.createContextSync();
+    refs.push(ctx);
+    const controller = this.harnessScript(isolate, role).runSync(ctx, { reference: true, timeout: 5000 }) as Controller;
+    refs.push(controller);
+    controller.applySync(undefined, [OP_SEED, seed], { timeout: 5000 });
+    return [ctx, controller];
   }
 
   async run(p: WireProgram): Promise<WireResult> {
     // Test hook: emulate a native crash of this process (tests cannot crash it from inside).
     if (CRASH_MARKER && p.code.includes(CRASH_MARKER)) process.kill(process.pid, 'SIGKILL');
     const t0 = performance.now();
-    const base = { i: p.i, passed: 0, total: 0, stdout: '' };
     const done = (status: ExecStatus, extra: Partial<WireResult> = {}): WireResult => ({
-      ...base,
+      i: p.i,
+      passed: 0,
+      total: 0,
+      stdout: '',
+      ...extra,
       status,
       ms: Math.round((performance.now() - t0) * 100) / 100,
-      ...extra,
     });
-    let env: { isolate: ivm.Isolate; harness: ivm.Script };
+    const seed = programSeed(this.opts.seed ?? 0, p.code, p.tests);
+    const plan = p.tests === undefined ? undefined : planTests(p.tests, p.prompt);
+    // Tests that do not parse mean nothing can run, as for a program that does not parse.
+    if (plan && !plan.ok) return done('syntax_error', { error: plan.error });
+    let isolate: ivm.Isolate;
     try {
-      env = this.ensure();
+      isolate = this.ensure();
     } catch (e) {
       this.recycle();
       return done('error', { error: `sandbox could not start an isolate: ${msg(e)}` });
     }
-    let { isolate, harness } = env;
     const deadline = t0 + p.timeoutMs;
     const left = () => Math.max(1, Math.floor(deadline - performance.now()));
+    // The host's own signals decide timeout and out-of-memory, never an error's text.
+    const timedOut = () => performance.now() - t0 >= p.timeoutMs;
     const refs: Array<{ release(): void }> = [];
     let recycle = false;
+    const limitStatus = (): WireResult | undefined => {
+      if (isolate.isDisposed) {
+        recycle = true;
+        return done('oom', { error: `out of memory: isolate memory limit (${this.opts.memoryMb} MB) reached` });
+      }
+      if (timedOut()) {
+        recycle = true;
+        return done('timeout', { error: `timed out after ${p.timeoutMs} ms` });
+      }
+      if (this.nearMemoryLimit(isolate)) {
+        recycle = true;
+        return done('oom', { error: `out of memory: the isolate's memory (${this.opts.memoryMb} MB limit) is nearly exhausted` });
+      }
+      return undefined;
+    };
     try {
+      const role: HarnessRole = plan ? 'program' : 'combined';
       let ctx: ivm.Context;
-      let controller: ivm.Reference<(op: number, value?: unknown) => Verdict>;
+      let controller: Controller;
       try {
-        [ctx, controller] = this.prepare(isolate, harness, refs);
+        [ctx, controller] = this.prepare(isolate, role, seed, refs);
       } catch {
         // Not this program's fault (e.g. garbage of an earlier program still counted against the
         // limit): start over with a fresh isolate once.
         this.recycle();
         try {
-          ({ isolate, harness } = this.ensure());
-          [ctx, controller] = this.prepare(isolate, harness, refs);
+          isolate = this.ensure();
+          [ctx, controller] = this.prepare(isolate, role, seed, refs);
         } catch (e) {
           recycle = true;
           return done('error', { error: `sandbox could not prepare a context: ${msg(e)}` });
         }
       }
 
-      // Compile everything first: a syntax error anywhere means nothing runs.
-      const scripts: ivm.Script[] = [];
-      const sources: Array<[string, string]> = [[p.code, 'program.js']];
-      if (p.tests !== undefined) sources.push([p.tests, 'tests.js']);
-      for (const [src, filename] of sources) {
-        try {
-          const s = isolate.compileScriptSync(src, { filename });
-          scripts.push(s);
-          refs.push(s);
-        } catch (e) {
-          if (isolate.isDisposed || isMemoryError(e)) {
-            recycle = true;
-            return done('oom', { error: 'isolate memory limit reached while compiling' });
-          }
-          return done('syntax_error', { error: `${errName(e)}: ${errMessage(e)}` });
-        }
-      }
-
-      let completion: ivm.Reference | undefined;
-      let runError: unknown;
-      let timedOut = false;
-      for (const script of scripts) {
-        if (performance.now() >= deadline) {
-          timedOut = true;
-          break;
-        }
-        const r = await this.runWatched(isolate, script, ctx, left());
-        if (r.kind === 'hung') {
-          recycle = true;
-          return done('timeout', { error: `timed out after ${p.timeoutMs} ms (watchdog disposed the isolate)` });
-        }
-        if (r.kind === 'error') {
-          runError = r.error;
-          break;
-        }
-        completion?.release();
-        completion = r.value;
-        if (completion) refs.push(completion);
-      }
-
-      if (timedOut || (runError !== undefined && isTimeout(runError))) {
-        recycle = true;
-        const v = this.collect(controller, 50);
-        return done('timeout', {
-          ...counts(v),
-          stdout: stdoutOf(v),
-          error: `timed out after ${p.timeoutMs} ms`,
-        });
-      }
-      if (runError !== undefined && (isolate.isDisposed || isMemoryError(runError))) {
-        recycle = true;
-        return done('oom', { error: `out of memory: isolate memory limit (${this.opts.memoryMb} MB) reached` });
-      }
-      if (runError !== undefined) {
-        const v = this.collect(controller, left());
-        const c = counts(v);
-        if (v && v.failed > 0) return done('fail', { ...c, stdout: stdoutOf(v), error: v.failure });
-        const error = describeRunError(runError);
-        if (isAllocationFailure(runError)) {
-          recycle = true;
-          return done('oom', { ...c, stdout: stdoutOf(v), error: `out of memory: ${error}` });
-        }
-        return done(isLateSyntaxError(runError) ? 'syntax_error' : 'error', { ...c, stdout: stdoutOf(v), error });
-      }
-
-      // Ran to completion: the verdict comes from the recorder.
-      let v: Verdict;
+      // Compile everything first: a syntax error anywhere in the program means nothing runs.
+      let program: ivm.Script;
       try {
-        v = controller.applySync(undefined, [1, completion ? completion.derefInto() : undefined], {
-          timeout: left(),
-          result: { copy: true },
-        }) as Verdict;
-        if (v.pending) v = controller.applySync(undefined, [2], { timeout: left(), result: { copy: true } }) as Verdict;
+        program = isolate.compileScriptSync(p.code, { filename: 'program.js' });
+        refs.push(program);
       } catch (e) {
-        if (isTimeout(e)) {
+        if (isolate.isDisposed) {
           recycle = true;
-          return done('timeout', { error: `timed out after ${p.timeoutMs} ms` });
+          return done('oom', { error: 'isolate memory limit reached while compiling' });
         }
-        if (isolate.isDisposed || isMemoryError(e)) {
-          recycle = true;
-          return done('oom', { error: `out of memory: isolate memory limit (${this.opts.memoryMb} MB) reached` });
-        }
-        const v2 = this.collect(controller, left());
-        if (v2 && v2.failed > 0) return done('fail', { ...counts(v2), stdout: stdoutOf(v2), error: v2.failure });
-        return done('error', { ...counts(v2), stdout: stdoutOf(v2), error: describeRunError(e) });
+        return done('syntax_error', { error: `${errName(e)}: ${errMessage(e)}` });
       }
-      const c = counts(v);
-      const out = stdoutOf(v);
-      if (v.failed > 0) return done('fail', { ...c, stdout: out, error: v.failure });
-      if (v.asyncState === 3) {
-        return done('timeout', {
-          ...c,
-          stdout: out,
-          error: "the program's promise never settled (it awaits something that cannot happen: the sandbox has no timers or I/O)",
-        });
+      const r = await this.runWatched(isolate, program, ctx, left());
+      if (r.kind === 'hung') {
+        recycle = true;
+        return done('timeout', { error: `timed out after ${p.timeoutMs} ms (watchdog disposed the isolate)` });
       }
-      if (v.asyncState === 2) return done('error', { ...c, stdout: out, error: `unhandled rejection: ${v.asyncError}` });
-      if (v.unsettled > 0) {
-        return done('fail', { ...c, stdout: out, error: `${v.unsettled} assert.rejects/doesNotReject call(s) never settled` });
+      if (r.kind === 'ok' && r.value) refs.push(r.value);
+
+      if (!plan) return this.combinedVerdict(isolate, controller, r, done, limitStatus, left, () => (recycle = true));
+
+      // ---- program with separate tests: the program ran; now the tests, in their own realm ----
+      const programOut = () => this.collect(isolate, controller, 50);
+      if (r.kind === 'error') {
+        const limit = limitStatus();
+        if (limit) return limit;
+        const v = programOut();
+        return done('error', { stdout: stdoutOf(v), error: `the program failed before the tests ran: ${describeRunError(r.error)}` });
       }
-      if (v.passed < this.opts.minAssertions) {
-        return done('fail', {
-          ...c,
-          stdout: out,
-          error: `no assertion ran (${v.passed} < min_assertions ${this.opts.minAssertions}): the tests did not execute`,
-        });
+      const { plan: tp } = plan;
+      let wrapper: ivm.Reference;
+      let resolved: ivm.Reference;
+      const realm = this.tests(isolate);
+      try {
+        wrapper = this.wrapper(isolate, realm.ctx, tp.wrapper);
+      } catch (e) {
+        return done('error', { error: `the tests do not compile: ${errName(e)}: ${errMessage(e)}` });
       }
-      return done('pass', { ...c, stdout: out });
+      try {
+        resolved = this.resolver(isolate, tp.resolver).runSync(ctx, { reference: true, timeout: left() }) as ivm.Reference;
+        refs.push(resolved);
+      } catch (e) {
+        const limit = limitStatus();
+        if (limit) return limit;
+        return done('error', { stdout: stdoutOf(programOut()), error: `reading the program's definitions failed: ${describeRunError(e)}` });
+      }
+      const t = await this.applyWatched(isolate, realm.ctl, [OP_RUN, wrapper.derefInto(), controller.derefInto(), resolved.derefInto(), tp.namesJson, seed], left());
+      if (t.kind === 'hung') {
+        recycle = true;
+        return done('timeout', { error: `timed out after ${p.timeoutMs} ms (watchdog disposed the isolate)` });
+      }
+      if (t.kind === 'error') {
+        const limit = limitStatus();
+        if (limit) return limit;
+        // Only the harness itself can throw here (the tests' own errors are caught inside).
+        recycle = true;
+        return done('error', { error: `the tests realm failed: ${describeRunError(t.error)}` });
+      }
+      const v = this.collect(isolate, realm.ctl, left());
+      if (!v) {
+        const limit = limitStatus();
+        if (limit) return limit;
+        recycle = true;
+        return done('error', { error: 'the tests realm did not report a verdict' });
+      }
+      const pv = programOut();
+      return this.testsVerdict(v, stdoutOf(pv) + stdoutOf(v), done);
     } finally {
       for (const r of refs.reverse()) {
         try {
@@ -254,16 +317,113 @@ class Host {
     }
   }
 
-  private prepare(
+  /** The verdict of separate tests: only the tests realm's counts and flags decide it. */
+  private testsVerdict(v: Verdict, stdout: string, done: (s: ExecStatus, e?: Partial<WireResult>) => WireResult): WireResult {
+    const c = counts(v);
+    if (v.failed > 0) return done('fail', { ...c, stdout, error: v.failure });
+    if (v.threw) return done('error', { ...c, stdout, error: v.thrownError });
+    if (v.asyncState === 3) {
+      return done('timeout', {
+        ...c,
+        stdout,
+        error: "the tests' promise never settled (it awaits something that cannot happen: the sandbox has no timers or I/O)",
+      });
+    }
+    if (v.asyncState === 2) return done('error', { ...c, stdout, error: `unhandled rejection: ${v.asyncError}` });
+    if (v.unsettled > 0) return done('fail', { ...c, stdout, error: `${v.unsettled} assert.rejects/doesNotReject call(s) never settled` });
+    if (v.passed === 0) return done('fail', { ...c, stdout, error: 'the tests ran no check: a test file that runs no case never passes' });
+    if (v.passed < this.opts.minAssertions) {
+      return done('fail', { ...c, stdout, error: `only ${v.passed} check(s) ran (< min_assertions ${this.opts.minAssertions})` });
+    }
+    return done('pass', { ...c, stdout });
+  }
+
+  /** The verdict of a self-contained script (its own assertions count). */
+  private combinedVerdict(
     isolate: ivm.Isolate,
-    harness: ivm.Script,
-    refs: Array<{ release(): void }>,
-  ): [ivm.Context, ivm.Reference<(op: number, value?: unknown) => Verdict>] {
-    const ctx = isolate.createContextSync();
-    refs.push(ctx);
-    const controller = harness.runSync(ctx, { reference: true, timeout: 5000 });
-    refs.push(controller);
-    return [ctx, controller];
+    controller: Controller,
+    r: RunOutcome,
+    done: (s: ExecStatus, e?: Partial<WireResult>) => WireResult,
+    limitStatus: () => WireResult | undefined,
+    left: () => number,
+    markRecycle: () => void,
+  ): WireResult {
+    if (r.kind === 'error') {
+      const limit = limitStatus();
+      if (limit) {
+        const v = this.collect(isolate, controller, 50);
+        return { ...limit, ...counts(v), stdout: stdoutOf(v) };
+      }
+      const v = this.collect(isolate, controller, left());
+      const c = counts(v);
+      if (v && v.failed > 0) return done('fail', { ...c, stdout: stdoutOf(v), error: v.failure });
+      return done('error', { ...c, stdout: stdoutOf(v), error: describeRunError(r.error) });
+    }
+    const value = r.kind === 'ok' ? r.value : undefined;
+    let v: Verdict | undefined;
+    try {
+      controller.applySync(undefined, [OP_COMPLETION, value ? value.derefInto() : undefined], { timeout: left() });
+      v = controller.applySync(undefined, [OP_VERDICT], { timeout: left(), result: { copy: true } }) as Verdict;
+    } catch (e) {
+      const limit = limitStatus();
+      if (limit) return limit;
+      markRecycle();
+      const v2 = this.collect(isolate, controller, left());
+      if (v2 && v2.failed > 0) return done('fail', { ...counts(v2), stdout: stdoutOf(v2), error: v2.failure });
+      return done('error', { ...counts(v2), stdout: stdoutOf(v2), error: describeRunError(e) });
+    }
+    const c = counts(v);
+    const out = stdoutOf(v);
+    if (v.failed > 0) return done('fail', { ...c, stdout: out, error: v.failure });
+    if (v.asyncState === 3) {
+      return done('timeout', {
+        ...c,
+        stdout: out,
+        error: "the program's promise never settled (it awaits something that cannot happen: the sandbox has no timers or I/O)",
+      });
+    }
+    if (v.asyncState === 2) return done('error', { ...c, stdout: out, error: `unhandled rejection: ${v.asyncError}` });
+    if (v.unsettled > 0) return done('fail', { ...c, stdout: out, error: `${v.unsettled} assert.rejects/doesNotReject call(s) never settled` });
+    if (v.passed < this.opts.minAssertions) {
+      return done('fail', {
+        ...c,
+        stdout: out,
+        error: `no assertion ran (${v.passed} < min_assertions ${this.opts.minAssertions}): the tests did not execute`,
+      });
+    }
+    return done('pass', { ...c, stdout: out });
+  }
+
+  /** The tests' wrapper function in the tests realm, compiled once per isolate. */
+  private wrapper(isolate: ivm.Isolate, ctx: ivm.Context, source: string): ivm.Reference {
+    let w = this.wrappers.get(source);
+    if (!w) {
+      const script = isolate.compileScriptSync(source, { filename: 'tests.js' });
+      w = script.runSync(ctx, { reference: true, timeout: 5000 }) as ivm.Reference;
+      script.release();
+      if (this.wrappers.size >= SCRIPT_CACHE_LIMIT) {
+        const [k, old] = this.wrappers.entries().next().value as [string, ivm.Reference];
+        old.release();
+        this.wrappers.delete(k);
+      }
+      this.wrappers.set(source, w);
+    }
+    return w;
+  }
+
+  /** The script that reads the tests' names in a program realm, compiled once per isolate. */
+  private resolver(isolate: ivm.Isolate, source: string): ivm.Script {
+    let s = this.resolvers.get(source);
+    if (!s) {
+      s = isolate.compileScriptSync(source, { filename: 'tests-names.js' });
+      if (this.resolvers.size >= SCRIPT_CACHE_LIMIT) {
+        const [k, old] = this.resolvers.entries().next().value as [string, ivm.Script];
+        old.release();
+        this.resolvers.delete(k);
+      }
+      this.resolvers.set(source, s);
+    }
+    return s;
   }
 
   private heapTooLarge(): boolean {
@@ -276,13 +436,27 @@ class Host {
     }
   }
 
+  /** Whether the isolate's memory in use is near its limit (the host's measure, after a failure). */
+  private nearMemoryLimit(isolate: ivm.Isolate): boolean {
+    try {
+      const h = isolate.getHeapStatisticsSync();
+      return h.used_heap_size + h.externally_allocated_size >= OOM_FRACTION * this.opts.memoryMb * 1024 * 1024;
+    } catch {
+      return true;
+    }
+  }
+
   /** Run a script with isolated-vm's timeout plus a wall-clock watchdog that disposes the isolate. */
-  private runWatched(
-    isolate: ivm.Isolate,
-    script: ivm.Script,
-    ctx: ivm.Context,
-    timeout: number,
-  ): Promise<{ kind: 'ok'; value: ivm.Reference | undefined } | { kind: 'error'; error: unknown } | { kind: 'hung' }> {
+  private runWatched(isolate: ivm.Isolate, script: ivm.Script, ctx: ivm.Context, timeout: number): Promise<RunOutcome> {
+    return this.watched(isolate, timeout, () => script.run(ctx, { reference: true, timeout }));
+  }
+
+  /** Call a controller asynchronously under the same watchdog. */
+  private applyWatched(isolate: ivm.Isolate, ctl: Controller, args: unknown[], timeout: number): Promise<RunOutcome> {
+    return this.watched(isolate, timeout, () => ctl.apply(undefined, args as never[], { timeout }) as Promise<unknown>);
+  }
+
+  private watched(isolate: ivm.Isolate, timeout: number, start: () => Promise<unknown>): Promise<RunOutcome> {
     return new Promise((settle) => {
       let finished = false;
       const timer = setTimeout(() => {
@@ -297,7 +471,7 @@ class Host {
       }, timeout + WATCHDOG_SLACK_MS);
       let running: Promise<unknown>;
       try {
-        running = script.run(ctx, { reference: true, timeout });
+        running = start();
       } catch (error) {
         // isolated-vm throws synchronously when the isolate is already gone.
         finished = true;
@@ -312,6 +486,7 @@ class Host {
           clearTimeout(timer);
           settle({ kind: 'ok', value: value as ivm.Reference | undefined });
         },
+        // A rejection is an error whatever its value: `throw undefined` included.
         (error: unknown) => {
           if (finished) return;
           finished = true;
@@ -322,11 +497,11 @@ class Host {
     });
   }
 
-  /** Best-effort read of the recorder and console buffer after the program failed. */
-  private collect(controller: ivm.Reference, timeout: number): Verdict | undefined {
-    if (!this.isolate || this.isolate.isDisposed) return undefined;
+  /** Best-effort read of a realm's verdict and console buffer. */
+  private collect(isolate: ivm.Isolate, controller: Controller, timeout: number): Verdict | undefined {
+    if (isolate.isDisposed) return undefined;
     try {
-      return controller.applySync(undefined, [2], { timeout: Math.max(10, timeout), result: { copy: true } }) as Verdict;
+      return controller.applySync(undefined, [OP_VERDICT], { timeout: Math.max(10, timeout), result: { copy: true } }) as Verdict;
     } catch {
       return undefined;
     }
@@ -350,7 +525,7 @@ function msg(e: unknown): string {
 function errName(e: unknown): string {
   try {
     const n = (e as { name?: unknown })?.name;
-    return typeof n === 'string' && n ? n : 'Error';
+    return typeof n === 'string' && n ? n.slice(0, 200) : 'Error';
   } catch {
     return 'Error';
   }
@@ -365,8 +540,11 @@ function errMessage(e: unknown): string {
   }
 }
 
-/** "Name: message" of an error copied out of the isolate; stack lines dropped. */
+/** "Name: message" of a value thrown out of the isolate; stack lines dropped, capped. */
 function describeRunError(e: unknown): string {
+  if (e === undefined || e === null || (typeof e !== 'object' && typeof e !== 'function')) {
+    return `uncaught exception: thrown value ${String(e).slice(0, 200)}`;
+  }
   const name = errName(e);
   let message = errMessage(e);
   if (message.startsWith('An object was thrown from supplied code within isolated-vm')) {
@@ -374,30 +552,18 @@ function describeRunError(e: unknown): string {
     return `uncaught exception: ${message}`;
   }
   // isolated-vm copies custom errors (e.g. AssertionError) as plain Errors; the stack keeps the name.
-  const stack = (e as { stack?: unknown })?.stack;
+  let stack: unknown;
+  try {
+    stack = (e as { stack?: unknown })?.stack;
+  } catch {
+    stack = undefined;
+  }
   if (name === 'Error' && typeof stack === 'string') {
-    const first = stack.split('\n', 1)[0] ?? '';
+    const first = stack.slice(0, 300).split('\n', 1)[0] ?? '';
     const m = /^([A-Za-z_$][\w$]*): /.exec(first);
     if (m && m[1] !== 'Error') return `${m[1]}: ${message}`.slice(0, MAX_ERROR);
   }
   return `${name}: ${message}`.slice(0, MAX_ERROR);
-}
-
-function isTimeout(e: unknown): boolean {
-  return /Script execution timed out/.test(errMessage(e));
-}
-
-function isMemoryError(e: unknown): boolean {
-  return /disposed during execution due to memory limit|memory limit|out of memory/i.test(errMessage(e));
-}
-
-function isAllocationFailure(e: unknown): boolean {
-  return errName(e) === 'RangeError' && /Array buffer allocation failed|allocation failed/i.test(errMessage(e));
-}
-
-/** A SyntaxError raised while instantiating the script's declarations (e.g. `let require`). */
-function isLateSyntaxError(e: unknown): boolean {
-  return errName(e) === 'SyntaxError' && /has already been declared/.test(errMessage(e));
 }
 
 // ---- process wiring ---------------------------------------------------------------------------

@@ -19,6 +19,7 @@ describe('sandbox config', () => {
       memory_mb: 64,
       stdout_limit: 65536,
       min_assertions: 1,
+      verdict: 'strict',
     });
   });
 
@@ -29,17 +30,20 @@ describe('sandbox config', () => {
     expect(sandboxConfigSchema.safeParse({ memory_mb: 4 }).success).toBe(false);
     expect(sandboxConfigSchema.safeParse({ timeout_ms: 1.5 }).success).toBe(false);
     expect(sandboxConfigSchema.safeParse({ backend: 'cluster' }).success).toBe(false);
+    expect(sandboxConfigSchema.safeParse({ verdict: 'loose' }).success).toBe(false);
     const r = sandboxConfigSchema.safeParse({ workers: 0 });
     expect(r.success ? [] : r.error.issues[0]!.path).toEqual(['workers']);
   });
 
   it('maps onto executor options', () => {
-    expect(executorOptionsFromConfig(sandboxConfigSchema.parse({ workers: 3, timeout_ms: 500 }))).toEqual({
+    expect(executorOptionsFromConfig(sandboxConfigSchema.parse({ workers: 3, timeout_ms: 500, verdict: 'parity' }), 7)).toEqual({
       workers: 3,
       timeoutMs: 500,
       memoryMb: 64,
       stdoutLimit: 65536,
       minAssertions: 1,
+      verdict: 'parity',
+      seed: 7,
     });
   });
 });

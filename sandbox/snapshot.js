@@ -1,0 +1,482 @@
+// Runs INSIDE the isolate, in both realms of a program: the program's realm (where the solution
+// runs) and the tests' realm (where the tests run). Values cross between the two realms only as
+// strings made by `encode` and rebuilt by `decode`, each with the primordials of its own realm
+// captured before any program code ran. So:
+//   - an answer is read exactly once, here, and the tests compare only the rebuilt copy: a value
+//     that changes between reads (a Proxy, a getter) cannot answer differently to two checks;
+//   - no object of the tests' realm ever reaches the program, and no object of the program's
+//     realm ever reaches the tests: nothing the program patched (prototypes, iterators, Symbol
+//     hooks) is consulted when the tests compare, iterate or await.
+// Functions cross as handles: the receiving realm gets a stub that calls back through the bridge
+// (arguments and results encoded again). Promises cross as handles that settle when theirs does.
+//
+// What cannot be snapshotted fails the read with a reason the test sees as a thrown error:
+// accessor properties (getters/setters), values over the size caps, nesting over the depth cap.
+// A Proxy is read through its traps once (JavaScript cannot tell a Proxy from its target); the
+// copy is what counts.
+//
+// Encoding (JSON text): a finite number other than -0, a string, true, false and null stand for
+// themselves; every other value is an array whose first element is a tag:
+//   ["u"] undefined            ["N", "NaN"|"Infinity"|"-Infinity"|"-0"]     ["I", digits] BigInt
+//   ["Y", description] Symbol (rebuilt as a new symbol)   ["@", id] a value already encoded
+//   ["A", id, kind, length, [[index, node]...], [[key, node]...]] array (holes are absent indexes)
+//   ["O", id, kind, [[key, node]...]]  object; kind 0 = plain, 1 = null prototype, else the
+//                                      constructor's name (a class instance)
+//   ["M", id, [[k, v]...]] Map   ["S", id, [v...]] Set   ["D", time] Date   ["R", source, flags]
+//   ["T", tag, [element nodes]] typed array   ["B", [bytes]] ArrayBuffer   ["V", [bytes]] DataView
+//   ["E", id, name, message, [[key, node]...]] error    ["W", node] boxed primitive
+//   ["F", handle] function   ["P", handle] promise
+
+function createSnapshot(P, C) {
+  'use strict';
+  const {
+    ArrayIsArray, ObjectGetPrototypeOf, ObjectGetOwnPropertyDescriptor, ObjectPrototypeHasOwnProperty,
+    ObjectDefineProperty, ObjectCreate, ObjectIs, ReflectOwnKeys, ReflectConstruct, ObjectPrototype, ArrayPrototype,
+    FunctionPrototype, PromisePrototype, JSONStringify, JSONParse, String, Number, NumberIsNaN, BigInt, Symbol,
+    SymbolPrototypeValueOf, Map, Set, MapPrototypeGet, MapPrototypeSet, MapPrototypeEntries, MapIteratorNext,
+    SetPrototypeAdd, SetPrototypeValues, SetIteratorNext, DatePrototypeGetTime, RegExpPrototypeGetSource,
+    RegExpPrototypeGetFlags, Date, RegExp, Array, ArrayBuffer, DataView, Uint8Array, TypedArrays,
+    TypedArrayPrototypeGetLength, TypedArrayPrototypeGetBuffer, TypedArrayPrototypeGetByteOffset,
+    TypedArrayPrototypeGetByteLength, DataViewPrototypeGetBuffer, DataViewPrototypeGetByteOffset,
+    DataViewPrototypeGetByteLength, ArrayBufferPrototypeGetByteLength, ArrayBufferIsView, NumberPrototypeValueOf,
+    StringPrototypeValueOf, BooleanPrototypeValueOf, BigIntPrototypeValueOf, Object, Error, TypeError,
+    StringPrototypeSlice,
+  } = P;
+  const { isDate, isRegExp, isMap, isSet, isAnyArrayBuffer, isBoxedPrimitive, isNativeError, typedArrayTag } = C;
+
+  /** Values (nodes) one snapshot may hold, and the longest encoding, in UTF-16 code units. */
+  const kMaxNodes = 1000000;
+  const kMaxChars = 16 * 1024 * 1024;
+  const kMaxDepth = 2000;
+  const kErrorNames = { __proto__: null, Error: 1, TypeError: 1, RangeError: 1, SyntaxError: 1, ReferenceError: 1, EvalError: 1, URIError: 1 };
+
+  /** Why a value could not be snapshotted; thrown inside `encode`, caught by the bridge. */
+  function refuse(why) {
+    const e = { __proto__: null, snapshotRefused: why };
+    throw e;
+  }
+
+  // An own data property's value, never calling a getter (an accessor is refused).
+  function ownData(obj, key, what) {
+    const d = ObjectGetOwnPropertyDescriptor(obj, key);
+    if (d === undefined) return { __proto__: null, has: false, value: undefined, enumerable: false };
+    if (!ObjectPrototypeHasOwnProperty(d, 'value')) refuse(what + ' has an accessor property ' + JSONStringify(String(key)) + ' (getters are not snapshotted)');
+    return { __proto__: null, has: true, value: d.value, enumerable: d.enumerable };
+  }
+
+  // A data property found on the object or its prototypes (error names live on prototypes).
+  function inheritedData(obj, key) {
+    let o = obj;
+    for (let i = 0; i < 64 && o !== null; i++) {
+      const d = ObjectGetOwnPropertyDescriptor(o, key);
+      if (d !== undefined) return ObjectPrototypeHasOwnProperty(d, 'value') ? d.value : undefined;
+      o = ObjectGetPrototypeOf(o);
+    }
+    return undefined;
+  }
+
+  function constructorName(proto) {
+    if (proto === null) return 'null';
+    const c = ObjectGetOwnPropertyDescriptor(proto, 'constructor');
+    if (c !== undefined && ObjectPrototypeHasOwnProperty(c, 'value') && typeof c.value === 'function') {
+      const n = ObjectGetOwnPropertyDescriptor(c.value, 'name');
+      if (n !== undefined && ObjectPrototypeHasOwnProperty(n, 'value') && typeof n.value === 'string' && n.value !== '') {
+        return StringPrototypeSlice(n.value, 0, 200);
+      }
+    }
+    return 'anonymous';
+  }
+
+  /**
+   * Encode `root` as a string. `handles.fn(f)` and `handles.promise(p)` register a function or a
+   * promise and return its handle (a number). Throws `{ snapshotRefused }` when the value cannot
+   * be snapshotted.
+   */
+  function encode(root, handles) {
+    const ids = new Map();
+    let nextId = 0;
+    let nodes = 0;
+    let chars = 0;
+    function str(s) {
+      if (s.length > kMaxChars) refuse('the value is larger than the snapshot cap (' + kMaxChars + ' characters)');
+      const t = JSONStringify(s);
+      chars += t.length;
+      if (chars > kMaxChars) refuse('the value is larger than the snapshot cap (' + kMaxChars + ' characters)');
+      return t;
+    }
+    function props(obj, keys, what, depth) {
+      let out = '[';
+      let first = true;
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i];
+        if (typeof k !== 'string') continue;
+        const p = ownData(obj, k, what);
+        if (!p.enumerable) continue;
+        out += (first ? '' : ',') + '[' + str(k) + ',' + enc(p.value, depth + 1) + ']';
+        first = false;
+      }
+      return out + ']';
+    }
+    function bytes(u8) {
+      const n = TypedArrayPrototypeGetLength(u8);
+      nodes += n;
+      if (nodes > kMaxNodes) refuse('the value has more than ' + kMaxNodes + ' elements (the snapshot cap)');
+      let out = '[';
+      for (let i = 0; i < n; i++) out += (i ? ',' : '') + u8[i];
+      chars += n * 2;
+      return out + ']';
+    }
+    function enc(v, depth) {
+      if (++nodes > kMaxNodes) refuse('the value has more than ' + kMaxNodes + ' elements (the snapshot cap)');
+      if (depth > kMaxDepth) refuse('the value is nested deeper than ' + kMaxDepth + ' levels');
+      switch (typeof v) {
+        case 'undefined': return '["u"]';
+        case 'boolean': return v ? 'true' : 'false';
+        case 'string': return str(v);
+        case 'number':
+          if (NumberIsNaN(v)) return '["N","NaN"]';
+          if (v === Infinity) return '["N","Infinity"]';
+          if (v === -Infinity) return '["N","-Infinity"]';
+          if (ObjectIs(v, -0)) return '["N","-0"]';
+          chars += 24;
+          return String(v);
+        case 'bigint': return '["I",' + str(String(v)) + ']';
+        case 'symbol': {
+          const d = SymbolPrototypeDescription(v);
+          return '["Y",' + (d === undefined ? 'null' : str(d)) + ']';
+        }
+        case 'function': return '["F",' + handles.fn(v) + ']';
+        default: break;
+      }
+      if (v === null) return 'null';
+      const seen = MapPrototypeGet(ids, v);
+      if (seen !== undefined) return '["@",' + seen + ']';
+      const id = nextId++;
+      MapPrototypeSet(ids, v, id);
+      if (ArrayIsArray(v)) {
+        // Index properties only: an array's other own properties are not part of an answer.
+        const proto = ObjectGetPrototypeOf(v);
+        const kind = proto === ArrayPrototype ? '0' : str(constructorName(proto));
+        const len = ownData(v, 'length', 'the array').value;
+        if (len > kMaxNodes) refuse('the array has ' + len + ' elements, more than the snapshot cap (' + kMaxNodes + ')');
+        let items = '[';
+        let first = true;
+        for (let i = 0; i < len; i++) {
+          const p = ownData(v, i, 'the array');
+          if (!p.has) continue;
+          items += (first ? '' : ',') + '[' + i + ',' + enc(p.value, depth + 1) + ']';
+          first = false;
+        }
+        return '["A",' + id + ',' + kind + ',' + len + ',' + items + '],[]]';
+      }
+      if (isMap(v)) {
+        const it = MapPrototypeEntries(v);
+        let out = '["M",' + id + ',[';
+        let first = true;
+        for (let r = MapIteratorNext(it); !r.done; r = MapIteratorNext(it)) {
+          out += (first ? '' : ',') + '[' + enc(r.value[0], depth + 1) + ',' + enc(r.value[1], depth + 1) + ']';
+          first = false;
+        }
+        return out + ']]';
+      }
+      if (isSet(v)) {
+        const it = SetPrototypeValues(v);
+        let out = '["S",' + id + ',[';
+        let first = true;
+        for (let r = SetIteratorNext(it); !r.done; r = SetIteratorNext(it)) {
+          out += (first ? '' : ',') + enc(r.value, depth + 1);
+          first = false;
+        }
+        return out + ']]';
+      }
+      if (isDate(v)) {
+        const t = DatePrototypeGetTime(v);
+        return '["D",' + (NumberIsNaN(t) ? 'null' : t) + ']';
+      }
+      if (isRegExp(v)) return '["R",' + str(RegExpPrototypeGetSource(v)) + ',' + str(RegExpPrototypeGetFlags(v)) + ']';
+      if (ArrayBufferIsView(v)) {
+        const tag = typedArrayTag(v);
+        if (tag !== undefined) {
+          const n = TypedArrayPrototypeGetLength(v);
+          nodes += n;
+          if (nodes > kMaxNodes) refuse('the value has more than ' + kMaxNodes + ' elements (the snapshot cap)');
+          let out = '["T",' + str(tag) + ',[';
+          for (let i = 0; i < n; i++) out += (i ? ',' : '') + enc(v[i], depth + 1);
+          return out + ']]';
+        }
+        return '["V",' + bytes(new Uint8Array(DataViewPrototypeGetBuffer(v), DataViewPrototypeGetByteOffset(v), DataViewPrototypeGetByteLength(v))) + ']';
+      }
+      if (isAnyArrayBuffer(v)) {
+        // SharedArrayBuffers are copied as plain bytes too.
+        return '["B",' + bytes(new Uint8Array(v)) + ']';
+      }
+      if (isBoxedPrimitive(v)) {
+        let inner;
+        if (typeof NumberValue(v) === 'number') inner = NumberValue(v);
+        else if (typeof StringValue(v) === 'string') inner = StringValue(v);
+        else if (typeof BooleanValue(v) === 'boolean') inner = BooleanValue(v);
+        else if (typeof BigIntValue(v) === 'bigint') inner = BigIntValue(v);
+        else refuse('a boxed symbol cannot be snapshotted');
+        return '["W",' + enc(inner, depth + 1) + ']';
+      }
+      const proto = ObjectGetPrototypeOf(v);
+      if (proto === PromisePrototype) return '["P",' + handles.promise(v) + ']';
+      if (isNativeError(v)) {
+        const name = inheritedData(v, 'name');
+        const message = inheritedData(v, 'message');
+        const keys = ReflectOwnKeys(v);
+        const rest = [];
+        for (let i = 0; i < keys.length; i++) if (keys[i] !== 'message' && keys[i] !== 'stack') C.push(rest, keys[i]);
+        return '["E",' + id + ',' + str(typeof name === 'string' ? name : 'Error') + ',' +
+          str(typeof message === 'string' ? message : '') + ',' + props(v, rest, 'the error', depth) + ']';
+      }
+      const kind = proto === ObjectPrototype ? '0' : proto === null ? '1' : str(constructorName(proto));
+      return '["O",' + id + ',' + kind + ',' + props(v, ReflectOwnKeys(v), 'the object', depth) + ']';
+    }
+    return enc(root, 0);
+  }
+
+  // Boxed-primitive readers that return undefined instead of throwing on the wrong kind.
+  function tryCall(fn, v) { try { return fn(v); } catch { return undefined; } }
+  const NumberValue = (v) => tryCall(NumberPrototypeValueOf, v);
+  const StringValue = (v) => tryCall(StringPrototypeValueOf, v);
+  const BooleanValue = (v) => tryCall(BooleanPrototypeValueOf, v);
+  const BigIntValue = (v) => tryCall(BigIntPrototypeValueOf, v);
+  const SymbolPrototypeDescription = P.SymbolPrototypeGetDescription;
+
+  function define(obj, key, value) {
+    ObjectDefineProperty(obj, key, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
+  }
+
+  // Prototypes standing for the classes of snapshotted class instances: one per name and realm,
+  // so two instances of one class compare equal and an instance never equals a plain object in
+  // strict comparisons.
+  const classProtos = new Map();
+  function classProto(name) {
+    let p = MapPrototypeGet(classProtos, name);
+    if (p === undefined) {
+      p = ObjectCreate(ObjectPrototype);
+      const ctor = function () {};
+      ObjectDefineProperty(ctor, 'name', { __proto__: null, value: name, configurable: true });
+      ObjectDefineProperty(p, 'constructor', { __proto__: null, value: ctor, writable: true, configurable: true });
+      MapPrototypeSet(classProtos, name, p);
+    }
+    return p;
+  }
+
+  /**
+   * Rebuild a value from `encode`'s string in this realm. `handles.fn(h)` and `handles.promise(h)`
+   * make this realm's stand-ins for the other realm's functions and promises.
+   */
+  function decode(text, handles) {
+    return decodeTree(JSONParse(text), handles);
+  }
+  /** {@link decode} of an already parsed encoding. */
+  function decodeTree(tree, handles) {
+    const memo = new Map();
+    function pairs(obj, list) {
+      for (let i = 0; i < list.length; i++) define(obj, list[i][0], dec(list[i][1]));
+    }
+    function dec(n) {
+      if (n === null || typeof n !== 'object') return n;
+      switch (n[0]) {
+        case 'u': return undefined;
+        case 'N': return n[1] === 'NaN' ? NaN : n[1] === 'Infinity' ? Infinity : n[1] === '-Infinity' ? -Infinity : -0;
+        case 'I': return BigInt(n[1]);
+        case 'Y': return n[1] === null ? Symbol() : Symbol(n[1]);
+        case '@': return MapPrototypeGet(memo, n[1]);
+        case 'F': return handles.fn(n[1]);
+        case 'P': return handles.promise(n[1]);
+        case 'A': {
+          const a = new Array(n[3]);
+          if (n[2] !== 0) P.ObjectSetPrototypeOf(a, classProto(n[2]));
+          MapPrototypeSet(memo, n[1], a);
+          const items = n[4];
+          for (let i = 0; i < items.length; i++) define(a, items[i][0], dec(items[i][1]));
+          pairs(a, n[5]);
+          return a;
+        }
+        case 'O': {
+          const o = n[2] === 0 ? {} : n[2] === 1 ? { __proto__: null } : ObjectCreate(classProto(n[2]));
+          MapPrototypeSet(memo, n[1], o);
+          pairs(o, n[3]);
+          return o;
+        }
+        case 'M': {
+          const m = new Map();
+          MapPrototypeSet(memo, n[1], m);
+          const e = n[2];
+          for (let i = 0; i < e.length; i++) MapPrototypeSet(m, dec(e[i][0]), dec(e[i][1]));
+          return m;
+        }
+        case 'S': {
+          const s = new Set();
+          MapPrototypeSet(memo, n[1], s);
+          const e = n[2];
+          for (let i = 0; i < e.length; i++) SetPrototypeAdd(s, dec(e[i]));
+          return s;
+        }
+        case 'D': return ReflectConstruct(Date, [n[1] === null ? NaN : n[1]]);
+        case 'R': return new RegExp(n[1], n[2]);
+        case 'T': {
+          const Ctor = TypedArrays[n[1]];
+          if (Ctor === undefined) throw new TypeError('unknown typed array ' + n[1]);
+          const e = n[2];
+          const t = new Ctor(e.length);
+          for (let i = 0; i < e.length; i++) t[i] = dec(e[i]);
+          return t;
+        }
+        case 'B': case 'V': {
+          const e = n[1];
+          const buf = new ArrayBuffer(e.length);
+          const u8 = new Uint8Array(buf);
+          for (let i = 0; i < e.length; i++) u8[i] = e[i];
+          return n[0] === 'B' ? buf : new DataView(buf);
+        }
+        case 'E': {
+          const Ctor = kErrorNames[n[2]] === 1 ? P.Errors[n[2]] : Error;
+          const e = ReflectConstruct(Ctor, [n[3]]);
+          if (kErrorNames[n[2]] !== 1) ObjectDefineProperty(e, 'name', { __proto__: null, value: n[2], writable: true, configurable: true });
+          MapPrototypeSet(memo, n[1], e);
+          pairs(e, n[4]);
+          return e;
+        }
+        case 'W': return Object(dec(n[1]));
+        default: throw new TypeError('bad snapshot tag ' + String(n[0]));
+      }
+    }
+    return dec(tree);
+  }
+
+  return { __proto__: null, encode, decode, decodeTree };
+}
+
+/**
+ * One realm's end of the bridge between the program realm and the tests realm. Calls across are
+ * synchronous calls of the other realm's controller (`remote(op, handle, x, y)`) with strings
+ * only. `describe` turns a thrown value into its message.
+ */
+function createBridge(P, S, describe, C) {
+  'use strict';
+  const { ReflectApply, Map, MapPrototypeGet, MapPrototypeSet, MapPrototypeDelete, Promise, Error,
+    StringPrototypeCharCodeAt, StringPrototypeSlice } = P;
+  const OP_CALL = 1;
+  const OP_SETTLE = 2;
+  // Functions and promises of this realm handed to the other, by handle.
+  let local = [];
+  // This realm's stand-ins for the other realm's promises: handle → { resolve, reject }.
+  let waiting = new Map();
+  let remote;
+
+  const out = {
+    __proto__: null,
+    fn(f) { C.push(local, f); return local.length - 1; },
+    promise(p) {
+      const h = local.length;
+      C.push(local, p);
+      void forward(p, h);
+      return h;
+    },
+  };
+  const into = {
+    __proto__: null,
+    fn(h) { return stub(h); },
+    promise(h) {
+      let resolve;
+      let reject;
+      const p = new Promise((a, b) => { resolve = a; reject = b; });
+      MapPrototypeSet(waiting, h, { __proto__: null, resolve, reject });
+      return p;
+    },
+  };
+
+  // Tell the other realm how one of our promises settled (awaited, so its `then` is not consulted).
+  async function forward(p, h) {
+    let ok = true;
+    let text;
+    try {
+      const v = await p;
+      text = S.encode(v, out);
+    } catch (e) {
+      ok = false;
+      text = describe(e);
+    }
+    const r = remote;
+    if (r === undefined) return;
+    try { r(OP_SETTLE, h, ok, text); } catch { /* the other realm is gone */ }
+  }
+
+  // A function of this realm standing for the other realm's function `h`.
+  function stub(h) {
+    return function (...args) {
+      let encoded;
+      try {
+        encoded = S.encode(args, out);
+      } catch (e) {
+        throw new Error('arguments could not be passed to the function: ' + describe(e));
+      }
+      const r = remote;
+      if (r === undefined) throw new Error('the other realm is gone');
+      let answer;
+      try {
+        answer = r(OP_CALL, h, encoded);
+      } catch (e) {
+        // Only a failure of the bridge itself lands here (the other side catches what it runs);
+        // the value thrown is the other realm's, so it is not touched.
+        void e;
+        throw new Error('the call across realms failed');
+      }
+      if (typeof answer !== 'string') throw new Error('the call across realms failed');
+      const tag = StringPrototypeCharCodeAt(answer, 0);
+      if (tag === 49) return S.decode(StringPrototypeSlice(answer, 1), into);
+      // '2': the function threw a value that could be snapshotted (an error keeps its class).
+      if (tag === 50) throw S.decode(StringPrototypeSlice(answer, 1), into);
+      throw new Error(StringPrototypeSlice(answer, 1));
+    };
+  }
+
+  function entry(op, h, x, y) {
+    if (op === OP_CALL) {
+      let result;
+      try {
+        const f = local[h];
+        const args = S.decode(x, into);
+        result = ReflectApply(f, undefined, args);
+      } catch (e) {
+        try {
+          return '2' + S.encode(e, out);
+        } catch {
+          return '0' + describe(e);
+        }
+      }
+      try {
+        return '1' + S.encode(result, out);
+      } catch (e) {
+        return '0' + describe(e);
+      }
+    }
+    if (op === OP_SETTLE) {
+      const w = MapPrototypeGet(waiting, h);
+      if (w === undefined) return '';
+      MapPrototypeDelete(waiting, h);
+      if (x === true) {
+        let v;
+        try { v = S.decode(y, into); } catch (e) { w.reject(new Error(describe(e))); return ''; }
+        w.resolve(v);
+      } else {
+        w.reject(new Error(typeof y === 'string' ? y : 'rejected'));
+      }
+      return '';
+    }
+    return '';
+  }
+
+  return {
+    __proto__: null,
+    connect(r) { remote = r; },
+    reset() { local = []; waiting = new Map(); remote = undefined; },
+    encode: (v) => S.encode(v, out),
+    decodeNode: (node) => S.decodeTree(node, into),
+    entry,
+  };
+}
