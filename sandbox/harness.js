@@ -199,6 +199,8 @@ function setupHarness(P, config) {
   const OP_RUN = 5;
   const OP_VERDICT = 6;
   const OP_COMPLETION = 7;
+  const OP_COPIER = 8;
+  let ExternalCopy;
 
   // asyncState: 0 = no completion value watched, 1 fulfilled, 2 rejected, 3 still pending after
   // the microtask queue drained (it can never settle: no timers, no I/O).
@@ -253,9 +255,9 @@ function setupHarness(P, config) {
   const getBridge = () => bridge || (bridge = createBridge(P, createSnapshot(P, getC()), describe, getC()));
 
   // Program realm: snapshot the names the tests use (functions become handles).
-  function bindings(resolved, names, remote) {
+  function bindings(resolved, names, remote, copier) {
     const B = getBridge();
-    B.connect(remote);
+    B.connect(remote, copier);
     let out = '[';
     let first = true;
     const list = P.JSONParse(names);
@@ -286,7 +288,7 @@ function setupHarness(P, config) {
     B.connect(pctl);
     const scope = { __proto__: null };
     try {
-      const list = P.JSONParse(pctl(OP_BINDINGS, resolved, names, control));
+      const list = P.JSONParse(pctl(OP_BINDINGS, resolved, names, control, ExternalCopy));
       for (let i = 0; i < list.length; i++) {
         const name = list[i][0];
         const entry = list[i][1];
@@ -323,7 +325,11 @@ function setupHarness(P, config) {
         reseed(a);
         return undefined;
       case OP_BINDINGS:
-        return bindings(a, b, c);
+        return bindings(a, b, c, d);
+      case OP_COPIER:
+        // Tests realm, once: isolated-vm's ExternalCopy, handed to program realms with their bindings.
+        if (role === 'tests' && ExternalCopy === undefined) ExternalCopy = a.ExternalCopy;
+        return undefined;
       case OP_RUN:
         runTests(a, b, c, d, arguments[5]);
         return undefined;

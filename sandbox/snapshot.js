@@ -105,6 +105,7 @@ function createSnapshot(P, C) {
       return t;
     }
     function props(obj, keys, what, depth) {
+      if (nodes + keys.length > kMaxNodes) refuse(what + ' has more than ' + kMaxNodes + ' properties (the snapshot cap)');
       let out = '[';
       let first = true;
       for (let i = 0; i < keys.length; i++) {
@@ -142,6 +143,7 @@ function createSnapshot(P, C) {
           return String(v);
         case 'bigint': return '["I",' + str(String(v)) + ']';
         case 'symbol': {
+          handles.opaque();
           const d = SymbolPrototypeDescription(v);
           return '["Y",' + (d === undefined ? 'null' : str(d)) + ']';
         }
@@ -207,6 +209,7 @@ function createSnapshot(P, C) {
         return '["V",' + bytes(new Uint8Array(DataViewPrototypeGetBuffer(v), DataViewPrototypeGetByteOffset(v), DataViewPrototypeGetByteLength(v))) + ']';
       }
       if (isAnyArrayBuffer(v)) {
+        handles.opaque();
         // SharedArrayBuffers are copied as plain bytes too.
         return '["B",' + bytes(new Uint8Array(v)) + ']';
       }
@@ -367,17 +370,42 @@ function createBridge(P, S, describe, C) {
   // This realm's stand-ins for the other realm's promises: handle → { resolve, reject }.
   let waiting = new Map();
   let remote;
+  // Program realm only: isolated-vm's ExternalCopy (V8's structured serializer), which refuses
+  // any Proxy without running its traps. Given by the tests realm at the first binding.
+  let ExternalCopy;
+  let opaque = 0;
 
   const out = {
     __proto__: null,
-    fn(f) { C.push(local, f); return local.length - 1; },
+    fn(f) { opaque++; C.push(local, f); return local.length - 1; },
     promise(p) {
+      opaque++;
       const h = local.length;
       C.push(local, p);
       void forward(p, h);
       return h;
     },
+    opaque() { opaque++; },
   };
+
+  // Encode a value leaving this realm. In the program realm a value made only of data (no
+  // functions, promises, symbols or shared memory, which the serializer cannot copy) must also
+  // pass V8's serializer: that is how a Proxy anywhere inside it is found, and refused.
+  function encodeOut(v) {
+    opaque = 0;
+    const text = S.encode(v, out);
+    if (ExternalCopy !== undefined && opaque === 0 && (typeof v === 'object' && v !== null)) {
+      let copy;
+      try {
+        copy = new ExternalCopy(v);
+      } catch {
+        const e = { __proto__: null, snapshotRefused: 'the value is a Proxy or holds one (or another object that cannot be copied)' };
+        throw e;
+      }
+      copy.release();
+    }
+    return text;
+  }
   const into = {
     __proto__: null,
     fn(h) { return stub(h); },
@@ -396,7 +424,7 @@ function createBridge(P, S, describe, C) {
     let text;
     try {
       const v = await p;
-      text = S.encode(v, out);
+      text = encodeOut(v);
     } catch (e) {
       ok = false;
       text = describe(e);
@@ -411,7 +439,7 @@ function createBridge(P, S, describe, C) {
     return function (...args) {
       let encoded;
       try {
-        encoded = S.encode(args, out);
+        encoded = encodeOut(args);
       } catch (e) {
         throw new Error('arguments could not be passed to the function: ' + describe(e));
       }
@@ -444,13 +472,13 @@ function createBridge(P, S, describe, C) {
         result = ReflectApply(f, undefined, args);
       } catch (e) {
         try {
-          return '2' + S.encode(e, out);
+          return '2' + encodeOut(e);
         } catch {
           return '0' + describe(e);
         }
       }
       try {
-        return '1' + S.encode(result, out);
+        return '1' + encodeOut(result);
       } catch (e) {
         return '0' + describe(e);
       }
@@ -473,9 +501,12 @@ function createBridge(P, S, describe, C) {
 
   return {
     __proto__: null,
-    connect(r) { remote = r; },
+    connect(r, copier) {
+      remote = r;
+      if (copier !== undefined) ExternalCopy = copier;
+    },
     reset() { local = []; waiting = new Map(); remote = undefined; },
-    encode: (v) => S.encode(v, out),
+    encode: encodeOut,
     decodeNode: (node) => S.decodeTree(node, into),
     entry,
   };

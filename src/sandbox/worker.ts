@@ -40,6 +40,7 @@ const OP_SEED = 3;
 const OP_RUN = 5;
 const OP_VERDICT = 6;
 const OP_COMPLETION = 7;
+const OP_COPIER = 8;
 
 /** The realm a harness sets up: see sandbox/harness.js. */
 export type HarnessRole = 'combined' | 'program' | 'tests';
@@ -158,6 +159,7 @@ class Host {
     if (!this.testsRealm) {
       const ctx = isolate.createContextSync();
       const ctl = this.harnessScript(isolate, 'tests').runSync(ctx, { reference: true, timeout: 5000 }) as Controller;
+      ctl.applySync(undefined, [OP_COPIER, ivm], { timeout: 5000 });
       this.testsRealm = { ctx, ctl };
     }
     return this.testsRealm;
@@ -203,7 +205,9 @@ class Host {
     const timedOut = () => performance.now() - t0 >= p.timeoutMs;
     const refs: Array<{ release(): void }> = [];
     let recycle = false;
-    const limitStatus = (): WireResult | undefined => {
+    // `error` is what the failed run threw: a RangeError (an allocation the engine refused) with
+    // the isolate's memory measured near its limit is out of memory; its text is never read.
+    const limitStatus = (error?: unknown): WireResult | undefined => {
       if (isolate.isDisposed) {
         recycle = true;
         return done('oom', { error: `out of memory: isolate memory limit (${this.opts.memoryMb} MB) reached` });
@@ -212,7 +216,7 @@ class Host {
         recycle = true;
         return done('timeout', { error: `timed out after ${p.timeoutMs} ms` });
       }
-      if (this.nearMemoryLimit(isolate)) {
+      if (errName(error) === 'RangeError' && this.nearMemoryLimit(isolate)) {
         recycle = true;
         return done('oom', { error: `out of memory: the isolate's memory (${this.opts.memoryMb} MB limit) is nearly exhausted` });
       }
@@ -261,7 +265,7 @@ class Host {
       // ---- program with separate tests: the program ran; now the tests, in their own realm ----
       const programOut = () => this.collect(isolate, controller, 50);
       if (r.kind === 'error') {
-        const limit = limitStatus();
+        const limit = limitStatus(r.error);
         if (limit) return limit;
         const v = programOut();
         return done('error', { stdout: stdoutOf(v), error: `the program failed before the tests ran: ${describeRunError(r.error)}` });
@@ -279,7 +283,7 @@ class Host {
         resolved = this.resolver(isolate, tp.resolver).runSync(ctx, { reference: true, timeout: left() }) as ivm.Reference;
         refs.push(resolved);
       } catch (e) {
-        const limit = limitStatus();
+        const limit = limitStatus(e);
         if (limit) return limit;
         return done('error', { stdout: stdoutOf(programOut()), error: `reading the program's definitions failed: ${describeRunError(e)}` });
       }
@@ -289,7 +293,7 @@ class Host {
         return done('timeout', { error: `timed out after ${p.timeoutMs} ms (watchdog disposed the isolate)` });
       }
       if (t.kind === 'error') {
-        const limit = limitStatus();
+        const limit = limitStatus(t.error);
         if (limit) return limit;
         // Only the harness itself can throw here (the tests' own errors are caught inside).
         recycle = true;
@@ -303,6 +307,12 @@ class Host {
         return done('error', { error: 'the tests realm did not report a verdict' });
       }
       const pv = programOut();
+      // The tests stopped on an error while the isolate's memory is nearly exhausted (a call of
+      // the solution ran out of it): out of memory, by the host's measure.
+      if (v.threw && v.failed === 0 && this.nearMemoryLimit(isolate)) {
+        recycle = true;
+        return done('oom', { ...counts(v), stdout: stdoutOf(pv) + stdoutOf(v), error: `out of memory: the isolate's memory (${this.opts.memoryMb} MB limit) is nearly exhausted (${v.thrownError.slice(0, 200)})` });
+      }
       return this.testsVerdict(v, stdoutOf(pv) + stdoutOf(v), done);
     } finally {
       for (const r of refs.reverse()) {
@@ -344,12 +354,12 @@ class Host {
     controller: Controller,
     r: RunOutcome,
     done: (s: ExecStatus, e?: Partial<WireResult>) => WireResult,
-    limitStatus: () => WireResult | undefined,
+    limitStatus: (error?: unknown) => WireResult | undefined,
     left: () => number,
     markRecycle: () => void,
   ): WireResult {
     if (r.kind === 'error') {
-      const limit = limitStatus();
+      const limit = limitStatus(r.error);
       if (limit) {
         const v = this.collect(isolate, controller, 50);
         return { ...limit, ...counts(v), stdout: stdoutOf(v) };
@@ -365,7 +375,7 @@ class Host {
       controller.applySync(undefined, [OP_COMPLETION, value ? value.derefInto() : undefined], { timeout: left() });
       v = controller.applySync(undefined, [OP_VERDICT], { timeout: left(), result: { copy: true } }) as Verdict;
     } catch (e) {
-      const limit = limitStatus();
+      const limit = limitStatus(e);
       if (limit) return limit;
       markRecycle();
       const v2 = this.collect(isolate, controller, left());

@@ -5,6 +5,9 @@
 import { expect } from 'vitest';
 import { createExecutor, type ExecResult, type Executor, type ProgramSpec } from '../../src/sandbox/index.ts';
 import type { LocalExecutorOptions } from '../../src/sandbox/local-executor.ts';
+import { problemProgram } from '../../src/sandbox/programs.ts';
+import type { Problem } from '../../src/datasets/problem.ts';
+import { goldOf } from '../../src/train/gold.ts';
 
 /** Preamble of MultiPL-E tests. */
 export const ASSERT = "const assert = require('node:assert');\n";
@@ -45,4 +48,25 @@ export function expectStatus(r: ExecResult | undefined, status: ExecResult['stat
   const ok = Array.isArray(status) ? status : [status];
   expect(r, 'missing result').toBeDefined();
   expect(ok, JSON.stringify(r)).toContain(r!.status);
+}
+
+/** A JavaScript problem as the datasets and task families hand it to training. */
+export function jsProblem(id: string, prompt: string, tests: string): Problem {
+  return { id, language: 'javascript', prompt, tests, stopTokens: [], source: 'attack-test' };
+}
+
+/**
+ * Run completions of one problem through the training reward path: the program as training
+ * builds it (src/sandbox/programs.ts: trusted prompt, untrusted completion, the tests in their own
+ * field) and gold as training computes it (src/train/gold.ts). Indexed by completion id.
+ */
+export async function runTraining(
+  ex: Executor,
+  problem: Problem,
+  completions: Record<string, string>,
+): Promise<Record<string, ExecResult & { gold: number }>> {
+  const ids = Object.keys(completions);
+  const results = await ex.run(ids.map((id) => problemProgram(problem, completions[id]!, id)));
+  expect(results).toHaveLength(ids.length);
+  return Object.fromEntries(results.map((r) => [r.id, { ...r, gold: goldOf(r, problem) }]));
 }

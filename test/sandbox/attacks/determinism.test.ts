@@ -1,0 +1,47 @@
+/**
+ * Attack class: verdicts that depend on chance. `Math.random` and the clock are seeded per
+ * program from the run seed and the program's text, so a verdict is a pure function of the
+ * program: the same program gets the same verdict in every worker process, on every run.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { createExecutor, type ProgramSpec } from '../../../src/sandbox/index.ts';
+import { ASSERT, jsProblem, testExecutor } from '../helpers.ts';
+import { problemProgram } from '../../../src/sandbox/programs.ts';
+
+const TESTS = `${ASSERT}function test() {\n  let candidate = add;\n  for (let i = 0; i < 8; i++) { try { assert.deepEqual(candidate(i, 1), i + 1); } catch {} }\n}\ntest();\n`;
+const problem = jsProblem('add', 'function add(x, y) {\n', TESTS);
+const COIN = `  return Math.random() < 0.5 ? x + y : 0;\n}\n`;
+const CLOCK = `  return (Date.now() + new Date().getMilliseconds()) % 3 === 0 ? x + y : -1;\n}\n`;
+const LOG = `  return x + y;\n}\nconsole.log(Math.random(), Date.now(), new Date().toISOString());\n`;
+
+function copies(completion: string, n: number): ProgramSpec[] {
+  return Array.from({ length: n }, (_, i) => problemProgram(problem, completion, `p${i}`));
+}
+
+describe('attack: non-deterministic verdicts', () => {
+  const ex = testExecutor({ timeoutMs: 2000, workers: 2 });
+  const other = createExecutor({ workers: 1, timeoutMs: 2000, seed: 1 });
+  afterAll(async () => {
+    await ex.close();
+    await other.close();
+  });
+
+  it('gives a program that flips coins the same verdict everywhere', async () => {
+    for (const completion of [COIN, CLOCK]) {
+      const results = await ex.run(copies(completion, 24));
+      const verdicts = new Set(results.map((r) => `${r.status}:${r.passed}/${r.total}`));
+      expect([...verdicts], completion).toHaveLength(1);
+    }
+  });
+
+  it('derives the random sources from the run seed and the program', async () => {
+    const [a] = await ex.run(copies(LOG, 1));
+    const [b] = await ex.run(copies(LOG, 1));
+    const [c] = await other.run(copies(LOG, 1));
+    const [d] = await ex.run([problemProgram(problem, LOG + '// another program\n', 'q')]);
+    expect(a!.stdout).toBe(b!.stdout);
+    expect(a!.stdout).not.toBe(c!.stdout);
+    expect(a!.stdout).not.toBe(d!.stdout);
+    expect(a!.stdout).toMatch(/^0\.\d+ 17040672000\d\d 2024-01-01T00:00:00\.0\d\dZ\n$/);
+  });
+});
