@@ -44,6 +44,12 @@ function setupHarness(P, config) {
   let pending = 0;
   let firstFailure = '';
   const kMaxMessage = 4000;
+  // Error and failure text is capped, and says so.
+  function cap(text) {
+    return text.length > kMaxMessage
+      ? StringPrototypeSlice(text, 0, kMaxMessage) + ' … [truncated: messages are capped at ' + kMaxMessage + ' characters]'
+      : text;
+  }
   // In the program realm `assert` still throws, but nothing is counted: only the tests' own
   // checks decide a verdict.
   const R = counting ? {
@@ -52,7 +58,7 @@ function setupHarness(P, config) {
     fail() { failed++; },
     note(msg) {
       if (firstFailure !== '') return;
-      firstFailure = typeof msg === 'string' && msg !== '' ? StringPrototypeSlice(msg, 0, kMaxMessage) : 'assertion failed';
+      firstFailure = typeof msg === 'string' && msg !== '' ? cap(msg) : 'assertion failed';
     },
     pendingStart() { pending++; },
     pendingEnd() { pending--; },
@@ -217,7 +223,7 @@ function setupHarness(P, config) {
       let s = (typeof e === 'object' && e !== null) ? I.errorText(e) : 'thrown value: ' + I.inspect(e, 2000);
       const at = P.StringPrototypeIndexOf(s, '\n    at ');
       if (at !== -1) s = StringPrototypeSlice(s, 0, at);
-      return StringPrototypeSlice(s, 0, kMaxMessage);
+      return cap(s);
     } catch {
       return 'unknown error';
     }

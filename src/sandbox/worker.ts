@@ -541,10 +541,15 @@ function errName(e: unknown): string {
   }
 }
 
+/** Error text capped at MAX_ERROR characters, saying so when it was cut. */
+function capText(s: string): string {
+  return s.length > MAX_ERROR ? `${s.slice(0, MAX_ERROR)} … [truncated: messages are capped at ${MAX_ERROR} characters]` : s;
+}
+
 function errMessage(e: unknown): string {
   try {
     const m = (e as { message?: unknown })?.message;
-    return (typeof m === 'string' ? m : String(e)).slice(0, MAX_ERROR);
+    return capText(typeof m === 'string' ? m : String(e));
   } catch {
     return 'unknown error';
   }
@@ -571,9 +576,9 @@ function describeRunError(e: unknown): string {
   if (name === 'Error' && typeof stack === 'string') {
     const first = stack.slice(0, 300).split('\n', 1)[0] ?? '';
     const m = /^([A-Za-z_$][\w$]*): /.exec(first);
-    if (m && m[1] !== 'Error') return `${m[1]}: ${message}`.slice(0, MAX_ERROR);
+    if (m && m[1] !== 'Error') return capText(`${m[1]}: ${message}`);
   }
-  return `${name}: ${message}`.slice(0, MAX_ERROR);
+  return capText(`${name}: ${message}`);
 }
 
 // ---- process wiring ---------------------------------------------------------------------------

@@ -27,7 +27,8 @@ const LANGUAGES: Record<string, Language> = { js: 'javascript', javascript: 'jav
 /**
  * Parse the JSONL input: `{"id","program"[,"language"]}` lines, or MultiPL-E completion records
  * (`name`, `prompt`, `completion`, `tests`, optional `stop_tokens`). A completion record runs as
- * prompt + truncated completion, with its tests as a second script (see ProgramSpec.tests).
+ * prompt + truncated completion, with its tests in their own realm and the prompt as the trusted
+ * prefix (see ProgramSpec.tests and ProgramSpec.prompt), exactly as training runs them.
  */
 export function parseInput(text: string): ParsedLine[] {
   const out: ParsedLine[] = [];
@@ -67,7 +68,7 @@ export function parseInput(text: string): ParsedLine[] {
         return;
       }
       const completion = truncateAtStop(r.completion, (stops as string[] | undefined) ?? []);
-      out.push({ line, spec: { id, language, code: r.prompt + completion + '\n', tests: r.tests } });
+      out.push({ line, spec: { id, language, code: r.prompt + completion + '\n', tests: r.tests, prompt: r.prompt } });
       return;
     }
     out.push({
