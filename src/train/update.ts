@@ -130,9 +130,18 @@ export function applyGrpoUpdate(p: Pick<UpdateParts, 'config' | 'policy' | 'opti
   for (let r = 0; r < ref.batch; r++) if (!valid[r]) mask.fill(0, r * C, (r + 1) * C);
   const tokens: GrpoTokens = { batch: ref.batch, length: C, oldLogp: b.oldLogp, refLogp: ref.logProbs, mask, advantages };
   const opts = lossOptions(cfg);
-  const lossFn = () => grpoLoss(completionLogProbs(policy, b.batch, { entropy: false }).logProbs, tokens, opts);
-  const results = Array.from({ length: cfg.grpo.inner_iterations }, () => optimizer.trainStep(lossFn));
-  const diag = grpoLossReference(b.oldLogp, tokens, opts); // KL/clip at the sampling policy
+  const k = cfg.grpo.inner_iterations;
+  let newLogp = b.oldLogp;
+  const results = Array.from({ length: k }, (_, it) =>
+    optimizer.trainStep(() => {
+      const logp = completionLogProbs(policy, b.batch, { entropy: false }).logProbs;
+      // The last iteration's log-probs are the policy this step's loss was taken on: its KL to
+      // the reference and the fraction of tokens the ratio clip cut off are the step's diagnostics.
+      if (it === k - 1) newLogp = Float32Array.from(logp.dataSync());
+      return grpoLoss(logp, tokens, opts);
+    }),
+  );
+  const diag = grpoLossReference(newLogp, tokens, opts);
   return { results, kl: diag.kl, clipFraction: diag.clipFraction };
 }
 
