@@ -44,6 +44,7 @@ export function jsSurfaceExtractor(opts: JsSurfaceOptions = {}): FeatureExtracto
   return {
     name: 'js-surface',
     dim,
+    featureNames: [...Array.from({ length: hashDim }, (_, i) => `ngram#${i}`), ...LENGTH_FEATURES],
     extract(text) {
       const out = new Float32Array(dim);
       const toks = tokenizeJs(text);
