@@ -10,6 +10,7 @@ import { GATE_METRIC_KEYS as GK, METRIC_KEYS as K, type ArmStatus } from '../tra
 import { formatTable } from '../experiments/format.ts';
 import { readRun, type ArmData, type RunData, type RunWarning } from './read-run.ts';
 import { finalWindowMean, finiteOrNull, lastValue, meanOf, meanSe, metricValue, rollingPeak } from './stats.ts';
+import { AnchorError } from '../util/errors.ts';
 
 /** The columns of the comparison, in display order. */
 export const COMPARE_COLUMNS = [
@@ -267,7 +268,7 @@ function configKey(run: RunData): string | null {
 /** Build the comparison from runs already read (the report reuses its read). */
 export function compareRunData(runs: readonly RunData[], opts: CompareOptions = {}): CompareTable {
   const window = opts.window ?? defaultWindow(runs);
-  if (!(Number.isInteger(window) && window >= 1)) throw new RangeError(`window must be a positive integer, got ${window}`);
+  if (!(Number.isInteger(window) && window >= 1)) throw new AnchorError('BAD_ARGUMENT', `window must be a positive integer, got ${window}`);
   const warnings: RunWarning[] = runs.flatMap((r) => r.warnings);
   if (runs.length > 1) {
     const keys = new Set(runs.map(configKey));
@@ -317,7 +318,7 @@ export function compareRunData(runs: readonly RunData[], opts: CompareOptions = 
 
 /** Read run directories and compare their arms (several dirs = seeds of one config). */
 export function compareRuns(dirs: readonly string[], opts: CompareOptions = {}): CompareTable {
-  if (dirs.length === 0) throw new RangeError('compareRuns needs at least one run directory');
+  if (dirs.length === 0) throw new AnchorError('BAD_ARGUMENT', 'compareRuns needs at least one run directory');
   return compareRunData(dirs.map((d) => readRun(d)), opts);
 }
 
