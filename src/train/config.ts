@@ -1,6 +1,6 @@
 /**
  * Config schemas owned by the training driver: GRPO, settlement windows, gold metrics,
- * in-training evaluation, checkpoints. Defaults follow the reference study (DESIGN.md).
+ * in-training evaluation, checkpoints. Defaults follow the reference study (docs/design.md).
  */
 import { z } from 'zod';
 import { lrScheduleSchema, optimizerConfigSchema, type OptimizerConfig } from '../policy/optimizer-config.ts';

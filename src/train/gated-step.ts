@@ -1,6 +1,6 @@
 /**
  * The gated arm's {@link Updater}: every GRPO update is an action that passes the pre-action
- * gate (src/gate, "verified before acting" in DESIGN.md) before it is committed.
+ * gate (src/gate, "Verified before acting" in docs/design.md) before it is committed.
  *
  * Per step: the update is applied tentatively (snapshot of all policy weights and the whole
  * optimizer state first), its evidence is collected from the updated policy, the gate decides,

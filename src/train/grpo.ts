@@ -1,5 +1,5 @@
 /**
- * GRPO, as the field writes it (DESIGN.md "GRPO, as the field writes it"): group-relative
+ * GRPO, as the field writes it (docs/design.md, "GRPO"): group-relative
  * advantages, the clipped per-token surrogate with asymmetric clip range, the k3 KL estimator
  * to the reference policy, and the three loss aggregations. The advantage and reference-loss
  * functions are plain JS (unit-tested against hand computation); {@link grpoLoss} is the same

@@ -1,5 +1,5 @@
 /**
- * Soundness-under-Pressure (DESIGN.md): Snd@N = E[G(V's pick)] / E[G(G's pick)] for N candidates
+ * Soundness-under-Pressure (docs/design.md): Snd@N = E[G(V's pick)] / E[G(G's pick)] for N candidates
  * drawn without replacement from each problem's pool, and its area over log N.
  *
  * Choices (documented in the README):
