@@ -25,7 +25,7 @@ import { spearmanOrNull } from '../verifiers/correlation.ts';
 import { Rng, type RngState } from '../util/rng.ts';
 import type { ArmSpec } from './arms.ts';
 import { DataLoader } from './data.ts';
-import { GatedStep, type GatedState } from './gated-step.ts';
+import { GatedStep, resolveGateConfig, type GatedState } from './gated-step.ts';
 import { goldOf } from './gold.ts';
 import { LABEL_SOURCES, type LabelSource } from './label-sources.ts';
 import { RollingMean, withinGroupSoundness } from './monitor.ts';
@@ -126,6 +126,7 @@ export class ArmTrainer {
     this.updater = c.arm.gate
       ? new GatedStep({
           ...this.updateParts(),
+          gate: resolveGateConfig(c.config.gate, c.config.settlement.rate),
           rm: c.rm,
           features: c.features,
           executor: c.executor,
@@ -187,7 +188,7 @@ export class ArmTrainer {
 
   private updateParts(): UpdateParts {
     const c = this.c;
-    return { config: c.config, policy: c.policy, reference: c.reference, optimizer: c.optimizer, padId: c.tokenizer.padId };
+    return { grpo: c.config.grpo, sampling: c.config.policy.sampling, policy: c.policy, reference: c.reference, optimizer: c.optimizer, padId: c.tokenizer.padId };
   }
 
   private rewardContext(): RewardContext {

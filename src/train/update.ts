@@ -11,13 +11,19 @@ import type { GptModel } from '../policy/model.ts';
 import type { AdamOptimizer, StepResult } from '../policy/optimizer.ts';
 import type { ExecResult } from '../sandbox/types.ts';
 import { computeAdvantages, grpoLoss, grpoLossReference, type GrpoLossOptions, type GrpoTokens } from './grpo.ts';
+import type { GrpoConfig } from './config.ts';
 import type { MetricValue } from './logger.ts';
 import type { Rewards, ScoredRollouts } from './reward-sources.ts';
 import type { Problem } from '../datasets/problem.ts';
 
-/** What the GRPO update needs of the arm. */
+/** Rollout sampling settings (`policy.sampling`). */
+export type SamplingConfig = RunConfig['policy']['sampling'];
+
+/** What the GRPO update needs of the arm: its config sections and the models. */
 export interface UpdateParts {
-  config: RunConfig;
+  grpo: GrpoConfig;
+  /** How the rollouts were sampled (decides whether the engine's log-probs are π_old's). */
+  sampling: SamplingConfig;
   policy: GptModel;
   /** The frozen reference (base) policy for the KL term. */
   reference: GptModel;
@@ -83,20 +89,14 @@ export interface Updater {
   setState(s: unknown): void;
 }
 
-/** The loss options of the run's GRPO config. */
-export function lossOptions(cfg: RunConfig): GrpoLossOptions {
-  return {
-    clipLow: cfg.grpo.clip.low,
-    clipHigh: cfg.grpo.clip.high,
-    beta: cfg.grpo.beta,
-    aggregation: cfg.grpo.loss,
-    maxLength: cfg.policy.sampling.max_new_tokens,
-  };
+/** The loss options of a GRPO config (`dr_grpo` divides by the sampling's max completion length). */
+export function lossOptions(grpo: GrpoConfig, sampling: SamplingConfig): GrpoLossOptions {
+  return { clipLow: grpo.clip.low, clipHigh: grpo.clip.high, beta: grpo.beta, aggregation: grpo.loss, maxLength: sampling.max_new_tokens };
 }
 
 /** Build the update batch of a step's scored rollouts: reference and sampling-policy log-probs. */
 export function prepareUpdate(p: UpdateParts, scored: ScoredRollouts): UpdateBatch {
-  const { config: cfg, policy, padId } = p;
+  const { policy, padId } = p;
   const completions: readonly Completion[] = scored.completions;
   const promptIds = completions.map((c) => c.promptIds);
   const completionIds = completions.map((c) => c.tokenIds);
@@ -106,8 +106,8 @@ export function prepareUpdate(p: UpdateParts, scored: ScoredRollouts): UpdateBat
   // no truncation) it is the current policy and the engine's per-token log-probs are exactly
   // that distribution (ORT vs tfjs agree to ~1e-6), which saves a forward pass; otherwise
   // recompute with the trainer's numerics.
-  const s = cfg.policy.sampling;
-  const plain = cfg.grpo.inner_iterations === 1 && s.temperature === 1 && s.top_k === 0 && s.top_p === 1;
+  const s = p.sampling;
+  const plain = p.grpo.inner_iterations === 1 && s.temperature === 1 && s.top_k === 0 && s.top_p === 1;
   let oldLogp: Float32Array;
   if (plain) {
     oldLogp = new Float32Array(ref.batch * C);
@@ -120,17 +120,17 @@ export function prepareUpdate(p: UpdateParts, scored: ScoredRollouts): UpdateBat
 }
 
 /** Apply the GRPO update for `rewards` to the policy: advantages, then `grpo.inner_iterations` optimizer steps. */
-export function applyGrpoUpdate(p: Pick<UpdateParts, 'config' | 'policy' | 'optimizer'>, b: UpdateBatch, rewards: Rewards): GrpoUpdate {
-  const { config: cfg, policy, optimizer } = p;
+export function applyGrpoUpdate(p: Pick<UpdateParts, 'grpo' | 'sampling' | 'policy' | 'optimizer'>, b: UpdateBatch, rewards: Rewards): GrpoUpdate {
+  const { grpo, policy, optimizer } = p;
   const { ref } = b;
   const C = ref.completionLength;
-  const { advantages, valid } = computeAdvantages(rewards.values, cfg.grpo.group_size, cfg.grpo.scale_rewards, cfg.grpo.eps);
+  const { advantages, valid } = computeAdvantages(rewards.values, grpo.group_size, grpo.scale_rewards, grpo.eps);
   if (rewards.advantageScale !== 1) for (let i = 0; i < advantages.length; i++) advantages[i]! *= rewards.advantageScale;
   const mask = ref.mask.slice();
   for (let r = 0; r < ref.batch; r++) if (!valid[r]) mask.fill(0, r * C, (r + 1) * C);
   const tokens: GrpoTokens = { batch: ref.batch, length: C, oldLogp: b.oldLogp, refLogp: ref.logProbs, mask, advantages };
-  const opts = lossOptions(cfg);
-  const k = cfg.grpo.inner_iterations;
+  const opts = lossOptions(grpo, p.sampling);
+  const k = grpo.inner_iterations;
   let newLogp = b.oldLogp;
   const results = Array.from({ length: k }, (_, it) =>
     optimizer.trainStep(() => {
