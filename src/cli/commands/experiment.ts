@@ -5,7 +5,8 @@
 import type { Argv, CommandModule } from 'yargs';
 import { runGoodhart, GOODHART_DEFAULTS, type GoodhartResult } from '../../experiments/goodhart.ts';
 import { runSettlementLoop, SETTLEMENT_DEFAULTS, type SettlementLoopResult } from '../../experiments/settlement-loop.ts';
-import { formatTable, pm, progressBar } from '../../experiments/format.ts';
+import { progressBar } from '../../experiments/format.ts';
+import { formatTable, pm } from '../../util/table.ts';
 import { AnchorError } from '../../util/errors.ts';
 import { runExchangeRate, EXCHANGE_DEFAULTS, type ExchangeRateResult } from '../../experiments/exchange-rate.ts';
 import { runCopula, runCopulaOnRecords, type CopulaResult } from '../../experiments/copula.ts';

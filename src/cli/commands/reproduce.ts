@@ -11,6 +11,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { AnchorError } from '../../util/errors.ts';
 import type { JobResult, SuiteJob } from '../../experiments/suite.ts';
 import { headlinesMarkdown } from '../../experiments/text.ts';
+import { markdownTable } from '../../util/table.ts';
 import type { Headline } from '../../experiments/common.ts';
 
 interface ReproduceArgs {
@@ -76,9 +77,7 @@ export function reproduceMarkdown(results: readonly JobResult[], quick: boolean)
     '',
     'Headline figures of every reproduction experiment (`anchor-rl reproduce`). SE = standard error (over tasks unless the note says otherwise); – = not applicable.',
     '',
-    '| experiment | command | tasks | compute time (s) |',
-    '|---|---|---:|---:|',
-    ...results.map((r) => `| ${r.id} | \`${r.command}\` | ${r.tasks} | ${r.seconds.toFixed(0)} |`),
+    ...markdownTable(['experiment', 'command', 'tasks', 'compute time (s)'], results.map((r) => [r.id, `\`${r.command}\``, String(r.tasks), r.seconds.toFixed(0)]), [false, false, true, true]),
     '',
     headlinesMarkdown(rows),
     '',

@@ -15,7 +15,7 @@ import { AnchorError } from '../../util/errors.ts';
 import { sndCurve, type SndResult } from '../../verifiers/snd.ts';
 import { pearson, spearman } from '../../verifiers/correlation.ts';
 import { brierDecomposition, type BrierResult } from '../../verifiers/brier.ts';
-import { formatTable, pm } from '../../experiments/format.ts';
+import { formatTable, pm } from '../../util/table.ts';
 
 /** One pool record. */
 export interface PoolRecord {
