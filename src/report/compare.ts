@@ -3,7 +3,7 @@
  * config (different seeds → mean ± standard error per arm). `train` calls {@link compareRuns}
  * and {@link formatCompareMarkdown} at the end of every run to write compare.json/compare.md.
  */
-import { spearmanOrNull } from '../verifiers/correlation.ts';
+import { spearmanOrNull } from '../util/correlation.ts';
 import { metricsConfigSchema } from '../train/config.ts';
 import { REWARD_SOURCES, type RewardSource } from '../train/reward-sources.ts';
 import { GATE_METRIC_KEYS as GK, METRIC_KEYS as K, type ArmStatus } from '../train/run-format.ts';

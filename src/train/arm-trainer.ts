@@ -21,7 +21,7 @@ import { committeeDisagreement } from '../reward/models/committee.ts';
 import type { RewardModel } from '../reward/models/types.ts';
 import { problemProgram } from '../sandbox/programs.ts';
 import type { Executor, ExecResult } from '../sandbox/types.ts';
-import { spearmanOrNull } from '../verifiers/correlation.ts';
+import { spearmanOrNull } from '../util/correlation.ts';
 import { Rng, type RngState } from '../util/rng.ts';
 import type { ArmSpec } from './arms.ts';
 import { DataLoader } from './data.ts';

@@ -12,8 +12,8 @@
  * exchangeability its expected gold is the group's mean gold. We therefore replace each
  * candidate's gold by its tie group's mean and then apply the rank formula.
  */
-import { AnchorError } from '../util/errors.ts';
-import { meanSe } from '../util/stats.ts';
+import { AnchorError } from '../../util/errors.ts';
+import { meanSe } from '../../util/stats.ts';
 
 /** One problem's pool: a verifier score and a gold value per candidate (same order). */
 export interface ScoredPool {

@@ -2,7 +2,7 @@
  * Plain-text reports of the reproduction experiments (stdout of
  * `anchor-rl experiment NAME`), and of the headline table.
  */
-import { formatTable, markdownTable, pm } from '../util/table.ts';
+import { formatTable, markdownTable, pm } from '../../util/table.ts';
 import type { Headline } from './common.ts';
 import type { ExchangeRateResult } from './exchange-rate.ts';
 import type { CopulaResult } from './copula.ts';
