@@ -30,7 +30,7 @@ import { goldOf } from './gold.ts';
 import { LABEL_SOURCES, type LabelSource } from './label-sources.ts';
 import { RollingMean, withinGroupSoundness } from './monitor.ts';
 import type { KvLogger } from './logger.ts';
-import { REWARD_SOURCES, type RewardContext, type Rewards, type RewardSource, type Rollouts, type ScoredRollouts } from './reward-sources.ts';
+import { REWARD_SOURCES, type RewardContext, type RewardSource, type Rollouts, type ScoredRollouts } from './reward-sources.ts';
 import { METRIC_KEYS as K, type RefitLine, type SampleLine } from './run-format.ts';
 import { SETTLEMENT_STRATEGIES, settleCount, type Claim, type SelectionContext } from './settlement.ts';
 import { PlainUpdater, prepareUpdate, type UpdateOutcome, type UpdateParts, type Updater } from './update.ts';
@@ -84,7 +84,7 @@ export interface TrainerState {
 /** One step as it moves through the pipeline (rollout → score → update → sync → settle → log). */
 interface StepRecord {
   scored: ScoredRollouts;
-  rewards: Rewards;
+  /** The update, with the rewards it was computed from (re-scored if the gate refitted the RM). */
   update: UpdateOutcome;
   settled: number;
   /** Phase end times (performance.now()), from the step's start. */
@@ -156,7 +156,7 @@ export class ArmTrainer {
     t.push(performance.now());
     const settled = await this.settleStep(scored);
     t.push(performance.now());
-    const record = await this.logStep({ scored, rewards: update.rewards, update, settled, t });
+    const record = await this.logStep({ scored, update, settled, t });
     this.stepsDone = scored.step + 1;
     return record;
   }
@@ -244,7 +244,7 @@ export class ArmTrainer {
     const snd = withinGroupSoundness(proxy, gold, cfg.grpo.group_size);
     log.record(K.sndG, snd);
     log.record(K.sndGRolling, this.sndRolling.push(snd));
-    log.record(K.train, mean(r.rewards.values.filter((v): v is number => v !== null)));
+    log.record(K.train, mean(r.update.rewards.values.filter((v): v is number => v !== null)));
     log.record(K.kl, r.update.kl);
     log.record(K.entropy, entN ? entSum / entN : 0);
     log.record(K.length, mean(completions.map((c) => c.tokenIds.length)));
@@ -411,6 +411,7 @@ export class ArmTrainer {
 
   /** State for a checkpoint (weights, optimizer and RM are saved by the caller). */
   getState(): TrainerState {
+    const gate = this.updater.getState();
     return {
       step: this.stepsDone,
       data: this.data.getState(),
@@ -423,7 +424,7 @@ export class ArmTrainer {
       rmWeight: this.rmWeight,
       refits: this.refits,
       sndRecent: this.sndRolling.getState(),
-      ...(this.updater.getState() !== undefined ? { gate: this.updater.getState() as GatedState } : {}),
+      ...(gate !== undefined ? { gate: gate as GatedState } : {}),
     };
   }
 
