@@ -341,9 +341,11 @@ class Host {
     }
     if (v.asyncState === 2) return done('error', { ...c, stdout, error: `unhandled rejection: ${v.asyncError}` });
     if (v.unsettled > 0) return done('fail', { ...c, stdout, error: `${v.unsettled} assert.rejects/doesNotReject call(s) never settled` });
-    if (v.passed === 0) return done('fail', { ...c, stdout, error: 'the tests ran no check: a test file that runs no case never passes' });
+    if (v.passed === 0) {
+      return done('fail', { ...c, stdout, error: 'the tests ran no check: a test file that runs no case never passes', code: 'tests_not_run' });
+    }
     if (v.passed < this.opts.minAssertions) {
-      return done('fail', { ...c, stdout, error: `only ${v.passed} check(s) ran (< min_assertions ${this.opts.minAssertions})` });
+      return done('fail', { ...c, stdout, error: `only ${v.passed} check(s) ran (< min_assertions ${this.opts.minAssertions})`, code: 'tests_not_run' });
     }
     return done('pass', { ...c, stdout });
   }
@@ -399,6 +401,7 @@ class Host {
         ...c,
         stdout: out,
         error: `no assertion ran (${v.passed} < min_assertions ${this.opts.minAssertions}): the tests did not execute`,
+        code: 'tests_not_run',
       });
     }
     return done('pass', { ...c, stdout: out });

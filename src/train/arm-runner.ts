@@ -20,6 +20,8 @@ import { AnchorError } from '../util/errors.ts';
 import { writeJsonAtomic } from '../util/fs.ts';
 import type { ArmSpec } from './arms.ts';
 import { ArmTrainer, type TrainerState } from './arm-trainer.ts';
+import { grpoOptimizerConfig } from './config.ts';
+import { LABEL_SOURCES } from './label-sources.ts';
 import { JsonlWriter, KvLogger, writeCsvFromJsonl } from './logger.ts';
 import type { ArmStatus } from './run-format.ts';
 import { loadProblems, sharedPaths } from './assets.ts';
@@ -81,13 +83,7 @@ export async function runArm(opts: {
   const start = latest ? loadCheckpoint(join(latest.dir, 'policy')) : base;
   const policy = GptModel.fromWeights(base.config, start.weights);
   const reference = GptModel.fromWeights(base.config, base.weights);
-  const optimizer = new AdamOptimizer(policy.params, {
-    lr: config.grpo.lr,
-    grad_clip: config.grpo.grad_clip,
-    warmup_steps: config.grpo.warmup_steps,
-    schedule: config.grpo.lr_schedule === 'cosine' ? 'cosine' : 'constant',
-    total_steps: config.grpo.steps,
-  });
+  const optimizer = new AdamOptimizer(policy.params, grpoOptimizerConfig(config.grpo));
   if (latest && start.optimizer) optimizer.setState(start.optimizer.state);
   const engine = await OnnxRolloutEngine.fromWeights(base.config, start.weights, {
     tokenizer: base.tokenizer,
@@ -96,7 +92,7 @@ export async function runArm(opts: {
   });
   const rm = await loadRewardModel(latest ? join(latest.dir, 'rm') : shared.initialRm);
   const features = createFeatureExtractor(config.reward_model.features);
-  const judge = arm.labels === 'judge' ? await createJudge(config.judge, { learnedDir: shared.judge }) : undefined;
+  const judge = arm.labels && LABEL_SOURCES[arm.labels].usesJudge ? await createJudge(config.judge, { learnedDir: shared.judge }) : undefined;
   const executor = createExecutorFromConfig(config.sandbox, config.seed);
 
   // --- logs (truncated to the checkpoint's offsets on resume: never duplicated) -----------------

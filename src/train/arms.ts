@@ -4,17 +4,10 @@
  * arm is adding an entry here or an inline definition in a run config — never a trainer copy.
  */
 import { z } from 'zod';
+import { deepMerge } from '../config/overrides.ts';
 import { AnchorError } from '../util/errors.ts';
-
-/** Reward sources the policy can be trained on. */
-export const REWARD_SOURCES = ['rm', 'execution'] as const;
-/** A training reward source. */
-export type RewardSourceName = (typeof REWARD_SOURCES)[number];
-
-/** Label sources for RM refits at settlement: executed tests, or a judge that does not execute. */
-export const LABEL_SOURCES = ['execution', 'judge'] as const;
-/** Where refit labels come from. */
-export type LabelSourceName = (typeof LABEL_SOURCES)[number];
+import { LABEL_SOURCE_NAMES, type LabelSourceName } from './label-sources.ts';
+import { REWARD_SOURCE_NAMES, type RewardSourceName } from './reward-sources.ts';
 
 /** One arm. */
 export interface ArmSpec {
@@ -34,7 +27,7 @@ export interface ArmSpec {
   overlay: Record<string, unknown>;
 }
 
-/** The built-in arms (DESIGN.md, "The core experiment"). */
+/** The built-in arms (docs/design.md, "The core experiment"). */
 export const ARM_REGISTRY: Record<string, ArmSpec> = {
   frozen: {
     name: 'frozen',
@@ -94,8 +87,8 @@ export const armDefinitionSchema = z
     name: z.string().regex(/^[\w.-]+$/, 'letters, digits, _ . - only'),
     extends: z.string().optional(),
     describe: z.string().optional(),
-    reward: z.enum(REWARD_SOURCES).optional(),
-    labels: z.enum(LABEL_SOURCES).nullable().optional(),
+    reward: z.enum(REWARD_SOURCE_NAMES).optional(),
+    labels: z.enum(LABEL_SOURCE_NAMES).nullable().optional(),
     gate: z.boolean().optional(),
     overlay: z.record(z.string(), z.unknown()).default({}),
   })
@@ -124,7 +117,7 @@ export function resolveArms(entries: readonly (string | z.output<typeof armDefin
     } else {
       const base = entry.extends ? known(entry.extends, `arms[${i}].extends`) : undefined;
       const reward = entry.reward ?? base?.reward;
-      if (!reward) throw new AnchorError('BAD_CONFIG', `arms[${i}] (${entry.name}): give \`reward\` (${REWARD_SOURCES.join(' | ')}) or \`extends\``);
+      if (!reward) throw new AnchorError('BAD_CONFIG', `arms[${i}] (${entry.name}): give \`reward\` (${REWARD_SOURCE_NAMES.join(' | ')}) or \`extends\``);
       spec = {
         name: entry.name,
         describe: entry.describe ?? `custom arm${base ? ` extending ${base.name}` : ''}`,
@@ -141,18 +134,5 @@ export function resolveArms(entries: readonly (string | z.output<typeof armDefin
     if (out.some((a) => a.name === spec.name)) throw new AnchorError('BAD_CONFIG', `arms[${i}]: arm ${JSON.stringify(spec.name)} listed twice`);
     out.push(spec);
   });
-  return out;
-}
-
-/** Deep-merge plain objects (arrays and scalars in `over` replace). */
-export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over)) {
-    const b = out[k];
-    out[k] =
-      v && typeof v === 'object' && !Array.isArray(v) && b && typeof b === 'object' && !Array.isArray(b)
-        ? deepMerge(b as Record<string, unknown>, v as Record<string, unknown>)
-        : v;
-  }
   return out;
 }

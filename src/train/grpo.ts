@@ -1,11 +1,12 @@
 /**
- * GRPO, as the field writes it (DESIGN.md "GRPO, as the field writes it"): group-relative
+ * GRPO, as the field writes it (docs/design.md, "GRPO"): group-relative
  * advantages, the clipped per-token surrogate with asymmetric clip range, the k3 KL estimator
  * to the reference policy, and the three loss aggregations. The advantage and reference-loss
  * functions are plain JS (unit-tested against hand computation); {@link grpoLoss} is the same
  * loss on tfjs tensors for the optimizer.
  */
 import { tf } from '../tf/backend.ts';
+import { AnchorError } from '../util/errors.ts';
 
 /** How advantages are scaled after subtracting the group mean. */
 export type RewardScaling = 'group' | 'batch' | 'none';
@@ -34,7 +35,7 @@ export function computeAdvantages(
   eps = 1e-4,
 ): { advantages: Float32Array; valid: boolean[] } {
   if (rewards.length % groupSize !== 0) {
-    throw new RangeError(`computeAdvantages: ${rewards.length} rewards is not a multiple of group size ${groupSize}`);
+    throw new AnchorError('INTERNAL', `computeAdvantages: ${rewards.length} rewards is not a multiple of group size ${groupSize}`);
   }
   const n = rewards.length;
   const advantages = new Float32Array(n);

@@ -1,5 +1,5 @@
 /**
- * `anchor-rl reproduce [--quick] [--out DIR]`: every reproduction experiment (src/experiments/
+ * `anchor-rl reproduce [--quick] [--out DIR]`: every reproduction experiment (src/research/experiments/
  * suite.ts) at reference sizes (or reduced `--quick` sizes), resumable by experiment and by chunk
  * of tasks, then one table of headline figures with standard errors (reproduction.md / .json) and
  * the charts in the report style (report.html, self-contained SVG).
@@ -9,11 +9,10 @@ import { join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Argv, CommandModule } from 'yargs';
 import { AnchorError } from '../../util/errors.ts';
-import { runJob, suiteJobs, type JobResult, type SuiteJob } from '../../experiments/suite.ts';
-import { headlinesMarkdown } from '../../experiments/text.ts';
-import { renderSvg } from '../../report/charts.ts';
-import { escapeHtml } from '../../report/report.ts';
-import type { Headline } from '../../experiments/common.ts';
+import type { JobResult, SuiteJob } from '../../research/experiments/suite.ts';
+import { headlinesMarkdown } from '../../research/experiments/text.ts';
+import { markdownTable } from '../../util/table.ts';
+import type { Headline } from '../../research/experiments/common.ts';
 
 interface ReproduceArgs {
   quick: boolean;
@@ -48,6 +47,9 @@ function num(x: number): string {
 
 /** The HTML report of a suite run (charts rendered to inline SVG). */
 export async function reproduceHtml(jobs: readonly SuiteJob[], results: readonly JobResult[], quick: boolean): Promise<string> {
+  // The experiments and the chart renderer (vega) load when the suite runs, not with the command list.
+  const { renderSvg } = await import('../../report/charts.ts');
+  const { escapeHtml } = await import('../../report/report.ts');
   const sections: string[] = [];
   for (const r of results) {
     const job = jobs.find((j) => j.id === r.id)!;
@@ -75,9 +77,7 @@ export function reproduceMarkdown(results: readonly JobResult[], quick: boolean)
     '',
     'Headline figures of every reproduction experiment (`anchor-rl reproduce`). SE = standard error (over tasks unless the note says otherwise); – = not applicable.',
     '',
-    '| experiment | command | tasks | compute time (s) |',
-    '|---|---|---:|---:|',
-    ...results.map((r) => `| ${r.id} | \`${r.command}\` | ${r.tasks} | ${r.seconds.toFixed(0)} |`),
+    ...markdownTable(['experiment', 'command', 'tasks', 'compute time (s)'], results.map((r) => [r.id, `\`${r.command}\``, String(r.tasks), r.seconds.toFixed(0)]), [false, false, true, true]),
     '',
     headlinesMarkdown(rows),
     '',
@@ -108,6 +108,7 @@ export const reproduceCommand: CommandModule<object, ReproduceArgs> = {
     if (!(Number.isInteger(args.chunk) && args.chunk >= 1)) throw new AnchorError('BAD_ARGUMENT', `--chunk must be a positive integer, got ${args.chunk}`);
     const out = resolve(args.out ?? (args.quick ? 'runs/reproduce-quick' : 'runs/reproduce'));
     mkdirSync(out, { recursive: true });
+    const { runJob, suiteJobs } = await import('../../research/experiments/suite.ts');
     let jobs = suiteJobs(args.quick, args.seed);
     if (args.only && args.only.length > 0) {
       const unknown = args.only.filter((id) => !jobs.some((j) => j.id === id));

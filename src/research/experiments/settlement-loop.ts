@@ -1,5 +1,5 @@
 /**
- * The settlement-loop reproduction (DESIGN.md): per task, both arms start from a ridge verifier
+ * The settlement-loop reproduction (docs/design.md, "The synthetic worlds"): per task, both arms start from a ridge verifier
  * fitted on the same base labels; each round draws a fresh pool (shared by the arms), each arm
  * selects its top-k by proxy, and those k are settled (executed). The drift — mean |proxy − gold|
  * over the settled, measured before any refit — and the gold of the selection are recorded.
@@ -8,11 +8,11 @@
  * the default features) — on RichDSL also GBT on the strong features (`strong-verifier`).
  * Task t draws only from the stream (seed, t), so chunked runs are exact (common.ts).
  */
-import { Rng } from '../util/rng.ts';
-import { AnchorError } from '../util/errors.ts';
-import { getWorld, type DslWorldName } from '../tasks/index.ts';
-import { fitRidgeF64, predictLinear } from '../reward/models/ridge-math.ts';
-import { fitGbt, predictGbt } from '../reward/models/gbt.ts';
+import { Rng } from '../../util/rng.ts';
+import { AnchorError } from '../../util/errors.ts';
+import { getWorld, type DslWorldName } from '../../tasks/index.ts';
+import { fitRidgeF64, predictLinear } from '../../reward/models/ridge-math.ts';
+import { fitGbt, predictGbt } from '../../reward/models/gbt.ts';
 import { meanAndSe } from '../verifiers/best-of-n.ts';
 import { GOODHART_DEFAULTS, type VerifierSpec } from './goodhart.ts';
 import { runTaskRange, type TaskExperiment } from './common.ts';
@@ -32,7 +32,7 @@ export interface SettlementLoopOptions {
   onTask?: (done: number, total: number) => void;
 }
 
-/** Defaults of DESIGN.md. */
+/** The reference sizes (docs/design.md, "The synthetic worlds"). */
 export const SETTLEMENT_DEFAULTS = { rounds: 10, pool: 512, top: 32, base: 300 } as const;
 
 type Stat = { mean: number; se: number };

@@ -12,6 +12,8 @@
  * exchangeability its expected gold is the group's mean gold. We therefore replace each
  * candidate's gold by its tie group's mean and then apply the rank formula.
  */
+import { AnchorError } from '../../util/errors.ts';
+import { meanSe } from '../../util/stats.ts';
 
 /** One problem's pool: a verifier score and a gold value per candidate (same order). */
 export interface ScoredPool {
@@ -24,8 +26,8 @@ export interface ScoredPool {
  * using the recurrence w_0 = N/M, w_{i+1} = w_i · (M-N-i)/(M-1-i) (stable; no factorials).
  */
 export function bestOfNWeights(m: number, n: number): Float64Array {
-  if (!Number.isInteger(m) || m < 1) throw new RangeError(`pool size must be a positive integer, got ${m}`);
-  if (!Number.isInteger(n) || n < 1 || n > m) throw new RangeError(`N must be an integer in [1, ${m}], got ${n}`);
+  if (!Number.isInteger(m) || m < 1) throw new AnchorError('BAD_ARGUMENT', `pool size must be a positive integer, got ${m}`);
+  if (!Number.isInteger(n) || n < 1 || n > m) throw new AnchorError('BAD_ARGUMENT', `N must be an integer in [1, ${m}], got ${n}`);
   const w = new Float64Array(m);
   w[0] = n / m;
   for (let i = 0; i + 1 < m; i++) {
@@ -41,7 +43,7 @@ export function bestOfNWeights(m: number, n: number): Float64Array {
  */
 export function goldByVerifierRank(pool: ScoredPool): Float64Array {
   const m = pool.scores.length;
-  if (pool.gold.length !== m) throw new RangeError(`scores (${m}) and gold (${pool.gold.length}) differ in length`);
+  if (pool.gold.length !== m) throw new AnchorError('BAD_DATASET', `scores (${m}) and gold (${pool.gold.length}) differ in length`);
   const key = (i: number): number => {
     const s = pool.scores[i]!;
     return Number.isNaN(s) ? -Infinity : s;
@@ -82,19 +84,15 @@ export function expectedBestOfNCurve(pool: ScoredPool, ns: readonly number[]): n
 
 /** N = 2^0 … 2^k. */
 export function powersOfTwo(maxLog2: number): number[] {
-  if (!Number.isInteger(maxLog2) || maxLog2 < 0) throw new RangeError(`max log2 must be a non-negative integer, got ${maxLog2}`);
+  if (!Number.isInteger(maxLog2) || maxLog2 < 0) throw new AnchorError('BAD_ARGUMENT', `max log2 must be a non-negative integer, got ${maxLog2}`);
   return Array.from({ length: maxLog2 + 1 }, (_, k) => 2 ** k);
 }
 
-/** Mean and standard error (sample sd / sqrt(n); 0 when n < 2). */
+/** Mean and standard error (sample sd / sqrt(n); 0 when n = 1, NaN when empty or any value is not finite). */
 export function meanAndSe(values: readonly number[]): { mean: number; se: number } {
-  const n = values.length;
-  if (n === 0) return { mean: NaN, se: NaN };
-  const mean = values.reduce((a, b) => a + b, 0) / n;
-  if (n < 2) return { mean, se: 0 };
-  let ss = 0;
-  for (const v of values) ss += (v - mean) ** 2;
-  return { mean, se: Math.sqrt(ss / (n - 1) / n) };
+  if (!values.every(Number.isFinite)) return { mean: NaN, se: NaN };
+  const { mean, se, n } = meanSe(values);
+  return { mean: mean ?? NaN, se: se ?? (n === 1 ? 0 : NaN) };
 }
 
 /** Per-N mean (± SE over problems) of the best-of-N gold under a verifier. */

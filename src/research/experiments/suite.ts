@@ -6,7 +6,7 @@
  * not rerun; inside a job, tasks run in chunks whose records are cached in OUT/chunks/ID/ (so a
  * killed run loses at most one chunk). Caches are keyed by the job's resolved options; a changed
  * size or seed reruns the job. Because every task is seeded by its index alone
- * (src/experiments/common.ts), the chunk size does not change a single figure.
+ * (src/research/experiments/common.ts), the chunk size does not change a single figure.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,7 +41,7 @@ export interface SuiteJob {
   charts(result: any): ChartSpec[];
 }
 
-/** Sizes of the suite: reference (DESIGN.md / issue defaults) or quick (CI smoke). */
+/** Sizes of the suite: reference (the reference sizes of docs/design.md) or quick (CI smoke). */
 export function suiteJobs(quick: boolean, seed = 0): SuiteJob[] {
   const T = quick ? 2 : 60;
   const g6 = quick ? { train: 200, pool: 256, maxLog2: 8 } : {};
