@@ -163,6 +163,7 @@ class WorkerSlot {
       i: j.index,
       code: j.spec.code,
       ...(j.spec.tests !== undefined ? { tests: j.spec.tests } : {}),
+      ...(j.spec.prompt !== undefined ? { prompt: j.spec.prompt } : {}),
       timeoutMs: timeoutFor(j),
     }));
     return new Promise<BatchOutcome>((resolve) => {

@@ -26,6 +26,8 @@ export interface WireProgram {
   i: number;
   code: string;
   tests?: string;
+  /** See {@link ProgramSpec.prompt} (Python only). */
+  prompt?: string;
   timeoutMs: number;
 }
 

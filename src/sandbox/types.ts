@@ -24,6 +24,12 @@ export interface ProgramSpec {
    * assigns `var test = () => {}` before the tests' `function test` is hoisted over it.
    */
   tests?: string;
+  /**
+   * Optional: the problem's own code that precedes the completion (already included in `code`).
+   * Python executes it apart into the tests' namespace, so helper definitions the tests use
+   * (HumanEval's `poly`) are the prompt's, not a completion's redefinition of them.
+   */
+  prompt?: string;
   /** Per-program overrides of the executor defaults. */
   timeoutMs?: number;
 }
