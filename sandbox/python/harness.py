@@ -290,7 +290,7 @@ def _anchor_setup():
         return base
 
     NT_NAMES = frozenset(('__module__', '__qualname__', '__doc__', '__slots__', '__new__', '__repr__', '__getnewargs__',
-                          '__match_args__', '_fields', '_field_defaults', '_make', '_replace', '_asdict', '__orig_bases__',
+                          '__match_args__', '_fields', '_field_defaults', '_make', '_replace', '__replace__', '_asdict', '__orig_bases__',
                           '__annotations__', '__annotate__', '__annotate_func__', '__annotations_cache__', '__firstlineno__',
                           '__static_attributes__', '__classdictcell__', '__dict__', '__weakref__', '__parameters__'))
 
