@@ -91,6 +91,23 @@ def _anchor_setup():
     _tuplegetter = _collections._tuplegetter
     ERR_CAP = 2000
 
+    # Signal handlers are called with the frame that was running, whose f_back chain leads to
+    # the tests' frames and globals: no program may install one. `signal.signal` is removed from
+    # both modules, and `_imp.create_builtin` (the way to a fresh `_signal` module) is replaced
+    # by a forwarder that asks the audit hook, which alone holds the real function.
+    import _imp, _signal, signal as _signal_py
+    _real_create_builtin = _imp.create_builtin
+    _audit = sys.audit
+    _SimpleNamespace = types.SimpleNamespace
+    _list_append = list.append
+    for _m in (_signal, _signal_py):
+        _m.__dict__.pop('signal', None)
+
+    def create_builtin(spec):
+        box = []
+        _audit('anchor.create_builtin', spec, box)
+        return box[0]
+
     pristine = _dict(builtins.__dict__)
     builtin_names = frozenset(pristine)
     _real_import = pristine['__import__']
@@ -135,6 +152,13 @@ def _anchor_setup():
     # access, object-graph walks, code surgery), reach raw memory (ctypes) or the JS bridge.
     # A hook cannot be removed once added. It keeps no mutable state.
     def _hook(event, args):
+        if event == 'anchor.create_builtin':
+            spec, box = args
+            name = getattr(spec, 'name', None)
+            if _type(name) is not _str or _type(box) is not _list or name in {'_signal', 'signal'}:
+                raise _ImportError('sandbox: module ' + (name if _type(name) is _str else '?') + ' is not available')
+            _list_append(box, _real_create_builtin(_SimpleNamespace(name=name)))
+            return
         if event in {
             'sys._getframe', 'sys._current_frames', 'sys._current_exceptions', 'sys.settrace',
             'sys.setprofile', 'gc.get_referents', 'gc.get_referrers', 'gc.get_objects',
@@ -153,13 +177,14 @@ def _anchor_setup():
             if _ident(args[0]) in protected:
                 raise _RuntimeError('sandbox: standard classes cannot be modified')
         if event == 'import' and args[0].split('.')[0] in {
-            'ctypes', '_ctypes', 'js', 'pyodide_js', 'pyodide', '_pyodide', '_pyodide_core',
+            '_signal', 'ctypes', '_ctypes', 'js', 'pyodide_js', 'pyodide', '_pyodide', '_pyodide_core',
             'micropip', 'pyodide_http', '_testcapi', '_testinternalcapi',
         }:
             raise _ImportError('sandbox: module ' + args[0] + ' is not available')
 
     sys.dont_write_bytecode = True
     sys.addaudithook(_hook)
+    _imp.create_builtin = create_builtin
 
     # Per-program state; the whole heap is restored after every program, so nothing lingers.
     st = {}

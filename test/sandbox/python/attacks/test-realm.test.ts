@@ -2,8 +2,8 @@
  * Attack class: reaching into the tests' realm — patching standard modules the tests import
  * (including submodules reached as attributes, `os.path`), the shared `random` instance the
  * tests draw from, builtins, redefining helpers the tests take from the problem's prompt
- * (HumanEval's `poly`), frame walking, object-graph walks, tracers, `sys.modules['__main__']`,
- * finalisers. The tests get pristine module copies, private builtins, the prompt's own helper
+ * (HumanEval's `poly`), frame walking (including the frame a signal handler is called with),
+ * object-graph walks, tracers, `sys.modules['__main__']`, finalisers. The tests get pristine module copies, private builtins, the prompt's own helper
  * definitions, and no object of theirs is reachable from the solution.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,25 @@ import { problemProgram } from '../../../../src/sandbox/programs.ts';
 import { expectNotPass, expectStillWorks, pyExecutor, runPy } from '../helpers.ts';
 
 const WRONG = 'def f(x):\n    return x + 1\n';
+
+// A signal handler is called with the running frame: walk up to the tests' check() and swap its
+// candidate for the identity (frame locals write through since PEP 667).
+const SIGNAL_HANDLER = [
+  'done = []',
+  'def h(s, fr):',
+  '    while fr is not None and "c" not in fr.f_locals:',
+  '        fr = fr.f_back',
+  '    if fr is not None:',
+  '        fr.f_locals["c"] = lambda x: x',
+  'def f(x):',
+  '    if not done:',
+  '        done.append(1)',
+  '        install(2, h)',
+  '        raise_it(2)',
+  '        return x',
+  '    return 0',
+].join('\n') + '\n';
+const SIGNAL_TESTS = 'def check(c):\n    assert c(1) == 1\n    assert c(2) == 2\n    assert c(3) == 3\n\ncheck(f)\n';
 
 // HumanEval/32-shaped: the tests check find_zero through the prompt's poly().
 const POLY_PROMPT =
@@ -43,6 +62,8 @@ describe('python attack: the tests\' realm', { timeout: 180_000 }, () => {
       ['gc-objects', 'import gc\ndef f(x):\n    for o in gc.get_objects():\n        pass\n    return 0\n', 'assert f(1) == 1\n'],
       ['settrace', 'import sys\nsys.settrace(lambda *a: None)\n' + WRONG, 'assert f(1) == 1\n'],
       ['inspect', 'import inspect\ndef f(x):\n    inspect.currentframe().f_back.f_locals["x"] = 1\n    return 0\n', 'assert f(1) == 1\n'],
+      ['signal-frame', 'import signal\ninstall, raise_it = signal.signal, signal.raise_signal\n' + SIGNAL_HANDLER, SIGNAL_TESTS],
+      ['signal-fresh-module', 'import _imp, types\nm = _imp.create_builtin(types.SimpleNamespace(name="_signal"))\ninstall, raise_it = m.signal, m.raise_signal\n' + SIGNAL_HANDLER, SIGNAL_TESTS],
       ['del-finaliser', 'class D:\n    def __del__(self):\n        import builtins\n        builtins.AssertionError = None\nd = D()\n' + WRONG, 'assert f(1) == 1\n'],
     ];
     const rs = await runPy(ex, cases);
