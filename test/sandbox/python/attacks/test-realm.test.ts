@@ -49,7 +49,7 @@ describe('python attack: the tests\' realm', { timeout: 180_000 }, () => {
     const cases: Array<[string, string, string]> = [
       ['os-path', 'import posixpath\nposixpath.basename = lambda p: "b"\ndef f():\n    return "a/c"\n', 'import os\nassert os.path.basename(f()) == "b"\n'],
       ['os-path-import', 'import posixpath\nposixpath.basename = lambda p: "b"\ndef f():\n    return "a/c"\n', 'import os.path\nassert os.path.basename(f()) == "b"\n'],
-      ['random-instance', 'import random\nrandom._inst.randrange = lambda *a, **k: 2\n' + WRONG, 'import random\nfor _ in range(20):\n    x = random.randint(0, 3)\n    assert f(x) == x + (x != 0)\n'],
+      ['random-instance', 'import random\nrandom._inst._randbelow = lambda n: 2\n' + WRONG, 'import random\nfor _ in range(20):\n    x = random.randint(0, 3)\n    assert f(x) == x + (x != 0)\n'],
       ['math-isclose', 'import math\nmath.isclose = lambda *a, **k: True\n' + WRONG, 'import math\nassert math.isclose(f(1), 1)\n'],
       ['json', 'import json\njson.dumps = lambda *a, **k: "1"\n' + WRONG, 'import json\nassert json.dumps(f(1)) == "1"\n'],
       ['collections', 'import collections\ncollections.Counter = dict\n' + WRONG, 'from collections import Counter\nassert Counter([f(1)]) == {1: 1}\n'],
