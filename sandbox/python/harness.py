@@ -609,7 +609,9 @@ def _anchor_setup():
         except _MemoryError:
             return _out('memory', 'MemoryError while compiling')
         except _BaseException as e:
-            return _out('syntax', _describe(e))
+            # Raised by the compiler before any program code ran: its own str() is safe here and
+            # carries the file and line.
+            return _out('syntax', _cap(_class_name(_type(e)) + ': ' + _str(e)))
         st['prompt'] = _prompt_names(prompt) if (prompt is not None and tests is not None) else (None, ())
         main = _ModuleType('__main__')
         g = main.__dict__
