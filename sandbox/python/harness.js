@@ -94,7 +94,7 @@ function createPythonRuntime(g, files, config, guard) {
     return dec.decode(heap().subarray(p, p + n));
   }
 
-  /** Call a Python callable by pointer with str/None arguments; returns the result pointer (0 on exception). */
+  /** Call a Python callable by pointer with str/null arguments; returns the result pointer (0 on exception). */
   function callPy(fn, args) {
     const t = M._PyTuple_New(args.length);
     for (let i = 0; i < args.length; i++) {
@@ -160,7 +160,7 @@ function createPythonRuntime(g, files, config, guard) {
     py.runPython('del _anchor_ids, _anchor_keep; import gc; gc.collect()');
     sbrkAddr = M._emscripten_get_sbrk_ptr();
     // Warm-up programs so lazily created state (caches, interned strings) is in the image.
-    for (let i = 0; i < 3; i++) runOnce('def f(x):\n    return sorted(set(x))\n', 'assert f([3, 1, 3]) == [1, 3]\nprint("warm")\n', 'warm', false);
+    for (let i = 0; i < 3; i++) runOnce('def f(x):\n    return sorted(set(x))\n', 'assert f([3, 1, 3]) == [1, 3]\nassert 3 in f([3])\nprint("warm")\n', null, 'warm', 0, i === 0 ? 'parity' : 'strict', false);
     out = [];
     outBytes = 0;
     truncated = false;
@@ -207,14 +207,18 @@ function createPythonRuntime(g, files, config, guard) {
     M.stackRestore(savedStack);
   }
 
-  function runOnce(code, tests, nonce, watch) {
+  function runOnce(code, tests, prompt, nonce, seed, verdict, watch) {
     fsDirty = false;
     guard.tainted = false;
+    guard.heapRefused = false;
+    // Per-program random source and clocks (see shims.js): a verdict is a function of the program.
+    guard.rng = seed | 0;
+    guard.ticks = 0;
     guard.watching = watch;
     let staged;
     let result;
     try {
-      staged = callPy(stagePtr, [code, tests, nonce]);
+      staged = callPy(stagePtr, [code, tests, prompt, nonce, String(seed | 0), verdict]);
       if (!staged) {
         if (config.debug) M._PyErr_Print();
         M._PyErr_Clear();
@@ -244,11 +248,17 @@ function createPythonRuntime(g, files, config, guard) {
     return truncated ? s + '\n[output truncated at the sandbox stdout limit]\n' : s;
   }
 
+  // The harness's outcome kinds. `memory` (a MemoryError ended the program) is `oom` only when
+  // the heap cap actually refused to grow linear memory during this program — a program that
+  // raises MemoryError itself (or one Python raises for an impossible size without allocating)
+  // is an `error`. `timeout` never comes from Python: only the host's watchdogs give it.
+  const KINDS = { completed: 'pass', fail: 'fail', error: 'error', syntax: 'syntax_error' };
+
   /**
    * Run one program. Returns a plain object of primitives; `recycle` tells the host the runtime
    * must not be reused.
    */
-  function run(code, tests, nonce) {
+  function run(code, tests, prompt, nonce, seed, verdict) {
     if (broken) return { status: 'error', passed: 0, total: 0, stdout: '', error: 'sandbox runtime unavailable: ' + broken, recycle: true };
     out = [];
     outBytes = 0;
@@ -256,7 +266,7 @@ function createPythonRuntime(g, files, config, guard) {
     let r;
     let thrown = '';
     try {
-      r = runOnce(code, typeof tests === 'string' ? tests : null, nonce, true);
+      r = runOnce(code, typeof tests === 'string' ? tests : null, typeof prompt === 'string' ? prompt : null, nonce, seed, verdict === 'parity' ? 'parity' : 'strict', true);
     } catch (e) {
       // A JS exception through wasm: emscripten exit (os._exit), abort, or something we did not
       // expect. The runtime's JS state cannot be trusted afterwards.
@@ -270,6 +280,7 @@ function createPythonRuntime(g, files, config, guard) {
     }
     const stdout = stdoutText();
     const tainted = guard.tainted === true;
+    const heapRefused = guard.heapRefused === true;
     const dirty = fsDirty;
     let grown = false;
     // A native stack overflow inside wasm (deep recursion with a raised recursion limit) leaves
@@ -288,7 +299,7 @@ function createPythonRuntime(g, files, config, guard) {
       return { status: 'error', passed: 0, total: 0, stdout, error: 'the program reached the JavaScript side of the runtime (JS objects are not available to sandboxed Python)', recycle: true };
     }
     if (thrown) {
-      if (/out of memory|Cannot allocate|memory access out of bounds/i.test(thrown)) return { status: 'oom', passed: 0, total: 0, stdout, error: 'out of memory: ' + thrown, recycle: true };
+      if (heapRefused || /out of memory|Cannot allocate|memory access out of bounds/i.test(thrown)) return { status: 'oom', passed: 0, total: 0, stdout, error: 'out of memory: ' + thrown, recycle: true };
       if (overflow) return { status: 'error', passed: 0, total: 0, stdout, error: 'RecursionError: the native stack overflowed (recursion too deep)', recycle };
       return { status: 'error', passed: 0, total: 0, stdout, error: thrown, recycle: true };
     }
@@ -297,12 +308,18 @@ function createPythonRuntime(g, files, config, guard) {
     if (parts.length < 5 || parts[0] !== nonce) {
       return { status: 'error', passed: 0, total: 0, stdout, error: 'the sandbox harness returned no valid verdict', recycle: true };
     }
+    let status = KINDS[parts[1]];
+    let error = parts.slice(4).join('\x1f');
+    if (parts[1] === 'memory') {
+      status = heapRefused ? 'oom' : 'error';
+      if (heapRefused) error = 'MemoryError: the program exceeded the sandbox memory limit';
+    }
     return {
-      status: parts[1],
+      status: status || 'error',
       passed: Number(parts[2]) | 0,
       total: Number(parts[3]) | 0,
       stdout,
-      error: parts.slice(4).join('\x1f'),
+      error,
       recycle,
     };
   }
@@ -321,12 +338,12 @@ function createPythonRuntime(g, files, config, guard) {
     if (guard.inImport !== 0 || fsDirty || guard.tainted) return false;
     try {
       restore();
-      const r = runOnce('x = 1\n', 'assert x == 1\n', 'health', false);
+      const r = runOnce('x = 1\n', 'assert x == 1\n', null, 'health', 0, 'strict', false);
       restore();
       out = [];
       outBytes = 0;
       truncated = false;
-      return !r.fault && r.raw.startsWith('health\x1fpass\x1f1\x1f1\x1f');
+      return !r.fault && r.raw.startsWith('health\x1fcompleted\x1f1\x1f1\x1f');
     } catch {
       return false;
     }

@@ -10,7 +10,9 @@
 //    object or function returned into wasm means Python reached the JS side (JsProxy), which no
 //    test needs. The flag is sticky and lives only in this closure.
 //  - heap cap: `emscripten_resize_heap` refuses to grow linear memory past the cap, so a memory
-//    bomb ends as Python MemoryError instead of growing the worker without bound.
+//    bomb ends as Python MemoryError instead of growing the worker without bound; a refusal
+//    while a program runs sets guard.heapRefused, the only thing that makes a program `oom`.
+//  - determinism: virtual clocks and a seeded random source (reset per program by harness.js).
 //
 // Wrapped by the host as: (function (files, config) { 'use strict'; <shims.js> <harness.js> })
 // and evaluated once per context; see src/sandbox/python/runtime.ts.
@@ -42,20 +44,31 @@ function installShims(g, files, guard) {
     throw new Error('sandbox: load(' + p + ') is not available');
   };
 
-  const t0 = Date.now();
-  g.performance = { now: () => Date.now() - t0, timeOrigin: t0 };
+  // Virtual clocks: every read advances 1 µs from a fixed origin, and the harness resets the
+  // count before each program (guard.ticks), so time.time(), perf_counter() and datetime.now()
+  // are a function of the program (a verdict must not depend on when or where it ran). A read
+  // costs about a microsecond of real time, so busy-waits (time.sleep, `while time.time() < t`)
+  // still take roughly as long as they say and long ones still time out.
+  const CLOCK_ORIGIN = 1704067200000; // 2024-01-01T00:00:00Z, milliseconds
+  guard.ticks = 0;
+  const tick = () => ++guard.ticks / 1000;
+  g.performance = { now: tick, timeOrigin: CLOCK_ORIGIN };
+  g.Date.now = () => CLOCK_ORIGIN + tick();
 
-  // Deterministic per runtime (seeded by the host); os.urandom is not a security primitive here.
-  let s0 = guard.seed | 0 || 0x2545f491;
+  // os.urandom / SystemRandom / secrets / uuid4: xorshift32 from guard.rng, which the harness
+  // sets to the program's seed before each program. Not a security primitive here.
+  guard.rng = guard.seed | 0 || 0x2545f491;
   g.crypto = {
     getRandomValues(a) {
       const b = new U8(a.buffer, a.byteOffset, a.byteLength);
+      let s0 = guard.rng | 0 || 0x2545f491;
       for (let i = 0; i < b.length; i++) {
         s0 ^= s0 << 13;
         s0 ^= s0 >>> 17;
         s0 ^= s0 << 5;
         b[i] = s0 & 255;
       }
+      guard.rng = s0;
       return a;
     },
   };
@@ -186,7 +199,11 @@ function installShims(g, files, guard) {
       }
       if (name === 'emscripten_resize_heap') {
         out[ns][name] = function (requested) {
-          if (requested >>> 0 > guard.heapMax) return 0;
+          if (requested >>> 0 > guard.heapMax) {
+            // The host's own memory signal: only a refused growth makes a program `oom`.
+            if (guard.watching) guard.heapRefused = true;
+            return 0;
+          }
           return ReflectApply(v, this, arguments);
         };
         continue;

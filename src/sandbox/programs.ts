@@ -13,7 +13,7 @@ import type { ProgramSpec } from './types.ts';
 export function problemProgram(problem: Problem, completion: string, id: string): ProgramSpec {
   if (problem.language === 'python') {
     const tests = (problem.setup ? problem.setup + '\n' : '') + problem.tests;
-    return { id, language: 'python', code: problem.prompt + completion, tests: '\n' + tests };
+    return { id, language: 'python', code: problem.prompt + completion, tests: '\n' + tests, prompt: problem.prompt };
   }
   const prompt = (problem.setup ? problem.setup + '\n' : '') + problem.prompt;
   return { id, language: problem.language, code: prompt + completion, tests: '\n' + problem.tests, prompt };

@@ -76,7 +76,7 @@ export function loadPyodideFiles(): PyodideFiles {
   const harnessJs = readFileSync(resolve(sdir, 'harness.js'), 'utf8');
   const harness =
     `(function (files, config, wasmModule) {\n'use strict';\n${shims}\n${harnessJs}\n` +
-    `const guard = { module: wasmModule, heapMax: config.heapMaxBytes, seed: config.seed, tainted: false, watching: false, inImport: 0, logs: [] };\n` +
+    `const guard = { module: wasmModule, heapMax: config.heapMaxBytes, seed: config.seed, tainted: false, heapRefused: false, watching: false, inImport: 0, ticks: 0, rng: 0, logs: [] };\n` +
     `installShims(globalThis, files, guard);\n` +
     `globalThis.__files = undefined;\n` +
     `return createPythonRuntime(globalThis, files, config, guard);\n})`;

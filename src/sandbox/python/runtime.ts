@@ -9,9 +9,9 @@
  * Nothing of this process is put into the context: the Pyodide files are copied in as data, and
  * the host only holds References to the harness functions.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import ivm from 'isolated-vm';
-import type { ExecErrorCode, ExecStatus } from '../types.ts';
+import type { ExecErrorCode, ExecStatus, VerdictMode } from '../types.ts';
 import { loadPyodideFiles, type PyodideFiles } from './files.ts';
 
 /** Options of a {@link PythonRuntime}. */
@@ -24,6 +24,18 @@ export interface PythonRuntimeOptions {
   minAssertions: number;
   /** Boot timeout, milliseconds. */
   bootTimeoutMs?: number;
+  /** Comparison semantics of the tests (`sandbox.verdict`; default strict). */
+  verdict?: VerdictMode;
+  /** Run seed; each program's random sources are seeded from it and the program (default 0). */
+  seed?: number;
+}
+
+/** One program as the runtime takes it. */
+export interface PythonProgram {
+  code: string;
+  tests?: string;
+  /** The problem's prompt code, executed apart so the tests' helpers are the prompt's own. */
+  prompt?: string;
 }
 
 /** One program's result as the runtime reports it. */
@@ -74,7 +86,7 @@ export interface RuntimeStats {
 export class PythonRuntime {
   private isolate: ivm.Isolate | undefined;
   private context: ivm.Context | undefined;
-  private runRef: ivm.Reference<(code: string, tests: string | null, nonce: string) => InIsolateResult> | undefined;
+  private runRef: ivm.Reference<(code: string, tests: string | null, prompt: string | null, nonce: string, seed: number, verdict: VerdictMode) => InIsolateResult> | undefined;
   private runtimeRef: ivm.Reference | undefined;
   private scripts: { glue: ivm.Script; loader: ivm.Script; harness: ivm.Script } | undefined;
   private wasmModule: ivm.Reference | undefined;
@@ -107,7 +119,8 @@ export class PythonRuntime {
         stdoutLimit: this.opts.stdoutLimit,
         heapMaxBytes: 0,
         recycleHeapBytes: 0,
-        seed: randomBytes(4).readInt32LE(0),
+        // Fixed, so every runtime's pristine image is the same; programs are reseeded per run.
+        seed: 0x2545f491,
         debug: !!process.env.ANCHOR_DEBUG,
       };
       // Heap limits depend on the pristine image size, known only after boot; set generously
@@ -199,8 +212,9 @@ export class PythonRuntime {
     this.discard(isolateToo);
   }
 
-  /** Run one Python program (solution, plus tests when given separately). Never throws. */
-  async run(code: string, tests: string | undefined, timeoutMs: number): Promise<PythonRunResult> {
+  /** Run one Python program (solution, plus tests and prompt when given separately). Never throws. */
+  async run(program: PythonProgram, timeoutMs: number): Promise<PythonRunResult> {
+    const { code, tests, prompt } = program;
     const t0 = performance.now();
     const done = (status: ExecStatus, extra: Partial<PythonRunResult> = {}): PythonRunResult => ({
       status,
@@ -223,7 +237,7 @@ export class PythonRuntime {
     let r: InIsolateResult;
     try {
       r = await watched(
-        runRef.apply(undefined, [code, tests ?? null, nonce], { timeout: Math.max(1, timeoutMs), result: { copy: true } }) as Promise<InIsolateResult>,
+        runRef.apply(undefined, [code, tests ?? null, prompt ?? null, nonce, programSeed(this.opts.seed ?? 0, program), this.opts.verdict ?? 'strict'], { timeout: Math.max(1, timeoutMs), result: { copy: true } }) as Promise<InIsolateResult>,
         timeoutMs + WATCHDOG_SLACK_MS,
         () => {
           try {
@@ -299,6 +313,17 @@ function watched<T>(p: Promise<T>, ms: number, onHang: () => void): Promise<T> {
       },
     );
   });
+}
+
+/**
+ * A program's seed: run seed and a hash of its code, tests and prompt, so its random sources
+ * (random, SystemRandom, os.urandom, uuid4; see sandbox/python/shims.js) and therefore its verdict
+ * are the same in every worker and on every run.
+ */
+export function programSeed(runSeed: number, program: PythonProgram): number {
+  const h = createHash('sha256').update(String(runSeed)).update('\0').update(program.code);
+  h.update('\0').update(program.tests ?? '\u0001').update('\0').update(program.prompt ?? '\u0001');
+  return h.digest().readInt32LE(0) || 1;
 }
 
 /** Unpredictable per-run nonce (the verdict must echo it). */

@@ -52,7 +52,7 @@ describe('python sandbox: legitimate programs', { timeout: 180_000 }, () => {
     ]);
     expect(rs['second-assert-fails']!.status).toBe('fail');
     expect(rs['second-assert-fails']!.passed).toBe(1);
-    expect(rs['second-assert-fails']!.total).toBe(2);
+    expect(rs['second-assert-fails']!.total).toBe(3);
     expect(rs['second-assert-fails']!.error).toMatch(/two plus two/);
     expect(rs['name-error']!.status).toBe('error');
     expect(rs['name-error']!.error).toMatch(/NameError/);

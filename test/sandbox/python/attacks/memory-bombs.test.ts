@@ -13,7 +13,7 @@ describe('python attack: memory bombs', { timeout: 180_000 }, () => {
 
   it('allocations past the cap are oom and the runtime recovers', async () => {
     const bombs: Record<string, string> = {
-      list: 'x = [0] * (10**9)\n',
+      list: 'x = [0] * (10**8)\n',
       bytes: 'x = bytes(2**30)\n',
       bytearray: 'x = bytearray(10**9)\n',
       string: 'x = "a" * (2**30)\n',
@@ -23,6 +23,15 @@ describe('python attack: memory bombs', { timeout: 180_000 }, () => {
     const rs = await runPy(ex, Object.entries(bombs).map(([id, code]) => [id, code, 'assert True\n']));
     for (const id of Object.keys(bombs)) expect(rs[id]!.status, JSON.stringify(rs[id])).toBe('oom');
     await expectStillWorks(ex);
+  });
+
+  it('a request beyond the address space is refused by Python before the heap: error, not oom', async () => {
+    // 8 GB cannot exist in wasm32: Python raises MemoryError from its own size check without the
+    // heap cap being asked, which is indistinguishable from `raise MemoryError` — a program's own
+    // exception, so `error` (`oom` is only the heap cap refusing to grow; see status-signals).
+    const rs = await runPy(ex, [['impossible', 'x = [0] * (10**9)\n', 'assert True\n']]);
+    expect(rs.impossible!.status, JSON.stringify(rs.impossible)).toBe('error');
+    expect(rs.impossible!.error).toMatch(/MemoryError/);
   });
 
   it('a program that catches MemoryError and continues is judged on its tests', async () => {
