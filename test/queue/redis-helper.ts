@@ -7,10 +7,19 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { repoRoot } from '../helpers/paths.ts';
+import { available } from '../helpers/requirements.ts';
 
-/** Whether `redis-server` is on PATH (tests skip with a printed reason when it is not). */
-export function haveRedisServer(): boolean {
+/** Whether `redis-server` is on PATH. */
+export function redisServerInstalled(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * Whether `what`'s tests can use redis-server; when it is missing they skip with a printed reason
+ * (or fail under CI=true: the queue backend must not go untested there).
+ */
+export function haveRedisServer(what: string): boolean {
+  return available(what, redisServerInstalled() ? null : 'redis-server is not installed (apt-get install redis-server; .ci/run does)');
 }
 
 /** A free TCP port on 127.0.0.1. */
