@@ -4,6 +4,7 @@
  * arm is adding an entry here or an inline definition in a run config — never a trainer copy.
  */
 import { z } from 'zod';
+import { dirNameSchema } from '../config/validate.ts';
 import { AnchorError } from '../util/errors.ts';
 
 /** Reward sources the policy can be trained on. */
@@ -91,7 +92,7 @@ export const ARM_REGISTRY: Record<string, ArmSpec> = {
 /** An inline arm definition in a run config. */
 export const armDefinitionSchema = z
   .object({
-    name: z.string().regex(/^[\w.-]+$/, 'letters, digits, _ . - only'),
+    name: dirNameSchema,
     extends: z.string().optional(),
     describe: z.string().optional(),
     reward: z.enum(REWARD_SOURCES).optional(),

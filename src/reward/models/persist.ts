@@ -5,6 +5,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AnchorError } from '../../util/errors.ts';
+import { assertFiniteTensors } from '../../policy/safetensors.ts';
 import { readSafetensors, writeSafetensors } from './tensor-file.ts';
 import { RidgeRewardModel, type RidgeModelOptions } from './ridge.ts';
 import { MlpRewardModel, type MlpModelOptions } from './mlp.ts';
@@ -31,6 +32,8 @@ export async function loadRewardModel(dir: string): Promise<RewardModel> {
   }
   if (json.format !== FORMAT) throw new AnchorError('BAD_MODEL', `${dir}/model.json is not a ${FORMAT} file`);
   const { tensors } = await readSafetensors(join(dir, 'model.safetensors'));
+  // A NaN would otherwise surface much later as "ridge system is not positive definite".
+  assertFiniteTensors(tensors, join(dir, 'model.safetensors'), 'reward-model values');
   if (json.kind === 'ridge') {
     const m = new RidgeRewardModel(json.options as RidgeModelOptions);
     m.importState(tensors, json);
