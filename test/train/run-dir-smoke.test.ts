@@ -21,7 +21,6 @@ const ARMS = ['frozen', 'anchored'];
 const common = ['--config', 'configs/smoke.yaml', '--set', `policy.base=${base}`, '--set', `arms=[${ARMS.join(',')}]`, '--set', 'concurrency=2'];
 const run = join(work, 'run');
 
-const lines = (p: string) => (existsSync(p) ? readFileSync(p, 'utf8').trim().split('\n').filter(Boolean).length : 0);
 const latestCheckpoint = (arm: string) => {
   const root = join(run, arm, 'checkpoints');
   const steps = readdirSync(root).filter((n) => n.startsWith('step-') && existsSync(join(root, n, 'state.json'))).sort();
@@ -37,8 +36,8 @@ describe('run directory under real processes', () => {
     // The base policy first (pretrained once, cached), so the run below reaches its arms quickly.
     const pre = runCli(['train', ...common, '--set', 'grpo.steps=1', '--set', 'arms=[frozen]', '--out', join(work, 'warm')], { timeoutMs: 600_000 });
     if (pre.code !== 0) throw new Error(`warm-up run failed: ${pre.stderr.slice(-3000)}`);
-    // 40 steps without periodic checkpoints: the only checkpoint is the one SIGINT asks for.
-    const child = spawn(process.execPath, [resolve(repoRoot, 'bin/anchor-rl.js'), 'train', ...common, '--set', 'grpo.steps=40', '--set', 'checkpoint.every=1000', '--out', run], {
+    // 400 steps (far more than the test waits for) without periodic checkpoints: the only checkpoint is the one SIGINT asks for.
+    const child = spawn(process.execPath, [resolve(repoRoot, 'bin/anchor-rl.js'), 'train', ...common, '--set', 'grpo.steps=400', '--set', 'checkpoint.every=1000', '--out', run], {
       cwd: repoRoot,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -47,8 +46,9 @@ describe('run directory under real processes', () => {
     child.stderr!.on('data', (d: string) => (stderr += d));
     const done = new Promise<typeof exit>((res) => child.on('exit', (code, signal) => res({ code, signal, stderr })));
     await new Promise<void>((res, rej) => {
+      // Progress lines (metrics.jsonl is only synced at checkpoints, and there are none yet).
       const t = setInterval(() => {
-        if (ARMS.every((a) => lines(join(run, a, 'metrics.jsonl')) >= 1)) {
+        if (ARMS.every((a) => new RegExp(`\\[${a}\\] step \\d+/400`).test(stderr))) {
           clearInterval(t);
           res();
         }
@@ -80,7 +80,7 @@ describe('run directory under real processes', () => {
       const status = JSON.parse(readFileSync(join(run, arm, 'arm.json'), 'utf8'));
       expect(status.state).toBe('running');
       expect(status.stepsDone).toBeGreaterThanOrEqual(1);
-      expect(status.stepsDone).toBeLessThan(40);
+      expect(status.stepsDone).toBeLessThan(400);
     }
     expect(existsSync(join(run, '.lock'))).toBe(false);
   });
@@ -130,7 +130,7 @@ describe('run directory under real processes', () => {
     writeFileSync(mp, JSON.stringify(manifest, null, 2));
     const refused = runCli(['resume', run]);
     expect(refused.code, refused.stderr).toBe(2);
-    expect(refused.stderr).toMatch(/the config was changed since the run started:\n\s+grpo\.steps: recorded 40, now 6\n\s+grpo\.lr: recorded/);
+    expect(refused.stderr).toMatch(/the config was changed since the run started:\n\s+grpo\.steps: recorded 400, now 6\n\s+grpo\.lr: recorded/);
     expect(refused.stderr).toContain('--allow-config-change grpo.steps grpo.lr');
     const partly = runCli(['resume', run, '--allow-config-change', 'grpo.steps']);
     expect(partly.code, partly.stderr).toBe(2);
@@ -148,6 +148,34 @@ describe('run directory under real processes', () => {
       const steps = readFileSync(join(run, arm, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).step);
       expect(steps).toEqual([...Array(Math.max(6, stepsBefore[arm])).keys()].slice(0, steps.length));
     }
+    expect(existsSync(join(run, '.lock'))).toBe(false);
+  }, 600_000);
+
+  it('a diverging update (NaN weights) stops the arm with NON_FINITE and is never checkpointed', () => {
+    // Negative Adam second moments (finite, so the load checks pass; hashes recomputed as a save
+    // would have written them) make the next update take sqrt(v) < 0: NaN weights.
+    const ck = latestCheckpoint('anchored')!;
+    const p = join(ck, 'policy', 'optimizer.safetensors');
+    const f = decodeSafetensors(readFileSync(p), p);
+    for (const [k, t] of f.tensors) if (k.startsWith('v.')) t.data.fill(-1);
+    const bytes = encodeSafetensors(f.tensors, f.metadata);
+    writeFileSync(p, bytes);
+    const state = JSON.parse(readFileSync(join(ck, 'state.json'), 'utf8'));
+    state.files['policy/optimizer.safetensors'] = createHash('sha256').update(bytes).digest('hex');
+    writeFileSync(join(ck, 'state.json'), JSON.stringify(state));
+    const statusPath = join(run, 'anchored', 'arm.json');
+    const status = JSON.parse(readFileSync(statusPath, 'utf8'));
+    writeFileSync(statusPath, JSON.stringify({ ...status, state: 'running' }));
+    const mp = join(run, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(mp, 'utf8'));
+    manifest.config.grpo.steps = status.stepsDone + 2;
+    writeFileSync(mp, JSON.stringify(manifest, null, 2));
+
+    const r = runCli(['resume', run, '--arm', 'anchored', '--allow-config-change', 'grpo.steps'], { timeoutMs: 600_000 });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`anchored policy holds non-finite weights: .* at step ${status.stepsDone + 1}; the arm stopped and keeps its last good checkpoint`));
+    expect(latestCheckpoint('anchored')).toBe(ck);
+    expect(JSON.parse(readFileSync(statusPath, 'utf8'))).toMatchObject({ state: 'failed', error: expect.stringMatching(/non-finite weights/) });
     expect(existsSync(join(run, '.lock'))).toBe(false);
   }, 600_000);
 });

@@ -206,5 +206,11 @@ describe('readers', () => {
     t.data[0] = Number.NaN;
     writeFileSync(file, encodeSafetensors(f.tensors, f.metadata));
     await expect(loadRewardModel(dir)).rejects.toThrow(`${file} holds non-finite reward-model values: ${name}[0] = NaN`);
+    // The float64 copies in model.json: NaN was written as null.
+    await rm.save(dir);
+    const json = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8'));
+    json.weightsF64[1] = null;
+    writeFileSync(join(dir, 'model.json'), JSON.stringify(json));
+    await expect(loadRewardModel(dir)).rejects.toThrow(`${join(dir, 'model.json')} holds non-finite reward-model values in weightsF64`);
   });
 });

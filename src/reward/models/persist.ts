@@ -31,6 +31,13 @@ export async function loadRewardModel(dir: string): Promise<RewardModel> {
     throw new AnchorError('NOT_FOUND', `cannot read reward model in ${dir}: ${(err as Error).message}`);
   }
   if (json.format !== FORMAT) throw new AnchorError('BAD_MODEL', `${dir}/model.json is not a ${FORMAT} file`);
+  // JSON writes NaN/Infinity as null, and the writers put null nowhere else: a null in a list of
+  // numbers (weights, labels) or as the intercept was a non-finite value.
+  for (const [key, v] of Object.entries(json)) {
+    if ((Array.isArray(v) && v.includes(null)) || (key === 'intercept' && v === null)) {
+      throw new AnchorError('BAD_MODEL', `${join(dir, 'model.json')} holds non-finite reward-model values in ${key}`, { file: join(dir, 'model.json') });
+    }
+  }
   const { tensors } = await readSafetensors(join(dir, 'model.safetensors'));
   // A NaN would otherwise surface much later as "ridge system is not positive definite".
   assertFiniteTensors(tensors, join(dir, 'model.safetensors'), 'reward-model values');
