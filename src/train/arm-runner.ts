@@ -23,7 +23,7 @@ import { writeJsonAtomic } from '../util/fs.ts';
 import type { ArmSpec } from './arms.ts';
 import { ArmTrainer, type TrainerState } from './arm-trainer.ts';
 import { JsonlWriter, KvLogger, writeCsvFromJsonl } from './logger.ts';
-import { METRIC_KEYS, type ArmStatus } from './run-format.ts';
+import type { ArmStatus } from './run-format.ts';
 import { loadProblems, sharedPaths } from './assets.ts';
 
 /** Progress events sent to the parent process. */
@@ -110,13 +110,16 @@ export function verifyLatestCheckpoint(armDir: string): { step: number; dir: str
   return latest;
 }
 
-/** NON_FINITE when a step's loss or gradient norm is NaN/Infinity (the update must not be kept). */
-function assertFiniteStep(rec: Record<string, unknown>, arm: string, step: number): void {
-  for (const key of [METRIC_KEYS.loss, METRIC_KEYS.gradNorm]) {
-    const v = rec[key];
-    if (typeof v === 'number' && !Number.isFinite(v)) {
-      throw new AnchorError('NON_FINITE', `${arm}: ${key} is ${v} at step ${step}; the arm stopped and keeps its last good checkpoint (lower grpo.lr or check the reward)`);
-    }
+/**
+ * NON_FINITE when any of `tensors` holds NaN/Infinity. The step logs cannot say so (the metrics
+ * logger writes a non-finite loss or gradient norm as null), but a non-finite loss or gradient
+ * always reaches the weights through the update.
+ */
+function assertFiniteState(tensors: Iterable<[string, { data: ArrayLike<number> }]>, arm: string, what: string, step: number): void {
+  try {
+    assertFiniteTensors(tensors, `${arm} policy`, what);
+  } catch (err) {
+    throw new AnchorError('NON_FINITE', `${(err as Error).message} after step ${step}; the arm stopped and keeps its last good checkpoint (lower grpo.lr or check the reward)`);
   }
 }
 
@@ -203,13 +206,8 @@ export async function runArm(opts: {
     // A diverged state is never checkpointed: the last good checkpoint stays the latest.
     const weights = policy.getWeights();
     const optState = optimizer.getState();
-    for (const [what, tensors] of [['weights', weights], ['optimizer moments', [...optState.m, ...optState.v]]] as const) {
-      try {
-        assertFiniteTensors(tensors, `${arm.name} policy`, what);
-      } catch (err) {
-        throw new AnchorError('NON_FINITE', `${(err as Error).message} at step ${step}; the arm stopped and keeps its last good checkpoint (lower grpo.lr or check the reward)`);
-      }
-    }
+    assertFiniteState(weights, arm.name, 'weights', step);
+    assertFiniteState([...optState.m, ...optState.v], arm.name, 'optimizer moments', step);
     const root = join(armDir, 'checkpoints');
     const final = join(root, `${CKPT_PREFIX}${String(step).padStart(6, '0')}`);
     if (existsSync(join(final, 'state.json'))) return;
@@ -252,7 +250,7 @@ export async function runArm(opts: {
   try {
     while (trainer.stepsDone < config.grpo.steps && !stopRequested) {
       const rec = await trainer.step();
-      assertFiniteStep(rec, arm.name, trainer.stepsDone - 1);
+      assertFiniteState(policy.getWeights(), arm.name, 'weights', trainer.stepsDone);
       ranHere++;
       opts.onProgress?.({
         arm: arm.name,

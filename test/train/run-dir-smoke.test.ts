@@ -173,7 +173,7 @@ describe('run directory under real processes', () => {
 
     const r = runCli(['resume', run, '--arm', 'anchored', '--allow-config-change', 'grpo.steps'], { timeoutMs: 600_000 });
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`anchored policy holds non-finite weights: .* at step ${status.stepsDone + 1}; the arm stopped and keeps its last good checkpoint`));
+    expect(r.stderr).toMatch(new RegExp(`anchored policy holds non-finite weights: .* after step ${status.stepsDone + 1}; the arm stopped and keeps its last good checkpoint`));
     expect(latestCheckpoint('anchored')).toBe(ck);
     expect(JSON.parse(readFileSync(statusPath, 'utf8'))).toMatchObject({ state: 'failed', error: expect.stringMatching(/non-finite weights/) });
     expect(existsSync(join(run, '.lock'))).toBe(false);
