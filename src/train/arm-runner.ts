@@ -1,8 +1,9 @@
 /**
  * Runs one arm to completion inside its own process: builds the arm's components from the run
- * directory's shared assets, resumes from the latest complete checkpoint if there is one
- * (truncating log lines written after it), steps the trainer, checkpoints every K steps, at the
- * end and on SIGINT/SIGTERM.
+ * directory's shared assets, resumes from the latest complete checkpoint if there is one (its
+ * SHA-256s and finite values verified; log lines written after it truncated), steps the trainer
+ * (stopping with NON_FINITE as soon as the weights are not finite), checkpoints every K steps, at
+ * the end and on SIGINT/SIGTERM.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';

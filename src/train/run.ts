@@ -1,9 +1,11 @@
 /**
- * A multi-arm run: validate the config, claim the run directory, prepare the shared assets,
- * then train every arm in its own process (p-queue for `concurrency`), and finally write the
- * comparison. `resumeRun` continues the unfinished arms of an existing run directory. The steps
- * (newManifest, prepareRunShared, unfinishedArms, forkArm, finishRun) are exported for `sweep`,
- * which runs many such run directories through one queue.
+ * A multi-arm run: validate the config and its inputs, lock and claim the run directory
+ * (./run-dir.ts), prepare the shared assets, then train every arm in its own process (p-queue
+ * for `concurrency`; SIGINT/SIGTERM make them checkpoint), and finally write the comparison.
+ * `resumeRun` continues the unfinished arms of an existing run directory after checking its
+ * config hash and checkpoints. The steps (writeNewManifest, prepareRunShared, unfinishedArms,
+ * forkArm, finishRun, StopSignals) are exported for `sweep`, which runs many such run
+ * directories through one queue.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
