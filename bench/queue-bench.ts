@@ -14,7 +14,7 @@ import { LocalExecutor } from '../src/sandbox/local-executor.ts';
 import { QueueExecutor } from '../src/sandbox/queue/queue-executor.ts';
 import type { Executor, ProgramSpec } from '../src/sandbox/types.ts';
 import { Rng } from '../src/util/rng.ts';
-import { haveRedisServer, startWorker, TestRedis, type WorkerProc } from '../support/redis.ts';
+import { redisServerInstalled, startWorker, TestRedis, type WorkerProc } from '../support/redis.ts';
 import { writeBenchSection } from './benchmarks-file.ts';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -70,7 +70,7 @@ async function latency(ex: Executor, progs: ProgramSpec[], reps: number): Promis
 }
 
 async function main(): Promise<void> {
-  if (!haveRedisServer()) {
+  if (!redisServerInstalled()) {
     console.error('bench:queue needs redis-server on PATH (apt-get install redis-server); nothing measured');
     process.exitCode = 1;
     return;

@@ -9,10 +9,19 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
+import { available } from './requirements.ts';
 
-/** Whether `redis-server` is on PATH (tests skip with a printed reason when it is not). */
-export function haveRedisServer(): boolean {
+/** Whether `redis-server` is on PATH. */
+export function redisServerInstalled(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * Whether `what`'s tests can use redis-server; when it is missing they skip with a printed reason
+ * (or fail under CI=true: the queue backend must not go untested there).
+ */
+export function haveRedisServer(what: string): boolean {
+  return available(what, redisServerInstalled() ? null : 'redis-server is not installed (apt-get install redis-server; .ci/run does)');
 }
 
 /** A free TCP port on 127.0.0.1. */

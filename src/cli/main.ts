@@ -1,13 +1,14 @@
 /**
  * CLI entry. The only place that turns errors into exit codes and messages:
- * 0 ok, 1 a run failed, 2 bad input (bad config, bad arguments, malformed data).
+ * 0 ok, 1 a run failed, 2 bad input (bad config, bad arguments, malformed data, a run directory
+ * in use), 130 stopped by SIGINT/SIGTERM after checkpointing.
  */
 import yargs from 'yargs';
 import { AnchorError, isInputError } from '../util/errors.ts';
 import { commands } from './commands/index.ts';
 
 /** Exit codes of the `anchor-rl` command. */
-export const EXIT = { ok: 0, runFailed: 1, badInput: 2 } as const;
+export const EXIT = { ok: 0, runFailed: 1, badInput: 2, interrupted: 130 } as const;
 
 /** Run the CLI on `argv` (without `node` and the script path); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -43,6 +44,7 @@ function report(err: unknown): number {
   if (err instanceof AnchorError) {
     process.stderr.write(`anchor-rl: ${err.message}\n`);
     if (process.env.ANCHOR_DEBUG && err.stack) process.stderr.write(err.stack + '\n');
+    if (err.code === 'INTERRUPTED') return EXIT.interrupted;
     return isInputError(err) ? EXIT.badInput : EXIT.runFailed;
   }
   const e = err as Error;

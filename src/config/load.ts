@@ -24,7 +24,13 @@ export function readYamlFile(path: string): unknown {
     throw new AnchorError('BAD_CONFIG', `YAML error in ${at}: ${e.message.split('\n')[0]}`);
   }
   const value = doc.toJS();
-  return value ?? {};
+  if (value === null || value === undefined) {
+    // An empty file (or only comments) is valid YAML, but running the defaults silently would
+    // hide a wrong path or an unsaved editor buffer.
+    process.stderr.write(`anchor-rl: warning: config ${path} is empty; running the embedded defaults\n`);
+    return {};
+  }
+  return value;
 }
 
 /**

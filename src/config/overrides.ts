@@ -21,11 +21,23 @@ export function parseOverrides(sets: readonly string[]): Override[] {
       throw new AnchorError('BAD_ARGUMENT', `--set ${JSON.stringify(text)}: expected KEY.PATH=VALUE, e.g. --set grpo.lr=1e-4`);
     }
     const path = text.slice(0, eq).trim().split('.');
-    if (path.some((p) => p === '')) {
-      throw new AnchorError('BAD_ARGUMENT', `--set ${JSON.stringify(text)}: empty segment in key path`);
-    }
+    checkKeyPath(path, `--set ${JSON.stringify(text)}`);
     return { path, raw: text.slice(eq + 1) };
   });
+}
+
+/** Key segments that would reach an object's prototype instead of a config key. */
+const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * A key path from the command line (`--set`, `--grid`): no empty segment, and none of
+ * `__proto__`, `constructor`, `prototype` (they would write into Object.prototype). `where`
+ * starts the BAD_ARGUMENT message.
+ */
+export function checkKeyPath(path: readonly string[], where: string): void {
+  if (path.some((p) => p === '')) throw new AnchorError('BAD_ARGUMENT', `${where}: empty segment in key path`);
+  const bad = path.find((p) => FORBIDDEN_SEGMENTS.has(p));
+  if (bad !== undefined) throw new AnchorError('BAD_ARGUMENT', `${where}: ${JSON.stringify(bad)} is not allowed in a key path`);
 }
 
 type AnyDef = { type: string; [k: string]: unknown };
@@ -61,7 +73,7 @@ export function schemaAt(schema: unknown, path: readonly PropertyKey[]): unknown
     if (!def) return undefined;
     if (def.type === 'object') {
       const shape = def.shape as Record<string, unknown>;
-      if (typeof key !== 'string' || !(key in shape)) return undefined;
+      if (typeof key !== 'string' || !Object.hasOwn(shape, key)) return undefined;
       cur = unwrap(shape[key]);
     } else if (def.type === 'record') {
       cur = unwrap(def.valueType);
@@ -70,7 +82,7 @@ export function schemaAt(schema: unknown, path: readonly PropertyKey[]): unknown
     } else if (def.type === 'union') {
       const next = (def.options as unknown[]).map(unwrap).find((o) => {
         const d = defOf(o);
-        return d?.type === 'object' && String(key) in (d.shape as Record<string, unknown>);
+        return d?.type === 'object' && Object.hasOwn(d.shape as Record<string, unknown>, String(key));
       });
       if (!next) return undefined;
       cur = unwrap((defOf(next)!.shape as Record<string, unknown>)[String(key)]);
@@ -142,6 +154,7 @@ export function applyOverrides(raw: unknown, overrides: readonly Override[], sch
  * section is needed is BAD_ARGUMENT (`flag` names the option in the message).
  */
 export function setPath(root: Record<string, unknown>, path: readonly string[], value: unknown, flag = '--set'): void {
+  checkKeyPath(path, `${flag} ${path.join('.')}`);
   let cur: Record<string, unknown> = root;
   for (let i = 0; i < path.length - 1; i++) {
     const key = path[i]!;

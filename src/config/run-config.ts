@@ -19,6 +19,7 @@ import {
 import { armsConfigSchema, resolveArms } from '../train/arms.ts';
 import { taskFamilyConfigSchema } from '../tasks/config.ts';
 import { loadConfig } from './load.ts';
+import { dirNameSchema } from './validate.ts';
 
 /** Where problems come from: a built-in task family or a dataset file. */
 export const taskConfigSchema = z.union([
@@ -67,7 +68,8 @@ export const runGateConfigSchema = gateConfigSchema.extend({
 /** The whole run config. */
 export const runConfigSchema = z
   .object({
-    name: z.string().regex(/^[\w.-]+$/, 'letters, digits, _ . - only').default('default'),
+    /** The run's name: its directory under runs/ (letters, digits, _ . -; not . or ..). */
+    name: dirNameSchema.default('default'),
     seed: z.number().int().min(0).default(0),
     task: taskConfigSchema.prefault({}),
     policy: policyConfigSchema.prefault({}),

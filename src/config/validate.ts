@@ -3,7 +3,7 @@
  * turn failures into one {@link AnchorError} whose message names every bad key path, quotes
  * the bad value and says what was expected.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AnchorError } from '../util/errors.ts';
 import { keysAt } from './overrides.ts';
 
@@ -90,3 +90,12 @@ export function parseConfig<S extends z.ZodType>(schema: S, input: unknown, wher
   const lines = describeIssues(result.error.issues, input, prefix, schema);
   throw new AnchorError('BAD_CONFIG', `invalid config in ${where}:\n  ${lines.join('\n  ')}`, { issues: lines });
 }
+
+/**
+ * A name that becomes one directory name (run names, arm names): letters, digits, `_ . -`, and
+ * never `.` or `..`, so it can neither escape nor alias its parent directory.
+ */
+export const dirNameSchema = z
+  .string()
+  .regex(/^[\w.-]+$/, 'letters, digits, _ . - only (it names a directory)')
+  .refine((s) => s !== '.' && s !== '..', 'a name other than "." or ".." (it names a directory)');

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { AnchorError } from '../util/errors.ts';
+import { stripBom } from '../util/text.ts';
 
 /** One parsed record and the 1-based line it came from. */
 export interface LineRecord {
@@ -27,7 +28,7 @@ export function readText(path: string): string {
       throw new AnchorError('BAD_DATASET', `${path}: corrupt gzip data (${(err as Error).message})`);
     }
   }
-  return buf.toString('utf8');
+  return stripBom(buf.toString('utf8'));
 }
 
 /**
@@ -36,7 +37,7 @@ export function readText(path: string): string {
  */
 export function parseJsonl(text: string, path: string, onError?: (line: number, message: string) => void): LineRecord[] {
   const out: LineRecord[] = [];
-  const lines = text.split('\n');
+  const lines = stripBom(text).split('\n');
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!.trim();
     if (raw === '') continue;

@@ -18,7 +18,7 @@ import { AnchorError } from '../util/errors.ts';
 import { fsyncDir, writeFileDurable } from '../util/fs.ts';
 import { type GptConfig, validateGptConfig } from './gpt-config.ts';
 import { type WeightMap, validateWeights } from './weights.ts';
-import { decodeSafetensors, encodeSafetensors } from './safetensors.ts';
+import { assertFiniteTensors, decodeSafetensors, encodeSafetensors } from './safetensors.ts';
 import { type OptimizerConfig, type OptimizerState, optimizerConfigSchema } from './optimizer.ts';
 import { CharTokenizer, HfTokenizer, type Tokenizer } from './tokenizer/index.ts';
 
@@ -136,11 +136,13 @@ export function loadCheckpoint(dir: string): PolicyCheckpoint {
   else throw new AnchorError('BAD_MODEL', `${cfgPath}: unknown tokenizer kind ${JSON.stringify(kind)}`);
   const weights = decodeSafetensors(readFileSync(join(dir, 'model.safetensors')), join(dir, 'model.safetensors')).tensors;
   validateWeights(config, weights);
+  assertFiniteTensors(weights, join(dir, 'model.safetensors'), 'weights');
   const out: PolicyCheckpoint = { config, tokenizer, weights };
   if (cfg.meta) out.meta = cfg.meta;
   const optPath = join(dir, 'optimizer.safetensors');
   if (existsSync(optPath)) {
     const f = decodeSafetensors(readFileSync(optPath), optPath);
+    assertFiniteTensors(f.tensors, optPath, 'optimizer moments');
     const m: WeightMap = new Map();
     const v: WeightMap = new Map();
     for (const [k, w] of f.tensors) {

@@ -131,3 +131,17 @@ function halfToFloat(h: number): number {
 export function tensor(shape: number[], data: Float32Array | number[]): WeightTensor {
   return { shape, data: data instanceof Float32Array ? data : Float32Array.from(data) };
 }
+
+/**
+ * Throw BAD_MODEL when any tensor holds NaN or ±Infinity (a corrupt or diverged file must not be
+ * trained on or resumed from); the message names `path`, the tensor and the index.
+ */
+export function assertFiniteTensors(tensors: Iterable<[string, { data: ArrayLike<number> }]>, path: string, what = 'values'): void {
+  for (const [name, t] of tensors) {
+    for (let i = 0; i < t.data.length; i++) {
+      if (!Number.isFinite(t.data[i]!)) {
+        throw new AnchorError('BAD_MODEL', `${path} holds non-finite ${what}: ${name}[${i}] = ${t.data[i]}`, { file: path, tensor: name, index: i });
+      }
+    }
+  }
+}

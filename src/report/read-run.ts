@@ -9,6 +9,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { AnchorError } from '../util/errors.ts';
+import { stripBom } from '../util/text.ts';
 import type { ArmStatus, RefitLine, RunManifest, SampleLine } from '../train/run-format.ts';
 import { METRIC_KEYS } from '../train/run-format.ts';
 
@@ -59,7 +60,7 @@ export interface ReadRunOptions {
 /** Parse a JSONL file leniently: bad lines are reported and skipped. Missing file → []. */
 export function readJsonl(file: string, warnings: RunWarning[]): { line: number; value: unknown }[] {
   if (!existsSync(file)) return [];
-  const text = readFileSync(file, 'utf8');
+  const text = stripBom(readFileSync(file, 'utf8'));
   const lines = text.split('\n');
   const out: { line: number; value: unknown }[] = [];
   for (let i = 0; i < lines.length; i++) {

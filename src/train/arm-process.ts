@@ -11,6 +11,7 @@ import { deepMerge } from '../config/overrides.ts';
 import { resolveArms } from './arms.ts';
 import { runArm, type ArmProgress } from './arm-runner.ts';
 import type { RunManifest } from './run-format.ts';
+import { configHash } from './run-dir.ts';
 
 /** Message from an arm process to its parent. */
 export type ArmMessage = { type: 'progress'; progress: ArmProgress } | { type: 'log'; message: string } | { type: 'error'; message: string };
@@ -32,6 +33,12 @@ async function main(): Promise<number> {
     return 2;
   }
   const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as RunManifest;
+  // A config edited in manifest.json is applied only through `resume --allow-config-change`,
+  // which records it; never silently by an arm (re)started by a sweep rerun or a queue worker.
+  if (manifest.configHash && configHash(manifest.config) !== manifest.configHash) {
+    send({ type: 'error', message: `${join(runDir, 'manifest.json')}: the config was changed since the run started (it no longer matches configHash); \`anchor-rl resume ${runDir}\` lists the changes` });
+    return 2;
+  }
   const base = runConfigSchema.parse(manifest.config);
   const arm = resolveArms(base.arms).find((a) => a.name === armName);
   if (!arm) {

@@ -1,15 +1,18 @@
 /**
  * Runs one arm to completion inside its own process: builds the arm's components from the run
- * directory's shared assets, resumes from the latest complete checkpoint if there is one
- * (truncating log lines written after it), steps the trainer, checkpoints every K steps, at the
- * end and on SIGINT/SIGTERM.
+ * directory's shared assets, resumes from the latest complete checkpoint if there is one (its
+ * SHA-256s and finite values verified; log lines written after it truncated), steps the trainer
+ * (stopping with NON_FINITE as soon as the weights are not finite), checkpoints every K steps, at
+ * the end and on SIGINT/SIGTERM.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
 import type { RunConfig } from '../config/run-config.ts';
 import { OnnxRolloutEngine } from '../policy/engine/rollout-engine.ts';
 import { loadCheckpoint, saveCheckpoint } from '../policy/checkpoint.ts';
 import { GptModel } from '../policy/model.ts';
+import { assertFiniteTensors, decodeSafetensors } from '../policy/safetensors.ts';
 import { AdamOptimizer } from '../policy/optimizer.ts';
 import { createFeatureExtractor } from '../reward/features/registry.ts';
 import { createJudge } from '../reward/judges/index.ts';
@@ -39,6 +42,8 @@ export interface ArmProgress {
 interface CheckpointState {
   trainer: TrainerState;
   offsets: { metrics: number; samples: number; refits: number; gate?: number };
+  /** SHA-256 (hex) of every other file of the checkpoint, by path relative to it. */
+  files?: Record<string, string>;
 }
 
 const CKPT_PREFIX = 'step-';
@@ -52,6 +57,73 @@ export function listCheckpoints(armDir: string): { step: number; dir: string }[]
     .map((n) => ({ step: Number(n.slice(CKPT_PREFIX.length)), dir: join(root, n) }))
     .filter((c) => Number.isInteger(c.step))
     .sort((a, b) => a.step - b.step);
+}
+
+/** Files under `dir` (recursively), as paths relative to it, sorted. */
+function filesUnder(dir: string, prefix = ''): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(dir, join(prefix, e.name)) : [join(prefix, e.name)]))
+    .sort();
+}
+
+const sha256File = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+/** Read a checkpoint's state.json; a truncated or corrupt one is BAD_MODEL naming the file. */
+function readCheckpointState(dir: string): CheckpointState {
+  const p = join(dir, 'state.json');
+  try {
+    const s = JSON.parse(readFileSync(p, 'utf8')) as CheckpointState;
+    if (typeof s !== 'object' || s === null || typeof s.trainer !== 'object' || typeof s.offsets !== 'object') throw new Error('missing trainer state or log offsets');
+    return s;
+  } catch (err) {
+    throw new AnchorError('BAD_MODEL', `${p}: unreadable checkpoint state (${(err as Error).message})`, { file: p });
+  }
+}
+
+/**
+ * Verify an arm's latest complete checkpoint before resuming from it: state.json readable, every
+ * file matching the SHA-256 recorded at save time, and no NaN/Infinity in the policy weights,
+ * optimizer moments or RM. On failure BAD_MODEL names the file and says how to continue from the
+ * previous complete checkpoint (if one is kept). Returns the checkpoint (undefined: none yet).
+ */
+export function verifyLatestCheckpoint(armDir: string): { step: number; dir: string } | undefined {
+  const all = listCheckpoints(armDir);
+  const latest = all.at(-1);
+  if (!latest) return undefined;
+  try {
+    const state = readCheckpointState(latest.dir);
+    for (const [rel, sha] of Object.entries(state.files ?? {})) {
+      const p = join(latest.dir, rel);
+      if (!existsSync(p)) throw new AnchorError('BAD_MODEL', `${p}: missing checkpoint file`, { file: p });
+      if (sha256File(p) !== sha) throw new AnchorError('BAD_MODEL', `${p}: does not match the SHA-256 recorded in ${join(latest.dir, 'state.json')} (corrupt checkpoint file)`, { file: p });
+    }
+    for (const rel of filesUnder(latest.dir).filter((f) => f.endsWith('.safetensors'))) {
+      const p = join(latest.dir, rel);
+      assertFiniteTensors(decodeSafetensors(readFileSync(p), p).tensors, p);
+    }
+  } catch (err) {
+    if (!(err instanceof AnchorError)) throw err;
+    const prev = all.at(-2);
+    const aside = join(dirname(latest.dir), `corrupt-${basename(latest.dir)}`);
+    const hint = prev
+      ? `the previous complete checkpoint ${prev.dir} (step ${prev.step}) is kept: move the bad one aside (mv ${latest.dir} ${aside}) and resume again to continue from step ${prev.step}`
+      : `no earlier checkpoint is kept (checkpoint.keep); move the bad one aside (mv ${latest.dir} ${aside}) to restart this arm from step 0`;
+    throw new AnchorError('BAD_MODEL', `${err.message}\n${hint}`, { ...err.details, checkpoint: latest.dir, previous: prev?.dir ?? null });
+  }
+  return latest;
+}
+
+/**
+ * NON_FINITE when any of `tensors` holds NaN/Infinity. The step logs cannot say so (the metrics
+ * logger writes a non-finite loss or gradient norm as null), but a non-finite loss or gradient
+ * always reaches the weights through the update.
+ */
+function assertFiniteState(tensors: Iterable<[string, { data: ArrayLike<number> }]>, arm: string, what: string, step: number): void {
+  try {
+    assertFiniteTensors(tensors, `${arm} policy`, what);
+  } catch (err) {
+    throw new AnchorError('NON_FINITE', `${(err as Error).message} after step ${step}; the arm stopped and keeps its last good checkpoint (lower grpo.lr or check the reward)`);
+  }
 }
 
 /**
@@ -79,7 +151,7 @@ export async function runArm(opts: {
   // --- components -----------------------------------------------------------------------------
   const { train, evalProblems } = loadProblems(config);
   const base = loadCheckpoint(shared.base);
-  const latest = listCheckpoints(armDir).at(-1);
+  const latest = verifyLatestCheckpoint(armDir);
   const start = latest ? loadCheckpoint(join(latest.dir, 'policy')) : base;
   const policy = GptModel.fromWeights(base.config, start.weights);
   const reference = GptModel.fromWeights(base.config, base.weights);
@@ -97,7 +169,7 @@ export async function runArm(opts: {
 
   // --- logs (truncated to the checkpoint's offsets on resume: never duplicated) -----------------
   let state: CheckpointState | undefined;
-  if (latest) state = JSON.parse(readFileSync(join(latest.dir, 'state.json'), 'utf8')) as CheckpointState;
+  if (latest) state = readCheckpointState(latest.dir);
   const metricsFile = new JsonlWriter(join(armDir, 'metrics.jsonl'), state?.offsets.metrics ?? 0);
   const samplesFile = new JsonlWriter(join(armDir, 'samples.jsonl'), state?.offsets.samples ?? 0);
   const refitsFile = new JsonlWriter(join(armDir, 'refits.jsonl'), state?.offsets.refits ?? 0);
@@ -128,6 +200,11 @@ export async function runArm(opts: {
 
   const checkpoint = async () => {
     const step = trainer.stepsDone;
+    // A diverged state is never checkpointed: the last good checkpoint stays the latest.
+    const weights = policy.getWeights();
+    const optState = optimizer.getState();
+    assertFiniteState(weights, arm.name, 'weights', step);
+    assertFiniteState([...optState.m, ...optState.v], arm.name, 'optimizer moments', step);
     const root = join(armDir, 'checkpoints');
     const final = join(root, `${CKPT_PREFIX}${String(step).padStart(6, '0')}`);
     if (existsSync(join(final, 'state.json'))) return;
@@ -138,14 +215,15 @@ export async function runArm(opts: {
     saveCheckpoint(join(tmp, 'policy'), {
       config: base.config,
       tokenizer: base.tokenizer,
-      weights: policy.getWeights(),
-      optimizer: { config: optimizer.config, state: optimizer.getState() },
+      weights,
+      optimizer: { config: optimizer.config, state: optState },
       meta: { arm: arm.name, step },
     });
     await rm.save(join(tmp, 'rm'));
     const ck: CheckpointState = {
       trainer: trainer.getState(),
       offsets: { metrics: metricsFile.offset(), samples: samplesFile.offset(), refits: refitsFile.offset(), ...(gateFile ? { gate: gateFile.offset() } : {}) },
+      files: Object.fromEntries(filesUnder(tmp).map((f) => [f, sha256File(join(tmp, f))])),
     };
     // state.json is written last: its presence marks the checkpoint complete.
     writeJsonAtomic(join(tmp, 'state.json'), ck);
@@ -169,6 +247,7 @@ export async function runArm(opts: {
   try {
     while (trainer.stepsDone < config.grpo.steps && !stopRequested) {
       const rec = await trainer.step();
+      assertFiniteState(policy.getWeights(), arm.name, 'weights', trainer.stepsDone);
       ranHere++;
       opts.onProgress?.({
         arm: arm.name,

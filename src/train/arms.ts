@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { deepMerge } from '../config/overrides.ts';
+import { dirNameSchema } from '../config/validate.ts';
 import { AnchorError } from '../util/errors.ts';
 import { LABEL_SOURCE_NAMES, type LabelSourceName } from './label-sources.ts';
 import { REWARD_SOURCE_NAMES, type RewardSourceName } from './reward-sources.ts';
@@ -84,7 +85,7 @@ export const ARM_REGISTRY: Record<string, ArmSpec> = {
 /** An inline arm definition in a run config. */
 export const armDefinitionSchema = z
   .object({
-    name: z.string().regex(/^[\w.-]+$/, 'letters, digits, _ . - only'),
+    name: dirNameSchema,
     extends: z.string().optional(),
     describe: z.string().optional(),
     reward: z.enum(REWARD_SOURCE_NAMES).optional(),

@@ -77,6 +77,17 @@ export function loadProblems(config: RunConfig): { train: Problem[]; evalProblem
   return { train, evalProblems };
 }
 
+/**
+ * Check what a run will read before anything is created: the datasets load and split (errors
+ * name the file and line), and the policy is one we can train.
+ */
+export function checkRunInputs(config: RunConfig): void {
+  loadProblems(config);
+  if (config.policy.onnx) {
+    throw new AnchorError('UNSUPPORTED', 'policy.onnx: training a bring-your-own ONNX policy is not supported (ONNX exports are for rollouts and evaluation); use a native model');
+  }
+}
+
 /** What `shared/assets.json` records. */
 export interface SharedAssets {
   basePassRate: number | null;
@@ -121,9 +132,7 @@ export async function prepareShared(runDir: string, config: RunConfig, executor:
 
   // --- base policy ------------------------------------------------------------------------------
   let basePassRate: number | null = null;
-  if (config.policy.onnx) {
-    throw new AnchorError('UNSUPPORTED', 'policy.onnx: training a bring-your-own ONNX policy is not supported (ONNX exports are for rollouts and evaluation); use a native model');
-  }
+  checkRunInputs(config);
   if (!isCheckpointDir(config.policy.base)) {
     if (!('family' in config.task)) {
       // A dataset (MBPP, HumanEval, ...): pretrain on the training split's reference solutions.

@@ -4,7 +4,9 @@
  *
  * ```
  * runs/NAME/
- *   manifest.json          RunManifest: resolved config, seed, versions, tfjs backend, git commit, times
+ *   .lock                  held by the one process writing the run (pid, host, start time, command)
+ *   manifest.json          RunManifest: resolved config + its hash, seed, versions, tfjs backend, git commit, times
+ *   config.resolved.json   the config in force (what manifest.configHash hashes)
  *   shared/                assets every arm shares: initial RM (+ its labels), judge, problem split
  *   <arm>/
  *     arm.json             ArmStatus (spec, state, steps done/total, times)
@@ -13,7 +15,8 @@
  *     samples.jsonl        one SampleLine per completion, written when its settlement window closes
  *     refits.jsonl         one RefitLine per settlement window
  *     gate.jsonl           gate decisions (gated arms only)
- *     checkpoints/step-N/  policy + optimizer + RM + queue + RNG + logger offsets
+ *     checkpoints/step-N/  policy + optimizer + RM; state.json (queue, RNG, logger offsets and the
+ *                          SHA-256 of every other file) is written last and marks it complete
  *   compare.json / compare.md / report.html   written at the end of `train`
  * ```
  */
@@ -95,6 +98,13 @@ export interface RunManifest {
   seed: number;
   /** The resolved run config. */
   config: Record<string, unknown>;
+  /**
+   * SHA-256 of the config in force (canonical JSON; a copy is in config.resolved.json). `resume`
+   * and every arm process refuse a `config` that no longer matches it.
+   */
+  configHash?: string;
+  /** Config changes applied by `resume --allow-config-change`, with each arm's step at the time. */
+  configChanges?: { at: string; steps: Record<string, number>; changes: { key: string; before: unknown; after: unknown }[] }[];
   arms: string[];
   versions: Record<string, string>;
   tfBackend: string;

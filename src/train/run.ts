@@ -1,16 +1,21 @@
 /**
- * A multi-arm run: validate the config, claim the run directory, prepare the shared assets,
- * then train every arm in its own process (p-queue for `concurrency`), and finally hand the run to
- * the caller's summary writer (the CLI composes training with src/report). `resumeRun` continues the unfinished arms of an existing run directory. The steps
- * (newManifest, prepareRunShared, unfinishedArms, forkArm, finishRun) are exported for `sweep`,
- * which runs many such run directories through one queue.
+ * A multi-arm run: validate the config and its inputs, lock and claim the run directory
+ * (./run-dir.ts), prepare the shared assets, then train every arm in its own process (p-queue
+ * for `concurrency`; SIGINT/SIGTERM make them checkpoint), and finally hand the run to the
+ * caller's summary writer (the CLI composes training with src/report).
+ * `resumeRun` continues the unfinished arms of an existing run directory after checking its
+ * config hash and checkpoints. The steps (writeNewManifest, prepareRunShared, unfinishedArms,
+ * forkArm, finishRun, StopSignals) are exported for `sweep`, which runs many such run
+ * directories through one queue.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import PQueue from 'p-queue';
+import { configDiff, describeChange } from '../config/diff.ts';
 import { loadRunConfig, runConfigSchema, type RunConfig } from '../config/run-config.ts';
+import { parseConfig } from '../config/validate.ts';
 import { createExecutorFromConfig } from '../sandbox/index.ts';
 import { initTf } from '../tf/backend.ts';
 import { AnchorError } from '../util/errors.ts';
@@ -18,10 +23,11 @@ import { forkModule } from '../util/fork.ts';
 import { writeJsonAtomic } from '../util/fs.ts';
 import { resolveArms, type ArmSpec } from './arms.ts';
 import type { ArmMessage } from './arm-process.ts';
-import { readStatus, type ArmProgress } from './arm-runner.ts';
-import { prepareShared } from './assets.ts';
+import { readStatus, verifyLatestCheckpoint, type ArmProgress } from './arm-runner.ts';
+import { checkRunInputs, prepareShared } from './assets.ts';
 import { RunProgress } from './progress.ts';
 import type { ArmStatus, RunManifest } from './run-format.ts';
+import { checkForceTarget, checkOutDir, configHash, emptyDir, isRunDir, LOCK_FILE, lockDir, type RunLock } from './run-dir.ts';
 import { isSweepDir } from './sweep-format.ts';
 
 /** Options of `anchor-rl train`. */
@@ -68,41 +74,143 @@ function gitCommit(): string | null {
   }
 }
 
-/** Start a new run. Resolves to the run directory. */
-export async function trainRun(opts: TrainOptions): Promise<string> {
-  const config = loadRunConfig(opts.configPath, opts.sets ?? []);
-  const runDir = resolve(opts.out ?? join('runs', config.name));
-  if (existsSync(runDir) && readdirSync(runDir).length > 0) {
-    if (!opts.force) {
+/** How the lock file names the writer: the command line as typed. */
+const commandLine = () => `anchor-rl ${process.argv.slice(2).join(' ')}`.trim();
+
+/**
+ * Claim a directory for a new run: lock it (a live writer or a stale lock is RUN_LOCKED, exit 2),
+ * then refuse a non-empty one unless `force`, which replaces only a run directory of ours.
+ */
+export function claimNewRunDir(runDir: string, force: boolean | undefined, log?: (l: string) => void): RunLock {
+  const nonEmpty = existsSync(runDir) && readdirSync(runDir).length > 0;
+  if (nonEmpty && force && !existsSync(join(runDir, LOCK_FILE))) checkForceTarget(runDir, isRunDir, 'an anchor-rl run directory (no run manifest.json)');
+  const lock = lockDir(runDir, commandLine(), { ...(log ? { log } : {}) });
+  if (nonEmpty) {
+    if (!force) {
+      lock.release();
       throw new AnchorError('BAD_ARGUMENT', `run directory ${runDir} exists and is not empty; use \`anchor-rl resume ${runDir}\` to continue it or --force to overwrite it`);
     }
-    rmSync(runDir, { recursive: true, force: true });
+    emptyDir(runDir, [LOCK_FILE]);
   }
-  mkdirSync(runDir, { recursive: true });
-  const manifest = newManifest(config, await initTf(opts.log));
-  writeJsonAtomic(join(runDir, 'manifest.json'), manifest);
-  await runArms(runDir, config, manifest, undefined, opts);
+  return lock;
+}
+
+/** Start a new run. Resolves to the run directory. */
+export async function trainRun(opts: TrainOptions): Promise<string> {
+  // --- everything validated before anything is created -----------------------------------------
+  const config = loadRunConfig(opts.configPath, opts.sets ?? []);
+  checkRunInputs(config);
+  const runDir = resolve(opts.out ?? join('runs', config.name));
+  checkOutDir(runDir, opts.out === undefined ? 'run directory' : '--out');
+  const tfBackend = await initTf(opts.log);
+  const lock = claimNewRunDir(runDir, opts.force, opts.log);
+  try {
+    const manifest = writeNewManifest(runDir, config, tfBackend);
+    await runArms(runDir, config, manifest, undefined, opts);
+  } finally {
+    lock.release();
+  }
   return runDir;
 }
 
+/** Read a run's manifest.json; unreadable is BAD_ARGUMENT naming the file. */
+export function readManifest(dir: string): RunManifest {
+  const mp = join(dir, 'manifest.json');
+  try {
+    return JSON.parse(readFileSync(mp, 'utf8')) as RunManifest;
+  } catch (err) {
+    throw new AnchorError('BAD_ARGUMENT', `${mp}: unreadable run manifest (${(err as Error).message})`);
+  }
+}
+
+/** Options of {@link resumeRun} (the flags of `anchor-rl resume`). */
+export interface ResumeOptions {
+  arm?: string;
+  /** Writes the run's summaries (comparison, report) after its arms; see {@link finishRun}. */
+  summarize?: RunSummarizer;
+  onFinished?: (runDir: string) => Promise<void>;
+  log?: (l: string) => void;
+  queue?: string;
+  /** Config keys (or sections) whose edit in manifest.json this resume may apply. */
+  allowConfigChange?: string[];
+}
+
 /** Continue the unfinished arms (or one arm) of an existing run. */
-export async function resumeRun(
-  runDir: string,
-  opts: { arm?: string; summarize?: RunSummarizer; onFinished?: (runDir: string) => Promise<void>; log?: (l: string) => void; queue?: string } = {},
-): Promise<string> {
+export async function resumeRun(runDir: string, opts: ResumeOptions = {}): Promise<string> {
   const dir = resolve(runDir);
   const mp = join(dir, 'manifest.json');
   if (!existsSync(mp) && isSweepDir(dir)) {
     throw new AnchorError('BAD_ARGUMENT', `${dir} is a sweep directory: rerun its \`anchor-rl sweep\` command to continue it, or resume one seed run (${join(dir, 'seed-N')})`);
   }
   if (!existsSync(mp)) throw new AnchorError('BAD_ARGUMENT', `${dir} is not a run directory (no manifest.json)`);
-  const manifest = JSON.parse(readFileSync(mp, 'utf8')) as RunManifest;
-  const config = runConfigSchema.parse(manifest.config);
-  if (opts.arm && !manifest.arms.includes(opts.arm)) {
-    throw new AnchorError('BAD_ARGUMENT', `arm ${JSON.stringify(opts.arm)} is not in this run (arms: ${manifest.arms.join(', ')})`);
+  const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const lock = lockDir(dir, commandLine(), { takeOverStale: true, log });
+  try {
+    const manifest = readManifest(dir);
+    if (opts.arm && !manifest.arms.includes(opts.arm)) {
+      throw new AnchorError('BAD_ARGUMENT', `arm ${JSON.stringify(opts.arm)} is not in this run (arms: ${manifest.arms.join(', ')})`);
+    }
+    const config = checkConfigChange(dir, manifest, opts.allowConfigChange ?? [], log);
+    // Corrupt checkpoints are bad input (exit 2, the file named) before any arm process starts.
+    for (const arm of unfinishedArms(dir, config, opts.arm)) verifyLatestCheckpoint(join(dir, arm.name));
+    await runArms(dir, config, manifest, opts.arm, opts);
+  } finally {
+    lock.release();
   }
-  await runArms(dir, config, manifest, opts.arm, opts);
   return dir;
+}
+
+/** The resolved config in force, next to manifest.json; its hash is manifest.configHash. */
+export const RESOLVED_CONFIG = 'config.resolved.json';
+
+/**
+ * The config a resume runs with. manifest.json's `config` must hash to `configHash` (the config
+ * in force); an edit is refused (BAD_CONFIG listing the changed keys) unless every changed key is
+ * under one of `allow`, and is then recorded in `configChanges` with each arm's step.
+ */
+export function checkConfigChange(dir: string, manifest: RunManifest, allow: readonly string[], log: (l: string) => void): RunConfig {
+  const mp = join(dir, 'manifest.json');
+  const rp = join(dir, RESOLVED_CONFIG);
+  const now = manifest.config;
+  const record = () => {
+    manifest.configHash = configHash(now);
+    writeJsonAtomic(rp, now);
+    writeJsonAtomic(mp, manifest);
+  };
+  if (!manifest.configHash) {
+    // A run directory from before config hashes: the config as it stands becomes the record.
+    const config = parseConfig(runConfigSchema, now, `${mp} (config)`);
+    record();
+    return config;
+  }
+  if (configHash(now) === manifest.configHash) return parseConfig(runConfigSchema, now, `${mp} (config)`);
+  let recorded: unknown;
+  try {
+    recorded = JSON.parse(readFileSync(rp, 'utf8'));
+  } catch (err) {
+    throw new AnchorError('BAD_CONFIG', `${mp}: the config was changed since the run started, and ${rp} (the config in force) is unreadable (${(err as Error).message}); restore it to resume`);
+  }
+  if (configHash(recorded) !== manifest.configHash) {
+    throw new AnchorError('BAD_CONFIG', `${rp} does not match manifest.json's configHash: the record of the config in force was edited; restore it to resume`);
+  }
+  const changes = configDiff(recorded, now);
+  const allowed = (key: string) => allow.some((a) => key === a || key.startsWith(`${a}.`));
+  const refused = changes.filter((c) => !allowed(c.key) || c.key === 'arms' || c.key.startsWith('arms.') || c.key === 'name' || c.key === 'seed');
+  if (refused.length > 0) {
+    throw new AnchorError(
+      'BAD_CONFIG',
+      `${mp}: the config was changed since the run started:\n  ${changes.map(describeChange).join('\n  ')}\n` +
+        `resume refuses a changed config; restore the recorded values (${rp}), or apply the change from the arms' current steps with --allow-config-change ${refused.map((c) => c.key).join(' ')}` +
+        (refused.some((c) => c.key === 'arms' || c.key.startsWith('arms.') || c.key === 'name' || c.key === 'seed') ? ' (arms, name and seed cannot change: start a new run)' : ''),
+      { changed: changes.map((c) => c.key) },
+    );
+  }
+  const config = parseConfig(runConfigSchema, now, `${mp} (config)`);
+  const steps = Object.fromEntries(manifest.arms.map((a) => [a, readStatus(join(dir, a))?.stepsDone ?? 0]));
+  manifest.configChanges = [...(manifest.configChanges ?? []), { at: new Date().toISOString(), steps, changes }];
+  record();
+  log(`applying the config change (${changes.map((c) => c.key).join(', ')}) from step ${Object.entries(steps).map(([a, s]) => `${s} (${a})`).join(', ')}`);
+  return config;
 }
 
 /**
@@ -114,6 +222,7 @@ export function newManifest(config: RunConfig, tfBackend: string): RunManifest {
     name: config.name,
     seed: config.seed,
     config: config as unknown as Record<string, unknown>,
+    configHash: configHash(config),
     arms: resolveArms(config.arms).map((a) => a.name),
     versions: versions(),
     tfBackend,
@@ -121,6 +230,14 @@ export function newManifest(config: RunConfig, tfBackend: string): RunManifest {
     startedAt: new Date().toISOString(),
     endedAt: null,
   };
+}
+
+/** Write a new run's manifest.json and the record of its resolved config (`train`, `sweep`). */
+export function writeNewManifest(runDir: string, config: RunConfig, tfBackend: string): RunManifest {
+  const manifest = newManifest(config, tfBackend);
+  writeJsonAtomic(join(runDir, RESOLVED_CONFIG), config);
+  writeJsonAtomic(join(runDir, 'manifest.json'), manifest);
+  return manifest;
 }
 
 /** Prepare (or reuse) a run's shared assets with a sandbox of its own, closed afterwards. */
@@ -136,6 +253,48 @@ export async function prepareRunShared(runDir: string, config: RunConfig, log: (
 /** The arms of a run (or just `only`) whose arm.json does not say done: what a rerun must train. */
 export function unfinishedArms(runDir: string, config: RunConfig, only?: string): ArmSpec[] {
   return resolveArms(config.arms).filter((a) => (!only || a.name === only) && readStatus(join(runDir, a.name))?.state !== 'done');
+}
+
+/** Arm processes running now: a stop signal is forwarded to each. */
+const armProcesses = new Set<ChildProcess>();
+
+/**
+ * SIGINT/SIGTERM while arms run: the signal is forwarded to every arm process (each finishes its
+ * step, checkpoints and exits cleanly), `onStop` callbacks keep queued arms from starting, and
+ * {@link StopSignals.throwIfStopped} then ends the command with INTERRUPTED (exit 130) once the
+ * arms have exited. Before the arms start (shared assets, which may pretrain for minutes in
+ * long synchronous stretches) signals keep their default and end the process at once; its lock
+ * is then left stale, and `resume` takes it over.
+ */
+export class StopSignals {
+  signal: NodeJS.Signals | undefined;
+  private readonly onStop: (() => void)[] = [];
+  private readonly handler = (sig: NodeJS.Signals) => {
+    if (!this.signal) process.stderr.write(`anchor-rl: ${sig}: the running arms finish their step, checkpoint and stop\n`);
+    this.signal ??= sig;
+    for (const c of armProcesses) c.kill(sig);
+    for (const f of this.onStop) f();
+  };
+
+  /** Arms are about to start: from now on a signal stops them cleanly; `onStop` runs on it. */
+  armsStarting(onStop: () => void): void {
+    if (this.onStop.length === 0) {
+      process.on('SIGINT', this.handler);
+      process.on('SIGTERM', this.handler);
+    }
+    this.onStop.push(onStop);
+  }
+
+  /** Remove the handlers (idempotent). */
+  dispose(): void {
+    process.off('SIGINT', this.handler);
+    process.off('SIGTERM', this.handler);
+  }
+
+  /** INTERRUPTED when a signal stopped the arms; `resume` names the command that continues. */
+  throwIfStopped(resume: string): void {
+    if (this.signal) throw new AnchorError('INTERRUPTED', `stopped by ${this.signal}: the running arms checkpointed; continue with \`${resume}\``);
+  }
 }
 
 /** Where {@link forkArm} reports an arm's progress and log lines. */
@@ -156,6 +315,8 @@ export async function forkArm(runDir: string, armName: string, hooks: ArmProcess
   const label = hooks.label ?? armName;
   const code = await new Promise<number>((res) => {
     const child = forkModule(new URL('./arm-process.ts', import.meta.url), [runDir, armName], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    armProcesses.add(child);
+    child.on('exit', () => armProcesses.delete(child));
     child.on('message', (m: ArmMessage) => {
       if (m.type === 'progress') hooks.progress(m.progress);
       else if (m.type === 'log') hooks.log(`[${label}] ${m.message}`);
@@ -200,12 +361,32 @@ async function runArms(
 ): Promise<void> {
   const progress = new RunProgress();
   const log = (l: string) => (opts.log ? opts.log(l) : progress.log(l));
-  // --- shared assets (once per run; cached) -------------------------------------------------
-  await prepareRunShared(runDir, config, log);
+  const signals = new StopSignals();
+  try {
+    // --- shared assets (once per run; cached) -------------------------------------------------
+    await prepareRunShared(runDir, config, log);
 
-  // --- arms, each in its own process ----------------------------------------------------------
-  const todo = unfinishedArms(runDir, config, only);
-  const queue = new PQueue({ concurrency: config.concurrency });
+    // --- arms, each in its own process --------------------------------------------------------
+    const todo = unfinishedArms(runDir, config, only);
+    const queue = new PQueue({ concurrency: config.concurrency });
+    signals.armsStarting(() => queue.clear());
+    await trainArms(runDir, config, manifest, todo, queue, progress, log, opts);
+  } finally {
+    signals.dispose();
+  }
+  signals.throwIfStopped(`anchor-rl resume ${runDir}`);
+}
+
+async function trainArms(
+  runDir: string,
+  config: RunConfig,
+  manifest: RunManifest,
+  todo: ArmSpec[],
+  queue: PQueue,
+  progress: RunProgress,
+  log: (l: string) => void,
+  opts: { summarize?: RunSummarizer; onFinished?: (runDir: string) => Promise<void>; queue?: string },
+): Promise<void> {
   const failures: string[] = [];
   if (opts.queue) {
     // Arms across machines: trainer workers run them (same arm process, same run directory).

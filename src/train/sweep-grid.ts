@@ -4,7 +4,7 @@
  * inline arm definition it becomes. Pure: nothing here touches the disk.
  */
 import type { z } from 'zod';
-import { keysAt, overrideValue, schemaAt, setPath } from '../config/overrides.ts';
+import { checkKeyPath, keysAt, overrideValue, schemaAt, setPath } from '../config/overrides.ts';
 import { runConfigSchema } from '../config/run-config.ts';
 import { AnchorError } from '../util/errors.ts';
 import { ARM_REGISTRY, type armDefinitionSchema } from './arms.ts';
@@ -69,7 +69,7 @@ export function parseGridArg(text: string, schema: z.ZodType = runConfigSchema):
   if (eq <= 0) throw new AnchorError('BAD_ARGUMENT', `--grid ${JSON.stringify(text)}: expected KEY.PATH=V1,V2,..., e.g. --grid settlement.rate=0.05,0.1,0.2`);
   const key = text.slice(0, eq).trim();
   const path = key.split('.');
-  if (path.some((p) => p === '')) throw new AnchorError('BAD_ARGUMENT', `--grid ${key}: empty segment in key path`);
+  checkKeyPath(path, `--grid ${key}`);
   const section = path[0]!;
   if (!(SWEEP_SECTIONS as readonly string[]).includes(section)) {
     throw new AnchorError(

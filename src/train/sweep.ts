@@ -6,11 +6,12 @@
  * (the same {@link forkArm} as `train`). Rerunning the same command continues the sweep: done
  * arms are skipped, unfinished ones resume from their checkpoints.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import PQueue from 'p-queue';
 import { loadRunConfig, runConfigSchema, type RunConfig } from '../config/run-config.ts';
-import { parseConfig, quote } from '../config/validate.ts';
+import { configDiff, describeChange } from '../config/diff.ts';
+import { parseConfig } from '../config/validate.ts';
 import { initTf } from '../tf/backend.ts';
 import { AnchorError } from '../util/errors.ts';
 import { writeJsonAtomic } from '../util/fs.ts';
@@ -18,7 +19,9 @@ import { deepMerge } from '../config/overrides.ts';
 import { resolveArms } from './arms.ts';
 import { RunProgress } from './progress.ts';
 import type { RunManifest } from './run-format.ts';
-import { finishRun, forkArm, newManifest, prepareRunShared, unfinishedArms, type RunSummarizer } from './run.ts';
+import { checkRunInputs } from './assets.ts';
+import { finishRun, forkArm, prepareRunShared, readManifest, StopSignals, unfinishedArms, writeNewManifest, type RunSummarizer } from './run.ts';
+import { checkForceTarget, checkOutDir, emptyDir, LOCK_FILE, lockDir, type RunLock } from './run-dir.ts';
 import { DEFAULT_SEEDS, SWEEP_FILE, isSweepDir, readSweepRecord, seedDirName, type SweepRecord } from './sweep-format.ts';
 import { cellArm, checkArmBase, gridCells, parseGrid, parseReferences } from './sweep-grid.ts';
 
@@ -61,6 +64,7 @@ export interface SweepPlan {
  */
 export function planSweep(opts: SweepOptions): SweepPlan {
   const config = loadRunConfig(opts.configPath, opts.sets ?? []);
+  checkRunInputs(config);
   const axes = parseGrid(opts.grids);
   const cells = gridCells(axes);
   const armBase = checkArmBase(opts.arm ?? 'anchored');
@@ -96,17 +100,6 @@ export function planSweep(opts: SweepOptions): SweepPlan {
   };
 }
 
-/** Leaf paths where two JSON values differ (at most `limit`), for "different sweep" errors. */
-function diffPaths(a: unknown, b: unknown, path: string, out: string[], limit: number): void {
-  if (out.length >= limit) return;
-  const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-  if (isObj(a) && isObj(b)) {
-    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])]) diffPaths(a[k], b[k], path ? `${path}.${k}` : k, out, limit);
-    return;
-  }
-  if (JSON.stringify(a) !== JSON.stringify(b)) out.push(`${path}: recorded ${quote(a)}, now ${quote(b)}`);
-}
-
 /** What makes two sweeps the same sweep (the source of the config and the times do not). */
 function sweepDiff(recorded: SweepRecord, now: SweepPlan['record']): string[] {
   const key = (r: Pick<SweepRecord, 'grid' | 'seeds' | 'armBase' | 'references' | 'config'>) => ({
@@ -118,24 +111,43 @@ function sweepDiff(recorded: SweepRecord, now: SweepPlan['record']): string[] {
     references: r.references,
     config: r.config,
   });
-  const out: string[] = [];
-  diffPaths(key(recorded), key(now), '', out, 5);
-  return out;
+  return configDiff(key(recorded), key(now), 5).map(describeChange);
 }
 
 /** Run (or continue) a sweep. Resolves to the sweep directory. */
 export async function sweepRun(opts: SweepOptions): Promise<string> {
   const plan = planSweep(opts);
   const { out } = plan;
+  checkOutDir(out);
   const progress = new RunProgress();
   const log = opts.log ?? ((l: string) => progress.log(l));
+  // The sweep directory and every seed run directory are locked while the sweep writes them; a
+  // rerun is the sweep's resume, so it takes over stale locks.
+  const locks: RunLock[] = [];
+  const signals = new StopSignals();
+  try {
+    return await sweepLocked(opts, plan, progress, log, locks, signals);
+  } finally {
+    signals.dispose();
+    for (const l of locks.reverse()) l.release();
+  }
+}
+
+async function sweepLocked(opts: SweepOptions, plan: SweepPlan, progress: RunProgress, log: (l: string) => void, locks: RunLock[], signals: StopSignals): Promise<string> {
+  const { out } = plan;
+  const command = `anchor-rl ${process.argv.slice(2).join(' ')}`.trim();
   let startedAt = new Date().toISOString();
   let previousEnd: string | null = null;
-  if (existsSync(out) && readdirSync(out).length > 0) {
+  const nonEmpty = existsSync(out) && readdirSync(out).length > 0;
+  if (nonEmpty && opts.force) checkForceTarget(out, isSweepDir, `an anchor-rl sweep directory (no ${SWEEP_FILE})`);
+  locks.push(lockDir(out, command, { takeOverStale: true, log }));
+  if (nonEmpty) {
     if (opts.force) {
-      rmSync(out, { recursive: true, force: true });
+      // Not while another process writes one of its seed runs (`resume OUT/seed-N`).
+      for (const d of readdirSync(out)) if (existsSync(join(out, d, LOCK_FILE))) lockDir(join(out, d), command, { takeOverStale: true, log }).release();
+      emptyDir(out, [LOCK_FILE]);
     } else if (!isSweepDir(out)) {
-      throw new AnchorError('BAD_ARGUMENT', `${out} exists and is not a sweep directory (no ${SWEEP_FILE}); choose another --out or use --force to overwrite it`);
+      throw new AnchorError('BAD_ARGUMENT', `${out} exists and is not a sweep directory (no ${SWEEP_FILE}); choose another --out`);
     } else {
       const recorded = readSweepRecord(out);
       const diff = sweepDiff(recorded, plan.record);
@@ -150,23 +162,20 @@ export async function sweepRun(opts: SweepOptions): Promise<string> {
       log(`continuing the sweep in ${out}`);
     }
   }
-  mkdirSync(out, { recursive: true });
   const record: SweepRecord = { ...plan.record, startedAt, endedAt: null };
   writeJsonAtomic(join(out, SWEEP_FILE), record);
 
-  // --- seed runs: claimed (manifest) and their shared assets prepared, one seed at a time -------
+  // --- seed runs: locked, claimed (manifest) and their shared assets prepared, one at a time ----
   let tfBackend: string | undefined;
   const manifests = new Map<number, RunManifest>();
   for (const run of plan.runs) {
-    const mp = join(run.dir, 'manifest.json');
+    locks.push(lockDir(run.dir, command, { takeOverStale: true, log }));
     let manifest: RunManifest;
-    if (existsSync(mp)) {
-      manifest = JSON.parse(readFileSync(mp, 'utf8')) as RunManifest;
+    if (existsSync(join(run.dir, 'manifest.json'))) {
+      manifest = readManifest(run.dir);
     } else {
-      mkdirSync(run.dir, { recursive: true });
       tfBackend ??= await initTf(log);
-      manifest = newManifest(run.config, tfBackend);
-      writeJsonAtomic(mp, manifest);
+      manifest = writeNewManifest(run.dir, run.config, tfBackend);
     }
     manifests.set(run.seed, manifest);
     await prepareRunShared(run.dir, run.config, (l) => log(`[${seedDirName(run.seed)}] ${l}`));
@@ -175,6 +184,7 @@ export async function sweepRun(opts: SweepOptions): Promise<string> {
   // --- every (seed, arm) pair through one queue, each arm in its own process ------------------
   const concurrency = plan.runs[0]!.config.concurrency;
   const queue = new PQueue({ concurrency });
+  signals.armsStarting(() => queue.clear());
   const failures: string[] = [];
   const ran = new Set<number>();
   let total = 0;
@@ -195,6 +205,7 @@ export async function sweepRun(opts: SweepOptions): Promise<string> {
   log(`sweep: ${plan.runs.length} seed${plan.runs.length > 1 ? 's' : ''} × ${total / plan.runs.length} arms; ${todo} to train (${total - todo} done), ${concurrency} at a time`);
   await queue.onIdle();
   progress.stop();
+  signals.throwIfStopped(`the same anchor-rl sweep command (it continues ${out})`);
 
   // --- per-seed summaries (as `train` writes them), then the sweep's -------------------------
   for (const run of plan.runs) {

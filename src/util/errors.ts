@@ -12,6 +12,12 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'UNSUPPORTED'
   | 'RUN_FAILED'
+  /** A run directory is in use by another writer (or holds a stale lock): bad input, exit 2. */
+  | 'RUN_LOCKED'
+  /** Stopped by SIGINT/SIGTERM after checkpointing (exit 130). */
+  | 'INTERRUPTED'
+  /** Training produced NaN/Infinity (loss, gradient norm, weights): the arm stops (exit 1). */
+  | 'NON_FINITE'
   | 'SANDBOX_FAILED'
   | 'INTERNAL';
 
@@ -32,6 +38,6 @@ export class AnchorError extends Error {
 export function isInputError(err: unknown): boolean {
   return (
     err instanceof AnchorError &&
-    (err.code.startsWith('BAD_') || err.code === 'NOT_FOUND' || err.code === 'UNSUPPORTED')
+    (err.code.startsWith('BAD_') || err.code === 'NOT_FOUND' || err.code === 'UNSUPPORTED' || err.code === 'RUN_LOCKED')
   );
 }

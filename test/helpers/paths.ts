@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { available } from '../../support/requirements.ts';
 
 /** Repository root. */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -12,18 +13,19 @@ export const sharedDatasets = resolve(repoRoot, '../shared/datasets');
 /** ../shared/models next to the repository. */
 export const sharedModels = resolve(repoRoot, '../shared/models');
 
-/** True when ../shared/datasets exists; otherwise prints why dependent tests skip. */
+/** True when ../shared/datasets exists; otherwise prints why dependent tests skip (fails under CI). */
 export function haveSharedDatasets(what: string): boolean {
-  const ok = existsSync(sharedDatasets);
-  if (!ok) console.warn(`[skip] ${what}: ${sharedDatasets} is absent (CI provides ../shared)`);
-  return ok;
+  return haveSharedPath(what, sharedDatasets);
 }
 
-/** True when ../shared/models exists; otherwise prints why dependent tests skip. */
+/** True when ../shared/models exists; otherwise prints why dependent tests skip (fails under CI). */
 export function haveSharedModels(what: string): boolean {
-  const ok = existsSync(sharedModels);
-  if (!ok) console.warn(`[skip] ${what}: ${sharedModels} is absent (CI provides ../shared)`);
-  return ok;
+  return haveSharedPath(what, sharedModels);
+}
+
+/** True when `path` (a file or folder of ../shared) exists; otherwise skips, or fails under CI. */
+export function haveSharedPath(what: string, path: string): boolean {
+  return available(what, existsSync(path) ? null : `${path} is absent (CI provides ../shared)`);
 }
 
 /** A fixture file under test/fixtures. */

@@ -3,7 +3,7 @@
  * stacked `past_%d` caches, int32 ids) from ../shared/models, our own optimum-layout export
  * loaded from a directory, and handmade models whose inputs cannot be mapped.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,12 +17,12 @@ import { exportGptToOnnx } from '../../src/policy/onnx/export-gpt.ts';
 import { AnchorError } from '../../src/util/errors.ts';
 import { randomWeights } from './parity-reference.ts';
 import { leftPad } from './parity-helpers.ts';
+import { haveSharedPath } from '../helpers/paths.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedModels = path.resolve(repoRoot, '../shared/models');
 const tinyGpt2 = path.join(sharedModels, 'tiny-random-gpt2-fp32');
-const haveTiny = existsSync(path.join(tinyGpt2, 'genai_config.json'));
-if (!haveTiny) console.warn(`byo-onnx: skipping tiny-random-gpt2 tests: ${tinyGpt2} not found (../shared is absent)`);
+const haveTiny = haveSharedPath('byo-onnx tiny-random-gpt2 tests', path.join(tinyGpt2, 'genai_config.json'));
 
 const tmpDirs: string[] = [];
 const tmp = (): string => {

@@ -1,5 +1,5 @@
 /** `anchor-rl sample` on a tiny native checkpoint and on a bring-your-own ONNX directory. */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,11 +8,11 @@ import { runSample, type SampleReport } from '../../src/cli/commands/sample.ts';
 import { saveCheckpoint } from '../../src/policy/checkpoint.ts';
 import { CharTokenizer } from '../../src/policy/tokenizer/char.ts';
 import { randomWeights } from './parity-reference.ts';
+import { haveSharedPath } from '../helpers/paths.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tinyGpt2 = path.join(path.resolve(repoRoot, '../shared/models'), 'tiny-random-gpt2-fp32');
-const haveTiny = existsSync(path.join(tinyGpt2, 'genai_config.json'));
-if (!haveTiny) console.warn(`engine-sample-cli: skipping the --onnx case: ${tinyGpt2} not found (../shared is absent)`);
+const haveTiny = haveSharedPath('engine-sample-cli --onnx case', path.join(tinyGpt2, 'genai_config.json'));
 
 const dir = mkdtempSync(path.join(tmpdir(), 'anchor-sample-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,16 +1,16 @@
 /** Hugging Face tokenizer.json tokenizers through @huggingface/tokenizers. */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { HfTokenizer, tokenizerFromJSON } from '../../src/policy/tokenizer/index.ts';
+import { haveSharedPath } from '../helpers/paths.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../..');
 const fixture = resolve(here, '../fixtures/tiny-tokenizer.json');
 const gpt2Dir = resolve(repoRoot, '../shared/models/tiny-random-gpt2-fp32');
-const haveGpt2 = existsSync(resolve(gpt2Dir, 'tokenizer.json'));
-if (!haveGpt2) console.warn(`tokenizer-hf: skipping GPT-2 tokenizer tests: ${gpt2Dir}/tokenizer.json is absent`);
+const haveGpt2 = haveSharedPath('tokenizer-hf GPT-2 tokenizer tests', resolve(gpt2Dir, 'tokenizer.json'));
 
 describe('HfTokenizer on a tiny BPE fixture', () => {
   const json = JSON.parse(readFileSync(fixture, 'utf8'));

@@ -11,8 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/paths.ts';
 import { haveRedisServer, startWorker, TestRedis, type WorkerProc } from '../../support/redis.ts';
 
-const haveRedis = haveRedisServer();
-if (!haveRedis) console.warn('skipping queued-arms test: redis-server is not installed (apt-get install redis-server)');
+const haveRedis = haveRedisServer('queued-arms test');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

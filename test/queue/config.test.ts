@@ -56,8 +56,7 @@ describe('queue backend config', () => {
   }, 60_000);
 });
 
-const haveRedis = haveRedisServer();
-if (!haveRedis) console.warn('skipping Redis password test: redis-server is not installed');
+const haveRedis = haveRedisServer('Redis password test');
 
 describe.skipIf(!haveRedis)('queue backend against a password-protected Redis', () => {
   let stop: (() => void) | undefined;

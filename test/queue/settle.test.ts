@@ -13,8 +13,7 @@ import { createExecutorFromConfig, sandboxConfigSchema, type ExecResult, type Pr
 import { AnchorError } from '../../src/util/errors.ts';
 import { haveRedisServer, startWorker, TestRedis, type WorkerProc } from '../../support/redis.ts';
 
-const haveRedis = haveRedisServer();
-if (!haveRedis) console.warn('skipping queue backend tests: redis-server is not installed (apt-get install redis-server)');
+const haveRedis = haveRedisServer('queue backend tests');
 
 // Short locks so a killed worker's batches come back within a few seconds.
 const FAST = ['--lock-duration-ms', '2000', '--stalled-interval-ms', '1000'];

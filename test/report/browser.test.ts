@@ -14,14 +14,14 @@ import { armColors } from '../../src/report/colors.ts';
 import { writeReport } from '../../src/report/report.ts';
 import { chromiumMissingReason, launchChromium } from '../../support/chromium.ts';
 import { FAKE_ARMS, writeFakeRun } from '../helpers/fake-run.ts';
+import { available } from '../../support/requirements.ts';
 
-const missing = chromiumMissingReason();
-if (missing) console.warn(`[skip] report browser test: ${missing}`);
+const haveChromium = available('report browser test', chromiumMissingReason());
 
 const CHARTS = ['proxy-gold', 'gold', 'gap', 'kl', 'length', 'entropy'];
 const ARMS = [...FAKE_ARMS, 'custom-arm'];
 
-describe.skipIf(missing !== null)('report in headless Chromium', () => {
+describe.skipIf(!haveChromium)('report in headless Chromium', () => {
   const root = mkdtempSync(join(tmpdir(), 'anchor-report-browser-'));
   let browser: Browser;
   let page: Page;

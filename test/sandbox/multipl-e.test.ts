@@ -10,12 +10,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createExecutor, type ExecStatus } from '../../src/sandbox/index.ts';
+import { available } from '../../support/requirements.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dir = path.resolve(repoRoot, '../shared/datasets');
 const files = ['humaneval-js-reworded.jsonl', 'mbpp-js-reworded.jsonl'].map((f) => path.join(dir, f));
-const present = files.every((f) => existsSync(f));
-if (!present) console.warn(`[sandbox multipl-e test] skipped: ${dir} does not hold the MultiPL-E JS files (../shared absent)`);
+const present = available('sandbox multipl-e test', files.every((f) => existsSync(f)) ? null : `${dir} does not hold the MultiPL-E JS files (CI provides ../shared)`);
 
 const INVALID_TESTS = ['HumanEval_51_remove_vowels', 'mbpp_237_check_occurences', 'mbpp_563_extract_values', 'mbpp_725_extract_quotation'];
 

@@ -9,6 +9,7 @@ import { truncateAtStop, type Language } from '../../datasets/problem.ts';
 import { sandboxConfigSchema } from '../../sandbox/config.ts';
 import type { ExecResult, ExecStatus, ProgramSpec } from '../../sandbox/types.ts';
 import { AnchorError } from '../../util/errors.ts';
+import { stripBom } from '../../util/text.ts';
 
 interface RunArgs {
   input: string;
@@ -92,6 +93,17 @@ export function summaryLine(statuses: readonly ExecStatus[]): string {
   return `${passed} passed, ${statuses.length - passed} failed${parts.length ? ` (${parts.join(', ')})` : ''}`;
 }
 
+/** True when both paths exist and are the same file (after links and relative paths). */
+function sameFile(a: string, b: string): boolean {
+  try {
+    const sa = statSync(a);
+    const sb = statSync(b);
+    return sa.dev === sb.dev && sa.ino === sb.ino;
+  } catch {
+    return false;
+  }
+}
+
 function readInput(path: string): string {
   let st;
   try {
@@ -101,7 +113,7 @@ function readInput(path: string): string {
   }
   if (!st.isFile()) throw new AnchorError('BAD_ARGUMENT', `cannot read ${path}: not a file`);
   try {
-    return readFileSync(path, 'utf8');
+    return stripBom(readFileSync(path, 'utf8'));
   } catch (e) {
     throw new AnchorError('BAD_ARGUMENT', `cannot read ${path}: ${(e as Error).message}`);
   }
@@ -143,6 +155,9 @@ const run: CommandModule<object, RunArgs> = {
       throw new AnchorError('BAD_ARGUMENT', `bad sandbox option: ${msgs.join('; ')}`);
     }
     const cfg = parsedConfig.data;
+    if (args.out !== undefined && sameFile(args.input, args.out)) {
+      throw new AnchorError('BAD_ARGUMENT', `--out ${args.out} is the input file ${args.input}: writing results there would overwrite the programs; choose another --out`);
+    }
     const parsed = parseInput(readInput(args.input));
 
     let fd = 1;

@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import type { Argv, CommandModule } from 'yargs';
 import { AnchorError } from '../../util/errors.ts';
+import { stripBom } from '../../util/text.ts';
 import { sndCurve, type SndResult } from '../../research/verifiers/snd.ts';
 import { pearson, spearman } from '../../util/correlation.ts';
 import { brierDecomposition, type BrierResult } from '../../research/verifiers/brier.ts';
@@ -38,7 +39,7 @@ export async function readPool(path: string): Promise<PoolRecord[]> {
     if (!line.trim()) continue;
     let rec: unknown;
     try {
-      rec = JSON.parse(line);
+      rec = JSON.parse(lineNo === 1 ? stripBom(line) : line);
     } catch {
       throw new AnchorError('BAD_DATASET', `${path}:${lineNo}: not valid JSON`);
     }

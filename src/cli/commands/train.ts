@@ -20,7 +20,7 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
   builder: (y) =>
     configOptions(y)
       .option('out', { type: 'string', describe: 'Run directory (default runs/<config name>)' })
-      .option('force', { type: 'boolean', default: false, describe: 'Overwrite a non-empty run directory' })
+      .option('force', { type: 'boolean', default: false, describe: 'Replace an existing run directory (only one holding an anchor-rl run manifest.json, never ., .., the working directory, its parents or home)' })
       .option('queue', { type: 'string', describe: 'Redis URL: queue the arms for `anchor-rl worker --role trainer` machines (the run directory must be a shared path)' }),
   handler: async (args) => {
     if (args.queue) checkRedisUrl(args.queue); // before any work: a typo should not cost a pretraining run
@@ -31,18 +31,29 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
 };
 
 /** `anchor-rl resume RUN_DIR [--arm A]`. */
-export const resumeCommand: CommandModule<object, { run: string; arm?: string; queue?: string }> = {
+export const resumeCommand: CommandModule<object, { run: string; arm?: string; queue?: string; 'allow-config-change': string[] }> = {
   command: 'resume <run>',
   describe: 'Continue the unfinished arms of a run from their last checkpoints',
   builder: (y) =>
     y
       .positional('run', { type: 'string', demandOption: true, describe: 'Run directory' })
       .option('arm', { type: 'string', describe: 'Only this arm' })
-      .option('queue', { type: 'string', describe: 'Redis URL: queue the arms for `anchor-rl worker --role trainer` machines' }),
+      .option('queue', { type: 'string', describe: 'Redis URL: queue the arms for `anchor-rl worker --role trainer` machines' })
+      .option('allow-config-change', {
+        type: 'string',
+        array: true,
+        default: [] as string[],
+        describe: 'Apply these edited keys (or sections) of manifest.json\'s config from the arms\' current steps (recorded in the manifest); without it resume refuses a changed config',
+      }),
   handler: async (args) => {
     if (args.queue) checkRedisUrl(args.queue);
     const { resumeRun } = await import('../../train/run.ts');
-    const dir = await resumeRun(args.run, { arm: args.arm, summarize: summarizeRun, ...(args.queue ? { queue: args.queue } : {}) });
+    const dir = await resumeRun(args.run, {
+      arm: args.arm,
+      summarize: summarizeRun,
+      allowConfigChange: args['allow-config-change'],
+      ...(args.queue ? { queue: args.queue } : {}),
+    });
     process.stderr.write(`run ${dir} resumed\n`);
   },
 };

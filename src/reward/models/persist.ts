@@ -5,6 +5,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AnchorError } from '../../util/errors.ts';
+import { assertFiniteTensors } from '../../policy/safetensors.ts';
 import { readSafetensors, writeSafetensors } from './tensor-file.ts';
 
 /** Named tensors of a saved model. */
@@ -37,6 +38,15 @@ export async function readModelFiles(dir: string): Promise<{ json: Record<string
     throw new AnchorError('NOT_FOUND', `cannot read reward model in ${dir}: ${(err as Error).message}`);
   }
   if (json.format !== FORMAT) throw new AnchorError('BAD_MODEL', `${dir}/model.json is not a ${FORMAT} file`);
+  // JSON writes NaN/Infinity as null, and the writers put null nowhere else: a null in a list of
+  // numbers (weights, labels) or as the intercept was a non-finite value.
+  for (const [key, v] of Object.entries(json)) {
+    if ((Array.isArray(v) && v.includes(null)) || (key === 'intercept' && v === null)) {
+      throw new AnchorError('BAD_MODEL', `${join(dir, 'model.json')} holds non-finite reward-model values in ${key}`, { file: join(dir, 'model.json') });
+    }
+  }
   const { tensors } = await readSafetensors(join(dir, 'model.safetensors'));
+  // A NaN would otherwise surface much later as "ridge system is not positive definite".
+  assertFiniteTensors(tensors, join(dir, 'model.safetensors'), 'reward-model values');
   return { json, tensors };
 }
