@@ -1,7 +1,7 @@
 /**
  * `npm run bench:policy`: throughput of the default policy (2 layers, d_model 128, 4 heads,
  * context 256, char vocab ~100) — tfjs training tok/s, ONNX Runtime sampling tok/s with and
- * without the KV cache vs tfjs sampling (full recompute, and part A's tfjs KV-cache generate) at
+ * without the KV cache vs tfjs sampling (full recompute, and the tfjs KV-cache generate of src/policy/generate.ts) at
  * batch 64, weight-sync latency, and RSS across 1,000 weight syncs. Writes the "## Policy"
  * section of BENCHMARKS.md (other sections are left alone).
  *
@@ -148,7 +148,7 @@ async function main(): Promise<void> {
   if (!quick) rows.push(['ORT sampling, KV cache (batch 64, prompt 16, 200 new)', `${fmt(kvLong)} tok/s`, fmt(kvLongCpu), `median of ${reps}; attention over a longer cache`, '']);
   rows.push([`ORT sampling, no KV cache (full recompute, same workload)`, `${fmt(noKv)} tok/s`, fmt(noKvCpu), `median of ${reps}; KV cache is ${(kv / noKv).toFixed(1)}× faster`, '']);
   rows.push([`tfjs sampling, full recompute (GptModel.logits, same workload)`, `${fmt(tfjsFull)} tok/s`, fmt(tfjsFullCpu), `one run`, '']);
-  rows.push([`tfjs sampling, KV cache (part A's src/policy/generate.ts, same workload)`, `${fmt(tfjsKvRate)} tok/s`, fmt(tfjsKvCpu), `one run`, '']);
+  rows.push([`tfjs sampling, KV cache (src/policy/generate.ts, same workload)`, `${fmt(tfjsKvRate)} tok/s`, fmt(tfjsKvCpu), `one run`, '']);
 
   // --- weight sync: re-export + new session + release the old one.
   const other = GptModel.init(config, 1);
@@ -201,7 +201,7 @@ async function main(): Promise<void> {
   if (kv < 20000) notes.push(`KV-cache sampling ${fmt(kv)} tok/s wall clock (${fmt(kvCpu)} per CPU-second) is below the 20,000 tok/s target on this run.`);
   if (kv / tfjsFull < 40) notes.push(`KV-cache sampling is ${(kv / tfjsFull).toFixed(0)}× tfjs full recompute on wall clock (${(kvCpu / tfjsFullCpu).toFixed(0)}× per CPU-second), below the 40× target.`);
   if (median(syncMs) > 25) notes.push(`weight sync ${median(syncMs).toFixed(1)} ms wall clock (${syncCpu.toFixed(1)} ms CPU) is above the 25 ms target.`);
-  if (tokensPerStepRate < 4000) notes.push(`training ${fmt(tokensPerStepRate)} tok/s wall clock is below the 4,000 tok/s target (part A's model; see their notes).`);
+  if (tokensPerStepRate < 4000) notes.push(`training ${fmt(tokensPerStepRate)} tok/s wall clock is below the 4,000 tok/s target (see docs/policy.md).`);
 
   const load = os.loadavg().map((x) => x.toFixed(1)).join(' / ');
   const section = [

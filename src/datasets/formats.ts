@@ -149,7 +149,7 @@ export const FORMATS: DatasetFormat[] = [
     schema: multiplERecord,
     toProblem: (r: z.output<typeof multiplERecord>, source) => {
       const language = r.language === 'js' || r.language === 'javascript' ? 'javascript' : r.language === 'py' || r.language === 'python' ? 'python' : undefined;
-      if (!language) throw new Error(`language ${JSON.stringify(r.language)} is not supported (javascript or python)`);
+      if (!language) throw new AnchorError('BAD_DATASET', `language ${JSON.stringify(r.language)} is not supported (javascript or python)`);
       return {
         id: r.name,
         language,

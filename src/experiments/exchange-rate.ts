@@ -41,7 +41,7 @@ export interface ExchangeRateResolved {
   batch: number;
 }
 
-/** Defaults (the grid). */
+/** Defaults: the grid of docs/reproduction.md. */
 export const EXCHANGE_DEFAULTS = { rhos: [0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 0.9, 1.0], maxLog2: 14, batch: 50, tasks: 100 } as const;
 
 /** Fill in defaults. */

@@ -1,5 +1,5 @@
 /**
- * The Goodhart reproduction (DESIGN.md, "The synthetic worlds"): per task, fit a shallow learned
+ * The Goodhart reproduction (docs/design.md, "The synthetic worlds"): per task, fit a shallow learned
  * verifier (ridge, α = 1, on the world's features) on labelled random programs, score a fresh
  * pool of random programs, and compare the expected gold of the best-of-N pick under the
  * execution verifier (gold itself) and under the learned verifier, N = 2^0 … 2^k. Subsampling
@@ -36,7 +36,7 @@ export interface GoodhartOptions {
   onTask?: (done: number, total: number) => void;
 }
 
-/** Defaults of DESIGN.md per domain. */
+/** The reference sizes per domain (docs/design.md, "The synthetic worlds"). */
 export const GOODHART_DEFAULTS: Record<DslWorldName, { train: number; pool: number; maxLog2: number; verifiers: VerifierSpec[] }> = {
   dsl6: { train: 1000, pool: 2048, maxLog2: 11, verifiers: [{ name: 'ridge-43', set: 'default', model: 'ridge' }] },
   richdsl: {
@@ -103,7 +103,7 @@ export interface GoodhartResolved {
   alpha: number;
 }
 
-/** Fill in the defaults of DESIGN.md and check the sizes. */
+/** Fill in the reference sizes and check them. */
 export function resolveGoodhart(opts: GoodhartOptions): GoodhartResolved {
   const d = GOODHART_DEFAULTS[opts.domain];
   if (!d) throw new AnchorError('BAD_ARGUMENT', `unknown domain ${opts.domain}`);

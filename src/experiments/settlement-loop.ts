@@ -1,5 +1,5 @@
 /**
- * The settlement-loop reproduction (DESIGN.md): per task, both arms start from a ridge verifier
+ * The settlement-loop reproduction (docs/design.md, "The synthetic worlds"): per task, both arms start from a ridge verifier
  * fitted on the same base labels; each round draws a fresh pool (shared by the arms), each arm
  * selects its top-k by proxy, and those k are settled (executed). The drift — mean |proxy − gold|
  * over the settled, measured before any refit — and the gold of the selection are recorded.
@@ -32,7 +32,7 @@ export interface SettlementLoopOptions {
   onTask?: (done: number, total: number) => void;
 }
 
-/** Defaults of DESIGN.md. */
+/** The reference sizes (docs/design.md, "The synthetic worlds"). */
 export const SETTLEMENT_DEFAULTS = { rounds: 10, pool: 512, top: 32, base: 300 } as const;
 
 type Stat = { mean: number; se: number };

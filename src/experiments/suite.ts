@@ -41,7 +41,7 @@ export interface SuiteJob {
   charts(result: any): ChartSpec[];
 }
 
-/** Sizes of the suite: reference (DESIGN.md / issue defaults) or quick (CI smoke). */
+/** Sizes of the suite: reference (the reference sizes of docs/design.md) or quick (CI smoke). */
 export function suiteJobs(quick: boolean, seed = 0): SuiteJob[] {
   const T = quick ? 2 : 60;
   const g6 = quick ? { train: 200, pool: 256, maxLog2: 8 } : {};

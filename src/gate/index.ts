@@ -1,5 +1,5 @@
 /**
- * The pre-action gate ("verified before acting", DESIGN.md): oracle, simulator, critic,
+ * The pre-action gate ("Verified before acting", docs/design.md): oracle, simulator, critic,
  * uncertainty, gate, failure library, memory, and the {@link GateLoop} composing them.
  */
 export * from './types.ts';

@@ -1,5 +1,5 @@
 /**
- * Shared vocabulary of the pre-action gate ("verified before acting", DESIGN.md). The roles are
+ * Shared vocabulary of the pre-action gate ("Verified before acting", docs/design.md). The roles are
  * generic over what an action carries, so the training loop (a proposed policy update) and the
  * `validate-loop` simulation drive the very same modules.
  */

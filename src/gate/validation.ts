@@ -1,5 +1,5 @@
 /**
- * The design's numerical validation of the gate ("verified before acting", DESIGN.md), run on the
+ * The design's numerical validation of the gate ("Verified before acting", docs/design.md), run on the
  * real gate modules through {@link GateLoop}: only the world — what actions carry and what
  * reality reports — is simulated here.
  *
@@ -37,18 +37,18 @@ import type { Claim, Decision, WindowItem } from './types.ts';
 import { Rng } from '../util/rng.ts';
 import { AnchorError } from '../util/errors.ts';
 
-/** Simulation parameters; defaults are DESIGN.md's where it gives them. */
+/** Simulation parameters; defaults are the design's (docs/design.md) where it gives them. */
 export interface ValidationOptions {
   seed: number;
-  /** T (DESIGN.md: 40,000). */
+  /** T (design: 40,000). */
   rounds: number;
-  /** N failure modes (DESIGN.md: 300). */
+  /** N failure modes (design: 300). */
   modes: number;
-  /** Zipf exponent (DESIGN.md: 1.1). */
+  /** Zipf exponent (design: 1.1). */
   alpha: number;
-  /** Risk budget ε (DESIGN.md: 0.05). */
+  /** Risk budget ε (design: 0.05). */
   epsilon: number;
-  /** Hard-invariant-violating actions injected per round (DESIGN.md: 0.05). */
+  /** Hard-invariant-violating actions injected per round (design: 0.05). */
   violationRate: number;
   /** Probability a non-violating update carries a latent failure mode (our choice: 0.3). */
   failureRate: number;

@@ -1,5 +1,5 @@
 /**
- * Training-throughput measurement for the benchmark (`npm run bench:policy`, part B) and the
+ * Training-throughput measurement for the benchmark (`npm run bench:policy`) and the
  * status notes: timed Adam steps of next-token loss on random token batches.
  */
 import { Rng } from '../util/rng.ts';

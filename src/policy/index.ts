@@ -1,5 +1,5 @@
 /**
- * The trainable policy (part A of the policy layer): GPT-2 weight contract, tfjs model, log-probs,
+ * The trainable policy: GPT-2 weight contract, tfjs model, log-probs,
  * optimizer, sampling, tokenizers, checkpoints and pretraining. The ONNX export and the ONNX
  * Runtime rollout engine live in ./onnx and ./engine.
  */

@@ -1,45 +1,14 @@
 /**
- * Adam(W) with global-norm gradient clipping and a warmup + cosine/constant learning-rate
+ * Adam(W) with global-norm gradient clipping and a warmup + constant/cosine/linear learning-rate
  * schedule, written out explicitly (rather than tf.train.adam) so its whole state — step count
  * and both moment estimates per parameter — can be saved and restored for exact resume.
  */
-import { z } from 'zod';
 import { tf } from '../tf/backend.ts';
 import { AnchorError } from '../util/errors.ts';
+import { learningRateAt, optimizerConfigSchema, type OptimizerConfig } from './optimizer-config.ts';
 import type { WeightMap } from './weights.ts';
 
-/** Optimizer settings (YAML, snake_case); every field defaulted. */
-export const optimizerConfigSchema = z
-  .object({
-    lr: z.number().positive().default(3e-4),
-    beta1: z.number().min(0).max(1).default(0.9),
-    beta2: z.number().min(0).max(1).default(0.999),
-    eps: z.number().positive().default(1e-8),
-    /** Decoupled weight decay (AdamW), applied to matrices only (not biases/LayerNorm). */
-    weight_decay: z.number().min(0).default(0),
-    /** Clip gradients to this global L2 norm; 0 disables clipping. */
-    grad_clip: z.number().min(0).default(1.0),
-    warmup_steps: z.number().int().min(0).default(0),
-    schedule: z.enum(['constant', 'cosine']).default('constant'),
-    /** Steps over which the cosine schedule decays (ignored for constant). */
-    total_steps: z.number().int().min(1).default(1000),
-    /** Cosine floor as a fraction of lr. */
-    min_lr_ratio: z.number().min(0).max(1).default(0.1),
-  })
-  .strict();
-
-/** Parsed optimizer settings. */
-export type OptimizerConfig = z.infer<typeof optimizerConfigSchema>;
-
-/** Learning rate at (0-based) step `step` under `c`'s warmup + schedule. */
-export function learningRateAt(c: OptimizerConfig, step: number): number {
-  if (c.warmup_steps > 0 && step < c.warmup_steps) return (c.lr * (step + 1)) / c.warmup_steps;
-  if (c.schedule === 'constant') return c.lr;
-  const span = Math.max(1, c.total_steps - c.warmup_steps);
-  const progress = Math.min(1, Math.max(0, (step - c.warmup_steps) / span));
-  const floor = c.lr * c.min_lr_ratio;
-  return floor + (c.lr - floor) * 0.5 * (1 + Math.cos(Math.PI * progress));
-}
+export { LR_SCHEDULES, learningRateAt, lrScheduleSchema, optimizerConfigSchema, type OptimizerConfig } from './optimizer-config.ts';
 
 /** What one optimizer step reports. */
 export interface StepResult {

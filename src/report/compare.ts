@@ -5,10 +5,12 @@
  */
 import { spearmanOrNull } from '../verifiers/correlation.ts';
 import { metricsConfigSchema } from '../train/config.ts';
-import { GATE_METRIC_KEYS as GK, METRIC_KEYS as K } from '../train/run-format.ts';
+import { REWARD_SOURCES, type RewardSource } from '../train/reward-sources.ts';
+import { GATE_METRIC_KEYS as GK, METRIC_KEYS as K, type ArmStatus } from '../train/run-format.ts';
 import { formatTable } from '../experiments/format.ts';
 import { readRun, type ArmData, type RunData, type RunWarning } from './read-run.ts';
 import { finalWindowMean, finiteOrNull, lastValue, meanOf, meanSe, metricValue, rollingPeak } from './stats.ts';
+import { AnchorError } from '../util/errors.ts';
 
 /** The columns of the comparison, in display order. */
 export const COMPARE_COLUMNS = [
@@ -91,6 +93,8 @@ export interface CompareCell {
 /** One arm's row. */
 export interface CompareRow {
   arm: string;
+  /** What the arm is a reference for, from its spec in arm.json ({@link armRole}). */
+  role?: ArmRole;
   /** Runs in which this arm appears. */
   runs: number;
   /** True when the arm is unfinished (state ≠ done) in any run. */
@@ -128,9 +132,24 @@ export function defaultWindow(runs: readonly RunData[]): number {
   return typeof every === 'number' && Number.isInteger(every) && every >= 1 ? every : 25;
 }
 
-/** The arm whose budget is the denominator of execFraction: 'execution', else the first arm trained on execution. */
+/**
+ * What an arm is a reference for: `execution` — its reward source executes every rollout (the
+ * cost of training on execution); `frozen` — an RM reward that is never refitted (no settlement);
+ * null otherwise or when the spec is unknown.
+ */
+export type ArmRole = 'execution' | 'frozen' | null;
+
+/** The role of an arm from its spec (reward source and label source). */
+export function armRole(spec: ArmStatus['spec'] | undefined): ArmRole {
+  if (!spec) return null;
+  const source = (REWARD_SOURCES as Record<string, RewardSource | undefined>)[spec.reward];
+  if (source?.executesRollouts) return 'execution';
+  return source && spec.labels === null && !spec.gate ? 'frozen' : null;
+}
+
+/** The arm whose budget is the denominator of execFraction: the first whose reward executes every rollout. */
 function executionArm(run: RunData): ArmData | undefined {
-  return run.arms.find((a) => a.name === 'execution') ?? run.arms.find((a) => a.status?.spec?.reward === 'execution');
+  return run.arms.find((a) => armRole(a.status?.spec) === 'execution');
 }
 
 /** The comparison values of one arm of one run. */
@@ -249,7 +268,7 @@ function configKey(run: RunData): string | null {
 /** Build the comparison from runs already read (the report reuses its read). */
 export function compareRunData(runs: readonly RunData[], opts: CompareOptions = {}): CompareTable {
   const window = opts.window ?? defaultWindow(runs);
-  if (!(Number.isInteger(window) && window >= 1)) throw new RangeError(`window must be a positive integer, got ${window}`);
+  if (!(Number.isInteger(window) && window >= 1)) throw new AnchorError('BAD_ARGUMENT', `window must be a positive integer, got ${window}`);
   const warnings: RunWarning[] = runs.flatMap((r) => r.warnings);
   if (runs.length > 1) {
     const keys = new Set(runs.map(configKey));
@@ -268,8 +287,10 @@ export function compareRunData(runs: readonly RunData[], opts: CompareOptions = 
     const arms = runs.map((r) => r.arms.find((a) => a.name === name));
     const values = {} as Record<CompareKey, CompareCell>;
     for (const c of columns) values[c.key] = meanSe(perRun.map((v) => (v ? v[c.key] : null)));
+    const role = armRole(arms.find((a) => a?.status?.spec)?.status?.spec);
     return {
       arm: name,
+      ...(role ? { role } : {}),
       runs: arms.filter(Boolean).length,
       incomplete: arms.some((a) => a?.incomplete),
       states: arms.map((a) => (a ? (a.status?.state ?? 'missing') : 'absent')),
@@ -297,7 +318,7 @@ export function compareRunData(runs: readonly RunData[], opts: CompareOptions = 
 
 /** Read run directories and compare their arms (several dirs = seeds of one config). */
 export function compareRuns(dirs: readonly string[], opts: CompareOptions = {}): CompareTable {
-  if (dirs.length === 0) throw new RangeError('compareRuns needs at least one run directory');
+  if (dirs.length === 0) throw new AnchorError('BAD_ARGUMENT', 'compareRuns needs at least one run directory');
   return compareRunData(dirs.map((d) => readRun(d)), opts);
 }
 

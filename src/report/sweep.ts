@@ -17,7 +17,7 @@ import { AnchorError } from '../util/errors.ts';
 import { writeFileAtomic } from '../util/fs.ts';
 import { renderSvg, type Chart } from './charts.ts';
 import { armColor, armColors } from './colors.ts';
-import { compareRunData, defaultWindow, formatCell, formatCompareMarkdown, type CompareCell, type CompareTable } from './compare.ts';
+import { compareRunData, defaultWindow, formatCell, formatCompareMarkdown, type ArmRole, type CompareCell, type CompareTable } from './compare.ts';
 import { formatWarning, readRun, type RunWarning } from './read-run.ts';
 import { compareHtml, escapeHtml, htmlPage } from './report.ts';
 
@@ -54,6 +54,8 @@ export interface KnobPoint {
 /** A reference arm, drawn as a horizontal rule at its final gold. */
 export interface KnobReference {
   arm: string;
+  /** What the arm is a reference for (its compare row's role). */
+  role: ArmRole;
   gold: CompareCell;
   budget: CompareCell;
   gap: CompareCell;
@@ -112,7 +114,9 @@ const EMPTY: CompareCell = { mean: null, se: null, n: 0 };
 export function knobPoints(table: CompareTable, sweep: SweepInfo): KnobData {
   const rowOf = (arm: string) => table.rows.find((r) => r.arm === arm);
   const cellOf = (arm: string, key: 'finalGold' | 'execBudget' | 'gap'): CompareCell => rowOf(arm)?.values[key] ?? EMPTY;
-  const execGold = sweep.references.includes('execution') ? cellOf('execution', 'finalGold').mean : null;
+  const roleOf = (arm: string): ArmRole => rowOf(arm)?.role ?? null;
+  const execRef = sweep.references.find((arm) => roleOf(arm) === 'execution');
+  const execGold = execRef !== undefined ? cellOf(execRef, 'finalGold').mean : null;
   const fraction = (g: number | null): number | null => (g !== null && execGold !== null && execGold > 0 ? g / execGold : null);
 
   const seriesKeys = sweep.grid.map((a) => a.key).filter((k) => k !== RATE_KEY);
@@ -148,6 +152,7 @@ export function knobPoints(table: CompareTable, sweep: SweepInfo): KnobData {
 
   const references: KnobReference[] = sweep.references.map((arm) => ({
     arm,
+    role: roleOf(arm),
     gold: cellOf(arm, 'finalGold'),
     budget: cellOf(arm, 'execBudget'),
     gap: cellOf(arm, 'gap'),
@@ -159,8 +164,8 @@ export function knobPoints(table: CompareTable, sweep: SweepInfo): KnobData {
     series,
     points: points.map(({ order: _o, ...p }) => p),
     references,
-    frozen: references.find((r) => r.arm === 'frozen') ?? null,
-    execution: references.find((r) => r.arm === 'execution') ?? null,
+    frozen: references.find((r) => r.role === 'frozen') ?? null,
+    execution: references.find((r) => r.role === 'execution') ?? null,
     runs: table.runs.length,
   };
 }
@@ -177,7 +182,7 @@ export type KnobMeasure = 'gold' | 'gap';
 /** The label of a reference rule: its final gold (or gap), and its budget (the execution arm's is every rollout). */
 export function referenceLabel(r: KnobReference, multi: boolean, measure: KnobMeasure = 'gold'): string {
   const value = formatCell(r[measure], 3, multi);
-  const budget = r.arm === 'execution' ? `budget ${intText(r.budget.mean)} = every rollout` : `budget ${intText(r.budget.mean)}`;
+  const budget = r.role === 'execution' ? `budget ${intText(r.budget.mean)} = every rollout` : `budget ${intText(r.budget.mean)}`;
   return `${r.arm}: ${measure} ${value} (${budget})`;
 }
 

@@ -12,7 +12,7 @@ import type { SandboxConfig } from './config.ts';
 import type { Executor } from './types.ts';
 import { QueueExecutor, type QueueExecutorOptions } from './queue/queue-executor.ts';
 
-export type { ExecResult, ExecStatus, Executor, ExecutorOptions, ProgramSpec } from './types.ts';
+export type { ExecErrorCode, ExecResult, ExecStatus, Executor, ExecutorOptions, ProgramSpec } from './types.ts';
 export { sandboxConfigSchema, defaultSandboxConfig, type SandboxConfig } from './config.ts';
 export { LocalExecutor, type LocalExecutorOptions } from './local-executor.ts';
 export { QueueExecutor, type QueueExecutorOptions } from './queue/queue-executor.ts';

@@ -426,6 +426,7 @@ export class LocalExecutor implements Executor {
 function toResult(spec: ProgramSpec, r: WireResult): ExecResult {
   const out: ExecResult = { id: spec.id, status: r.status, passed: r.passed, total: r.total, ms: r.ms, stdout: r.stdout };
   if (r.error !== undefined) out.error = r.error;
+  if (r.code !== undefined) out.code = r.code;
   return out;
 }
 

@@ -2,7 +2,7 @@
  * Messages between the executor (parent) and its worker processes over the fork IPC channel.
  * Internal to src/sandbox.
  */
-import type { ExecStatus, VerdictMode } from './types.ts';
+import type { ExecErrorCode, ExecStatus, VerdictMode } from './types.ts';
 
 /** Worker start-up options, passed as argv[2] (JSON). */
 export interface WorkerOptions {
@@ -38,6 +38,7 @@ export interface WireResult {
   ms: number;
   stdout: string;
   error?: string;
+  code?: ExecErrorCode;
 }
 
 export type ToWorker = { type: 'batch'; batch: number; programs: WireProgram[] } | { type: 'exit' };

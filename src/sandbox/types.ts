@@ -28,6 +28,13 @@ export interface ProgramSpec {
   timeoutMs?: number;
 }
 
+/**
+ * Why a program's result is suspect beyond its status (read by the trainer's pre-action gate as
+ * a harness-integrity signal): `tests_not_run` — the program finished but fewer than
+ * `min_assertions` assertions ran (the completion pre-empted the tests).
+ */
+export type ExecErrorCode = 'tests_not_run';
+
 /** Result of one program. Never thrown: every failure mode is a status. */
 export interface ExecResult {
   id: string;
@@ -42,6 +49,8 @@ export interface ExecResult {
   stdout: string;
   /** Error message for non-pass statuses. */
   error?: string;
+  /** Machine-readable reason, where the sandbox knows one ({@link ExecErrorCode}). */
+  code?: ExecErrorCode;
 }
 
 /** Executor limits and sizing. */

@@ -238,6 +238,7 @@ class Host {
           ...c,
           stdout: out,
           error: `no assertion ran (${v.passed} < min_assertions ${this.opts.minAssertions}): the tests did not execute`,
+          code: 'tests_not_run',
         });
       }
       return done('pass', { ...c, stdout: out });

@@ -20,6 +20,7 @@ import { AnchorError } from '../util/errors.ts';
 import { writeJsonAtomic } from '../util/fs.ts';
 import type { ArmSpec } from './arms.ts';
 import { ArmTrainer, type TrainerState } from './arm-trainer.ts';
+import { grpoOptimizerConfig } from './config.ts';
 import { LABEL_SOURCES } from './label-sources.ts';
 import { JsonlWriter, KvLogger, writeCsvFromJsonl } from './logger.ts';
 import type { ArmStatus } from './run-format.ts';
@@ -82,13 +83,7 @@ export async function runArm(opts: {
   const start = latest ? loadCheckpoint(join(latest.dir, 'policy')) : base;
   const policy = GptModel.fromWeights(base.config, start.weights);
   const reference = GptModel.fromWeights(base.config, base.weights);
-  const optimizer = new AdamOptimizer(policy.params, {
-    lr: config.grpo.lr,
-    grad_clip: config.grpo.grad_clip,
-    warmup_steps: config.grpo.warmup_steps,
-    schedule: config.grpo.lr_schedule === 'cosine' ? 'cosine' : 'constant',
-    total_steps: config.grpo.steps,
-  });
+  const optimizer = new AdamOptimizer(policy.params, grpoOptimizerConfig(config.grpo));
   if (latest && start.optimizer) optimizer.setState(start.optimizer.state);
   const engine = await OnnxRolloutEngine.fromWeights(base.config, start.weights, {
     tokenizer: base.tokenizer,

@@ -1,5 +1,5 @@
 /**
- * One arm's training loop: the GRPO step with settlement windows (DESIGN.md, "One settlement
+ * One arm's training loop: the GRPO step with settlement windows (docs/design.md, "One settlement
  * epoch"). Every arm runs this same code; what differs is data — the arm's reward source
  * (./reward-sources.ts), refit-label source (./label-sources.ts) and updater (./update.ts, or the
  * gate of ./gated-step.ts), and its config overlay.

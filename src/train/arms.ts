@@ -26,7 +26,7 @@ export interface ArmSpec {
   overlay: Record<string, unknown>;
 }
 
-/** The built-in arms (DESIGN.md, "The core experiment"). */
+/** The built-in arms (docs/design.md, "The core experiment"). */
 export const ARM_REGISTRY: Record<string, ArmSpec> = {
   frozen: {
     name: 'frozen',

@@ -1,23 +1,30 @@
 /**
  * Config schemas owned by the training driver: GRPO, settlement windows, gold metrics,
- * in-training evaluation, checkpoints. Defaults follow the reference study (DESIGN.md).
+ * in-training evaluation, checkpoints. Defaults follow the reference study (docs/design.md).
  */
 import { z } from 'zod';
+import { lrScheduleSchema, optimizerConfigSchema, type OptimizerConfig } from '../policy/optimizer-config.ts';
 import { STRATEGY_NAMES } from './settlement.ts';
 
 /** Advantage estimators (./grpo.ts): group mean baseline, leave-one-out baseline, REINFORCE++. */
 export const ADVANTAGE_ESTIMATORS = ['grpo', 'rloo', 'reinforce_pp'] as const;
 
-/** GRPO hyper-parameters. */
+const opt = optimizerConfigSchema.shape;
+
+/** GRPO hyper-parameters (the optimizer keys are the optimizer schema's, src/policy/optimizer.ts). */
 export const grpoConfigSchema = z
   .object({
     steps: z.number().int().min(1).default(200),
     prompts_per_step: z.number().int().min(1).default(8),
     group_size: z.number().int().min(2).default(8),
-    lr: z.number().positive().max(1).default(3e-4),
-    lr_schedule: z.enum(['constant', 'cosine', 'linear']).default('constant'),
-    warmup_steps: z.number().int().min(0).default(0),
-    grad_clip: z.number().positive().default(1.0),
+    /** Adam learning rate. */
+    lr: opt.lr,
+    /** Schedule after warmup; cosine and linear decay toward 0.1 × lr over the run's optimizer steps. */
+    lr_schedule: lrScheduleSchema.default('constant'),
+    /** Optimizer steps of linear warmup (there are steps × inner_iterations optimizer steps in a run, more with gate re-passes rolled back). */
+    warmup_steps: opt.warmup_steps,
+    /** Clip gradients to this global L2 norm; 0 disables clipping. */
+    grad_clip: opt.grad_clip,
     beta: z.number().min(0).default(0.02),
     clip: z
       .object({ low: z.number().min(0).max(1).default(0.2), high: z.number().min(0).default(0.2) })
@@ -82,6 +89,11 @@ export const grpoConfigSchema = z
       .prefault({}),
   })
   .strict();
+
+/** The optimizer config of a GRPO block: its schedule spans the run's optimizer steps (steps × inner_iterations). */
+export function grpoOptimizerConfig(g: z.output<typeof grpoConfigSchema>): Partial<OptimizerConfig> {
+  return { lr: g.lr, grad_clip: g.grad_clip, warmup_steps: g.warmup_steps, schedule: g.lr_schedule, total_steps: g.steps * g.inner_iterations };
+}
 
 /** Settlement: how often and how much of a window is executed (or judged) to refit the RM. */
 export const settlementConfigSchema = z

@@ -4,6 +4,7 @@
  * prompts. All arms of a run share the seed, so they see the same data order.
  */
 import { Rng, type RngState } from '../util/rng.ts';
+import { AnchorError } from '../util/errors.ts';
 
 /** Serialisable loader state. */
 export interface DataLoaderState {
@@ -19,7 +20,7 @@ export class DataLoader {
   private rng: Rng;
 
   constructor(readonly size: number, seed: number) {
-    if (size <= 0) throw new RangeError('DataLoader needs at least one problem');
+    if (size <= 0) throw new AnchorError('BAD_CONFIG', 'DataLoader needs at least one problem');
     this.rng = new Rng(seed).fork('data-order');
     this.state = { epoch: 0, pos: 0, order: this.rng.shuffle([...Array(size).keys()]), rng: this.rng.getState() };
   }

@@ -1,6 +1,6 @@
 /**
  * The gated arm's {@link Updater}: every GRPO update is an action that passes the pre-action
- * gate (src/gate, "verified before acting" in DESIGN.md) before it is committed.
+ * gate (src/gate, "Verified before acting" in docs/design.md) before it is committed.
  *
  * Per step: the update is applied tentatively (snapshot of all policy weights and the whole
  * optimizer state first), its evidence is collected from the updated policy, the gate decides,
@@ -40,7 +40,6 @@ import { sequenceLogProbs } from '../policy/logprobs.ts';
 import type { GptModel } from '../policy/model.ts';
 import type { AdamOptimizer, OptimizerState, StepResult } from '../policy/optimizer.ts';
 import type { WeightMap } from '../policy/weights.ts';
-import { LENGTH_FEATURES } from '../reward/features/js-surface.ts';
 import type { FeatureExtractor } from '../reward/features/types.ts';
 import type { RewardModel } from '../reward/models/types.ts';
 import { problemProgram } from '../sandbox/programs.ts';
@@ -96,13 +95,12 @@ export interface GatedState {
 }
 
 /**
- * Harness-tamper / sandbox-escape signals in an execution result: tests that never ran although
- * the program finished (the completion pre-empted the harness), or a blocked module import (an
- * attempt to reach outside the sandbox). The sandbox reports no other such signal today.
+ * Harness-tamper signals in an execution result, by the sandbox's error code: tests that never
+ * ran although the program finished (the completion pre-empted the harness). The sandbox reports
+ * no other such signal today.
  */
 export function integritySignal(r: ExecResult): boolean {
-  const e = r.error ?? '';
-  return /the tests did not execute|Cannot find module|tamper|sandbox escape/i.test(e);
+  return r.code === 'tests_not_run';
 }
 
 /** The gate config with `escalation.base_settlement_rate` resolved (unset: `settlement.rate`). */
@@ -120,18 +118,14 @@ export function toSparse(x: ArrayLike<number>): SparseVector {
   return { indices, values };
 }
 
-/** Feature names for the critic's attribution (js-surface: hash buckets + its length features). */
+/** Feature names for the critic's attribution: the extractor's own, else `name[i]`. */
 export function featureNamesOf(fx: FeatureExtractor): string[] {
-  if (fx.name === 'js-surface') {
-    const h = fx.dim - LENGTH_FEATURES.length;
-    return [...Array.from({ length: h }, (_, i) => `ngram#${i}`), ...LENGTH_FEATURES];
-  }
-  return Array.from({ length: fx.dim }, (_, i) => `${fx.name}[${i}]`);
+  return fx.featureNames ? [...fx.featureNames] : Array.from({ length: fx.dim }, (_, i) => `${fx.name}[${i}]`);
 }
 
 /** The RM's linear view for the critic (a non-linear RM attributes nothing: mode `unattributed`). */
 function linearView(rm: RewardModel, names: string[]): LinearRm {
-  const lin = (rm as { linear?: { weights: ArrayLike<number> } }).linear;
+  const lin = rm.linear;
   const weights = lin ? Array.from(lin.weights) : new Array<number>(names.length).fill(0);
   return { weights, featureNames: names };
 }

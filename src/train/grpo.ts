@@ -1,5 +1,5 @@
 /**
- * GRPO, as the field writes it (DESIGN.md "GRPO, as the field writes it"): group-relative
+ * GRPO, as the field writes it (docs/design.md, "GRPO"): group-relative
  * advantages, the clipped per-token surrogate with asymmetric clip range, the k3 KL estimator
  * to the reference policy, and the loss aggregations — plus the variants the large frameworks
  * (TRL, verl, OpenRLHF) offer, so a result here can be reproduced there (docs/grpo.md):
@@ -10,6 +10,7 @@
  * loss on tfjs tensors for the optimizer.
  */
 import { tf } from '../tf/backend.ts';
+import { AnchorError } from '../util/errors.ts';
 import type { ADVANTAGE_ESTIMATORS } from './config.ts';
 
 /** How advantages are scaled after subtracting the group mean. */
@@ -49,7 +50,7 @@ export function computeAdvantages(
   baseline: 'grpo' | 'rloo' = 'grpo',
 ): { advantages: Float32Array; valid: boolean[] } {
   if (rewards.length % groupSize !== 0) {
-    throw new RangeError(`computeAdvantages: ${rewards.length} rewards is not a multiple of group size ${groupSize}`);
+    throw new AnchorError('INTERNAL', `computeAdvantages: ${rewards.length} rewards is not a multiple of group size ${groupSize}`);
   }
   const n = rewards.length;
   const advantages = new Float32Array(n);

@@ -1,7 +1,7 @@
 /**
  * On-policy soundness monitor: every GRPO group is a best-of-G pool, so where gold is known for
  * the whole group the RM's within-group soundness is free — gold of the RM's favourite divided by
- * the best gold in the group (Snd@G of DESIGN.md, measured on-policy). Groups whose best gold is 0
+ * the best gold in the group (Snd@N of docs/design.md at N = G, measured on-policy). Groups whose best gold is 0
  * carry no information and are left out.
  */
 

@@ -33,7 +33,7 @@ export const METRIC_KEYS = {
   sndGRolling: 'monitor/snd_g_rolling',
   /** Mean of the reward the arm actually trained on. */
   train: 'reward/train',
-  /** Mean per-token k3 KL to the reference policy (at the sampling policy; logged whatever `grpo.beta`, 0 included). */
+  /** Mean per-token k3 KL to the reference policy, on the policy of the last inner iteration's loss; logged whatever `grpo.beta`, 0 included. */
   kl: 'kl/ref',
   /**
    * Share of the step's groups whose training rewards are all equal (no learning signal; TRL's

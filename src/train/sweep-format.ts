@@ -102,3 +102,6 @@ export function expandSweepDirs(dirs: readonly string[]): string[] {
     return runs;
   });
 }
+
+/** Seeds when `--seeds` is not given: enough for a standard error. */
+export const DEFAULT_SEEDS = 3;

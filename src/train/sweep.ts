@@ -18,7 +18,7 @@ import { deepMerge, resolveArms } from './arms.ts';
 import { RunProgress } from './progress.ts';
 import type { RunManifest } from './run-format.ts';
 import { finishRun, forkArm, newManifest, prepareRunShared, unfinishedArms } from './run.ts';
-import { SWEEP_FILE, isSweepDir, readSweepRecord, seedDirName, type SweepRecord } from './sweep-format.ts';
+import { DEFAULT_SEEDS, SWEEP_FILE, isSweepDir, readSweepRecord, seedDirName, type SweepRecord } from './sweep-format.ts';
 import { cellArm, checkArmBase, gridCells, parseGrid, parseReferences } from './sweep-grid.ts';
 
 /** Options of {@link sweepRun} (the flags of `anchor-rl sweep`). */
@@ -39,8 +39,7 @@ export interface SweepOptions {
   log?: (line: string) => void;
 }
 
-/** Seeds when `--seeds` is not given: enough for a standard error. */
-export const DEFAULT_SEEDS = 3;
+export { DEFAULT_SEEDS };
 
 /** What a sweep will do, fully validated; nothing is written while planning. */
 export interface SweepPlan {

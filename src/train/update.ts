@@ -176,20 +176,26 @@ export function applyGrpoUpdate(p: Pick<UpdateParts, 'config' | 'policy' | 'opti
   const tokens: GrpoTokens = { batch: ref.batch, length: C, oldLogp: b.oldLogp, refLogp: ref.logProbs, mask, advantages, ...(b.isWeights ? { isWeights: b.isWeights } : {}) };
   const opts = lossOptions(cfg);
   // The first forward pass runs at the sampling weights: its log-probs are the trainer's side of
-  // the rollout mismatch, read here instead of paying for another forward pass.
+  // the rollout mismatch, read here instead of paying for another forward pass. The last
+  // iteration's log-probs are the policy this step's loss was taken on: its KL to the reference
+  // and the fraction of tokens the ratio clip cut off are the step's diagnostics.
+  const k = g.inner_iterations;
   let trainLogp = b.trainLogp;
-  const lossFn = () => {
-    const logp = completionLogProbs(policy, b.batch, { entropy: false }).logProbs;
-    trainLogp ??= logp.dataSync() as Float32Array;
-    return grpoLoss(logp, tokens, opts);
-  };
-  const results = Array.from({ length: g.inner_iterations }, () => optimizer.trainStep(lossFn));
-  const diag = grpoLossReference(b.oldLogp, tokens, opts); // KL/clip at the sampling policy
+  let newLogp = b.oldLogp;
+  const results = Array.from({ length: k }, (_, it) =>
+    optimizer.trainStep(() => {
+      const logp = completionLogProbs(policy, b.batch, { entropy: false }).logProbs;
+      if (it === 0 && !trainLogp) trainLogp = Float32Array.from(logp.dataSync());
+      if (it === k - 1) newLogp = Float32Array.from(logp.dataSync());
+      return grpoLoss(logp, tokens, opts);
+    }),
+  );
+  const diag = grpoLossReference(newLogp, tokens, opts);
   const metrics = { [K.mismatchKl]: mismatchKl(b.rolloutLogp, trainLogp!, ref.mask), ...variantMetrics(cfg, b, truncated) };
   return { results, kl: diag.kl, clipFraction: diag.clipFraction, grpoMetrics: metrics };
 }
 
-/** The step's metrics of the rollout mismatch and of the GRPO options that are set. */
+/** The step's metrics of the GRPO options that are set (reward shaping, truncation, TIS). */
 function variantMetrics(cfg: RunConfig, b: UpdateBatch, truncated: readonly boolean[]): Record<string, MetricValue> {
   const g = cfg.grpo;
   const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, v) => a + v, 0) / xs.length : 0);

@@ -4,6 +4,7 @@
  * Why not Math.random or a library: runs must be reproducible from a seed, and the RNG state
  * must go into checkpoints so a resumed run continues the exact same stream.
  */
+import { AnchorError } from './errors.ts';
 
 /** Serialisable RNG state: four uint32 words. */
 export type RngState = [number, number, number, number];
@@ -67,7 +68,7 @@ export class Rng {
 
   /** Uniform integer in [0, n). */
   int(n: number): number {
-    if (!(n > 0)) throw new RangeError(`Rng.int needs n > 0, got ${n}`);
+    if (!(n > 0)) throw new AnchorError('INTERNAL', `Rng.int needs n > 0, got ${n}`);
     return Math.floor(this.next() * n);
   }
 

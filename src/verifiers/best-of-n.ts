@@ -12,6 +12,7 @@
  * exchangeability its expected gold is the group's mean gold. We therefore replace each
  * candidate's gold by its tie group's mean and then apply the rank formula.
  */
+import { AnchorError } from '../util/errors.ts';
 
 /** One problem's pool: a verifier score and a gold value per candidate (same order). */
 export interface ScoredPool {
@@ -24,8 +25,8 @@ export interface ScoredPool {
  * using the recurrence w_0 = N/M, w_{i+1} = w_i · (M-N-i)/(M-1-i) (stable; no factorials).
  */
 export function bestOfNWeights(m: number, n: number): Float64Array {
-  if (!Number.isInteger(m) || m < 1) throw new RangeError(`pool size must be a positive integer, got ${m}`);
-  if (!Number.isInteger(n) || n < 1 || n > m) throw new RangeError(`N must be an integer in [1, ${m}], got ${n}`);
+  if (!Number.isInteger(m) || m < 1) throw new AnchorError('BAD_ARGUMENT', `pool size must be a positive integer, got ${m}`);
+  if (!Number.isInteger(n) || n < 1 || n > m) throw new AnchorError('BAD_ARGUMENT', `N must be an integer in [1, ${m}], got ${n}`);
   const w = new Float64Array(m);
   w[0] = n / m;
   for (let i = 0; i + 1 < m; i++) {
@@ -41,7 +42,7 @@ export function bestOfNWeights(m: number, n: number): Float64Array {
  */
 export function goldByVerifierRank(pool: ScoredPool): Float64Array {
   const m = pool.scores.length;
-  if (pool.gold.length !== m) throw new RangeError(`scores (${m}) and gold (${pool.gold.length}) differ in length`);
+  if (pool.gold.length !== m) throw new AnchorError('BAD_DATASET', `scores (${m}) and gold (${pool.gold.length}) differ in length`);
   const key = (i: number): number => {
     const s = pool.scores[i]!;
     return Number.isNaN(s) ? -Infinity : s;
@@ -82,7 +83,7 @@ export function expectedBestOfNCurve(pool: ScoredPool, ns: readonly number[]): n
 
 /** N = 2^0 … 2^k. */
 export function powersOfTwo(maxLog2: number): number[] {
-  if (!Number.isInteger(maxLog2) || maxLog2 < 0) throw new RangeError(`max log2 must be a non-negative integer, got ${maxLog2}`);
+  if (!Number.isInteger(maxLog2) || maxLog2 < 0) throw new AnchorError('BAD_ARGUMENT', `max log2 must be a non-negative integer, got ${maxLog2}`);
   return Array.from({ length: maxLog2 + 1 }, (_, k) => 2 ** k);
 }
 

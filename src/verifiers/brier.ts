@@ -10,6 +10,7 @@
  * forecast in a bin equals the bin mean; otherwise the within-bin spread leaves a small
  * remainder, reported as `residual` = brier − (reliability − resolution + uncertainty).
  */
+import { AnchorError } from '../util/errors.ts';
 
 /** Result of {@link brierDecomposition}. */
 export interface BrierResult {
@@ -29,8 +30,8 @@ export interface BrierResult {
  */
 export function brierDecomposition(forecasts: ArrayLike<number>, outcomes: ArrayLike<number>, numBins = 10): BrierResult {
   const n = forecasts.length;
-  if (outcomes.length !== n) throw new RangeError(`forecasts (${n}) and outcomes (${outcomes.length}) differ in length`);
-  if (n === 0) throw new RangeError('Brier score needs at least one forecast');
+  if (outcomes.length !== n) throw new AnchorError('BAD_DATASET', `forecasts (${n}) and outcomes (${outcomes.length}) differ in length`);
+  if (n === 0) throw new AnchorError('BAD_DATASET', 'Brier score needs at least one forecast');
   const count = new Float64Array(numBins);
   const sumP = new Float64Array(numBins);
   const sumO = new Float64Array(numBins);
@@ -39,8 +40,8 @@ export function brierDecomposition(forecasts: ArrayLike<number>, outcomes: Array
   for (let i = 0; i < n; i++) {
     const p = forecasts[i]!;
     const o = outcomes[i]!;
-    if (!(p >= 0 && p <= 1)) throw new RangeError(`forecast ${i} is ${p}, outside [0, 1]`);
-    if (!(o >= 0 && o <= 1)) throw new RangeError(`outcome ${i} is ${o}, outside [0, 1]`);
+    if (!(p >= 0 && p <= 1)) throw new AnchorError('BAD_DATASET', `forecast ${i} is ${p}, outside [0, 1]`);
+    if (!(o >= 0 && o <= 1)) throw new AnchorError('BAD_DATASET', `outcome ${i} is ${o}, outside [0, 1]`);
     const k = Math.min(numBins - 1, Math.floor(p * numBins));
     count[k]! += 1;
     sumP[k]! += p;

@@ -2,11 +2,12 @@
  * Pearson and Spearman correlations (Spearman = Pearson on average ranks, so ties get the mean
  * of the ranks they span). Both return NaN when either side has zero variance.
  */
+import { AnchorError } from '../util/errors.ts';
 
 /** Pearson product-moment correlation. */
 export function pearson(x: ArrayLike<number>, y: ArrayLike<number>): number {
   const n = x.length;
-  if (y.length !== n) throw new RangeError(`x (${n}) and y (${y.length}) differ in length`);
+  if (y.length !== n) throw new AnchorError('BAD_ARGUMENT', `x (${n}) and y (${y.length}) differ in length`);
   if (n < 2) return NaN;
   let mx = 0;
   let my = 0;
@@ -48,7 +49,7 @@ export function averageRanks(x: ArrayLike<number>): Float64Array {
 
 /** Spearman rank correlation with average ranks for ties. */
 export function spearman(x: ArrayLike<number>, y: ArrayLike<number>): number {
-  if (y.length !== x.length) throw new RangeError(`x (${x.length}) and y (${y.length}) differ in length`);
+  if (y.length !== x.length) throw new AnchorError('BAD_ARGUMENT', `x (${x.length}) and y (${y.length}) differ in length`);
   return pearson(averageRanks(x), averageRanks(y));
 }
 

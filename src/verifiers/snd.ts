@@ -1,5 +1,5 @@
 /**
- * Soundness-under-Pressure (DESIGN.md): Snd@N = E[G(V's pick)] / E[G(G's pick)] for N candidates
+ * Soundness-under-Pressure (docs/design.md): Snd@N = E[G(V's pick)] / E[G(G's pick)] for N candidates
  * drawn without replacement from each problem's pool, and its area over log N.
  *
  * Choices (documented in the README):
@@ -12,6 +12,7 @@
  * - Standard error of Snd@N: delta method on the ratio of two means over problems.
  */
 import { expectedBestOfNCurve, powersOfTwo, type ScoredPool } from './best-of-n.ts';
+import { AnchorError } from '../util/errors.ts';
 
 /** One point of the Snd@N curve. */
 export interface SndPoint {
@@ -37,12 +38,12 @@ export interface SndResult {
  * largest k with 2^k ≤ the smallest pool; larger k is an input error.
  */
 export function sndCurve(pools: readonly ScoredPool[], maxLog2?: number): SndResult {
-  if (pools.length === 0) throw new RangeError('Snd@N needs at least one problem pool');
+  if (pools.length === 0) throw new AnchorError('BAD_DATASET', 'Snd@N needs at least one problem pool');
   const minPool = Math.min(...pools.map((p) => p.scores.length));
-  if (minPool < 1) throw new RangeError('every pool needs at least one candidate');
+  if (minPool < 1) throw new AnchorError('BAD_DATASET', 'every pool needs at least one candidate');
   const kMax = Math.floor(Math.log2(minPool));
   const k = maxLog2 ?? kMax;
-  if (k > kMax) throw new RangeError(`max log2 ${k} needs pools of at least ${2 ** k} candidates; the smallest has ${minPool}`);
+  if (k > kMax) throw new AnchorError('BAD_ARGUMENT', `max log2 ${k} needs pools of at least ${2 ** k} candidates; the smallest has ${minPool}`);
   const ns = powersOfTwo(k);
   const v = pools.map((p) => expectedBestOfNCurve(p, ns));
   const g = pools.map((p) => expectedBestOfNCurve({ scores: p.gold, gold: p.gold }, ns));

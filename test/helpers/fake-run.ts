@@ -101,6 +101,7 @@ function armSpec(arm: string): ArmStatus['spec'] {
     case 'frozen':
       return { reward: 'rm', labels: null, describe: 'RM score; RM fitted once, never again' };
     case 'execution':
+    case 'ceiling':
       return { reward: 'execution', labels: null, describe: 'executed test pass fraction' };
     case 'judge':
       return { reward: 'rm', labels: 'judge', describe: 'RM refitted on judge labels' };

@@ -313,6 +313,16 @@ describe('training', () => {
     expect(learningRateAt(c, 100)).toBeCloseTo(0.1);
     expect(learningRateAt(optimizerConfigSchema.parse({ lr: 0.5 }), 77)).toBe(0.5);
   });
+
+  it('learning-rate schedule: linear warmup, then linear down to the floor', () => {
+    const c = optimizerConfigSchema.parse({ lr: 1, warmup_steps: 4, schedule: 'linear', total_steps: 14, min_lr_ratio: 0.1 });
+    expect(learningRateAt(c, 3)).toBeCloseTo(1);
+    expect(learningRateAt(c, 4)).toBeCloseTo(1);
+    expect(learningRateAt(c, 6)).toBeCloseTo(1 - 0.9 * 0.2);
+    expect(learningRateAt(c, 9)).toBeCloseTo(0.55);
+    expect(learningRateAt(c, 14)).toBeCloseTo(0.1);
+    expect(learningRateAt(c, 100)).toBeCloseTo(0.1);
+  });
 });
 
 describe('generation with the KV cache', () => {

@@ -68,6 +68,13 @@ describe('compareRuns on one complete run (noise-free closed forms, 100 steps, w
     expect(val(t, 'execution', 'execFraction')).toBe(1);
   });
 
+  it('the execution reference is the arm whose reward source executes every rollout, whatever its name', () => {
+    const renamed = compareRuns([writeFakeRun(fresh(), { steps: 100, arms: ['frozen', 'anchored', 'ceiling'] }).dir], { window: 25 });
+    expect(renamed.rows.map((r) => r.role ?? null)).toEqual(['frozen', null, 'execution']);
+    expect(val(renamed, 'anchored', 'execFraction')).toBeCloseTo(320 / (100 * FAKE_BATCH), 12);
+    expect(val(renamed, 'ceiling', 'execFraction')).toBe(1);
+  });
+
   it('judge label error is the mean over refits; other arms have none', () => {
     // Generator: judgeLabelError = 0.1 + 0.01 k at refit k = 1..4.
     expect(val(t, 'judge', 'judgeError')).toBeCloseTo(0.125, 9);

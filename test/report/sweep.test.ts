@@ -29,6 +29,8 @@ function table(rows: Record<string, [gold: number | null, goldSe: number | null,
     columns: [],
     rows: Object.entries(rows).map(([arm, [g, se, b, gap]]) => ({
       arm,
+      // The roles compare reads from each arm's spec (reward source and labels).
+      ...(arm === 'frozen' ? { role: 'frozen' as const } : arm === 'execution' ? { role: 'execution' as const } : {}),
       runs: 2,
       incomplete: incomplete.includes(arm),
       states: ['done', 'done'],

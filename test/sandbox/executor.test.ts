@@ -58,7 +58,9 @@ describe('executor contract', () => {
       const [r2] = await node.run([js('none', code)]);
       expect(r1!.status).toBe('fail');
       expect(r1!.error).toMatch(/no assertion ran/);
+      expect(r1!.code).toBe('tests_not_run');
       expect(r2!.status).toBe('pass');
+      expect(r2!.code).toBeUndefined();
       expect(r2!.stdout).toBe('no tests here\n');
     } finally {
       await strict.close();

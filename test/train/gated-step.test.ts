@@ -17,7 +17,8 @@ import { RidgeRewardModel } from '../../src/reward/models/ridge.ts';
 import type { ExecResult, Executor, ProgramSpec } from '../../src/sandbox/types.ts';
 import { initTf, tf } from '../../src/tf/backend.ts';
 import { resolveArms } from '../../src/train/arms.ts';
-import { GatedStep, integritySignal, resolveGateConfig } from '../../src/train/gated-step.ts';
+import { featureNamesOf, GatedStep, integritySignal, resolveGateConfig } from '../../src/train/gated-step.ts';
+import { jsSurfaceExtractor, LENGTH_FEATURES } from '../../src/reward/features/js-surface.ts';
 import { applyGrpoUpdate, type UpdateBatch } from '../../src/train/update.ts';
 
 const MODEL = { vocabSize: 12, context: 16, layers: 1, dModel: 16, heads: 2, tiedHead: true };
@@ -235,10 +236,17 @@ describe('gated update on a tiny tfjs policy', () => {
   it('resolves gate.escalation.base_settlement_rate from settlement.rate unless set; flags integrity signals', () => {
     expect(resolveGateConfig(runConfigSchema.parse({ settlement: { rate: 0.2 } })).escalation.base_settlement_rate).toBe(0.2);
     expect(resolveGateConfig(runConfigSchema.parse({ settlement: { rate: 0.2 }, gate: { escalation: { base_settlement_rate: 0.05 } } })).escalation.base_settlement_rate).toBe(0.05);
-    const res = (error?: string): ExecResult => ({ id: 'x', status: 'error', passed: 0, total: 0, ms: 0, stdout: '', ...(error ? { error } : {}) });
-    expect(integritySignal(res('no assertion ran (0 < min_assertions 1): the tests did not execute'))).toBe(true);
-    expect(integritySignal(res("Cannot find module 'fs': the sandbox provides only 'assert'"))).toBe(true);
+    const res = (error?: string, code?: ExecResult['code']): ExecResult => ({ id: 'x', status: 'fail', passed: 0, total: 0, ms: 0, stdout: '', ...(error ? { error } : {}), ...(code ? { code } : {}) });
+    expect(integritySignal(res('no assertion ran (0 < min_assertions 1): the tests did not execute', 'tests_not_run'))).toBe(true);
+    // The code decides, not the message (a program can print anything into its error).
+    expect(integritySignal(res('Error: the tests did not execute'))).toBe(false);
     expect(integritySignal(res('TypeError: x is not a function'))).toBe(false);
     expect(integritySignal(res())).toBe(false);
+  });
+
+  it("the critic's feature names are the extractor's own (js-surface: hash buckets and length features), else name[i]", () => {
+    expect(featureNamesOf(jsSurfaceExtractor({ hashDim: 3 }))).toEqual(['ngram#0', 'ngram#1', 'ngram#2', ...LENGTH_FEATURES]);
+    expect(featureNamesOf({ ...features, featureNames: ['as', 'bs'] })).toEqual(['as', 'bs']);
+    expect(featureNamesOf(features)).toEqual(['toy[0]', 'toy[1]']);
   });
 });

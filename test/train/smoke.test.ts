@@ -73,7 +73,7 @@ describe('train (smoke)', () => {
     if (r.code !== 0) throw new Error(`smoke train failed (${r.code}):\n${r.stderr.slice(-4000)}`);
   }, 900_000);
 
-  it('runs every arm into its own directory with the logs the issue lists', () => {
+  it('runs every arm into its own directory with the logs of a run directory (run-format.ts)', () => {
     const manifest = JSON.parse(readFileSync(join(full, 'manifest.json'), 'utf8'));
     expect(manifest.arms).toEqual(['frozen', 'anchored', 'execution', 'judge', 'gated', 'anchored-uncertainty', 'gspo-dapo', 'reinforce-pp']);
     expect(manifest.endedAt).toBeTruthy();

@@ -59,6 +59,6 @@ describe('exact best-of-N expectation', () => {
   });
 
   it('rejects N outside [1, M]', () => {
-    expect(() => expectedBestOfN({ scores: [1], gold: [1] }, 2)).toThrow(RangeError);
+    expect(() => expectedBestOfN({ scores: [1], gold: [1] }, 2)).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
   });
 });

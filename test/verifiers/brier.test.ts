@@ -25,6 +25,6 @@ describe('Brier decomposition', () => {
     const r = brierDecomposition([1, 0.1], [1, 0]);
     expect(r.bins[9]!.count).toBe(1);
     expect(r.bins[1]!.count).toBe(1);
-    expect(() => brierDecomposition([1.5], [1])).toThrow(RangeError);
+    expect(() => brierDecomposition([1.5], [1])).toThrow(expect.objectContaining({ code: 'BAD_DATASET' }));
   });
 });

@@ -8,11 +8,7 @@ import type { CommandModule } from 'yargs';
 import { loadDataset } from '../../datasets/formats.ts';
 import type { Problem } from '../../datasets/problem.ts';
 import { meanPassAtK } from '../../eval/pass-at-k.ts';
-import { loadCheckpoint } from '../../policy/checkpoint.ts';
-import { loadOnnxModel } from '../../policy/engine/load-onnx-model.ts';
-import { OnnxRolloutEngine } from '../../policy/engine/rollout-engine.ts';
 import type { RolloutEngine } from '../../policy/engine/types.ts';
-import { createExecutor } from '../../sandbox/index.ts';
 import { problemProgram } from '../../sandbox/programs.ts';
 import { generateProblems, listFamilies } from '../../tasks/index.ts';
 import { goldOf } from '../../train/gold.ts';
@@ -37,8 +33,10 @@ interface EvalArgs {
 
 async function openEngine(args: EvalArgs): Promise<RolloutEngine> {
   if (!args.checkpoint === !args.onnx) throw new AnchorError('BAD_ARGUMENT', 'give exactly one of --checkpoint DIR or --onnx DIR');
-  if (args.onnx) return (await loadOnnxModel(args.onnx)).engine;
-  const ck = loadCheckpoint(args.checkpoint!);
+  // ONNX Runtime and tfjs load here, not with the command list (`--help` stays fast).
+  if (args.onnx) return (await (await import('../../policy/engine/load-onnx-model.ts')).loadOnnxModel(args.onnx)).engine;
+  const ck = (await import('../../policy/checkpoint.ts')).loadCheckpoint(args.checkpoint!);
+  const { OnnxRolloutEngine } = await import('../../policy/engine/rollout-engine.ts');
   return OnnxRolloutEngine.fromWeights(ck.config, ck.weights, { tokenizer: ck.tokenizer, eosTokenId: ck.tokenizer.eosId, padTokenId: ck.tokenizer.padId });
 }
 
@@ -76,6 +74,7 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
     if (ks.some((k) => !Number.isInteger(k) || k < 1 || k > args.n)) throw new AnchorError('BAD_ARGUMENT', `--k ${args.k}: every k must be an integer in [1, n=${args.n}]`);
     const problems = problemsOf(args);
     const engine = await openEngine(args);
+    const { createExecutor } = await import('../../sandbox/index.ts');
     const executor = createExecutor({ workers: args.workers, timeoutMs: 2000, memoryMb: 64, stdoutLimit: 65536, verdict: args.verdict, seed: args.seed });
     const rng = new Rng(args.seed).fork('eval');
     const rows: { id: string; n: number; c: number; meanGold: number; statuses: Record<string, number> }[] = [];

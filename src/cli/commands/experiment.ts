@@ -116,7 +116,7 @@ interface DomainArgs extends CommonArgs {
 }
 
 /**
- * A subcommand for one of the issue-11 experiments: common options, the experiment's own options,
+ * A subcommand for one of the reproduction experiments: common options, the experiment's own options,
  * a progress bar, then JSON or text.
  */
 function simpleCommand<A extends DomainArgs, Res>(spec: {

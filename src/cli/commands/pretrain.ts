@@ -7,9 +7,7 @@ import type { Argv, CommandModule } from 'yargs';
 import cliProgress from 'cli-progress';
 import { loadConfig } from '../../config/load.ts';
 import { generateProblems } from '../../tasks/index.ts';
-import { createExecutorFromConfig } from '../../sandbox/index.ts';
 import { pretrainConfigSchema } from '../../policy/pretrain/config.ts';
-import { runPretrain } from '../../policy/pretrain/pretrain.ts';
 
 interface PretrainArgs {
   config?: string;
@@ -49,6 +47,9 @@ export const pretrainCommand: CommandModule<object, PretrainArgs> = {
         cliProgress.Presets.shades_classic,
       );
     }
+    // The trainer (tfjs) and the sandbox load here, not with the command list (`--help` stays fast).
+    const { runPretrain } = await import('../../policy/pretrain/pretrain.ts');
+    const { createExecutorFromConfig } = await import('../../sandbox/index.ts');
     const executor = createExecutorFromConfig(cfg.sandbox);
     try {
       bar?.start(barTotal, 0, barPayload);

@@ -9,10 +9,8 @@ import { join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Argv, CommandModule } from 'yargs';
 import { AnchorError } from '../../util/errors.ts';
-import { runJob, suiteJobs, type JobResult, type SuiteJob } from '../../experiments/suite.ts';
+import type { JobResult, SuiteJob } from '../../experiments/suite.ts';
 import { headlinesMarkdown } from '../../experiments/text.ts';
-import { renderSvg } from '../../report/charts.ts';
-import { escapeHtml } from '../../report/report.ts';
 import type { Headline } from '../../experiments/common.ts';
 
 interface ReproduceArgs {
@@ -48,6 +46,9 @@ function num(x: number): string {
 
 /** The HTML report of a suite run (charts rendered to inline SVG). */
 export async function reproduceHtml(jobs: readonly SuiteJob[], results: readonly JobResult[], quick: boolean): Promise<string> {
+  // The experiments and the chart renderer (vega) load when the suite runs, not with the command list.
+  const { renderSvg } = await import('../../report/charts.ts');
+  const { escapeHtml } = await import('../../report/report.ts');
   const sections: string[] = [];
   for (const r of results) {
     const job = jobs.find((j) => j.id === r.id)!;
@@ -108,6 +109,7 @@ export const reproduceCommand: CommandModule<object, ReproduceArgs> = {
     if (!(Number.isInteger(args.chunk) && args.chunk >= 1)) throw new AnchorError('BAD_ARGUMENT', `--chunk must be a positive integer, got ${args.chunk}`);
     const out = resolve(args.out ?? (args.quick ? 'runs/reproduce-quick' : 'runs/reproduce'));
     mkdirSync(out, { recursive: true });
+    const { runJob, suiteJobs } = await import('../../experiments/suite.ts');
     let jobs = suiteJobs(args.quick, args.seed);
     if (args.only && args.only.length > 0) {
       const unknown = args.only.filter((id) => !jobs.some((j) => j.id === id));

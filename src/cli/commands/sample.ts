@@ -6,9 +6,6 @@
  */
 import type { Argv, CommandModule } from 'yargs';
 import { AnchorError } from '../../util/errors.ts';
-import { loadCheckpoint } from '../../policy/checkpoint.ts';
-import { OnnxRolloutEngine } from '../../policy/engine/rollout-engine.ts';
-import { loadOnnxModel } from '../../policy/engine/load-onnx-model.ts';
 import type { Completion, RolloutEngine } from '../../policy/engine/types.ts';
 
 interface SampleArgs {
@@ -43,7 +40,9 @@ export async function runSample(args: SampleArgs, out: (s: string) => void = (s)
   if (args.checkpoint) {
     kind = 'checkpoint';
     path = args.checkpoint;
-    const ckpt = loadCheckpoint(path);
+    // tfjs and ONNX Runtime load here, not with the command list (`--help` stays fast).
+    const ckpt = (await import('../../policy/checkpoint.ts')).loadCheckpoint(path);
+    const { OnnxRolloutEngine } = await import('../../policy/engine/rollout-engine.ts');
     engine = await OnnxRolloutEngine.fromWeights(ckpt.config, ckpt.weights, {
       tokenizer: ckpt.tokenizer,
       eosTokenId: ckpt.tokenizer.eosId,
@@ -52,7 +51,7 @@ export async function runSample(args: SampleArgs, out: (s: string) => void = (s)
   } else {
     kind = 'onnx';
     path = args.onnx!;
-    engine = (await loadOnnxModel(path)).engine;
+    engine = (await (await import('../../policy/engine/load-onnx-model.ts')).loadOnnxModel(path)).engine;
   }
   try {
     const options = {

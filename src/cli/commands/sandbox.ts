@@ -6,7 +6,8 @@ import { closeSync, openSync, readFileSync, statSync, writeSync } from 'node:fs'
 import cliProgress from 'cli-progress';
 import type { CommandModule } from 'yargs';
 import { truncateAtStop, type Language } from '../../datasets/problem.ts';
-import { createExecutor, sandboxConfigSchema, type ExecResult, type ExecStatus, type ProgramSpec } from '../../sandbox/index.ts';
+import { sandboxConfigSchema } from '../../sandbox/config.ts';
+import type { ExecResult, ExecStatus, ProgramSpec } from '../../sandbox/types.ts';
 import { AnchorError } from '../../util/errors.ts';
 
 interface RunArgs {
@@ -187,6 +188,7 @@ const run: CommandModule<object, RunArgs> = {
         )
       : undefined;
     bar?.start(specs.length, 0);
+    const { createExecutor } = await import('../../sandbox/index.ts'); // isolated-vm, Pyodide, the queue client
     const executor = createExecutor({
       workers: cfg.workers,
       timeoutMs: cfg.timeout_ms,

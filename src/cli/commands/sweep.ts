@@ -3,7 +3,7 @@
  * strategy) × seeds, one run directory per seed, one queue of arm processes, resumable.
  */
 import type { Argv, CommandModule } from 'yargs';
-import { DEFAULT_SEEDS, sweepRun } from '../../train/sweep.ts';
+import { DEFAULT_SEEDS } from '../../train/sweep-format.ts';
 import { SWEEP_SECTIONS } from '../../train/sweep-grid.ts';
 import { configOptions, type ConfigArgs } from '../options.ts';
 
@@ -42,6 +42,7 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
       .option('force', { type: 'boolean', default: false, describe: 'Start over: delete an existing sweep directory (or any non-empty directory) first' })
       .example('$0 sweep --config configs/default.yaml --grid settlement.rate=0,0.025,0.05,0.1,0.2 --grid settlement.strategy=random,top-proxy --seeds 3', 'the settlement-budget sweep') as unknown as Argv<SweepArgs>,
   handler: async (args) => {
+    const { sweepRun } = await import('../../train/sweep.ts');
     const dir = await sweepRun({
       configPath: args.config,
       sets: args.set,

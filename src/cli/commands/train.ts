@@ -1,8 +1,8 @@
 /**
- * `anchor-rl train` and `anchor-rl resume`: multi-arm GRPO runs.
+ * `anchor-rl train` and `anchor-rl resume`: multi-arm GRPO runs. The trainer (tfjs, ONNX Runtime,
+ * the sandbox) is imported in the handlers: `--help` loads none of it.
  */
 import type { CommandModule } from 'yargs';
-import { resumeRun, trainRun } from '../../train/run.ts';
 import { configOptions, type ConfigArgs } from '../options.ts';
 import { checkRedisUrl } from '../../sandbox/queue/connection.ts';
 
@@ -23,6 +23,7 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
       .option('queue', { type: 'string', describe: 'Redis URL: queue the arms for `anchor-rl worker --role trainer` machines (the run directory must be a shared path)' }),
   handler: async (args) => {
     if (args.queue) checkRedisUrl(args.queue); // before any work: a typo should not cost a pretraining run
+    const { trainRun } = await import('../../train/run.ts');
     const dir = await trainRun({ configPath: args.config, sets: args.set, out: args.out, force: args.force, ...(args.queue ? { queue: args.queue } : {}) });
     process.stderr.write(`run written to ${dir}\n`);
   },
@@ -39,6 +40,7 @@ export const resumeCommand: CommandModule<object, { run: string; arm?: string; q
       .option('queue', { type: 'string', describe: 'Redis URL: queue the arms for `anchor-rl worker --role trainer` machines' }),
   handler: async (args) => {
     if (args.queue) checkRedisUrl(args.queue);
+    const { resumeRun } = await import('../../train/run.ts');
     const dir = await resumeRun(args.run, { arm: args.arm, ...(args.queue ? { queue: args.queue } : {}) });
     process.stderr.write(`run ${dir} resumed\n`);
   },

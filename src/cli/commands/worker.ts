@@ -6,9 +6,7 @@
  */
 import type { CommandModule } from 'yargs';
 import type { Language } from '../../datasets/problem.ts';
-import { startTrainerWorker } from '../../sandbox/queue/arm-queue.ts';
 import { checkRedisUrl, DEFAULT_QUEUE_PREFIX } from '../../sandbox/queue/connection.ts';
-import { startSettlementWorker } from '../../sandbox/queue/settle-worker.ts';
 import { AnchorError } from '../../util/errors.ts';
 
 interface WorkerArgs {
@@ -62,8 +60,11 @@ export const workerCommand: CommandModule<object, WorkerArgs> = {
     }
     const log = (l: string) => process.stderr.write(`${new Date().toISOString()} ${l}\n`);
     const common = { redis, prefix: args.prefix, concurrency: args.concurrency, lockDurationMs: args['lock-duration-ms'], stalledIntervalMs: args['stalled-interval-ms'], log };
+    // The workers (the trainer, the sandbox, the queue client) load only when one starts.
     const worker =
-      args.role === 'trainer' ? await startTrainerWorker(common) : await startSettlementWorker({ ...common, languages: parseLanguages(args.languages) });
+      args.role === 'trainer'
+        ? await (await import('../../sandbox/queue/arm-queue.ts')).startTrainerWorker(common)
+        : await (await import('../../sandbox/queue/settle-worker.ts')).startSettlementWorker({ ...common, languages: parseLanguages(args.languages) });
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);

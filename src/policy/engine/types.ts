@@ -9,7 +9,7 @@ import type { WeightMap } from '../weights.ts';
 /** Why a completion ended. */
 export type FinishReason = 'eos' | 'stop' | 'length';
 
-/** The tokenizer surface the engine needs (part A's char and HF tokenizers fit it). */
+/** The tokenizer surface the engine needs (the char and HF tokenizers of ../tokenizer fit it). */
 export interface EngineTokenizer {
   /** Token ids of `text` (no special tokens added unless the tokenizer always adds them). */
   encode(text: string): number[];

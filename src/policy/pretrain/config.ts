@@ -4,19 +4,19 @@
  */
 import { z } from 'zod';
 import { policyModelSchema } from '../gpt-config.ts';
-import { optimizerConfigSchema } from '../optimizer.ts';
+import { lrScheduleSchema, optimizerConfigSchema } from '../optimizer-config.ts';
 import { sandboxConfigSchema } from '../../sandbox/config.ts';
 
 /**
  * The optimizer block with pretraining's defaults (higher lr, warmup, cosine decay). When
- * `total_steps` is omitted the cosine schedule spans `train.steps`.
+ * `total_steps` is omitted the decay spans `train.steps`.
  */
 export const pretrainOptimizerSchema = optimizerConfigSchema
   .extend({
     lr: z.number().positive().default(3e-3),
     weight_decay: z.number().min(0).default(0.01),
     warmup_steps: z.number().int().min(0).default(20),
-    schedule: z.enum(['constant', 'cosine']).default('cosine'),
+    schedule: lrScheduleSchema.default('cosine'),
     total_steps: z.number().int().min(1).optional(),
   })
   .strict();

@@ -14,6 +14,7 @@ import { parse, type Node } from 'acorn';
 import { fnv1a32 } from '../../tasks/index.ts';
 import { tokenizeJs } from './js-tokenize.ts';
 import { addHashedNgrams, type FeatureExtractor } from './types.ts';
+import { AnchorError } from '../../util/errors.ts';
 
 /** Names of the length features that close the `js-surface` vector. */
 export const LENGTH_FEATURES = [
@@ -39,11 +40,12 @@ export interface JsSurfaceOptions {
 export function jsSurfaceExtractor(opts: JsSurfaceOptions = {}): FeatureExtractor {
   const hashDim = opts.hashDim ?? 1024;
   const maxN = opts.maxN ?? 3;
-  if (!Number.isInteger(hashDim) || hashDim < 1) throw new RangeError(`hashDim must be a positive integer, got ${hashDim}`);
+  if (!Number.isInteger(hashDim) || hashDim < 1) throw new AnchorError('BAD_CONFIG', `hashDim must be a positive integer, got ${hashDim}`);
   const dim = hashDim + LENGTH_FEATURES.length;
   return {
     name: 'js-surface',
     dim,
+    featureNames: [...Array.from({ length: hashDim }, (_, i) => `ngram#${i}`), ...LENGTH_FEATURES],
     extract(text) {
       const out = new Float32Array(dim);
       const toks = tokenizeJs(text);

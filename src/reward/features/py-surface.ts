@@ -8,6 +8,7 @@
  */
 import { fnv1a32 } from '../../tasks/index.ts';
 import { addHashedNgrams, type FeatureExtractor } from './types.ts';
+import { AnchorError } from '../../util/errors.ts';
 
 /** Names of the length features that close the `py-surface` vector. */
 export const PY_LENGTH_FEATURES = [
@@ -71,7 +72,7 @@ export function tokenizePy(text: string): string[] {
 export function pySurfaceExtractor(opts: PySurfaceOptions = {}): FeatureExtractor {
   const hashDim = opts.hashDim ?? 1024;
   const maxN = opts.maxN ?? 3;
-  if (!Number.isInteger(hashDim) || hashDim < 1) throw new RangeError(`hashDim must be a positive integer, got ${hashDim}`);
+  if (!Number.isInteger(hashDim) || hashDim < 1) throw new AnchorError('BAD_CONFIG', `hashDim must be a positive integer, got ${hashDim}`);
   const dim = hashDim + PY_LENGTH_FEATURES.length;
   return {
     name: 'py-surface',

@@ -9,6 +9,11 @@ export interface FeatureExtractor {
   /** Output length, fixed by the extractor's config. */
   readonly dim: number;
   /**
+   * What each dimension means, where the extractor can say (length `dim`): the gate's critic
+   * attributes an RM's weights to these names. Absent: dimensions are anonymous.
+   */
+  readonly featureNames?: readonly string[];
+  /**
    * Features of a completion. `prompt`, when given, is text the completion continues (JS
    * extractors parse prompt + completion so a function body is seen inside its signature).
    */

@@ -1,6 +1,6 @@
 /**
- * Reward-model config (`reward_model:` in a run config). Owned here; the lead composes it into the
- * run config schema.
+ * Reward-model config (`reward_model:` in a run config). Owned here; src/config/run-config.ts
+ * composes it into the run config schema.
  */
 import { z } from 'zod';
 

@@ -12,6 +12,7 @@
  * Not a tfjs model: trees gain nothing from tensors, so this stays out of the tfjs path.
  */
 import type { Rows } from './ridge-math.ts';
+import { AnchorError } from '../../util/errors.ts';
 
 /** Booster settings. */
 export interface GbtOptions {
@@ -40,8 +41,8 @@ export function fitGbt(X: Rows, y: ArrayLike<number>, opts: GbtOptions = {}): Gb
   const minLeaf = opts.minSamplesLeaf ?? 1;
   const maxBins = opts.maxBins ?? 64;
   const n = X.length;
-  if (n === 0) throw new RangeError('GBT fit needs at least one row');
-  if (y.length !== n) throw new RangeError(`X has ${n} rows but y has ${y.length}`);
+  if (n === 0) throw new AnchorError('BAD_ARGUMENT', 'GBT fit needs at least one row');
+  if (y.length !== n) throw new AnchorError('BAD_ARGUMENT', `X has ${n} rows but y has ${y.length}`);
   const d = X[0]!.length;
 
   // Bin every feature: values[f] = sorted bin values; bins[f*n+i] = bin of row i (column-major:

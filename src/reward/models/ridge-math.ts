@@ -13,6 +13,7 @@
  * primal system (XcᵀXc + αI) w = Xcᵀyc (d×d) or, when d > n, the dual (XcXcᵀ + αI) a = yc with
  * w = Xcᵀa (n×n) — the same solution, whichever matrix is smaller. Cholesky on the SPD system.
  */
+import { AnchorError } from '../../util/errors.ts';
 
 /** A fitted linear model on raw features. */
 export interface LinearFit {
@@ -61,7 +62,7 @@ export function solveShifted(M: ArrayLike<number>, rhs: ArrayLike<number>, k: nu
       let s = M[i * k + j]! + (i === j ? alpha : 0);
       for (let p = 0; p < j; p++) s -= L[i * k + p]! * L[j * k + p]!;
       if (i === j) {
-        if (!(s > 0)) throw new RangeError(`ridge system is not positive definite (pivot ${s} at ${i}); use alpha > 0`);
+        if (!(s > 0)) throw new AnchorError('BAD_CONFIG', `ridge system is not positive definite (pivot ${s} at ${i}); use alpha > 0`);
         L[i * k + i] = Math.sqrt(s);
       } else {
         L[i * k + j] = s / L[j * k + j]!;
@@ -100,8 +101,8 @@ export function finishLinear(wScaled: ArrayLike<number>, mean: Float64Array, sca
 /** Fit ridge entirely in float64 JS (the path the DSL sweeps use). */
 export function fitRidgeF64(X: Rows, y: ArrayLike<number>, opts: RidgeOptions): LinearFit {
   const n = X.length;
-  if (n === 0) throw new RangeError('ridge fit needs at least one row');
-  if (y.length !== n) throw new RangeError(`X has ${n} rows but y has ${y.length}`);
+  if (n === 0) throw new AnchorError('BAD_ARGUMENT', 'ridge fit needs at least one row');
+  if (y.length !== n) throw new AnchorError('BAD_ARGUMENT', `X has ${n} rows but y has ${y.length}`);
   const d = X[0]!.length;
   const { mean, scale } = columnStats(X, d, opts.standardize ?? false);
   let yMean = 0;
@@ -112,7 +113,7 @@ export function fitRidgeF64(X: Rows, y: ArrayLike<number>, opts: RidgeOptions): 
   const yc = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const row = X[i]!;
-    if (row.length !== d) throw new RangeError(`row ${i} has ${row.length} features, expected ${d}`);
+    if (row.length !== d) throw new AnchorError('BAD_ARGUMENT', `row ${i} has ${row.length} features, expected ${d}`);
     for (let j = 0; j < d; j++) Z[i * d + j] = (row[j]! - mean[j]!) / scale[j]!;
     yc[i] = y[i]! - yMean;
   }

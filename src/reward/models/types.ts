@@ -14,6 +14,11 @@ export interface RewardModel {
   readonly dim: number | undefined;
   /** Number of labels the model was last fitted on. */
   readonly labelCount: number;
+  /**
+   * The model as weights on raw features, for models that are linear (ridge); absent for the
+   * others. The gate's critic attributes reward to features through it.
+   */
+  readonly linear?: { readonly weights: ArrayLike<number> };
   /** Replace the label set with (X, y) and fit. */
   fit(X: FeatureRows, y: ArrayLike<number>): Promise<void>;
   /** Append (X, y) to the stored label set and refit on all of it. */

@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import ivm from 'isolated-vm';
-import type { ExecStatus } from '../types.ts';
+import type { ExecErrorCode, ExecStatus } from '../types.ts';
 import { loadPyodideFiles, type PyodideFiles } from './files.ts';
 
 /** Options of a {@link PythonRuntime}. */
@@ -33,6 +33,7 @@ export interface PythonRunResult {
   total: number;
   stdout: string;
   error?: string;
+  code?: ExecErrorCode;
   ms: number;
 }
 
@@ -254,6 +255,7 @@ export class PythonRuntime {
     if (status === 'pass' && r.passed < this.opts.minAssertions) {
       out.status = 'fail';
       out.error = `no assertion ran (${r.passed} < min_assertions ${this.opts.minAssertions}): the tests did not execute`;
+      out.code = 'tests_not_run';
     }
     out.ms = Math.round((performance.now() - t1) * 100) / 100;
     return out;

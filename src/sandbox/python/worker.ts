@@ -49,7 +49,7 @@ async function runBatch(rt: PythonRuntime, batch: number, programs: WireProgram[
       let r: WireResult;
       try {
         const res = await rt.run(p.code, p.tests, p.timeoutMs);
-        r = { i: p.i, status: res.status, passed: res.passed, total: res.total, ms: res.ms, stdout: res.stdout, ...(res.error !== undefined ? { error: res.error } : {}) };
+        r = { i: p.i, status: res.status, passed: res.passed, total: res.total, ms: res.ms, stdout: res.stdout, ...(res.error !== undefined ? { error: res.error } : {}), ...(res.code !== undefined ? { code: res.code } : {}) };
       } catch (e) {
         rt.discard(true);
         r = { i: p.i, status: 'error', passed: 0, total: 0, ms: Math.round(performance.now() - started), stdout: '', error: `sandbox internal error: ${e instanceof Error ? e.message : String(e)}` };

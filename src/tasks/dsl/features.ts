@@ -1,6 +1,6 @@
 /**
  * Feature extractors of the DSL worlds' learned verifiers, exactly as the reference study
- * sizes them (DESIGN.md):
+ * sizes them (docs/design.md, "The synthetic worlds"):
  *
  * - DSL-6 `default` (43): 6 token counts, 36 bigram counts, length.
  * - RichDSL `weak` (111): 10 token counts, 100 bigram counts, length.

@@ -1,5 +1,5 @@
 /**
- * Types of the DSL worlds of the reference study (DESIGN.md, "The synthetic worlds").
+ * Types of the DSL worlds of the reference study (docs/design.md, "The synthetic worlds").
  * A program is a string with one character per token, e.g. `'ADQS'`, applied left to right
  * to an integer register that starts at the input x.
  */

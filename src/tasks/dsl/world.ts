@@ -1,7 +1,7 @@
 /**
- * The DSL worlds of the reference study (DESIGN.md, "The synthetic worlds of the reference
- * study"), with a fast in-process evaluator for large best-of-N sweeps and a compiler to
- * JavaScript for settlement through the sandbox.
+ * The DSL worlds of the reference study (docs/design.md, "The synthetic worlds"), with a fast
+ * in-process evaluator for large best-of-N sweeps and a compiler to JavaScript for settlement
+ * through the sandbox.
  *
  * Readings of the spec that the text leaves open (documented in datasets/synthetic.md):
  * - Validity is checked after every operation: once |v| > limit the run is invalid, even if

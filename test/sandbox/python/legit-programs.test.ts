@@ -61,5 +61,6 @@ describe('python sandbox: legitimate programs', { timeout: 180_000 }, () => {
     expect(rs.indent!.status).toBe('syntax_error');
     expect(rs['no-asserts']!.status).toBe('fail');
     expect(rs['no-asserts']!.error).toMatch(/no assertion ran/);
+    expect(rs['no-asserts']!.code).toBe('tests_not_run');
   });
 });
