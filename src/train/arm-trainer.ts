@@ -26,7 +26,7 @@ import { Rng, type RngState } from '../util/rng.ts';
 import type { ArmSpec } from './arms.ts';
 import { DataLoader } from './data.ts';
 import { collectGroups, type DynamicBatch, type SampledRound } from './dynamic-sampling.ts';
-import { GatedStep, type GatedState } from './gated-step.ts';
+import { GatedStep, resolveGateConfig, type GatedState } from './gated-step.ts';
 import { goldOf } from './gold.ts';
 import { LABEL_SOURCES, type LabelSource } from './label-sources.ts';
 import { RollingMean, withinGroupSoundness } from './monitor.ts';
@@ -132,6 +132,7 @@ export class ArmTrainer {
     this.updater = c.arm.gate
       ? new GatedStep({
           ...this.updateParts(),
+          gate: resolveGateConfig(c.config.gate, c.config.settlement.rate),
           rm: c.rm,
           features: c.features,
           executor: c.executor,
@@ -189,7 +190,7 @@ export class ArmTrainer {
   private async scoreRound(r: Rollouts): Promise<SampledRound> {
     const scored = await this.score(r);
     const rewards = await this.rewardSource.reward(scored, this.rewardContext());
-    return { scored, rewards, shaped: shapedRewards(this.c.config, rewards.values, scored.completions) };
+    return { scored, rewards, shaped: shapedRewards(this.c.config.grpo, this.c.config.policy.sampling, rewards.values, scored.completions) };
   }
 
   /** Score: the RM's proxy for every completion, and gold where executed. */
@@ -209,7 +210,7 @@ export class ArmTrainer {
 
   private updateParts(): UpdateParts {
     const c = this.c;
-    return { config: c.config, policy: c.policy, reference: c.reference, optimizer: c.optimizer, padId: c.tokenizer.padId };
+    return { grpo: c.config.grpo, sampling: c.config.policy.sampling, policy: c.policy, reference: c.reference, optimizer: c.optimizer, padId: c.tokenizer.padId };
   }
 
   private rewardContext(): RewardContext {

@@ -90,13 +90,12 @@ async function labelledSamples(
   problems: readonly Problem[],
   n: number,
   rng: Rng,
-  config: RunConfig,
+  s: RunConfig['policy']['sampling'],
   executor: Executor,
 ): Promise<{ problem: Problem; text: string; gold: number }[]> {
   const order = rng.shuffle([...problems.keys()]);
   const picked = Array.from({ length: n }, (_, i) => problems[order[i % order.length]!]!);
   const out: { problem: Problem; text: string; gold: number }[] = [];
-  const s = config.policy.sampling;
   const chunk = 256;
   for (let i = 0; i < picked.length; i += chunk) {
     const ps = picked.slice(i, i + chunk);
@@ -189,7 +188,7 @@ export async function prepareShared(runDir: string, config: RunConfig, executor:
     const root = new Rng(config.seed);
     const n = config.reward_model.initial_samples;
     log(`initial reward model: sampling and executing ${n} base-policy completions`);
-    const labelled = await labelledSamples(engine, train, n, root.fork('initial-rm'), config, executor);
+    const labelled = await labelledSamples(engine, train, n, root.fork('initial-rm'), config.policy.sampling, executor);
     const fx = createFeatureExtractor(config.reward_model.features);
     const rm = createRewardModel(config.reward_model);
     const X = labelled.map((l) => fx.extract(l.text, l.problem.prompt));
@@ -213,7 +212,7 @@ export async function prepareShared(runDir: string, config: RunConfig, executor:
     if (needsJudge && config.judge.kind === 'learned') {
       const nj = config.judge.samples;
       log(`learned judge: sampling and executing ${nj} more base-policy completions (disjoint from the RM's)`);
-      const jl = await labelledSamples(engine, train, nj, root.fork('judge'), config, executor);
+      const jl = await labelledSamples(engine, train, nj, root.fork('judge'), config.policy.sampling, executor);
       const judge = await LearnedJudge.train(config.judge, jl.map((l) => ({ problem: l.problem, completion: l.text, gold: l.gold })));
       await judge.save(p.judge);
       await judge.close();

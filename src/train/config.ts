@@ -90,8 +90,11 @@ export const grpoConfigSchema = z
   })
   .strict();
 
+/** A parsed `grpo:` block. */
+export type GrpoConfig = z.output<typeof grpoConfigSchema>;
+
 /** The optimizer config of a GRPO block: its schedule spans the run's optimizer steps (steps × inner_iterations). */
-export function grpoOptimizerConfig(g: z.output<typeof grpoConfigSchema>): Partial<OptimizerConfig> {
+export function grpoOptimizerConfig(g: GrpoConfig): Partial<OptimizerConfig> {
   return { lr: g.lr, grad_clip: g.grad_clip, warmup_steps: g.warmup_steps, schedule: g.lr_schedule, total_steps: g.steps * g.inner_iterations };
 }
 

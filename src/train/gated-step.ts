@@ -48,7 +48,7 @@ import { goldOf } from './gold.ts';
 import type { MetricValue } from './logger.ts';
 import type { Rewards } from './reward-sources.ts';
 import { GATE_METRIC_KEYS as GK } from './run-format.ts';
-import { applyGrpoUpdate, type GrpoUpdate, type SettledClaim, type UpdateBatch, type UpdateOutcome, type Updater } from './update.ts';
+import { applyGrpoUpdate, type GrpoUpdate, type SettledClaim, type UpdateBatch, type UpdateOutcome, type UpdateParts, type Updater } from './update.ts';
 
 export type { SettledClaim } from './update.ts';
 
@@ -60,9 +60,10 @@ export interface GatePayload {
   x: Float32Array;
 }
 
-/** The parts a gated step works with (the arm's own components). */
-export interface GatedStepParts {
-  config: RunConfig;
+/** The parts a gated step works with (the arm's own components and config sections). */
+export interface GatedStepParts extends Pick<UpdateParts, 'grpo' | 'sampling'> {
+  /** The gate's config with its base settlement rate resolved ({@link resolveGateConfig}). */
+  gate: GateConfig;
   policy: GptModel;
   optimizer: AdamOptimizer;
   rm: RewardModel;
@@ -103,11 +104,11 @@ export function integritySignal(r: ExecResult): boolean {
   return r.code === 'tests_not_run';
 }
 
-/** The gate config with `escalation.base_settlement_rate` resolved (unset: `settlement.rate`). */
-export function resolveGateConfig(cfg: RunConfig): GateConfig {
-  const esc = cfg.gate.escalation;
-  const base = esc.base_settlement_rate ?? (cfg.settlement.rate > 0 ? cfg.settlement.rate : 0.1);
-  return { ...cfg.gate, escalation: { ...esc, base_settlement_rate: base } };
+/** The `gate:` config with `escalation.base_settlement_rate` resolved (unset: the arm's `settlement.rate`, else 0.1). */
+export function resolveGateConfig(gate: RunConfig['gate'], settlementRate: number): GateConfig {
+  const esc = gate.escalation;
+  const base = esc.base_settlement_rate ?? (settlementRate > 0 ? settlementRate : 0.1);
+  return { ...gate, escalation: { ...esc, base_settlement_rate: base } };
 }
 
 /** A dense feature row as a sparse vector (js-surface rows are mostly zeros; checkpoints stay small). */
@@ -142,7 +143,7 @@ export class GatedStep implements Updater {
   private readonly target: Restorable<{ w: WeightMap; o: OptimizerState }>;
 
   constructor(private readonly p: GatedStepParts) {
-    this.gateConfig = resolveGateConfig(p.config);
+    this.gateConfig = p.gate;
     this.names = featureNamesOf(p.features);
     this.loop = new GateLoop(this.parts());
     this.target = {

@@ -21,14 +21,20 @@ import {
   type GrpoLossOptions,
   type GrpoTokens,
 } from './grpo.ts';
+import type { GrpoConfig } from './config.ts';
 import type { MetricValue } from './logger.ts';
 import { METRIC_KEYS as K } from './run-format.ts';
 import type { Rewards, ScoredRollouts } from './reward-sources.ts';
 import type { Problem } from '../datasets/problem.ts';
 
-/** What the GRPO update needs of the arm. */
+/** Rollout sampling settings (`policy.sampling`). */
+export type SamplingConfig = RunConfig['policy']['sampling'];
+
+/** What the GRPO update needs of the arm: its config sections and the models. */
 export interface UpdateParts {
-  config: RunConfig;
+  grpo: GrpoConfig;
+  /** How the rollouts were sampled (decides whether the engine's log-probs are π_old's). */
+  sampling: SamplingConfig;
   policy: GptModel;
   /** The frozen reference (base) policy for the KL term. */
   reference: GptModel;
@@ -105,16 +111,16 @@ export interface Updater {
   setState(s: unknown): void;
 }
 
-/** The loss options of the run's GRPO config. */
-export function lossOptions(cfg: RunConfig): GrpoLossOptions {
+/** The loss options of a GRPO config (`dr_grpo` divides by the sampling's max completion length). */
+export function lossOptions(grpo: GrpoConfig, sampling: SamplingConfig): GrpoLossOptions {
   return {
-    clipLow: cfg.grpo.clip.low,
-    clipHigh: cfg.grpo.clip.high,
+    clipLow: grpo.clip.low,
+    clipHigh: grpo.clip.high,
     // REINFORCE++ puts the KL in the reward (./grpo.ts), so the loss carries none.
-    beta: cfg.grpo.advantage === 'reinforce_pp' ? 0 : cfg.grpo.beta,
-    aggregation: cfg.grpo.loss,
-    maxLength: cfg.policy.sampling.max_new_tokens,
-    importanceLevel: cfg.grpo.importance_level,
+    beta: grpo.advantage === 'reinforce_pp' ? 0 : grpo.beta,
+    aggregation: grpo.loss,
+    maxLength: sampling.max_new_tokens,
+    importanceLevel: grpo.importance_level,
   };
 }
 
@@ -122,16 +128,16 @@ export function lossOptions(cfg: RunConfig): GrpoLossOptions {
  * The training reward after DAPO's overlong shaping (`grpo.overlong.buffer` > 0): each non-null
  * value plus the soft penalty of its completion's length. Unchanged values when shaping is off.
  */
-export function shapedRewards(cfg: RunConfig, values: readonly (number | null)[], completions: readonly Completion[]): (number | null)[] {
-  const o = cfg.grpo.overlong;
+export function shapedRewards(grpo: GrpoConfig, sampling: SamplingConfig, values: readonly (number | null)[], completions: readonly Completion[]): (number | null)[] {
+  const o = grpo.overlong;
   if (o.buffer === 0) return [...values];
-  const max = cfg.policy.sampling.max_new_tokens;
+  const max = sampling.max_new_tokens;
   return values.map((v, i) => (v === null ? null : v + overlongPenalty(completions[i]!.tokenIds.length, max, o.buffer, o.penalty)));
 }
 
 /** Build the update batch of a step's scored rollouts: reference and sampling-policy log-probs. */
 export function prepareUpdate(p: UpdateParts, scored: ScoredRollouts): UpdateBatch {
-  const { config: cfg, policy, padId } = p;
+  const { policy, padId } = p;
   const completions: readonly Completion[] = scored.completions;
   const promptIds = completions.map((c) => c.promptIds);
   const completionIds = completions.map((c) => c.tokenIds);
@@ -143,9 +149,9 @@ export function prepareUpdate(p: UpdateParts, scored: ScoredRollouts): UpdateBat
   // recompute with the trainer's numerics.
   // With truncated importance sampling π_old is the trainer's (the engine's enters only through
   // the TIS weights π_train/π_rollout).
-  const s = cfg.policy.sampling;
-  const tis = cfg.grpo.tis;
-  const plain = !tis.enabled && cfg.grpo.inner_iterations === 1 && s.temperature === 1 && s.top_k === 0 && s.top_p === 1;
+  const s = p.sampling;
+  const tis = p.grpo.tis;
+  const plain = !tis.enabled && p.grpo.inner_iterations === 1 && s.temperature === 1 && s.top_k === 0 && s.top_p === 1;
   const rolloutLogp = new Float32Array(ref.batch * C);
   completions.forEach((c, b) => rolloutLogp.set(c.logprobs, b * C));
   const batch = buildCompletionBatch(promptIds, completionIds, padId, { completionLength: C });
@@ -155,12 +161,11 @@ export function prepareUpdate(p: UpdateParts, scored: ScoredRollouts): UpdateBat
 }
 
 /** Apply the GRPO update for `rewards` to the policy: advantages, then `grpo.inner_iterations` optimizer steps. */
-export function applyGrpoUpdate(p: Pick<UpdateParts, 'config' | 'policy' | 'optimizer'>, b: UpdateBatch, rewards: Rewards): GrpoUpdate {
-  const { config: cfg, policy, optimizer } = p;
-  const g = cfg.grpo;
+export function applyGrpoUpdate(p: Pick<UpdateParts, 'grpo' | 'sampling' | 'policy' | 'optimizer'>, b: UpdateBatch, rewards: Rewards): GrpoUpdate {
+  const { grpo: g, sampling, policy, optimizer } = p;
   const { ref } = b;
   const C = ref.completionLength;
-  const values = shapedRewards(cfg, rewards.values, b.completions);
+  const values = shapedRewards(g, sampling, rewards.values, b.completions);
   // Advantages: per sequence (grpo, rloo) or per token (reinforce_pp); null rewards masked out.
   const valid = values.map((v) => v !== null && Number.isFinite(v));
   const mask = ref.mask.slice();
@@ -174,7 +179,7 @@ export function applyGrpoUpdate(p: Pick<UpdateParts, 'config' | 'policy' | 'opti
   const truncated = b.completions.map((c) => c.finishReason === 'length');
   if (g.overlong.mask_truncated) for (let r = 0; r < ref.batch; r++) if (truncated[r]) mask.fill(0, r * C, (r + 1) * C);
   const tokens: GrpoTokens = { batch: ref.batch, length: C, oldLogp: b.oldLogp, refLogp: ref.logProbs, mask, advantages, ...(b.isWeights ? { isWeights: b.isWeights } : {}) };
-  const opts = lossOptions(cfg);
+  const opts = lossOptions(g, sampling);
   // The first forward pass runs at the sampling weights: its log-probs are the trainer's side of
   // the rollout mismatch, read here instead of paying for another forward pass. The last
   // iteration's log-probs are the policy this step's loss was taken on: its KL to the reference
@@ -191,13 +196,12 @@ export function applyGrpoUpdate(p: Pick<UpdateParts, 'config' | 'policy' | 'opti
     }),
   );
   const diag = grpoLossReference(newLogp, tokens, opts);
-  const metrics = { [K.mismatchKl]: mismatchKl(b.rolloutLogp, trainLogp!, ref.mask), ...variantMetrics(cfg, b, truncated) };
+  const metrics = { [K.mismatchKl]: mismatchKl(b.rolloutLogp, trainLogp!, ref.mask), ...variantMetrics(g, sampling, b, truncated) };
   return { results, kl: diag.kl, clipFraction: diag.clipFraction, grpoMetrics: metrics };
 }
 
 /** The step's metrics of the GRPO options that are set (reward shaping, truncation, TIS). */
-function variantMetrics(cfg: RunConfig, b: UpdateBatch, truncated: readonly boolean[]): Record<string, MetricValue> {
-  const g = cfg.grpo;
+function variantMetrics(g: GrpoConfig, sampling: SamplingConfig, b: UpdateBatch, truncated: readonly boolean[]): Record<string, MetricValue> {
   const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, v) => a + v, 0) / xs.length : 0);
   const m: Record<string, MetricValue> = {};
   if (b.isWeights) {
@@ -205,7 +209,7 @@ function variantMetrics(cfg: RunConfig, b: UpdateBatch, truncated: readonly bool
     m[K.tisCapped] = mean(w.map((v) => (v >= g.tis.cap ? 1 : 0)));
   }
   if (g.overlong.buffer > 0) {
-    const max = cfg.policy.sampling.max_new_tokens;
+    const max = sampling.max_new_tokens;
     m[K.overlongPenalty] = mean(b.completions.map((c) => overlongPenalty(c.tokenIds.length, max, g.overlong.buffer, g.overlong.penalty)));
   }
   if (g.overlong.buffer > 0 || g.overlong.mask_truncated) m[K.truncated] = mean(truncated.map((t) => (t ? 1 : 0)));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { initTf, tf } from '../../src/tf/backend.ts';
 import { Rng } from '../../src/util/rng.ts';
 import { MlpRewardModel } from '../../src/reward/models/mlp.ts';
-import { loadRewardModel } from '../../src/reward/models/persist.ts';
+import { loadRewardModel } from '../../src/reward/models/kinds.ts';
 
 beforeAll(async () => {
   await initTf(() => {});

@@ -6,7 +6,7 @@ import { initTf, tf } from '../../src/tf/backend.ts';
 import { Rng } from '../../src/util/rng.ts';
 import { fitRidgeF64, predictLinear } from '../../src/reward/models/ridge-math.ts';
 import { RidgeRewardModel } from '../../src/reward/models/ridge.ts';
-import { loadRewardModel } from '../../src/reward/models/persist.ts';
+import { loadRewardModel } from '../../src/reward/models/kinds.ts';
 import { createRewardModel, rewardModelSchema } from '../../src/reward/models/index.ts';
 
 /**

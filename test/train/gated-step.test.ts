@@ -81,7 +81,9 @@ async function rig(gate: Record<string, unknown>, opts: { rmTarget?: number; sta
   const executor = fakeExecutor(opts.status ?? (() => 'pass'));
   const lines: Record<string, unknown>[] = [];
   const gated = new GatedStep({
-    config,
+    grpo: config.grpo,
+    sampling: config.policy.sampling,
+    gate: resolveGateConfig(config.gate, config.settlement.rate),
     policy,
     optimizer,
     rm,
@@ -113,7 +115,7 @@ async function rig(gate: Record<string, unknown>, opts: { rmTarget?: number; sta
       batch,
     };
   };
-  const update = (values: (number | null)[]) => void applyGrpoUpdate({ config, policy, optimizer }, input(0), { values, advantageScale: 1 });
+  const update = (values: (number | null)[]) => void applyGrpoUpdate({ grpo: config.grpo, sampling: config.policy.sampling, policy, optimizer }, input(0), { values, advantageScale: 1 });
   return { policy, reference, optimizer, rm, executor, gated, lines, input, update };
 }
 
@@ -234,8 +236,10 @@ describe('gated update on a tiny tfjs policy', () => {
   });
 
   it('resolves gate.escalation.base_settlement_rate from settlement.rate unless set; flags integrity signals', () => {
-    expect(resolveGateConfig(runConfigSchema.parse({ settlement: { rate: 0.2 } })).escalation.base_settlement_rate).toBe(0.2);
-    expect(resolveGateConfig(runConfigSchema.parse({ settlement: { rate: 0.2 }, gate: { escalation: { base_settlement_rate: 0.05 } } })).escalation.base_settlement_rate).toBe(0.05);
+    const gateOf = (c: ReturnType<typeof runConfigSchema.parse>) => resolveGateConfig(c.gate, c.settlement.rate);
+    expect(gateOf(runConfigSchema.parse({ settlement: { rate: 0.2 } })).escalation.base_settlement_rate).toBe(0.2);
+    expect(gateOf(runConfigSchema.parse({ settlement: { rate: 0.2 }, gate: { escalation: { base_settlement_rate: 0.05 } } })).escalation.base_settlement_rate).toBe(0.05);
+    expect(gateOf(runConfigSchema.parse({ settlement: { rate: 0 } })).escalation.base_settlement_rate).toBe(0.1);
     const res = (error?: string, code?: ExecResult['code']): ExecResult => ({ id: 'x', status: 'fail', passed: 0, total: 0, ms: 0, stdout: '', ...(error ? { error } : {}), ...(code ? { code } : {}) });
     expect(integritySignal(res('no assertion ran (0 < min_assertions 1): the tests did not execute', 'tests_not_run'))).toBe(true);
     // The code decides, not the message (a program can print anything into its error).

@@ -51,7 +51,7 @@ function setup(grpo: Record<string, unknown>, rolloutShift: (row: number, j: num
     results: undefined,
     gold: [null, null, null, null],
   };
-  const parts = { config, policy, reference, optimizer, padId: 0 };
+  const parts = { grpo: config.grpo, sampling: config.policy.sampling, policy, reference, optimizer, padId: 0 };
   const batch = prepareUpdate(parts, scored);
   const done = () => (policy.dispose(), reference.dispose(), optimizer.dispose());
   return { config, parts, batch, train, ref, C, done };
@@ -72,7 +72,7 @@ describe('GRPO options in the update', () => {
     const s = setup({ advantage: 'rloo', scale_rewards: 'none', beta: 0, overlong: { buffer: 2, penalty: 1, mask_truncated: true } });
     const rewards = [1, 0, 0, 0];
     // penalties: length 3 → −1, length 2 → −0.5 (the soft range starts after 3 − 2 = 1 token)
-    expect(shapedRewards(s.config, rewards, s.batch.completions)).toEqual([0, -0.5, -0.5, -1]);
+    expect(shapedRewards(s.config.grpo, s.config.policy.sampling, rewards, s.batch.completions)).toEqual([0, -0.5, -0.5, -1]);
     // RLOO: group 0 → [0.5, −0.5], group 1 → [0.5, −0.5]; row 0 is truncated and leaves the loss.
     const A = [0.5, -0.5, 0.5, -0.5];
     const want = rowMeans(tokenIds.map((t, b) => (b === 0 ? [] : t.map(() => -A[b]!))));

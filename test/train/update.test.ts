@@ -41,7 +41,7 @@ function rig(grpo: Record<string, unknown>): { updater: PlainUpdater; batch: Upd
     rolloutLogp: old,
     batch: buildCompletionBatch(ids, tokenIds, 0, { completionLength: ref.completionLength }),
   };
-  return { updater: new PlainUpdater({ config, policy, reference, optimizer, padId: 0 }), batch };
+  return { updater: new PlainUpdater({ grpo: config.grpo, sampling: config.policy.sampling, policy, reference, optimizer, padId: 0 }), batch };
 }
 
 describe('the plain GRPO update on a tiny tfjs policy', () => {

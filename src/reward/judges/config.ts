@@ -2,7 +2,7 @@
  * Judge config (`judge:` in a run config): one of `learned`, `lm`, `http`, selected by `kind`.
  */
 import { z } from 'zod';
-import { mlpConfigSchema } from '../models/config.ts';
+import { mlpConfigSchema, REWARD_MODEL_KIND_NAMES } from '../models/config.ts';
 
 /** Default question for the LM and HTTP judges; `{prompt}` and `{completion}` are substituted. */
 export const DEFAULT_JUDGE_TEMPLATE =
@@ -14,7 +14,7 @@ const learned = z
     kind: z.literal('learned'),
     /** Features different from the reward model's (default js-ast vs the RM's js-surface). */
     features: z.string().default('js-ast'),
-    model: z.enum(['mlp', 'ridge']).default('mlp'),
+    model: z.enum(REWARD_MODEL_KIND_NAMES).default('mlp'),
     alpha: z.number().nonnegative().default(1.0),
     /** Size of the disjoint labelled sample the judge is trained on, once. */
     samples: z.number().int().positive().default(1600),

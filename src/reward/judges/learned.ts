@@ -6,9 +6,7 @@
 import type { Problem } from '../../datasets/problem.ts';
 import { AnchorError } from '../../util/errors.ts';
 import { createFeatureExtractor, type FeatureExtractor } from '../features/registry.ts';
-import { MlpRewardModel } from '../models/mlp.ts';
-import { RidgeRewardModel } from '../models/ridge.ts';
-import { loadRewardModel } from '../models/persist.ts';
+import { loadRewardModel, REWARD_MODEL_KINDS } from '../models/kinds.ts';
 import type { RewardModel } from '../models/types.ts';
 import type { LearnedJudgeConfig } from './config.ts';
 import type { Judge, LabelledCompletion } from './types.ts';
@@ -27,17 +25,7 @@ export class LearnedJudge implements Judge {
   static async train(cfg: LearnedJudgeConfig, sample: readonly LabelledCompletion[]): Promise<LearnedJudge> {
     if (sample.length === 0) throw new AnchorError('RUN_FAILED', 'the learned judge needs a non-empty labelled sample');
     const fx = createFeatureExtractor(cfg.features);
-    const model: RewardModel =
-      cfg.model === 'ridge'
-        ? new RidgeRewardModel({ alpha: cfg.alpha, standardize: false })
-        : new MlpRewardModel({
-            hidden: cfg.mlp.hidden,
-            epochs: cfg.mlp.epochs,
-            lr: cfg.mlp.lr,
-            batchSize: cfg.mlp.batch_size,
-            weightDecay: cfg.mlp.weight_decay,
-            seed: cfg.seed,
-          });
+    const model = REWARD_MODEL_KINDS[cfg.model].create({ alpha: cfg.alpha, standardize: false, seed: cfg.seed, mlp: cfg.mlp });
     await model.fit(
       sample.map((s) => fx.extract(s.completion, s.problem.prompt)),
       sample.map((s) => s.gold),
@@ -63,6 +51,6 @@ export class LearnedJudge implements Judge {
   }
 
   async close(): Promise<void> {
-    if (this.model instanceof MlpRewardModel) this.model.dispose();
+    this.model.dispose?.();
   }
 }

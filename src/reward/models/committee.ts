@@ -5,7 +5,7 @@
  */
 import type { Rng } from '../../util/rng.ts';
 import type { RewardModelConfig } from './config.ts';
-import { createRewardModel } from './index.ts';
+import { createRewardModel } from './kinds.ts';
 import type { FeatureRows, RewardModel } from './types.ts';
 
 /** Committee settings (`settlement.committee` in a run config). */

@@ -4,6 +4,11 @@
  */
 import { z } from 'zod';
 
+/** The reward-model kinds (their classes: ./kinds.ts). */
+export const REWARD_MODEL_KIND_NAMES = ['ridge', 'mlp'] as const;
+/** A reward-model kind. */
+export type RewardModelKindName = (typeof REWARD_MODEL_KIND_NAMES)[number];
+
 /** MLP-specific settings. */
 export const mlpConfigSchema = z
   .object({
@@ -20,7 +25,7 @@ export const mlpConfigSchema = z
 /** `reward_model:` block. */
 export const rewardModelSchema = z
   .object({
-    kind: z.enum(['ridge', 'mlp']).default('ridge'),
+    kind: z.enum(REWARD_MODEL_KIND_NAMES).default('ridge'),
     /** Ridge penalty α (intercept unpenalised). */
     alpha: z.number().nonnegative().default(1.0),
     /** Divide features by their standard deviation before fitting (ridge); the MLP always standardises. */
@@ -37,3 +42,6 @@ export const rewardModelSchema = z
 
 /** Parsed reward-model config. */
 export type RewardModelConfig = z.infer<typeof rewardModelSchema>;
+
+/** Parsed MLP settings. */
+export type MlpConfig = z.infer<typeof mlpConfigSchema>;

@@ -12,6 +12,7 @@ import { Rng } from '../../util/rng.ts';
 import { AnchorError } from '../../util/errors.ts';
 import { columnStats } from './ridge-math.ts';
 import { LabelStore, toMatrix } from './label-store.ts';
+import { saveModelFiles } from './persist.ts';
 import type { FeatureRows, RewardModel } from './types.ts';
 
 /** MLP settings (mirrors `reward_model.mlp` in the config). */
@@ -182,7 +183,6 @@ export class MlpRewardModel implements RewardModel {
   }
 
   async save(dir: string): Promise<void> {
-    const { saveModelFiles } = await import('./persist.ts');
     await saveModelFiles(dir, this);
   }
 }

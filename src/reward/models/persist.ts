@@ -1,19 +1,26 @@
 /**
- * Saving and loading reward models: `model.safetensors` (weights + label set) and `model.json`
- * (kind, options, scalars) in one directory.
+ * A reward model's files: `model.safetensors` (weights + label set) and `model.json` (kind,
+ * options, scalars) in one directory. Which class a kind loads into is ./kinds.ts's.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AnchorError } from '../../util/errors.ts';
 import { readSafetensors, writeSafetensors } from './tensor-file.ts';
-import { RidgeRewardModel, type RidgeModelOptions } from './ridge.ts';
-import { MlpRewardModel, type MlpModelOptions } from './mlp.ts';
-import type { RewardModel } from './types.ts';
+
+/** Named tensors of a saved model. */
+export type TensorMap = Map<string, { shape: number[]; data: Float32Array }>;
+
+/** A model that can write itself: its kind, its constructor options and its state. */
+export interface SavableModel {
+  readonly kind: string;
+  readonly options: unknown;
+  exportState(): { tensors: TensorMap; meta: Record<string, unknown> };
+}
 
 const FORMAT = 'anchor-rl/reward-model@1';
 
 /** Write a fitted model's files into `dir` (created if missing). */
-export async function saveModelFiles(dir: string, model: RidgeRewardModel | MlpRewardModel): Promise<void> {
+export async function saveModelFiles(dir: string, model: SavableModel): Promise<void> {
   await mkdir(dir, { recursive: true });
   const { tensors, meta } = model.exportState();
   await writeSafetensors(join(dir, 'model.safetensors'), tensors, { format: FORMAT, kind: model.kind });
@@ -21,8 +28,8 @@ export async function saveModelFiles(dir: string, model: RidgeRewardModel | MlpR
   await writeFile(join(dir, 'model.json'), JSON.stringify(json, null, 2) + '\n');
 }
 
-/** Load a model saved with {@link RewardModel.save}. */
-export async function loadRewardModel(dir: string): Promise<RewardModel> {
+/** Read a model directory written by {@link saveModelFiles}: its `model.json` and its tensors. */
+export async function readModelFiles(dir: string): Promise<{ json: Record<string, unknown>; tensors: TensorMap }> {
   let json: Record<string, unknown>;
   try {
     json = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8'));
@@ -31,15 +38,5 @@ export async function loadRewardModel(dir: string): Promise<RewardModel> {
   }
   if (json.format !== FORMAT) throw new AnchorError('BAD_MODEL', `${dir}/model.json is not a ${FORMAT} file`);
   const { tensors } = await readSafetensors(join(dir, 'model.safetensors'));
-  if (json.kind === 'ridge') {
-    const m = new RidgeRewardModel(json.options as RidgeModelOptions);
-    m.importState(tensors, json);
-    return m;
-  }
-  if (json.kind === 'mlp') {
-    const m = new MlpRewardModel(json.options as MlpModelOptions);
-    m.importState(tensors, json);
-    return m;
-  }
-  throw new AnchorError('BAD_MODEL', `unknown reward model kind ${String(json.kind)}`);
+  return { json, tensors };
 }

@@ -8,6 +8,7 @@ import { AnchorError } from '../../util/errors.ts';
 import { columnStats, finishLinear, ridgeForm, solveShifted, type LinearFit } from './ridge-math.ts';
 import type { FeatureRows, RewardModel } from './types.ts';
 import { LabelStore, toMatrix } from './label-store.ts';
+import { saveModelFiles } from './persist.ts';
 
 /** Ridge settings. */
 export interface RidgeModelOptions {
@@ -121,7 +122,6 @@ export class RidgeRewardModel implements RewardModel {
   }
 
   async save(dir: string): Promise<void> {
-    const { saveModelFiles } = await import('./persist.ts');
     await saveModelFiles(dir, this);
   }
 }
