@@ -14,7 +14,7 @@ import { LocalExecutor } from '../src/sandbox/local-executor.ts';
 import { QueueExecutor } from '../src/sandbox/queue/queue-executor.ts';
 import type { Executor, ProgramSpec } from '../src/sandbox/types.ts';
 import { Rng } from '../src/util/rng.ts';
-import { haveRedisServer, startWorker, TestRedis, type WorkerProc } from '../test/queue/redis-helper.ts';
+import { haveRedisServer, startWorker, TestRedis, type WorkerProc } from '../support/redis.ts';
 import { writeBenchSection } from './benchmarks-file.ts';
 
 const quick = process.env.BENCH_QUICK === '1';

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { writeReport } from '../src/report/report.ts';
 import { writeSweepReport } from '../src/report/sweep.ts';
 import { isSweepDir } from '../src/train/sweep-format.ts';
-import { chromiumMissingReason, launchChromium } from '../test/helpers/chromium.ts';
+import { chromiumMissingReason, launchChromium } from '../support/chromium.ts';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

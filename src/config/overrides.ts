@@ -155,3 +155,16 @@ export function setPath(root: Record<string, unknown>, path: readonly string[], 
   }
   cur[path[path.length - 1]!] = value;
 }
+
+/** Deep-merge plain objects (arrays and scalars in `over` replace). */
+export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] =
+      v && typeof v === 'object' && !Array.isArray(v) && b && typeof b === 'object' && !Array.isArray(b)
+        ? deepMerge(b as Record<string, unknown>, v as Record<string, unknown>)
+        : v;
+  }
+  return out;
+}

@@ -8,6 +8,7 @@
  * are bounded). With fewer than `minSamples` gaps there is no bound worth the name, so u = +∞,
  * which makes the gate ESCALATE — gather more settled evidence before committing.
  */
+import { meanSe } from '../util/stats.ts';
 
 /** The bound and the figures it came from. */
 export interface GapBound {
@@ -21,13 +22,10 @@ export interface GapBound {
 /** UCB on the mean hacking gap of `gaps`. */
 export function hackingGapUcb(gaps: readonly number[], z = 1.645, minSamples = 2): GapBound {
   const n = gaps.length;
-  let sum = 0;
-  for (const g of gaps) sum += g;
-  const mean = n > 0 ? sum / n : Number.NaN;
+  const s = meanSe(gaps);
+  const mean = s.mean ?? Number.NaN;
   if (n < Math.max(2, minSamples)) return { u: Number.POSITIVE_INFINITY, mean, stderr: Number.POSITIVE_INFINITY, n, z };
-  let ss = 0;
-  for (const g of gaps) ss += (g - mean) * (g - mean);
-  const stderr = Math.sqrt(ss / (n - 1) / n);
+  const stderr = s.se ?? Number.NaN;
   return { u: mean + z * stderr, mean, stderr, n, z };
 }
 

@@ -3,11 +3,11 @@
  * config (different seeds → mean ± standard error per arm). `train` calls {@link compareRuns}
  * and {@link formatCompareMarkdown} at the end of every run to write compare.json/compare.md.
  */
-import { spearmanOrNull } from '../verifiers/correlation.ts';
+import { spearmanOrNull } from '../util/correlation.ts';
 import { metricsConfigSchema } from '../train/config.ts';
 import { REWARD_SOURCES, type RewardSource } from '../train/reward-sources.ts';
 import { GATE_METRIC_KEYS as GK, METRIC_KEYS as K, type ArmStatus } from '../train/run-format.ts';
-import { formatTable } from '../experiments/format.ts';
+import { formatTable, markdownTable } from '../util/table.ts';
 import { readRun, type ArmData, type RunData, type RunWarning } from './read-run.ts';
 import { finalWindowMean, finiteOrNull, lastValue, meanOf, meanSe, metricValue, rollingPeak } from './stats.ts';
 import { AnchorError } from '../util/errors.ts';
@@ -366,12 +366,12 @@ export function formatCompareText(t: CompareTable): string {
 /** Markdown tables (compare.md, README): the arm table, then the alarm comparison. */
 export function formatCompareMarkdown(t: CompareTable): string {
   const multi = t.runs.length > 1;
-  const esc = (s: string): string => s.replace(/\|/g, '\\|');
-  const table = (cols: CompareTable['columns']): string[] => [
-    `| arm | ${cols.map((c) => esc(c.label)).join(' | ')} |`,
-    `|---|${cols.map(() => '---:').join('|')}|`,
-    ...t.rows.map((r) => `| ${esc(armLabel(r))} | ${cols.map((c) => formatCell(r.values[c.key], c.digits, multi)).join(' | ')} |`),
-  ];
+  const table = (cols: CompareTable['columns']): string[] =>
+    markdownTable(
+      ['arm', ...cols.map((c) => c.label)],
+      t.rows.map((r) => [armLabel(r), ...cols.map((c) => formatCell(r.values[c.key], c.digits, multi))]),
+      [false, ...cols.map(() => true)],
+    );
   const main = t.columns.filter((c) => !ALARM_KEYS.includes(c.key));
   const alarms = t.columns.filter((c) => ALARM_KEYS.includes(c.key));
   return (

@@ -26,16 +26,7 @@ export function meanOf(values: readonly (number | null)[]): number | null {
   return n > 0 ? s / n : null;
 }
 
-/** Mean and standard error (sample std / √n) of the non-null values; se is null for n < 2. */
-export function meanSe(values: readonly (number | null)[]): { mean: number | null; se: number | null; n: number } {
-  const xs = values.filter((v): v is number => v !== null && Number.isFinite(v));
-  const n = xs.length;
-  if (n === 0) return { mean: null, se: null, n };
-  const mean = xs.reduce((a, b) => a + b, 0) / n;
-  if (n < 2) return { mean, se: null, n };
-  const varS = xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1);
-  return { mean, se: Math.sqrt(varS / n), n };
-}
+export { meanSe } from '../util/stats.ts';
 
 /** Mean of `key` over the last `window` steps (steps > lastStep − window). */
 export function finalWindowMean(metrics: readonly MetricsLine[], key: string, window: number): number | null {

@@ -15,6 +15,7 @@ import { ARM_REGISTRY } from '../train/arms.ts';
 import { readSweepRecord, sweepRunDirs, type SweepRecord } from '../train/sweep-format.ts';
 import { AnchorError } from '../util/errors.ts';
 import { writeFileAtomic } from '../util/fs.ts';
+import { markdownTable } from '../util/table.ts';
 import { renderSvg, type Chart } from './charts.ts';
 import { armColor, armColors } from './colors.ts';
 import { compareRunData, defaultWindow, formatCell, formatCompareMarkdown, type ArmRole, type CompareCell, type CompareTable } from './compare.ts';
@@ -289,12 +290,9 @@ function knobRows(d: KnobData, sweep: SweepInfo): { header: string[]; rows: stri
 /** The knob table in Markdown: one row per cell (after the references). */
 export function formatKnobMarkdown(d: KnobData, sweep: SweepInfo): string {
   const { header, rows, numeric } = knobRows(d, sweep);
-  const esc = (s: string): string => s.replace(/\|/g, '\\|');
-  return [
-    `| ${header.map(esc).join(' | ')} |`,
-    `|${numeric.map((n) => (n ? '---:' : '---')).join('|')}|`,
-    ...rows.map((r) => `| ${r.map((c, i) => esc(i === 0 ? c.replace(/\*$/, '\\*') : c)).join(' | ')} |`),
-  ].join('\n') + '\n';
+  // A trailing * marks an incomplete cell; escaped so Markdown shows it.
+  const marked = rows.map((r) => r.map((c, i) => (i === 0 ? c.replace(/\*$/, '\\*') : c)));
+  return markdownTable(header, marked, numeric).join('\n') + '\n';
 }
 
 function knobTableHtml(d: KnobData, sweep: SweepInfo): string {

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runConfigSchema } from '../config/run-config.ts';
 import { parseConfig } from '../config/validate.ts';
-import { deepMerge, resolveArms } from './arms.ts';
+import { deepMerge } from '../config/overrides.ts';
+import { resolveArms } from './arms.ts';
 import { runArm, type ArmProgress } from './arm-runner.ts';
 import type { RunManifest } from './run-format.ts';
 

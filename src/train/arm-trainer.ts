@@ -21,7 +21,7 @@ import { committeeDisagreement } from '../reward/models/committee.ts';
 import type { RewardModel } from '../reward/models/types.ts';
 import { problemProgram } from '../sandbox/programs.ts';
 import type { Executor, ExecResult } from '../sandbox/types.ts';
-import { spearmanOrNull } from '../verifiers/correlation.ts';
+import { spearmanOrNull } from '../util/correlation.ts';
 import { Rng, type RngState } from '../util/rng.ts';
 import type { ArmSpec } from './arms.ts';
 import { DataLoader } from './data.ts';
@@ -32,7 +32,7 @@ import { LABEL_SOURCES, type LabelSource } from './label-sources.ts';
 import { RollingMean, withinGroupSoundness } from './monitor.ts';
 import { zeroStdGroups } from './grpo.ts';
 import type { KvLogger } from './logger.ts';
-import { REWARD_SOURCES, type RewardContext, type Rewards, type RewardSource, type Rollouts, type ScoredRollouts } from './reward-sources.ts';
+import { REWARD_SOURCES, type RewardContext, type RewardSource, type Rollouts, type ScoredRollouts } from './reward-sources.ts';
 import { METRIC_KEYS as K, type RefitLine, type SampleLine } from './run-format.ts';
 import { SETTLEMENT_STRATEGIES, settleCount, type Claim, type SelectionContext } from './settlement.ts';
 import { PlainUpdater, prepareUpdate, shapedRewards, type UpdateOutcome, type UpdateParts, type Updater } from './update.ts';
@@ -86,7 +86,7 @@ export interface TrainerState {
 /** One step as it moves through the pipeline (rollout → score → update → sync → settle → log). */
 interface StepRecord {
   scored: ScoredRollouts;
-  rewards: Rewards;
+  /** The update, with the rewards it was computed from (re-scored if the gate refitted the RM). */
   update: UpdateOutcome;
   settled: number;
   /** Phase end times (performance.now()), from the step's start. */
@@ -171,7 +171,7 @@ export class ArmTrainer {
     const settled = await this.settleStep(scored);
     t.push(performance.now());
     const fracZeroStd = zeroStd.filter(Boolean).length / zeroStd.length;
-    const record = await this.logStep({ scored, rewards: update.rewards, update, settled, t, fracZeroStd, sampling });
+    const record = await this.logStep({ scored, update, settled, t, fracZeroStd, sampling });
     this.stepsDone = scored.step + 1;
     return record;
   }
@@ -266,7 +266,7 @@ export class ArmTrainer {
     const snd = withinGroupSoundness(proxy, gold, cfg.grpo.group_size);
     log.record(K.sndG, snd);
     log.record(K.sndGRolling, this.sndRolling.push(snd));
-    log.record(K.train, mean(r.rewards.values.filter((v): v is number => v !== null)));
+    log.record(K.train, mean(r.update.rewards.values.filter((v): v is number => v !== null)));
     log.record(K.fracZeroStd, r.fracZeroStd);
     log.record(K.kl, r.update.kl);
     log.recordAll(r.update.grpoMetrics);
@@ -440,6 +440,7 @@ export class ArmTrainer {
 
   /** State for a checkpoint (weights, optimizer and RM are saved by the caller). */
   getState(): TrainerState {
+    const gate = this.updater.getState();
     return {
       step: this.stepsDone,
       data: this.data.getState(),
@@ -452,7 +453,7 @@ export class ArmTrainer {
       rmWeight: this.rmWeight,
       refits: this.refits,
       sndRecent: this.sndRolling.getState(),
-      ...(this.updater.getState() !== undefined ? { gate: this.updater.getState() as GatedState } : {}),
+      ...(gate !== undefined ? { gate: gate as GatedState } : {}),
     };
   }
 

@@ -4,6 +4,7 @@
  * arm is adding an entry here or an inline definition in a run config — never a trainer copy.
  */
 import { z } from 'zod';
+import { deepMerge } from '../config/overrides.ts';
 import { AnchorError } from '../util/errors.ts';
 import { LABEL_SOURCE_NAMES, type LabelSourceName } from './label-sources.ts';
 import { REWARD_SOURCE_NAMES, type RewardSourceName } from './reward-sources.ts';
@@ -133,18 +134,5 @@ export function resolveArms(entries: readonly (string | z.output<typeof armDefin
     if (out.some((a) => a.name === spec.name)) throw new AnchorError('BAD_CONFIG', `arms[${i}]: arm ${JSON.stringify(spec.name)} listed twice`);
     out.push(spec);
   });
-  return out;
-}
-
-/** Deep-merge plain objects (arrays and scalars in `over` replace). */
-export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over)) {
-    const b = out[k];
-    out[k] =
-      v && typeof v === 'object' && !Array.isArray(v) && b && typeof b === 'object' && !Array.isArray(b)
-        ? deepMerge(b as Record<string, unknown>, v as Record<string, unknown>)
-        : v;
-  }
   return out;
 }

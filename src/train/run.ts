@@ -1,7 +1,7 @@
 /**
  * A multi-arm run: validate the config, claim the run directory, prepare the shared assets,
- * then train every arm in its own process (p-queue for `concurrency`), and finally write the
- * comparison. `resumeRun` continues the unfinished arms of an existing run directory. The steps
+ * then train every arm in its own process (p-queue for `concurrency`), and finally hand the run to
+ * the caller's summary writer (the CLI composes training with src/report). `resumeRun` continues the unfinished arms of an existing run directory. The steps
  * (newManifest, prepareRunShared, unfinishedArms, forkArm, finishRun) are exported for `sweep`,
  * which runs many such run directories through one queue.
  */
@@ -30,12 +30,17 @@ export interface TrainOptions {
   sets?: string[];
   out?: string;
   force?: boolean;
-  /** Called after the arms finish (compare/report writers hook in here). */
+  /** Writes the run's summaries (comparison, report) after its arms; see {@link finishRun}. */
+  summarize?: RunSummarizer;
+  /** Called after the arms finish and the summaries are written. */
   onFinished?: (runDir: string) => Promise<void>;
   log?: (line: string) => void;
   /** Redis URL: queue the arms for `anchor-rl worker --role trainer` machines instead of forking them here. */
   queue?: string;
 }
+
+/** Writes a run directory's summaries; resolves to a line for the log. */
+export type RunSummarizer = (runDir: string) => Promise<string>;
 
 function versions(): Record<string, string> {
   const require = createRequire(import.meta.url);
@@ -81,7 +86,10 @@ export async function trainRun(opts: TrainOptions): Promise<string> {
 }
 
 /** Continue the unfinished arms (or one arm) of an existing run. */
-export async function resumeRun(runDir: string, opts: { arm?: string; onFinished?: (runDir: string) => Promise<void>; log?: (l: string) => void; queue?: string } = {}): Promise<string> {
+export async function resumeRun(
+  runDir: string,
+  opts: { arm?: string; summarize?: RunSummarizer; onFinished?: (runDir: string) => Promise<void>; log?: (l: string) => void; queue?: string } = {},
+): Promise<string> {
   const dir = resolve(runDir);
   const mp = join(dir, 'manifest.json');
   if (!existsSync(mp) && isSweepDir(dir)) {
@@ -166,19 +174,18 @@ export async function forkArm(runDir: string, armName: string, hooks: ArmProcess
 
 /**
  * After a run's arms: stamp `endedAt` in the manifest when every arm is done, then write the
- * comparison and the HTML report (vega loads lazily). A report that cannot be written is logged,
- * not thrown: the training it summarises is already on disk.
+ * summaries with `summarize` (when given). A summary that cannot be written is logged, not
+ * thrown: the training it summarises is already on disk.
  */
-export async function finishRun(runDir: string, manifest: RunManifest, log: (l: string) => void): Promise<void> {
+export async function finishRun(runDir: string, manifest: RunManifest, log: (l: string) => void, summarize?: RunSummarizer): Promise<void> {
   const statuses = manifest.arms.map((a) => readStatus(join(runDir, a))).filter((s): s is ArmStatus => !!s);
   if (statuses.length === manifest.arms.length && statuses.every((s) => s.state === 'done')) {
     manifest.endedAt = new Date().toISOString();
     writeJsonAtomic(join(runDir, 'manifest.json'), manifest);
   }
+  if (!summarize) return;
   try {
-    const { writeRunSummaries } = await import('../report/report.ts');
-    await writeRunSummaries(runDir);
-    log(`comparison and report: ${join(runDir, 'compare.md')}, ${join(runDir, 'report.html')}`);
+    log(await summarize(runDir));
   } catch (err) {
     log(`could not write the comparison/report: ${(err as Error).message}`);
   }
@@ -189,7 +196,7 @@ async function runArms(
   config: RunConfig,
   manifest: RunManifest,
   only: string | undefined,
-  opts: { onFinished?: (runDir: string) => Promise<void>; log?: (l: string) => void; queue?: string },
+  opts: { summarize?: RunSummarizer; onFinished?: (runDir: string) => Promise<void>; log?: (l: string) => void; queue?: string },
 ): Promise<void> {
   const progress = new RunProgress();
   const log = (l: string) => (opts.log ? opts.log(l) : progress.log(l));
@@ -202,7 +209,7 @@ async function runArms(
   const failures: string[] = [];
   if (opts.queue) {
     // Arms across machines: trainer workers run them (same arm process, same run directory).
-    const { runArmsOnQueue } = await import('../sandbox/queue/arm-queue.ts');
+    const { runArmsOnQueue } = await import('./distributed/arm-queue.ts');
     failures.push(
       ...(await runArmsOnQueue({
         redis: opts.queue,
@@ -222,7 +229,7 @@ async function runArms(
   }
   await queue.onIdle();
   progress.stop();
-  await finishRun(runDir, manifest, log);
+  await finishRun(runDir, manifest, log, opts.summarize);
   if (opts.onFinished) await opts.onFinished(runDir);
   if (failures.length) throw new AnchorError('RUN_FAILED', `arms failed: ${failures.join('; ')}`);
 }

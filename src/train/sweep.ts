@@ -14,10 +14,11 @@ import { parseConfig, quote } from '../config/validate.ts';
 import { initTf } from '../tf/backend.ts';
 import { AnchorError } from '../util/errors.ts';
 import { writeJsonAtomic } from '../util/fs.ts';
-import { deepMerge, resolveArms } from './arms.ts';
+import { deepMerge } from '../config/overrides.ts';
+import { resolveArms } from './arms.ts';
 import { RunProgress } from './progress.ts';
 import type { RunManifest } from './run-format.ts';
-import { finishRun, forkArm, newManifest, prepareRunShared, unfinishedArms } from './run.ts';
+import { finishRun, forkArm, newManifest, prepareRunShared, unfinishedArms, type RunSummarizer } from './run.ts';
 import { DEFAULT_SEEDS, SWEEP_FILE, isSweepDir, readSweepRecord, seedDirName, type SweepRecord } from './sweep-format.ts';
 import { cellArm, checkArmBase, gridCells, parseGrid, parseReferences } from './sweep-grid.ts';
 
@@ -37,6 +38,10 @@ export interface SweepOptions {
   out?: string;
   force?: boolean;
   log?: (line: string) => void;
+  /** Writes each seed run's summaries (as `train` does). */
+  summarizeRun?: RunSummarizer;
+  /** Writes the sweep's summaries (comparison over seeds, knob chart); resolves to a line for the log. */
+  summarizeSweep?: (dir: string) => Promise<string>;
 }
 
 export { DEFAULT_SEEDS };
@@ -195,19 +200,19 @@ export async function sweepRun(opts: SweepOptions): Promise<string> {
   for (const run of plan.runs) {
     const m = manifests.get(run.seed)!;
     // A seed nothing ran for keeps its end time and summaries.
-    if (ran.has(run.seed) || !m.endedAt || !existsSync(join(run.dir, 'compare.json'))) await finishRun(run.dir, m, log);
+    if (ran.has(run.seed) || !m.endedAt || !existsSync(join(run.dir, 'compare.json'))) await finishRun(run.dir, m, log, opts.summarizeRun);
   }
   // The end time first: the summaries print it.
   if (plan.runs.every((r) => unfinishedArms(r.dir, r.config).length === 0)) {
     record.endedAt = todo === 0 && previousEnd ? previousEnd : new Date().toISOString();
     writeJsonAtomic(join(out, SWEEP_FILE), record);
   }
-  try {
-    const { writeSweepSummaries } = await import('../report/sweep.ts');
-    const res = await writeSweepSummaries(out);
-    log(`sweep comparison and knob chart: ${res.compareMd}, ${res.sweepMd}, ${res.report}`);
-  } catch (err) {
-    log(`could not write the sweep summaries: ${(err as Error).message}`);
+  if (opts.summarizeSweep) {
+    try {
+      log(await opts.summarizeSweep(out));
+    } catch (err) {
+      log(`could not write the sweep summaries: ${(err as Error).message}`);
+    }
   }
   if (failures.length) throw new AnchorError('RUN_FAILED', `arms failed: ${failures.join('; ')}`);
   return out;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editDistance, mutate, runAdversaryExperiment } from '../../src/experiments/adversary.ts';
+import { editDistance, mutate, runAdversaryExperiment } from '../../src/research/experiments/adversary.ts';
 import { dsl6, richdsl } from '../../src/tasks/index.ts';
 import { Rng } from '../../src/util/rng.ts';
 import { runMain } from './run-main.ts';

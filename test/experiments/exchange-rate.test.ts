@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crossingLog2, runExchangeRate, simulateReplicate } from '../../src/experiments/exchange-rate.ts';
+import { crossingLog2, runExchangeRate, simulateReplicate } from '../../src/research/experiments/exchange-rate.ts';
 import { Rng } from '../../src/util/rng.ts';
 import { runCli } from '../helpers/cli.ts';
 import { runMain } from './run-main.ts';

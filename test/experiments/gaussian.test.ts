@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectedMaxNormal, expectedMaxNormalLn, lnNForExpectedMax, logNormCdf, normCdf, normInv, upperTail } from '../../src/experiments/gaussian.ts';
+import { expectedMaxNormal, expectedMaxNormalLn, lnNForExpectedMax, logNormCdf, normCdf, normInv, upperTail } from '../../src/research/experiments/gaussian.ts';
 import { Rng } from '../../src/util/rng.ts';
 
 describe('normal numerics', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runGoodhart } from '../../src/experiments/goodhart.ts';
+import { runGoodhart } from '../../src/research/experiments/goodhart.ts';
 import { runCli } from '../helpers/cli.ts';
 import { main } from '../../src/cli/main.ts';
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runSettlementLoop, topK } from '../../src/experiments/settlement-loop.ts';
+import { runSettlementLoop, topK } from '../../src/research/experiments/settlement-loop.ts';
 import { fitRidgeF64, predictLinear } from '../../src/reward/models/ridge-math.ts';
 import { RidgeRewardModel } from '../../src/reward/models/ridge.ts';
 import { initTf } from '../../src/tf/backend.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { runScaling, uncertaintyPick } from '../../src/experiments/settlement-scaling.ts';
-import { linearFit, sndAuc } from '../../src/experiments/common.ts';
-import { sndCurve } from '../../src/verifiers/snd.ts';
-import { expectedBestOfNCurve, powersOfTwo } from '../../src/verifiers/best-of-n.ts';
+import { runScaling, uncertaintyPick } from '../../src/research/experiments/settlement-scaling.ts';
+import { linearFit, sndAuc } from '../../src/research/experiments/common.ts';
+import { sndCurve } from '../../src/research/verifiers/snd.ts';
+import { expectedBestOfNCurve, powersOfTwo } from '../../src/research/verifiers/best-of-n.ts';
 import { Rng } from '../../src/util/rng.ts';
 import { runMain } from './run-main.ts';
 import { main } from '../../src/cli/main.ts';

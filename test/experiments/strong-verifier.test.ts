@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runStrongVerifier } from '../../src/experiments/strong-verifier.ts';
-import { runSettlementLoop } from '../../src/experiments/settlement-loop.ts';
+import { runStrongVerifier } from '../../src/research/experiments/strong-verifier.ts';
+import { runSettlementLoop } from '../../src/research/experiments/settlement-loop.ts';
 import { runMain } from './run-main.ts';
 import { main } from '../../src/cli/main.ts';
 

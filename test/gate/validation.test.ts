@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runValidation } from '../../src/gate/validation.ts';
+import { runValidation } from '../../src/research/gate-validation.ts';
 
 describe('validate-loop simulation', () => {
   it('passes every check at the design parameters (T = 40,000, N = 300, seed 0)', async () => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/paths.ts';
-import { haveRedisServer, startWorker, TestRedis, type WorkerProc } from './redis-helper.ts';
+import { haveRedisServer, startWorker, TestRedis, type WorkerProc } from '../../support/redis.ts';
 
 const haveRedis = haveRedisServer();
 if (!haveRedis) console.warn('skipping queued-arms test: redis-server is not installed (apt-get install redis-server)');

@@ -9,7 +9,7 @@ import { checkRedisUrl, connectionOptions, redactUrl } from '../../src/sandbox/q
 import { parseLanguages } from '../../src/cli/commands/worker.ts';
 import { AnchorError } from '../../src/util/errors.ts';
 import { runCli } from '../helpers/cli.ts';
-import { freePort, haveRedisServer } from './redis-helper.ts';
+import { freePort, haveRedisServer } from '../../support/redis.ts';
 
 describe('queue backend config', () => {
   it('accepts backend: queue with defaults for every queue key and rejects bad values', () => {

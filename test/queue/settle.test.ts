@@ -11,7 +11,7 @@ import { connectionOptions, settleQueueName } from '../../src/sandbox/queue/conn
 import { QueueExecutor } from '../../src/sandbox/queue/queue-executor.ts';
 import { createExecutorFromConfig, sandboxConfigSchema, type ExecResult, type ProgramSpec } from '../../src/sandbox/index.ts';
 import { AnchorError } from '../../src/util/errors.ts';
-import { haveRedisServer, startWorker, TestRedis, type WorkerProc } from './redis-helper.ts';
+import { haveRedisServer, startWorker, TestRedis, type WorkerProc } from '../../support/redis.ts';
 
 const haveRedis = haveRedisServer();
 if (!haveRedis) console.warn('skipping queue backend tests: redis-server is not installed (apt-get install redis-server)');

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { armColors } from '../../src/report/colors.ts';
 import { writeReport } from '../../src/report/report.ts';
-import { chromiumMissingReason, launchChromium } from '../helpers/chromium.ts';
+import { chromiumMissingReason, launchChromium } from '../../support/chromium.ts';
 import { FAKE_ARMS, writeFakeRun } from '../helpers/fake-run.ts';
 
 const missing = chromiumMissingReason();

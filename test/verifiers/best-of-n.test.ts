@@ -5,7 +5,7 @@ import {
   expectedBestOfN,
   meanAndSe,
   sampledBestOfN,
-} from '../../src/verifiers/best-of-n.ts';
+} from '../../src/research/verifiers/best-of-n.ts';
 import { Rng } from '../../src/util/rng.ts';
 
 describe('exact best-of-N expectation', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { averageRanks, pearson, spearman, spearmanOrNull } from '../../src/verifiers/correlation.ts';
+import { averageRanks, pearson, spearman, spearmanOrNull } from '../../src/util/correlation.ts';
 
 describe('correlations', () => {
   it('Pearson hand case', () => {

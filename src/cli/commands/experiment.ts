@@ -1,19 +1,20 @@
 /**
  * `anchor-rl experiment goodhart|settlement-loop`: the reproduction experiments on the DSL worlds
- * (see src/experiments/). Tables on stdout (or `--json`), a progress bar on stderr.
+ * (see src/research/experiments/). Tables on stdout (or `--json`), a progress bar on stderr.
  */
 import type { Argv, CommandModule } from 'yargs';
-import { runGoodhart, GOODHART_DEFAULTS, type GoodhartResult } from '../../experiments/goodhart.ts';
-import { runSettlementLoop, SETTLEMENT_DEFAULTS, type SettlementLoopResult } from '../../experiments/settlement-loop.ts';
-import { formatTable, pm, progressBar } from '../../experiments/format.ts';
+import { runGoodhart, GOODHART_DEFAULTS, type GoodhartResult } from '../../research/experiments/goodhart.ts';
+import { runSettlementLoop, SETTLEMENT_DEFAULTS, type SettlementLoopResult } from '../../research/experiments/settlement-loop.ts';
+import { progressBar } from '../../research/experiments/format.ts';
+import { formatTable, pm } from '../../util/table.ts';
 import { AnchorError } from '../../util/errors.ts';
-import { runExchangeRate, EXCHANGE_DEFAULTS, type ExchangeRateResult } from '../../experiments/exchange-rate.ts';
-import { runCopula, runCopulaOnRecords, type CopulaResult } from '../../experiments/copula.ts';
-import { runAdversaryExperiment, ADVERSARY_DEFAULTS, type AdversaryResult } from '../../experiments/adversary.ts';
-import { runScaling, SCALING_DEFAULTS, type ScalingResult } from '../../experiments/settlement-scaling.ts';
-import { runResolution, RESOLUTION_DEFAULTS, type ResolutionResult } from '../../experiments/resolution.ts';
-import { runStrongVerifier, type StrongVerifierResult } from '../../experiments/strong-verifier.ts';
-import { formatAdversary, formatCopula, formatExchangeRate, formatGoodhart, formatResolution, formatScaling, formatSettlement } from '../../experiments/text.ts';
+import { runExchangeRate, EXCHANGE_DEFAULTS, type ExchangeRateResult } from '../../research/experiments/exchange-rate.ts';
+import { runCopula, runCopulaOnRecords, type CopulaResult } from '../../research/experiments/copula.ts';
+import { runAdversaryExperiment, ADVERSARY_DEFAULTS, type AdversaryResult } from '../../research/experiments/adversary.ts';
+import { runScaling, SCALING_DEFAULTS, type ScalingResult } from '../../research/experiments/settlement-scaling.ts';
+import { runResolution, RESOLUTION_DEFAULTS, type ResolutionResult } from '../../research/experiments/resolution.ts';
+import { runStrongVerifier, type StrongVerifierResult } from '../../research/experiments/strong-verifier.ts';
+import { formatAdversary, formatCopula, formatExchangeRate, formatGoodhart, formatResolution, formatScaling, formatSettlement } from '../../research/experiments/text.ts';
 import { readPool } from './snd.ts';
 
 interface CommonArgs {

@@ -1,5 +1,5 @@
 /**
- * `anchor-rl reproduce [--quick] [--out DIR]`: every reproduction experiment (src/experiments/
+ * `anchor-rl reproduce [--quick] [--out DIR]`: every reproduction experiment (src/research/experiments/
  * suite.ts) at reference sizes (or reduced `--quick` sizes), resumable by experiment and by chunk
  * of tasks, then one table of headline figures with standard errors (reproduction.md / .json) and
  * the charts in the report style (report.html, self-contained SVG).
@@ -9,9 +9,10 @@ import { join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Argv, CommandModule } from 'yargs';
 import { AnchorError } from '../../util/errors.ts';
-import type { JobResult, SuiteJob } from '../../experiments/suite.ts';
-import { headlinesMarkdown } from '../../experiments/text.ts';
-import type { Headline } from '../../experiments/common.ts';
+import type { JobResult, SuiteJob } from '../../research/experiments/suite.ts';
+import { headlinesMarkdown } from '../../research/experiments/text.ts';
+import { markdownTable } from '../../util/table.ts';
+import type { Headline } from '../../research/experiments/common.ts';
 
 interface ReproduceArgs {
   quick: boolean;
@@ -76,9 +77,7 @@ export function reproduceMarkdown(results: readonly JobResult[], quick: boolean)
     '',
     'Headline figures of every reproduction experiment (`anchor-rl reproduce`). SE = standard error (over tasks unless the note says otherwise); – = not applicable.',
     '',
-    '| experiment | command | tasks | compute time (s) |',
-    '|---|---|---:|---:|',
-    ...results.map((r) => `| ${r.id} | \`${r.command}\` | ${r.tasks} | ${r.seconds.toFixed(0)} |`),
+    ...markdownTable(['experiment', 'command', 'tasks', 'compute time (s)'], results.map((r) => [r.id, `\`${r.command}\``, String(r.tasks), r.seconds.toFixed(0)]), [false, false, true, true]),
     '',
     headlinesMarkdown(rows),
     '',
@@ -109,7 +108,7 @@ export const reproduceCommand: CommandModule<object, ReproduceArgs> = {
     if (!(Number.isInteger(args.chunk) && args.chunk >= 1)) throw new AnchorError('BAD_ARGUMENT', `--chunk must be a positive integer, got ${args.chunk}`);
     const out = resolve(args.out ?? (args.quick ? 'runs/reproduce-quick' : 'runs/reproduce'));
     mkdirSync(out, { recursive: true });
-    const { runJob, suiteJobs } = await import('../../experiments/suite.ts');
+    const { runJob, suiteJobs } = await import('../../research/experiments/suite.ts');
     let jobs = suiteJobs(args.quick, args.seed);
     if (args.only && args.only.length > 0) {
       const unknown = args.only.filter((id) => !jobs.some((j) => j.id === id));

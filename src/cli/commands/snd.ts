@@ -12,10 +12,10 @@ import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import type { Argv, CommandModule } from 'yargs';
 import { AnchorError } from '../../util/errors.ts';
-import { sndCurve, type SndResult } from '../../verifiers/snd.ts';
-import { pearson, spearman } from '../../verifiers/correlation.ts';
-import { brierDecomposition, type BrierResult } from '../../verifiers/brier.ts';
-import { formatTable, pm } from '../../experiments/format.ts';
+import { sndCurve, type SndResult } from '../../research/verifiers/snd.ts';
+import { pearson, spearman } from '../../util/correlation.ts';
+import { brierDecomposition, type BrierResult } from '../../research/verifiers/brier.ts';
+import { formatTable, pm } from '../../util/table.ts';
 
 /** One pool record. */
 export interface PoolRecord {

@@ -6,6 +6,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { DEFAULT_SEEDS } from '../../train/sweep-format.ts';
 import { SWEEP_SECTIONS } from '../../train/sweep-grid.ts';
 import { configOptions, type ConfigArgs } from '../options.ts';
+import { summarizeRun, summarizeSweep } from '../summaries.ts';
 
 interface SweepArgs extends ConfigArgs {
   grid: string[];
@@ -52,6 +53,8 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
       references: args.reference,
       out: args.out,
       force: args.force,
+      summarizeRun,
+      summarizeSweep,
     });
     process.stderr.write(`sweep written to ${dir}\n`);
   },

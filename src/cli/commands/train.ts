@@ -5,6 +5,7 @@
 import type { CommandModule } from 'yargs';
 import { configOptions, type ConfigArgs } from '../options.ts';
 import { checkRedisUrl } from '../../sandbox/queue/connection.ts';
+import { summarizeRun } from '../summaries.ts';
 
 interface TrainArgs extends ConfigArgs {
   out?: string;
@@ -24,7 +25,7 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
   handler: async (args) => {
     if (args.queue) checkRedisUrl(args.queue); // before any work: a typo should not cost a pretraining run
     const { trainRun } = await import('../../train/run.ts');
-    const dir = await trainRun({ configPath: args.config, sets: args.set, out: args.out, force: args.force, ...(args.queue ? { queue: args.queue } : {}) });
+    const dir = await trainRun({ configPath: args.config, sets: args.set, out: args.out, force: args.force, summarize: summarizeRun, ...(args.queue ? { queue: args.queue } : {}) });
     process.stderr.write(`run written to ${dir}\n`);
   },
 };
@@ -41,7 +42,7 @@ export const resumeCommand: CommandModule<object, { run: string; arm?: string; q
   handler: async (args) => {
     if (args.queue) checkRedisUrl(args.queue);
     const { resumeRun } = await import('../../train/run.ts');
-    const dir = await resumeRun(args.run, { arm: args.arm, ...(args.queue ? { queue: args.queue } : {}) });
+    const dir = await resumeRun(args.run, { arm: args.arm, summarize: summarizeRun, ...(args.queue ? { queue: args.queue } : {}) });
     process.stderr.write(`run ${dir} resumed\n`);
   },
 };

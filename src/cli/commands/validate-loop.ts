@@ -1,12 +1,12 @@
 /**
  * `anchor-rl validate-loop [--seed S] [--json] [--rounds T] [--modes N]`: the design's numerical
  * validation of the pre-action gate, run on the same gate modules the training loop uses
- * (src/gate/validation.ts). Prints each check with its figures and PASS/FAIL; exit code 1 if any
+ * (src/research/gate-validation.ts). Prints each check with its figures and PASS/FAIL; exit code 1 if any
  * check fails.
  */
 import type { Argv, CommandModule } from 'yargs';
 import cliProgress from 'cli-progress';
-import { runValidation, VALIDATION_DEFAULTS, type ValidationReport } from '../../gate/validation.ts';
+import { runValidation, VALIDATION_DEFAULTS, type ValidationReport } from '../../research/gate-validation.ts';
 import { AnchorError } from '../../util/errors.ts';
 
 interface ValidateLoopArgs {

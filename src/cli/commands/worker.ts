@@ -63,7 +63,7 @@ export const workerCommand: CommandModule<object, WorkerArgs> = {
     // The workers (the trainer, the sandbox, the queue client) load only when one starts.
     const worker =
       args.role === 'trainer'
-        ? await (await import('../../sandbox/queue/arm-queue.ts')).startTrainerWorker(common)
+        ? await (await import('../../train/distributed/arm-queue.ts')).startTrainerWorker(common)
         : await (await import('../../sandbox/queue/settle-worker.ts')).startSettlementWorker({ ...common, languages: parseLanguages(args.languages) });
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);

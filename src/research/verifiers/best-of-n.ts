@@ -12,7 +12,8 @@
  * exchangeability its expected gold is the group's mean gold. We therefore replace each
  * candidate's gold by its tie group's mean and then apply the rank formula.
  */
-import { AnchorError } from '../util/errors.ts';
+import { AnchorError } from '../../util/errors.ts';
+import { meanSe } from '../../util/stats.ts';
 
 /** One problem's pool: a verifier score and a gold value per candidate (same order). */
 export interface ScoredPool {
@@ -87,15 +88,11 @@ export function powersOfTwo(maxLog2: number): number[] {
   return Array.from({ length: maxLog2 + 1 }, (_, k) => 2 ** k);
 }
 
-/** Mean and standard error (sample sd / sqrt(n); 0 when n < 2). */
+/** Mean and standard error (sample sd / sqrt(n); 0 when n = 1, NaN when empty or any value is not finite). */
 export function meanAndSe(values: readonly number[]): { mean: number; se: number } {
-  const n = values.length;
-  if (n === 0) return { mean: NaN, se: NaN };
-  const mean = values.reduce((a, b) => a + b, 0) / n;
-  if (n < 2) return { mean, se: 0 };
-  let ss = 0;
-  for (const v of values) ss += (v - mean) ** 2;
-  return { mean, se: Math.sqrt(ss / (n - 1) / n) };
+  if (!values.every(Number.isFinite)) return { mean: NaN, se: NaN };
+  const { mean, se, n } = meanSe(values);
+  return { mean: mean ?? NaN, se: se ?? (n === 1 ? 0 : NaN) };
 }
 
 /** Per-N mean (± SE over problems) of the best-of-N gold under a verifier. */

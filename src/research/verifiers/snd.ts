@@ -12,7 +12,7 @@
  * - Standard error of Snd@N: delta method on the ratio of two means over problems.
  */
 import { expectedBestOfNCurve, powersOfTwo, type ScoredPool } from './best-of-n.ts';
-import { AnchorError } from '../util/errors.ts';
+import { AnchorError } from '../../util/errors.ts';
 
 /** One point of the Snd@N curve. */
 export interface SndPoint {

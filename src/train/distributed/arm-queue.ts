@@ -8,12 +8,12 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Job, Queue, QueueEvents, Worker } from 'bullmq';
-import type { ArmMessage } from '../../train/arm-process.ts';
-import type { ArmProgress } from '../../train/arm-runner.ts';
-import { readStatus } from '../../train/arm-runner.ts';
+import { armQueueName, closeQuietly, connectionOptions, DEFAULT_QUEUE_PREFIX, redactUrl } from '../../sandbox/queue/connection.ts';
+import type { ArmMessage } from '../arm-process.ts';
+import type { ArmProgress } from '../arm-runner.ts';
+import { readStatus } from '../arm-runner.ts';
 import { AnchorError } from '../../util/errors.ts';
 import { forkModule } from '../../util/fork.ts';
-import { armQueueName, closeQuietly, connectionOptions, DEFAULT_QUEUE_PREFIX, redactUrl } from './connection.ts';
 
 /** Data of an arm job. */
 export interface ArmJobData {

@@ -2,7 +2,7 @@
  * Pearson and Spearman correlations (Spearman = Pearson on average ranks, so ties get the mean
  * of the ranks they span). Both return NaN when either side has zero variance.
  */
-import { AnchorError } from '../util/errors.ts';
+import { AnchorError } from './errors.ts';
 
 /** Pearson product-moment correlation. */
 export function pearson(x: ArrayLike<number>, y: ArrayLike<number>): number {

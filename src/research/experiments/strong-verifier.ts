@@ -7,7 +7,7 @@
  * - `settlement-loop` (anchored vs frozen, once with each verifier).
  * One per-task unit runs all three on the same task index, so chunking is exact here too.
  */
-import { AnchorError } from '../util/errors.ts';
+import { AnchorError } from '../../util/errors.ts';
 import { aggregateGoodhart, goodhartTask, resolveGoodhart, type GoodhartResolved, type GoodhartResult, type GoodhartTaskRecord } from './goodhart.ts';
 import { aggregateSettlement, resolveSettlement, settlementTask, type SettlementLoopResult, type SettlementResolved, type SettlementTaskRecord } from './settlement-loop.ts';
 import { runTaskRange, type Headline, type TaskExperiment } from './common.ts';

@@ -5,7 +5,7 @@
  * largest s of N i.i.d. candidates; E[g of the pick] = ρ·E[max of N standard normals] =: ρ·m(N).
  * We simulate it (Monte Carlo: one stream of N_max candidates per replicate, the pick at every
  * N = 2^k read off the running arg-max of the prefix) and compare with ρ·m(N), m computed exactly
- * by numerical integration (src/experiments/gaussian.ts) — not the asymptotic √(2 ln N).
+ * by numerical integration (src/research/experiments/gaussian.ts) — not the asymptotic √(2 ln N).
  *
  * Compute penalty: the N′ a proxy of correlation ρ needs to match the sound verifier (ρ = 1) at N
  * solves ρ·m(N′) = m(N). Three versions: empirical (the simulated ρ-curve interpolated linearly
@@ -16,8 +16,8 @@
  * Units of work ("tasks"): batches of `batch` replicates, each seeded by its index; a batch's
  * record holds per-(ρ, N) sums and sums of squares, so the result is exact under chunking.
  */
-import { Rng } from '../util/rng.ts';
-import { AnchorError } from '../util/errors.ts';
+import { Rng } from '../../util/rng.ts';
+import { AnchorError } from '../../util/errors.ts';
 import { powersOfTwo } from '../verifiers/best-of-n.ts';
 import { bootstrapSe, runTaskRange, type Headline, type TaskExperiment } from './common.ts';
 import { expectedMaxNormal, lnNForExpectedMax } from './gaussian.ts';

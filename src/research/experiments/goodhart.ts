@@ -3,7 +3,7 @@
  * verifier (ridge, α = 1, on the world's features) on labelled random programs, score a fresh
  * pool of random programs, and compare the expected gold of the best-of-N pick under the
  * execution verifier (gold itself) and under the learned verifier, N = 2^0 … 2^k. Subsampling
- * without replacement is handled exactly in expectation (src/verifiers/best-of-n.ts).
+ * without replacement is handled exactly in expectation (src/research/verifiers/best-of-n.ts).
  *
  * Verifiers: DSL-6 — ridge (α = 1) on the 43 features; RichDSL — ridge on the 111 weak features,
  * gradient-boosted trees on the 359 strong features (the reference's pair), plus ridge on the
@@ -12,13 +12,13 @@
  * Uses the worlds' in-process evaluator (the sandbox agreement test in src/tasks proves it equals
  * the compiled JS) and the float64 ridge path, which shares its solve with the tfjs model.
  */
-import { Rng } from '../util/rng.ts';
-import { AnchorError } from '../util/errors.ts';
-import { getWorld, type DslWorld, type DslWorldName } from '../tasks/index.ts';
-import { fitRidgeF64, predictLinear } from '../reward/models/ridge-math.ts';
-import { fitGbt, predictGbt } from '../reward/models/gbt.ts';
+import { Rng } from '../../util/rng.ts';
+import { AnchorError } from '../../util/errors.ts';
+import { getWorld, type DslWorld, type DslWorldName } from '../../tasks/index.ts';
+import { fitRidgeF64, predictLinear } from '../../reward/models/ridge-math.ts';
+import { fitGbt, predictGbt } from '../../reward/models/gbt.ts';
 import { expectedBestOfNCurve, meanAndSe, powersOfTwo } from '../verifiers/best-of-n.ts';
-import { spearman } from '../verifiers/correlation.ts';
+import { spearman } from '../../util/correlation.ts';
 import { runTaskRange, sndAuc, stat, type TaskExperiment } from './common.ts';
 
 /** Sizes and seeds of one Goodhart run. */

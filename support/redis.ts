@@ -1,12 +1,14 @@
 /**
- * Test helpers for the queue backend: a private `redis-server` on 127.0.0.1 and a free port (no
+ * Redis for the queue tests and benchmark: a private `redis-server` on 127.0.0.1 and a free port (no
  * persistence, so a restart loses everything — the harshest case), and `anchor-rl worker`
  * processes started the way a user starts them.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { repoRoot } from '../helpers/paths.ts';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
 /** Whether `redis-server` is on PATH (tests skip with a printed reason when it is not). */
 export function haveRedisServer(): boolean {

@@ -10,7 +10,7 @@
  * forecast in a bin equals the bin mean; otherwise the within-bin spread leaves a small
  * remainder, reported as `residual` = brier − (reliability − resolution + uncertainty).
  */
-import { AnchorError } from '../util/errors.ts';
+import { AnchorError } from '../../util/errors.ts';
 
 /** Result of {@link brierDecomposition}. */
 export interface BrierResult {

@@ -18,10 +18,10 @@
  * (evolutionary). The champion is the incumbent / the population's best by the current score;
  * after every refit it is rescored. Per step we record the champion's gold and proxy − gold.
  */
-import { Rng } from '../util/rng.ts';
-import { AnchorError } from '../util/errors.ts';
-import { getWorld, type DslTask, type DslWorld, type DslWorldName } from '../tasks/index.ts';
-import { fitRidgeF64, predictLinear } from '../reward/models/ridge-math.ts';
+import { Rng } from '../../util/rng.ts';
+import { AnchorError } from '../../util/errors.ts';
+import { getWorld, type DslTask, type DslWorld, type DslWorldName } from '../../tasks/index.ts';
+import { fitRidgeF64, predictLinear } from '../../reward/models/ridge-math.ts';
 import { GOODHART_DEFAULTS } from './goodhart.ts';
 import { runTaskRange, stat, type Headline, type Stat, type TaskExperiment } from './common.ts';
 

@@ -10,4 +10,4 @@ process.on('disconnect', () => {
   // arm-process sets exitCode before it disconnects on its own; only an unexpected loss kills.
   if (process.exitCode === undefined) process.kill(process.pid, 'SIGKILL');
 });
-await import('../../train/arm-process.ts');
+await import('../arm-process.ts');

@@ -28,12 +28,12 @@
  *   its full gap. u is the UCB on these settled gaps.
  * - Authorisation is missing with probability `authMissingRate` (WAIT).
  */
-import { defaultGateConfig, type GateConfig } from './config.ts';
-import type { LinearRm } from './critic.ts';
-import { GateLoop } from './loop.ts';
-import { createUpdateOracle, type ProposedUpdate } from './oracle.ts';
-import { WindowMiningSimulator, type Simulator, type SimulatorOptions } from './simulator.ts';
-import type { Claim, Decision, WindowItem } from './types.ts';
+import { defaultGateConfig, type GateConfig } from '../gate/config.ts';
+import type { LinearRm } from '../gate/critic.ts';
+import { GateLoop } from '../gate/loop.ts';
+import { createUpdateOracle, type ProposedUpdate } from '../gate/oracle.ts';
+import { WindowMiningSimulator, type Simulator, type SimulatorOptions } from '../gate/simulator.ts';
+import type { Claim, Decision, WindowItem } from '../gate/types.ts';
 import { Rng } from '../util/rng.ts';
 import { AnchorError } from '../util/errors.ts';
 

@@ -2,7 +2,7 @@
  * Plain-text reports of the reproduction experiments (stdout of
  * `anchor-rl experiment NAME`), and of the headline table.
  */
-import { formatTable, pm } from './format.ts';
+import { formatTable, markdownTable, pm } from '../../util/table.ts';
 import type { Headline } from './common.ts';
 import type { ExchangeRateResult } from './exchange-rate.ts';
 import type { CopulaResult } from './copula.ts';
@@ -109,13 +109,12 @@ export function formatResolution(r: ResolutionResult): string {
 
 /** The headline table as Markdown. */
 export function headlinesMarkdown(rows: readonly Headline[]): string {
-  const esc = (s: string): string => s.replace(/\|/g, '\\|');
   const num = (x: number): string => (Number.isFinite(x) ? (Math.abs(x) >= 100 ? x.toFixed(1) : x.toFixed(4)) : '–');
-  return [
-    '| experiment | figure | value | SE | note |',
-    '|---|---|---:|---:|---|',
-    ...rows.map((h) => `| ${esc(h.experiment)} | ${esc(h.figure)} | ${num(h.value)} | ${num(h.se)} | ${esc(h.note ?? '')} |`),
-  ].join('\n');
+  return markdownTable(
+    ['experiment', 'figure', 'value', 'SE', 'note'],
+    rows.map((h) => [h.experiment, h.figure, num(h.value), num(h.se), h.note ?? '']),
+    [false, false, true, true, false],
+  ).join('\n');
 }
 
 /** The Goodhart result as text. */

@@ -14,10 +14,10 @@
  * N = 2^0 … 2^k is computed across tasks (ratio of means, delta-method SE). Trend: OLS of AUC on
  * log₂ S per strategy, with R².
  */
-import { Rng } from '../util/rng.ts';
-import { AnchorError } from '../util/errors.ts';
-import { getWorld, type DslWorldName } from '../tasks/index.ts';
-import { fitRidgeF64, predictLinear } from '../reward/models/ridge-math.ts';
+import { Rng } from '../../util/rng.ts';
+import { AnchorError } from '../../util/errors.ts';
+import { getWorld, type DslWorldName } from '../../tasks/index.ts';
+import { fitRidgeF64, predictLinear } from '../../reward/models/ridge-math.ts';
 import { expectedBestOfNCurve, powersOfTwo } from '../verifiers/best-of-n.ts';
 import { GOODHART_DEFAULTS } from './goodhart.ts';
 import { topK } from './settlement-loop.ts';

@@ -4,7 +4,7 @@
  * `frozen` look the same as in training reports.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { armColors } from '../report/colors.ts';
+import { armColors } from '../../report/colors.ts';
 import type { GoodhartResult } from './goodhart.ts';
 import type { SettlementLoopResult } from './settlement-loop.ts';
 import type { ExchangeRateResult } from './exchange-rate.ts';

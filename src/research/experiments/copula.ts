@@ -18,9 +18,9 @@
  * positive gold. Headline: the median absolute error of each prediction, with a bootstrap SE over
  * problems. Pools come from `goodhart` (rebuilt from the seed, task by task) or a `--pool` file.
  */
-import { AnchorError } from '../util/errors.ts';
+import { AnchorError } from '../../util/errors.ts';
 import { expectedBestOfNCurve, powersOfTwo } from '../verifiers/best-of-n.ts';
-import { pearson, spearman } from '../verifiers/correlation.ts';
+import { pearson, spearman } from '../../util/correlation.ts';
 import { GOODHART_DEFAULTS, goodhartPool, resolveGoodhart, type GoodhartResolved } from './goodhart.ts';
 import { bootstrapSe, median, runTaskRange, type Headline, type TaskExperiment } from './common.ts';
 import { expectedMaxNormal, logNormCdf, normCdf, normInv, normPdf } from './gaussian.ts';

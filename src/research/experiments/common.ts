@@ -10,7 +10,7 @@
  * [0, n) at once, or as [0, k) + [k, n) in separate processes, gives the same records and the same
  * figures, bit for bit (test/experiments/chunking.test.ts).
  */
-import { Rng } from '../util/rng.ts';
+import { Rng } from '../../util/rng.ts';
 import { meanAndSe } from '../verifiers/best-of-n.ts';
 
 /** Mean and standard error. */
@@ -58,7 +58,7 @@ export function stat(values: readonly (number | null)[]): Stat {
   return meanAndSe(values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v)));
 }
 
-/** Ratio of two means over units with its delta-method standard error (as in src/verifiers/snd.ts). */
+/** Ratio of two means over units with its delta-method standard error (as in src/research/verifiers/snd.ts). */
 export function ratioOfMeans(num: readonly number[], den: readonly number[]): { value: number; se: number } {
   const n = num.length;
   const mx = num.reduce((a, b) => a + b, 0) / n;

@@ -6,7 +6,7 @@
  * not rerun; inside a job, tasks run in chunks whose records are cached in OUT/chunks/ID/ (so a
  * killed run loses at most one chunk). Caches are keyed by the job's resolved options; a changed
  * size or seed reruns the job. Because every task is seeded by its index alone
- * (src/experiments/common.ts), the chunk size does not change a single figure.
+ * (src/research/experiments/common.ts), the chunk size does not change a single figure.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -10,10 +10,10 @@
  * computed out of sample (before any refit); then `anchored` appends the settled outcomes and
  * refits, `frozen` never refits. Figures are per-task decompositions averaged over tasks (± SE).
  */
-import { Rng } from '../util/rng.ts';
-import { AnchorError } from '../util/errors.ts';
-import { getWorld, type DslWorldName } from '../tasks/index.ts';
-import { solveShifted } from '../reward/models/ridge-math.ts';
+import { Rng } from '../../util/rng.ts';
+import { AnchorError } from '../../util/errors.ts';
+import { getWorld, type DslWorldName } from '../../tasks/index.ts';
+import { solveShifted } from '../../reward/models/ridge-math.ts';
 import { brierDecomposition } from '../verifiers/brier.ts';
 import { topK } from './settlement-loop.ts';
 import { runTaskRange, stat, type Headline, type Stat, type TaskExperiment } from './common.ts';
