@@ -25,15 +25,17 @@ import { spearmanOrNull } from '../util/correlation.ts';
 import { Rng, type RngState } from '../util/rng.ts';
 import type { ArmSpec } from './arms.ts';
 import { DataLoader } from './data.ts';
+import { collectGroups, type DynamicBatch, type SampledRound } from './dynamic-sampling.ts';
 import { GatedStep, resolveGateConfig, type GatedState } from './gated-step.ts';
 import { goldOf } from './gold.ts';
 import { LABEL_SOURCES, type LabelSource } from './label-sources.ts';
 import { RollingMean, withinGroupSoundness } from './monitor.ts';
+import { zeroStdGroups } from './grpo.ts';
 import type { KvLogger } from './logger.ts';
 import { REWARD_SOURCES, type RewardContext, type RewardSource, type Rollouts, type ScoredRollouts } from './reward-sources.ts';
 import { METRIC_KEYS as K, type RefitLine, type SampleLine } from './run-format.ts';
 import { SETTLEMENT_STRATEGIES, settleCount, type Claim, type SelectionContext } from './settlement.ts';
-import { PlainUpdater, prepareUpdate, type UpdateOutcome, type UpdateParts, type Updater } from './update.ts';
+import { PlainUpdater, prepareUpdate, shapedRewards, type UpdateOutcome, type UpdateParts, type Updater } from './update.ts';
 
 /** Everything an arm trainer works with (built by ./arm-runner.ts). */
 export interface ArmComponents {
@@ -89,6 +91,10 @@ interface StepRecord {
   settled: number;
   /** Phase end times (performance.now()), from the step's start. */
   t: number[];
+  /** Share of the (first round's) groups whose training rewards are all equal. */
+  fracZeroStd: number;
+  /** What dynamic sampling did (arms with `grpo.dynamic_sampling.enabled`). */
+  sampling?: DynamicBatch & { extraRounds: number };
 }
 
 /** The arm trainer. Construct, optionally `restore`, then call `step()` until done. */
@@ -143,11 +149,19 @@ export class ArmTrainer {
 
   /** One GRPO step; returns the metrics record it logged. */
   async step(): Promise<Record<string, unknown>> {
+    const cfg = this.c.config;
+    const G = cfg.grpo.group_size;
     const t = [performance.now()];
     const rollout = await this.rolloutStep();
     t.push(performance.now());
-    const scored = await this.score(rollout);
-    const rewards = await this.rewardSource.reward(scored, this.rewardContext());
+    const first = await this.scoreRound(rollout);
+    const zeroStd = zeroStdGroups(first.shaped, G);
+    // Dynamic sampling (DAPO): rounds of fresh prompts until every group of the batch has signal.
+    const ds = cfg.grpo.dynamic_sampling;
+    const sampling = ds.enabled
+      ? await collectGroups(first, async () => this.scoreRound(await this.rolloutStep()), { groups: cfg.grpo.prompts_per_step, groupSize: G, maxRounds: ds.max_rounds })
+      : undefined;
+    const { scored, rewards } = sampling ?? first;
     t.push(performance.now());
     const update = await this.updater.update(prepareUpdate(this.updateParts(), scored), rewards);
     t.push(performance.now());
@@ -156,7 +170,8 @@ export class ArmTrainer {
     t.push(performance.now());
     const settled = await this.settleStep(scored);
     t.push(performance.now());
-    const record = await this.logStep({ scored, update, settled, t });
+    const fracZeroStd = zeroStd.filter(Boolean).length / zeroStd.length;
+    const record = await this.logStep({ scored, update, settled, t, fracZeroStd, sampling });
     this.stepsDone = scored.step + 1;
     return record;
   }
@@ -169,6 +184,13 @@ export class ArmTrainer {
     const problems = promptIdx.flatMap((i) => Array<Problem>(G).fill(this.c.train[i]!));
     const completions = await this.rollout(problems, this.sampleRng);
     return { step: this.stepsDone, promptIdx, problems, completions, texts: completions.map((c) => c.text) };
+  }
+
+  /** Score a round of rollouts and take the arm's training reward (and its shaped form, which advantages see). */
+  private async scoreRound(r: Rollouts): Promise<SampledRound> {
+    const scored = await this.score(r);
+    const rewards = await this.rewardSource.reward(scored, this.rewardContext());
+    return { scored, rewards, shaped: shapedRewards(this.c.config.grpo, this.c.config.policy.sampling, rewards.values, scored.completions) };
   }
 
   /** Score: the RM's proxy for every completion, and gold where executed. */
@@ -245,7 +267,14 @@ export class ArmTrainer {
     log.record(K.sndG, snd);
     log.record(K.sndGRolling, this.sndRolling.push(snd));
     log.record(K.train, mean(r.update.rewards.values.filter((v): v is number => v !== null)));
+    log.record(K.fracZeroStd, r.fracZeroStd);
     log.record(K.kl, r.update.kl);
+    log.recordAll(r.update.grpoMetrics);
+    if (r.sampling) {
+      log.record(K.extraRounds, r.sampling.extraRounds);
+      log.record(K.droppedGroups, r.sampling.dropped);
+      log.record(K.filledGroups, r.sampling.filled);
+    }
     log.record(K.entropy, entN ? entSum / entN : 0);
     log.record(K.length, mean(completions.map((c) => c.tokenIds.length)));
     log.record(K.loss, last.loss);

@@ -6,6 +6,9 @@ import { z } from 'zod';
 import { lrScheduleSchema, optimizerConfigSchema, type OptimizerConfig } from '../policy/optimizer-config.ts';
 import { STRATEGY_NAMES } from './settlement.ts';
 
+/** Advantage estimators (./grpo.ts): group mean baseline, leave-one-out baseline, REINFORCE++. */
+export const ADVANTAGE_ESTIMATORS = ['grpo', 'rloo', 'reinforce_pp'] as const;
+
 const opt = optimizerConfigSchema.shape;
 
 /** GRPO hyper-parameters (the optimizer keys are the optimizer schema's, src/policy/optimizer.ts). */
@@ -31,6 +34,59 @@ export const grpoConfigSchema = z
     loss: z.enum(['grpo', 'bnpo', 'dapo', 'dr_grpo']).default('grpo'),
     inner_iterations: z.number().int().min(1).default(1),
     eps: z.number().positive().default(1e-4),
+    /**
+     * Advantage estimator: `grpo` (reward minus the group mean, scaled by `scale_rewards`),
+     * `rloo` (minus the mean of the group's other members, scaled by `scale_rewards`; `none`
+     * gives the plain RLOO estimator), `reinforce_pp` (REINFORCE++: per-token advantage = reward
+     * − β·(k1 KL to the reference still to come), whitened over the batch's tokens; β then acts
+     * in the reward and the loss has no KL term; `scale_rewards` is not used). Default `grpo`.
+     */
+    advantage: z.enum(ADVANTAGE_ESTIMATORS).default('grpo'),
+    /**
+     * Importance ratio of the clipped surrogate: `token` (GRPO/DAPO, default) or `sequence`
+     * (GSPO: one ratio per completion, the geometric mean of its token ratios, clipped with
+     * `clip.low`/`clip.high` — GSPO's paper uses ranges of about 3e-4/4e-4).
+     */
+    importance_level: z.enum(['token', 'sequence']).default('token'),
+    /**
+     * DAPO dynamic sampling: drop the groups whose training rewards are all equal (no signal)
+     * and sample `prompts_per_step` more prompts, at most `max_rounds` extra rounds per step,
+     * until `prompts_per_step` groups with signal are collected (short after the cap: filled
+     * with dropped groups). Extra rounds and dropped groups are logged (`sampling/*`).
+     */
+    dynamic_sampling: z
+      .object({
+        enabled: z.boolean().default(false),
+        max_rounds: z.number().int().min(1).max(32).default(3),
+      })
+      .strict()
+      .prefault({}),
+    /**
+     * DAPO overlong reward shaping: a penalty falling linearly from 0 to −`penalty` over the last
+     * `buffer` tokens before `policy.sampling.max_new_tokens` (tokens; 0 = off), added to the
+     * training reward; `mask_truncated` drops completions cut at max_new_tokens from the loss
+     * (they still count in their group's advantage statistics, as in TRL).
+     */
+    overlong: z
+      .object({
+        buffer: z.number().int().min(0).default(0),
+        penalty: z.number().min(0).default(1),
+        mask_truncated: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
+    /**
+     * Truncated importance sampling for the rollout/trainer mismatch: the surrogate of each token
+     * is weighted by min(π_train/π_rollout, `cap`) (π_rollout: ONNX Runtime's log-prob, π_train:
+     * tfjs's at the same weights). Off by default; `rollout/mismatch_kl` is logged either way.
+     */
+    tis: z
+      .object({
+        enabled: z.boolean().default(false),
+        cap: z.number().min(1).default(2),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 

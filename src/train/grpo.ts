@@ -1,18 +1,29 @@
 /**
  * GRPO, as the field writes it (docs/design.md, "GRPO"): group-relative
  * advantages, the clipped per-token surrogate with asymmetric clip range, the k3 KL estimator
- * to the reference policy, and the three loss aggregations. The advantage and reference-loss
+ * to the reference policy, and the loss aggregations — plus the variants the large frameworks
+ * (TRL, verl, OpenRLHF) offer, so a result here can be reproduced there (docs/grpo.md):
+ * leave-one-out (RLOO) and REINFORCE++ advantages, the sequence-level importance ratio of GSPO,
+ * DAPO's overlong reward shaping and zero-variance group test (dynamic sampling), and truncated
+ * importance sampling against the rollout engine's log-probs. The advantage and reference-loss
  * functions are plain JS (unit-tested against hand computation); {@link grpoLoss} is the same
  * loss on tfjs tensors for the optimizer.
  */
 import { tf } from '../tf/backend.ts';
 import { AnchorError } from '../util/errors.ts';
+import type { ADVANTAGE_ESTIMATORS } from './config.ts';
 
 /** How advantages are scaled after subtracting the group mean. */
 export type RewardScaling = 'group' | 'batch' | 'none';
 
 /** Loss aggregation: per-sequence mean then batch mean, token mean, or /(B × max length). */
 export type LossAggregation = 'grpo' | 'bnpo' | 'dapo' | 'dr_grpo';
+
+/** An advantage estimator: group mean baseline, leave-one-out baseline, REINFORCE++ (per token). */
+export type AdvantageEstimator = (typeof ADVANTAGE_ESTIMATORS)[number];
+
+/** Importance ratio per token (GRPO) or one per sequence, the geometric mean of its token ratios (GSPO). */
+export type ImportanceLevel = 'token' | 'sequence';
 
 function meanStd(xs: readonly number[]): { mean: number; std: number } {
   if (xs.length === 0) return { mean: 0, std: 0 };
@@ -24,15 +35,19 @@ function meanStd(xs: readonly number[]): { mean: number; std: number } {
 }
 
 /**
- * Advantages `A_i = (r_i − mean_group(r)) / (std + eps)` for rewards laid out group after group
- * (`groupSize` consecutive completions per prompt). A null reward takes no part in its group's
- * statistics and gets advantage 0 and `valid` false (its tokens are masked out of the loss).
+ * Advantages `A_i = (r_i − b_i) / (std + eps)` for rewards laid out group after group
+ * (`groupSize` consecutive completions per prompt). The baseline `b_i` is the group mean
+ * (`grpo`) or the mean of the group's other members (`rloo`, leave-one-out: `r_i − b_i` is then
+ * `n/(n−1)·(r_i − mean)`, so pair it with `scale: 'none'` for the plain RLOO estimator). A null
+ * reward takes no part in its group's statistics and gets advantage 0 and `valid` false (its
+ * tokens are masked out of the loss).
  */
 export function computeAdvantages(
   rewards: readonly (number | null)[],
   groupSize: number,
   scale: RewardScaling,
   eps = 1e-4,
+  baseline: 'grpo' | 'rloo' = 'grpo',
 ): { advantages: Float32Array; valid: boolean[] } {
   if (rewards.length % groupSize !== 0) {
     throw new AnchorError('INTERNAL', `computeAdvantages: ${rewards.length} rewards is not a multiple of group size ${groupSize}`);
@@ -44,7 +59,10 @@ export function computeAdvantages(
   for (let g = 0; g < n; g += groupSize) {
     const idx = [...Array(groupSize).keys()].map((k) => g + k).filter((i) => valid[i]);
     const { mean } = meanStd(idx.map((i) => rewards[i] as number));
-    for (const i of idx) centred[i] = (rewards[i] as number) - mean;
+    const m = idx.length;
+    // Leave-one-out: r_i − (Σr − r_i)/(m−1) = m/(m−1)·(r_i − mean); a lone valid member has no baseline.
+    const loo = baseline === 'rloo' ? (m > 1 ? m / (m - 1) : 0) : 1;
+    for (const i of idx) centred[i] = ((rewards[i] as number) - mean) * loo;
   }
   if (scale === 'batch') {
     const { std } = meanStd(rewards.filter((_, i) => valid[i]) as number[]);
@@ -58,6 +76,93 @@ export function computeAdvantages(
     }
   }
   return { advantages, valid };
+}
+
+/**
+ * Per group (rewards laid out as in {@link computeAdvantages}): true when the group carries no
+ * learning signal — its valid rewards are all equal (std below 1e-8, TRL's test), or fewer than
+ * two are valid. DAPO's dynamic sampling drops these groups; their share is logged as
+ * `reward/frac_reward_zero_std`.
+ */
+export function zeroStdGroups(rewards: readonly (number | null)[], groupSize: number): boolean[] {
+  const out: boolean[] = [];
+  for (let g = 0; g < rewards.length; g += groupSize) {
+    const rs = rewards.slice(g, g + groupSize).filter((r): r is number => r !== null && Number.isFinite(r));
+    out.push(rs.length < 2 || meanStd(rs).std < 1e-8);
+  }
+  return out;
+}
+
+/**
+ * DAPO's soft overlong punishment, added to the reward of a completion of `length` tokens:
+ * 0 up to `maxLength − buffer` tokens, then falling linearly to `−factor` at `maxLength`
+ * (`−factor·(length − (maxLength − buffer))/buffer`, never below −factor). `buffer` 0 = off.
+ */
+export function overlongPenalty(length: number, maxLength: number, buffer: number, factor: number): number {
+  if (buffer <= 0) return 0;
+  const exceed = length - (maxLength - buffer);
+  return exceed <= 0 ? 0 : -factor * Math.min(exceed / buffer, 1);
+}
+
+/**
+ * REINFORCE++ per-token advantages [B × T]: the outcome reward minus β times the KL still to
+ * come, `A_{b,t} = r_b − β Σ_{s≥t} (logπ_old − logπ_ref)_{b,s}` (the k1 per-token KL folded into
+ * the reward, γ = 1), then whitened over every unmasked token of the batch: `(A − mean)/(std + eps)`
+ * with the unbiased std. Rows with a null reward, and masked tokens, get 0. The KL is in the
+ * reward here, so the loss's own β·k3 term is off under this estimator.
+ */
+export function reinforcePlusPlusAdvantages(
+  rewards: readonly (number | null)[],
+  t: Pick<GrpoTokens, 'batch' | 'length' | 'oldLogp' | 'refLogp' | 'mask'>,
+  beta: number,
+  eps = 1e-4,
+): Float32Array {
+  const { batch: B, length: T, mask } = t;
+  const adv = new Float32Array(B * T);
+  const live: number[] = [];
+  for (let b = 0; b < B; b++) {
+    const r = rewards[b];
+    if (r === null || r === undefined || !Number.isFinite(r)) continue;
+    let toGo = 0;
+    for (let j = T - 1; j >= 0; j--) {
+      const i = b * T + j;
+      if (!mask[i]) continue;
+      toGo += t.oldLogp[i]! - t.refLogp[i]!;
+      adv[i] = r - beta * toGo;
+      live.push(i);
+    }
+  }
+  const { mean, std } = meanStd(live.map((i) => adv[i]!));
+  for (const i of live) adv[i] = std === 0 ? 0 : (adv[i]! - mean) / (std + eps);
+  return adv;
+}
+
+/**
+ * Truncated importance sampling weights [B × T] for the rollout/trainer mismatch:
+ * `min(π_train/π_rollout, cap)` per token, where π_train is the trainer's log-prob of the sampled
+ * token at the sampling weights and π_rollout the engine's. They multiply the surrogate (not the
+ * KL term) and carry no gradient. Masked tokens get 1.
+ */
+export function truncatedIsWeights(trainLogp: Float32Array, rolloutLogp: Float32Array, mask: Float32Array, cap: number): Float32Array {
+  const w = new Float32Array(trainLogp.length).fill(1);
+  for (let i = 0; i < w.length; i++) if (mask[i]) w[i] = Math.min(Math.exp(trainLogp[i]! - rolloutLogp[i]!), cap);
+  return w;
+}
+
+/**
+ * KL(π_rollout‖π_train) per token, k3 estimator on the sampled tokens (which the rollout engine
+ * drew), averaged over unmasked tokens: ≈ 0 when the engine and the trainer compute the same
+ * distribution, so it guards the engine against numerical regressions.
+ */
+export function mismatchKl(rolloutLogp: Float32Array, trainLogp: Float32Array, mask: Float32Array): number {
+  let s = 0;
+  let n = 0;
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i]) continue;
+    s += k3(rolloutLogp[i]!, trainLogp[i]!);
+    n++;
+  }
+  return n > 0 ? s / n : 0;
 }
 
 /** k3 estimator of KL(πθ‖π_ref) per token: exp(ref − logπ) − (ref − logπ) − 1 (≥ 0). */
@@ -74,6 +179,11 @@ export interface GrpoLossOptions {
   aggregation: LossAggregation;
   /** Max completion length for `dr_grpo` (the constant denominator; default: padded length). */
   maxLength?: number;
+  /**
+   * `token` (default): ratio π/π_old per token. `sequence` (GSPO): one ratio per completion,
+   * `exp(mean_t log(π/π_old))` over its unmasked tokens, clipped and applied to all its tokens.
+   */
+  importanceLevel?: ImportanceLevel;
 }
 
 /** Per-token inputs: row-major [B × T] arrays, mask 1 on real completion tokens. */
@@ -83,8 +193,28 @@ export interface GrpoTokens {
   oldLogp: Float32Array;
   refLogp: Float32Array;
   mask: Float32Array;
-  /** Per-sequence advantages [B]. */
+  /** Advantages: per sequence [B], or per token [B × T] (REINFORCE++). */
   advantages: Float32Array;
+  /** Truncated importance sampling weights [B × T] on the surrogate ({@link truncatedIsWeights}); absent = 1. */
+  isWeights?: Float32Array;
+}
+
+/** Per-token log-ratio log(π/π_old) as the importance level defines it (the sequence mean under GSPO). */
+function logRatios(newLogp: Float32Array, t: GrpoTokens, level: ImportanceLevel): Float64Array {
+  const { batch: B, length: T, mask } = t;
+  const out = new Float64Array(B * T);
+  for (let b = 0; b < B; b++) {
+    let s = 0;
+    let n = 0;
+    for (let j = 0; j < T; j++) {
+      const i = b * T + j;
+      out[i] = mask[i] ? newLogp[i]! - t.oldLogp[i]! : 0;
+      s += out[i]!;
+      n += mask[i] ? 1 : 0;
+    }
+    if (level === 'sequence') out.fill(n > 0 ? s / n : 0, b * T, (b + 1) * T);
+  }
+  return out;
 }
 
 function aggregate(perToken: (i: number) => number, t: GrpoTokens, opts: GrpoLossOptions): number {
@@ -123,20 +253,23 @@ function aggregate(perToken: (i: number) => number, t: GrpoTokens, opts: GrpoLos
 
 /**
  * The GRPO loss in plain JS for given new log-probs (reference implementation for tests and
- * for diagnostics): per token `−min(ρA, clip(ρ, 1−ε_low, 1+ε_high)A) + β·k3`.
+ * for diagnostics): per token `−w·min(ρA, clip(ρ, 1−ε_low, 1+ε_high)A) + β·k3`, with ρ per token
+ * or per sequence (`importanceLevel`) and w the truncated importance weight (1 without).
  */
 export function grpoLossReference(newLogp: Float32Array, t: GrpoTokens, opts: GrpoLossOptions): { loss: number; kl: number; clipFraction: number } {
   const T = t.length;
+  const logRho = logRatios(newLogp, t, opts.importanceLevel ?? 'token');
+  const adv = t.advantages.length === t.batch * T ? (i: number) => t.advantages[i]! : (i: number) => t.advantages[Math.floor(i / T)]!;
   const perToken = (i: number) => {
-    const a = t.advantages[Math.floor(i / T)]!;
-    const rho = Math.exp(newLogp[i]! - t.oldLogp[i]!);
+    const a = adv(i);
+    const rho = Math.exp(logRho[i]!);
     const clipped = Math.min(Math.max(rho, 1 - opts.clipLow), 1 + opts.clipHigh);
-    return -Math.min(rho * a, clipped * a) + opts.beta * k3(newLogp[i]!, t.refLogp[i]!);
+    return -Math.min(rho * a, clipped * a) * (t.isWeights?.[i] ?? 1) + opts.beta * k3(newLogp[i]!, t.refLogp[i]!);
   };
   const klOnly = (i: number) => k3(newLogp[i]!, t.refLogp[i]!);
   const clipOnly = (i: number) => {
-    const a = t.advantages[Math.floor(i / T)]!;
-    const rho = Math.exp(newLogp[i]! - t.oldLogp[i]!);
+    const a = adv(i);
+    const rho = Math.exp(logRho[i]!);
     return (a > 0 && rho > 1 + opts.clipHigh) || (a < 0 && rho < 1 - opts.clipLow) ? 1 : 0;
   };
   const tokenMean: GrpoLossOptions = { ...opts, aggregation: 'bnpo' };
@@ -153,13 +286,16 @@ export function grpoLoss(newLogp: tf.Tensor2D, t: GrpoTokens, opts: GrpoLossOpti
     const old = tf.tensor2d(t.oldLogp, [B, T]);
     const ref = tf.tensor2d(t.refLogp, [B, T]);
     const mask = tf.tensor2d(t.mask, [B, T]);
-    const adv = tf.tensor2d(t.advantages, [B, 1]);
+    const adv = tf.tensor2d(t.advantages, t.advantages.length === B * T ? [B, T] : [B, 1]);
     // Padding tokens can hold arbitrary log-probs; zero their differences before exp.
     const diff = tf.mul(tf.sub(newLogp, old), mask);
-    const rho = tf.exp(diff);
+    // GSPO: the row's mean log-ratio, broadcast to its tokens ([B, 1] against [B, T]).
+    const logRho = opts.importanceLevel === 'sequence' ? tf.div(tf.sum(diff, 1, true), tf.maximum(tf.sum(mask, 1, true), 1)) : diff;
+    const rho = tf.exp(logRho);
     const unclipped = tf.mul(rho, adv);
     const clipped = tf.mul(tf.clipByValue(rho, 1 - opts.clipLow, 1 + opts.clipHigh), adv);
-    const surrogate = tf.neg(tf.minimum(unclipped, clipped));
+    let surrogate = tf.neg(tf.minimum(unclipped, clipped));
+    if (t.isWeights) surrogate = tf.mul(surrogate, tf.tensor2d(t.isWeights, [B, T]));
     const d = tf.mul(tf.sub(ref, newLogp), mask);
     const kl = tf.sub(tf.sub(tf.exp(d), d), 1);
     const perToken = tf.mul(tf.add(surrogate, tf.mul(kl, opts.beta)), mask);

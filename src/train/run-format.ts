@@ -36,8 +36,30 @@ export const METRIC_KEYS = {
   sndGRolling: 'monitor/snd_g_rolling',
   /** Mean of the reward the arm actually trained on. */
   train: 'reward/train',
-  /** Mean per-token k3 KL to the reference policy. */
+  /** Mean per-token k3 KL to the reference policy, on the policy of the last inner iteration's loss; logged whatever `grpo.beta`, 0 included. */
   kl: 'kl/ref',
+  /**
+   * Share of the step's groups whose training rewards are all equal (no learning signal; TRL's
+   * `frac_reward_zero_std`). Under dynamic sampling: of the first round, before any group is dropped.
+   */
+  fracZeroStd: 'reward/frac_reward_zero_std',
+  /**
+   * Mean per-token KL(π_rollout‖π_train), k3 on the sampled tokens: the ONNX Runtime engine's
+   * log-probs against the tfjs trainer's at the same weights (≈ 0; a regression guard).
+   */
+  mismatchKl: 'rollout/mismatch_kl',
+  /** Share of completion tokens whose TIS weight hit `grpo.tis.cap` (TIS arms only). */
+  tisCapped: 'rollout/tis_capped',
+  /** Mean DAPO overlong penalty added to the training reward (arms with `grpo.overlong.buffer` > 0). */
+  overlongPenalty: 'reward/overlong_penalty',
+  /** Share of completions cut at max_new_tokens (arms with overlong shaping or masking). */
+  truncated: 'completion/truncated',
+  /** Extra sampling rounds this step under dynamic sampling (arms with `grpo.dynamic_sampling`). */
+  extraRounds: 'sampling/extra_rounds',
+  /** Groups dropped this step for zero reward variance under dynamic sampling. */
+  droppedGroups: 'sampling/dropped_groups',
+  /** Groups without signal kept to fill the batch once `dynamic_sampling.max_rounds` was reached. */
+  filledGroups: 'sampling/filled_groups',
   /** Mean per-token entropy of the sampling policy. */
   entropy: 'policy/entropy',
   /** Mean completion length in tokens. */

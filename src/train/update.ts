@@ -10,9 +10,20 @@ import { buildCompletionBatch, completionLogProbs, sequenceLogProbs, type Comple
 import type { GptModel } from '../policy/model.ts';
 import type { AdamOptimizer, StepResult } from '../policy/optimizer.ts';
 import type { ExecResult } from '../sandbox/types.ts';
-import { computeAdvantages, grpoLoss, grpoLossReference, type GrpoLossOptions, type GrpoTokens } from './grpo.ts';
+import {
+  computeAdvantages,
+  grpoLoss,
+  grpoLossReference,
+  mismatchKl,
+  overlongPenalty,
+  reinforcePlusPlusAdvantages,
+  truncatedIsWeights,
+  type GrpoLossOptions,
+  type GrpoTokens,
+} from './grpo.ts';
 import type { GrpoConfig } from './config.ts';
 import type { MetricValue } from './logger.ts';
+import { METRIC_KEYS as K } from './run-format.ts';
 import type { Rewards, ScoredRollouts } from './reward-sources.ts';
 import type { Problem } from '../datasets/problem.ts';
 
@@ -39,6 +50,15 @@ export interface UpdateBatch extends ScoredRollouts {
   oldLogp: Float32Array;
   /** The prompt+completion batch the policy is scored on. */
   batch: CompletionBatch;
+  /** The rollout engine's (ONNX Runtime's) log-probs of the sampled tokens, [B × C]. */
+  rolloutLogp: Float32Array;
+  /**
+   * The trainer's (tfjs's) log-probs at the sampling weights, [B × C], when computed before the
+   * update (off the plain path); otherwise the update reads them off its first forward pass.
+   */
+  trainLogp?: Float32Array;
+  /** Truncated importance sampling weights [B × C] (`grpo.tis`; absent when off). */
+  isWeights?: Float32Array;
 }
 
 /** What one applied GRPO update reports. */
@@ -48,6 +68,8 @@ export interface GrpoUpdate {
   /** Mean k3 KL to the reference and the fraction of clipped tokens. */
   kl: number;
   clipFraction: number;
+  /** Metrics of the GRPO variant in force (rollout mismatch, reward shaping, TIS), logged with the step. */
+  grpoMetrics: Record<string, MetricValue>;
 }
 
 /** The outcome of an arm's update for one step. */
@@ -91,7 +113,26 @@ export interface Updater {
 
 /** The loss options of a GRPO config (`dr_grpo` divides by the sampling's max completion length). */
 export function lossOptions(grpo: GrpoConfig, sampling: SamplingConfig): GrpoLossOptions {
-  return { clipLow: grpo.clip.low, clipHigh: grpo.clip.high, beta: grpo.beta, aggregation: grpo.loss, maxLength: sampling.max_new_tokens };
+  return {
+    clipLow: grpo.clip.low,
+    clipHigh: grpo.clip.high,
+    // REINFORCE++ puts the KL in the reward (./grpo.ts), so the loss carries none.
+    beta: grpo.advantage === 'reinforce_pp' ? 0 : grpo.beta,
+    aggregation: grpo.loss,
+    maxLength: sampling.max_new_tokens,
+    importanceLevel: grpo.importance_level,
+  };
+}
+
+/**
+ * The training reward after DAPO's overlong shaping (`grpo.overlong.buffer` > 0): each non-null
+ * value plus the soft penalty of its completion's length. Unchanged values when shaping is off.
+ */
+export function shapedRewards(grpo: GrpoConfig, sampling: SamplingConfig, values: readonly (number | null)[], completions: readonly Completion[]): (number | null)[] {
+  const o = grpo.overlong;
+  if (o.buffer === 0) return [...values];
+  const max = sampling.max_new_tokens;
+  return values.map((v, i) => (v === null ? null : v + overlongPenalty(completions[i]!.tokenIds.length, max, o.buffer, o.penalty)));
 }
 
 /** Build the update batch of a step's scored rollouts: reference and sampling-policy log-probs. */
@@ -106,43 +147,73 @@ export function prepareUpdate(p: UpdateParts, scored: ScoredRollouts): UpdateBat
   // no truncation) it is the current policy and the engine's per-token log-probs are exactly
   // that distribution (ORT vs tfjs agree to ~1e-6), which saves a forward pass; otherwise
   // recompute with the trainer's numerics.
+  // With truncated importance sampling π_old is the trainer's (the engine's enters only through
+  // the TIS weights π_train/π_rollout).
   const s = p.sampling;
-  const plain = p.grpo.inner_iterations === 1 && s.temperature === 1 && s.top_k === 0 && s.top_p === 1;
-  let oldLogp: Float32Array;
-  if (plain) {
-    oldLogp = new Float32Array(ref.batch * C);
-    completions.forEach((c, b) => oldLogp.set(c.logprobs, b * C));
-  } else {
-    oldLogp = sequenceLogProbs(policy, promptIds, completionIds, { padId }).logProbs;
-  }
+  const tis = p.grpo.tis;
+  const plain = !tis.enabled && p.grpo.inner_iterations === 1 && s.temperature === 1 && s.top_k === 0 && s.top_p === 1;
+  const rolloutLogp = new Float32Array(ref.batch * C);
+  completions.forEach((c, b) => rolloutLogp.set(c.logprobs, b * C));
   const batch = buildCompletionBatch(promptIds, completionIds, padId, { completionLength: C });
-  return { ...scored, ref, oldLogp, batch };
+  if (plain) return { ...scored, ref, oldLogp: rolloutLogp, batch, rolloutLogp };
+  const trainLogp = sequenceLogProbs(policy, promptIds, completionIds, { padId }).logProbs;
+  return { ...scored, ref, oldLogp: trainLogp, batch, rolloutLogp, trainLogp, ...(tis.enabled ? { isWeights: truncatedIsWeights(trainLogp, rolloutLogp, ref.mask, tis.cap) } : {}) };
 }
 
 /** Apply the GRPO update for `rewards` to the policy: advantages, then `grpo.inner_iterations` optimizer steps. */
 export function applyGrpoUpdate(p: Pick<UpdateParts, 'grpo' | 'sampling' | 'policy' | 'optimizer'>, b: UpdateBatch, rewards: Rewards): GrpoUpdate {
-  const { grpo, policy, optimizer } = p;
+  const { grpo: g, sampling, policy, optimizer } = p;
   const { ref } = b;
   const C = ref.completionLength;
-  const { advantages, valid } = computeAdvantages(rewards.values, grpo.group_size, grpo.scale_rewards, grpo.eps);
-  if (rewards.advantageScale !== 1) for (let i = 0; i < advantages.length; i++) advantages[i]! *= rewards.advantageScale;
+  const values = shapedRewards(g, sampling, rewards.values, b.completions);
+  // Advantages: per sequence (grpo, rloo) or per token (reinforce_pp); null rewards masked out.
+  const valid = values.map((v) => v !== null && Number.isFinite(v));
   const mask = ref.mask.slice();
   for (let r = 0; r < ref.batch; r++) if (!valid[r]) mask.fill(0, r * C, (r + 1) * C);
-  const tokens: GrpoTokens = { batch: ref.batch, length: C, oldLogp: b.oldLogp, refLogp: ref.logProbs, mask, advantages };
-  const opts = lossOptions(grpo, p.sampling);
-  const k = grpo.inner_iterations;
+  const advantages =
+    g.advantage === 'reinforce_pp'
+      ? reinforcePlusPlusAdvantages(values, { batch: ref.batch, length: C, oldLogp: b.oldLogp, refLogp: ref.logProbs, mask }, g.beta, g.eps)
+      : computeAdvantages(values, g.group_size, g.scale_rewards, g.eps, g.advantage).advantages;
+  if (rewards.advantageScale !== 1) for (let i = 0; i < advantages.length; i++) advantages[i]! *= rewards.advantageScale;
+  // Truncated completions leave the loss, after taking part in the advantage statistics (as in TRL).
+  const truncated = b.completions.map((c) => c.finishReason === 'length');
+  if (g.overlong.mask_truncated) for (let r = 0; r < ref.batch; r++) if (truncated[r]) mask.fill(0, r * C, (r + 1) * C);
+  const tokens: GrpoTokens = { batch: ref.batch, length: C, oldLogp: b.oldLogp, refLogp: ref.logProbs, mask, advantages, ...(b.isWeights ? { isWeights: b.isWeights } : {}) };
+  const opts = lossOptions(g, sampling);
+  // The first forward pass runs at the sampling weights: its log-probs are the trainer's side of
+  // the rollout mismatch, read here instead of paying for another forward pass. The last
+  // iteration's log-probs are the policy this step's loss was taken on: its KL to the reference
+  // and the fraction of tokens the ratio clip cut off are the step's diagnostics.
+  const k = g.inner_iterations;
+  let trainLogp = b.trainLogp;
   let newLogp = b.oldLogp;
   const results = Array.from({ length: k }, (_, it) =>
     optimizer.trainStep(() => {
       const logp = completionLogProbs(policy, b.batch, { entropy: false }).logProbs;
-      // The last iteration's log-probs are the policy this step's loss was taken on: its KL to
-      // the reference and the fraction of tokens the ratio clip cut off are the step's diagnostics.
+      if (it === 0 && !trainLogp) trainLogp = Float32Array.from(logp.dataSync());
       if (it === k - 1) newLogp = Float32Array.from(logp.dataSync());
       return grpoLoss(logp, tokens, opts);
     }),
   );
   const diag = grpoLossReference(newLogp, tokens, opts);
-  return { results, kl: diag.kl, clipFraction: diag.clipFraction };
+  const metrics = { [K.mismatchKl]: mismatchKl(b.rolloutLogp, trainLogp!, ref.mask), ...variantMetrics(g, sampling, b, truncated) };
+  return { results, kl: diag.kl, clipFraction: diag.clipFraction, grpoMetrics: metrics };
+}
+
+/** The step's metrics of the GRPO options that are set (reward shaping, truncation, TIS). */
+function variantMetrics(g: GrpoConfig, sampling: SamplingConfig, b: UpdateBatch, truncated: readonly boolean[]): Record<string, MetricValue> {
+  const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, v) => a + v, 0) / xs.length : 0);
+  const m: Record<string, MetricValue> = {};
+  if (b.isWeights) {
+    const w = Array.from(b.isWeights).filter((_, i) => b.ref.mask[i]);
+    m[K.tisCapped] = mean(w.map((v) => (v >= g.tis.cap ? 1 : 0)));
+  }
+  if (g.overlong.buffer > 0) {
+    const max = sampling.max_new_tokens;
+    m[K.overlongPenalty] = mean(b.completions.map((c) => overlongPenalty(c.tokenIds.length, max, g.overlong.buffer, g.overlong.penalty)));
+  }
+  if (g.overlong.buffer > 0 || g.overlong.mask_truncated) m[K.truncated] = mean(truncated.map((t) => (t ? 1 : 0)));
+  return m;
 }
 
 /** Every update is committed. */

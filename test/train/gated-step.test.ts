@@ -111,6 +111,7 @@ async function rig(gate: Record<string, unknown>, opts: { rmTarget?: number; sta
       gold: texts.map(() => null),
       ref,
       oldLogp: old.logProbs,
+      rolloutLogp: old.logProbs,
       batch,
     };
   };

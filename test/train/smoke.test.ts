@@ -73,15 +73,15 @@ describe('train (smoke)', () => {
     if (r.code !== 0) throw new Error(`smoke train failed (${r.code}):\n${r.stderr.slice(-4000)}`);
   }, 900_000);
 
-  it('runs all six arms into their own directories with the logs of a run directory (run-format.ts)', () => {
+  it('runs every arm into its own directory with the logs of a run directory (run-format.ts)', () => {
     const manifest = JSON.parse(readFileSync(join(full, 'manifest.json'), 'utf8'));
-    expect(manifest.arms).toEqual(['frozen', 'anchored', 'execution', 'judge', 'gated', 'anchored-uncertainty']);
+    expect(manifest.arms).toEqual(['frozen', 'anchored', 'execution', 'judge', 'gated', 'anchored-uncertainty', 'gspo-dapo', 'reinforce-pp']);
     expect(manifest.endedAt).toBeTruthy();
     expect(manifest.config.grpo.steps).toBe(4);
     for (const arm of manifest.arms as string[]) {
       const rows = metrics(full, arm);
       expect(rows.map((r) => r.step)).toEqual([0, 1, 2, 3]);
-      for (const key of ['reward/proxy', 'reward/gold', 'reward/gap', 'monitor/snd_g', 'monitor/snd_g_rolling', 'kl/ref', 'policy/entropy', 'completion/length', 'loss/total', 'grad/norm', 'opt/lr', 'settle/count', 'budget/exec', 'perf/rollout_s', 'perf/train_s']) {
+      for (const key of ['reward/proxy', 'reward/gold', 'reward/gap', 'monitor/snd_g', 'monitor/snd_g_rolling', 'kl/ref', 'reward/frac_reward_zero_std', 'rollout/mismatch_kl', 'policy/entropy', 'completion/length', 'loss/total', 'grad/norm', 'opt/lr', 'settle/count', 'budget/exec', 'perf/rollout_s', 'perf/train_s']) {
         expect(rows[0], `${arm} ${key}`).toHaveProperty(key);
       }
       const samples = readFileSync(join(full, arm, 'samples.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
@@ -118,6 +118,37 @@ describe('train (smoke)', () => {
     expect(last('gated')).toBeGreaterThan(gatedSettled);
     // The policy moved: the arms share step-0 data, so they differ only through training.
     expect(metrics(full, 'anchored')[0]!['reward/proxy']).toBe(metrics(full, 'frozen')[0]!['reward/proxy']);
+  });
+
+  it('the GRPO-variant arms log what their options did; the other arms log none of it', () => {
+    const variantKeys = ['rollout/tis_capped', 'reward/overlong_penalty', 'completion/truncated', 'sampling/extra_rounds', 'sampling/dropped_groups', 'sampling/filled_groups'];
+    for (const arm of ['frozen', 'anchored', 'execution', 'judge', 'gated', 'anchored-uncertainty', 'gspo-dapo', 'reinforce-pp']) {
+      for (const r of metrics(full, arm)) {
+        // ONNX Runtime and tfjs agree on the sampled tokens' log-probs (the engine regression guard).
+        expect(r['rollout/mismatch_kl'] as number, arm).toBeLessThan(1e-6);
+        const f = r['reward/frac_reward_zero_std'] as number;
+        expect(f >= 0 && f <= 1, `${arm} ${f}`).toBe(true);
+        if (arm === 'frozen' || arm === 'anchored' || arm === 'execution') for (const k of variantKeys) expect(r, `${arm} ${k}`).not.toHaveProperty(k);
+      }
+    }
+    const g = metrics(full, 'gspo-dapo');
+    for (const r of g) {
+      for (const k of variantKeys) expect(r, k).toHaveProperty(k);
+      expect(r['rollout/tis_capped']).toBe(0); // no mismatch, nothing capped
+      expect(r['reward/overlong_penalty'] as number).toBeLessThanOrEqual(0);
+      expect(r['sampling/extra_rounds'] as number).toBeLessThanOrEqual(2);
+    }
+    // β = 0, yet kl/ref is logged, and it grows from 0 as the policy moves.
+    expect(g[0]!['kl/ref']).toBe(0);
+    expect(g.at(-1)!['kl/ref'] as number).toBeGreaterThan(0);
+    // Dynamic sampling: extra rounds are capped, the batch keeps its size (samples are 4 × 2 × 4 above),
+    // and every dropped group was sampled in some round: 2 groups per round.
+    for (const r of metrics(full, 'reinforce-pp')) {
+      const extra = r['sampling/extra_rounds'] as number;
+      expect(extra).toBeLessThanOrEqual(1);
+      expect(r['sampling/dropped_groups'] as number).toBeLessThanOrEqual(2 * (1 + extra));
+      expect(r['sampling/filled_groups'] as number).toBeLessThanOrEqual(r['sampling/dropped_groups'] as number);
+    }
   });
 
   it('the gated arm gates every update: gate.jsonl lines parse, metrics count decisions, compare shows them', () => {

@@ -25,6 +25,7 @@ function rig(grpo: Record<string, unknown>): { updater: PlainUpdater; batch: Upd
   const completions: Completion[] = tokenIds.map((t, i) => ({ promptIndex: i, promptIds, tokenIds: t, text: String(i), logprobs: [], samplerLogprobs: [], finishReason: 'eos' }));
   const ids = completions.map((c) => c.promptIds);
   const ref = sequenceLogProbs(reference, ids, tokenIds, { padId: 0 });
+  const old = sequenceLogProbs(policy, ids, tokenIds, { padId: 0 }).logProbs;
   const batch: UpdateBatch = {
     step: 0,
     promptIdx: [0, 1],
@@ -36,7 +37,8 @@ function rig(grpo: Record<string, unknown>): { updater: PlainUpdater; batch: Upd
     results: undefined,
     gold: [null, null, null, null],
     ref,
-    oldLogp: sequenceLogProbs(policy, ids, tokenIds, { padId: 0 }).logProbs,
+    oldLogp: old,
+    rolloutLogp: old,
     batch: buildCompletionBatch(ids, tokenIds, 0, { completionLength: ref.completionLength }),
   };
   return { updater: new PlainUpdater({ grpo: config.grpo, sampling: config.policy.sampling, policy, reference, optimizer, padId: 0 }), batch };

@@ -1,0 +1,122 @@
+/**
+ * The GRPO options as the trainer's update applies them, on a tiny policy: the first inner
+ * iteration's loss (ratio 1 at the sampling weights) against a hand computation of the shaped
+ * rewards, advantages, masks and TIS weights each option defines; and the logged metrics.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runConfigSchema } from '../../src/config/run-config.ts';
+import type { Problem } from '../../src/datasets/problem.ts';
+import type { Completion, FinishReason } from '../../src/policy/engine/types.ts';
+import { sequenceLogProbs } from '../../src/policy/logprobs.ts';
+import { GptModel } from '../../src/policy/model.ts';
+import { AdamOptimizer } from '../../src/policy/optimizer.ts';
+import { initTf } from '../../src/tf/backend.ts';
+import { k3 } from '../../src/train/grpo.ts';
+import type { ScoredRollouts } from '../../src/train/reward-sources.ts';
+import { applyGrpoUpdate, prepareUpdate, shapedRewards } from '../../src/train/update.ts';
+
+const MODEL = { vocabSize: 12, context: 16, layers: 1, dModel: 16, heads: 2, tiedHead: true };
+const promptIds = [1, 2, 3];
+// Two groups of two; lengths 3, 2, 2, 3 against max_new_tokens 3.
+const tokenIds = [[4, 5, 6], [7, 8], [4, 9], [10, 11, 5]];
+const finish: FinishReason[] = ['length', 'eos', 'eos', 'eos'];
+
+function setup(grpo: Record<string, unknown>, rolloutShift: (row: number, j: number) => number = () => 0) {
+  const config = runConfigSchema.parse({ grpo: { group_size: 2, ...grpo }, policy: { sampling: { max_new_tokens: 3 } } });
+  const policy = GptModel.init(MODEL, 3);
+  const reference = GptModel.init(MODEL, 4);
+  const optimizer = new AdamOptimizer(policy.params, { lr: 0.01, grad_clip: 1 });
+  const train = sequenceLogProbs(policy, tokenIds.map(() => promptIds), tokenIds, { padId: 0 });
+  const ref = sequenceLogProbs(reference, tokenIds.map(() => promptIds), tokenIds, { padId: 0 });
+  const C = train.completionLength;
+  const trainRow = (b: number) => Array.from(train.logProbs.slice(b * C, b * C + tokenIds[b]!.length));
+  // The engine's log-probs: the trainer's, shifted per token (a simulated rollout/trainer mismatch).
+  const completions: Completion[] = tokenIds.map((t, b) => ({
+    promptIndex: b,
+    promptIds,
+    tokenIds: t,
+    text: `c${b}`,
+    logprobs: trainRow(b).map((v, j) => v + rolloutShift(b, j)),
+    samplerLogprobs: [],
+    finishReason: finish[b]!,
+  }));
+  const scored: ScoredRollouts = {
+    step: 0,
+    promptIdx: [0, 1],
+    problems: tokenIds.map(() => ({ id: 'p' }) as unknown as Problem),
+    completions,
+    texts: completions.map((c) => c.text),
+    features: tokenIds.map(() => new Float32Array(1)),
+    proxy: new Float32Array(4),
+    results: undefined,
+    gold: [null, null, null, null],
+  };
+  const parts = { grpo: config.grpo, sampling: config.policy.sampling, policy, reference, optimizer, padId: 0 };
+  const batch = prepareUpdate(parts, scored);
+  const done = () => (policy.dispose(), reference.dispose(), optimizer.dispose());
+  return { config, parts, batch, train, ref, C, done };
+}
+
+/** Mean over rows of the row's token mean (the `grpo` aggregation) of per-token values. */
+function rowMeans(rows: number[][]): number {
+  const live = rows.filter((r) => r.length > 0);
+  return live.reduce((a, r) => a + r.reduce((x, y) => x + y, 0) / r.length, 0) / live.length;
+}
+
+describe('GRPO options in the update', () => {
+  beforeAll(async () => {
+    await initTf(() => {});
+  });
+
+  it('overlong shaping, RLOO advantages and masked truncated completions', () => {
+    const s = setup({ advantage: 'rloo', scale_rewards: 'none', beta: 0, overlong: { buffer: 2, penalty: 1, mask_truncated: true } });
+    const rewards = [1, 0, 0, 0];
+    // penalties: length 3 → −1, length 2 → −0.5 (the soft range starts after 3 − 2 = 1 token)
+    expect(shapedRewards(s.config.grpo, s.config.policy.sampling, rewards, s.batch.completions)).toEqual([0, -0.5, -0.5, -1]);
+    // RLOO: group 0 → [0.5, −0.5], group 1 → [0.5, −0.5]; row 0 is truncated and leaves the loss.
+    const A = [0.5, -0.5, 0.5, -0.5];
+    const want = rowMeans(tokenIds.map((t, b) => (b === 0 ? [] : t.map(() => -A[b]!))));
+    const u = applyGrpoUpdate(s.parts, s.batch, { values: rewards, advantageScale: 1 });
+    expect(u.results[0]!.loss).toBeCloseTo(want, 5);
+    expect(u.grpoMetrics['reward/overlong_penalty']).toBeCloseTo(-0.75, 12);
+    expect(u.grpoMetrics['completion/truncated']).toBe(0.25);
+    expect(u.grpoMetrics['rollout/mismatch_kl']).toBeCloseTo(0, 6);
+    s.done();
+  });
+
+  it('TIS: π_old is the trainer’s, each token weighted by min(π_train/π_rollout, cap); mismatch KL logged', () => {
+    // Row 0's tokens were sampled at logp − 1 by the "engine" (ratio e ≈ 2.72, capped at 1.5); others at logp + 0.1.
+    const shift = (b: number) => (b === 0 ? -1 : 0.1);
+    const s = setup({ scale_rewards: 'none', beta: 0, loss: 'bnpo', tis: { enabled: true, cap: 1.5 } }, shift);
+    const w = (b: number) => Math.min(Math.exp(-shift(b)), 1.5);
+    expect(s.batch.oldLogp).toEqual(s.batch.trainLogp);
+    const A = [0.5, -0.5, 0.5, -0.5]; // rewards [1, 0, 1, 0], group mean baseline, no scaling
+    const tokens = tokenIds.flatMap((t, b) => t.map(() => -A[b]! * w(b)));
+    const u = applyGrpoUpdate(s.parts, s.batch, { values: [1, 0, 1, 0], advantageScale: 1 });
+    expect(u.results[0]!.loss).toBeCloseTo(tokens.reduce((a, v) => a + v, 0) / tokens.length, 5);
+    expect(u.grpoMetrics['rollout/tis_capped']).toBeCloseTo(3 / 10, 12);
+    const kl = tokenIds.flatMap((t, b) => t.map(() => k3(0, -shift(b)))); // k3(rollout, train), d = train − rollout
+    expect(u.grpoMetrics['rollout/mismatch_kl']).toBeCloseTo(kl.reduce((a, v) => a + v, 0) / kl.length, 5);
+    s.done();
+  });
+
+  it('REINFORCE++: per-token advantages with the k1 KL to come, whitened; no KL term in the loss; GSPO ratio', () => {
+    const beta = 0.5;
+    const s = setup({ advantage: 'reinforce_pp', beta, importance_level: 'sequence' });
+    const rewards = [1, 0, 0, 1];
+    const raw = tokenIds.map((t, b) => {
+      const k1 = t.map((_, j) => s.train.logProbs[b * s.C + j]! - s.ref.logProbs[b * s.C + j]!);
+      return t.map((_, j) => rewards[b]! - beta * k1.slice(j).reduce((x, y) => x + y, 0));
+    });
+    const all = raw.flat();
+    const mean = all.reduce((a, v) => a + v, 0) / all.length;
+    const std = Math.sqrt(all.reduce((a, v) => a + (v - mean) ** 2, 0) / (all.length - 1));
+    const A = raw.map((r) => r.map((v) => (v - mean) / (std + 1e-4)));
+    const u = applyGrpoUpdate(s.parts, s.batch, { values: rewards, advantageScale: 1 });
+    // ratio 1 (sequence level too) at the sampling weights: per-token loss −A, no β·k3
+    expect(u.results[0]!.loss).toBeCloseTo(rowMeans(A.map((r) => r.map((a) => -a))), 5);
+    // kl/ref is still reported (the KL acts in the reward)
+    expect(u.kl).toBeGreaterThan(0);
+    s.done();
+  });
+});
