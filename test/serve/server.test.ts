@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type LiveServer } from '../../src/serve/server.ts';
+import { printServeHint } from '../../src/cli/commands/serve.ts';
 import { runCli } from '../helpers/cli.ts';
 import { liveFakeRun, writeFakeRun, writeFakeSweep, type LiveFakeRun } from '../helpers/fake-run.ts';
 
@@ -211,5 +212,30 @@ describe('serve CLI input errors', () => {
     const r = runCli(['serve', root, '--port', String(server.port)]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`port ${server.port} is in use`));
+  });
+});
+
+describe('the serve hint of train and sweep', () => {
+  const capture = (isTTY: boolean) => {
+    const out: string[] = [];
+    return { stream: { isTTY, write: (s: string) => out.push(s) }, out };
+  };
+
+  it('names the parent directory to serve and the page, on a terminal only', () => {
+    const tty = capture(true);
+    printServeHint(() => 'runs/default', 'run', tty.stream);
+    expect(tty.out.join('')).toMatch(/^watch it live: anchor-rl serve runs {2}\(then open the printed URL; this run is \/run\/default\)\n$/);
+    const sweep = capture(true);
+    printServeHint(() => '/elsewhere/x-sweep', 'sweep', sweep.stream);
+    expect(sweep.out.join('')).toContain('anchor-rl serve /elsewhere ');
+    expect(sweep.out.join('')).toContain('/sweep/x-sweep');
+    const pipe = capture(false);
+    printServeHint(() => 'runs/default', 'run', pipe.stream);
+    expect(pipe.out).toEqual([]);
+    const bad = capture(true);
+    printServeHint(() => {
+      throw new Error('bad config');
+    }, 'run', bad.stream);
+    expect(bad.out).toEqual([]);
   });
 });

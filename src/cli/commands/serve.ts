@@ -2,6 +2,7 @@
  * `anchor-rl serve [RUNS_DIR] [--port N] [--token T | --no-token]`: watch runs live in a browser
  * (src/serve/). Prints the URL to open — with its access token — and serves until interrupted.
  */
+import { basename, dirname, relative, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { AnchorError } from '../../util/errors.ts';
 
@@ -14,9 +15,22 @@ interface ServeArgs {
 /** The default port (TensorBoard's 6006 plus one, so both can run side by side). */
 export const DEFAULT_SERVE_PORT = 6007;
 
-/** The command a user runs to watch `dir` live (the hint `train` and `sweep` print). */
-export function serveHint(dir: string): string {
-  return `watch it live: anchor-rl serve ${dir}  (then open the URL it prints)`;
+/**
+ * On a terminal, tell the user how to watch the run (or sweep) in `dir` live: `anchor-rl serve`
+ * on its parent directory (the run itself may not exist yet) and the page to open there.
+ * Silent when `stream` is not a TTY (CI logs, pipes). `dirOf` is only called on a terminal.
+ */
+export function printServeHint(dirOf: () => string, kind: 'run' | 'sweep', stream: { isTTY?: boolean; write(s: string): unknown } = process.stderr): void {
+  if (!stream.isTTY) return;
+  let abs: string;
+  try {
+    abs = resolve(dirOf());
+  } catch {
+    return; // a bad config: the command itself reports it
+  }
+  const rel = relative(process.cwd(), dirname(abs));
+  const parent = rel === '' ? '.' : rel.startsWith('..') ? dirname(abs) : rel;
+  stream.write(`watch it live: anchor-rl serve ${parent}  (then open the printed URL; this ${kind} is /${kind}/${basename(abs)})\n`);
 }
 
 /** `anchor-rl serve`. */

@@ -5,6 +5,9 @@ import type { CommandModule } from 'yargs';
 import { resumeRun, trainRun } from '../../train/run.ts';
 import { configOptions, type ConfigArgs } from '../options.ts';
 import { checkRedisUrl } from '../../sandbox/queue/connection.ts';
+import { loadRunConfig } from '../../config/run-config.ts';
+import { printServeHint } from './serve.ts';
+import { join } from 'node:path';
 
 interface TrainArgs extends ConfigArgs {
   out?: string;
@@ -23,6 +26,7 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
       .option('queue', { type: 'string', describe: 'Redis URL: queue the arms for `anchor-rl worker --role trainer` machines (the run directory must be a shared path)' }),
   handler: async (args) => {
     if (args.queue) checkRedisUrl(args.queue); // before any work: a typo should not cost a pretraining run
+    printServeHint(() => args.out ?? join('runs', loadRunConfig(args.config, args.set).name), 'run');
     const dir = await trainRun({ configPath: args.config, sets: args.set, out: args.out, force: args.force, ...(args.queue ? { queue: args.queue } : {}) });
     process.stderr.write(`run written to ${dir}\n`);
   },
@@ -39,6 +43,7 @@ export const resumeCommand: CommandModule<object, { run: string; arm?: string; q
       .option('queue', { type: 'string', describe: 'Redis URL: queue the arms for `anchor-rl worker --role trainer` machines' }),
   handler: async (args) => {
     if (args.queue) checkRedisUrl(args.queue);
+    printServeHint(() => args.run, 'run');
     const dir = await resumeRun(args.run, { arm: args.arm, ...(args.queue ? { queue: args.queue } : {}) });
     process.stderr.write(`run ${dir} resumed\n`);
   },
