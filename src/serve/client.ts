@@ -44,7 +44,12 @@ export const CLIENT_JS = String.raw`(() => {
         el.dataset.html = html;
         el.querySelectorAll('input[type=checkbox]').forEach((i) => { if (ticked.has(i.value)) i.checked = true; });
       }
-      if (data.title) document.title = data.title;
+      if (data.title) {
+        document.title = data.title;
+        const h1 = document.querySelector('h1');
+        if (h1) h1.textContent = data.title;
+      }
+      document.querySelectorAll('.banner').forEach((b) => b.remove());
       say('live · updated ' + new Date().toLocaleTimeString(), 'ok');
       syncOverlayButton();
     } catch (e) {

@@ -164,6 +164,7 @@ export async function startServer(opts: ServeOptions): Promise<LiveServer> {
       `<label>run <select id="run-switch"><option value="">—</option>${options}</select></label>` +
       (t.page === 'index' ? `<button id="overlay-button" type="button" disabled>Overlay selected runs</button>` : `<label title="rolling-mean and final window, in steps">window <input id="window" type="number" min="1" step="1" value="${window ?? ''}"></label>`) +
       (t.page === 'overlay' ? '<span data-slot="picker"></span>' : '') +
+      (t.page === 'run' ? `<a href="/overlay?run=${encodeURIComponent(t.entries[0]!.id)}" title="plot any metric the arms log">any logged metric…</a>` : '') +
       `<span id="live-status" class="live">connecting…</span></nav>`
     );
   };
