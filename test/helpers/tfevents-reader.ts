@@ -121,3 +121,21 @@ export function decodeEvent(buf: Uint8Array): TfEvent {
 export function readEventFile(path: string): TfEvent[] {
   return readTfRecords(readFileSync(path)).map(decodeEvent);
 }
+
+/**
+ * What TensorBoard shows from a directory's event files, read in name order: a `SessionLog START`
+ * at step s hides every earlier event at step ≥ s (its "purge" of orphaned data after a restart).
+ * Returns step → scalars, the later value winning on a repeated tag.
+ */
+export function tensorboardView(paths: readonly string[]): Map<number, Record<string, number>> {
+  let events: TfEvent[] = [];
+  for (const p of [...paths].sort()) {
+    for (const e of readEventFile(p)) {
+      if (e.sessionStatus === 1) events = events.filter((x) => x.step < e.step);
+      events.push(e);
+    }
+  }
+  const out = new Map<number, Record<string, number>>();
+  for (const e of events) if (e.scalars) out.set(e.step, { ...out.get(e.step), ...e.scalars });
+  return out;
+}
