@@ -98,11 +98,22 @@ export async function startServer(opts: ServeOptions): Promise<LiveServer> {
   const cookieName = () => `anchor_rl_token_${port}`;
 
   // --- access ---------------------------------------------------------------------------------
-  const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  const same = (a: string, b: string) => {
+    const x = Buffer.from(a);
+    const y = Buffer.from(b);
+    return x.length === y.length && timingSafeEqual(x, y);
+  };
+  const decode = (s: string): string | null => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return null; // malformed %-escape
+    }
+  };
   const cookieToken = (req: IncomingMessage): string | null => {
     for (const part of (req.headers.cookie ?? '').split(';')) {
       const [k, ...v] = part.trim().split('=');
-      if (k === cookieName()) return decodeURIComponent(v.join('='));
+      if (k === cookieName()) return decode(v.join('='));
     }
     return null;
   };
@@ -114,7 +125,11 @@ export async function startServer(opts: ServeOptions): Promise<LiveServer> {
     const v = u.searchParams.get(k);
     return v === null || v === '' ? undefined : Number(v);
   };
-  const idFrom = (path: string, prefix: string) => path.slice(prefix.length).split('/').map(decodeURIComponent).join('/');
+  const idFrom = (path: string, prefix: string): string => {
+    const parts = path.slice(prefix.length).split('/').map(decode);
+    if (parts.some((p) => p === null)) throw new AnchorError('BAD_ARGUMENT', `not a run id: ${JSON.stringify(path.slice(prefix.length))}`);
+    return parts.join('/');
+  };
   const targetOf = (path: string, u: URL): Target | null => {
     const window = intParam(u, 'window');
     if (path === '/' || path === '/index') return { page: 'index', entries: [] };

@@ -66,6 +66,8 @@ describe('access', () => {
     }
     expect((await fetch(base + '/api/index', { headers: { authorization: 'Bearer nope' } })).status).toBe(403);
     expect((await fetch(`${base}/?token=${server.token!.slice(0, -1)}x`)).status).toBe(403);
+    expect((await fetch(`${base}/?token=${server.token!.slice(0, -1)}é`)).status).toBe(403); // same length in characters, not bytes
+    expect((await fetch(`${base}/api/index`, { headers: { cookie: `anchor_rl_token_${server.port}=%E0%A4%A` } })).status).toBe(403);
   });
 
   it('takes the token from the URL once, into an HttpOnly cookie, and drops it from the address', async () => {
@@ -94,7 +96,7 @@ describe('access', () => {
 
   it('is read-only and refuses ids that leave the runs directory', async () => {
     expect((await fetch(base + '/api/index', { method: 'POST', headers: auth() })).status).toBe(405);
-    for (const id of ['..%2F..%2Fetc', '%2E%2E%2Fx', 'live%2F%2E%2E%2F%2E%2E%2Fx', '%2Fetc', 'a%5Cb']) {
+    for (const id of ['..%2F..%2Fetc', '%2E%2E%2Fx', 'live%2F%2E%2E%2F%2E%2E%2Fx', '%2Fetc', 'a%5Cb', '%E0%A4%A']) {
       const r = await api(`/api/run/${id}`);
       expect(r.status, id).toBe(400);
       expect(r.body.error).toMatch(/not a run id/);
@@ -120,6 +122,8 @@ describe('pages over runs being written', () => {
     const first = await api('/api/run/live');
     expect(first.status).toBe(200);
     expect(first.body.slots.progress).toMatch(/data-arm="frozen" data-state="running"[\s\S]*?10\/60/);
+    // ETA: the fake arms log perf/step_s = 0.5, with 50 steps to go.
+    expect(first.body.slots.progress).toMatch(/10\/60<\/td><td>25s<\/td>/);
     expect(first.body.slots.charts).toContain('id="chart-gold"');
 
     live.advance(15);
