@@ -5,7 +5,8 @@
  * A page names its data (`data-api` on #live) and what to watch (`data-watch`). The server pushes a
  * `change` server-sent event whenever a watched directory's fingerprint changes; the page then
  * fetches its fragments and swaps those that differ, keeping ticked checkboxes. EventSource
- * reconnects by itself when the server restarts. Controls: the rolling window, the run switcher,
+ * reconnects by itself when the server restarts. A running arm whose log has not moved for ten
+ * minutes is flagged (its process may be gone). Controls: the rolling window, the run switcher,
  * the overlay metric and the index's "overlay selected runs" button.
  */
 export const CLIENT_JS = String.raw`(() => {
@@ -92,5 +93,25 @@ export const CLIENT_JS = String.raw`(() => {
     if (ids.length >= 2) location.assign('/overlay?' + ids.map((id) => 'run=' + encodeURIComponent(id)).join('&'));
   });
   syncOverlayButton();
+
+  // A running arm whose log has not moved for STALE_MS: say so (the file fingerprint cannot, since
+  // nothing changes on disk when an arm process dies without updating arm.json).
+  const STALE_MS = 10 * 60 * 1000;
+  function markStale() {
+    document.querySelectorAll('tr[data-state=running][data-updated]').forEach((tr) => {
+      const idle = Date.now() - Number(tr.dataset.updated);
+      const note = tr.querySelector('.stale-note');
+      if (idle > STALE_MS && !note) {
+        tr.classList.add('stale');
+        const span = document.createElement('div');
+        span.className = 'stale-note';
+        span.textContent = 'no step logged for ' + Math.round(idle / 60000) + ' min: is the arm process still alive? (anchor-rl resume continues it)';
+        tr.children[tr.dataset.seed !== undefined ? 2 : 1]?.appendChild(span);
+      }
+    });
+  }
+  markStale();
+  setInterval(markStale, 30000);
+  new MutationObserver(markStale).observe(document.body, { childList: true, subtree: true });
 })();
 `;

@@ -53,6 +53,7 @@ nav.top select, nav.top input { font-size: 13px; } nav.top input[type=number] { 
 .state { display: inline-block; padding: 0 6px; border-radius: 8px; font-size: 12px; background: #eee; }
 .state-running { background: #e3f0fb; color: #1f5f99; } .state-done { background: #e5f5e5; color: #1d6b1d; }
 .state-failed { background: #fde2e1; color: #a61b1b; font-weight: 600; } .state-incomplete, .state-unreadable { background: #fff4d6; color: #7a5a00; }
+.stale-note { color: #7a5a00; font-size: 12px; white-space: normal; max-width: 420px; }
 .error { color: #a61b1b; font-size: 12px; white-space: normal; max-width: 420px; }
 .bar { display: inline-block; width: 90px; height: 8px; background: #eee; border-radius: 4px; vertical-align: middle; overflow: hidden; }
 .bar > span { display: block; height: 100%; background: #1f77b4; }

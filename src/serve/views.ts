@@ -111,7 +111,9 @@ function progressHtml(rows: readonly (ArmProgressRow & { seed?: string })[], col
     .map((r) => {
       const note = r.error ? `<div class="error">${escapeHtml(r.error)}</div>` : '';
       return (
-        `<tr data-arm="${escapeHtml(r.arm)}" data-state="${escapeHtml(r.state)}"${r.seed ? ` data-seed="${escapeHtml(r.seed)}"` : ''}>` +
+        `<tr data-arm="${escapeHtml(r.arm)}" data-state="${escapeHtml(r.state)}"${r.seed ? ` data-seed="${escapeHtml(r.seed)}"` : ''}` +
+        // The page marks a running arm whose log has not moved for a while (its process may be gone).
+        `${r.state === 'running' && r.updated !== null ? ` data-updated="${Math.round(r.updated)}"` : ''}>` +
         (seeds ? `<td>${escapeHtml(r.seed ?? '')}</td>` : '') +
         `<td>${swatch(colors.get(r.arm) ?? '#999')}${escapeHtml(r.arm)}</td><td>${badge(r.state)}${note}</td><td>${bar(r.step, r.total)}</td>` +
         `<td>${r.eta !== null ? formatDuration(r.eta) : '–'}</td><td>${at(r.updated)}</td></tr>`

@@ -7,7 +7,7 @@
  * Chromium is absent.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +42,10 @@ describe.skipIf(missing !== null)('anchor-rl serve in headless Chromium', () => 
   beforeAll(async () => {
     live = liveFakeRun(join(root, 'live'), { steps: 80, noise: 0.02, name: 'live-run', start: 20 });
     writeFakeRun(join(root, 'finished'), { steps: 80, seed: 3, noise: 0.02, name: 'finished-run' });
+    // Arms left 'running' whose logs have not moved for an hour (their processes died).
+    writeFakeRun(join(root, 'stalled'), { steps: 80, name: 'stalled-run', running: { frozen: 10, anchored: 12 } });
+    const hourAgo = new Date(Date.now() - 3600_000);
+    for (const arm of FAKE_ARMS) utimesSync(join(root, 'stalled', arm, 'metrics.jsonl'), hourAgo, hourAgo);
     child = spawn(process.execPath, [resolve(repoRoot, 'bin/anchor-rl.js'), 'serve', root, '--port', '0'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     url = await new Promise<string>((res, rej) => {
       let out = '';
@@ -141,6 +145,18 @@ describe.skipIf(missing !== null)('anchor-rl serve in headless Chromium', () => 
     const d0 = await liveLine.getAttribute('d');
     live.advance(10);
     await expect.poll(() => liveLine.getAttribute('d'), { timeout: 20_000 }).not.toBe(d0);
+  });
+
+  it('flags running arms whose logs have stopped moving', async () => {
+    await page.goto(base + '/run/stalled');
+    await page.locator('#live-status.ok').waitFor();
+    expect(await page.locator('table.progress tr.stale').count()).toBe(2);
+    expect(await page.locator('table.progress tr[data-arm="frozen"] .stale-note').innerText()).toMatch(/no step logged for 60 min/);
+    expect(await page.locator('table.progress tr[data-state="done"].stale').count()).toBe(0);
+    // The live run's arms are written to by this test: not stale.
+    await page.goto(base + '/run/live');
+    await page.locator('#live-status.ok').waitFor();
+    expect(await page.locator('table.progress tr.stale').count()).toBe(0);
   });
 
   it('logs no errors and fetches nothing from elsewhere', () => {
