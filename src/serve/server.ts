@@ -16,7 +16,9 @@
  * rebinding.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { REPORT_CSS, escapeHtml } from '../report/report.ts';
 import { AnchorError } from '../util/errors.ts';
 import { CLIENT_JS } from './client.ts';
@@ -45,6 +47,23 @@ export interface LiveServer {
 }
 
 const HOST = '127.0.0.1';
+
+/** Files of a run directory `/files/RUN?f=NAME` serves, with their content types. */
+const RUN_FILES: Record<string, string> = {
+  'report.html': 'text/html; charset=utf-8',
+  'compare.md': 'text/plain; charset=utf-8',
+  'compare.json': 'application/json',
+  'manifest.json': 'application/json',
+};
+/** Files of an arm directory `/files/RUN?arm=ARM&f=NAME` serves. */
+const ARM_FILES: Record<string, string> = {
+  'metrics.jsonl': 'text/plain; charset=utf-8',
+  'metrics.csv': 'text/csv; charset=utf-8',
+  'samples.jsonl': 'text/plain; charset=utf-8',
+  'refits.jsonl': 'text/plain; charset=utf-8',
+  'gate.jsonl': 'text/plain; charset=utf-8',
+  'arm.json': 'application/json',
+};
 
 const SERVE_CSS = `
 nav.top { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; font-size: 13px; margin: 4px 0 12px; }
@@ -232,6 +251,30 @@ ${slots}
   const messageOf = (err: unknown): string =>
     err instanceof AnchorError ? err.message : `not readable right now (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); retrying on the next change`;
 
+  // A run's own files as they are on disk (the logs behind the charts, the end-of-run report):
+  // only these names, only inside a run the index lists.
+  const sendFile = (res: ServerResponse, path: string, u: URL) => {
+    const name = u.searchParams.get('f') ?? '';
+    const arm = u.searchParams.get('arm');
+    const type = arm === null ? RUN_FILES[name] : ARM_FILES[name];
+    try {
+      const entry = findEntry(root, only, 'run', idFrom(path, '/files/'));
+      if (!type || (arm !== null && (!/^[\w.-]+$/.test(arm) || arm === '.' || arm === '..'))) throw new AnchorError('BAD_ARGUMENT', `not a file of a run: ${arm !== null ? `${arm}/` : ''}${name}`);
+      const file = arm === null ? join(entry.dir, name) : join(entry.dir, arm, name);
+      const stream = createReadStream(file);
+      stream.once('open', () => {
+        res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:" });
+        stream.pipe(res);
+      });
+      stream.once('error', (err: NodeJS.ErrnoException) => {
+        if (!res.headersSent) send(res, err.code === 'ENOENT' ? 404 : 503, 'text/plain; charset=utf-8', `${err.code === 'ENOENT' ? 'no such file (yet)' : 'unreadable'}: ${arm !== null ? `${arm}/` : ''}${name}\n`);
+        else res.end();
+      });
+    } catch (err) {
+      send(res, statusOf(err) === 409 ? 400 : statusOf(err), 'text/plain; charset=utf-8', `${messageOf(err)}\n`);
+    }
+  };
+
   const events = (req: IncomingMessage, res: ServerResponse, u: URL) => {
     const watched: Target = u.searchParams.has('index')
       ? { page: 'index', entries: [] }
@@ -283,6 +326,7 @@ ${slots}
     const path = u.pathname;
     if (path === '/static/live.js') return send(res, 200, 'text/javascript; charset=utf-8', CLIENT_JS);
     if (path === '/favicon.ico') return send(res, 204, 'text/plain', '');
+    if (path.startsWith('/files/')) return sendFile(res, path, u);
     if (path === '/api/events') {
       try {
         return events(req, res, u);

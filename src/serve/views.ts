@@ -4,7 +4,7 @@
  * and the knob chart are the report's own (src/report/), so the live page and report.html agree;
  * what is added here is the arms' progress (step/total, ETA, state) and the navigation.
  */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCharts, buildOverlayChart, type Chart } from '../report/charts.ts';
 import { armColors } from '../report/colors.ts';
@@ -103,10 +103,16 @@ function bar(step: number, total: number | null): string {
   return `<span class="bar"><span style="width:${pct.toFixed(1)}%"></span></span> ${step}${total !== null ? `/${total}` : ''}`;
 }
 
-/** The progress table; `seed` labels rows of a sweep's seed runs. */
-function progressHtml(rows: readonly (ArmProgressRow & { seed?: string })[], colors: Map<string, string>): string {
+/** A link to a file of a run (`arm` null: the run directory's own files), served as it is on disk. */
+export function fileLink(runId: string, arm: string | null, file: string, text = file): string {
+  const q = new URLSearchParams({ ...(arm !== null ? { arm } : {}), f: file });
+  return `<a href="/files/${runId.split('/').map(encodeURIComponent).join('/')}?${escapeHtml(q.toString())}">${escapeHtml(text)}</a>`;
+}
+
+/** The progress table; `seed` labels rows of a sweep's seed runs, `runId` links each arm's logs. */
+function progressHtml(rows: readonly (ArmProgressRow & { seed?: string; runId: string })[], colors: Map<string, string>): string {
   const seeds = rows.some((r) => r.seed !== undefined);
-  const head = `<tr>${seeds ? '<th>seed run</th>' : ''}<th>arm</th><th>state</th><th>progress</th><th>ETA</th><th>last update</th></tr>`;
+  const head = `<tr>${seeds ? '<th>seed run</th>' : ''}<th>arm</th><th>state</th><th>progress</th><th>ETA</th><th>last update</th><th>logs</th></tr>`;
   const body = rows
     .map((r) => {
       const note = r.error ? `<div class="error">${escapeHtml(r.error)}</div>` : '';
@@ -116,7 +122,8 @@ function progressHtml(rows: readonly (ArmProgressRow & { seed?: string })[], col
         `${r.state === 'running' && r.updated !== null ? ` data-updated="${Math.round(r.updated)}"` : ''}>` +
         (seeds ? `<td>${escapeHtml(r.seed ?? '')}</td>` : '') +
         `<td>${swatch(colors.get(r.arm) ?? '#999')}${escapeHtml(r.arm)}</td><td>${badge(r.state)}${note}</td><td>${bar(r.step, r.total)}</td>` +
-        `<td>${r.eta !== null ? formatDuration(r.eta) : '–'}</td><td>${at(r.updated)}</td></tr>`
+        `<td>${r.eta !== null ? formatDuration(r.eta) : '–'}</td><td>${at(r.updated)}</td>` +
+        `<td>${['metrics', 'samples', 'refits'].map((f) => fileLink(r.runId, r.arm, `${f}.jsonl`, f)).join(' · ')}</td></tr>`
       );
     })
     .join('');
@@ -211,6 +218,8 @@ export async function runSlots(e: Entry, window?: number, now = Date.now()): Pro
     m ? (m.endedAt ? `ended ${escapeHtml(m.endedAt)}` : '<b>not finished</b>') : '',
     e.sweep ? `seed run of sweep ${sweepLink(e.sweep)}` : '',
     `run directory <code>${escapeHtml(run.dir)}</code>`,
+    // Written when the run ends; the live page is the view while it runs.
+    existsSync(join(run.dir, 'report.html')) ? fileLink(e.id, null, 'report.html', 'report.html (with samples and config)') : '',
   ].filter(Boolean);
   return {
     title: `anchor-rl — ${run.name}`,
@@ -218,7 +227,7 @@ export async function runSlots(e: Entry, window?: number, now = Date.now()): Pro
     slots: {
       meta: `<p class="meta">${meta.join(' · ')}</p>`,
       warnings: warningsHtml(run.warnings, run.dir, 'run'),
-      progress: progressHtml(armProgress(run, now), colors),
+      progress: progressHtml(armProgress(run, now).map((p) => ({ ...p, runId: e.id })), colors),
       compare: compareHtml(table, colors),
       charts: `<div class="charts">${chartsHtml(charts, (id) => id === 'proxy-gold')}</div>`,
     },
@@ -235,7 +244,10 @@ export async function sweepSlots(e: Entry, window?: number, now = Date.now()): P
   const knob = knobPoints(table, sweep);
   const charts = [await buildKnobChart(knob, 'gold'), await buildKnobChart(knob, 'gap')];
   const colors = armColors(table.rows.map((r) => r.arm));
-  const rows = runs.flatMap((r, i) => armProgress(r, now).map((p) => ({ ...p, seed: runDirs[i]!.slice(e.dir.length + 1) })));
+  const rows = runs.flatMap((r, i) => {
+    const seed = runDirs[i]!.slice(e.dir.length + 1);
+    return armProgress(r, now).map((p) => ({ ...p, seed, runId: `${e.id}/${seed}` }));
+  });
   const seeds = runDirs.map((d) => `<li>${runLink(`${e.id}/${d.slice(e.dir.length + 1)}`, d.slice(e.dir.length + 1))}</li>`).join('');
   return {
     title: `anchor-rl sweep — ${sweep.name}`,

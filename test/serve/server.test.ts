@@ -4,7 +4,7 @@
  * server-sent change events, and that serving never writes into the run directories.
  */
 import { request } from 'node:http';
-import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -193,9 +193,24 @@ describe('pages over runs being written', () => {
     ctl.abort();
   });
 
+  it('serves a run’s own logs and files as they are on disk, and nothing else', async () => {
+    const get = (q: string) => fetch(`${base}/files/${q}`, { headers: auth() });
+    const metrics = await get('finished?arm=frozen&f=metrics.jsonl');
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toBe(readFileSync(join(root, 'finished', 'frozen', 'metrics.jsonl'), 'utf8'));
+    expect((await get('knob-sweep/seed-1?f=manifest.json')).headers.get('content-type')).toBe('application/json');
+    expect((await get('finished?f=report.html')).status).toBe(404); // not written: the fake run never ended through train
+    for (const q of ['finished?arm=..&f=arm.json', 'finished?f=..%2F..%2Fetc%2Fpasswd', 'finished?arm=frozen&f=checkpoints', 'finished?f=metrics.jsonl', '..%2Fx?f=manifest.json']) {
+      expect((await get(q)).status, q).toBe(400);
+    }
+    expect((await get('nope?f=manifest.json')).status).toBe(404);
+    const page = await api('/api/run/finished');
+    expect(page.body.slots.progress).toContain('href="/files/finished?arm=frozen&amp;f=metrics.jsonl"');
+  });
+
   it('never writes into the run directories', async () => {
     const before = snapshot(root);
-    for (const p of ['/api/index', '/api/run/finished', '/api/sweep/knob-sweep', '/api/overlay?run=finished&run=knob-sweep/seed-1', '/run/finished', '/sweep/knob-sweep', '/']) {
+    for (const p of ['/api/index', '/api/run/finished', '/files/finished?arm=frozen&f=samples.jsonl', '/api/sweep/knob-sweep', '/api/overlay?run=finished&run=knob-sweep/seed-1', '/run/finished', '/sweep/knob-sweep', '/']) {
       expect((await fetch(base + p, { headers: auth() })).status, p).toBe(200);
     }
     expect(snapshot(root)).toEqual(before);
