@@ -1,29 +1,35 @@
 /**
  * Render a run's (or a sweep's) report and save a screenshot of it:
  *
- *   npx tsx scripts/screenshot-report.ts RUN_DIR [OUT.png] [--window N] [--full]
+ *   npx tsx scripts/screenshot-report.ts RUN_DIR [OUT.png] [--window N] [--full] [--live]
  *
  * Writes RUN_DIR/report.html (like `anchor-rl report`) and a PNG (default docs/report-screenshot.png)
  * of its top part (title, comparison table and charts) — or the whole page with --full — taken in
  * headless Chromium (/usr/bin/chromium, or CHROMIUM_PATH).
+ *
+ * With --live it writes nothing into RUN_DIR: it starts `anchor-rl serve` on RUN_DIR's parent
+ * (any free port), opens the run's (or sweep's) live page and saves its screenshot (default
+ * docs/live-screenshot.png) once the page is connected.
  */
-import { resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeReport } from '../src/report/report.ts';
 import { writeSweepReport } from '../src/report/sweep.ts';
+import { startServer } from '../src/serve/server.ts';
 import { isSweepDir } from '../src/train/sweep-format.ts';
 import { chromiumMissingReason, launchChromium } from '../support/chromium.ts';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const full = args.includes('--full');
+  const live = args.includes('--live');
   const wi = args.indexOf('--window');
   // Default: the run's settlement window (what `anchor-rl report` uses).
   const window = wi >= 0 ? Number(args[wi + 1]) : undefined;
   const pos = args.filter((a, i) => !a.startsWith('--') && !(wi >= 0 && i === wi + 1));
-  const [runDir, outPng = 'docs/report-screenshot.png'] = pos;
+  const [runDir, outPng = live ? 'docs/live-screenshot.png' : 'docs/report-screenshot.png'] = pos;
   if (!runDir) {
-    process.stderr.write('usage: npx tsx scripts/screenshot-report.ts RUN_DIR [OUT.png] [--window N] [--full]\n');
+    process.stderr.write('usage: npx tsx scripts/screenshot-report.ts RUN_DIR [OUT.png] [--window N] [--full] [--live]\n');
     process.exit(2);
   }
   const missing = chromiumMissingReason();
@@ -31,16 +37,25 @@ async function main(): Promise<void> {
     process.stderr.write(`cannot take a screenshot: ${missing}\n`);
     process.exit(1);
   }
-  const rep = isSweepDir(runDir) ? await writeSweepReport(runDir, undefined, { window }) : await writeReport(runDir, undefined, { window });
+  const server = live ? await startServer({ dir: dirname(resolve(runDir)), port: 0 }) : null;
+  const rep = live ? null : isSweepDir(runDir) ? await writeSweepReport(runDir, undefined, { window }) : await writeReport(runDir, undefined, { window });
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1240, height: 1400 }, deviceScaleFactor: 1 });
-    await page.goto(pathToFileURL(rep.path).href);
+    if (server) {
+      const kind = isSweepDir(runDir) ? 'sweep' : 'run';
+      const url = new URL(`/${kind}/${encodeURIComponent(basename(resolve(runDir)))}`, server.url);
+      url.searchParams.set('token', server.token ?? '');
+      if (window !== undefined) url.searchParams.set('window', String(window));
+      await page.goto(url.href);
+      await page.locator('#live-status.ok').waitFor({ timeout: 30_000 });
+    } else await page.goto(pathToFileURL(rep!.path).href);
     await page.screenshot({ path: resolve(outPng), fullPage: full });
   } finally {
     await browser.close();
+    await server?.close();
   }
-  process.stdout.write(`wrote ${rep.path} and ${resolve(outPng)}\n`);
+  process.stdout.write(`wrote ${rep ? `${rep.path} and ` : ''}${resolve(outPng)}\n`);
 }
 
 await main();

@@ -17,6 +17,7 @@ import {
   settlementConfigSchema,
 } from '../train/config.ts';
 import { armsConfigSchema, resolveArms } from '../train/arms.ts';
+import { loggingConfigSchema } from '../train/logger.ts';
 import { taskFamilyConfigSchema } from '../tasks/config.ts';
 import { loadConfig } from './load.ts';
 import { dirNameSchema } from './validate.ts';
@@ -81,6 +82,7 @@ export const runConfigSchema = z
     metrics: metricsConfigSchema.prefault({}),
     eval: evalConfigSchema.prefault({}),
     checkpoint: checkpointConfigSchema.prefault({}),
+    logging: loggingConfigSchema.prefault({}),
     gate: runGateConfigSchema.prefault({}),
     arms: armsConfigSchema,
     concurrency: z.number().int().min(1).default(1),

@@ -209,3 +209,42 @@ export async function buildCharts(runIn: RunData, opts: ChartOptions): Promise<C
   for (const s of specs) out.push({ ...s, svg: await renderSvg(s.spec) });
   return out;
 }
+
+/** One run of an overlay: its data and the label its lines carry. */
+export interface OverlayRun {
+  label: string;
+  run: RunData;
+}
+
+/**
+ * One logged metric of several runs on one chart (the live view's overlay): a line per run × arm,
+ * coloured by arm as in the report and dashed by run, rolling mean over `window` steps.
+ */
+export async function buildOverlayChart(runs: readonly OverlayRun[], key: string, opts: ChartOptions): Promise<Chart> {
+  const arms = [...new Set(runs.flatMap((r) => r.run.arms.map((a) => a.name)))];
+  const labels = runs.map((r) => r.label);
+  const values = runs.flatMap((r) => series(withGap(r.run), key, opts.window, r.label));
+  const w = opts.window;
+  const spec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    config: BASE_CONFIG,
+    width: 760,
+    height: 320,
+    data: { values },
+    mark: { type: 'line', strokeWidth: 2 },
+    encoding: {
+      x: { field: 'step', type: 'quantitative', title: 'step' },
+      y: { field: 'value', type: 'quantitative', title: key, scale: { zero: false } },
+      color: { field: 'arm', type: 'nominal', title: 'arm', sort: arms, scale: { domain: arms, range: arms.map((a) => opts.colors.get(a) ?? '#999') } },
+      strokeDash: { field: 'measure', type: 'nominal', title: 'run', sort: labels, scale: { domain: labels, range: [[1, 0], [7, 4], [2, 3], [10, 3, 2, 3], [4, 2]] } },
+      detail: { field: 'measure', type: 'nominal' },
+    },
+  } as TopLevelSpec;
+  return {
+    id: 'overlay',
+    title: `${key}: ${labels.join(' vs ')}`,
+    caption: `${key} per arm (colour) and run (dash pattern), rolling mean over ${w} step${w > 1 ? 's' : ''}.`,
+    svg: await renderSvg(spec),
+    spec,
+  };
+}

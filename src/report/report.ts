@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import type { SampleLine } from '../train/run-format.ts';
 import { writeFileAtomic } from '../util/fs.ts';
-import { buildCharts } from './charts.ts';
+import { buildCharts, type Chart } from './charts.ts';
 import { armColors } from './colors.ts';
 import { compareRunData, defaultWindow, formatCell, formatCompareMarkdown, type CompareTable } from './compare.ts';
 import { formatWarning, readRun, type ArmData, type RunData, type RunWarning } from './read-run.ts';
@@ -64,8 +64,14 @@ function fmt(v: number | null | undefined, digits = 3): string {
   return typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '–';
 }
 
-function swatch(color: string): string {
+/** An arm's colour swatch. */
+export function swatch(color: string): string {
   return `<span class="swatch" style="background:${escapeHtml(color)}"></span>`;
+}
+
+/** One chart as a figure (`#chart-ID`): title, SVG, caption; `wide` spans the charts grid. */
+export function figureHtml(c: Chart, wide: boolean): string {
+  return `<figure id="chart-${c.id}" class="${wide ? 'wide' : ''}" data-chart="${c.id}"><h3>${escapeHtml(c.title)}</h3>${c.svg}<figcaption>${escapeHtml(c.caption)}</figcaption></figure>`;
 }
 
 /** The comparison as an HTML table: one row per arm with its colour swatch, column definitions on hover. */
@@ -160,7 +166,7 @@ export async function buildReportHtml(run: RunData, opts: ReportOptions = {}): P
           .join('')}</ul></div>`
       : '';
   const chartsHtml = charts
-    .map((c) => `<figure id="chart-${c.id}" class="${c.id === 'proxy-gold' ? 'wide' : ''}" data-chart="${c.id}"><h3>${escapeHtml(c.title)}</h3>${c.svg}<figcaption>${escapeHtml(c.caption)}</figcaption></figure>`)
+    .map((c) => figureHtml(c, c.id === 'proxy-gold'))
     .join('\n');
   const config = m?.config ? toYaml(m.config) : '(no manifest.json)';
   const title = `anchor-rl report — ${run.name}`;

@@ -19,8 +19,8 @@ import { markdownTable } from '../util/table.ts';
 import { renderSvg, type Chart } from './charts.ts';
 import { armColor, armColors } from './colors.ts';
 import { compareRunData, defaultWindow, formatCell, formatCompareMarkdown, type ArmRole, type CompareCell, type CompareTable } from './compare.ts';
-import { formatWarning, readRun, type RunWarning } from './read-run.ts';
-import { compareHtml, escapeHtml, htmlPage } from './report.ts';
+import { formatWarning, readRun, type RunData, type RunWarning } from './read-run.ts';
+import { compareHtml, escapeHtml, figureHtml, htmlPage } from './report.ts';
 
 /** The grid key that orders a strategy's points (and is not a line of its own). */
 export const RATE_KEY = 'settlement.rate';
@@ -295,7 +295,8 @@ export function formatKnobMarkdown(d: KnobData, sweep: SweepInfo): string {
   return markdownTable(header, marked, numeric).join('\n') + '\n';
 }
 
-function knobTableHtml(d: KnobData, sweep: SweepInfo): string {
+/** The knob table as an HTML table (the sweep report's and the live sweep page's). */
+export function knobTableHtml(d: KnobData, sweep: SweepInfo): string {
   const { header, rows, numeric } = knobRows(d, sweep);
   const cls = (i: number) => (numeric[i] ? '' : ' style="text-align:left"');
   return (
@@ -366,7 +367,7 @@ export async function buildSweepReportHtml(
     `<p class="meta">${notes(knob, sweep, table.window).map(escapeHtml).join('<br>')}<br>started ${escapeHtml(sweep.startedAt)} · ${sweep.endedAt ? `ended ${escapeHtml(sweep.endedAt)}` : '<b>not finished</b>'}<br>sweep directory <code>${escapeHtml(opts.dir)}</code></p>
 ${warnings}
 <h2>The settlement knob</h2>
-${charts.map((chart) => `<figure id="chart-${chart.id}" class="wide" data-chart="${chart.id}"><h3>${escapeHtml(chart.title)}</h3>${chart.svg}<figcaption>${escapeHtml(chart.caption)}</figcaption></figure>`).join('\n')}
+${charts.map((chart) => figureHtml(chart, true)).join('\n')}
 ${knobTableHtml(knob, sweep)}
 <h2>All arms</h2>
 ${compareHtml(table, colors)}
@@ -382,14 +383,15 @@ ${compareHtml(table, colors)}
 }
 
 
-function readSweep(dir: string, window?: number) {
+/** A sweep directory read: its record, its seed runs and their comparison (the arms = cells across seeds). */
+export function readSweep(dir: string, window?: number): { root: string; sweep: SweepRecord; runDirs: string[]; runs: RunData[]; table: CompareTable } {
   const root = resolve(dir);
   const sweep = readSweepRecord(root);
   const runDirs = sweepRunDirs(root, sweep);
   if (runDirs.length === 0) throw new AnchorError('BAD_ARGUMENT', `sweep ${dir} has no seed run yet (no seed-*/manifest.json)`);
   const runs = runDirs.map((d) => readRun(d));
   const table = compareRunData(runs, { window: window ?? defaultWindow(runs) });
-  return { root, sweep, runDirs, table };
+  return { root, sweep, runDirs, runs, table };
 }
 
 /** What {@link writeSweepReport} produced (the shape of `writeReport`'s result). */

@@ -26,7 +26,8 @@ import { ArmTrainer, type TrainerState } from './arm-trainer.ts';
 import { grpoOptimizerConfig } from './config.ts';
 import { LABEL_SOURCES } from './label-sources.ts';
 import { JsonlWriter, KvLogger, writeCsvFromJsonl } from './logger.ts';
-import type { ArmStatus } from './run-format.ts';
+import { TensorBoardWriter } from './tensorboard.ts';
+import type { ArmStatus, RefitLine } from './run-format.ts';
 import { loadProblems, sharedPaths } from './assets.ts';
 
 /** Progress events sent to the parent process. */
@@ -174,10 +175,16 @@ export async function runArm(opts: {
   const samplesFile = new JsonlWriter(join(armDir, 'samples.jsonl'), state?.offsets.samples ?? 0);
   const refitsFile = new JsonlWriter(join(armDir, 'refits.jsonl'), state?.offsets.refits ?? 0);
   const gateFile = arm.gate ? new JsonlWriter(join(armDir, 'gate.jsonl'), state?.offsets.gate ?? 0) : undefined;
-  const metrics = new KvLogger([metricsFile]);
+  // A new event file per process; on resume it tells TensorBoard to drop the old one's later steps.
+  const tensorboard = config.logging.tensorboard ? new TensorBoardWriter(armDir, state?.trainer.step) : undefined;
+  const metrics = new KvLogger([metricsFile, ...(tensorboard ? [tensorboard] : [])]);
+  const refits = (l: RefitLine) => {
+    refitsFile.write(l);
+    tensorboard?.writeScalars(l.step, { ...l, ...Object.fromEntries(Object.entries(l.fit ?? {}).map(([k, v]) => [`fit/${k}`, v])) }, 'refit');
+  };
   const trainer = new ArmTrainer(
     { config, arm, train, evalProblems, tokenizer: base.tokenizer, policy, reference, optimizer, engine, features, rm, judge, executor },
-    { metrics, samples: (l) => samplesFile.write(l), refits: (l) => refitsFile.write(l), ...(gateFile ? { gate: (l: string) => gateFile.writeLine(l) } : {}) },
+    { metrics, samples: (l) => samplesFile.write(l), refits, ...(gateFile ? { gate: (l: string) => gateFile.writeLine(l) } : {}) },
   );
   if (state) {
     trainer.setState(state.trainer);
@@ -211,7 +218,7 @@ export async function runArm(opts: {
     const tmp = join(root, `.tmp-${process.pid}-${step}`);
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp, { recursive: true });
-    for (const f of [metricsFile, samplesFile, refitsFile, gateFile]) f?.sync();
+    for (const f of [metricsFile, samplesFile, refitsFile, gateFile, tensorboard]) f?.sync();
     saveCheckpoint(join(tmp, 'policy'), {
       config: base.config,
       tokenizer: base.tokenizer,

@@ -2,9 +2,23 @@
  * Key-value metrics logging (the pattern of SB3/cleanrl loggers): the trainer records
  * namespaced keys (`reward/proxy`, `reward/gold`, `kl/ref`, `perf/rollout_s`, ...) during a
  * step and `dump(step)` hands one record to every writer. Writers: JSONL (the source of truth,
- * with byte offsets for exact resume), CSV (derived from the JSONL), and a human one.
+ * with byte offsets for exact resume), CSV (derived from the JSONL), and optionally TensorBoard
+ * event files (./tensorboard.ts).
  */
 import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { z } from 'zod';
+
+/** The run config's `logging:` section: which logs an arm writes besides its JSONL files. */
+export const loggingConfigSchema = z
+  .object({
+    /**
+     * Also write a TensorBoard event file per arm (`<arm>/events.out.tfevents.*`, every numeric
+     * metric and refit value as a scalar), so `tensorboard --logdir runs/` shows the run.
+     * Default false (the JSONL logs are the source of truth either way).
+     */
+    tensorboard: z.boolean().default(false),
+  })
+  .strict();
 
 /** One logged value. */
 export type MetricValue = number | string | boolean | null;

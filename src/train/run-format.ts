@@ -15,6 +15,7 @@
  *     samples.jsonl        one SampleLine per completion, written when its settlement window closes
  *     refits.jsonl         one RefitLine per settlement window
  *     gate.jsonl           gate decisions (gated arms only)
+ *     events.out.tfevents.*  TensorBoard scalars (logging.tensorboard: true; tensorboard.ts)
  *     checkpoints/step-N/  policy + optimizer + RM; state.json (queue, RNG, logger offsets and the
  *                          SHA-256 of every other file) is written last and marks it complete
  *   compare.json / compare.md / report.html   written at the end of `train`

@@ -109,7 +109,9 @@ function sweepDiff(recorded: SweepRecord, now: SweepPlan['record']): string[] {
     seeds: r.seeds,
     arm: r.armBase,
     references: r.references,
-    config: r.config,
+    // Which logs are written besides the JSONL (logging.*) does not change what is trained, and a
+    // sweep recorded before the section existed must still continue.
+    config: Object.fromEntries(Object.entries(r.config).filter(([k]) => k !== 'logging')),
   });
   return configDiff(key(recorded), key(now), 5).map(describeChange);
 }

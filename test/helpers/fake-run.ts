@@ -8,9 +8,11 @@
  * (plus optional seeded noise), and the generator returns the lines it wrote so tests can compute
  * expected statistics by hand.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ArmStatus, RefitLine, RunManifest, SampleLine } from '../../src/train/run-format.ts';
+import type { SweepRecord } from '../../src/train/sweep-format.ts';
 import { METRIC_KEYS as K } from '../../src/train/run-format.ts';
 import { Rng } from '../../src/util/rng.ts';
 
@@ -260,4 +262,100 @@ export function writeFakeRun(dir: string, opts: FakeRunOptions = {}): FakeRun {
 
 function jsonl(rows: readonly object[]): string {
   return rows.map((r) => JSON.stringify(r) + '\n').join('');
+}
+
+/** A fake run written step by step, as a training run is: see {@link liveFakeRun}. */
+export interface LiveFakeRun {
+  dir: string;
+  /** The full run the lines come from. */
+  full: FakeRun;
+  /** Steps written so far per arm. */
+  steps: Record<string, number>;
+  /** Append the next `n` steps of every running arm (metrics and refits), like the trainer does. */
+  advance(n: number): void;
+  /** Mark an arm failed with `error` (its logs stop where they are). */
+  fail(arm: string, error: string): void;
+  /** Cut every arm's logs back to `step` steps (a resume from an earlier checkpoint). */
+  truncate(step: number): void;
+}
+
+/**
+ * A run directory that grows while a test watches: the manifest and each arm's arm.json
+ * (state running) first, then `advance` appends steps the way the trainer's JSONL writer does.
+ * Curves are those of {@link writeFakeRun} (generated in full into a temporary directory).
+ */
+export function liveFakeRun(dir: string, opts: FakeRunOptions & { start?: number } = {}): LiveFakeRun {
+  // The full run is generated elsewhere: next to `dir` it would be one more run in a served directory.
+  const full = writeFakeRun(join(mkdtempSync(join(tmpdir(), 'anchor-live-full-')), 'run'), { ...opts, running: undefined, noSteps: undefined });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...full.manifest, endedAt: null }, null, 2));
+  const steps: Record<string, number> = {};
+  const state: Record<string, ArmStatus['state']> = {};
+  const writeArm = (arm: string) => {
+    const a = full.arms[arm]!;
+    const n = steps[arm]!;
+    const status: ArmStatus = { ...a.status, state: state[arm]!, stepsDone: n, endedAt: null };
+    mkdirSync(join(dir, arm), { recursive: true });
+    writeFileSync(join(dir, arm, 'arm.json'), JSON.stringify(status, null, 2));
+    writeFileSync(join(dir, arm, 'metrics.jsonl'), jsonl(a.metrics.slice(0, n)));
+    writeFileSync(join(dir, arm, 'refits.jsonl'), jsonl(a.refits.filter((r) => r.step <= n)));
+  };
+  const live: LiveFakeRun = {
+    dir,
+    full,
+    steps,
+    advance(n) {
+      for (const arm of Object.keys(full.arms)) {
+        if (state[arm] !== 'running') continue;
+        const total = full.arms[arm]!.metrics.length;
+        steps[arm] = Math.min(total, steps[arm]! + n);
+        if (steps[arm] === total) state[arm] = 'done';
+        writeArm(arm);
+      }
+    },
+    fail(arm, error) {
+      state[arm] = 'failed';
+      writeArm(arm);
+      const p = join(dir, arm, 'arm.json');
+      writeFileSync(p, JSON.stringify({ ...JSON.parse(readFileSync(p, 'utf8')), error }, null, 2));
+    },
+    truncate(step) {
+      for (const arm of Object.keys(full.arms)) {
+        steps[arm] = Math.min(steps[arm]!, step);
+        if (state[arm] === 'done') state[arm] = 'running';
+        writeArm(arm);
+      }
+    },
+  };
+  for (const arm of Object.keys(full.arms)) {
+    steps[arm] = opts.start ?? 0;
+    state[arm] = 'running';
+    writeArm(arm);
+  }
+  return live;
+}
+
+/** Write a sweep directory of fake seed runs (arms = references + cells) and its sweep.json. */
+export function writeFakeSweep(dir: string, opts: { seeds?: number[]; steps?: number; rates?: number[]; references?: string[] } = {}): SweepRecord {
+  const seeds = opts.seeds ?? [0, 1];
+  const rates = opts.rates ?? [0.1, 0.2];
+  const references = opts.references ?? ['frozen', 'execution'];
+  const cells = Object.fromEntries(rates.map((r) => [`rate-${r}`, { 'settlement.rate': r }]));
+  const arms = [...references, ...Object.keys(cells)];
+  for (const seed of seeds) writeFakeRun(join(dir, `seed-${seed}`), { steps: opts.steps ?? 50, seed, noise: 0.02, arms, name: `fake-seed${seed}` });
+  const record: SweepRecord = {
+    name: 'fake',
+    grid: [{ key: 'settlement.rate', values: rates }],
+    seeds,
+    armBase: 'anchored',
+    references,
+    cells,
+    config: { name: 'fake', seed: 0, settlement: { every: 25, rate: 0.1 } },
+    source: { config: null, sets: [] },
+    startedAt: '2026-01-01T12:00:00.000Z',
+    endedAt: '2026-01-01T12:10:00.000Z',
+  };
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'sweep.json'), JSON.stringify(record));
+  return record;
 }

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CompareCell, CompareTable } from '../../src/report/compare.ts';
 import { formatKnobMarkdown, knobChartSpec, knobPoints, writeSweepReport, writeSweepSummaries, type SweepInfo } from '../../src/report/sweep.ts';
 import { expandSweepDirs, type SweepRecord } from '../../src/train/sweep-format.ts';
-import { writeFakeRun } from '../helpers/fake-run.ts';
+import { writeFakeRun, writeFakeSweep } from '../helpers/fake-run.ts';
 import { externalRefs } from './external-refs.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'anchor-sweep-report-'));
@@ -155,21 +155,7 @@ describe('knobPoints', () => {
 describe('a sweep directory of fake seed runs', async () => {
   const dir = join(root, 'sweep');
   const arms = ['frozen', 'execution', 'rate-0.1', 'rate-0.2'];
-  for (const seed of [0, 1]) writeFakeRun(join(dir, `seed-${seed}`), { steps: 50, seed, noise: 0.02, arms, name: `fake-seed${seed}` });
-  const record: SweepRecord = {
-    name: 'fake',
-    grid: [{ key: 'settlement.rate', values: [0.1, 0.2] }],
-    seeds: [0, 1],
-    armBase: 'anchored',
-    references: ['frozen', 'execution'],
-    cells: { 'rate-0.1': { 'settlement.rate': 0.1 }, 'rate-0.2': { 'settlement.rate': 0.2 } },
-    config: { name: 'fake', seed: 0, settlement: { every: 25, rate: 0.1 } },
-    source: { config: null, sets: [] },
-    startedAt: '2026-01-01T12:00:00.000Z',
-    endedAt: '2026-01-01T12:10:00.000Z',
-  };
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'sweep.json'), JSON.stringify(record));
+  writeFakeSweep(dir);
   const res = await writeSweepSummaries(dir);
 
   it('expands to its seed runs for compare', () => {

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
 import { repoRoot } from '../helpers/paths.ts';
+import { tensorboardView } from '../helpers/tfevents-reader.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'anchor-train-'));
 const base = join(work, 'base');
@@ -28,7 +29,7 @@ const withoutTiming = (rows: Record<string, unknown>[]) =>
 /** Train `arm` for 6 steps, SIGKILL it once step 3 is logged, resume, compare with an uninterrupted run. */
 async function killAndResume(arm: string): Promise<void> {
     const killed = join(work, `killed-${arm}`);
-    const args = [resolve(repoRoot, 'bin/anchor-rl.js'), 'train', ...common, '--set', `arms=[${arm}]`, '--set', 'grpo.steps=6', '--out', killed];
+    const args = [resolve(repoRoot, 'bin/anchor-rl.js'), 'train', ...common, '--set', `arms=[${arm}]`, '--set', 'grpo.steps=6', '--set', 'logging.tensorboard=true', '--out', killed];
     const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'ignore', detached: true });
     // Kill the whole process group (CLI + arm process + sandbox workers) once step 3 is logged.
     await new Promise<void>((res, rej) => {
@@ -57,6 +58,17 @@ async function killAndResume(arm: string): Promise<void> {
     const samples = (d: string) => readFileSync(join(d, arm, 'samples.jsonl'), 'utf8');
     expect(samples(killed)).toBe(samples(ref));
     expect(readdirSync(join(killed, arm, 'checkpoints')).filter((n) => n.startsWith('.tmp'))).toEqual([]);
+    // TensorBoard: the resumed process started a second event file that purges the first one's
+    // steps from its resume step, so TensorBoard shows each metric once per step, as logged.
+    const events = readdirSync(join(killed, arm)).filter((n) => n.startsWith('events.out.tfevents.')).map((n) => join(killed, arm, n));
+    expect(events).toHaveLength(2);
+    const tb = tensorboardView(events);
+    expect([...tb.keys()].sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5]);
+    for (const row of a) {
+      for (const key of ['reward/proxy', 'kl/ref', 'loss/total', 'budget/exec']) {
+        if (typeof row[key] === 'number') expect(tb.get(row.step as number)![key], `${row.step} ${key}`).toBe(Math.fround(row[key] as number));
+      }
+    }
   if (arm === 'gated') {
     // The gate's log is truncated to the checkpoint too, and the restored failure library,
     // memory and escalation state decide exactly as the uninterrupted run's did.
@@ -93,6 +105,7 @@ describe('train (smoke)', () => {
       // The judge's score is recorded where the judge labelled (its settled claims), nowhere else.
       for (const x of samples) expect(x.judge !== null, `${arm} ${x.step}/${x.index}`).toBe(arm === 'judge' && x.settled);
       expect(existsSync(join(full, arm, 'metrics.csv'))).toBe(true);
+      expect(readdirSync(join(full, arm)).filter((n) => n.includes('tfevents')), 'logging.tensorboard defaults to off').toEqual([]);
       expect(JSON.parse(readFileSync(join(full, arm, 'arm.json'), 'utf8')).state).toBe('done');
       const refits = readFileSync(join(full, arm, 'refits.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
       // The gated arm settles every step while its gate has fewer than gate.min_settled gaps.

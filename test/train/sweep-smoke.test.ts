@@ -114,6 +114,16 @@ describe('sweep (smoke)', () => {
     expect(json(out, 'sweep.json').startedAt).toBe(started);
   }, 600_000);
 
+  it('a record from before the logging section, rerun with other logging, still continues (logging is not part of the sweep)', () => {
+    const file = join(out, 'sweep.json');
+    const { logging: _dropped, ...older } = json(file).config;
+    writeFileSync(file, JSON.stringify({ ...json(file), config: older }));
+    const r = runCli([...args, '--set', 'logging.tensorboard=true'], { timeoutMs: 600_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('continuing the sweep in');
+    expect(r.stderr).toContain('0 to train (6 done)');
+  }, 600_000);
+
   it('a different grid on the same directory is an error (exit 2) unless --force; nothing changes', () => {
     const record = readFileSync(join(out, 'sweep.json'), 'utf8');
     const r = runCli(['sweep', ...common, '--grid', 'settlement.rate=0.5', '--grid', 'settlement.strategy=random,top-proxy']);

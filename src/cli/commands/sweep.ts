@@ -7,6 +7,9 @@ import { DEFAULT_SEEDS } from '../../train/sweep-format.ts';
 import { SWEEP_SECTIONS } from '../../train/sweep-grid.ts';
 import { configOptions, type ConfigArgs } from '../options.ts';
 import { summarizeRun, summarizeSweep } from '../summaries.ts';
+import { loadRunConfig } from '../../config/run-config.ts';
+import { printServeHint } from './serve.ts';
+import { join } from 'node:path';
 
 interface SweepArgs extends ConfigArgs {
   grid: string[];
@@ -43,6 +46,7 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
       .option('force', { type: 'boolean', default: false, describe: 'Start over: delete an existing sweep directory first (only one holding an anchor-rl sweep.json, never ., .., the working directory, its parents or home)' })
       .example('$0 sweep --config configs/default.yaml --grid settlement.rate=0,0.025,0.05,0.1,0.2 --grid settlement.strategy=random,top-proxy --seeds 3', 'the settlement-budget sweep') as unknown as Argv<SweepArgs>,
   handler: async (args) => {
+    printServeHint(() => args.out ?? join('runs', `${loadRunConfig(args.config, args.set).name}-sweep`), 'sweep');
     const { sweepRun } = await import('../../train/sweep.ts');
     const dir = await sweepRun({
       configPath: args.config,

@@ -6,6 +6,9 @@ import type { CommandModule } from 'yargs';
 import { configOptions, type ConfigArgs } from '../options.ts';
 import { checkRedisUrl } from '../../sandbox/queue/connection.ts';
 import { summarizeRun } from '../summaries.ts';
+import { loadRunConfig } from '../../config/run-config.ts';
+import { printServeHint } from './serve.ts';
+import { join } from 'node:path';
 
 interface TrainArgs extends ConfigArgs {
   out?: string;
@@ -24,6 +27,7 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
       .option('queue', { type: 'string', describe: 'Redis URL: queue the arms for `anchor-rl worker --role trainer` machines (the run directory must be a shared path)' }),
   handler: async (args) => {
     if (args.queue) checkRedisUrl(args.queue); // before any work: a typo should not cost a pretraining run
+    printServeHint(() => args.out ?? join('runs', loadRunConfig(args.config, args.set).name), 'run');
     const { trainRun } = await import('../../train/run.ts');
     const dir = await trainRun({ configPath: args.config, sets: args.set, out: args.out, force: args.force, summarize: summarizeRun, ...(args.queue ? { queue: args.queue } : {}) });
     process.stderr.write(`run written to ${dir}\n`);
@@ -47,6 +51,7 @@ export const resumeCommand: CommandModule<object, { run: string; arm?: string; q
       }),
   handler: async (args) => {
     if (args.queue) checkRedisUrl(args.queue);
+    printServeHint(() => args.run, 'run');
     const { resumeRun } = await import('../../train/run.ts');
     const dir = await resumeRun(args.run, {
       arm: args.arm,
