@@ -8,6 +8,7 @@
  */
 import * as ort from 'onnxruntime-node';
 import { AnchorError } from '../../util/errors.ts';
+import { floatToHalf, halfToFloat } from '../safetensors.ts';
 import { mapDecoderIo, type DecoderIoSpec, type GenaiDecoderConfig, type IntType, type IoMeta } from './decoder-io.ts';
 import {
   engineCacheKeyName,
@@ -473,4 +474,42 @@ function logitsOf(out: ort.InferenceSession.OnnxValueMapType, batch: number): St
     throw new AnchorError('BAD_MODEL', "output 'logits' is not a float32 [batch, seq, vocab] tensor");
   }
   return { logits: t.data as Float32Array, logitsSeq: t.dims[1]!, vocab: t.dims[2]! };
+}
+
+/** A plain tensor for {@link runOnnxOnce}: float data is given and returned as float32. */
+export interface PlainTensor {
+  type: 'float32' | 'float16' | 'int32' | 'int64';
+  data: Float32Array | Int32Array | number[];
+  dims: number[];
+}
+
+/**
+ * One inference of an ONNX file or bytes with plain feeds (float16 inputs converted from
+ * float32, float16 outputs returned as float32). For tests and tools comparing a graph made
+ * elsewhere against the project's models; the rollout path is the {@link Decoder}s above.
+ */
+export async function runOnnxOnce(model: string | Uint8Array, feeds: Record<string, PlainTensor>): Promise<Record<string, { data: Float32Array; dims: number[] }>> {
+  const session = typeof model === 'string'
+    ? await ort.InferenceSession.create(model, { ...DEFAULT_SESSION_OPTIONS })
+    : await ort.InferenceSession.create(model, { ...DEFAULT_SESSION_OPTIONS });
+  try {
+    const input: Record<string, ort.Tensor> = {};
+    for (const [name, t] of Object.entries(feeds)) {
+      const d = t.data;
+      input[name] =
+        t.type === 'int64' ? new ort.Tensor('int64', BigInt64Array.from(Array.from(d, (x) => BigInt(x))), t.dims)
+        : t.type === 'int32' ? new ort.Tensor('int32', Int32Array.from(d), t.dims)
+        : t.type === 'float16' ? new ort.Tensor('float16', Uint16Array.from(Array.from(d, floatToHalf)), t.dims)
+        : new ort.Tensor('float32', Float32Array.from(d), t.dims);
+    }
+    const out = await runSession(session, input);
+    const res: Record<string, { data: Float32Array; dims: number[] }> = {};
+    for (const [name, t] of Object.entries(out)) {
+      const data = t.type === 'float16' ? Float32Array.from(t.data as Uint16Array, halfToFloat) : Float32Array.from(t.data as ArrayLike<number>);
+      res[name] = { data, dims: [...t.dims] };
+    }
+    return res;
+  } finally {
+    await session.release();
+  }
 }
