@@ -18,7 +18,7 @@ import type { WeightMap } from '../weights.ts';
 import { decodeSafetensors, encodeSafetensors } from '../safetensors.ts';
 import { HfTokenizer } from '../tokenizer/hf.ts';
 import { type HfModelConfig, hfConfigJson, parseHfConfig } from './hf-config.ts';
-import { validateContract } from './llama-model.ts';
+import { validateContract } from './validate.ts';
 import { llamaFromHf, llamaToHf, llamaWeightShapes, transpose2d } from './llama-weights.ts';
 
 /** A loaded Hugging Face directory. */

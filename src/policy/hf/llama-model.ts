@@ -22,7 +22,9 @@ import { bmm, linear, mm, mmT } from '../ops.ts';
 import type { ForwardOptions, LayerKv, PolicyModel, TokenBatch } from '../policy-model.ts';
 import type { WeightMap } from '../weights.ts';
 import type { LlamaConfig } from './hf-config.ts';
-import { llamaProjections, llamaWeightShapes } from './llama-weights.ts';
+import { llamaWeightShapes } from './llama-weights.ts';
+import { ropeTables } from './rope.ts';
+import { validateContract } from './validate.ts';
 import { type LoraSpec, loraAdapterShapes, loraScale } from './lora.ts';
 
 type T2 = tf.Tensor2D;
@@ -82,29 +84,6 @@ function rotateHalfMatrix(hd: number): Float32Array {
   for (let j = 0; j < h; j++) r[(j + h) * hd + j] = -1;
   for (let j = h; j < hd; j++) r[(j - h) * hd + j] = 1;
   return r;
-}
-
-/** cos and sin of the rotary angles per token, each [N, hd] (angle repeated over both halves). */
-export function ropeTables(positions: Int32Array, hd: number, theta: number): { cos: Float32Array; sin: Float32Array } {
-  const h = hd / 2;
-  const n = positions.length;
-  const cos = new Float32Array(n * hd);
-  const sin = new Float32Array(n * hd);
-  // Hugging Face computes inv_freq and the angles in float32; doing the same keeps long
-  // positions in agreement with its exports.
-  const inv = Float32Array.from({ length: h }, (_, i) => 1 / Math.pow(theta, (2 * i) / hd));
-  for (let t = 0; t < n; t++) {
-    for (let i = 0; i < h; i++) {
-      const a = Math.fround(positions[t]! * inv[i]!);
-      const c = Math.cos(a);
-      const s = Math.sin(a);
-      cos[t * hd + i] = c;
-      cos[t * hd + i + h] = c;
-      sin[t * hd + i] = s;
-      sin[t * hd + i + h] = s;
-    }
-  }
-  return { cos, sin };
 }
 
 /** Construction options. */
@@ -342,21 +321,3 @@ export class LlamaModel implements PolicyModel {
     return { out, kv: { keysT: kT, values: v } };
   }
 }
-
-/** Check `w` holds exactly the tensors of `expected` (names and shapes); BAD_MODEL naming all problems. */
-export function validateContract(expected: Map<string, number[]>, w: WeightMap, what: string): void {
-  const missing = [...expected.keys()].filter((n) => !w.has(n));
-  const extra = [...w.keys()].filter((n) => !expected.has(n));
-  const wrong = [...expected]
-    .filter(([n, s]) => {
-      const t = w.get(n);
-      return t && (t.shape.length !== s.length || t.shape.some((x, i) => x !== s[i]) || t.data.length !== s.reduce((a, b) => a * b, 1));
-    })
-    .map(([n, s]) => `'${n}' has shape [${w.get(n)!.shape}], expected [${s}]`);
-  const parts: string[] = [];
-  if (missing.length) parts.push(`missing tensors: ${missing.join(', ')}`);
-  if (extra.length) parts.push(`unexpected tensors: ${extra.join(', ')}`);
-  if (wrong.length) parts.push(wrong.join('; '));
-  if (parts.length) throw new AnchorError('BAD_MODEL', `${what}: ${parts.join('; ')}`, { missing, extra });
-}
-

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { initTf, tf } from '../../../src/tf/backend.ts';
 import { runOnnxOnce } from '../../../src/policy/engine/ort-decoder.ts';
 import { GptModel } from '../../../src/policy/model.ts';
-import { LlamaModel, ropeTables } from '../../../src/policy/hf/llama-model.ts';
+import { LlamaModel } from '../../../src/policy/hf/llama-model.ts';
+import { ropeTables } from '../../../src/policy/hf/rope.ts';
 import type { LayerKv, PolicyModel, TokenBatch } from '../../../src/policy/policy-model.ts';
 import { readTinyGpt2, readTinyLlama, sharedModelsPresent, tinyGpt2Dir, tinyLlamaDir } from './shared-graphs.ts';
 
