@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { policyModelSchema } from '../policy/gpt-config.ts';
+import { loraSchema } from '../policy/hf/lora.ts';
 import { pretrainConfigSchema } from '../policy/pretrain/config.ts';
 import { judgeSchema } from '../reward/judges/config.ts';
 import { rewardModelSchema } from '../reward/models/config.ts';
@@ -47,6 +48,8 @@ export const samplingConfigSchema = z
 export const policyConfigSchema = z
   .object({
     model: policyModelSchema.prefault({}),
+    /** Low-rank adapters on a frozen base (Hugging Face Llama-family models); absent = full fine-tuning. */
+    lora: loraSchema.optional(),
     onnx: z.string().optional(),
     base: z.string().default('runs/.cache/base-synthetic-js'),
     /** Pretraining budget used when `base` is missing (the `train:` block of configs/pretrain.yaml). */

@@ -8,8 +8,6 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import { join } from 'node:path';
 import type { RunConfig } from '../config/run-config.ts';
 import { OnnxRolloutEngine } from '../policy/engine/rollout-engine.ts';
-import { loadCheckpoint, saveCheckpoint } from '../policy/checkpoint.ts';
-import { GptModel } from '../policy/model.ts';
 import { AdamOptimizer } from '../policy/optimizer.ts';
 import { createFeatureExtractor } from '../reward/features/registry.ts';
 import { createJudge } from '../reward/judges/index.ts';
@@ -22,7 +20,7 @@ import type { ArmSpec } from './arms.ts';
 import { ArmTrainer, type TrainerState } from './arm-trainer.ts';
 import { JsonlWriter, KvLogger, writeCsvFromJsonl } from './logger.ts';
 import type { ArmStatus } from './run-format.ts';
-import { loadProblems, sharedPaths } from './assets.ts';
+import { loadProblems, openRunPolicy, sharedPaths } from './assets.ts';
 
 /** Progress events sent to the parent process. */
 export interface ArmProgress {
@@ -76,11 +74,11 @@ export async function runArm(opts: {
 
   // --- components -----------------------------------------------------------------------------
   const { train, evalProblems } = loadProblems(config);
-  const base = loadCheckpoint(shared.base);
+  const source = openRunPolicy(runDir, config);
   const latest = listCheckpoints(armDir).at(-1);
-  const start = latest ? loadCheckpoint(join(latest.dir, 'policy')) : base;
-  const policy = GptModel.fromWeights(base.config, start.weights);
-  const reference = GptModel.fromWeights(base.config, base.weights);
+  const start = latest ? source.load(join(latest.dir, 'policy')) : undefined;
+  const built = source.build({ ...(start ? { trainable: start.trainable } : {}), seed: config.seed });
+  const { model: policy, reference } = built;
   const optimizer = new AdamOptimizer(policy.params, {
     lr: config.grpo.lr,
     grad_clip: config.grpo.grad_clip,
@@ -88,11 +86,11 @@ export async function runArm(opts: {
     schedule: config.grpo.lr_schedule === 'cosine' ? 'cosine' : 'constant',
     total_steps: config.grpo.steps,
   });
-  if (latest && start.optimizer) optimizer.setState(start.optimizer.state);
-  const engine = await OnnxRolloutEngine.fromWeights(base.config, start.weights, {
-    tokenizer: base.tokenizer,
-    eosTokenId: base.tokenizer.eosId,
-    padTokenId: base.tokenizer.padId,
+  if (start?.optimizer) optimizer.setState(start.optimizer.state);
+  const engine = await OnnxRolloutEngine.fromWeights(built.serving, policy.getWeights(), {
+    tokenizer: source.tokenizer,
+    eosTokenId: source.tokenizer.eosId,
+    padTokenId: source.tokenizer.padId,
   });
   const rm = await loadRewardModel(latest ? join(latest.dir, 'rm') : shared.initialRm);
   const features = createFeatureExtractor(config.reward_model.features);
@@ -108,7 +106,7 @@ export async function runArm(opts: {
   const gateFile = arm.gate ? new JsonlWriter(join(armDir, 'gate.jsonl'), state?.offsets.gate ?? 0) : undefined;
   const metrics = new KvLogger([metricsFile]);
   const trainer = new ArmTrainer(
-    { config, arm, train, evalProblems, tokenizer: base.tokenizer, policy, reference, optimizer, engine, features, rm, judge, executor },
+    { config, arm, train, evalProblems, tokenizer: source.tokenizer, policy, reference, optimizer, engine, features, rm, judge, executor },
     { metrics, samples: (l) => samplesFile.write(l), refits: (l) => refitsFile.write(l), ...(gateFile ? { gate: (l: string) => gateFile.writeLine(l) } : {}) },
   );
   if (state) {
@@ -139,13 +137,7 @@ export async function runArm(opts: {
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp, { recursive: true });
     for (const f of [metricsFile, samplesFile, refitsFile, gateFile]) f?.sync();
-    saveCheckpoint(join(tmp, 'policy'), {
-      config: base.config,
-      tokenizer: base.tokenizer,
-      weights: policy.getWeights(),
-      optimizer: { config: optimizer.config, state: optimizer.getState() },
-      meta: { arm: arm.name, step },
-    });
+    source.save(join(tmp, 'policy'), policy.getWeights(), { config: optimizer.config, state: optimizer.getState() }, { arm: arm.name, step });
     await rm.save(join(tmp, 'rm'));
     const ck: CheckpointState = {
       trainer: trainer.getState(),
@@ -208,8 +200,7 @@ export async function runArm(opts: {
     await executor.close();
     await engine.release();
     await judge?.close?.();
-    policy.dispose();
-    reference.dispose();
+    built.dispose();
     optimizer.dispose();
   }
 }

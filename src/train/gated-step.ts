@@ -38,7 +38,7 @@ import {
 } from '../gate/index.ts';
 import type { Completion } from '../policy/engine/types.ts';
 import { sequenceLogProbs, type SequenceScores } from '../policy/logprobs.ts';
-import type { GptModel } from '../policy/model.ts';
+import type { PolicyModel } from '../policy/policy-model.ts';
 import type { AdamOptimizer, OptimizerState, StepResult } from '../policy/optimizer.ts';
 import type { WeightMap } from '../policy/weights.ts';
 import { LENGTH_FEATURES } from '../reward/features/js-surface.ts';
@@ -61,7 +61,7 @@ export interface GatePayload {
 /** The parts a gated step works with (the arm's own components). */
 export interface GatedStepParts {
   config: RunConfig;
-  policy: GptModel;
+  policy: PolicyModel;
   optimizer: AdamOptimizer;
   rm: RewardModel;
   features: FeatureExtractor;
