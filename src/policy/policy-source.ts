@@ -18,6 +18,8 @@ import type { OptimizerConfig, OptimizerState } from './optimizer.ts';
 import type { PolicyModel } from './policy-model.ts';
 import { decodeSafetensors, encodeSafetensors } from './safetensors.ts';
 import type { Tokenizer } from './tokenizer/index.ts';
+import { type PromptFormat, promptFormatter, withPromptFormat } from './tokenizer/prompt-format.ts';
+import type { EngineTokenizer } from './engine/types.ts';
 import type { WeightMap } from './weights.ts';
 import type { HfModelConfig } from './hf/hf-config.ts';
 import { type HfCheckpoint, loadHfDir, weightsHash } from './hf/hf-dir.ts';
@@ -42,6 +44,8 @@ export interface PolicySource {
   readonly tokenizer: Tokenizer;
   /** sha256 of the base weights. */
   readonly baseHash: string;
+  /** The tokenizer the rollout engine encodes prompts with (formatted per `policy.prompt`). */
+  promptTokenizer(format: PromptFormat): EngineTokenizer;
   /** The base weights (contract layout) and how to serve them (the base-policy samples of a run). */
   base(): { serving: NativeServing; weights: WeightMap };
   /** Build the policy from the base, or from a checkpoint's trainable tensors. */
@@ -59,6 +63,10 @@ export function nativeSource(baseDir: string): PolicySource {
     kind: 'native',
     tokenizer: base.tokenizer,
     baseHash: weightsHash(base.weights),
+    promptTokenizer: (format) => {
+      if (format.format !== 'completion') throw new AnchorError('BAD_CONFIG', 'policy.prompt.format chat needs a Hugging Face model with a chat template (policy.model.source hf)');
+      return base.tokenizer;
+    },
     base: () => ({ serving: gptServing(base.config), weights: base.weights }),
     build: ({ trainable }) => {
       const model = GptModel.fromWeights(base.config, trainable ?? base.weights);
@@ -101,6 +109,7 @@ export function hfSource(path: string, opts: { lora?: LoraSpec; randomIfMissing?
     checkpoint: ck,
     tokenizer: ck.tokenizer,
     baseHash,
+    promptTokenizer: (format) => withPromptFormat(ck.tokenizer, promptFormatter(format, ck.tokenizer.tokenizerConfig)),
     base: () => ({ serving: ck.config.arch === 'gpt2' ? gptServing(ck.config.gpt) : llamaServing(ck.config.llama, undefined, () => ck.weights), weights: ck.weights }),
     build: ({ trainable, seed }) => createHfPolicy(ck.config, ck.weights, { ...(lora ? { lora } : {}), seed, ...(trainable ? { trainable } : {}) }),
     save: (dir, trainable, optimizer, meta) => {

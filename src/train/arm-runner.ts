@@ -88,7 +88,7 @@ export async function runArm(opts: {
   });
   if (start?.optimizer) optimizer.setState(start.optimizer.state);
   const engine = await OnnxRolloutEngine.fromWeights(built.serving, policy.getWeights(), {
-    tokenizer: source.tokenizer,
+    tokenizer: source.promptTokenizer(config.policy.prompt),
     eosTokenId: source.tokenizer.eosId,
     padTokenId: source.tokenizer.padId,
   });

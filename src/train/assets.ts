@@ -203,7 +203,7 @@ export async function prepareShared(runDir: string, config: RunConfig, executor:
   // --- initial RM: fitted once on executed base-policy samples ----------------------------------
   const served = source.base();
   const engine = await OnnxRolloutEngine.fromWeights(served.serving, served.weights, {
-    tokenizer: source.tokenizer,
+    tokenizer: source.promptTokenizer(config.policy.prompt),
     eosTokenId: source.tokenizer.eosId,
     padTokenId: source.tokenizer.padId,
   });

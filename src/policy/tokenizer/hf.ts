@@ -102,6 +102,11 @@ export class HfTokenizer implements Tokenizer {
     }
   }
 
+  /** The parsed `tokenizer_config.json` (chat template, special token names). */
+  get tokenizerConfig(): Readonly<Record<string, unknown>> {
+    return this.config;
+  }
+
   decode(ids: readonly number[]): string {
     const kept = ids.filter((id) => !this.specialIds.has(id));
     // The library rejects an empty list; a completion that is only EOS decodes to ''.
