@@ -32,6 +32,8 @@ export interface BuiltPolicy {
   model: PolicyModel;
   reference: PolicyModel;
   serving: NativeServing;
+  /** Full weights (contract layout) with any adapters merged in. */
+  mergedWeights(): WeightMap;
   dispose(): void;
 }
 
@@ -75,6 +77,7 @@ export function nativeSource(baseDir: string): PolicySource {
         model,
         reference,
         serving: gptServing(base.config),
+        mergedWeights: () => model.getWeights(),
         dispose: () => {
           model.dispose();
           reference.dispose();

@@ -18,6 +18,7 @@ import { reproduceCommand } from './reproduce.ts';
 import { compareCommand } from './compare.ts';
 import { reportCommand } from './report.ts';
 import { sweepCommand } from './sweep.ts';
+import { exportHfCommand } from './export-hf.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
@@ -37,4 +38,5 @@ export const commands: CommandModule<any, any>[] = [
   reproduceCommand,
   compareCommand,
   reportCommand,
+  exportHfCommand,
 ];

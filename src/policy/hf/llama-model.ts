@@ -61,10 +61,14 @@ function frozenMmT(x: T2, w: T2): T2 {
 function embedRows(ids: tf.Tensor1D, table: T2, trainable: boolean): T2 {
   if (!trainable) return tf.gather(table, ids) as T2;
   const depth = table.shape[0];
-  const f = custom((w: tf.Tensor) => ({
-    value: tf.gather(w as T2, ids),
-    gradFunc: (dy: tf.Tensor) => [tf.matMul(tf.transpose(tf.oneHot(ids, depth).toFloat() as T2, T2D), dy as T2)],
-  }));
+  const f = custom((w: tf.Tensor, save: tf.GradSaveFunc) => {
+    // Saved so the ids outlive the forward pass's scope until the backward pass runs.
+    save([ids]);
+    return {
+      value: tf.gather(w as T2, ids),
+      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [tf.matMul(tf.transpose(tf.oneHot(saved[0] as tf.Tensor1D, depth).toFloat() as T2, T2D), dy as T2)],
+    };
+  });
   return f(table) as T2;
 }
 
