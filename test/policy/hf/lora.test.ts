@@ -11,12 +11,13 @@ import { initTf } from '../../../src/tf/backend.ts';
 import { OnnxRolloutEngine } from '../../../src/policy/engine/rollout-engine.ts';
 import { OrtDecoder } from '../../../src/policy/engine/ort-decoder.ts';
 import { createHfPolicy } from '../../../src/policy/hf/hf-policy.ts';
-import { loadHfDir } from '../../../src/policy/hf/hf-dir.ts';
+import { loadHfDir, writeHfDir } from '../../../src/policy/hf/hf-dir.ts';
 import { loraSchema } from '../../../src/policy/hf/lora.ts';
 import { LlamaModel } from '../../../src/policy/hf/llama-model.ts';
 import { tinyLlamaConfig, writeRandomHfDir } from '../../../src/policy/hf/random-dir.ts';
+import { hfSource } from '../../../src/policy/policy-source.ts';
 import { exportLlamaToOnnx } from '../../../src/policy/onnx/export-llama.ts';
-import { buildCompletionBatch, completionLogProbs, sequenceLogProbs } from '../../../src/policy/logprobs.ts';
+import { buildCompletionBatch, completionLogProbs, completionNll, sequenceLogProbs } from '../../../src/policy/logprobs.ts';
 import { AdamOptimizer } from '../../../src/policy/optimizer.ts';
 import { grpoLoss } from '../../../src/train/grpo.ts';
 import { Rng } from '../../../src/util/rng.ts';
@@ -121,11 +122,51 @@ describe('LoRA', () => {
       expect(d0).toBeGreaterThan(0.01);
       expect(d1).toBeLessThan(1e-4);
       expect(d2).toBeLessThan(1e-4);
+      // Export with merged weights → a plain Hugging Face directory giving the same logits.
+      const exported = mkdtempSync(path.join(tmpdir(), 'anchor-lora-export-'));
+      dirs.push(exported);
+      writeHfDir(exported, ck.config, p.mergedWeights(), { tokenizerDir: ck.dir, rawConfig: ck.rawConfig });
+      const back = loadHfDir(exported);
+      const plain = LlamaModel.fromWeights(tinyLlamaConfig(), back.weights);
+      const d3 = maxAbs(ours, tfjsRowLogits(plain, rows));
+      plain.dispose();
+      expect(d3).toBeLessThan(1e-4);
       const out = await engine.generate(['def f', 'x ='], { maxNewTokens: 6, seed: 2 });
       expect(out.every((c) => c.tokenIds.length > 0 && c.logprobs.every(Number.isFinite))).toBe(true);
     } finally {
       await engine.release();
       p.dispose();
+    }
+  });
+});
+
+describe('Hugging Face policy checkpoints', () => {
+  it('save → load restores trained adapters and Adam state exactly; another base is refused', async () => {
+    const d = mkdtempSync(path.join(tmpdir(), 'anchor-lora-src-'));
+    dirs.push(d);
+    const basePath = path.join(d, 'base');
+    const src = hfSource(basePath, { lora, randomIfMissing: true });
+    const built = src.build({ seed: 4 });
+    const opt = new AdamOptimizer(built.model.params, { lr: 1e-2 });
+    const batch = buildCompletionBatch([[1, 2]], [[3, 4, 5]], 256);
+    for (let s = 0; s < 2; s++) opt.trainStep(() => completionNll(built.model, batch));
+    const ckDir = path.join(d, 'ck');
+    src.save(ckDir, built.model.getWeights(), { config: opt.config, state: opt.getState() }, { step: 2 });
+    const again = hfSource(basePath, { lora, expectHash: src.baseHash });
+    const restored = again.load(ckDir);
+    const rebuilt = again.build({ trainable: restored.trainable, seed: 99 });
+    try {
+      expect(maxAbs(tfjsRowLogits(built.model, rows), tfjsRowLogits(rebuilt.model, rows))).toBe(0);
+      expect(restored.optimizer!.state.step).toBe(2);
+      for (const [n, t] of opt.getState().m) expect(Array.from(restored.optimizer!.state.m.get(n)!.data)).toEqual(Array.from(t.data));
+      // A different base (same shapes, other weights) is refused.
+      writeRandomHfDir(path.join(d, 'other'), { arch: 'llama', llama: tinyLlamaConfig() }, { seed: 5 });
+      expect(() => hfSource(path.join(d, 'other'), { lora }).load(ckDir)).toThrow(/belongs to base/);
+      expect(() => hfSource(path.join(d, 'other'), { lora, expectHash: src.baseHash })).toThrow(/not the base this run started from/);
+    } finally {
+      opt.dispose();
+      built.dispose();
+      rebuilt.dispose();
     }
   });
 });
