@@ -14,7 +14,7 @@ import { initTf } from '../src/tf/backend.ts';
 import { AdamOptimizer } from '../src/policy/optimizer.ts';
 import { buildCompletionBatch, completionNll } from '../src/policy/logprobs.ts';
 import { OnnxRolloutEngine } from '../src/policy/engine/rollout-engine.ts';
-import { createHfPolicy } from '../src/policy/hf/hf-policy.ts';
+import { createHfPolicy, llamaServing } from '../src/policy/hf/hf-policy.ts';
 import type { HfModelConfig } from '../src/policy/hf/hf-config.ts';
 import { loraSchema } from '../src/policy/hf/lora.ts';
 import { randomHfWeights, tinyLlamaConfig } from '../src/policy/hf/random-dir.ts';
@@ -83,6 +83,20 @@ async function measure(name: string, cfg: HfModelConfig, mode: 'full' | 'lora', 
 }
 
 
+/** Weight-sync time by rebuild (full re-export + new session) for a Llama config, without a tfjs model. */
+async function rebuildMs(cfg: HfModelConfig & { arch: 'llama' }): Promise<number> {
+  const w = randomHfWeights(cfg, 1, 0.02);
+  const engine = await OnnxRolloutEngine.fromWeights(llamaServing(cfg.llama, undefined, () => w), w, { eosTokenId: [], padTokenId: 0 });
+  const ts: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    await engine.updateWeights(w);
+    ts.push(performance.now() - t0);
+  }
+  await engine.release();
+  return median(ts);
+}
+
 async function main(): Promise<void> {
   const backend = await initTf(log);
   const tiny: HfModelConfig = { arch: 'llama', llama: tinyLlamaConfig() };
@@ -94,6 +108,7 @@ async function main(): Promise<void> {
   };
   const small = { batch: 8, prompt: 32, completion: 32, steps: 3, newTokens: 32, sampleBatch: 8 };
   const rows: Row[] = [];
+  const failures: string[] = [];
   rows.push(await measure('tiny GPT-2 (fixture)', tinyGpt2, 'full', small));
   rows.push(await measure('tiny Llama (smoke-llama fixture)', tiny, 'full', small));
   rows.push(await measure('tiny Llama (smoke-llama fixture)', tiny, 'lora', small));
@@ -101,8 +116,15 @@ async function main(): Promise<void> {
   if (!quick) {
     const big = { batch: 4, prompt: 64, completion: 64, steps: 2, newTokens: 32, sampleBatch: 8 };
     rows.push(await measure('random Llama ~50M', m50, 'lora', big));
-    rows.push(await measure('random Llama ~50M', m50, 'full', big));
-    rebuild['random Llama ~50M'] = rows.at(-1)!.syncMs;
+    // Full fine-tuning of the 50M model aborts the process on the wasm backend ("memory access out
+    // of bounds": weights + gradients + Adam moments + activations exceed the wasm heap), which no
+    // catch can recover; opt in to retry it (e.g. with tfjs-node present).
+    rebuild['random Llama ~50M'] = await rebuildMs(m50 as HfModelConfig & { arch: 'llama' });
+    if (process.env.BENCH_50M_FULL === '1') {
+      rows.push(await measure('random Llama ~50M', m50, 'full', big));
+    } else {
+      failures.push('random Llama ~50M, full fine-tuning: not run — on the wasm backend it aborts with "memory access out of bounds" (measured; BENCH_50M_FULL=1 retries it)');
+    }
   }
   const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toPrecision(3));
   const lines = [
@@ -116,11 +138,12 @@ async function main(): Promise<void> {
     '|---|---:|---|---:|---:|---:|---:|---|',
     ...rows.map((r) => `| ${r.name} | ${(r.params / 1e6).toFixed(2)}M | ${r.mode} | ${fmt(r.trainTokS)} | ${fmt(r.stepS)} | ${fmt(r.sampleTokS)} | ${fmt(r.syncMs)} | ${r.syncKind} |`),
     '',
-    'LoRA sync against rebuild for the same model (re-export + new session, measured on the full fine-tuning rows): ' +
+    'LoRA weight sync (adapter feeds) against a rebuild of the same model (full re-export + new session): ' +
       Object.entries(rebuild)
         .map(([n, ms]) => `${n}: ${fmt(rows.find((r) => r.name === n && r.mode === 'lora')?.syncMs ?? NaN)} ms vs ${fmt(ms)} ms`)
         .join('; ') +
       '.',
+    ...failures.map((f) => `\n${f}.`),
     '',
   ];
   writeBenchSection(path.join(repoRoot, 'BENCHMARKS.md'), 'Hugging Face policies', lines.join('\n'));

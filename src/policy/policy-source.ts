@@ -102,6 +102,9 @@ const HF_POLICY_FORMAT = 'anchor-rl-hf-policy';
 export function hfSource(path: string, opts: { lora?: LoraSpec; randomIfMissing?: boolean; expectHash?: string } = {}): PolicySource & { checkpoint: HfCheckpoint } {
   if (!existsSync(path) && opts.randomIfMissing) writeRandomHfDir(path, { arch: 'llama', llama: tinyLlamaConfig() }, { seed: 0 });
   const ck = loadHfDir(path);
+  if (opts.lora && ck.config.arch === 'gpt2') {
+    throw new AnchorError('BAD_CONFIG', `policy.lora: ${path} is a GPT-2 checkpoint; LoRA is implemented for the Llama family only (full fine-tuning: --set policy.lora=null)`);
+  }
   const baseHash = weightsHash(ck.weights);
   if (opts.expectHash && opts.expectHash !== baseHash) {
     throw new AnchorError('BAD_MODEL', `${path}: its weights (sha256 ${baseHash.slice(0, 12)}…) are not the base this run started from (${opts.expectHash.slice(0, 12)}…)`);

@@ -183,7 +183,7 @@ export async function prepareShared(runDir: string, config: RunConfig, executor:
   let source: PolicySource;
   if (hf) {
     const m = config.policy.model;
-    source = hfSource(m.path!, { randomIfMissing: m.random_if_missing });
+    source = hfSource(m.path!, { randomIfMissing: m.random_if_missing, ...(config.policy.lora ? { lora: config.policy.lora } : {}) });
     writeJsonAtomic(p.baseHf, { path: m.path, sha256: source.baseHash });
   } else {
     const base = loadCheckpoint(config.policy.base);
