@@ -113,6 +113,10 @@ async function main(): Promise<void> {
   rows.push(await measure('tiny Llama (smoke-llama fixture)', tiny, 'full', small));
   rows.push(await measure('tiny Llama (smoke-llama fixture)', tiny, 'lora', small));
   const rebuild: Record<string, number> = { 'tiny Llama (smoke-llama fixture)': rows[1]!.syncMs };
+  // The default built-in policy's shape (2 layers, d 128, 4 heads, ~100-token vocabulary) as a Llama.
+  const dflt: HfModelConfig = { arch: 'llama', llama: tinyLlamaConfig({ vocabSize: 100, context: 256, layers: 2, dModel: 128, heads: 4, kvHeads: 4, headDim: 32, ffn: 512, tiedHead: true }) };
+  rows.push(await measure('Llama of the default policy shape', dflt, 'lora', small));
+  rebuild['Llama of the default policy shape'] = await rebuildMs(dflt as HfModelConfig & { arch: 'llama' });
   if (!quick) {
     const big = { batch: 4, prompt: 64, completion: 64, steps: 2, newTokens: 32, sampleBatch: 8 };
     rows.push(await measure('random Llama ~50M', m50, 'lora', big));

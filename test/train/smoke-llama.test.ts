@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
 import { killAndResumeRun, metrics } from '../helpers/kill-resume.ts';
+import { loadHfDir } from '../../src/policy/hf/hf-dir.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'anchor-train-llama-'));
 const common = ['--config', 'configs/smoke-llama.yaml', '--set', `policy.model.path=${join(work, 'tiny-llama')}`];
@@ -40,6 +41,27 @@ describe('train (smoke-llama)', () => {
     const md = readFileSync(join(full, 'compare.md'), 'utf8');
     for (const arm of ARMS) expect(md).toContain(`| ${arm} |`);
     expect(existsSync(join(full, 'report.html'))).toBe(true);
+  });
+
+  it('the HF configs demand policy.model.path (exit 2, nothing written)', () => {
+    for (const cfg of ['configs/mbpp-hf.yaml', 'configs/humaneval-hf.yaml']) {
+      const out = join(work, 'never');
+      const r = runCli(['train', '--config', cfg, '--out', out]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('policy.model.path is required with policy.model.source hf: pass --set policy.model.path=DIR');
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+
+  it('export-hf writes the merged policy as a Hugging Face directory that loads back', () => {
+    const out = join(work, 'exported');
+    const r = runCli(['export-hf', full, '--arm', 'anchored', '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('exported anchored step 4');
+    const back = loadHfDir(out);
+    const base = loadHfDir(join(work, 'tiny-llama'));
+    expect(back.config).toEqual(base.config);
+    expect([...back.weights.keys()].sort()).toEqual([...base.weights.keys()].sort());
   });
 
   it('SIGKILL + resume gives the metrics and samples of an uninterrupted run', () => killAndResumeRun({ work, common, arm: 'anchored' }), 900_000);
