@@ -18,8 +18,7 @@ import { createHfPolicy, llamaServing } from '../src/policy/hf/hf-policy.ts';
 import type { HfModelConfig } from '../src/policy/hf/hf-config.ts';
 import { loraSchema } from '../src/policy/hf/lora.ts';
 import { randomHfWeights, tinyLlamaConfig } from '../src/policy/hf/random-dir.ts';
-import { expectedWeightShapes } from '../src/policy/weights.ts';
-import { llamaWeightShapes } from '../src/policy/hf/llama-weights.ts';
+import { hfWeightShapes } from '../src/policy/hf/hf-dir.ts';
 import { Rng } from '../src/util/rng.ts';
 import { writeBenchSection } from './benchmarks-file.ts';
 
@@ -28,8 +27,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const log = (m: string): void => void process.stderr.write(m + '\n');
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
-const params = (c: HfModelConfig): number =>
-  [...(c.arch === 'gpt2' ? expectedWeightShapes(c.gpt) : llamaWeightShapes(c.llama)).values()].reduce((a, s) => a + s.reduce((x, y) => x * y, 1), 0);
+const params = (c: HfModelConfig): number => [...hfWeightShapes(c).values()].reduce((a, s) => a + s.reduce((x, y) => x * y, 1), 0);
 
 interface Row {
   name: string;

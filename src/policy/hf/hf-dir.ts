@@ -47,7 +47,7 @@ const GPT2_TOP: Record<string, string> = { 'wte.weight': 'wte', 'wpe.weight': 'w
 /** The architecture registry. */
 const ARCHITECTURES: Record<HfModelConfig['arch'], ArchitectureIo> = {
   gpt2: {
-    shapes: (c) => expectedWeightShapes((c as { gpt: Parameters<typeof expectedWeightShapes>[0] }).gpt),
+    shapes: (c) => expectedWeightShapes((c as HfModelConfig & { arch: 'gpt2' }).gpt),
     fromHf: (hf, c) => {
       const out: WeightMap = new Map();
       for (const [name0, t] of hf) {
@@ -69,7 +69,7 @@ const ARCHITECTURES: Record<HfModelConfig['arch'], ArchitectureIo> = {
     buffers: /^(transformer\.)?h\.\d+\.attn\.(bias|masked_bias)$/,
   },
   llama: {
-    shapes: (c) => llamaWeightShapes((c as { llama: Parameters<typeof llamaWeightShapes>[0] }).llama),
+    shapes: (c) => llamaWeightShapes((c as HfModelConfig & { arch: 'llama' }).llama),
     fromHf: (hf, c) => {
       const w = llamaFromHf(hf);
       if (c.arch === 'llama' && c.llama.tiedHead) w.delete('lm_head.weight');
@@ -108,6 +108,11 @@ export function readSafetensorsDir(dir: string): WeightMap {
   const absent = Object.keys(map).filter((n) => !out.has(n));
   if (absent.length) throw new AnchorError('BAD_MODEL', `${index}: tensors listed but not in their shards: ${absent.join(', ')}`);
   return out;
+}
+
+/** Contract tensor names and shapes of a model with `config`, in a stable order. */
+export function hfWeightShapes(config: HfModelConfig): Map<string, number[]> {
+  return ARCHITECTURES[config.arch].shapes(config);
 }
 
 /** Convert Hugging Face tensors to the contract of `config` and validate them (names every missing/extra tensor). */

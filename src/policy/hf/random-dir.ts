@@ -9,9 +9,7 @@ import { join } from 'node:path';
 import { Rng } from '../../util/rng.ts';
 import type { WeightMap } from '../weights.ts';
 import type { HfModelConfig, LlamaConfig } from './hf-config.ts';
-import { writeHfDir } from './hf-dir.ts';
-import { llamaWeightShapes } from './llama-weights.ts';
-import { expectedWeightShapes } from '../weights.ts';
+import { hfWeightShapes, writeHfDir } from './hf-dir.ts';
 
 /** GPT-2's byte → printable character map (bytes_to_unicode), the alphabet of byte-level BPE. */
 export function byteLevelAlphabet(): string[] {
@@ -55,7 +53,7 @@ export const BYTE_LEVEL_VOCAB = 257;
 
 /** Random contract weights for `config` (N(0, std) matrices, norm weights 1 ± 0.1·N, biases N(0, std)). */
 export function randomHfWeights(config: HfModelConfig, seed: number, std = 0.05): WeightMap {
-  const shapes = config.arch === 'gpt2' ? expectedWeightShapes(config.gpt) : llamaWeightShapes(config.llama);
+  const shapes = hfWeightShapes(config);
   const root = new Rng(seed);
   const w: WeightMap = new Map();
   for (const [name, shape] of shapes) {
