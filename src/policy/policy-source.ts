@@ -24,6 +24,7 @@ import type { WeightMap } from './weights.ts';
 import type { HfModelConfig } from './hf/hf-config.ts';
 import { type HfCheckpoint, loadHfDir, weightsHash } from './hf/hf-dir.ts';
 import { createHfPolicy, llamaServing } from './hf/hf-policy.ts';
+import { assertFinite } from './hf/validate.ts';
 import type { LoraSpec } from './hf/lora.ts';
 import { tinyLlamaConfig, writeRandomHfDir } from './hf/random-dir.ts';
 
@@ -137,6 +138,7 @@ export function hfSource(path: string, opts: { lora?: LoraSpec; randomIfMissing?
       }
       const file = join(dir, lora ? 'adapters.safetensors' : 'model.safetensors');
       const trainable = decodeSafetensors(readFileSync(file), file).tensors;
+      assertFinite(trainable, file);
       const optPath = join(dir, 'optimizer.safetensors');
       return { trainable, ...(existsSync(optPath) ? { optimizer: decodeOptimizer(readFileSync(optPath), optPath) } : {}) };
     },

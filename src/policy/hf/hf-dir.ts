@@ -18,7 +18,7 @@ import type { WeightMap } from '../weights.ts';
 import { decodeSafetensors, encodeSafetensors } from '../safetensors.ts';
 import { HfTokenizer } from '../tokenizer/hf.ts';
 import { type HfModelConfig, hfConfigJson, parseHfConfig } from './hf-config.ts';
-import { validateContract } from './validate.ts';
+import { assertFinite, validateContract } from './validate.ts';
 import { llamaFromHf, llamaToHf, llamaWeightShapes, transpose2d } from './llama-weights.ts';
 
 /** A loaded Hugging Face directory. */
@@ -121,6 +121,7 @@ export function hfToContract(config: HfModelConfig, hf: WeightMap, what: string)
   const kept: WeightMap = new Map([...hf].filter(([n]) => !io.buffers.test(n)));
   const w = io.fromHf(kept, config);
   validateContract(io.shapes(config), w, what);
+  assertFinite(w, what);
   return w;
 }
 

@@ -19,3 +19,10 @@ export function validateContract(expected: Map<string, number[]>, w: WeightMap, 
   if (parts.length) throw new AnchorError('BAD_MODEL', `${what}: ${parts.join('; ')}`, { missing, extra });
 }
 
+/** Throw BAD_MODEL naming the first tensor with a NaN or infinite value (`what` names the source). */
+export function assertFinite(w: WeightMap, what: string): void {
+  for (const [name, t] of w) {
+    const i = t.data.findIndex((v) => !Number.isFinite(v));
+    if (i >= 0) throw new AnchorError('BAD_MODEL', `${what}: tensor '${name}' holds a non-finite value (${t.data[i]}) at index ${i}`, { name });
+  }
+}

@@ -98,6 +98,15 @@ describe('Hugging Face directories', () => {
     expect(() => loadHfDir(d)).toThrow(/missing tensors: model\.layers\.1\.mlp\.up_proj\.weight; unexpected tensors: model\.layers\.0\.self_attn\.q_norm\.weight/);
   });
 
+  it('a non-finite weight is named', () => {
+    const d = tmp();
+    writeRandomHfDir(d, llama, { seed: 2 });
+    const hf = readSafetensorsDir(d);
+    hf.get('model.norm.weight')!.data[3] = NaN;
+    writeFileSync(path.join(d, 'model.safetensors'), encodeSafetensors(hf));
+    expect(() => loadHfDir(d)).toThrow(/tensor 'model\.norm\.weight' holds a non-finite value \(NaN\) at index 3/);
+  });
+
   it('unsupported architectures and options are named', () => {
     expect(() => parseHfConfig({ model_type: 'gemma2', architectures: ['Gemma2ForCausalLM'] })).toThrow(/unsupported architecture model_type "gemma2" \(Gemma2ForCausalLM\)/);
     const base = JSON.parse(readFileSync(path.join(writeDir(), 'config.json'), 'utf8'));
