@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { policyModelSchema } from '../policy/gpt-config.ts';
+import { loraSchema } from '../policy/hf/lora.ts';
+import { promptFormatSchema } from '../policy/tokenizer/prompt-format.ts';
 import { pretrainConfigSchema } from '../policy/pretrain/config.ts';
 import { judgeSchema } from '../reward/judges/config.ts';
 import { rewardModelSchema } from '../reward/models/config.ts';
@@ -49,6 +51,10 @@ export const samplingConfigSchema = z
 export const policyConfigSchema = z
   .object({
     model: policyModelSchema.prefault({}),
+    /** Low-rank adapters on a frozen base (Hugging Face Llama-family models); absent = full fine-tuning. */
+    lora: loraSchema.nullish(),
+    /** How problem prompts become model input: as they are, or through the model's chat template. */
+    prompt: promptFormatSchema.prefault({}),
     onnx: z.string().optional(),
     base: z.string().default('runs/.cache/base-synthetic-js'),
     /** Pretraining budget used when `base` is missing (the `train:` block of configs/pretrain.yaml). */

@@ -76,16 +76,7 @@ export function saveCheckpoint(dir: string, ckpt: PolicyCheckpoint): void {
       writeFileDurable(join(tmp, 'tokenizer.json'), JSON.stringify(tj.tokenizer));
       writeFileDurable(join(tmp, 'tokenizer_config.json'), JSON.stringify(tj.config ?? {}, null, 2) + '\n');
     }
-    if (ckpt.optimizer) {
-      const { state, config } = ckpt.optimizer;
-      const t: WeightMap = new Map();
-      for (const [k, w] of state.m) t.set(`m.${k}`, w);
-      for (const [k, w] of state.v) t.set(`v.${k}`, w);
-      writeFileDurable(
-        join(tmp, 'optimizer.safetensors'),
-        encodeSafetensors(t, { step: String(state.step), config: JSON.stringify(config) }),
-      );
-    }
+    if (ckpt.optimizer) writeFileDurable(join(tmp, 'optimizer.safetensors'), encodeOptimizer(ckpt.optimizer));
     fsyncDir(tmp);
     let old: string | undefined;
     if (existsSync(target)) {
@@ -140,23 +131,34 @@ export function loadCheckpoint(dir: string): PolicyCheckpoint {
   const out: PolicyCheckpoint = { config, tokenizer, weights };
   if (cfg.meta) out.meta = cfg.meta;
   const optPath = join(dir, 'optimizer.safetensors');
-  if (existsSync(optPath)) {
-    const f = decodeSafetensors(readFileSync(optPath), optPath);
-    assertFiniteTensors(f.tensors, optPath, 'optimizer moments');
-    const m: WeightMap = new Map();
-    const v: WeightMap = new Map();
-    for (const [k, w] of f.tensors) {
-      if (k.startsWith('m.')) m.set(k.slice(2), w);
-      else if (k.startsWith('v.')) v.set(k.slice(2), w);
-    }
-    const step = Number(f.metadata.step);
-    let ocfg: OptimizerConfig;
-    try {
-      ocfg = optimizerConfigSchema.parse(JSON.parse(f.metadata.config ?? '{}'));
-    } catch (err) {
-      throw new AnchorError('BAD_MODEL', `${optPath}: bad optimizer config metadata`, undefined, { cause: err });
-    }
-    out.optimizer = { config: ocfg, state: { step, m, v } };
-  }
+  if (existsSync(optPath)) out.optimizer = decodeOptimizer(readFileSync(optPath), optPath);
   return out;
+}
+
+/** Optimizer settings and Adam moments as safetensors (`m.<name>`, `v.<name>`; step and config in metadata). */
+export function encodeOptimizer(opt: { config: OptimizerConfig; state: OptimizerState }): Uint8Array {
+  const t: WeightMap = new Map();
+  for (const [k, w] of opt.state.m) t.set(`m.${k}`, w);
+  for (const [k, w] of opt.state.v) t.set(`v.${k}`, w);
+  return encodeSafetensors(t, { step: String(opt.state.step), config: JSON.stringify(opt.config) });
+}
+
+/** Read what {@link encodeOptimizer} wrote (`path` names the file in errors). */
+export function decodeOptimizer(bytes: Uint8Array, path: string): { config: OptimizerConfig; state: OptimizerState } {
+  const f = decodeSafetensors(bytes, path);
+  assertFiniteTensors(f.tensors, path, 'optimizer moments');
+  const m: WeightMap = new Map();
+  const v: WeightMap = new Map();
+  for (const [k, w] of f.tensors) {
+    if (k.startsWith('m.')) m.set(k.slice(2), w);
+    else if (k.startsWith('v.')) v.set(k.slice(2), w);
+  }
+  const step = Number(f.metadata.step);
+  let config: OptimizerConfig;
+  try {
+    config = optimizerConfigSchema.parse(JSON.parse(f.metadata.config ?? '{}'));
+  } catch (err) {
+    throw new AnchorError('BAD_MODEL', `${path}: bad optimizer config metadata`, undefined, { cause: err });
+  }
+  return { config, state: { step, m, v } };
 }

@@ -6,7 +6,7 @@
 import { tf } from '../tf/backend.ts';
 import { Rng } from '../util/rng.ts';
 import { AnchorError } from '../util/errors.ts';
-import type { GptModel, LayerKv, TokenBatch } from './model.ts';
+import type { LayerKv, PolicyModel, TokenBatch } from './policy-model.ts';
 import { positionsFromMask } from './model.ts';
 
 /** Sampling settings. `temperature` 0 means greedy. */
@@ -41,7 +41,7 @@ export interface Generation {
 }
 
 /** Generate continuations for `prompts` (token ids; each non-empty). */
-export function generate(model: GptModel, prompts: readonly (readonly number[])[], opts: GenerateOptions): Generation[] {
+export function generate(model: PolicyModel, prompts: readonly (readonly number[])[], opts: GenerateOptions): Generation[] {
   const B = prompts.length;
   if (B === 0) return [];
   const temperature = opts.temperature ?? 1;

@@ -40,13 +40,27 @@ export interface GptConfig {
  */
 export const policyModelSchema = z
   .object({
+    source: z
+      .enum(['native', 'hf'])
+      .default('native')
+      .describe('native: the built-in character-level GPT, pretrained into policy.base; hf: a Hugging Face model directory at policy.model.path (GPT-2 or Llama family)'),
+    path: z.string().min(1).optional().describe('Hugging Face model directory (config.json, safetensors, tokenizer.json); required with source hf'),
+    random_if_missing: z
+      .boolean()
+      .default(false)
+      .describe('source hf only: when path does not exist, write a tiny random Llama (byte-level tokenizer) there; for CI smoke runs, never for real training'),
     layers: z.number().int().min(1).max(48).default(2),
     d_model: z.number().int().min(8).max(4096).default(128),
     heads: z.number().int().min(1).max(64).default(4),
     context: z.number().int().min(8).max(8192).default(256),
     tied_head: z.boolean().default(true),
   })
-  .strict();
+  .strict()
+  .superRefine((m, ctx) => {
+    if (m.source === 'hf' && !m.path) {
+      ctx.addIssue({ code: 'custom', path: ['path'], message: 'policy.model.path is required with policy.model.source hf: pass --set policy.model.path=DIR (a Hugging Face model directory)' });
+    }
+  });
 
 /** Parsed `policy.model` block. */
 export type PolicyModelConfig = z.infer<typeof policyModelSchema>;

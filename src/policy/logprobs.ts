@@ -10,7 +10,7 @@
  */
 import { tf } from '../tf/backend.ts';
 import { AnchorError } from '../util/errors.ts';
-import type { GptModel, TokenBatch } from './model.ts';
+import type { PolicyModel, TokenBatch } from './policy-model.ts';
 import { positionsFromMask } from './model.ts';
 
 /** A prompt+completion batch (see module docs for the layout). */
@@ -93,7 +93,7 @@ export interface CompletionScores {
  * inside tf.tidy / a gradient function (e.g. the loss passed to `AdamOptimizer.trainStep`).
  * Uses log-softmax × one-hot rather than gather (gather with batchDims crashes on wasm).
  */
-export function completionLogProbs(model: GptModel, x: CompletionBatch, opts: { entropy?: boolean } = {}): CompletionScores {
+export function completionLogProbs(model: PolicyModel, x: CompletionBatch, opts: { entropy?: boolean } = {}): CompletionScores {
   const { batch: B, length: T, promptLength: P, completionLength: C } = x;
   const d = model.config.dModel;
   const V = model.config.vocabSize;
@@ -118,7 +118,7 @@ export function completionLogProbs(model: GptModel, x: CompletionBatch, opts: { 
  * Mean negative log-likelihood of the real completion tokens (token-averaged over the batch):
  * the supervised next-token loss. Differentiable; call inside a gradient scope.
  */
-export function completionNll(model: GptModel, x: CompletionBatch): tf.Scalar {
+export function completionNll(model: PolicyModel, x: CompletionBatch): tf.Scalar {
   const { logProbs } = completionLogProbs(model, x, { entropy: false });
   let n = 0;
   for (const m of x.completionMask) n += m;
@@ -143,7 +143,7 @@ export interface SequenceScores {
  * (e.g. old/reference policy log-probs), computed in chunks of `chunkSize` rows inside tidy.
  */
 export function sequenceLogProbs(
-  model: GptModel,
+  model: PolicyModel,
   prompts: readonly (readonly number[])[],
   completions: readonly (readonly number[])[],
   opts: { padId: number; chunkSize?: number },

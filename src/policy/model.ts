@@ -11,37 +11,12 @@ import { AnchorError } from '../util/errors.ts';
 import { type GptConfig, LAYER_NORM_EPS, headDim, validateGptConfig } from './gpt-config.ts';
 import { type WeightMap, expectedWeightShapes, validateWeights } from './weights.ts';
 import { bmm, embed, gelu, layerNorm, linear, mm, mmT } from './ops.ts';
+import type { ForwardOptions, LayerKv, PolicyModel, TokenBatch } from './policy-model.ts';
 
 /** GPT-2 initialisation standard deviation. */
 export const INIT_STD = 0.02;
 
-/**
- * A batch of token sequences, row-major [batch, length]. `mask` is 1 for real tokens and 0 for
- * padding; `positions` are the learned-position indices (see {@link positionsFromMask}).
- */
-export interface TokenBatch {
-  batch: number;
-  length: number;
-  ids: Int32Array;
-  mask: Float32Array;
-  positions: Int32Array;
-}
-
-/** Per-layer attention cache for incremental decoding: keys [B,H,hd,S] (pre-transposed), values [B,H,S,hd]. */
-export interface LayerKv {
-  keysT: tf.Tensor4D;
-  values: tf.Tensor4D;
-}
-
-/** Options for {@link GptModel.forward}. */
-export interface ForwardOptions {
-  /** Cached keys/values of earlier positions (incremental decoding). */
-  past?: LayerKv[];
-  /** Attention mask of the cached positions, [B*pastLen] (required with `past`). */
-  pastMask?: Float32Array;
-  /** Return the updated cache. */
-  keepPresent?: boolean;
-}
+export type { ForwardOptions, LayerKv, TokenBatch } from './policy-model.ts';
 
 /** Position ids for (possibly left-padded) rows: max(cumsum(mask) - 1, 0), per row. */
 export function positionsFromMask(mask: Float32Array, batch: number, length: number, offset?: Int32Array): Int32Array {
@@ -70,7 +45,7 @@ export function denseBatch(rows: readonly (readonly number[])[]): TokenBatch {
 }
 
 /** The tfjs GPT. Holds one tf.Variable per weight-contract tensor. */
-export class GptModel {
+export class GptModel implements PolicyModel {
   readonly config: GptConfig;
   /** Trainable parameters by contract name, in {@link expectedWeightShapes} order. */
   readonly params: Map<string, tf.Variable>;
@@ -229,7 +204,7 @@ export class GptModel {
 }
 
 /** Additive attention bias [B,1,T,pastLen+T]: 0 where allowed, -1e9 for future or padded keys. */
-function attentionBias(x: TokenBatch, pastLen: number, pastMask: Float32Array | undefined): tf.Tensor4D {
+export function attentionBias(x: TokenBatch, pastLen: number, pastMask: Float32Array | undefined): tf.Tensor4D {
   const { batch: B, length: T } = x;
   const S = pastLen + T;
   if (pastLen > 0 && (!pastMask || pastMask.length !== B * pastLen)) {

@@ -5,7 +5,7 @@
  * the raw little-endian tensor bytes (offsets relative to the end of the header).
  *
  * Written here rather than taken from npm because the format is tiny and the only packages
- * found wrap other stacks. Float32 is written; F32/F16/BF16/F64/I64/I32 are read (converted to
+ * found wrap other stacks. F32 (default), F16 and BF16 are written; F32/F16/BF16/F64/I64/I32 are read (converted to
  * Float32Array, which is all the policy needs).
  */
 import { AnchorError } from '../util/errors.ts';
@@ -14,7 +14,8 @@ import type { WeightMap, WeightTensor } from './weights.ts';
 const DTYPE_BYTES: Record<string, number> = { F32: 4, F16: 2, BF16: 2, F64: 8, I64: 8, I32: 4, I16: 2, I8: 1, U8: 1, BOOL: 1 };
 
 /** Serialise tensors (+ optional string metadata) to safetensors bytes. Tensor order is kept. */
-export function encodeSafetensors(tensors: WeightMap, metadata?: Record<string, string>): Uint8Array {
+export function encodeSafetensors(tensors: WeightMap, metadata?: Record<string, string>, dtype: 'F32' | 'F16' | 'BF16' = 'F32'): Uint8Array {
+  const width = dtype === 'F32' ? 4 : 2;
   const header: Record<string, unknown> = {};
   if (metadata && Object.keys(metadata).length > 0) header.__metadata__ = metadata;
   let offset = 0;
@@ -22,8 +23,8 @@ export function encodeSafetensors(tensors: WeightMap, metadata?: Record<string, 
     if (name === '__metadata__') throw new AnchorError('BAD_ARGUMENT', 'safetensors: "__metadata__" is not a valid tensor name');
     const size = t.shape.reduce((a, b) => a * b, 1);
     if (size !== t.data.length) throw new AnchorError('BAD_ARGUMENT', `safetensors: '${name}' has ${t.data.length} values for shape [${t.shape}]`);
-    const bytes = t.data.length * 4;
-    header[name] = { dtype: 'F32', shape: t.shape, data_offsets: [offset, offset + bytes] };
+    const bytes = t.data.length * width;
+    header[name] = { dtype, shape: t.shape, data_offsets: [offset, offset + bytes] };
     offset += bytes;
   }
   let json = JSON.stringify(header);
@@ -38,9 +39,11 @@ export function encodeSafetensors(tensors: WeightMap, metadata?: Record<string, 
   out.set(headerBytes, 8);
   let at = 8 + headerBytes.length;
   for (const t of tensors.values()) {
-    const dst = new DataView(out.buffer, at, t.data.length * 4);
-    for (let i = 0; i < t.data.length; i++) dst.setFloat32(i * 4, t.data[i]!, true);
-    at += t.data.length * 4;
+    const dst = new DataView(out.buffer, at, t.data.length * width);
+    if (dtype === 'F32') for (let i = 0; i < t.data.length; i++) dst.setFloat32(i * 4, t.data[i]!, true);
+    else if (dtype === 'F16') for (let i = 0; i < t.data.length; i++) dst.setUint16(i * 2, floatToHalf(t.data[i]!), true);
+    else for (let i = 0; i < t.data.length; i++) dst.setUint16(i * 2, floatToBf16(t.data[i]!), true);
+    at += t.data.length * width;
   }
   return out;
 }
@@ -118,7 +121,8 @@ function toFloat32(bytes: Uint8Array, at: number, count: number, dtype: string):
   return out;
 }
 
-function halfToFloat(h: number): number {
+/** IEEE 754 half-precision bits → number. */
+export function halfToFloat(h: number): number {
   const s = h & 0x8000 ? -1 : 1;
   const e = (h >> 10) & 0x1f;
   const f = h & 0x3ff;
@@ -144,4 +148,36 @@ export function assertFiniteTensors(tensors: Iterable<[string, { data: ArrayLike
       }
     }
   }
+}
+
+/** number → IEEE 754 half-precision bits (round to nearest even). */
+export function floatToHalf(v: number): number {
+  const f32 = new Float32Array([v]);
+  const x = new Uint32Array(f32.buffer)[0]!;
+  const sign = (x >>> 16) & 0x8000;
+  const e = ((x >>> 23) & 0xff) - 127 + 15;
+  let m = x & 0x7fffff;
+  if (((x >>> 23) & 0xff) === 0xff) return sign | 0x7c00 | (m ? 0x200 : 0);
+  if (e >= 31) return sign | 0x7c00;
+  if (e <= 0) {
+    if (e < -10) return sign;
+    m |= 0x800000;
+    const shift = 14 - e;
+    let h = m >>> shift;
+    const rem = m & ((1 << shift) - 1);
+    const half = 1 << (shift - 1);
+    if (rem > half || (rem === half && h & 1)) h++;
+    return sign | h;
+  }
+  let h = (e << 10) | (m >>> 13);
+  const rem = m & 0x1fff;
+  if (rem > 0x1000 || (rem === 0x1000 && h & 1)) h++;
+  return sign | h;
+}
+
+/** number → bfloat16 bits (round to nearest even). */
+function floatToBf16(v: number): number {
+  const x = new Uint32Array(new Float32Array([v]).buffer)[0]!;
+  if ((x & 0x7f800000) === 0x7f800000 && x & 0x7fffff) return 0x7fc0;
+  return ((x + 0x7fff + ((x >>> 16) & 1)) >>> 16) & 0xffff;
 }

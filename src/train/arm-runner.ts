@@ -10,8 +10,6 @@ import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { RunConfig } from '../config/run-config.ts';
 import { OnnxRolloutEngine } from '../policy/engine/rollout-engine.ts';
-import { loadCheckpoint, saveCheckpoint } from '../policy/checkpoint.ts';
-import { GptModel } from '../policy/model.ts';
 import { assertFiniteTensors, decodeSafetensors } from '../policy/safetensors.ts';
 import { AdamOptimizer } from '../policy/optimizer.ts';
 import { createFeatureExtractor } from '../reward/features/registry.ts';
@@ -28,7 +26,7 @@ import { LABEL_SOURCES } from './label-sources.ts';
 import { JsonlWriter, KvLogger, writeCsvFromJsonl } from './logger.ts';
 import { TensorBoardWriter } from './tensorboard.ts';
 import type { ArmStatus, RefitLine } from './run-format.ts';
-import { loadProblems, sharedPaths } from './assets.ts';
+import { loadProblems, openRunPolicy, sharedPaths } from './assets.ts';
 
 /** Progress events sent to the parent process. */
 export interface ArmProgress {
@@ -151,17 +149,17 @@ export async function runArm(opts: {
 
   // --- components -----------------------------------------------------------------------------
   const { train, evalProblems } = loadProblems(config);
-  const base = loadCheckpoint(shared.base);
+  const source = openRunPolicy(runDir, config);
   const latest = verifyLatestCheckpoint(armDir);
-  const start = latest ? loadCheckpoint(join(latest.dir, 'policy')) : base;
-  const policy = GptModel.fromWeights(base.config, start.weights);
-  const reference = GptModel.fromWeights(base.config, base.weights);
+  const start = latest ? source.load(join(latest.dir, 'policy')) : undefined;
+  const built = source.build({ ...(start ? { trainable: start.trainable } : {}), seed: config.seed });
+  const { model: policy, reference } = built;
   const optimizer = new AdamOptimizer(policy.params, grpoOptimizerConfig(config.grpo));
-  if (latest && start.optimizer) optimizer.setState(start.optimizer.state);
-  const engine = await OnnxRolloutEngine.fromWeights(base.config, start.weights, {
-    tokenizer: base.tokenizer,
-    eosTokenId: base.tokenizer.eosId,
-    padTokenId: base.tokenizer.padId,
+  if (start?.optimizer) optimizer.setState(start.optimizer.state);
+  const engine = await OnnxRolloutEngine.fromWeights(built.serving, policy.getWeights(), {
+    tokenizer: source.promptTokenizer(config.policy.prompt),
+    eosTokenId: source.tokenizer.eosId,
+    padTokenId: source.tokenizer.padId,
   });
   const rm = await loadRewardModel(latest ? join(latest.dir, 'rm') : shared.initialRm);
   const features = createFeatureExtractor(config.reward_model.features);
@@ -183,7 +181,7 @@ export async function runArm(opts: {
     tensorboard?.writeScalars(l.step, { ...l, ...Object.fromEntries(Object.entries(l.fit ?? {}).map(([k, v]) => [`fit/${k}`, v])) }, 'refit');
   };
   const trainer = new ArmTrainer(
-    { config, arm, train, evalProblems, tokenizer: base.tokenizer, policy, reference, optimizer, engine, features, rm, judge, executor },
+    { config, arm, train, evalProblems, tokenizer: source.tokenizer, policy, reference, optimizer, engine, features, rm, judge, executor },
     { metrics, samples: (l) => samplesFile.write(l), refits, ...(gateFile ? { gate: (l: string) => gateFile.writeLine(l) } : {}) },
   );
   if (state) {
@@ -219,13 +217,7 @@ export async function runArm(opts: {
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp, { recursive: true });
     for (const f of [metricsFile, samplesFile, refitsFile, gateFile, tensorboard]) f?.sync();
-    saveCheckpoint(join(tmp, 'policy'), {
-      config: base.config,
-      tokenizer: base.tokenizer,
-      weights,
-      optimizer: { config: optimizer.config, state: optState },
-      meta: { arm: arm.name, step },
-    });
+    source.save(join(tmp, 'policy'), weights, { config: optimizer.config, state: optState }, { arm: arm.name, step });
     await rm.save(join(tmp, 'rm'));
     const ck: CheckpointState = {
       trainer: trainer.getState(),
@@ -290,8 +282,7 @@ export async function runArm(opts: {
     await executor.close();
     await engine.release();
     await judge?.close?.();
-    policy.dispose();
-    reference.dispose();
+    built.dispose();
     optimizer.dispose();
   }
 }

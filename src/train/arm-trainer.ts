@@ -12,7 +12,7 @@ import type { Problem } from '../datasets/problem.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import type { Completion } from '../policy/engine/types.ts';
 import type { OnnxRolloutEngine } from '../policy/engine/rollout-engine.ts';
-import type { GptModel } from '../policy/model.ts';
+import type { PolicyModel } from '../policy/policy-model.ts';
 import type { AdamOptimizer } from '../policy/optimizer.ts';
 import type { Tokenizer } from '../policy/tokenizer/index.ts';
 import type { FeatureExtractor } from '../reward/features/types.ts';
@@ -44,9 +44,9 @@ export interface ArmComponents {
   train: Problem[];
   evalProblems: Problem[];
   tokenizer: Tokenizer;
-  policy: GptModel;
+  policy: PolicyModel;
   /** The frozen reference (base) policy for the KL term. */
-  reference: GptModel;
+  reference: PolicyModel;
   optimizer: AdamOptimizer;
   engine: OnnxRolloutEngine;
   features: FeatureExtractor;

@@ -11,6 +11,7 @@ import { loadDataset } from '../datasets/formats.ts';
 import type { Problem } from '../datasets/problem.ts';
 import { isCheckpointDir, loadCheckpoint } from '../policy/checkpoint.ts';
 import { OnnxRolloutEngine } from '../policy/engine/rollout-engine.ts';
+import { type PolicySource, hfSource, nativeSource } from '../policy/policy-source.ts';
 import { pretrainConfigSchema } from '../policy/pretrain/config.ts';
 import { runPretrain } from '../policy/pretrain/pretrain.ts';
 import { createFeatureExtractor } from '../reward/features/registry.ts';
@@ -33,6 +34,8 @@ export function sharedPaths(runDir: string) {
   return {
     root,
     base: join(root, 'base'),
+    /** A Hugging Face base: `{path, sha256}` (the directory stays where it is; its weights are pinned by hash). */
+    baseHf: join(root, 'base-hf.json'),
     initialRm: join(root, 'initial-rm'),
     initialLabels: join(root, 'initial-labels.jsonl'),
     judge: join(root, 'judge'),
@@ -120,6 +123,14 @@ async function labelledSamples(
   return out;
 }
 
+/** The run's base policy from its shared assets (after {@link prepareShared}). */
+export function openRunPolicy(runDir: string, config: RunConfig): PolicySource {
+  const p = sharedPaths(runDir);
+  if (!existsSync(p.baseHf)) return nativeSource(p.base);
+  const pinned = JSON.parse(readFileSync(p.baseHf, 'utf8')) as { path: string; sha256: string };
+  return hfSource(pinned.path, { expectHash: pinned.sha256, ...(config.policy.lora ? { lora: config.policy.lora } : {}) });
+}
+
 /**
  * Prepare (or reuse) the shared assets of a run. Pretrains the base policy into
  * `config.policy.base` when that cache is missing, then copies it into the run.
@@ -133,7 +144,10 @@ export async function prepareShared(runDir: string, config: RunConfig, executor:
   // --- base policy ------------------------------------------------------------------------------
   let basePassRate: number | null = null;
   checkRunInputs(config);
-  if (!isCheckpointDir(config.policy.base)) {
+  const hf = config.policy.model.source === 'hf';
+  if (hf) {
+    // A Hugging Face base is used as it is (no pretraining); the run pins its weights by hash.
+  } else if (!isCheckpointDir(config.policy.base)) {
     if (!('family' in config.task)) {
       // A dataset (MBPP, HumanEval, ...): pretrain on the training split's reference solutions.
       const ctx = config.policy.model.context;
@@ -175,23 +189,32 @@ export async function prepareShared(runDir: string, config: RunConfig, executor:
       log(`pretrained base policy: held-out pass rate ${(r.passRate * 100).toFixed(1)}% (${r.passed}/${r.evaluated}), ${r.seconds.toFixed(0)} s`);
     }
   }
-  const base = loadCheckpoint(config.policy.base);
-  const m = config.policy.model;
-  const bc = base.config;
-  if (bc.layers !== m.layers || bc.dModel !== m.d_model || bc.heads !== m.heads || bc.context !== m.context) {
-    throw new AnchorError(
-      'BAD_CONFIG',
-      `policy.base ${config.policy.base} holds a ${bc.layers}x${bc.dModel} model (${bc.heads} heads, context ${bc.context}) but policy.model asks for ${m.layers}x${m.d_model} (${m.heads} heads, context ${m.context}); point policy.base elsewhere or delete the cache`,
-    );
+  let source: PolicySource;
+  if (hf) {
+    const m = config.policy.model;
+    source = hfSource(m.path!, { randomIfMissing: m.random_if_missing, ...(config.policy.lora ? { lora: config.policy.lora } : {}) });
+    writeJsonAtomic(p.baseHf, { path: m.path, sha256: source.baseHash });
+  } else {
+    const base = loadCheckpoint(config.policy.base);
+    const m = config.policy.model;
+    const bc = base.config;
+    if (bc.layers !== m.layers || bc.dModel !== m.d_model || bc.heads !== m.heads || bc.context !== m.context) {
+      throw new AnchorError(
+        'BAD_CONFIG',
+        `policy.base ${config.policy.base} holds a ${bc.layers}x${bc.dModel} model (${bc.heads} heads, context ${bc.context}) but policy.model asks for ${m.layers}x${m.d_model} (${m.heads} heads, context ${m.context}); point policy.base elsewhere or delete the cache`,
+      );
+    }
+    basePassRate ??= typeof base.meta?.passRate === 'number' ? (base.meta.passRate as number) : null;
+    cpSync(config.policy.base, p.base, { recursive: true });
+    source = nativeSource(p.base);
   }
-  basePassRate ??= typeof base.meta?.passRate === 'number' ? (base.meta.passRate as number) : null;
-  cpSync(config.policy.base, p.base, { recursive: true });
 
   // --- initial RM: fitted once on executed base-policy samples ----------------------------------
-  const engine = await OnnxRolloutEngine.fromWeights(base.config, base.weights, {
-    tokenizer: base.tokenizer,
-    eosTokenId: base.tokenizer.eosId,
-    padTokenId: base.tokenizer.padId,
+  const served = source.base();
+  const engine = await OnnxRolloutEngine.fromWeights(served.serving, served.weights, {
+    tokenizer: source.promptTokenizer(config.policy.prompt),
+    eosTokenId: source.tokenizer.eosId,
+    padTokenId: source.tokenizer.padId,
   });
   try {
     const root = new Rng(config.seed);

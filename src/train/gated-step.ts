@@ -37,7 +37,7 @@ import {
   type WindowItem,
 } from '../gate/index.ts';
 import { sequenceLogProbs } from '../policy/logprobs.ts';
-import type { GptModel } from '../policy/model.ts';
+import type { PolicyModel } from '../policy/policy-model.ts';
 import type { AdamOptimizer, OptimizerState, StepResult } from '../policy/optimizer.ts';
 import type { WeightMap } from '../policy/weights.ts';
 import type { FeatureExtractor } from '../reward/features/types.ts';
@@ -64,7 +64,7 @@ export interface GatePayload {
 export interface GatedStepParts extends Pick<UpdateParts, 'grpo' | 'sampling'> {
   /** The gate's config with its base settlement rate resolved ({@link resolveGateConfig}). */
   gate: GateConfig;
-  policy: GptModel;
+  policy: PolicyModel;
   optimizer: AdamOptimizer;
   rm: RewardModel;
   features: FeatureExtractor;

@@ -7,7 +7,7 @@
 import type { RunConfig } from '../config/run-config.ts';
 import type { Completion } from '../policy/engine/types.ts';
 import { buildCompletionBatch, completionLogProbs, sequenceLogProbs, type CompletionBatch, type SequenceScores } from '../policy/logprobs.ts';
-import type { GptModel } from '../policy/model.ts';
+import type { PolicyModel } from '../policy/policy-model.ts';
 import type { AdamOptimizer, StepResult } from '../policy/optimizer.ts';
 import type { ExecResult } from '../sandbox/types.ts';
 import {
@@ -35,9 +35,9 @@ export interface UpdateParts {
   grpo: GrpoConfig;
   /** How the rollouts were sampled (decides whether the engine's log-probs are π_old's). */
   sampling: SamplingConfig;
-  policy: GptModel;
+  policy: PolicyModel;
   /** The frozen reference (base) policy for the KL term. */
-  reference: GptModel;
+  reference: PolicyModel;
   optimizer: AdamOptimizer;
   padId: number;
 }

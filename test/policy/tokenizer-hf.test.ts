@@ -27,6 +27,7 @@ describe('HfTokenizer on a tiny BPE fixture', () => {
 
   it('drops special tokens when decoding, and serialises through toJSON', () => {
     expect(t.decode([9, 1, 0])).toBe('abc');
+    expect(t.decode([1])).toBe(''); // an EOS-only completion
     const back = tokenizerFromJSON(JSON.parse(JSON.stringify(t.toJSON())));
     expect(back.encode('cab')).toEqual(t.encode('cab'));
     expect(back.eosId).toBe(1);

@@ -3,12 +3,12 @@
  * kill-and-resume identity test: a run SIGKILLed mid-way and resumed logs exactly the metrics of
  * an uninterrupted run (wall-time `perf/*` keys aside), with no duplicated lines.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
+import { killAndResumeRun, metrics } from '../helpers/kill-resume.ts';
 import { repoRoot } from '../helpers/paths.ts';
 import { tensorboardView } from '../helpers/tfevents-reader.ts';
 
@@ -16,66 +16,7 @@ const work = mkdtempSync(join(tmpdir(), 'anchor-train-'));
 const base = join(work, 'base');
 const common = ['--config', 'configs/smoke.yaml', '--set', `policy.base=${base}`];
 
-function metrics(dir: string, arm: string): Record<string, unknown>[] {
-  return readFileSync(join(dir, arm, 'metrics.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
-
-const withoutTiming = (rows: Record<string, unknown>[]) =>
-  rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('perf/'))));
-
-/** Train `arm` for 6 steps, SIGKILL it once step 3 is logged, resume, compare with an uninterrupted run. */
-async function killAndResume(arm: string): Promise<void> {
-    const killed = join(work, `killed-${arm}`);
-    const args = [resolve(repoRoot, 'bin/anchor-rl.js'), 'train', ...common, '--set', `arms=[${arm}]`, '--set', 'grpo.steps=6', '--set', 'logging.tensorboard=true', '--out', killed];
-    const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'ignore', detached: true });
-    // Kill the whole process group (CLI + arm process + sandbox workers) once step 3 is logged.
-    await new Promise<void>((res, rej) => {
-      const t = setInterval(() => {
-        const p = join(killed, arm, 'metrics.jsonl');
-        if (existsSync(p) && readFileSync(p, 'utf8').trim().split('\n').length >= 3) {
-          clearInterval(t);
-          process.kill(-child.pid!, 'SIGKILL');
-          res();
-        }
-      }, 50);
-      child.on('exit', () => {
-        clearInterval(t);
-        rej(new Error('the run finished before it could be killed'));
-      });
-    });
-    expect(JSON.parse(readFileSync(join(killed, arm, 'arm.json'), 'utf8')).state).toBe('running');
-    const r = runCli(['resume', killed], { timeoutMs: 600_000 });
-    expect(r.code, r.stderr).toBe(0);
-    const ref = join(work, `uninterrupted-${arm}`);
-    const u = runCli(['train', ...common, '--set', `arms=[${arm}]`, '--set', 'grpo.steps=6', '--out', ref], { timeoutMs: 600_000 });
-    expect(u.code, u.stderr).toBe(0);
-    const a = metrics(killed, arm);
-    expect(a.map((x) => x.step)).toEqual([0, 1, 2, 3, 4, 5]); // truncated on resume, never duplicated
-    expect(withoutTiming(a)).toEqual(withoutTiming(metrics(ref, arm)));
-    const samples = (d: string) => readFileSync(join(d, arm, 'samples.jsonl'), 'utf8');
-    expect(samples(killed)).toBe(samples(ref));
-    expect(readdirSync(join(killed, arm, 'checkpoints')).filter((n) => n.startsWith('.tmp'))).toEqual([]);
-    // TensorBoard: the resumed process started a second event file that purges the first one's
-    // steps from its resume step, so TensorBoard shows each metric once per step, as logged.
-    const events = readdirSync(join(killed, arm)).filter((n) => n.startsWith('events.out.tfevents.')).map((n) => join(killed, arm, n));
-    expect(events).toHaveLength(2);
-    const tb = tensorboardView(events);
-    expect([...tb.keys()].sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5]);
-    for (const row of a) {
-      for (const key of ['reward/proxy', 'kl/ref', 'loss/total', 'budget/exec']) {
-        if (typeof row[key] === 'number') expect(tb.get(row.step as number)![key], `${row.step} ${key}`).toBe(Math.fround(row[key] as number));
-      }
-    }
-  if (arm === 'gated') {
-    // The gate's log is truncated to the checkpoint too, and the restored failure library,
-    // memory and escalation state decide exactly as the uninterrupted run's did.
-    const gate = (d: string) => readFileSync(join(d, arm, 'gate.jsonl'), 'utf8');
-    expect(gate(killed)).toBe(gate(ref));
-  }
-}
+const killAndResume = (arm: string) => killAndResumeRun({ work, common, arm, tensorboard: true });
 
 describe('train (smoke)', () => {
   let full: string;

@@ -19,6 +19,7 @@ import { compareCommand } from './compare.ts';
 import { reportCommand } from './report.ts';
 import { sweepCommand } from './sweep.ts';
 import { serveCommand } from './serve.ts';
+import { exportHfCommand } from './export-hf.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
@@ -39,4 +40,5 @@ export const commands: CommandModule<any, any>[] = [
   compareCommand,
   reportCommand,
   serveCommand,
+  exportHfCommand,
 ];

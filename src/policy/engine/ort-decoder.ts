@@ -8,6 +8,7 @@
  */
 import * as ort from 'onnxruntime-node';
 import { AnchorError } from '../../util/errors.ts';
+import { floatToHalf, halfToFloat } from '../safetensors.ts';
 import { mapDecoderIo, type DecoderIoSpec, type GenaiDecoderConfig, type IntType, type IoMeta } from './decoder-io.ts';
 import {
   engineCacheKeyName,
@@ -149,6 +150,8 @@ class RecomputeRun implements DecodeRun {
 export class OrtDecoder implements Decoder {
   private refs = 1;
   private released = false;
+  /** Constant inputs fed every step (e.g. LoRA adapter matrices); replaced by {@link setConstantFeeds}. */
+  private constants: Record<string, ort.Tensor> = {};
 
   private constructor(
     private readonly session: ort.InferenceSession,
@@ -162,7 +165,13 @@ export class OrtDecoder implements Decoder {
    */
   static async create(
     model: Uint8Array | string,
-    opts: { genai?: GenaiDecoderConfig; optimizationLevel?: GraphOptimizationLevel; spec?: DecoderIoSpec } = {},
+    opts: {
+      genai?: GenaiDecoderConfig;
+      optimizationLevel?: GraphOptimizationLevel;
+      spec?: DecoderIoSpec;
+      /** Inputs that are not part of the decoder interface, fed unchanged every step. */
+      constants?: Record<string, PlainTensor>;
+    } = {},
   ): Promise<OrtDecoder> {
     const options: ort.InferenceSession.SessionOptions = {
       ...DEFAULT_SESSION_OPTIONS,
@@ -178,8 +187,12 @@ export class OrtDecoder implements Decoder {
       throw new AnchorError('BAD_MODEL', `ONNX Runtime could not load the model: ${(err as Error).message}`, undefined, { cause: err });
     }
     try {
-      const spec = opts.spec ?? mapDecoderIo(ioMeta(session, 'input'), ioMeta(session, 'output'), opts.genai);
-      return new OrtDecoder(session, spec);
+      const constantNames = new Set(Object.keys(opts.constants ?? {}));
+      const inputs = ioMeta(session, 'input').filter((m) => !constantNames.has(m.name));
+      const spec = opts.spec ?? mapDecoderIo(inputs, ioMeta(session, 'output'), opts.genai);
+      const decoder = new OrtDecoder(session, spec);
+      if (opts.constants) decoder.setConstantFeeds(opts.constants);
+      return decoder;
     } catch (err) {
       await session.release();
       throw err;
@@ -188,6 +201,16 @@ export class OrtDecoder implements Decoder {
 
   get supportsPadding(): boolean {
     return this.spec.attentionMask !== undefined;
+  }
+
+  /**
+   * Replace the constant inputs (same names as at creation) without rebuilding the session.
+   * Generations already running keep the tensors they started with.
+   */
+  setConstantFeeds(feeds: Record<string, PlainTensor>): void {
+    const next: Record<string, ort.Tensor> = {};
+    for (const [name, t] of Object.entries(feeds)) next[name] = toOrtTensor(t);
+    this.constants = next;
   }
 
   /** A cache with zero past length for `batch` rows (covers the first step). */
@@ -202,7 +225,7 @@ export class OrtDecoder implements Decoder {
   }
 
   /** Run one step. `cache` defaults to an empty one (full-sequence forward). */
-  async forward(step: StepInput, cache?: KvCache): Promise<StepOutput> {
+  async forward(step: StepInput, cache?: KvCache, constants: Record<string, ort.Tensor> = this.constants): Promise<StepOutput> {
     if (this.released) throw new AnchorError('INTERNAL', 'OrtDecoder.forward after release');
     const { batch: B, seq: S } = step;
     const past = cache ?? this.emptyCache(B);
@@ -214,6 +237,7 @@ export class OrtDecoder implements Decoder {
     if (spec.attentionMask) feeds[spec.attentionMask.name] = maskTensor(spec.attentionMask.type, step.padCounts, B, total);
     if (spec.useCacheBranch) feeds[spec.useCacheBranch] = new ort.Tensor('bool', Uint8Array.from([past.length > 0 ? 1 : 0]), [1]);
     for (const c of spec.cache) feeds[c.past] = past.tensors.get(c.past) as ort.Tensor;
+    Object.assign(feeds, constants);
 
     const out = await runSession(this.session, feeds);
     const logitsT = out[spec.logits];
@@ -232,15 +256,16 @@ export class OrtDecoder implements Decoder {
 
   async begin(start: DecodeStart): Promise<{ first: StepLogits; run: DecodeRun }> {
     const { batch, padCounts } = start;
-    const first = await this.forward({ batch, seq: start.promptLen, ids: start.ids, positions: start.positions, padCounts });
+    const constants = this.constants; // a generation runs on the weights it started with
+    const first = await this.forward({ batch, seq: start.promptLen, ids: start.ids, positions: start.positions, padCounts }, undefined, constants);
     if (!start.useCache || this.spec.cache.length === 0) {
-      const run = new RecomputeRun(start, async (ids, positions, seq) => this.forward({ batch, seq, ids, positions, padCounts }));
+      const run = new RecomputeRun(start, async (ids, positions, seq) => this.forward({ batch, seq, ids, positions, padCounts }, undefined, constants));
       return { first, run };
     }
     let cache = first.cache;
     const run: DecodeRun = {
       next: async (ids, positions) => {
-        const out = await this.forward({ batch, seq: 1, ids, positions, padCounts }, cache);
+        const out = await this.forward({ batch, seq: 1, ids, positions, padCounts }, cache, constants);
         cache = out.cache;
         return out;
       },
@@ -473,4 +498,43 @@ function logitsOf(out: ort.InferenceSession.OnnxValueMapType, batch: number): St
     throw new AnchorError('BAD_MODEL', "output 'logits' is not a float32 [batch, seq, vocab] tensor");
   }
   return { logits: t.data as Float32Array, logitsSeq: t.dims[1]!, vocab: t.dims[2]! };
+}
+
+/** A plain tensor for {@link runOnnxOnce}: float data is given and returned as float32. */
+export interface PlainTensor {
+  type: 'float32' | 'float16' | 'int32' | 'int64';
+  data: Float32Array | Int32Array | number[];
+  dims: number[];
+}
+
+/**
+ * One inference of an ONNX file or bytes with plain feeds (float16 inputs converted from
+ * float32, float16 outputs returned as float32). For tests and tools comparing a graph made
+ * elsewhere against the project's models; the rollout path is the {@link Decoder}s above.
+ */
+export async function runOnnxOnce(model: string | Uint8Array, feeds: Record<string, PlainTensor>): Promise<Record<string, { data: Float32Array; dims: number[] }>> {
+  const session = typeof model === 'string'
+    ? await ort.InferenceSession.create(model, { ...DEFAULT_SESSION_OPTIONS })
+    : await ort.InferenceSession.create(model, { ...DEFAULT_SESSION_OPTIONS });
+  try {
+    const input: Record<string, ort.Tensor> = {};
+    for (const [name, t] of Object.entries(feeds)) input[name] = toOrtTensor(t);
+    const out = await runSession(session, input);
+    const res: Record<string, { data: Float32Array; dims: number[] }> = {};
+    for (const [name, t] of Object.entries(out)) {
+      const data = t.type === 'float16' ? Float32Array.from(t.data as Uint16Array, halfToFloat) : Float32Array.from(t.data as ArrayLike<number>);
+      res[name] = { data, dims: [...t.dims] };
+    }
+    return res;
+  } finally {
+    await session.release();
+  }
+}
+
+function toOrtTensor(t: PlainTensor): ort.Tensor {
+  const d = t.data;
+  if (t.type === 'int64') return new ort.Tensor('int64', BigInt64Array.from(Array.from(d, (x) => BigInt(x))), t.dims);
+  if (t.type === 'int32') return new ort.Tensor('int32', Int32Array.from(d), t.dims);
+  if (t.type === 'float16') return new ort.Tensor('float16', Uint16Array.from(Array.from(d, floatToHalf)), t.dims);
+  return new ort.Tensor('float32', d instanceof Float32Array ? d : Float32Array.from(d), t.dims);
 }

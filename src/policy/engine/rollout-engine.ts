@@ -2,7 +2,9 @@
  * The rollout engine: batched autoregressive sampling over an ONNX decoder (./ort-decoder.ts)
  * with a KV cache, left padding for prompts of different lengths, temperature / top-k / top-p /
  * greedy sampling from the project's seeded Rng, EOS and stop strings, and weight sync for
- * native policies (re-export + new session; the old one is released once no generation uses it).
+ * native policies (re-export + new session; the old one is released once no generation uses it;
+ * or, when the served graph takes the trainable tensors as inputs — LoRA adapters — new feeds
+ * to the running session).
  *
  * Left padding: row b of a batch with longest prompt Lmax has Lmax − len_b pad slots first
  * (attention_mask 0), and position ids max(cumsum(mask) − 1, 0), so every row's real tokens
@@ -34,6 +36,27 @@ export interface EngineModelInfo {
   bosTokenId?: number;
 }
 
+/**
+ * How a trainable policy is served: open a decoder on its trainable weights, and optionally
+ * apply new ones to an open decoder in place (graphs that take them as inputs).
+ */
+export interface NativeServing {
+  context: number;
+  vocabSize: number;
+  open(weights: WeightMap, optimizationLevel: GraphOptimizationLevel | undefined): Promise<Decoder>;
+  /** Apply `weights` to `decoder` without rebuilding it; false when it cannot (then the engine re-opens). */
+  updateInPlace?(decoder: Decoder, weights: WeightMap): boolean;
+}
+
+/** Serving of the built-in GPT: the fast `engine` export layout, rebuilt on every weight sync. */
+export function gptServing(config: GptConfig): NativeServing {
+  return {
+    context: config.context,
+    vocabSize: config.vocabSize,
+    open: (weights, level) => createNativeDecoder(config, weights, level),
+  };
+}
+
 /** Engine construction options. */
 export interface EngineOptions {
   tokenizer?: EngineTokenizer;
@@ -52,7 +75,7 @@ export class OnnxRolloutEngine implements RolloutEngine {
     /** Model facts used by generation. */
     readonly info: EngineModelInfo,
     private readonly tokenizer: EngineTokenizer | undefined,
-    private readonly nativeConfig: GptConfig | undefined,
+    private readonly native: NativeServing | undefined,
     private readonly optimizationLevel: GraphOptimizationLevel | undefined,
   ) {
     this.decoder = decoder;
@@ -63,18 +86,19 @@ export class OnnxRolloutEngine implements RolloutEngine {
    * EOS and pad ids default to the tokenizer's.
    */
   static async fromWeights(
-    config: GptConfig,
+    config: GptConfig | NativeServing,
     weights: WeightMap,
     opts: EngineOptions & { eosTokenId?: number | number[]; padTokenId?: number } = {},
   ): Promise<OnnxRolloutEngine> {
-    const decoder = await createNativeDecoder(config, weights, opts.optimizationLevel);
+    const serving = 'open' in config ? config : gptServing(config);
+    const decoder = await serving.open(weights, opts.optimizationLevel);
     const info: EngineModelInfo = {
-      context: config.context,
-      vocabSize: config.vocabSize,
+      context: serving.context,
+      vocabSize: serving.vocabSize,
       eosTokenIds: toIdList(opts.eosTokenId ?? opts.tokenizer?.eosId),
       padTokenId: opts.padTokenId ?? opts.tokenizer?.padId ?? 0,
     };
-    return new OnnxRolloutEngine(decoder, info, opts.tokenizer, config, opts.optimizationLevel);
+    return new OnnxRolloutEngine(decoder, info, opts.tokenizer, serving, opts.optimizationLevel);
   }
 
   /** Serve an ONNX decoder (bytes or a file path) whose I/O is mapped by ./decoder-io.ts. */
@@ -167,8 +191,9 @@ export class OnnxRolloutEngine implements RolloutEngine {
   }
 
   async updateWeights(weights: WeightMap): Promise<void> {
-    if (!this.nativeConfig) throw new AnchorError('UNSUPPORTED', 'updateWeights needs a native policy (this engine serves an external ONNX model)');
-    const next = await createNativeDecoder(this.nativeConfig, weights, this.optimizationLevel);
+    if (!this.native) throw new AnchorError('UNSUPPORTED', 'updateWeights needs a native policy (this engine serves an external ONNX model)');
+    if (this.native.updateInPlace?.(this.decoder, weights)) return;
+    const next = await this.native.open(weights, this.optimizationLevel);
     const old = this.decoder;
     this.decoder = next;
     await old.dispose();

@@ -111,24 +111,7 @@ export function exportGptToOnnx(config: GptConfig, weights: WeightMap, opts: { l
     g.op('Add', [g.op('Gather', [wte, inputIds], { axis: 0 }), g.op('Gather', [wpe, posIds], { axis: 0 })]),
     g.constI64([-1, d]),
   ]);
-  const idsShape = g.op('Shape', [inputIds]);
-
-  // Mask [batch, 1, seq, total]: key j is visible to query i (absolute slot past + i) when
-  // j <= past + i and attention_mask[b, j] = 1.
-  const idx0 = g.constI64([0], true);
-  const idx1 = g.constI64([1], true);
-  const seqLen = g.op('Gather', [g.op('Shape', [inputIds]), idx1], { axis: 0 });
-  const totalLen = g.op('Gather', [g.op('Shape', [attnMask]), idx1], { axis: 0 });
-  const pastLen = g.op('Sub', [totalLen, seqLen]);
-  const qPos = g.op('Range', [pastLen, totalLen, idx1]);
-  const kPos = g.op('Range', [idx0, totalLen, idx1]);
-  const causal = g.op('LessOrEqual', [
-    g.op('Unsqueeze', [kPos, g.constI64([0])]),
-    g.op('Unsqueeze', [qPos, g.constI64([1])]),
-  ]);
-  const padOk = g.op('Unsqueeze', [g.op('Cast', [attnMask], { to: OnnxDataType.BOOL }), g.constI64([1, 2])]);
-  const allowed = g.op('And', [causal, padOk]);
-  const masked = g.constF32(MASKED_SCORE);
+  const { idsShape, allowed, masked, pastLen, totalLen } = attentionMaskNodes(g, inputIds, attnMask);
   // Engine layout only: slice bounds splitting the probabilities into cache and new parts.
   const engine =
     layout === 'engine'
@@ -217,6 +200,32 @@ export function exportGptToOnnx(config: GptConfig, weights: WeightMap, opts: { l
     graphName: 'anchor_rl_gpt',
     metadata: { 'anchor-rl.config': JSON.stringify(config), 'anchor-rl.layout': layout },
   });
+}
+
+/**
+ * The attention mask of the optimum interface as graph nodes: `allowed` [batch, 1, seq, total]
+ * is true where key j is visible to query i (absolute slot past + i): j <= past + i and
+ * attention_mask[b, j] = 1; `masked` is the score written elsewhere.
+ */
+export function attentionMaskNodes(
+  g: GraphBuilder,
+  inputIds: string,
+  attnMask: string,
+): { idsShape: string; allowed: string; masked: string; pastLen: string; totalLen: string } {
+  const idsShape = g.op('Shape', [inputIds]);
+  const idx0 = g.constI64([0], true);
+  const idx1 = g.constI64([1], true);
+  const seqLen = g.op('Gather', [idsShape, idx1], { axis: 0 });
+  const totalLen = g.op('Gather', [g.op('Shape', [attnMask]), idx1], { axis: 0 });
+  const pastLen = g.op('Sub', [totalLen, seqLen]);
+  const qPos = g.op('Range', [pastLen, totalLen, idx1]);
+  const kPos = g.op('Range', [idx0, totalLen, idx1]);
+  const causal = g.op('LessOrEqual', [
+    g.op('Unsqueeze', [kPos, g.constI64([0])]),
+    g.op('Unsqueeze', [qPos, g.constI64([1])]),
+  ]);
+  const padOk = g.op('Unsqueeze', [g.op('Cast', [attnMask], { to: OnnxDataType.BOOL }), g.constI64([1, 2])]);
+  return { idsShape, allowed: g.op('And', [causal, padOk]), masked: g.constF32(MASKED_SCORE), pastLen, totalLen };
 }
 
 /**

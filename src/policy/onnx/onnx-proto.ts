@@ -91,6 +91,8 @@ message TensorProto {
   optional string name = 8;
   optional string doc_string = 12;
   optional bytes raw_data = 9;
+  repeated StringStringEntryProto external_data = 13;
+  optional int32 data_location = 14;
 }
 
 message TensorShapeProto {
@@ -130,6 +132,11 @@ export interface TensorProtoObj {
   data_type: number;
   raw_data?: Uint8Array;
   int64_data?: number[];
+  float_data?: number[];
+  int32_data?: number[];
+  /** External data (`location`, `offset`, `length`) when `data_location` is 1 (EXTERNAL). */
+  external_data?: Array<{ key: string; value: string }>;
+  data_location?: number;
 }
 export interface AttributeProtoObj {
   name: string;

@@ -102,11 +102,16 @@ export class HfTokenizer implements Tokenizer {
     }
   }
 
+  /** The parsed `tokenizer_config.json` (chat template, special token names). */
+  get tokenizerConfig(): Readonly<Record<string, unknown>> {
+    return this.config;
+  }
+
   decode(ids: readonly number[]): string {
-    return this.impl.decode(
-      ids.filter((id) => !this.specialIds.has(id)),
-      { skip_special_tokens: true, clean_up_tokenization_spaces: false },
-    );
+    const kept = ids.filter((id) => !this.specialIds.has(id));
+    // The library rejects an empty list; a completion that is only EOS decodes to ''.
+    if (kept.length === 0) return '';
+    return this.impl.decode(kept, { skip_special_tokens: true, clean_up_tokenization_spaces: false });
   }
 
   /** The token string for an id (for debugging and stop-string handling). */

@@ -1,0 +1,327 @@
+/**
+ * The Llama-family decoder in TensorFlow.js (Llama, Qwen2, Mistral without sliding windows),
+ * following Hugging Face's LlamaForCausalLM:
+ * - h = embed_tokens[ids]; per layer `h += o_proj(attn(rope(q), rope(k), v))` on
+ *   `input_layernorm(h)`, then `h += down_proj(silu(gate_proj(x)) · up_proj(x))` on
+ *   `post_attention_layernorm(h)`; final `model.norm`; logits = h · embed_tokensᵀ (tied) or h · lm_head;
+ * - RMSNorm y = x · rsqrt(mean(x²) + eps) · w;
+ * - rotary embedding on each head, non-interleaved halves (rotate_half), angle
+ *   position · rope_theta^(−2i/head_dim);
+ * - grouped-query attention: query head h reads key/value head floor(h / (heads / kv_heads)),
+ *   scores scaled by 1/sqrt(head_dim), causal and padding mask as the built-in GPT.
+ *
+ * Weights follow ./llama-weights.ts ([in, out] projections). With a LoRA config the base weights
+ * are frozen tensors (not variables) and only the adapters train; {@link LlamaModel.reference}
+ * is the same base with the adapters switched off, so the KL reference needs no second copy.
+ */
+import { tf } from '../../tf/backend.ts';
+import { AnchorError } from '../../util/errors.ts';
+import { Rng } from '../../util/rng.ts';
+import { attentionBias } from '../model.ts';
+import { bmm, linear, mm, mmT } from '../ops.ts';
+import type { ForwardOptions, LayerKv, PolicyModel, TokenBatch } from '../policy-model.ts';
+import type { WeightMap } from '../weights.ts';
+import type { LlamaConfig } from './hf-config.ts';
+import { llamaWeightShapes } from './llama-weights.ts';
+import { ropeTables } from './rope.ts';
+import { validateContract } from './validate.ts';
+import { type LoraSpec, loraAdapterShapes, loraScale } from './lora.ts';
+
+type T2 = tf.Tensor2D;
+const T2D: [number, number] = [1, 0];
+
+/** tf.customGrad with positional tensor arguments. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function custom(f: (...args: any[]) => { value: tf.Tensor; gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => tf.Tensor[] }): (...args: tf.Tensor[]) => tf.Tensor {
+  return tf.customGrad(f as unknown as Parameters<typeof tf.customGrad>[0]);
+}
+
+/** x · W with W a constant (frozen base weight): the backward pass computes dx only. */
+function frozenMm(x: T2, w: T2): T2 {
+  const f = custom((xi: tf.Tensor) => ({
+    value: tf.matMul(xi as T2, w),
+    gradFunc: (dy: tf.Tensor) => [tf.matMul(dy as T2, tf.transpose(w, T2D))],
+  }));
+  return f(x) as T2;
+}
+
+/** x · Wᵀ with W a constant (frozen tied head). */
+function frozenMmT(x: T2, w: T2): T2 {
+  const f = custom((xi: tf.Tensor) => ({
+    value: tf.matMul(xi as T2, tf.transpose(w, T2D)),
+    gradFunc: (dy: tf.Tensor) => [tf.matMul(dy as T2, w)],
+  }));
+  return f(x) as T2;
+}
+
+/**
+ * Embedding rows table[ids]: a gather forward; the table gradient (one-hotᵀ · dy) is built
+ * only in the backward pass, and only when the table is trainable.
+ */
+function embedRows(ids: tf.Tensor1D, table: T2, trainable: boolean): T2 {
+  if (!trainable) return tf.gather(table, ids) as T2;
+  const depth = table.shape[0];
+  const f = custom((w: tf.Tensor, save: tf.GradSaveFunc) => {
+    // Saved so the ids outlive the forward pass's scope until the backward pass runs.
+    save([ids]);
+    return {
+      value: tf.gather(w as T2, ids),
+      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [tf.matMul(tf.transpose(tf.oneHot(saved[0] as tf.Tensor1D, depth).toFloat() as T2, T2D), dy as T2)],
+    };
+  });
+  return f(table) as T2;
+}
+
+/** RMSNorm over the last axis of x [n, d]. */
+function rmsNorm(x: T2, w: tf.Tensor, eps: number): T2 {
+  const rstd = tf.rsqrt(tf.add(tf.mean(tf.square(x), -1, true), eps));
+  return tf.mul(tf.mul(x, rstd), w) as T2;
+}
+
+/**
+ * rotate_half as a constant [hd, hd] matrix R (x · R = concat(−x₂, x₁)), so rotary embedding is
+ * x·cos + (x·R)·sin with ordinary differentiable ops.
+ */
+function rotateHalfMatrix(hd: number): Float32Array {
+  const h = hd / 2;
+  const r = new Float32Array(hd * hd);
+  for (let j = 0; j < h; j++) r[(j + h) * hd + j] = -1;
+  for (let j = h; j < hd; j++) r[(j - h) * hd + j] = 1;
+  return r;
+}
+
+/** Construction options. */
+export interface LlamaModelOptions {
+  /** Train low-rank adapters on a frozen base instead of all weights. */
+  lora?: LoraSpec;
+  /** Seed of the adapters' A matrices (B starts at zero, so the model starts as the base). */
+  seed?: number;
+}
+
+/** The tfjs Llama-family policy. */
+export class LlamaModel implements PolicyModel {
+  readonly config: LlamaConfig;
+  readonly lora: LoraSpec | undefined;
+  /** Trainable parameters: every weight (full fine-tuning) or only the adapters (LoRA). */
+  readonly params: Map<string, tf.Variable>;
+  /** The base weights by contract name (the same tensors as `params` when fully fine-tuned). */
+  private readonly base: Map<string, tf.Tensor>;
+  private readonly rotate: T2;
+  private disposed = false;
+
+  private constructor(config: LlamaConfig, weights: WeightMap, opts: LlamaModelOptions) {
+    this.config = config;
+    this.lora = opts.lora;
+    validateContract(llamaWeightShapes(config), weights, 'weights');
+    this.params = new Map();
+    this.base = new Map();
+    for (const name of llamaWeightShapes(config).keys()) {
+      const w = weights.get(name)!;
+      const t = tf.tensor(w.data, w.shape, 'float32');
+      if (this.lora) {
+        this.base.set(name, t);
+      } else {
+        const v = tf.variable(t, true);
+        t.dispose();
+        this.params.set(name, v);
+        this.base.set(name, v);
+      }
+    }
+    if (this.lora) {
+      const root = new Rng(opts.seed ?? 0);
+      for (const [name, shape] of loraAdapterShapes(config, this.lora)) {
+        const size = shape[0]! * shape[1]!;
+        const data = new Float32Array(size);
+        if (name.endsWith('.lora_A')) {
+          // PEFT's default: kaiming-uniform A (bound 1/sqrt(in)), zero B.
+          const rng = root.fork(name);
+          const bound = 1 / Math.sqrt(shape[0]!);
+          for (let i = 0; i < size; i++) data[i] = (rng.next() * 2 - 1) * bound;
+        }
+        const t = tf.tensor(data, shape, 'float32');
+        this.params.set(name, tf.variable(t, true));
+        t.dispose();
+      }
+    }
+    this.rotate = tf.keep(tf.tensor2d(rotateHalfMatrix(config.headDim), [config.headDim, config.headDim]));
+  }
+
+  /** A model holding a copy of `weights` (contract layout, validated). */
+  static fromWeights(config: LlamaConfig, weights: WeightMap, opts: LlamaModelOptions = {}): LlamaModel {
+    return new LlamaModel(config, weights, opts);
+  }
+
+  /** A copy of the trainable parameters (all weights, or the adapters with LoRA). */
+  getWeights(): WeightMap {
+    const out: WeightMap = new Map();
+    for (const [name, v] of this.params) out.set(name, { shape: [...v.shape], data: new Float32Array(v.dataSync() as Float32Array) });
+    return out;
+  }
+
+  /** Overwrite the trainable parameters (validated: every tensor present with its shape). */
+  setWeights(weights: WeightMap): void {
+    const shapes = new Map([...this.params].map(([k, v]) => [k, [...v.shape]]));
+    validateContract(shapes, weights, this.lora ? 'adapters' : 'weights');
+    for (const [name, v] of this.params) {
+      const w = weights.get(name)!;
+      tf.tidy(() => v.assign(tf.tensor(w.data, w.shape, 'float32')));
+    }
+  }
+
+  /** The base weights, contract layout (without adapters). */
+  baseWeights(): WeightMap {
+    const out: WeightMap = new Map();
+    for (const [name, t] of this.base) out.set(name, { shape: [...t.shape], data: new Float32Array(t.dataSync() as Float32Array) });
+    return out;
+  }
+
+  /** Full weights with the adapters merged in (W + scale·A·B); equals the base weights without LoRA. */
+  mergedWeights(): WeightMap {
+    const out = this.baseWeights();
+    if (!this.lora) return out;
+    const scale = loraScale(this.lora);
+    for (const [name, a] of this.params) {
+      if (!name.endsWith('.lora_A')) continue;
+      const mod = name.slice(0, -'.lora_A'.length);
+      const b = this.params.get(`${mod}.lora_B`)!;
+      const w = out.get(`${mod}.weight`)!;
+      const delta = tf.tidy(() => tf.mul(tf.matMul(a, b), scale).dataSync() as Float32Array);
+      for (let i = 0; i < w.data.length; i++) w.data[i]! += delta[i]!;
+    }
+    return out;
+  }
+
+  /**
+   * The frozen base as a policy (adapters off), sharing this model's tensors: the KL reference
+   * under LoRA. Disposing it is a no-op. Only for LoRA models (full fine-tuning changes the base).
+   */
+  reference(): PolicyModel {
+    if (!this.lora) throw new AnchorError('INTERNAL', 'LlamaModel.reference() is only defined with LoRA');
+    return {
+      config: this.config,
+      params: new Map(),
+      forward: (x, opts) => this.run(x, opts ?? {}, false),
+      head: (h) => this.head(h),
+      getWeights: () => new Map(),
+      setWeights: () => {},
+      dispose: () => {},
+    };
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const v of this.params.values()) v.dispose();
+    if (this.lora) for (const t of this.base.values()) t.dispose();
+    this.rotate.dispose();
+  }
+
+  forward(x: TokenBatch, opts: ForwardOptions = {}): { hidden: tf.Tensor2D; present?: LayerKv[] } {
+    return this.run(x, opts, true);
+  }
+
+  /** Logits [N, V] for hidden states [N, d]. */
+  head(hidden: tf.Tensor2D): tf.Tensor2D {
+    const c = this.config;
+    const trainable = !this.lora;
+    if (c.tiedHead) {
+      const e = this.w('model.embed_tokens.weight') as T2;
+      return trainable ? mmT(hidden, e) : frozenMmT(hidden, e);
+    }
+    const lm = this.w('lm_head.weight') as T2;
+    return trainable ? mm(hidden, lm) : frozenMm(hidden, lm);
+  }
+
+  /** Logits [B, T, V] for a whole batch (call inside tidy). */
+  logits(x: TokenBatch): tf.Tensor3D {
+    const { hidden } = this.forward(x);
+    return tf.reshape(this.head(hidden), [x.batch, x.length, this.config.vocabSize]);
+  }
+
+  private w(name: string): tf.Tensor {
+    const t = this.base.get(name);
+    if (!t) throw new AnchorError('INTERNAL', `missing parameter ${name}`);
+    return t;
+  }
+
+  /** A projection x · W (+ b) (+ scale · (x · A) · B when an adapter targets it). */
+  private proj(x: T2, prefix: string, module: string, adapters: boolean): T2 {
+    const w = this.w(`${prefix}${module}.weight`) as T2;
+    const b = this.base.get(`${prefix}${module}.bias`);
+    let y: T2;
+    if (this.lora) {
+      y = frozenMm(x, w);
+      if (b) y = tf.add(y, b);
+    } else {
+      y = b ? linear(x, w, b as tf.Tensor1D) : mm(x, w);
+    }
+    const a = adapters ? this.params.get(`${prefix}${module}.lora_A`) : undefined;
+    if (a) {
+      const bm = this.params.get(`${prefix}${module}.lora_B`)!;
+      y = tf.add(y, tf.mul(mm(mm(x, a as T2), bm as T2), loraScale(this.lora!)));
+    }
+    return y;
+  }
+
+  private run(x: TokenBatch, opts: ForwardOptions, adapters: boolean): { hidden: tf.Tensor2D; present?: LayerKv[] } {
+    const c = this.config;
+    const { batch: B, length: T } = x;
+    for (const pos of x.positions) {
+      if (pos < 0 || pos >= c.context) throw new AnchorError('BAD_ARGUMENT', `position ${pos} is outside the model context (${c.context} positions)`);
+    }
+    const past = opts.past;
+    const pastLen = past && past.length > 0 ? past[0]!.values.shape[2] : 0;
+    const ids = tf.tensor1d(x.ids, 'int32');
+    let h = embedRows(ids, this.w('model.embed_tokens.weight') as T2, !this.lora);
+    const bias = attentionBias(x, pastLen, opts.pastMask);
+    const { cos, sin } = ropeTables(x.positions, c.headDim, c.ropeTheta);
+    const cosT = tf.tensor3d(cos, [B * T, 1, c.headDim]);
+    const sinT = tf.tensor3d(sin, [B * T, 1, c.headDim]);
+    const rope = (t: T2, heads: number): T2 => {
+      const n = B * T;
+      const r = tf.reshape(mm(tf.reshape(t, [n * heads, c.headDim]) as T2, this.rotate), [n, heads, c.headDim]);
+      const t3 = tf.reshape(t, [n, heads, c.headDim]);
+      return tf.reshape(tf.add(tf.mul(t3, cosT), tf.mul(r, sinT)), [n, heads * c.headDim]) as T2;
+    };
+    const present: LayerKv[] = [];
+    for (let i = 0; i < c.layers; i++) {
+      const pre = `model.layers.${i}.`;
+      const a = rmsNorm(h, this.w(pre + 'input_layernorm.weight'), c.rmsEps);
+      const q = rope(this.proj(a, pre, 'self_attn.q_proj', adapters), c.heads);
+      const k = rope(this.proj(a, pre, 'self_attn.k_proj', adapters), c.kvHeads);
+      const v0 = this.proj(a, pre, 'self_attn.v_proj', adapters);
+      const { out, kv } = this.attention(q, k, v0, B, T, bias, past?.[i]);
+      if (opts.keepPresent) present.push(kv);
+      h = tf.add(h, this.proj(out, pre, 'self_attn.o_proj', adapters));
+      const m = rmsNorm(h, this.w(pre + 'post_attention_layernorm.weight'), c.rmsEps);
+      const g = this.proj(m, pre, 'mlp.gate_proj', adapters);
+      const u = this.proj(m, pre, 'mlp.up_proj', adapters);
+      h = tf.add(h, this.proj(tf.mul(tf.mul(g, tf.sigmoid(g)), u) as T2, pre, 'mlp.down_proj', adapters));
+    }
+    const hidden = rmsNorm(h, this.w('model.norm.weight'), c.rmsEps);
+    return opts.keepPresent ? { hidden, present } : { hidden };
+  }
+
+  /** Grouped-query attention: the g = heads/kvHeads query heads of a group share one key/value head. */
+  private attention(q0: T2, k0: T2, v0: T2, B: number, T: number, bias: tf.Tensor4D, past: LayerKv | undefined): { out: T2; kv: LayerKv } {
+    const c = this.config;
+    const hd = c.headDim;
+    const H = c.heads;
+    const Hkv = c.kvHeads;
+    const g = H / Hkv;
+    // [B,T,H,hd] → [B,H,T,hd] → [B·Hkv, g·T, hd]: heads of a group are adjacent (h = kv·g + j).
+    const q = tf.reshape(tf.transpose(tf.reshape(tf.mul(q0, 1 / Math.sqrt(hd)), [B, T, H, hd]), [0, 2, 1, 3]), [B * Hkv, g * T, hd]) as tf.Tensor3D;
+    let kT = tf.transpose(tf.reshape(k0, [B, T, Hkv, hd]), [0, 2, 3, 1]) as tf.Tensor4D;
+    let v = tf.transpose(tf.reshape(v0, [B, T, Hkv, hd]), [0, 2, 1, 3]) as tf.Tensor4D;
+    if (past) {
+      kT = tf.concat([past.keysT, kT], 3);
+      v = tf.concat([past.values, v], 2);
+    }
+    const S = v.shape[2];
+    const scores = tf.reshape(bmm(q, tf.reshape(kT, [B * Hkv, hd, S]) as tf.Tensor3D), [B, H, T, S]);
+    const probs = tf.softmax(tf.add(scores, bias));
+    const ctx = bmm(tf.reshape(probs, [B * Hkv, g * T, S]) as tf.Tensor3D, tf.reshape(v, [B * Hkv, S, hd]) as tf.Tensor3D);
+    const out = tf.reshape(tf.transpose(tf.reshape(ctx, [B, H, T, hd]), [0, 2, 1, 3]), [B * T, H * hd]) as T2;
+    return { out, kv: { keysT: kT, values: v } };
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The interface every trainable policy implements — the built-in GPT (./model.ts) and the
+ * Hugging Face architectures (./hf/). Log-probs, sampling, the optimizer and the trainer see a
+ * policy only through it, so an architecture is a model class plus a weight contract.
+ */
+import type { tf } from '../tf/backend.ts';
+import type { WeightMap } from './weights.ts';
+
+/** A batch of token sequences, row-major [batch, length] (see ./model.ts positionsFromMask). */
+export interface TokenBatch {
+  batch: number;
+  length: number;
+  ids: Int32Array;
+  mask: Float32Array;
+  positions: Int32Array;
+}
+
+/** Per-layer attention cache for incremental decoding: keys [B,H,hd,S] (pre-transposed), values [B,H,S,hd]. */
+export interface LayerKv {
+  keysT: tf.Tensor4D;
+  values: tf.Tensor4D;
+}
+
+/** Options for {@link PolicyModel.forward}. */
+export interface ForwardOptions {
+  /** Cached keys/values of earlier positions (incremental decoding). */
+  past?: LayerKv[];
+  /** Attention mask of the cached positions, [B*pastLen] (required with `past`). */
+  pastMask?: Float32Array;
+  /** Return the updated cache. */
+  keepPresent?: boolean;
+}
+
+/** The sizes every consumer of a policy needs. */
+export interface PolicyShape {
+  vocabSize: number;
+  /** Width of the hidden states `forward` returns. */
+  dModel: number;
+  /** Longest sequence (prompt + completion) the model accepts. */
+  context: number;
+}
+
+/** A trainable policy. */
+export interface PolicyModel {
+  readonly config: PolicyShape;
+  /** The trainable parameters by name (what the optimizer updates and checkpoints hold). */
+  readonly params: Map<string, tf.Variable>;
+  /** Final-norm hidden states [B*T, d] (call inside tidy or a gradient scope). */
+  forward(x: TokenBatch, opts?: ForwardOptions): { hidden: tf.Tensor2D; present?: LayerKv[] };
+  /** Logits [N, V] for hidden states [N, d]. */
+  head(hidden: tf.Tensor2D): tf.Tensor2D;
+  /** A copy of the trainable parameters. */
+  getWeights(): WeightMap;
+  /** Overwrite the trainable parameters (validated). */
+  setWeights(weights: WeightMap): void;
+  dispose(): void;
+}
