@@ -48,6 +48,7 @@ def _anchor_setup():
     _all = all
     _min = min
     _RuntimeError = RuntimeError
+    _AttributeError = AttributeError
     _ImportError = ImportError
     _range = range
     _BaseException = BaseException
@@ -136,6 +137,19 @@ def _anchor_setup():
         if _isinstance(v, _type):
             protected.add(_ident(v))
     protected = frozenset(protected)
+    # Per module: its non-module attributes, its module-valued attributes (by module name) and
+    # its own PEP 562 __getattr__, for _module_copy.
+    module_parts = {}
+    for name, (mod, d) in snapshots.items():
+        plain = {}
+        subs = {}
+        for k, v in d.items():
+            sub = module_names.get(_ident(v)) if _type(v) is _ModuleType else None
+            if sub is not None and _type(k) is _str:
+                subs[k] = sub
+            else:
+                plain[k] = v
+        module_parts[name] = (plain, subs, plain.pop('__getattr__', None) if subs else None)
     # Classes whose attributes can be set (heap types): the JS side marks them immutable in the
     # image (Py_TPFLAGS_IMMUTABLETYPE), so `Counter.__eq__ = ...` raises TypeError.
     global _anchor_mutable_types
@@ -202,9 +216,21 @@ def _anchor_setup():
         cd = copy.__dict__
         cd.clear()
         cache[name] = copy
-        for k, v in snapshots[name][1].items():
-            sub = module_names.get(_ident(v)) if _type(v) is _ModuleType else None
-            cd[k] = _module_copy(sub) if sub is not None else v
+        plain, subs, own_getattr = module_parts[name]
+        cd.update(plain)
+        if subs:
+            # Submodule attributes are copied on first access (PEP 562), not eagerly: `import
+            # random` must not copy os, sys, posixpath, ... for every program.
+            def __getattr__(k):
+                sub = subs.get(k)
+                if sub is None:
+                    if own_getattr is not None:
+                        return own_getattr(k)
+                    raise _AttributeError('module ' + name + ' has no attribute ' + _str(k))
+                m = _module_copy(sub)
+                cd[k] = m
+                return m
+            cd['__getattr__'] = __getattr__
         return copy
 
     def _tests_import(name, globals=None, locals=None, fromlist=(), level=0):
@@ -416,10 +442,11 @@ def _anchor_setup():
                 _refuse(v, 'is not a plain set element')
         return t(v for v, _ in items), True
 
-    def snapshot(x):
-        return _snap(x, 0)[0]
-
     def _eq(a, b):
+        ta = _type(a)
+        tb = _type(b)
+        if (ta is _int or ta is _str or ta is _float or ta is _bool) and (tb is _int or tb is _str or tb is _float or tb is _bool):
+            return a == b
         a, pa = _snap(a, 0)
         b, pb = _snap(b, 0)
         if pa and pb:
@@ -485,7 +512,11 @@ def _anchor_setup():
     def _wrap(fn):
         # A solution function as the tests see it in strict mode: its answer is snapshotted.
         def candidate(*args, **kwargs):
-            return snapshot(fn(*args, **kwargs))
+            r = fn(*args, **kwargs)
+            t = _type(r)
+            if t is _int or t is _str or t is _bool or t is _float or r is None:
+                return r
+            return _snap(r, 0)[0]
         return candidate
 
     # ---- instrumenting the tests ----------------------------------------------------------------
@@ -602,9 +633,10 @@ def _anchor_setup():
                 st['tests'] = None
             else:
                 st['code'] = _compile(code, 'program.py', 'exec', dont_inherit=True)
-                tree, n = _instrument(_ast_parse(tests, 'tests.py'), names, st['strict'])
+                tree = _ast_parse(tests, 'tests.py')
+                st['tests_names'] = frozenset(x.id for x in _ast_walk(tree) if _isinstance(x, ast.Name))
+                tree, n = _instrument(tree, names, st['strict'])
                 st['tests'] = _compile(tree, 'tests.py', 'exec', dont_inherit=True)
-                st['tests_names'] = frozenset(x.id for x in _ast_walk(_ast_parse(tests, 'tests.py')) if _isinstance(x, ast.Name))
             st['n_asserts'] = n
         except _MemoryError:
             return _out('memory', 'MemoryError while compiling')
