@@ -107,9 +107,16 @@ function readHolder(path: string): LockHolder | null {
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A killed process its parent has not reaped yet (a zombie) still answers signal 0.
+  if (!existsSync('/proc/self/stat')) return true; // no procfs (macOS): trust signal 0
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false; // exited since the signal
   }
 }
 

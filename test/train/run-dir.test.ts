@@ -5,7 +5,7 @@
  * `--set`/`--grid`, BOM-prefixed JSONL, an empty config file, `sandbox run X --out X`, and a
  * reward model holding NaN.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -115,6 +115,22 @@ describe('one writer per run directory', () => {
     expect(r.stderr).toContain('grpo.group_size: got 1');
     expect(r.code).toBe(2);
     expect(existsSync(join(dir, '.lock'))).toBe(false);
+  });
+
+  it('a killed holder its parent has not reaped yet (a zombie) counts as dead', () => {
+    const dir = join(work, 'zombie');
+    const child = spawn('sleep', ['60']);
+    child.kill('SIGKILL');
+    // Synchronously (the event loop cannot reap it meanwhile): wait until it is a zombie.
+    const state = () => readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]![0];
+    const until = Date.now() + 10_000;
+    while (state() !== 'Z' && Date.now() < until);
+    expect(state()).toBe('Z');
+    mkdirSync(dir);
+    writeFileSync(join(dir, '.lock'), JSON.stringify({ pid: child.pid, host: hostname(), startedAt: '2026-01-01T00:00:00Z', command: 'anchor-rl train' }));
+    const logs: string[] = [];
+    lockDir(dir, 'anchor-rl resume', { takeOverStale: true, log: (l) => logs.push(l) }).release();
+    expect(logs.join('\n')).toMatch(new RegExp(`taking over the stale lock .*pid ${child.pid}`));
   });
 
   it('sweep locks each seed run directory the same way', () => {
