@@ -7,6 +7,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { RunConfig } from '../config/run-config.ts';
 import { OnnxRolloutEngine } from '../policy/engine/rollout-engine.ts';
@@ -25,6 +26,7 @@ import type { ArmSpec } from './arms.ts';
 import { ArmTrainer, type TrainerState } from './arm-trainer.ts';
 import { JsonlWriter, KvLogger, writeCsvFromJsonl } from './logger.ts';
 import type { ArmStatus } from './run-format.ts';
+import { checkArmWriter } from './run-dir.ts';
 import { loadProblems, sharedPaths } from './assets.ts';
 
 /** Progress events sent to the parent process. */
@@ -197,9 +199,11 @@ export async function runArm(opts: {
     startedAt: new Date().toISOString(),
     endedAt: null,
   };
+  checkArmWriter(armDir, status.writer);
   status.state = 'running';
   status.totalSteps = config.grpo.steps;
   status.tfBackend = backend;
+  status.writer = { pid: process.pid, host: hostname() };
   writeJsonAtomic(join(armDir, 'arm.json'), status);
 
   const checkpoint = async () => {

@@ -120,6 +120,22 @@ function alive(pid: number): boolean {
   }
 }
 
+/** True when `h` is a process on this host that is still running (another host: unknown, false). */
+export function liveOnThisHost(h: { pid: number; host: string }): boolean {
+  return h.host === hostname() && alive(h.pid);
+}
+
+/**
+ * RUN_LOCKED when the arm process recorded in `<arm>/arm.json` is still running on this host
+ * and is not us: after its parent was killed, an arm process finishes its step and checkpoints
+ * on its own, and a second one must not start on the same arm meanwhile.
+ */
+export function checkArmWriter(armDir: string, writer: { pid: number; host: string } | undefined): void {
+  if (writer && writer.pid !== process.pid && liveOnThisHost(writer)) {
+    throw new AnchorError('RUN_LOCKED', `${armDir} is still being written by its arm process (pid ${writer.pid} on ${writer.host}), which checkpoints and exits on its own; retry when it has exited`);
+  }
+}
+
 const describeHolder = (h: LockHolder | null) => (h ? `\`${h.command}\` (pid ${h.pid} on ${h.host}, since ${h.startedAt})` : 'an unreadable lock');
 
 /** A held lock; `release` is idempotent and removes the file only while it is still ours. */
@@ -146,7 +162,7 @@ export function lockDir(dir: string, command: string, opts: { takeOverStale?: bo
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST') throw new AnchorError('BAD_ARGUMENT', `cannot lock ${dir}: ${code ?? (err as Error).message}`);
       const holder = readHolder(path);
-      const stale = holder !== null && holder.host === me.host && !alive(holder.pid);
+      const stale = holder !== null && holder.host === me.host && !liveOnThisHost(holder);
       if (!stale) throw new AnchorError('RUN_LOCKED', `${dir} is in use by ${describeHolder(holder)}; wait for it to finish or stop it (if no such process exists, remove ${path})`);
       if (!opts.takeOverStale) {
         throw new AnchorError('RUN_LOCKED', `${dir} has a stale lock from ${describeHolder(holder)}, which is no longer running: continue the run with \`anchor-rl resume ${dir}\``);

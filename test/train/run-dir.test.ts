@@ -17,7 +17,7 @@ import { decodeSafetensors, encodeSafetensors } from '../../src/policy/safetenso
 import { createRewardModel, loadRewardModel, rewardModelSchema } from '../../src/reward/models/index.ts';
 import { parseGridArg } from '../../src/train/sweep-grid.ts';
 import { planSweep } from '../../src/train/sweep.ts';
-import { lockDir } from '../../src/train/run-dir.ts';
+import { checkArmWriter, lockDir } from '../../src/train/run-dir.ts';
 import { runCli } from '../helpers/cli.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
@@ -131,6 +131,19 @@ describe('one writer per run directory', () => {
     const logs: string[] = [];
     lockDir(dir, 'anchor-rl resume', { takeOverStale: true, log: (l) => logs.push(l) }).release();
     expect(logs.join('\n')).toMatch(new RegExp(`taking over the stale lock .*pid ${child.pid}`));
+  });
+
+  it('an arm whose arm process still runs (its parent killed) is not started twice', () => {
+    const orphan = spawn('sleep', ['60']);
+    try {
+      const writer = { pid: orphan.pid!, host: hostname() };
+      expect(() => checkArmWriter('/r/anchored', writer)).toThrow(`/r/anchored is still being written by its arm process (pid ${orphan.pid} on ${hostname()})`);
+      expect(() => checkArmWriter('/r/anchored', { pid: process.pid, host: hostname() })).not.toThrow(); // itself
+      expect(() => checkArmWriter('/r/anchored', { ...writer, host: 'elsewhere' })).not.toThrow(); // a queue worker's: unknown
+      expect(() => checkArmWriter('/r/anchored', { pid: deadPid(), host: hostname() })).not.toThrow();
+    } finally {
+      orphan.kill('SIGKILL');
+    }
   });
 
   it('sweep locks each seed run directory the same way', () => {
