@@ -7,6 +7,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { RunConfig } from '../config/run-config.ts';
 import { OnnxRolloutEngine } from '../policy/engine/rollout-engine.ts';
@@ -27,6 +28,7 @@ import { JsonlWriter, KvLogger, writeCsvFromJsonl } from './logger.ts';
 import { TensorBoardWriter } from './tensorboard.ts';
 import type { ArmStatus, RefitLine } from './run-format.ts';
 import { loadProblems, openRunPolicy, sharedPaths } from './assets.ts';
+import { checkArmWriter } from './run-dir.ts';
 
 /** Progress events sent to the parent process. */
 export interface ArmProgress {
@@ -198,9 +200,11 @@ export async function runArm(opts: {
     startedAt: new Date().toISOString(),
     endedAt: null,
   };
+  checkArmWriter(armDir, status.writer);
   status.state = 'running';
   status.totalSteps = config.grpo.steps;
   status.tfBackend = backend;
+  status.writer = { pid: process.pid, host: hostname() };
   writeJsonAtomic(join(armDir, 'arm.json'), status);
 
   const checkpoint = async () => {

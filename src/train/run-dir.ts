@@ -107,9 +107,32 @@ function readHolder(path: string): LockHolder | null {
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A killed process its parent has not reaped yet (a zombie) still answers signal 0.
+  if (!existsSync('/proc/self/stat')) return true; // no procfs (macOS): trust signal 0
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false; // exited since the signal
+  }
+}
+
+/** True when `h` is a process on this host that is still running (another host: unknown, false). */
+export function liveOnThisHost(h: { pid: number; host: string }): boolean {
+  return h.host === hostname() && alive(h.pid);
+}
+
+/**
+ * RUN_LOCKED when the arm process recorded in `<arm>/arm.json` is still running on this host
+ * and is not us: after its parent was killed, an arm process finishes its step and checkpoints
+ * on its own, and a second one must not start on the same arm meanwhile.
+ */
+export function checkArmWriter(armDir: string, writer: { pid: number; host: string } | undefined): void {
+  if (writer && writer.pid !== process.pid && liveOnThisHost(writer)) {
+    throw new AnchorError('RUN_LOCKED', `${armDir} is still being written by its arm process (pid ${writer.pid} on ${writer.host}), which checkpoints and exits on its own; retry when it has exited`);
   }
 }
 
@@ -139,7 +162,7 @@ export function lockDir(dir: string, command: string, opts: { takeOverStale?: bo
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST') throw new AnchorError('BAD_ARGUMENT', `cannot lock ${dir}: ${code ?? (err as Error).message}`);
       const holder = readHolder(path);
-      const stale = holder !== null && holder.host === me.host && !alive(holder.pid);
+      const stale = holder !== null && holder.host === me.host && !liveOnThisHost(holder);
       if (!stale) throw new AnchorError('RUN_LOCKED', `${dir} is in use by ${describeHolder(holder)}; wait for it to finish or stop it (if no such process exists, remove ${path})`);
       if (!opts.takeOverStale) {
         throw new AnchorError('RUN_LOCKED', `${dir} has a stale lock from ${describeHolder(holder)}, which is no longer running: continue the run with \`anchor-rl resume ${dir}\``);

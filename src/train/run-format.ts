@@ -147,6 +147,8 @@ export interface ArmStatus {
   endedAt: string | null;
   /** tfjs backend the arm process trained on. */
   tfBackend?: string;
+  /** The arm process that last trained it (no second one starts while it runs). */
+  writer?: { pid: number; host: string };
   error?: string;
 }
 

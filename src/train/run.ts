@@ -27,7 +27,7 @@ import { readStatus, verifyLatestCheckpoint, type ArmProgress } from './arm-runn
 import { checkRunInputs, prepareShared } from './assets.ts';
 import { RunProgress } from './progress.ts';
 import type { ArmStatus, RunManifest } from './run-format.ts';
-import { checkForceTarget, checkOutDir, configHash, emptyDir, isRunDir, LOCK_FILE, lockDir, type RunLock } from './run-dir.ts';
+import { checkArmWriter, checkForceTarget, checkOutDir, configHash, emptyDir, isRunDir, LOCK_FILE, lockDir, type RunLock } from './run-dir.ts';
 import { isSweepDir } from './sweep-format.ts';
 
 /** Options of `anchor-rl train`. */
@@ -152,7 +152,10 @@ export async function resumeRun(runDir: string, opts: ResumeOptions = {}): Promi
     }
     const config = checkConfigChange(dir, manifest, opts.allowConfigChange ?? [], log);
     // Corrupt checkpoints are bad input (exit 2, the file named) before any arm process starts.
-    for (const arm of unfinishedArms(dir, config, opts.arm)) verifyLatestCheckpoint(join(dir, arm.name));
+    for (const arm of unfinishedArms(dir, config, opts.arm)) {
+      checkArmWriter(join(dir, arm.name), readStatus(join(dir, arm.name))?.writer);
+      verifyLatestCheckpoint(join(dir, arm.name));
+    }
     await runArms(dir, config, manifest, opts.arm, opts);
   } finally {
     lock.release();

@@ -5,7 +5,7 @@
  * `--set`/`--grid`, BOM-prefixed JSONL, an empty config file, `sandbox run X --out X`, and a
  * reward model holding NaN.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,7 +17,7 @@ import { decodeSafetensors, encodeSafetensors } from '../../src/policy/safetenso
 import { createRewardModel, loadRewardModel, rewardModelSchema } from '../../src/reward/models/index.ts';
 import { parseGridArg } from '../../src/train/sweep-grid.ts';
 import { planSweep } from '../../src/train/sweep.ts';
-import { lockDir } from '../../src/train/run-dir.ts';
+import { checkArmWriter, lockDir } from '../../src/train/run-dir.ts';
 import { runCli } from '../helpers/cli.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
@@ -115,6 +115,35 @@ describe('one writer per run directory', () => {
     expect(r.stderr).toContain('grpo.group_size: got 1');
     expect(r.code).toBe(2);
     expect(existsSync(join(dir, '.lock'))).toBe(false);
+  });
+
+  it('a killed holder its parent has not reaped yet (a zombie) counts as dead', () => {
+    const dir = join(work, 'zombie');
+    const child = spawn('sleep', ['60']);
+    child.kill('SIGKILL');
+    // Synchronously (the event loop cannot reap it meanwhile): wait until it is a zombie.
+    const state = () => readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]![0];
+    const until = Date.now() + 10_000;
+    while (state() !== 'Z' && Date.now() < until);
+    expect(state()).toBe('Z');
+    mkdirSync(dir);
+    writeFileSync(join(dir, '.lock'), JSON.stringify({ pid: child.pid, host: hostname(), startedAt: '2026-01-01T00:00:00Z', command: 'anchor-rl train' }));
+    const logs: string[] = [];
+    lockDir(dir, 'anchor-rl resume', { takeOverStale: true, log: (l) => logs.push(l) }).release();
+    expect(logs.join('\n')).toMatch(new RegExp(`taking over the stale lock .*pid ${child.pid}`));
+  });
+
+  it('an arm whose arm process still runs (its parent killed) is not started twice', () => {
+    const orphan = spawn('sleep', ['60']);
+    try {
+      const writer = { pid: orphan.pid!, host: hostname() };
+      expect(() => checkArmWriter('/r/anchored', writer)).toThrow(`/r/anchored is still being written by its arm process (pid ${orphan.pid} on ${hostname()})`);
+      expect(() => checkArmWriter('/r/anchored', { pid: process.pid, host: hostname() })).not.toThrow(); // itself
+      expect(() => checkArmWriter('/r/anchored', { ...writer, host: 'elsewhere' })).not.toThrow(); // a queue worker's: unknown
+      expect(() => checkArmWriter('/r/anchored', { pid: deadPid(), host: hostname() })).not.toThrow();
+    } finally {
+      orphan.kill('SIGKILL');
+    }
   });
 
   it('sweep locks each seed run directory the same way', () => {
