@@ -4,7 +4,6 @@
  */
 import type { Argv, CommandModule } from 'yargs';
 import { AnchorError } from '../../util/errors.ts';
-import { exportArmToHf } from '../../train/export-hf.ts';
 
 interface ExportHfArgs {
   run: string;
@@ -28,6 +27,7 @@ export const exportHfCommand: CommandModule<object, ExportHfArgs> = {
   handler: async (args) => {
     const mb = args['shard-mb'];
     if (mb !== undefined && !(mb > 0)) throw new AnchorError('BAD_ARGUMENT', `--shard-mb must be positive, got ${mb}`);
+    const { exportArmToHf } = await import('../../train/export-hf.ts'); // tfjs
     const r = await exportArmToHf(args.run, args.arm, args.out, { ...(args.step !== undefined ? { step: args.step } : {}), ...(mb ? { shardBytes: Math.floor(mb * 1e6) } : {}) });
     process.stdout.write(`exported ${r.arm} step ${r.step} (${r.lora ? 'LoRA adapters merged into' : 'fully fine-tuned'} ${r.base}) to ${r.out}\n`);
   },
