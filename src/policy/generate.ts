@@ -4,7 +4,7 @@
  * evaluation and tests; the ONNX Runtime engine (src/policy/engine) is the fast rollout path.
  */
 import { tf } from '../tf/backend.ts';
-import { Rng } from '../util/rng.ts';
+import type { Rng } from '../util/rng.ts';
 import { AnchorError } from '../util/errors.ts';
 import type { GptModel, LayerKv, TokenBatch } from './model.ts';
 import { positionsFromMask } from './model.ts';

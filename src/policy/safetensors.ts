@@ -122,9 +122,9 @@ function halfToFloat(h: number): number {
   const s = h & 0x8000 ? -1 : 1;
   const e = (h >> 10) & 0x1f;
   const f = h & 0x3ff;
-  if (e === 0) return s * Math.pow(2, -14) * (f / 1024);
+  if (e === 0) return s * 2 ** -14 * (f / 1024);
   if (e === 31) return f ? NaN : s * Infinity;
-  return s * Math.pow(2, e - 15) * (1 + f / 1024);
+  return s * 2 ** (e - 15) * (1 + f / 1024);
 }
 
 /** Type guard helper for callers that build tensors by hand. */

@@ -41,18 +41,6 @@ function isNode(v: unknown): v is AnyNode {
   return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string';
 }
 
-/** Every child node of `n`. */
-function children(n: AnyNode): AnyNode[] {
-  const out: AnyNode[] = [];
-  for (const key of Object.keys(n)) {
-    if (key === 'type' || key === 'start' || key === 'end' || key === 'loc' || key === 'range') continue;
-    const v = n[key];
-    if (Array.isArray(v)) for (const c of v) { if (isNode(c)) out.push(c); }
-    else if (isNode(v)) out.push(v);
-  }
-  return out;
-}
-
 /** Names bound by a declaration pattern. */
 function patternNames(p: AnyNode | null | undefined, into: Set<string>): void {
   if (!p) return;

@@ -105,7 +105,7 @@ function sameFile(a: string, b: string): boolean {
 }
 
 function readInput(path: string): string {
-  let st;
+  let st: ReturnType<typeof statSync>;
   try {
     st = statSync(path);
   } catch {

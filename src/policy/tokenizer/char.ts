@@ -61,7 +61,7 @@ export class CharTokenizer implements Tokenizer {
   /** Rebuild from {@link toJSON} output. */
   static fromJSON(json: unknown): CharTokenizer {
     const j = json as Partial<CharTokenizerJson> | null;
-    if (!j || j.kind !== 'char' || !Array.isArray(j.chars) || j.chars.some((c) => typeof c !== 'string')) {
+    if (j?.kind !== 'char' || !Array.isArray(j.chars) || j.chars.some((c) => typeof c !== 'string')) {
       throw new AnchorError('BAD_MODEL', 'char tokenizer: malformed vocabulary file (expected {kind:"char", chars:[...]})');
     }
     return new CharTokenizer(j.chars);

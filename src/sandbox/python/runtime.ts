@@ -90,7 +90,6 @@ export class PythonRuntime {
   private runtimeRef: ivm.Reference | undefined;
   private scripts: { glue: ivm.Script; loader: ivm.Script; harness: ivm.Script } | undefined;
   private wasmModule: ivm.Reference | undefined;
-  private bootCount = 0;
   readonly stats: RuntimeStats = { boots: 0, bootMs: [], programs: 0, recycles: {}, imageBytes: 0 };
 
   constructor(private readonly opts: PythonRuntimeOptions) {}
@@ -158,7 +157,6 @@ export class PythonRuntime {
       limitRef.release();
       this.runRef = (await runtime.get('run', { reference: true })) as PythonRuntime['runRef'];
       await this.setLimits(st.imageBytes);
-      this.bootCount++;
       this.stats.boots++;
       this.stats.bootMs.push(Math.round(performance.now() - t0));
     } catch (e) {
