@@ -22,7 +22,7 @@ import { loadConfig } from './load.ts';
 import { dirNameSchema } from './validate.ts';
 
 /** Where problems come from: a built-in task family or a dataset file. */
-export const taskConfigSchema = z.union([
+const taskConfigSchema = z.union([
   taskFamilyConfigSchema,
   z
     .object({
@@ -35,7 +35,7 @@ export const taskConfigSchema = z.union([
 ]);
 
 /** Sampling settings for rollouts. */
-export const samplingConfigSchema = z
+const samplingConfigSchema = z
   .object({
     temperature: z.number().min(0).default(1.0),
     top_p: z.number().gt(0).max(1).default(1.0),
@@ -45,7 +45,7 @@ export const samplingConfigSchema = z
   .strict();
 
 /** The policy: a native model (trained from a pretrained base) or a bring-your-own ONNX export. */
-export const policyConfigSchema = z
+const policyConfigSchema = z
   .object({
     model: policyModelSchema.prefault({}),
     onnx: z.string().optional(),
@@ -61,7 +61,7 @@ export const policyConfigSchema = z
  * unset, it follows `settlement.rate` (resolved where the gate is built, so an arm overlay that
  * changes `settlement.rate` carries over too).
  */
-export const runGateConfigSchema = gateConfigSchema.extend({
+const runGateConfigSchema = gateConfigSchema.extend({
   escalation: escalationConfigSchema.extend({ base_settlement_rate: z.number().positive().max(1).optional() }).prefault({}),
 });
 

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 
 /** One hard invariant the oracle checks. */
-export const invariantSchema = z.discriminatedUnion('kind', [
+const invariantSchema = z.discriminatedUnion('kind', [
   /** Loss, gradients and weights are all finite. */
   z.object({ kind: z.literal('finite') }).strict(),
   /** KL to the reference policy at most `max_kl` (nats per token). */

@@ -26,7 +26,7 @@ export interface GenerateOptions {
 }
 
 /** Why a row stopped. */
-export type FinishReason = 'eos' | 'stop' | 'length';
+type FinishReason = 'eos' | 'stop' | 'length';
 
 /** One row's output. */
 export interface Generation {

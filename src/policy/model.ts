@@ -13,7 +13,7 @@ import { type WeightMap, expectedWeightShapes, validateWeights } from './weights
 import { bmm, embed, gelu, layerNorm, linear, mm, mmT } from './ops.ts';
 
 /** GPT-2 initialisation standard deviation. */
-export const INIT_STD = 0.02;
+const INIT_STD = 0.02;
 
 /**
  * A batch of token sequences, row-major [batch, length]. `mask` is 1 for real tokens and 0 for

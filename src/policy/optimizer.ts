@@ -8,7 +8,7 @@ import { AnchorError } from '../util/errors.ts';
 import { learningRateAt, optimizerConfigSchema, type OptimizerConfig } from './optimizer-config.ts';
 import type { WeightMap } from './weights.ts';
 
-export { LR_SCHEDULES, learningRateAt, lrScheduleSchema, optimizerConfigSchema, type OptimizerConfig } from './optimizer-config.ts';
+export { LR_SCHEDULES, learningRateAt, optimizerConfigSchema, type OptimizerConfig } from './optimizer-config.ts';
 
 /** What one optimizer step reports. */
 export interface StepResult {

@@ -9,7 +9,7 @@
  * Float32Array, which is all the policy needs).
  */
 import { AnchorError } from '../util/errors.ts';
-import type { WeightMap, WeightTensor } from './weights.ts';
+import type { WeightMap } from './weights.ts';
 
 const DTYPE_BYTES: Record<string, number> = { F32: 4, F16: 2, BF16: 2, F64: 8, I64: 8, I32: 4, I16: 2, I8: 1, U8: 1, BOOL: 1 };
 
@@ -125,11 +125,6 @@ function halfToFloat(h: number): number {
   if (e === 0) return s * 2 ** -14 * (f / 1024);
   if (e === 31) return f ? NaN : s * Infinity;
   return s * 2 ** (e - 15) * (1 + f / 1024);
-}
-
-/** Type guard helper for callers that build tensors by hand. */
-export function tensor(shape: number[], data: Float32Array | number[]): WeightTensor {
-  return { shape, data: data instanceof Float32Array ? data : Float32Array.from(data) };
 }
 
 /**

@@ -89,7 +89,7 @@ export const VALIDATION_DEFAULTS: Omit<ValidationOptions, 'onProgress'> = {
 };
 
 /** One check with its figures. */
-export interface ValidationCheck {
+interface ValidationCheck {
   readonly name: string;
   readonly pass: boolean;
   readonly detail: string;

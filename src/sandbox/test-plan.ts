@@ -12,7 +12,7 @@ import { parse, type Node } from 'acorn';
 import { runInNewContext } from 'node:vm';
 
 /** What the worker needs to run one problem's tests. */
-export interface TestPlan {
+interface TestPlan {
   /** Names the tests read from the program realm, as JSON (a string array). */
   namesJson: string;
   names: readonly string[];

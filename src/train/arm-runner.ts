@@ -49,7 +49,7 @@ interface CheckpointState {
 const CKPT_PREFIX = 'step-';
 
 /** Complete checkpoints of an arm, oldest first. */
-export function listCheckpoints(armDir: string): { step: number; dir: string }[] {
+function listCheckpoints(armDir: string): { step: number; dir: string }[] {
   const root = join(armDir, 'checkpoints');
   if (!existsSync(root)) return [];
   return readdirSync(root)

@@ -12,7 +12,7 @@ import { AnchorError } from '../util/errors.ts';
 export type RewardScaling = 'group' | 'batch' | 'none';
 
 /** Loss aggregation: per-sequence mean then batch mean, token mean, or /(B × max length). */
-export type LossAggregation = 'grpo' | 'bnpo' | 'dapo' | 'dr_grpo';
+type LossAggregation = 'grpo' | 'bnpo' | 'dapo' | 'dr_grpo';
 
 function meanStd(xs: readonly number[]): { mean: number; std: number } {
   if (xs.length === 0) return { mean: 0, std: 0 };

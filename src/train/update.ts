@@ -17,7 +17,7 @@ import type { Rewards, ScoredRollouts } from './reward-sources.ts';
 import type { Problem } from '../datasets/problem.ts';
 
 /** Rollout sampling settings (`policy.sampling`). */
-export type SamplingConfig = RunConfig['policy']['sampling'];
+type SamplingConfig = RunConfig['policy']['sampling'];
 
 /** What the GRPO update needs of the arm: its config sections and the models. */
 export interface UpdateParts {
@@ -90,7 +90,7 @@ export interface Updater {
 }
 
 /** The loss options of a GRPO config (`dr_grpo` divides by the sampling's max completion length). */
-export function lossOptions(grpo: GrpoConfig, sampling: SamplingConfig): GrpoLossOptions {
+function lossOptions(grpo: GrpoConfig, sampling: SamplingConfig): GrpoLossOptions {
   return { clipLow: grpo.clip.low, clipHigh: grpo.clip.high, beta: grpo.beta, aggregation: grpo.loss, maxLength: sampling.max_new_tokens };
 }
 

@@ -30,7 +30,7 @@ export interface IoMeta {
 export type IntType = 'int32' | 'int64';
 
 /** One cache pair: the past input fed back from the present output. */
-export interface CachePair {
+interface CachePair {
   past: string;
   present: string;
   /** 'split': [batch, heads, past, head_dim]; 'stacked': [2, batch, heads, past, head_dim]. */

@@ -17,7 +17,7 @@ import {
 } from '../onnx/export-gpt.ts';
 
 /** Session options measured fastest here for small models (2 cores shared). */
-export const DEFAULT_SESSION_OPTIONS = {
+const DEFAULT_SESSION_OPTIONS = {
   intraOpNumThreads: 1,
   interOpNumThreads: 1,
   executionMode: 'sequential',

@@ -26,10 +26,10 @@ import { validateWeights, type WeightMap, type WeightTensor } from '../weights.t
 export const EXPORT_OPSET = 17;
 
 /** Name of a past/present tensor in the exported (optimum) interface. */
-export const pastKeyName = (layer: number): string => `past_key_values.${layer}.key`;
-export const pastValueName = (layer: number): string => `past_key_values.${layer}.value`;
-export const presentKeyName = (layer: number): string => `present.${layer}.key`;
-export const presentValueName = (layer: number): string => `present.${layer}.value`;
+const pastKeyName = (layer: number): string => `past_key_values.${layer}.key`;
+const pastValueName = (layer: number): string => `past_key_values.${layer}.value`;
+const presentKeyName = (layer: number): string => `present.${layer}.key`;
+const presentValueName = (layer: number): string => `present.${layer}.value`;
 
 /**
  * Value written where attention is not allowed. Finite (not -inf) so that a row with no allowed

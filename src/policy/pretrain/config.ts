@@ -11,7 +11,7 @@ import { sandboxConfigSchema } from '../../sandbox/config.ts';
  * The optimizer block with pretraining's defaults (higher lr, warmup, cosine decay). When
  * `total_steps` is omitted the decay spans `train.steps`.
  */
-export const pretrainOptimizerSchema = optimizerConfigSchema
+const pretrainOptimizerSchema = optimizerConfigSchema
   .extend({
     lr: z.number().positive().default(3e-3),
     weight_decay: z.number().min(0).default(0.01),

@@ -7,10 +7,6 @@
 import { AnchorError } from '../../util/errors.ts';
 import type { Tokenizer } from './types.ts';
 
-/** Special tokens: ids 0 and 1. */
-export const CHAR_PAD = '<pad>';
-export const CHAR_EOS = '<eos>';
-
 /** Serialised form (what `char-vocab.json` holds). */
 export interface CharTokenizerJson {
   kind: 'char';

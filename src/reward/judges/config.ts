@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { mlpConfigSchema, REWARD_MODEL_KIND_NAMES } from '../models/config.ts';
 
 /** Default question for the LM and HTTP judges; `{prompt}` and `{completion}` are substituted. */
-export const DEFAULT_JUDGE_TEMPLATE =
+const DEFAULT_JUDGE_TEMPLATE =
   'Here is a programming problem and a candidate solution.\n\n' +
   'Problem:\n{prompt}\n\nCandidate completion:\n{completion}\n\n';
 

@@ -318,7 +318,7 @@ function watched<T>(p: Promise<T>, ms: number, onHang: () => void): Promise<T> {
  * (random, SystemRandom, os.urandom, uuid4; see sandbox/python/shims.js) and therefore its verdict
  * are the same in every worker and on every run.
  */
-export function programSeed(runSeed: number, program: PythonProgram): number {
+function programSeed(runSeed: number, program: PythonProgram): number {
   const h = createHash('sha256').update(String(runSeed)).update('\0').update(program.code);
   h.update('\0').update(program.tests ?? '\u0001').update('\0').update(program.prompt ?? '\u0001');
   return h.digest().readInt32LE(0) || 1;
