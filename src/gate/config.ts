@@ -6,20 +6,17 @@ import { z } from 'zod';
 
 /** One hard invariant the oracle checks. */
 const invariantSchema = z.discriminatedUnion('kind', [
-  /** Loss, gradients and weights are all finite. */
-  z.object({ kind: z.literal('finite') }).strict(),
-  /** KL to the reference policy at most `max_kl` (nats per token). */
-  z.object({ kind: z.literal('kl_cap'), max_kl: z.number().positive().default(0.5).describe('Largest KL to the reference policy, nats per token.') }).strict(),
-  /** Mean completion length (tokens) within [min_mean, max_mean]. */
+  z.object({ kind: z.literal('finite') }).strict().describe('Loss, gradients and weights are all finite.'),
+  z.object({ kind: z.literal('kl_cap'), max_kl: z.number().positive().default(0.5).describe('Largest KL to the reference policy, nats per token.') }).strict().describe('KL to the reference policy at most `max_kl` (nats per token).'),
   z
     .object({
       kind: z.literal('length_bounds'),
       min_mean: z.number().nonnegative().default(2).describe('Smallest mean completion length, tokens.'),
       max_mean: z.number().positive().default(4096).describe('Largest mean completion length, tokens.'),
     })
-    .strict(),
-  /** At most `max_signals` harness-tamper or sandbox-escape signals among settled programs. */
-  z.object({ kind: z.literal('sandbox_integrity'), max_signals: z.number().int().nonnegative().default(0).describe('Most harness-tamper or sandbox-escape signals allowed.') }).strict(),
+    .strict()
+    .describe('Mean completion length (tokens) within [min_mean, max_mean].'),
+  z.object({ kind: z.literal('sandbox_integrity'), max_signals: z.number().int().nonnegative().default(0).describe('Most harness-tamper or sandbox-escape signals allowed.') }).strict().describe('At most `max_signals` harness-tamper or sandbox-escape signals among settled programs.'),
 ]);
 
 /** A configured invariant. */
