@@ -5,10 +5,10 @@
 import { existsSync } from 'node:fs';
 
 /** Where Debian's chromium package installs the browser (override with CHROMIUM_PATH). */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Flags for a quiet, sandbox-free headless run in CI containers. */
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

@@ -6,7 +6,7 @@
  */
 
 /** True when running under CI (`CI=true`, as .ci/run sets it). */
-export const underCi = (): boolean => process.env.CI === 'true';
+const underCi = (): boolean => process.env.CI === 'true';
 
 /**
  * `missing` is null when `what` can run, else the reason it cannot. Returns true when the tests

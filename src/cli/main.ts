@@ -8,7 +8,7 @@ import { AnchorError, isInputError } from '../util/errors.ts';
 import { commands } from './commands/index.ts';
 
 /** Exit codes of the `anchor-rl` command. */
-export const EXIT = { ok: 0, runFailed: 1, badInput: 2, interrupted: 130 } as const;
+const EXIT = { ok: 0, runFailed: 1, badInput: 2, interrupted: 130 } as const;
 
 /** Run the CLI on `argv` (without `node` and the script path); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {

@@ -10,7 +10,7 @@ import { applyOverrides, parseOverrides } from './overrides.ts';
 import { parseConfig } from './validate.ts';
 
 /** Read a YAML file into a plain object; syntax errors name the file, line and column. */
-export function readYamlFile(path: string): unknown {
+function readYamlFile(path: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

@@ -10,7 +10,7 @@ import type { Problem } from './problem.ts';
 import { readRecords } from './read.ts';
 
 /** Python stop sequences used by the Codex/HumanEval evaluation. */
-export const PYTHON_STOP_TOKENS = ['\nclass ', '\ndef ', '\n#', '\nif __name__', '\nprint('];
+const PYTHON_STOP_TOKENS = ['\nclass ', '\ndef ', '\n#', '\nif __name__', '\nprint('];
 
 const humanEvalRecord = z.object({
   task_id: z.string(),
@@ -76,7 +76,7 @@ function mbppPrompt(text: string, firstTest: string): string {
 }
 
 /** A dataset format: how to recognise its records and turn one into a Problem. */
-export interface DatasetFormat {
+interface DatasetFormat {
   name: string;
   describe: string;
   /** True when a record has this format's tell-tale fields. */
@@ -86,7 +86,7 @@ export interface DatasetFormat {
 }
 
 /** The format registry, in detection order. */
-export const FORMATS: DatasetFormat[] = [
+const FORMATS: DatasetFormat[] = [
   {
     name: 'humaneval',
     describe: 'OpenAI HumanEval JSONL (task_id, prompt, canonical_solution, test, entry_point)',

@@ -14,7 +14,7 @@ export interface LineRecord {
 }
 
 /** Read a file as text, transparently gunzipping `.gz` files (detected by magic bytes). */
-export function readText(path: string): string {
+function readText(path: string): string {
   let buf: Buffer;
   try {
     buf = readFileSync(path);
@@ -35,7 +35,7 @@ export function readText(path: string): string {
  * Parse JSON Lines. Blank lines are skipped; a line that is not JSON throws BAD_DATASET
  * naming `path:line` unless `onError` is given, in which case it is reported and skipped.
  */
-export function parseJsonl(text: string, path: string, onError?: (line: number, message: string) => void): LineRecord[] {
+function parseJsonl(text: string, path: string, onError?: (line: number, message: string) => void): LineRecord[] {
   const out: LineRecord[] = [];
   const lines = stripBom(text).split('\n');
   for (let i = 0; i < lines.length; i++) {

@@ -161,7 +161,7 @@ export class GateLoop<E, T = unknown> {
   /** Current escalation state (what to use for the next window). */
   escalation(): EscalationState {
     const e = this.config.escalation;
-    const mult = Math.pow(e.factor, this.level);
+    const mult = e.factor ** this.level;
     return {
       level: this.level,
       settlementRate: Math.min(e.max_settlement_rate, e.base_settlement_rate * mult),

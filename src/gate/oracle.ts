@@ -121,7 +121,7 @@ function sandboxIntegrityInvariant(maxSignals: number): Invariant<ProposedUpdate
 }
 
 /** The invariants over {@link ProposedUpdate} named by a config list. */
-export function updateInvariants(configs: readonly InvariantConfig[]): Invariant<ProposedUpdate>[] {
+function updateInvariants(configs: readonly InvariantConfig[]): Invariant<ProposedUpdate>[] {
   return configs.map((c) => {
     switch (c.kind) {
       case 'finite':

@@ -32,7 +32,7 @@ export function forEachNonzero(x: FeatureVector, fn: (index: number, value: numb
 }
 
 /** True for the sparse representation. */
-export function isSparse(x: FeatureVector): x is SparseVector {
+function isSparse(x: FeatureVector): x is SparseVector {
   return !Array.isArray(x) && typeof (x as SparseVector).indices === 'object';
 }
 
@@ -78,6 +78,6 @@ export interface Finding<T = unknown> {
 }
 
 /** The gate's five outcomes, in precedence order. */
-export const DECISIONS = ['DENY', 'ESCALATE', 'MODIFY', 'WAIT', 'AUTHORIZE'] as const;
+const DECISIONS = ['DENY', 'ESCALATE', 'MODIFY', 'WAIT', 'AUTHORIZE'] as const;
 /** A gate decision. Only AUTHORIZE commits. */
 export type Decision = (typeof DECISIONS)[number];

@@ -4,7 +4,7 @@
  * evaluation and tests; the ONNX Runtime engine (src/policy/engine) is the fast rollout path.
  */
 import { tf } from '../tf/backend.ts';
-import { Rng } from '../util/rng.ts';
+import type { Rng } from '../util/rng.ts';
 import { AnchorError } from '../util/errors.ts';
 import type { LayerKv, PolicyModel, TokenBatch } from './policy-model.ts';
 import { positionsFromMask } from './model.ts';
@@ -26,7 +26,7 @@ export interface GenerateOptions {
 }
 
 /** Why a row stopped. */
-export type FinishReason = 'eos' | 'stop' | 'length';
+type FinishReason = 'eos' | 'stop' | 'length';
 
 /** One row's output. */
 export interface Generation {

@@ -49,11 +49,11 @@ export const policyModelSchema = z
       .boolean()
       .default(false)
       .describe('source hf only: when path does not exist, write a tiny random Llama (byte-level tokenizer) there; for CI smoke runs, never for real training'),
-    layers: z.number().int().min(1).max(48).default(2),
-    d_model: z.number().int().min(8).max(4096).default(128),
-    heads: z.number().int().min(1).max(64).default(4),
-    context: z.number().int().min(8).max(8192).default(256),
-    tied_head: z.boolean().default(true),
+    layers: z.number().int().min(1).max(48).default(2).describe('Transformer blocks.'),
+    d_model: z.number().int().min(8).max(4096).default(128).describe('Model width d (a multiple of heads).'),
+    heads: z.number().int().min(1).max(64).default(4).describe('Attention heads; must divide d_model.'),
+    context: z.number().int().min(8).max(8192).default(256).describe('Longest sequence, tokens (learned positions): prompt plus completion must fit.'),
+    tied_head: z.boolean().default(true).describe('The output head shares the token embedding (logits = h · wteᵀ).'),
   })
   .strict()
   .superRefine((m, ctx) => {

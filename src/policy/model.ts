@@ -14,7 +14,7 @@ import { bmm, embed, gelu, layerNorm, linear, mm, mmT } from './ops.ts';
 import type { ForwardOptions, LayerKv, PolicyModel, TokenBatch } from './policy-model.ts';
 
 /** GPT-2 initialisation standard deviation. */
-export const INIT_STD = 0.02;
+const INIT_STD = 0.02;
 
 export type { ForwardOptions, LayerKv, TokenBatch } from './policy-model.ts';
 

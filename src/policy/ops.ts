@@ -18,11 +18,9 @@ const T2D: [number, number] = [1, 0];
 type GradResult = { value: tf.Tensor; gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => tf.Tensor[] };
 
 /** tf.customGrad with positional tensor arguments (its typings only accept a rest parameter). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 function custom(f: (...args: any[]) => GradResult): (...args: tf.Tensor[]) => tf.Tensor {
   return tf.customGrad(f as unknown as Parameters<typeof tf.customGrad>[0]);
 }
-const T3D: [number, number, number] = [0, 2, 1];
 
 /** a · b for a [n,k], b [k,m]; gradients use explicit transposes. */
 export const mm = custom((a: tf.Tensor, b: tf.Tensor, save: tf.GradSaveFunc) => {

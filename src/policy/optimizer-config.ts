@@ -16,21 +16,16 @@ export const lrScheduleSchema = z.enum(LR_SCHEDULES);
 /** Optimizer settings (YAML, snake_case); every field defaulted. Pretraining and GRPO both parse this schema. */
 export const optimizerConfigSchema = z
   .object({
-    lr: z.number().positive().default(3e-4),
-    beta1: z.number().min(0).max(1).default(0.9),
-    beta2: z.number().min(0).max(1).default(0.999),
-    eps: z.number().positive().default(1e-8),
-    /** Decoupled weight decay (AdamW), applied to matrices only (not biases/LayerNorm). */
-    weight_decay: z.number().min(0).default(0),
-    /** Clip gradients to this global L2 norm; 0 disables clipping. */
-    grad_clip: z.number().min(0).default(1.0),
-    /** Optimizer steps of linear warmup from lr/warmup_steps to lr (0 = none). */
-    warmup_steps: z.number().int().min(0).default(0),
-    schedule: lrScheduleSchema.default('constant'),
-    /** Optimizer step at which the cosine or linear decay reaches its floor (ignored for constant). */
-    total_steps: z.number().int().min(1).default(1000),
-    /** Floor of the cosine and linear decay, as a fraction of lr. */
-    min_lr_ratio: z.number().min(0).max(1).default(0.1),
+    lr: z.number().positive().default(3e-4).describe('Adam learning rate (peak, after warmup).'),
+    beta1: z.number().min(0).max(1).default(0.9).describe('Adam decay rate of the first-moment estimate.'),
+    beta2: z.number().min(0).max(1).default(0.999).describe('Adam decay rate of the second-moment estimate.'),
+    eps: z.number().positive().default(1e-8).describe('Adam denominator epsilon.'),
+    weight_decay: z.number().min(0).default(0).describe('Decoupled weight decay (AdamW), applied to matrices only (not biases/LayerNorm).'),
+    grad_clip: z.number().min(0).default(1.0).describe('Clip gradients to this global L2 norm; 0 disables clipping.'),
+    warmup_steps: z.number().int().min(0).default(0).describe('Optimizer steps of linear warmup from lr/warmup_steps to lr (0 = none).'),
+    schedule: lrScheduleSchema.default('constant').describe('Learning-rate schedule after warmup: `constant`, or `cosine`/`linear` decay to min_lr_ratio × lr at total_steps.'),
+    total_steps: z.number().int().min(1).default(1000).describe('Optimizer step at which the cosine or linear decay reaches its floor (ignored for constant).'),
+    min_lr_ratio: z.number().min(0).max(1).default(0.1).describe('Floor of the cosine and linear decay, as a fraction of lr.'),
   })
   .strict();
 

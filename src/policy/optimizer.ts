@@ -8,7 +8,7 @@ import { AnchorError } from '../util/errors.ts';
 import { learningRateAt, optimizerConfigSchema, type OptimizerConfig } from './optimizer-config.ts';
 import type { WeightMap } from './weights.ts';
 
-export { LR_SCHEDULES, learningRateAt, lrScheduleSchema, optimizerConfigSchema, type OptimizerConfig } from './optimizer-config.ts';
+export { LR_SCHEDULES, learningRateAt, optimizerConfigSchema, type OptimizerConfig } from './optimizer-config.ts';
 
 /** What one optimizer step reports. */
 export interface StepResult {
@@ -80,8 +80,8 @@ export class AdamOptimizer {
       const gs = grads!;
       const norm = tf.sqrt(tf.addN(gs.map((g) => tf.sum(tf.square(g)))));
       const scale = c.grad_clip > 0 ? tf.minimum(1, tf.div(c.grad_clip, tf.add(norm, 1e-6))) : tf.scalar(1);
-      const bc1 = 1 - Math.pow(c.beta1, t);
-      const bc2 = 1 - Math.pow(c.beta2, t);
+      const bc1 = 1 - c.beta1 ** t;
+      const bc2 = 1 - c.beta2 ** t;
       names.forEach((name, i) => {
         const p = vars[i]!;
         const g = tf.mul(gs[i]!, scale);

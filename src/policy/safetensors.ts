@@ -9,7 +9,7 @@
  * Float32Array, which is all the policy needs).
  */
 import { AnchorError } from '../util/errors.ts';
-import type { WeightMap, WeightTensor } from './weights.ts';
+import type { WeightMap } from './weights.ts';
 
 const DTYPE_BYTES: Record<string, number> = { F32: 4, F16: 2, BF16: 2, F64: 8, I64: 8, I32: 4, I16: 2, I8: 1, U8: 1, BOOL: 1 };
 
@@ -126,14 +126,9 @@ export function halfToFloat(h: number): number {
   const s = h & 0x8000 ? -1 : 1;
   const e = (h >> 10) & 0x1f;
   const f = h & 0x3ff;
-  if (e === 0) return s * Math.pow(2, -14) * (f / 1024);
+  if (e === 0) return s * 2 ** -14 * (f / 1024);
   if (e === 31) return f ? NaN : s * Infinity;
-  return s * Math.pow(2, e - 15) * (1 + f / 1024);
-}
-
-/** Type guard helper for callers that build tensors by hand. */
-export function tensor(shape: number[], data: Float32Array | number[]): WeightTensor {
-  return { shape, data: data instanceof Float32Array ? data : Float32Array.from(data) };
+  return s * 2 ** (e - 15) * (1 + f / 1024);
 }
 
 /**

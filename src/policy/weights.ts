@@ -84,10 +84,3 @@ export function validateWeights(c: GptConfig, w: WeightMap): void {
     if (!expected.has(name)) throw new AnchorError('BAD_MODEL', `weights: unexpected tensor '${name}'`, { name });
   }
 }
-
-/** Deep copy of a weight map (fresh Float32Arrays). */
-export function cloneWeights(w: WeightMap): WeightMap {
-  const out: WeightMap = new Map();
-  for (const [k, t] of w) out.set(k, { shape: [...t.shape], data: new Float32Array(t.data) });
-  return out;
-}

@@ -13,7 +13,7 @@ import { finalWindowMean, finiteOrNull, lastValue, meanOf, meanSe, metricValue, 
 import { AnchorError } from '../util/errors.ts';
 
 /** The columns of the comparison, in display order. */
-export const COMPARE_COLUMNS = [
+const COMPARE_COLUMNS = [
   { key: 'steps', label: 'steps', digits: 0, describe: 'steps logged' },
   { key: 'finalGold', label: 'gold final', digits: 3, describe: 'mean gold over the final window' },
   { key: 'peakGold', label: 'gold peak', digits: 3, describe: 'peak of the rolling-mean gold (full windows)' },
@@ -40,7 +40,7 @@ export const COMPARE_COLUMNS = [
  * its first crossing of the run's `metrics.alarms` threshold to the rolling-gold peak (positive:
  * it fired before the peak; n/a: it never fired).
  */
-export const ALARM_COLUMNS = [
+const ALARM_COLUMNS = [
   { key: 'driftGapSpearman', label: 'ρ(drift,gap)', digits: 3, describe: 'Spearman correlation of drift at each settlement window with the concurrent hacking gap (needs ≥ 3 windows)' },
   { key: 'sndGapSpearman', label: 'ρ(1−Snd@G,gap)', digits: 3, describe: 'Spearman correlation of 1 − window-mean on-policy Snd@G with the concurrent hacking gap (needs ≥ 3 windows)' },
   { key: 'rankGapSpearman', label: 'ρ(1−r_s,gap)', digits: 3, describe: 'Spearman correlation of 1 − the settled sample\'s RM-vs-label rank correlation with the concurrent hacking gap (needs ≥ 3 windows)' },
@@ -56,7 +56,7 @@ const METRICS_DEFAULTS = metricsConfigSchema.parse({});
  * Gate columns (cumulative counts from the last metrics line of gated arms). Shown only when some
  * arm of the compared runs has a gate; n/a for arms without one.
  */
-export const GATE_COLUMNS = [
+const GATE_COLUMNS = [
   { key: 'gateDeny', label: 'DENY', digits: 0, describe: 'gate passes that decided DENY (hard invariant violated; update rolled back)' },
   { key: 'gateEscalate', label: 'ESCALATE', digits: 0, describe: 'gate passes that decided ESCALATE (u > epsilon; settlement and probe depth raised)' },
   { key: 'gateModify', label: 'MODIFY', digits: 0, describe: 'gate passes that decided MODIFY (verified high-severity failure; RM refitted on it, update recomputed)' },
@@ -75,7 +75,7 @@ const GATE_SOURCES: Record<(typeof GATE_COLUMNS)[number]['key'], string> = {
 };
 
 /** A column key of the comparison. */
-export type CompareKey = (typeof COMPARE_COLUMNS)[number]['key'] | (typeof ALARM_COLUMNS)[number]['key'] | (typeof GATE_COLUMNS)[number]['key'];
+type CompareKey = (typeof COMPARE_COLUMNS)[number]['key'] | (typeof ALARM_COLUMNS)[number]['key'] | (typeof GATE_COLUMNS)[number]['key'];
 
 /** The outcome columns (the first text table) — the rest are settlement/cost columns. */
 const OUTCOME_KEYS: readonly CompareKey[] = ['steps', 'finalGold', 'peakGold', 'peakStep', 'finalProxy', 'gap', 'kl', 'length', 'entropy'];
@@ -91,7 +91,7 @@ export interface CompareCell {
 }
 
 /** One arm's row. */
-export interface CompareRow {
+interface CompareRow {
   arm: string;
   /** What the arm is a reference for, from its spec in arm.json ({@link armRole}). */
   role?: ArmRole;
@@ -140,7 +140,7 @@ export function defaultWindow(runs: readonly RunData[]): number {
 export type ArmRole = 'execution' | 'frozen' | null;
 
 /** The role of an arm from its spec (reward source and label source). */
-export function armRole(spec: ArmStatus['spec'] | undefined): ArmRole {
+function armRole(spec: ArmStatus['spec'] | undefined): ArmRole {
   if (!spec) return null;
   const source = (REWARD_SOURCES as Record<string, RewardSource | undefined>)[spec.reward];
   if (source?.executesRollouts) return 'execution';
@@ -153,7 +153,7 @@ function executionArm(run: RunData): ArmData | undefined {
 }
 
 /** The comparison values of one arm of one run. */
-export function armValues(arm: ArmData, run: RunData, window: number): Record<CompareKey, number | null> {
+function armValues(arm: ArmData, run: RunData, window: number): Record<CompareKey, number | null> {
   const m = arm.metrics;
   const peak = rollingPeak(m, K.gold, window);
   // Gap per step, from the logged key or proxy − gold where only those are logged.

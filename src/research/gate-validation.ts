@@ -89,7 +89,7 @@ export const VALIDATION_DEFAULTS: Omit<ValidationOptions, 'onProgress'> = {
 };
 
 /** One check with its figures. */
-export interface ValidationCheck {
+interface ValidationCheck {
   readonly name: string;
   readonly pass: boolean;
   readonly detail: string;
@@ -124,7 +124,7 @@ export async function runValidation(partial: Partial<ValidationOptions> = {}): P
   const settleRng = rng.fork('settlement');
 
   // Zipf(α) over N modes.
-  const weights = Array.from({ length: opts.modes }, (_, i) => Math.pow(i + 1, -opts.alpha));
+  const weights = Array.from({ length: opts.modes }, (_, i) => (i + 1) ** -opts.alpha);
   const total = weights.reduce((a, b) => a + b, 0);
   const probs = weights.map((w) => w / total);
   const cumulative: number[] = [];
@@ -197,7 +197,6 @@ export async function runValidation(partial: Partial<ValidationOptions> = {}): P
   const early = Math.max(1, Math.floor(opts.rounds / 10));
   const lateStart = opts.rounds - early;
   let injected = 0;
-  let denied = 0;
   let deniedInjected = 0;
   let committedViolations = 0;
   let falseDenies = 0;
@@ -249,7 +248,6 @@ export async function runValidation(partial: Partial<ValidationOptions> = {}): P
       lastEscalation = t;
     }
     if (res.decision === 'DENY') {
-      denied++;
       if (violation) deniedInjected++;
       else falseDenies++;
     }

@@ -12,10 +12,10 @@ import type { SandboxConfig } from './config.ts';
 import type { Executor } from './types.ts';
 import { QueueExecutor, type QueueExecutorOptions } from './queue/queue-executor.ts';
 
-export type { ExecErrorCode, ExecResult, ExecStatus, Executor, ExecutorOptions, ProgramSpec } from './types.ts';
+export type { ExecResult, ExecStatus, Executor, ProgramSpec } from './types.ts';
 export { sandboxConfigSchema, defaultSandboxConfig, type SandboxConfig } from './config.ts';
 export { LocalExecutor, type LocalExecutorOptions } from './local-executor.ts';
-export { QueueExecutor, type QueueExecutorOptions } from './queue/queue-executor.ts';
+export { QueueExecutor } from './queue/queue-executor.ts';
 
 /** Create the executor for the configured backend (only `local` exists today). */
 export function createExecutor(options: Partial<LocalExecutorOptions> = {}): Executor {
@@ -45,7 +45,7 @@ export function createExecutorFromConfig(config: SandboxConfig, seed = 0): Execu
 }
 
 /** Map the `sandbox` config section onto the `queue` backend's options. */
-export function queueExecutorOptionsFromConfig(config: SandboxConfig, seed = 0): QueueExecutorOptions {
+function queueExecutorOptionsFromConfig(config: SandboxConfig, seed = 0): QueueExecutorOptions {
   return {
     ...executorOptionsFromConfig(config, seed),
     redis: config.redis,

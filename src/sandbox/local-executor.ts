@@ -374,7 +374,7 @@ export class LocalExecutor implements Executor {
   /** Run a chunk; re-run leftovers of a dead worker one program at a time, outside the queue slot. */
   private async process(chunk: Job[], deliver: (index: number, r: ExecResult) => void): Promise<void> {
     const leftover = await this.queue.add(() => this.attempt(chunk, deliver));
-    if (leftover && leftover.length) await Promise.all(leftover.map((j) => this.process([j], deliver)));
+    if (leftover?.length) await Promise.all(leftover.map((j) => this.process([j], deliver)));
   }
 
   private async attempt(chunk: Job[], deliver: (index: number, r: ExecResult) => void): Promise<Job[]> {

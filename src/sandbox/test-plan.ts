@@ -12,7 +12,7 @@ import { parse, type Node } from 'acorn';
 import { runInNewContext } from 'node:vm';
 
 /** What the worker needs to run one problem's tests. */
-export interface TestPlan {
+interface TestPlan {
   /** Names the tests read from the program realm, as JSON (a string array). */
   namesJson: string;
   names: readonly string[];
@@ -39,18 +39,6 @@ type AnyNode = Node & Record<string, unknown>;
 
 function isNode(v: unknown): v is AnyNode {
   return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string';
-}
-
-/** Every child node of `n`. */
-function children(n: AnyNode): AnyNode[] {
-  const out: AnyNode[] = [];
-  for (const key of Object.keys(n)) {
-    if (key === 'type' || key === 'start' || key === 'end' || key === 'loc' || key === 'range') continue;
-    const v = n[key];
-    if (Array.isArray(v)) for (const c of v) { if (isNode(c)) out.push(c); }
-    else if (isNode(v)) out.push(v);
-  }
-  return out;
 }
 
 /** Names bound by a declaration pattern. */

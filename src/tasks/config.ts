@@ -14,15 +14,11 @@ import { generateProblems, getFamily, listFamilies } from './registry.ts';
 /** Schema of a family-based task section (strict, defaulted). Knobs are checked against the family. */
 export const taskFamilyConfigSchema = z
   .object({
-    family: z.string().default('synthetic-js'),
-    /** Seed of the problem generator; train and eval come from it and are disjoint. */
-    split_seed: z.number().int().default(1),
-    /** Number of training problems. */
-    train: z.number().int().min(0).default(2000),
-    /** Number of held-out evaluation problems. */
-    eval: z.number().int().min(0).default(200),
-    /** Family knobs (see datasets/synthetic.md); unknown knobs are errors. Same key as the pretrain config. */
-    options: z.record(z.string(), z.unknown()).default({}),
+    family: z.string().default('synthetic-js').describe('A built-in task family (`anchor-rl datasets` lists them).'),
+    split_seed: z.number().int().default(1).describe('Seed of the problem generator; train and eval come from it and are disjoint.'),
+    train: z.number().int().min(0).default(2000).describe('Number of training problems.'),
+    eval: z.number().int().min(0).default(200).describe('Number of held-out evaluation problems.'),
+    options: z.record(z.string(), z.unknown()).default({}).describe('Family knobs (see datasets/synthetic.md); unknown knobs are errors. Same key as the pretrain config.'),
   })
   .strict()
   .superRefine((cfg, ctx) => {

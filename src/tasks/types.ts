@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { Problem } from '../datasets/problem.ts';
 
 /** Which side of the train/eval split to generate. */
-export type Split = 'train' | 'eval';
+type Split = 'train' | 'eval';
 
 /** Options every family's generator receives (plus its own knobs). */
 export interface BaseGenerateOptions {

@@ -85,13 +85,13 @@ export const ARM_REGISTRY: Record<string, ArmSpec> = {
 /** An inline arm definition in a run config. */
 export const armDefinitionSchema = z
   .object({
-    name: dirNameSchema,
-    extends: z.string().optional(),
-    describe: z.string().optional(),
-    reward: z.enum(REWARD_SOURCE_NAMES).optional(),
-    labels: z.enum(LABEL_SOURCE_NAMES).nullable().optional(),
-    gate: z.boolean().optional(),
-    overlay: z.record(z.string(), z.unknown()).default({}),
+    name: dirNameSchema.describe('The arm\'s name: its directory in the run (letters, digits, _ . -).'),
+    extends: z.string().optional().describe('A registry arm or an earlier arm whose reward, labels, gate and overlay this one starts from.'),
+    describe: z.string().optional().describe('One line shown in the compare table and the report.'),
+    reward: z.enum(REWARD_SOURCE_NAMES).optional().describe('The reward GRPO optimises (`rm` learned reward model, `execution` executed test pass fraction, ...).'),
+    labels: z.enum(LABEL_SOURCE_NAMES).nullable().optional().describe('Where the RM\'s refit labels come from at each settlement window; null = the RM is never refitted.'),
+    gate: z.boolean().optional().describe('Every policy update passes the pre-action gate (`gate:`) before it is committed; needs reward `rm` and labels `execution`.'),
+    overlay: z.record(z.string(), z.unknown()).default({}).describe('Run-config overlay applied to this arm only (deep-merged over the run config, then validated).'),
   })
   .strict();
 

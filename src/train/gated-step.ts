@@ -112,7 +112,7 @@ export function resolveGateConfig(gate: RunConfig['gate'], settlementRate: numbe
 }
 
 /** A dense feature row as a sparse vector (js-surface rows are mostly zeros; checkpoints stay small). */
-export function toSparse(x: ArrayLike<number>): SparseVector {
+function toSparse(x: ArrayLike<number>): SparseVector {
   const indices: number[] = [];
   const values: number[] = [];
   for (let i = 0; i < x.length; i++) if (x[i] !== 0) (indices.push(i), values.push(x[i]!));

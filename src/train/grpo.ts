@@ -17,7 +17,7 @@ import type { ADVANTAGE_ESTIMATORS } from './config.ts';
 export type RewardScaling = 'group' | 'batch' | 'none';
 
 /** Loss aggregation: per-sequence mean then batch mean, token mean, or /(B × max length). */
-export type LossAggregation = 'grpo' | 'bnpo' | 'dapo' | 'dr_grpo';
+type LossAggregation = 'grpo' | 'bnpo' | 'dapo' | 'dr_grpo';
 
 /** An advantage estimator: group mean baseline, leave-one-out baseline, REINFORCE++ (per token). */
 export type AdvantageEstimator = (typeof ADVANTAGE_ESTIMATORS)[number];

@@ -10,7 +10,7 @@ import { goldOf } from './gold.ts';
 import type { Claim } from './settlement.ts';
 
 /** What a label source may use. */
-export interface LabelContext {
+interface LabelContext {
   /** Run the completions in the sandbox. */
   execute(problems: readonly Problem[], texts: readonly string[]): Promise<ExecResult[]>;
   /** Charge programs executed for the training signal to the arm's budget. */
@@ -20,7 +20,7 @@ export interface LabelContext {
 }
 
 /** Labels of the settled claims. */
-export interface Labels {
+interface Labels {
   /** The refit label of each claim (null = no label, left out of the refit). */
   labels: (number | null)[];
   /** Executed gold of each claim where known (for drift against reality). */

@@ -11,12 +11,12 @@ import { z } from 'zod';
 /** The run config's `logging:` section: which logs an arm writes besides its JSONL files. */
 export const loggingConfigSchema = z
   .object({
-    /**
-     * Also write a TensorBoard event file per arm (`<arm>/events.out.tfevents.*`, every numeric
-     * metric and refit value as a scalar), so `tensorboard --logdir runs/` shows the run.
-     * Default false (the JSONL logs are the source of truth either way).
-     */
-    tensorboard: z.boolean().default(false),
+    tensorboard: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Also write a TensorBoard event file per arm (`<arm>/events.out.tfevents.*`, every numeric metric and refit value as a scalar), so `tensorboard --logdir runs/` shows the run (the JSONL logs are the source of truth either way).',
+      ),
   })
   .strict();
 

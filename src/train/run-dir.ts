@@ -88,7 +88,7 @@ export function emptyDir(dir: string, keep: readonly string[] = []): void {
 export const LOCK_FILE = '.lock';
 
 /** What the lock file holds. */
-export interface LockHolder {
+interface LockHolder {
   pid: number;
   host: string;
   startedAt: string;

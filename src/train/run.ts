@@ -81,7 +81,7 @@ const commandLine = () => `anchor-rl ${process.argv.slice(2).join(' ')}`.trim();
  * Claim a directory for a new run: lock it (a live writer or a stale lock is RUN_LOCKED, exit 2),
  * then refuse a non-empty one unless `force`, which replaces only a run directory of ours.
  */
-export function claimNewRunDir(runDir: string, force: boolean | undefined, log?: (l: string) => void): RunLock {
+function claimNewRunDir(runDir: string, force: boolean | undefined, log?: (l: string) => void): RunLock {
   const nonEmpty = existsSync(runDir) && readdirSync(runDir).length > 0;
   if (nonEmpty && force && !existsSync(join(runDir, LOCK_FILE))) checkForceTarget(runDir, isRunDir, 'an anchor-rl run directory (no run manifest.json)');
   const lock = lockDir(runDir, commandLine(), { ...(log ? { log } : {}) });
@@ -164,14 +164,14 @@ export async function resumeRun(runDir: string, opts: ResumeOptions = {}): Promi
 }
 
 /** The resolved config in force, next to manifest.json; its hash is manifest.configHash. */
-export const RESOLVED_CONFIG = 'config.resolved.json';
+const RESOLVED_CONFIG = 'config.resolved.json';
 
 /**
  * The config a resume runs with. manifest.json's `config` must hash to `configHash` (the config
  * in force); an edit is refused (BAD_CONFIG listing the changed keys) unless every changed key is
  * under one of `allow`, and is then recorded in `configChanges` with each arm's step.
  */
-export function checkConfigChange(dir: string, manifest: RunManifest, allow: readonly string[], log: (l: string) => void): RunConfig {
+function checkConfigChange(dir: string, manifest: RunManifest, allow: readonly string[], log: (l: string) => void): RunConfig {
   const mp = join(dir, 'manifest.json');
   const rp = join(dir, RESOLVED_CONFIG);
   const now = manifest.config;
@@ -220,7 +220,7 @@ export function checkConfigChange(dir: string, manifest: RunManifest, allow: rea
  * The manifest of a new run of `config` (its arms, versions, tfjs backend, git commit, start
  * time). `train` and `sweep` (one per seed) write it before any arm starts.
  */
-export function newManifest(config: RunConfig, tfBackend: string): RunManifest {
+function newManifest(config: RunConfig, tfBackend: string): RunManifest {
   return {
     name: config.name,
     seed: config.seed,

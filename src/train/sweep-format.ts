@@ -21,7 +21,7 @@ import { AnchorError } from '../util/errors.ts';
 export const SWEEP_FILE = 'sweep.json';
 
 /** One `--grid KEY=V1,V2,...` axis as recorded. */
-export interface SweepAxisRecord {
+interface SweepAxisRecord {
   /** Run-config key path, e.g. `settlement.rate`. */
   key: string;
   /** Typed values in the order given. */

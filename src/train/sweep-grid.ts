@@ -147,7 +147,7 @@ export function gridCells(axes: readonly GridAxis[]): SweepCell[] {
 }
 
 /** The overlay a cell applies: its values as a nested config object. */
-export function cellOverlay(cell: SweepCell): Record<string, unknown> {
+function cellOverlay(cell: SweepCell): Record<string, unknown> {
   const root: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(cell.values)) setPath(root, key.split('.'), value, '--grid');
   return root;

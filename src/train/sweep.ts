@@ -47,7 +47,6 @@ export interface SweepOptions {
   summarizeSweep?: (dir: string) => Promise<string>;
 }
 
-export { DEFAULT_SEEDS };
 
 /** What a sweep will do, fully validated; nothing is written while planning. */
 export interface SweepPlan {

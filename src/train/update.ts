@@ -28,7 +28,7 @@ import type { Rewards, ScoredRollouts } from './reward-sources.ts';
 import type { Problem } from '../datasets/problem.ts';
 
 /** Rollout sampling settings (`policy.sampling`). */
-export type SamplingConfig = RunConfig['policy']['sampling'];
+type SamplingConfig = RunConfig['policy']['sampling'];
 
 /** What the GRPO update needs of the arm: its config sections and the models. */
 export interface UpdateParts {

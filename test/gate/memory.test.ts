@@ -31,7 +31,7 @@ describe('salience-gated memory', () => {
     for (let i = 0; i < 7; i++) m.tick();
     expect(m.retained().map((e) => e.round)).toEqual([0, 1]);
     const s = m.retained()[0]!.salience;
-    expect(s).toBeCloseTo((opts.base + opts.surprise_weight + 0.7) * Math.pow(opts.consolidated_decay, 7), 10);
+    expect(s).toBeCloseTo((opts.base + opts.surprise_weight + 0.7) * opts.consolidated_decay ** 7, 10);
   });
 
   it('stays bounded, evicting the least salient first', () => {

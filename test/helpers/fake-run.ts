@@ -20,7 +20,7 @@ import { Rng } from '../../src/util/rng.ts';
 export const FAKE_ARMS = ['frozen', 'anchored', 'execution', 'judge'] as const;
 
 /** Which file of an arm to damage. */
-export type FakeFile = 'metrics' | 'samples' | 'refits';
+type FakeFile = 'metrics' | 'samples' | 'refits';
 
 /** Options of {@link writeFakeRun}. */
 export interface FakeRunOptions {
@@ -51,7 +51,7 @@ export interface FakeRunOptions {
 }
 
 /** What was written for one arm (before any truncation/corruption). */
-export interface FakeArm {
+interface FakeArm {
   status: ArmStatus;
   metrics: Record<string, number | null>[];
   samples: SampleLine[];

@@ -3,7 +3,7 @@ import { OrtDecoder, OrtEngineDecoder, type StepLogits } from '../../src/policy/
 import { exportGptToOnnx } from '../../src/policy/onnx/export-gpt.ts';
 import { headDim, type GptConfig } from '../../src/policy/gpt-config.ts';
 import type { WeightMap } from '../../src/policy/weights.ts';
-import { Rng } from '../../src/util/rng.ts';
+import type { Rng } from '../../src/util/rng.ts';
 
 /** A left-padded batch from rows of different lengths. */
 export function leftPad(rows: number[][], pad = 0): { L: number; ids: Int32Array; positions: Int32Array; padCounts: Int32Array } {

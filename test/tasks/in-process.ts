@@ -56,7 +56,7 @@ export function looseDeepEqual(a: unknown, b: unknown): boolean {
   const bo = typeof b === 'object' && b !== null;
   if (!ao || !bo) {
     if (ao || bo) return false;
-    // eslint-disable-next-line eqeqeq
+    // biome-ignore lint/suspicious/noDoubleEquals: mirrors assert.deepEqual, whose primitive comparison is loose
     return a == b || (Number.isNaN(a) && Number.isNaN(b));
   }
   if (Array.isArray(a) !== Array.isArray(b)) return false;
@@ -64,7 +64,7 @@ export function looseDeepEqual(a: unknown, b: unknown): boolean {
   const kb = Object.keys(b as object);
   if (ka.length !== kb.length) return false;
   for (const k of ka) {
-    if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
+    if (!Object.hasOwn(b as object, k)) return false;
     if (!looseDeepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
   }
   return true;

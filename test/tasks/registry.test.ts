@@ -152,7 +152,7 @@ describe('synthetic-js', () => {
     expect(runInProcess(assembleProgram(p, throwing))).toEqual({ passed: 4, total: 5, status: 'fail' });
 
     const [plain] = generateProblems('synthetic-js', { split: 'train', count: 1, seed: 1, test_style: 'multipl-e', kinds: { int: 1, array: 0, string: 0 } });
-    expect(plain!.tests).toMatch(/^const assert = require\('node:assert'\);\nfunction test\(\) {\n  let candidate = f;\n( {2}assert\.deepEqual\(candidate\(-?\d+\), -?\d+\);\n){5}}\n\ntest\(\);\n$/);
+    expect(plain!.tests).toMatch(/^const assert = require\('node:assert'\);\nfunction test\(\) {\n {2}let candidate = f;\n( {2}assert\.deepEqual\(candidate\(-?\d+\), -?\d+\);\n){5}}\n\ntest\(\);\n$/);
     expect(runInProcess(assembleProgram(plain!, plain!.reference!))).toEqual({ passed: 5, total: 5, status: 'pass' });
     expect(runInProcess(assembleProgram(plain!, '  return 123456;\n}'))).toEqual({ passed: 0, total: 1, status: 'fail' });
   });

@@ -8,7 +8,6 @@ import { ARM_REGISTRY, resolveArms } from '../../src/train/arms.ts';
 import { DataLoader } from '../../src/train/data.ts';
 import { assertionCount, goldOf } from '../../src/train/gold.ts';
 import { JsonlWriter, KvLogger, writeCsvFromJsonl } from '../../src/train/logger.ts';
-import { Rng } from '../../src/util/rng.ts';
 
 describe('arm registry', () => {
   it('has the four arms of the study and the gated arm as data', () => {

@@ -6,7 +6,6 @@ import type { Argv, CommandModule } from 'yargs';
 import { runGoodhart, GOODHART_DEFAULTS, type GoodhartResult } from '../../research/experiments/goodhart.ts';
 import { runSettlementLoop, SETTLEMENT_DEFAULTS, type SettlementLoopResult } from '../../research/experiments/settlement-loop.ts';
 import { progressBar } from '../../research/experiments/format.ts';
-import { formatTable, pm } from '../../util/table.ts';
 import { AnchorError } from '../../util/errors.ts';
 import { runExchangeRate, EXCHANGE_DEFAULTS, type ExchangeRateResult } from '../../research/experiments/exchange-rate.ts';
 import { runCopula, runCopulaOnRecords, type CopulaResult } from '../../research/experiments/copula.ts';
@@ -222,7 +221,7 @@ const settlementScaling = simpleCommand<ScalingArgs, ScalingResult>({
       .option('max-log2', { type: 'number', describe: 'Largest log2 N of the AUC' }) as Argv<ScalingArgs>,
   run: (a, on) => {
     const budgets = a.budgets?.flatMap((b) => String(b).split(',')).map(Number);
-    if (budgets && budgets.some((b) => !Number.isInteger(b) || b < 1)) throw new AnchorError('BAD_ARGUMENT', `--budgets must be positive integers, got ${a.budgets!.join(' ')}`);
+    if (budgets?.some((b) => !Number.isInteger(b) || b < 1)) throw new AnchorError('BAD_ARGUMENT', `--budgets must be positive integers, got ${a.budgets!.join(' ')}`);
     return runScaling({ domain: a.domain, tasks: a.tasks, seed: a.seed, budgets, init: a.init, batch: a.batch, candidates: a.candidates, evalPool: a['eval-pool'], maxLog2: a['max-log2'], onTask: on });
   },
   format: formatScaling,

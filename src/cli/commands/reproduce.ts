@@ -46,7 +46,7 @@ function num(x: number): string {
 }
 
 /** The HTML report of a suite run (charts rendered to inline SVG). */
-export async function reproduceHtml(jobs: readonly SuiteJob[], results: readonly JobResult[], quick: boolean): Promise<string> {
+async function reproduceHtml(jobs: readonly SuiteJob[], results: readonly JobResult[], quick: boolean): Promise<string> {
   // The experiments and the chart renderer (vega) load when the suite runs, not with the command list.
   const { renderSvg } = await import('../../report/charts.ts');
   const { escapeHtml } = await import('../../report/report.ts');
@@ -70,7 +70,7 @@ export async function reproduceHtml(jobs: readonly SuiteJob[], results: readonly
 }
 
 /** Markdown table of a suite run. */
-export function reproduceMarkdown(results: readonly JobResult[], quick: boolean): string {
+function reproduceMarkdown(results: readonly JobResult[], quick: boolean): string {
   const rows: Headline[] = results.flatMap((r) => r.headlines);
   return [
     `# anchor-rl reproduction suite${quick ? ' (quick sizes)' : ''}`,
@@ -85,7 +85,7 @@ export function reproduceMarkdown(results: readonly JobResult[], quick: boolean)
 }
 
 /** Every experiment's full text table (what `anchor-rl experiment NAME` prints), as Markdown. */
-export function reproduceTables(jobs: readonly SuiteJob[], results: readonly JobResult[], quick: boolean): string {
+function reproduceTables(jobs: readonly SuiteJob[], results: readonly JobResult[], quick: boolean): string {
   return [
     `# anchor-rl reproduction suite — full tables${quick ? ' (quick sizes)' : ''}`,
     '',

@@ -22,7 +22,7 @@ interface RunArgs {
 }
 
 /** One input line, parsed: a program to run, or the reason it cannot run. */
-export type ParsedLine = { line: number; spec: ProgramSpec } | { line: number; id: string; error: string };
+type ParsedLine = { line: number; spec: ProgramSpec } | { line: number; id: string; error: string };
 
 const LANGUAGES: Record<string, Language> = { js: 'javascript', javascript: 'javascript', node: 'javascript', py: 'python', python: 'python' };
 
@@ -32,7 +32,7 @@ const LANGUAGES: Record<string, Language> = { js: 'javascript', javascript: 'jav
  * prompt + truncated completion, with its tests in their own realm and the prompt as the trusted
  * prefix (see ProgramSpec.tests and ProgramSpec.prompt), exactly as training runs them.
  */
-export function parseInput(text: string): ParsedLine[] {
+function parseInput(text: string): ParsedLine[] {
   const out: ParsedLine[] = [];
   const lines = text.split(/\r?\n/);
   lines.forEach((raw, k) => {
@@ -85,7 +85,7 @@ export function parseInput(text: string): ParsedLine[] {
 const STATUS_ORDER: ExecStatus[] = ['pass', 'fail', 'error', 'syntax_error', 'timeout', 'oom', 'unsupported'];
 
 /** The final summary: `N passed, M failed` followed by the count of every status that occurred. */
-export function summaryLine(statuses: readonly ExecStatus[]): string {
+function summaryLine(statuses: readonly ExecStatus[]): string {
   const counts = new Map<ExecStatus, number>();
   for (const s of statuses) counts.set(s, (counts.get(s) ?? 0) + 1);
   const passed = counts.get('pass') ?? 0;
@@ -105,7 +105,7 @@ function sameFile(a: string, b: string): boolean {
 }
 
 function readInput(path: string): string {
-  let st;
+  let st: ReturnType<typeof statSync>;
   try {
     st = statSync(path);
   } catch {

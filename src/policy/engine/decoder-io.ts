@@ -30,7 +30,7 @@ export interface IoMeta {
 export type IntType = 'int32' | 'int64';
 
 /** One cache pair: the past input fed back from the present output. */
-export interface CachePair {
+interface CachePair {
   past: string;
   present: string;
   /** 'split': [batch, heads, past, head_dim]; 'stacked': [2, batch, heads, past, head_dim]. */
@@ -140,7 +140,7 @@ export function mapDecoderIo(inputs: IoMeta[], outputs: IoMeta[], genai?: GenaiD
       break;
     }
   }
-  const expectedAll = [idsName, maskName, posName, ...patterns.map((p) => p.pairs(0).map((c) => c.past)).flat()];
+  const expectedAll = [idsName, maskName, posName, ...patterns.flatMap((p) => p.pairs(0).map((c) => c.past))];
   if (cache.length === 0) {
     const pastLike = [...inNames].filter((n) => /past|cache/i.test(n));
     if (pastLike.length > 0) fail('its past/cache inputs match no known naming', expectedAll);

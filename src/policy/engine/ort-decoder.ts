@@ -18,7 +18,7 @@ import {
 } from '../onnx/export-gpt.ts';
 
 /** Session options measured fastest here for small models (2 cores shared). */
-export const DEFAULT_SESSION_OPTIONS = {
+const DEFAULT_SESSION_OPTIONS = {
   intraOpNumThreads: 1,
   interOpNumThreads: 1,
   executionMode: 'sequential',
@@ -241,7 +241,7 @@ export class OrtDecoder implements Decoder {
 
     const out = await runSession(this.session, feeds);
     const logitsT = out[spec.logits];
-    if (!logitsT || logitsT.type !== 'float32' || logitsT.dims.length !== 3) {
+    if (logitsT?.type !== 'float32' || logitsT.dims.length !== 3) {
       throw new AnchorError('BAD_MODEL', `output '${spec.logits}' is not a float32 [batch, seq, vocab] tensor`);
     }
     const tensors = new Map<string, unknown>();
@@ -305,7 +305,7 @@ function ioMeta(session: ort.InferenceSession, kind: 'input' | 'output'): IoMeta
   return names.map((name, i) => {
     const m = metas?.[i] as { name?: string; isTensor?: boolean; type?: string; shape?: Array<number | string> } | undefined;
     const entry: IoMeta = { name };
-    if (m && m.isTensor) {
+    if (m?.isTensor) {
       if (m.type) entry.type = m.type;
       if (m.shape) entry.shape = [...m.shape];
     }
@@ -494,7 +494,7 @@ async function runSession(
 
 function logitsOf(out: ort.InferenceSession.OnnxValueMapType, batch: number): StepLogits {
   const t = out.logits;
-  if (!t || t.type !== 'float32' || t.dims.length !== 3 || t.dims[0] !== batch) {
+  if (t?.type !== 'float32' || t.dims.length !== 3 || t.dims[0] !== batch) {
     throw new AnchorError('BAD_MODEL', "output 'logits' is not a float32 [batch, seq, vocab] tensor");
   }
   return { logits: t.data as Float32Array, logitsSeq: t.dims[1]!, vocab: t.dims[2]! };

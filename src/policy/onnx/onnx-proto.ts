@@ -120,7 +120,6 @@ message TypeProto {
 
 /** ONNX TensorProto.DataType values used by the exporter. */
 export const OnnxDataType = { FLOAT: 1, INT32: 6, INT64: 7, BOOL: 9 } as const;
-export type OnnxDataTypeValue = (typeof OnnxDataType)[keyof typeof OnnxDataType];
 
 /** ONNX AttributeProto.AttributeType values used by the exporter. */
 export const OnnxAttrType = { FLOAT: 1, INT: 2, STRING: 3, TENSOR: 4, FLOATS: 6, INTS: 7 } as const;
@@ -162,7 +161,7 @@ export interface ValueInfoProtoObj {
   name: string;
   type: { tensor_type: { elem_type: number; shape: { dim: Array<{ dim_value: number } | { dim_param: string }> } } };
 }
-export interface GraphProtoObj {
+interface GraphProtoObj {
   name: string;
   node: NodeProtoObj[];
   initializer: TensorProtoObj[];

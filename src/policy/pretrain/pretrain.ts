@@ -26,7 +26,7 @@ export interface SupervisedExample {
 }
 
 /** Progress callbacks (the CLI drives a progress bar with them). */
-export interface PretrainHooks {
+interface PretrainHooks {
   log?: (msg: string) => void;
   onStep?: (step: number, total: number, info: { loss: number; lr: number; gradNorm: number }) => void;
   onEvalStart?: (what: string, total: number) => void;
@@ -137,7 +137,7 @@ function weightedNll(model: GptModel, batch: CompletionBatch, weights: Float32Ar
 }
 
 /** Token-mean NLL of the completions (no gradient), in batches. */
-export function heldOutLoss(model: GptModel, ex: readonly SupervisedExample[], padId: number, batchSize = 50): number {
+function heldOutLoss(model: GptModel, ex: readonly SupervisedExample[], padId: number, batchSize = 50): number {
   let total = 0;
   let count = 0;
   for (let s = 0; s < ex.length; s += batchSize) {
@@ -150,7 +150,7 @@ export function heldOutLoss(model: GptModel, ex: readonly SupervisedExample[], p
 }
 
 /** Decode completions for `problems` and execute them; returns per-problem results. */
-export async function evaluatePassRate(
+async function evaluatePassRate(
   model: GptModel,
   tok: Tokenizer,
   problems: readonly Problem[],

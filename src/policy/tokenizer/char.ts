@@ -7,10 +7,6 @@
 import { AnchorError } from '../../util/errors.ts';
 import type { Tokenizer } from './types.ts';
 
-/** Special tokens: ids 0 and 1. */
-export const CHAR_PAD = '<pad>';
-export const CHAR_EOS = '<eos>';
-
 /** Serialised form (what `char-vocab.json` holds). */
 export interface CharTokenizerJson {
   kind: 'char';
@@ -61,7 +57,7 @@ export class CharTokenizer implements Tokenizer {
   /** Rebuild from {@link toJSON} output. */
   static fromJSON(json: unknown): CharTokenizer {
     const j = json as Partial<CharTokenizerJson> | null;
-    if (!j || j.kind !== 'char' || !Array.isArray(j.chars) || j.chars.some((c) => typeof c !== 'string')) {
+    if (j?.kind !== 'char' || !Array.isArray(j.chars) || j.chars.some((c) => typeof c !== 'string')) {
       throw new AnchorError('BAD_MODEL', 'char tokenizer: malformed vocabulary file (expected {kind:"char", chars:[...]})');
     }
     return new CharTokenizer(j.chars);

@@ -90,7 +90,7 @@ export class HfTokenizer implements Tokenizer {
   /** Rebuild from {@link toJSON} output. */
   static fromJSON(json: unknown): HfTokenizer {
     const j = json as Partial<HfTokenizerJson> | null;
-    if (!j || j.kind !== 'hf') throw new AnchorError('BAD_MODEL', 'hf tokenizer: malformed serialised tokenizer');
+    if (j?.kind !== 'hf') throw new AnchorError('BAD_MODEL', 'hf tokenizer: malformed serialised tokenizer');
     return new HfTokenizer(j.tokenizer, j.config ?? {});
   }
 

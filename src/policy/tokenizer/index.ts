@@ -7,9 +7,9 @@ import { CharTokenizer } from './char.ts';
 import { HfTokenizer } from './hf.ts';
 import type { Tokenizer } from './types.ts';
 
-export type { Tokenizer, TokenizerKind } from './types.ts';
-export { CharTokenizer, ASCII_CHARS, CHAR_EOS, CHAR_PAD, type CharTokenizerJson } from './char.ts';
-export { HfTokenizer, type HfTokenizerJson } from './hf.ts';
+export type { Tokenizer } from './types.ts';
+export { CharTokenizer, ASCII_CHARS } from './char.ts';
+export { HfTokenizer } from './hf.ts';
 
 /** Rebuild a tokenizer from its `toJSON()` output. */
 export function tokenizerFromJSON(json: unknown): Tokenizer {

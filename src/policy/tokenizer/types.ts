@@ -3,7 +3,7 @@
  */
 
 /** Which implementation a saved tokenizer needs. */
-export type TokenizerKind = 'char' | 'hf';
+type TokenizerKind = 'char' | 'hf';
 
 /** Text ⇄ token ids. */
 export interface Tokenizer {

@@ -25,10 +25,10 @@ import { fitRidgeF64, predictLinear } from '../../reward/models/ridge-math.ts';
 import { GOODHART_DEFAULTS } from './goodhart.ts';
 import { runTaskRange, stat, type Headline, type Stat, type TaskExperiment } from './common.ts';
 
-export const ADVERSARIES = ['steepest', 'evolutionary', 'settlement-aware'] as const;
-export type AdversaryKind = (typeof ADVERSARIES)[number];
-export const TARGETS = ['sound', 'frozen', 'anchored'] as const;
-export type TargetKind = (typeof TARGETS)[number];
+const ADVERSARIES = ['steepest', 'evolutionary', 'settlement-aware'] as const;
+type AdversaryKind = (typeof ADVERSARIES)[number];
+const TARGETS = ['sound', 'frozen', 'anchored'] as const;
+type TargetKind = (typeof TARGETS)[number];
 
 /** Options. */
 export interface AdversaryOptions {
@@ -145,7 +145,7 @@ class Target {
 }
 
 /** Per (adversary, target): the champion's gold and proxy at steps 0…T, and the reality queries. */
-export interface AdversaryTrace {
+interface AdversaryTrace {
   gold: number[];
   proxy: number[];
   queries: number;
@@ -156,7 +156,7 @@ export interface AdversaryTrace {
 export type AdversaryRecord = Record<string, AdversaryTrace>;
 
 /** Run one adversary against one target. Exported for tests. */
-export function runAdversary(kind: AdversaryKind, target: Target, world: DslWorld, task: DslTask, o: AdversaryResolved, rng: Rng): AdversaryTrace {
+function runAdversary(kind: AdversaryKind, target: Target, world: DslWorld, task: DslTask, o: AdversaryResolved, rng: Rng): AdversaryTrace {
   const gold = (p: string): number => world.evaluate(p, task);
   const trace: AdversaryTrace = { gold: [], proxy: [], queries: 0, restarts: 0 };
   if (kind === 'evolutionary') {
@@ -228,7 +228,7 @@ export function runAdversary(kind: AdversaryKind, target: Target, world: DslWorl
 }
 
 /** Run task t: every adversary against every target. */
-export function adversaryTask(o: AdversaryResolved, t: number): AdversaryRecord {
+function adversaryTask(o: AdversaryResolved, t: number): AdversaryRecord {
   const world = getWorld(o.domain);
   const rng = new Rng(o.seed).fork(`task-${t}`);
   const task = world.sampleTask(rng.fork('task'), `${o.domain}-${t}`);
@@ -246,7 +246,7 @@ export function adversaryTask(o: AdversaryResolved, t: number): AdversaryRecord 
 }
 
 /** Per (adversary, target), over tasks. */
-export interface AdversarySeries {
+interface AdversarySeries {
   adversary: AdversaryKind;
   target: TargetKind;
   gold: Stat[];
@@ -267,7 +267,7 @@ export interface AdversaryResult {
 }
 
 /** Aggregate. */
-export function aggregateAdversary(o: AdversaryResolved, recs: readonly AdversaryRecord[]): AdversaryResult {
+function aggregateAdversary(o: AdversaryResolved, recs: readonly AdversaryRecord[]): AdversaryResult {
   const series: AdversarySeries[] = [];
   for (const a of ADVERSARIES) {
     for (const v of TARGETS) {

@@ -16,11 +16,6 @@ import { meanAndSe } from '../verifiers/best-of-n.ts';
 /** Mean and standard error. */
 export type Stat = { mean: number; se: number };
 
-/** The independent random stream of task (or replicate) t under a seed. */
-export function taskRng(seed: number, t: number): Rng {
-  return new Rng(seed).fork(`task-${t}`);
-}
-
 /**
  * An experiment split into independent per-task units. `O` = resolved options, `R` = one task's
  * JSON-safe record, `Res` = the aggregated result.
@@ -59,7 +54,7 @@ export function stat(values: readonly (number | null)[]): Stat {
 }
 
 /** Ratio of two means over units with its delta-method standard error (as in src/research/verifiers/snd.ts). */
-export function ratioOfMeans(num: readonly number[], den: readonly number[]): { value: number; se: number } {
+function ratioOfMeans(num: readonly number[], den: readonly number[]): { value: number; se: number } {
   const n = num.length;
   const mx = num.reduce((a, b) => a + b, 0) / n;
   const my = den.reduce((a, b) => a + b, 0) / n;
@@ -132,9 +127,4 @@ export function linearFit(x: readonly number[], y: readonly number[]): { interce
   const r2 = syy === 0 ? NaN : 1 - sse / syy;
   const slopeSe = n > 2 && sxx > 0 ? Math.sqrt(sse / (n - 2) / sxx) : NaN;
   return { intercept, slope, slopeSe, r2 };
-}
-
-/** Float arrays to plain arrays (records must survive JSON round trips unchanged). */
-export function plain(a: ArrayLike<number>): number[] {
-  return Array.from(a);
 }

@@ -21,7 +21,7 @@
 import { AnchorError } from '../../util/errors.ts';
 import { expectedBestOfNCurve, powersOfTwo } from '../verifiers/best-of-n.ts';
 import { pearson, spearman } from '../../util/correlation.ts';
-import { GOODHART_DEFAULTS, goodhartPool, resolveGoodhart, type GoodhartResolved } from './goodhart.ts';
+import { goodhartPool, resolveGoodhart, type GoodhartResolved } from './goodhart.ts';
 import { bootstrapSe, median, runTaskRange, type Headline, type TaskExperiment } from './common.ts';
 import { expectedMaxNormal, logNormCdf, normCdf, normInv, normPdf } from './gaussian.ts';
 
@@ -122,13 +122,13 @@ export interface CopulaOptions {
 export type CopulaRecord = Record<string, CopulaPrediction>;
 
 /** Per-task unit: rebuild goodhart's pool for task t and predict. */
-export function copulaTask(o: GoodhartResolved, t: number): CopulaRecord {
+function copulaTask(o: GoodhartResolved, t: number): CopulaRecord {
   const p = goodhartPool(o, t);
   return Object.fromEntries(Object.entries(p.scores).map(([name, s]) => [name, predictPool(s, p.gold, o.maxLog2)]));
 }
 
 /** Per-verifier summary. */
-export interface CopulaVerifierSummary {
+interface CopulaVerifierSummary {
   verifier: string;
   problems: number;
   pairs: number;
@@ -156,7 +156,7 @@ function errs(recs: readonly CopulaPrediction[], key: 'copula' | 'pearson'): num
 }
 
 /** Aggregate per-problem predictions (in problem order). */
-export function aggregateCopula(source: string, maxLog2: number, seed: number, recs: readonly CopulaRecord[]): CopulaResult {
+function aggregateCopula(source: string, maxLog2: number, seed: number, recs: readonly CopulaRecord[]): CopulaResult {
   const names = Object.keys(recs[0] ?? {});
   return {
     source,
@@ -229,4 +229,3 @@ export function copulaHeadlines(r: CopulaResult, label: string): Headline[] {
   ]);
 }
 
-export { GOODHART_DEFAULTS };

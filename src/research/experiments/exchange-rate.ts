@@ -91,7 +91,7 @@ export function simulateReplicate(rng: Rng, rhos: readonly number[], maxLog2: nu
 }
 
 /** Run batch t. */
-export function exchangeRateTask(o: ExchangeRateResolved, t: number): ExchangeRateRecord {
+function exchangeRateTask(o: ExchangeRateResolved, t: number): ExchangeRateRecord {
   const rng = new Rng(o.seed).fork(`task-${t}`);
   const K = o.maxLog2 + 1;
   const sum = o.rhos.map(() => new Array<number>(K).fill(0));
@@ -109,7 +109,7 @@ export function exchangeRateTask(o: ExchangeRateResolved, t: number): ExchangeRa
 }
 
 /** A (ρ, N) point of the best-of-N comparison. */
-export interface ExchangePoint {
+interface ExchangePoint {
   rho: number;
   n: number;
   simulated: number;
@@ -119,7 +119,7 @@ export interface ExchangePoint {
 }
 
 /** A (ρ, N) point of the compute penalty (log₂ N′). */
-export interface PenaltyPoint {
+interface PenaltyPoint {
   rho: number;
   n: number;
   empiricalLog2: number | null;
@@ -179,7 +179,7 @@ function empiricalPenalty(o: ExchangeRateResolved, mean: number[][]): { rho: num
 }
 
 /** Aggregate batches into the result. */
-export function aggregateExchangeRate(o: ExchangeRateResolved, recs: readonly ExchangeRateRecord[]): ExchangeRateResult {
+function aggregateExchangeRate(o: ExchangeRateResolved, recs: readonly ExchangeRateRecord[]): ExchangeRateResult {
   const ns = powersOfTwo(o.maxLog2);
   const m = ns.map((n) => expectedMaxNormal(n));
   const { mean, se, n } = meansOf(o, recs);

@@ -61,7 +61,7 @@ export interface VerifierSpec {
 }
 
 /** Per-N row of the result. */
-export interface GoodhartRow {
+interface GoodhartRow {
   n: number;
   execution: { mean: number; se: number };
   /** Per verifier name. */

@@ -118,7 +118,7 @@ type Decomp = { brier: number; reliability: number; resolution: number; uncertai
 export type ResolutionRecord = Record<'anchored' | 'frozen', Decomp[]>;
 
 /** Run task t. */
-export function resolutionTask(o: ResolutionResolved, t: number): ResolutionRecord {
+function resolutionTask(o: ResolutionResolved, t: number): ResolutionRecord {
   const world = getWorld(o.domain);
   const set = world.featureSets[0]!;
   const rng = new Rng(o.seed).fork(`task-${t}`);
@@ -159,7 +159,7 @@ export function resolutionTask(o: ResolutionResolved, t: number): ResolutionReco
 }
 
 /** Per round, mean ± SE over tasks. */
-export interface ResolutionRound {
+interface ResolutionRound {
   round: number;
   anchored: Record<keyof Decomp, Stat>;
   frozen: Record<keyof Decomp, Stat>;
@@ -181,7 +181,7 @@ export interface ResolutionResult {
 const KEYS = ['brier', 'reliability', 'resolution', 'uncertainty', 'baseRate', 'meanForecast'] as const;
 
 /** Aggregate. */
-export function aggregateResolution(o: ResolutionResolved, recs: readonly ResolutionRecord[]): ResolutionResult {
+function aggregateResolution(o: ResolutionResolved, recs: readonly ResolutionRecord[]): ResolutionResult {
   const arm = (a: 'anchored' | 'frozen', r: number): Record<keyof Decomp, Stat> =>
     Object.fromEntries(KEYS.map((k) => [k, stat(recs.map((x) => x[a][r]![k]))])) as Record<keyof Decomp, Stat>;
   return {

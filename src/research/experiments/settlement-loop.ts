@@ -38,7 +38,7 @@ export const SETTLEMENT_DEFAULTS = { rounds: 10, pool: 512, top: 32, base: 300 }
 type Stat = { mean: number; se: number };
 
 /** One round, mean ± SE over tasks. */
-export interface SettlementRound {
+interface SettlementRound {
   round: number;
   anchored: { gold: Stat; drift: Stat };
   frozen: { gold: Stat; drift: Stat };
@@ -109,10 +109,10 @@ export function resolveSettlement(opts: SettlementLoopOptions): SettlementResolv
 }
 
 /** A fitted verifier as a scoring function. */
-export type Scorer = (X: readonly ArrayLike<number>[]) => Float64Array;
+type Scorer = (X: readonly ArrayLike<number>[]) => Float64Array;
 
 /** Fit a verifier spec (ridge or GBT) on rows X and labels y. */
-export function fitVerifier(spec: VerifierSpec, X: readonly ArrayLike<number>[], y: readonly number[], alpha: number): Scorer {
+function fitVerifier(spec: VerifierSpec, X: readonly ArrayLike<number>[], y: readonly number[], alpha: number): Scorer {
   if (spec.model === 'gbt') {
     const m = fitGbt(X, y);
     return (Z) => predictGbt(m, Z);

@@ -24,8 +24,8 @@ import { topK } from './settlement-loop.ts';
 import { linearFit, runTaskRange, sndAuc, type Headline, type TaskExperiment } from './common.ts';
 
 /** Acquisition strategies. */
-export const STRATEGIES = ['on-policy', 'random', 'uncertainty'] as const;
-export type Strategy = (typeof STRATEGIES)[number];
+const STRATEGIES = ['on-policy', 'random', 'uncertainty'] as const;
+type Strategy = (typeof STRATEGIES)[number];
 
 /** Options. */
 export interface ScalingOptions {
@@ -94,7 +94,7 @@ export function uncertaintyPick(X: readonly Float32Array[], y: readonly number[]
 }
 
 /** Run task t. */
-export function scalingTask(o: ScalingResolved, t: number): ScalingRecord {
+function scalingTask(o: ScalingResolved, t: number): ScalingRecord {
   const world = getWorld(o.domain);
   const set = world.featureSets[0]!;
   const ns = powersOfTwo(o.maxLog2);
@@ -135,7 +135,7 @@ export function scalingTask(o: ScalingResolved, t: number): ScalingRecord {
 }
 
 /** Per strategy: AUC per budget and the log-linear trend. */
-export interface ScalingStrategyResult {
+interface ScalingStrategyResult {
   strategy: Strategy;
   auc: { budget: number; auc: number; se: number }[];
   trend: { intercept: number; slope: number; slopeSe: number; r2: number };
@@ -153,7 +153,7 @@ export interface ScalingResult {
 }
 
 /** Aggregate. */
-export function aggregateScaling(o: ScalingResolved, recs: readonly ScalingRecord[]): ScalingResult {
+function aggregateScaling(o: ScalingResolved, recs: readonly ScalingRecord[]): ScalingResult {
   const exec = recs.map((r) => r.exec);
   return {
     domain: o.domain,

@@ -13,8 +13,8 @@ import { aggregateSettlement, resolveSettlement, settlementTask, type Settlement
 import { runTaskRange, type Headline, type TaskExperiment } from './common.ts';
 
 /** The two verifiers compared. */
-export const WEAK = 'ridge-weak-111';
-export const STRONG = 'gbt-strong-359';
+const WEAK = 'ridge-weak-111';
+const STRONG = 'gbt-strong-359';
 
 /** Options. */
 export interface StrongVerifierOptions {

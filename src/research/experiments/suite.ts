@@ -152,7 +152,7 @@ export function suiteJobs(quick: boolean, seed = 0): SuiteJob[] {
 }
 
 /** Stable JSON of a job's options (cache key). */
-export function optionsKey(opts: unknown): string {
+function optionsKey(opts: unknown): string {
   return JSON.stringify(opts);
 }
 
@@ -222,7 +222,7 @@ export interface JobResult {
 }
 
 /** Load a finished job's cached result when its options match. */
-export function loadJobResult(out: string, job: SuiteJob): JobResult | undefined {
+function loadJobResult(out: string, job: SuiteJob): JobResult | undefined {
   const file = join(out, 'results', `${job.id}.json`);
   if (!existsSync(file)) return undefined;
   try {

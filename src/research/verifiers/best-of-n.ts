@@ -41,7 +41,7 @@ export function bestOfNWeights(m: number, n: number): Float64Array {
  * Gold values ordered by descending verifier score, with each tie group's gold replaced by the
  * group's mean (see module comment). Non-finite scores rank last (treated as -Infinity).
  */
-export function goldByVerifierRank(pool: ScoredPool): Float64Array {
+function goldByVerifierRank(pool: ScoredPool): Float64Array {
   const m = pool.scores.length;
   if (pool.gold.length !== m) throw new AnchorError('BAD_DATASET', `scores (${m}) and gold (${pool.gold.length}) differ in length`);
   const key = (i: number): number => {

@@ -15,7 +15,7 @@ import { expectedBestOfNCurve, powersOfTwo, type ScoredPool } from './best-of-n.
 import { AnchorError } from '../../util/errors.ts';
 
 /** One point of the Snd@N curve. */
-export interface SndPoint {
+interface SndPoint {
   n: number;
   /** Mean over problems of E[gold of the verifier's pick]. */
   verifierGold: number;

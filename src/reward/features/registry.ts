@@ -43,8 +43,3 @@ export function createFeatureExtractor(name: string, opts: FeatureOptions = {}):
   if (!make) throw new AnchorError('BAD_CONFIG', `unknown feature extractor "${name}" (have: ${featureExtractorNames().join(', ')})`);
   return make(opts);
 }
-
-/** Extract features for many texts (rows for a reward model). */
-export function extractAll(fx: FeatureExtractor, texts: readonly string[], prompts?: readonly (string | undefined)[]): Float32Array[] {
-  return texts.map((t, i) => fx.extract(t, prompts?.[i]));
-}

@@ -11,9 +11,7 @@ import type { Judge, LabelledCompletion } from './types.ts';
 export type { Judge, LabelledCompletion } from './types.ts';
 export { judgeSchema, type JudgeConfig, fillTemplate } from './config.ts';
 export { HttpJudge, parseScore } from './http.ts';
-export { LearnedJudge } from './learned.ts';
-export { LmJudge, yesProbability, type NextTokenModel } from './lm.ts';
-export { loadOnnxNextTokenModel } from './onnx-lm.ts';
+export { yesProbability } from './lm.ts';
 
 /** What some judge kinds need from the caller. */
 export interface JudgeContext {

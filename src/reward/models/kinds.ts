@@ -12,7 +12,7 @@ import { RidgeRewardModel, type RidgeModelOptions } from './ridge.ts';
 import type { RewardModel } from './types.ts';
 
 /** What a model is built from (the `reward_model:` block and the learned judge both give these). */
-export interface ModelSettings {
+interface ModelSettings {
   /** Ridge penalty α. */
   alpha: number;
   /** Ridge: divide features by their standard deviation before fitting. */

@@ -23,7 +23,7 @@ export interface PyodideFiles {
 }
 
 /** Directory of the installed `pyodide` npm package. */
-export function pyodideDir(): string {
+function pyodideDir(): string {
   const require = createRequire(import.meta.url);
   return dirname(require.resolve('pyodide/package.json'));
 }
@@ -43,7 +43,7 @@ function buffer(path: string): ArrayBuffer {
  * through `os.system`) is replaced by `crypto.getRandomValues` from the shims. Each replacement
  * must hit exactly once, so a Pyodide upgrade that changes the glue fails loudly here.
  */
-export function adaptGlue(source: string): string {
+function adaptGlue(source: string): string {
   const edits: Array<[RegExp | string, string]> = [
     ['var initRandomFill=()=>{', 'var initRandomFill=()=>{return view=>crypto.getRandomValues(view);'],
     [/export default _createPyodideModule;?\s*$/, 'globalThis.__createPyodideModule=_createPyodideModule;\n'],

@@ -90,7 +90,6 @@ export class PythonRuntime {
   private runtimeRef: ivm.Reference | undefined;
   private scripts: { glue: ivm.Script; loader: ivm.Script; harness: ivm.Script } | undefined;
   private wasmModule: ivm.Reference | undefined;
-  private bootCount = 0;
   readonly stats: RuntimeStats = { boots: 0, bootMs: [], programs: 0, recycles: {}, imageBytes: 0 };
 
   constructor(private readonly opts: PythonRuntimeOptions) {}
@@ -158,7 +157,6 @@ export class PythonRuntime {
       limitRef.release();
       this.runRef = (await runtime.get('run', { reference: true })) as PythonRuntime['runRef'];
       await this.setLimits(st.imageBytes);
-      this.bootCount++;
       this.stats.boots++;
       this.stats.bootMs.push(Math.round(performance.now() - t0));
     } catch (e) {
@@ -320,7 +318,7 @@ function watched<T>(p: Promise<T>, ms: number, onHang: () => void): Promise<T> {
  * (random, SystemRandom, os.urandom, uuid4; see sandbox/python/shims.js) and therefore its verdict
  * are the same in every worker and on every run.
  */
-export function programSeed(runSeed: number, program: PythonProgram): number {
+function programSeed(runSeed: number, program: PythonProgram): number {
   const h = createHash('sha256').update(String(runSeed)).update('\0').update(program.code);
   h.update('\0').update(program.tests ?? '\u0001').update('\0').update(program.prompt ?? '\u0001');
   return h.digest().readInt32LE(0) || 1;

@@ -330,7 +330,6 @@ export class QueueExecutor implements Executor {
   }
 
   private async checkRound(now: number): Promise<void> {
-    {
       for (const p of [...this.pending.values()]) {
         const q = this.queue(p.language);
         const state = await q.getJobState(p.id);
@@ -380,7 +379,6 @@ export class QueueExecutor implements Executor {
           }
         }
       }
-    }
   }
 
   private failAll(err: Error): void {

@@ -12,7 +12,7 @@ import type { DslWorld } from './types.ts';
 import { dsl6, richdsl } from './world.ts';
 
 /** Knobs of the DSL families. */
-export const dslFamilySchema = z
+const dslFamilySchema = z
   .object({
     /** Fraction of the task space (by I/O signature hash) reserved for the eval split. */
     eval_fraction: z.number().gt(0).lt(1).default(0.2),

@@ -23,9 +23,9 @@
 import { fnv1a32 } from '../hash.ts';
 
 /** Buckets of the hashed trigram block. */
-export const TRIGRAM_BUCKETS = 128;
+const TRIGRAM_BUCKETS = 128;
 /** Positions covered by the positional indicators. */
-export const POSITIONS = 10;
+const POSITIONS = 10;
 
 /** A named feature extractor over programs of one token alphabet. */
 export interface FeatureSet {

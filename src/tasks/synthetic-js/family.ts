@@ -34,9 +34,9 @@ import {
 } from './grammar.ts';
 
 /** MultiPL-E JavaScript stop tokens. */
-export const SYNTHETIC_JS_STOP_TOKENS: readonly string[] = ['\nfunction ', '\n/*', '\n//', '\nconsole.log'];
+const SYNTHETIC_JS_STOP_TOKENS: readonly string[] = ['\nfunction ', '\n/*', '\n//', '\nconsole.log'];
 /** The signature every prompt ends with. */
-export const SYNTHETIC_JS_SIGNATURE = 'function f(x) {\n';
+const SYNTHETIC_JS_SIGNATURE = 'function f(x) {\n';
 
 /** Knobs of `synthetic-js` (every field defaulted; see datasets/synthetic.md). */
 export const syntheticJsSchema = z
@@ -203,7 +203,7 @@ function makeProblem(rng: Rng, kind: FunctionKind, k: SyntheticJsKnobs, split: s
   if (k.tests >= 2 && new Set(tests.map(([, y]) => literal(y))).size < 2) return null;
   if (tests.every(([x, y]) => literal(x) === literal(y))) return null; // `return x;` would pass
 
-  const prompt = examples.map(([x, y]) => `// f(${literal(x)}) = ${literal(y)}\n`).join('') + 'function f(x) {\n';
+  const prompt = examples.map(([x, y]) => `// f(${literal(x)}) = ${literal(y)}\n`).join('') + SYNTHETIC_JS_SIGNATURE;
   if (prompt.length > k.max_prompt_chars) return null;
   if (!inSyntheticJsCharset(prompt) || !inSyntheticJsCharset(drawn.body)) return null;
   const testCode = testBlock(
@@ -237,7 +237,7 @@ function makeProblem(rng: Rng, kind: FunctionKind, k: SyntheticJsKnobs, split: s
 }
 
 /** Generate `count` problems of one split. */
-export function generateSyntheticJs(opts: BaseGenerateOptions & SyntheticJsKnobs): Problem[] {
+function generateSyntheticJs(opts: BaseGenerateOptions & SyntheticJsKnobs): Problem[] {
   if (opts.kinds.int > 0 && opts.examples + opts.tests > 2 * opts.input_max + 1) {
     throw new AnchorError(
       'BAD_CONFIG',

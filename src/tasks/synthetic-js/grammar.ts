@@ -11,15 +11,15 @@ export type FunctionKind = 'int' | 'array' | 'string';
 
 /** Integer operations composed on `x`. */
 export const INT_OPS = ['add', 'sub', 'mul', 'neg', 'abs', 'max', 'min', 'mod', 'square'] as const;
-export type IntOp = (typeof INT_OPS)[number];
+type IntOp = (typeof INT_OPS)[number];
 
 /** Array pipeline stages (`length` and `sum` only end a pipeline). */
 export const ARRAY_OPS = ['map', 'filter', 'reverse', 'slice', 'length', 'sum'] as const;
-export type ArrayOp = (typeof ARRAY_OPS)[number];
+type ArrayOp = (typeof ARRAY_OPS)[number];
 
 /** String operations (`length` only ends a chain). */
 export const STRING_OPS = ['upper', 'reverse', 'slice', 'prefix', 'repeat', 'suffix', 'double', 'length'] as const;
-export type StringOp = (typeof STRING_OPS)[number];
+type StringOp = (typeof STRING_OPS)[number];
 
 /** Grammar knobs (the family schema's subset the grammar reads). */
 export interface GrammarKnobs {

@@ -4,7 +4,7 @@
  * frames (strict mode) must not leak functions or receivers to Error.prepareStackTrace.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { ASSERT, expectStatus, expectStillWorks, runAll, testExecutor } from '../helpers.ts';
+import { ASSERT, expectStillWorks, runAll, testExecutor } from '../helpers.ts';
 
 describe('attack: constructor chains and stack frames', () => {
   const ex = testExecutor();
