@@ -2,7 +2,7 @@
 // used for console capture and assertion messages. It never invokes getters (it reads property
 // descriptors), bounds depth, item count and output length, and only uses captured intrinsics.
 
-function createInspect(P, C) {
+function _createInspect(P, C) {
   'use strict';
   const {
     ObjectGetPrototypeOf, ObjectGetOwnPropertyDescriptor, ObjectPrototypeToString, ObjectPrototypePropertyIsEnumerable,
@@ -280,7 +280,7 @@ function createInspect(P, C) {
   function inspect(v, budget) {
     try {
       return formatValue(v, 0, { __proto__: null, budget: budget === undefined ? 20000 : budget, seen: [] }, false);
-    } catch (e) {
+    } catch (_e) {
       return '[uninspectable value]';
     }
   }

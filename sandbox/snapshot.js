@@ -27,7 +27,7 @@
 //   ["E", id, name, message, [[key, node]...]] error    ["W", node] boxed primitive
 //   ["F", handle] function   ["P", handle] promise
 
-function createSnapshot(P, C) {
+function _createSnapshot(P, C) {
   'use strict';
   const {
     ArrayIsArray, ObjectGetPrototypeOf, ObjectGetOwnPropertyDescriptor, ObjectPrototypeHasOwnProperty,
@@ -359,7 +359,7 @@ function createSnapshot(P, C) {
  * synchronous calls of the other realm's controller (`remote(op, handle, x, y)`) with strings
  * only. `describe` turns a thrown value into its message.
  */
-function createBridge(P, S, describe, C) {
+function _createBridge(P, S, describe, C) {
   'use strict';
   const { ReflectApply, Map, MapPrototypeGet, MapPrototypeSet, MapPrototypeDelete, Promise, Error,
     StringPrototypeCharCodeAt, StringPrototypeSlice } = P;

@@ -13,7 +13,7 @@
 // The host keeps References to the functions returned by createPythonRuntime; nothing of the
 // host is reachable from here.
 
-function createPythonRuntime(g, files, config, guard) {
+function _createPythonRuntime(g, files, config, guard) {
   'use strict';
   const U8 = Uint8Array;
   const U32 = Uint32Array;
@@ -291,7 +291,7 @@ function createPythonRuntime(g, files, config, guard) {
       grown = M.HEAPU8.buffer.byteLength > config.recycleHeapBytes;
       if (!thrown) restore();
       else if (!recycle) guard.watching = false;
-    } catch (e) {
+    } catch (_e) {
       recycle = true;
     }
     if (grown) recycle = true;

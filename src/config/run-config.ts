@@ -15,11 +15,11 @@ import {
   checkpointConfigSchema,
   evalConfigSchema,
   grpoConfigSchema,
+  loggingConfigSchema,
   metricsConfigSchema,
   settlementConfigSchema,
 } from '../train/config.ts';
 import { armsConfigSchema, resolveArms } from '../train/arms.ts';
-import { loggingConfigSchema } from '../train/logger.ts';
 import { taskFamilyConfigSchema } from '../tasks/config.ts';
 import { loadConfig } from './load.ts';
 import { dirNameSchema } from './validate.ts';

@@ -32,7 +32,7 @@ export interface ForwardOptions {
 }
 
 /** The sizes every consumer of a policy needs. */
-export interface PolicyShape {
+interface PolicyShape {
   vocabSize: number;
   /** Width of the hidden states `forward` returns. */
   dModel: number;

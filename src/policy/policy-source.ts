@@ -28,7 +28,7 @@ import type { LoraSpec } from './hf/lora.ts';
 import { tinyLlamaConfig, writeRandomHfDir } from './hf/random-dir.ts';
 
 /** A built policy: the model the optimizer trains, its KL reference and how it is served. */
-export interface BuiltPolicy {
+interface BuiltPolicy {
   model: PolicyModel;
   reference: PolicyModel;
   serving: NativeServing;
@@ -38,7 +38,7 @@ export interface BuiltPolicy {
 }
 
 /** Optimizer settings and state saved with a policy. */
-export type SavedOptimizer = { config: OptimizerConfig; state: OptimizerState };
+type SavedOptimizer = { config: OptimizerConfig; state: OptimizerState };
 
 /** A run's base policy. */
 export interface PolicySource {

@@ -9,6 +9,7 @@
  * minutes is flagged (its process may be gone). Controls: the rolling window, the run switcher,
  * the overlay metric and the index's "overlay selected runs" button.
  */
+// biome-ignore lint/complexity/noUselessStringRaw: raw so a backslash added to the page script later stays as written
 export const CLIENT_JS = String.raw`(() => {
   'use strict';
   const cfg = document.getElementById('live').dataset;

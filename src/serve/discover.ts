@@ -45,7 +45,7 @@ function idOf(root: string, dir: string): string {
  * Every run and sweep under `root` (sweeps followed by their seed runs), in name order. A root
  * that is itself a run or a sweep is not listed here: {@link serveRoot} serves its parent.
  */
-export function discover(root: string): Entry[] {
+function discover(root: string): Entry[] {
   const out: Entry[] = [];
   const walk = (dir: string, depth: number) => {
     for (const name of subdirs(dir)) {
@@ -129,7 +129,7 @@ function statKey(file: string): string {
 }
 
 /** Changes whenever a file the run page shows changes (manifest, arm.json, metrics, refits). */
-export function runFingerprint(dir: string): string {
+function runFingerprint(dir: string): string {
   if (!existsSync(dir)) return 'gone';
   const parts = [statKey(join(dir, 'manifest.json'))];
   for (const arm of subdirs(dir)) {
@@ -139,7 +139,7 @@ export function runFingerprint(dir: string): string {
 }
 
 /** Changes whenever the sweep record or any of its seed runs changes. */
-export function sweepFingerprint(dir: string): string {
+function sweepFingerprint(dir: string): string {
   if (!existsSync(dir)) return 'gone';
   let seeds: string[] = [];
   try {

@@ -25,7 +25,7 @@ export interface Slots {
 // --- progress -----------------------------------------------------------------------------------
 
 /** One arm's progress as the live view shows it. */
-export interface ArmProgressRow {
+interface ArmProgressRow {
   arm: string;
   state: string;
   step: number;
@@ -53,7 +53,7 @@ function mtime(file: string): number | null {
  * checkpoints, the log at every step), total steps, state, and an ETA from the trailing mean
  * step time (`perf/step_s`), else from the pace since the arm started.
  */
-export function armProgress(run: RunData, now = Date.now()): ArmProgressRow[] {
+function armProgress(run: RunData, now = Date.now()): ArmProgressRow[] {
   const cfgSteps = (run.manifest?.config?.grpo as { steps?: unknown } | undefined)?.steps;
   return run.arms.map((a) => {
     const step = Math.max(a.status?.stepsDone ?? 0, a.metrics.length);
@@ -72,7 +72,7 @@ export function armProgress(run: RunData, now = Date.now()): ArmProgressRow[] {
 }
 
 /** A run's state from its arms': failed > running > done; otherwise incomplete (stopped) or pending. */
-export function runState(rows: readonly ArmProgressRow[]): string {
+function runState(rows: readonly ArmProgressRow[]): string {
   if (rows.some((r) => r.state === 'failed')) return 'failed';
   if (rows.some((r) => r.state === 'running')) return 'running';
   if (rows.length > 0 && rows.every((r) => r.state === 'done')) return 'done';
@@ -81,7 +81,7 @@ export function runState(rows: readonly ArmProgressRow[]): string {
 }
 
 /** `1h 02m`, `3m 05s`, `42s`. */
-export function formatDuration(seconds: number): string {
+function formatDuration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
   if (s >= 3600) return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
   if (s >= 60) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
@@ -104,7 +104,7 @@ function bar(step: number, total: number | null): string {
 }
 
 /** A link to a file of a run (`arm` null: the run directory's own files), served as it is on disk. */
-export function fileLink(runId: string, arm: string | null, file: string, text = file): string {
+function fileLink(runId: string, arm: string | null, file: string, text = file): string {
   const q = new URLSearchParams({ ...(arm !== null ? { arm } : {}), f: file });
   return `<a href="/files/${runId.split('/').map(encodeURIComponent).join('/')}?${escapeHtml(q.toString())}">${escapeHtml(text)}</a>`;
 }
@@ -266,7 +266,7 @@ export async function sweepSlots(e: Entry, window?: number, now = Date.now()): P
 // --- overlay ------------------------------------------------------------------------------------
 
 /** Numeric metric keys logged by any arm of the runs, the report's headline keys first. */
-export function numericKeys(runs: readonly RunData[]): string[] {
+function numericKeys(runs: readonly RunData[]): string[] {
   const seen = new Set<string>();
   for (const r of runs) for (const a of r.arms) for (const m of a.metrics) for (const [k, v] of Object.entries(m)) if (k !== 'step' && typeof v === 'number') seen.add(k);
   const first = [K.gold, K.proxy, K.gap, K.kl, K.length, K.entropy, K.sndG].filter((k) => seen.has(k) || k === K.gap);

@@ -7,7 +7,7 @@ import { lrScheduleSchema, optimizerConfigSchema, type OptimizerConfig } from '.
 import { STRATEGY_NAMES } from './settlement.ts';
 
 /** Advantage estimators (./grpo.ts): group mean baseline, leave-one-out baseline, REINFORCE++. */
-export const ADVANTAGE_ESTIMATORS = ['grpo', 'rloo', 'reinforce_pp'] as const;
+const ADVANTAGE_ESTIMATORS = ['grpo', 'rloo', 'reinforce_pp'] as const;
 
 const opt = optimizerConfigSchema.shape;
 
@@ -119,5 +119,17 @@ export const checkpointConfigSchema = z
   .object({
     every: z.number().int().min(1).default(25).describe('Checkpoint every this many steps (and at the end and on SIGINT/SIGTERM).'),
     keep: z.number().int().min(1).default(2).describe('Most recent checkpoints kept per arm; older ones are deleted.'),
+  })
+  .strict();
+
+/** The run config's `logging:` section: which logs an arm writes besides its JSONL files. */
+export const loggingConfigSchema = z
+  .object({
+    tensorboard: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Also write a TensorBoard event file per arm (`<arm>/events.out.tfevents.*`, every numeric metric and refit value as a scalar), so `tensorboard --logdir runs/` shows the run (the JSONL logs are the source of truth either way).',
+      ),
   })
   .strict();

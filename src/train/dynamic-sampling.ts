@@ -27,7 +27,7 @@ export interface DynamicBatch {
 }
 
 /** The groups `groups` (indices into the round's prompts) of a round, completions in group order. */
-export function selectGroups(r: SampledRound, groups: readonly number[], groupSize: number): { scored: ScoredRollouts; rewards: Rewards } {
+function selectGroups(r: SampledRound, groups: readonly number[], groupSize: number): { scored: ScoredRollouts; rewards: Rewards } {
   const rows = groups.flatMap((g) => Array.from({ length: groupSize }, (_, k) => g * groupSize + k));
   const s = r.scored;
   const pick = <T,>(xs: ArrayLike<T>): T[] => rows.map((i) => xs[i]!);

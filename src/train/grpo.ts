@@ -11,7 +11,6 @@
  */
 import { tf } from '../tf/backend.ts';
 import { AnchorError } from '../util/errors.ts';
-import type { ADVANTAGE_ESTIMATORS } from './config.ts';
 
 /** How advantages are scaled after subtracting the group mean. */
 export type RewardScaling = 'group' | 'batch' | 'none';
@@ -19,11 +18,8 @@ export type RewardScaling = 'group' | 'batch' | 'none';
 /** Loss aggregation: per-sequence mean then batch mean, token mean, or /(B × max length). */
 type LossAggregation = 'grpo' | 'bnpo' | 'dapo' | 'dr_grpo';
 
-/** An advantage estimator: group mean baseline, leave-one-out baseline, REINFORCE++ (per token). */
-export type AdvantageEstimator = (typeof ADVANTAGE_ESTIMATORS)[number];
-
 /** Importance ratio per token (GRPO) or one per sequence, the geometric mean of its token ratios (GSPO). */
-export type ImportanceLevel = 'token' | 'sequence';
+type ImportanceLevel = 'token' | 'sequence';
 
 function meanStd(xs: readonly number[]): { mean: number; std: number } {
   if (xs.length === 0) return { mean: 0, std: 0 };

@@ -6,19 +6,6 @@
  * event files (./tensorboard.ts).
  */
 import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { z } from 'zod';
-
-/** The run config's `logging:` section: which logs an arm writes besides its JSONL files. */
-export const loggingConfigSchema = z
-  .object({
-    tensorboard: z
-      .boolean()
-      .default(false)
-      .describe(
-        'Also write a TensorBoard event file per arm (`<arm>/events.out.tfevents.*`, every numeric metric and refit value as a scalar), so `tensorboard --logdir runs/` shows the run (the JSONL logs are the source of truth either way).',
-      ),
-  })
-  .strict();
 
 /** One logged value. */
 export type MetricValue = number | string | boolean | null;

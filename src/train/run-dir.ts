@@ -121,7 +121,7 @@ function alive(pid: number): boolean {
 }
 
 /** True when `h` is a process on this host that is still running (another host: unknown, false). */
-export function liveOnThisHost(h: { pid: number; host: string }): boolean {
+function liveOnThisHost(h: { pid: number; host: string }): boolean {
   return h.host === hostname() && alive(h.pid);
 }
 

@@ -82,13 +82,13 @@ export function crc32c(bytes: Uint8Array): number {
 }
 
 /** TFRecord's masked CRC: rotate right by 15 bits and add a constant (so CRCs of CRCs stay useful). */
-export function maskedCrc32c(bytes: Uint8Array): number {
+function maskedCrc32c(bytes: Uint8Array): number {
   const c = crc32c(bytes);
   return ((((c >>> 15) | (c << 17)) >>> 0) + 0xa282ead8) >>> 0;
 }
 
 /** One TFRecord: length, masked CRC of the length, data, masked CRC of the data. */
-export function tfRecord(data: Uint8Array): Buffer {
+function tfRecord(data: Uint8Array): Buffer {
   const out = Buffer.alloc(8 + 4 + data.length + 4);
   out.writeBigUInt64LE(BigInt(data.length), 0);
   out.writeUInt32LE(maskedCrc32c(out.subarray(0, 8)), 8);

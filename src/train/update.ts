@@ -112,7 +112,7 @@ export interface Updater {
 }
 
 /** The loss options of a GRPO config (`dr_grpo` divides by the sampling's max completion length). */
-export function lossOptions(grpo: GrpoConfig, sampling: SamplingConfig): GrpoLossOptions {
+function lossOptions(grpo: GrpoConfig, sampling: SamplingConfig): GrpoLossOptions {
   return {
     clipLow: grpo.clip.low,
     clipHigh: grpo.clip.high,

@@ -96,7 +96,7 @@ export interface TfEvent {
 }
 
 /** Decode one serialized Event: wall_time = 1 (double), step = 2 (int64), file_version = 3, summary = 5, session_log = 7. */
-export function decodeEvent(buf: Uint8Array): TfEvent {
+function decodeEvent(buf: Uint8Array): TfEvent {
   const e: TfEvent = { wallTime: 0, step: 0 };
   for (const f of fields(buf)) {
     if (f.no === 1 && f.wire === 1) e.wallTime = f64(f.bytes!);

@@ -73,13 +73,11 @@ describe.skipIf(!haveChromium)('report in headless Chromium', () => {
 
   it('shows the comparison table, samples and config', async () => {
     expect(await page.locator('table.compare tbody tr').count()).toBe(ARMS.length);
-    // biome-ignore lint/performance/useDomNodeTextContent: innerText is the rendered text a reader sees
     expect(await page.locator('tr[data-arm="judge"] td').first().innerText()).toMatch(/judge\s*\*/);
     expect(await page.locator('details[data-arm] pre.completion').count()).toBeGreaterThanOrEqual(ARMS.length * 3);
     // Escaped text arrives as text, not as elements.
     expect(await page.locator('pre.completion', { hasText: '<frozen> & "0"' }).count()).toBeGreaterThan(0);
     expect(await page.locator('frozen').count()).toBe(0);
-    // biome-ignore lint/performance/useDomNodeTextContent: innerText is the rendered text a reader sees
     expect(await page.locator('pre.config').innerText()).toContain('every: 25');
   });
 

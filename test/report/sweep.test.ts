@@ -3,14 +3,14 @@
  * comparison table), the Markdown table, and the files written for a sweep of fake seed runs —
  * compare.json/md across seeds, sweep.md and report.html with the knob chart.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CompareCell, CompareTable } from '../../src/report/compare.ts';
 import { formatKnobMarkdown, knobChartSpec, knobPoints, writeSweepReport, writeSweepSummaries, type SweepInfo } from '../../src/report/sweep.ts';
-import { expandSweepDirs, type SweepRecord } from '../../src/train/sweep-format.ts';
-import { writeFakeRun, writeFakeSweep } from '../helpers/fake-run.ts';
+import { expandSweepDirs, } from '../../src/train/sweep-format.ts';
+import { writeFakeSweep } from '../helpers/fake-run.ts';
 import { externalRefs } from './external-refs.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'anchor-sweep-report-'));

@@ -154,7 +154,7 @@ describe('k3 and the reference loss', () => {
   it('GSPO: one ratio per sequence, the geometric mean of its token ratios, clipped', () => {
     const opts = { clipLow: 0.2, clipHigh: 0.2, beta: 0, aggregation: 'grpo', importanceLevel: 'sequence' } as const;
     const s0 = Math.exp((0.5 + 0 + 0) / 3); // 1.18 < 1.2: not clipped, A = +1
-    const s1 = Math.exp((0 - 0.5) / 2); // 0.78 < 0.8 with A = −1: clipped → 0.8
+    const _s1 = Math.exp((0 - 0.5) / 2); // 0.78 < 0.8 with A = −1: clipped → 0.8
     const r = grpoLossReference(newLogp, tokens, opts);
     expect(r.loss).toBeCloseTo((-s0 + 0.8) / 2, 6);
     expect(r.clipFraction).toBeCloseTo(2 / 5, 6); // both tokens of row 1

@@ -9,8 +9,6 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
 import { killAndResumeRun, metrics } from '../helpers/kill-resume.ts';
-import { repoRoot } from '../helpers/paths.ts';
-import { tensorboardView } from '../helpers/tfevents-reader.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'anchor-train-'));
 const base = join(work, 'base');

@@ -13,7 +13,7 @@ interface ServeArgs {
 }
 
 /** The default port (TensorBoard's 6006 plus one, so both can run side by side). */
-export const DEFAULT_SERVE_PORT = 6007;
+const DEFAULT_SERVE_PORT = 6007;
 
 /**
  * On a terminal, tell the user how to watch the run (or sweep) in `dir` live: `anchor-rl serve`

@@ -117,7 +117,7 @@ export function hfWeightShapes(config: HfModelConfig): Map<string, number[]> {
 }
 
 /** Convert Hugging Face tensors to the contract of `config` and validate them (names every missing/extra tensor). */
-export function hfToContract(config: HfModelConfig, hf: WeightMap, what: string): WeightMap {
+function hfToContract(config: HfModelConfig, hf: WeightMap, what: string): WeightMap {
   const io = ARCHITECTURES[config.arch];
   const kept: WeightMap = new Map([...hf].filter(([n]) => !io.buffers.test(n)));
   const w = io.fromHf(kept, config);
@@ -127,7 +127,7 @@ export function hfToContract(config: HfModelConfig, hf: WeightMap, what: string)
 }
 
 /** Contract weights → Hugging Face names and layouts. */
-export function contractToHf(config: HfModelConfig, w: WeightMap): WeightMap {
+function contractToHf(config: HfModelConfig, w: WeightMap): WeightMap {
   return ARCHITECTURES[config.arch].toHf(w, config);
 }
 

@@ -55,7 +55,7 @@ export function llamaWeightShapes(c: LlamaConfig): Map<string, number[]> {
 }
 
 /** Whether the contract stores tensor `name` transposed relative to Hugging Face. */
-export function transposedInContract(name: string, shape: readonly number[]): boolean {
+function transposedInContract(name: string, shape: readonly number[]): boolean {
   return shape.length === 2 && name !== 'model.embed_tokens.weight';
 }
 

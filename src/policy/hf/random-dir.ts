@@ -12,7 +12,7 @@ import type { HfModelConfig, LlamaConfig } from './hf-config.ts';
 import { hfWeightShapes, writeHfDir } from './hf-dir.ts';
 
 /** GPT-2's byte → printable character map (bytes_to_unicode), the alphabet of byte-level BPE. */
-export function byteLevelAlphabet(): string[] {
+function byteLevelAlphabet(): string[] {
   const bs: number[] = [];
   for (let b = 33; b <= 126; b++) bs.push(b);
   for (let b = 161; b <= 172; b++) bs.push(b);
@@ -31,7 +31,7 @@ export function byteLevelAlphabet(): string[] {
 }
 
 /** A byte-level BPE tokenizer.json (ids 0–255 bytes, 256 = `<|endoftext|>`). */
-export function byteLevelTokenizerJson(): Record<string, unknown> {
+function byteLevelTokenizerJson(): Record<string, unknown> {
   const vocab: Record<string, number> = {};
   byteLevelAlphabet().forEach((ch, b) => (vocab[ch] = b));
   vocab['<|endoftext|>'] = 256;
@@ -49,7 +49,7 @@ export function byteLevelTokenizerJson(): Record<string, unknown> {
 }
 
 /** Vocabulary size of {@link byteLevelTokenizerJson}. */
-export const BYTE_LEVEL_VOCAB = 257;
+const BYTE_LEVEL_VOCAB = 257;
 
 /** Random contract weights for `config` (N(0, std) matrices, norm weights 1 ± 0.1·N, biases N(0, std)). */
 export function randomHfWeights(config: HfModelConfig, seed: number, std = 0.05): WeightMap {

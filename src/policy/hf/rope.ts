@@ -8,7 +8,7 @@ export function ropeTables(positions: Int32Array, hd: number, theta: number): { 
   const sin = new Float32Array(n * hd);
   // Hugging Face computes inv_freq and the angles in float32; doing the same keeps long
   // positions in agreement with its exports.
-  const inv = Float32Array.from({ length: h }, (_, i) => 1 / Math.pow(theta, (2 * i) / hd));
+  const inv = Float32Array.from({ length: h }, (_, i) => 1 / theta ** ((2 * i) / hd));
   for (let t = 0; t < n; t++) {
     for (let i = 0; i < h; i++) {
       const a = Math.fround(positions[t]! * inv[i]!);

@@ -17,7 +17,7 @@ import type { LlamaConfig } from '../../../src/policy/hf/hf-config.ts';
 import type { WeightMap, WeightTensor } from '../../../src/policy/weights.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const sharedModels = path.resolve(repoRoot, '../shared/models');
+const sharedModels = path.resolve(repoRoot, '../shared/models');
 export const tinyGpt2Dir = path.join(sharedModels, 'tiny-random-gpt2-fp32');
 export const tinyLlamaDir = path.join(sharedModels, 'tiny-random-llama-fp16');
 

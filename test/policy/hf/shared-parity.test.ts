@@ -143,7 +143,7 @@ describe.skipIf(!present)('HF architectures against ONNX Runtime GenAI exports',
     console.log(`tiny-random-llama-fp16: max |logit| ${scale.toFixed(4)}, max |Δlogit| prompt ${d1.toExponential(2)}, cached continuation ${d2.toExponential(2)}`);
     // float16 has a 2^-11 relative rounding step; ONNX Runtime rounds activations to float16 at
     // every op, so allow a few steps of the largest logit.
-    const tol = 8 * Math.pow(2, -11) * scale;
+    const tol = 8 * 2 ** -11 * scale;
     expect(d1).toBeLessThan(tol);
     expect(d2).toBeLessThan(tol);
   });
