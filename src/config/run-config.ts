@@ -17,6 +17,7 @@ import {
   settlementConfigSchema,
 } from '../train/config.ts';
 import { armsConfigSchema, resolveArms } from '../train/arms.ts';
+import { proxyConfigSchema } from '../train/proxy-reward.ts';
 import { taskFamilyConfigSchema } from '../tasks/config.ts';
 import { loadConfig } from './load.ts';
 
@@ -75,6 +76,7 @@ export const runConfigSchema = z
     reward_model: rewardModelSchema.prefault({}),
     judge: judgeSchema.prefault({ kind: 'learned' }),
     settlement: settlementConfigSchema.prefault({}),
+    proxy: proxyConfigSchema.prefault({}),
     sandbox: sandboxConfigSchema.prefault({}),
     metrics: metricsConfigSchema.prefault({}),
     eval: evalConfigSchema.prefault({}),

@@ -35,11 +35,29 @@ export const settlementConfigSchema = z
     /** Which claims of a window to settle (registry in ./settlement.ts). */
     strategy: z.enum(STRATEGY_NAMES).default('random'),
     /**
-     * Copies of each settled label in the RM's training set: an integer importance weight of the
-     * fresh on-policy labels against the initial base-policy ones (1 = the reference study's plain
-     * append; for ridge, exactly weighted least squares).
+     * Weight of each settled (on-policy) label against an initial base-policy label (weight 1) in
+     * the RM's weighted least squares — a real per-label weight, not copies (ridge RMs).
      */
-    label_weight: z.number().int().min(1).max(100).default(1),
+    label_weight: z.number().positive().max(1000).default(1),
+    /**
+     * Recency decay of settled labels, as a half-life in settlement windows: a label settled a
+     * windows before the newest weighs label_weight × 2^(−a/half_life). null = no decay (ridge RMs).
+     */
+    half_life: z.number().positive().nullable().default(null),
+    /**
+     * Refit objective: `regression` (squared error on each label) or `pairwise` — plus a
+     * within-group ranking term Σ ((ŷ_i − ŷ_j) − (y_i − y_j))² over the settled completions of
+     * one GRPO group, weighted `pairwise_weight` per pair (ridge RMs; pair it with `strategy: groups`).
+     */
+    objective: z.enum(['regression', 'pairwise']).default('regression'),
+    /** μ: weight of one within-group pair's squared difference error (objective `pairwise`). */
+    pairwise_weight: z.number().min(0).default(1),
+    /**
+     * Instant settlement (hybrid reward): settle σ of every step's completions before the update
+     * (σ·n per step, the fraction carried) and train on their executed gold in place of the RM's
+     * score; the RM still refits at each window end, on exactly those labels. Same budget.
+     */
+    instant: z.boolean().default(false),
     /** The bootstrap committee of the `uncertainty` strategy. */
     committee: z
       .object({ members: z.number().int().min(2).max(64).default(5) })
@@ -48,6 +66,12 @@ export const settlementConfigSchema = z
     adaptive: z
       .object({
         enabled: z.boolean().default(false),
+        /**
+         * What raises σ: `drift` (mean |RM − label| of the settled sample above `tau`) or `gao` —
+         * the settled-label early warning: a Gao et al. RL curve fitted to (√KL, mean settled gold)
+         * per window says the policy is past its peak (the fitted slope at the current √KL < 0).
+         */
+        signal: z.enum(['drift', 'gao']).default('drift'),
         tau: z.number().min(0).default(0.15),
         max_rate: z.number().min(0).max(1).default(0.4),
         growth: z.number().min(1).default(2),

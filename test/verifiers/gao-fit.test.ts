@@ -51,3 +51,22 @@ describe('Gao et al. fits', () => {
     expect(slopeTurnStep(d, null)).toBeNull();
   });
 });
+
+describe('settled-label early warning', () => {
+  it('stays silent while settled gold rises with √KL and fires once the window points turn over', async () => {
+    const { GaoWarning } = await import('../../src/train/early-warning.ts');
+    const w = new GaoWarning();
+    w.setBase(0.15);
+    const truth = { form: 'rl' as const, g0: 0.15, alpha: 0.2, beta: 0.3 }; // d* = e^(2/3 − 1) ≈ 0.72
+    const readings = [0.2, 0.35, 0.5, 0.65, 0.8, 0.95].map((d) => ({ d, r: w.push(d, gaoPredict(truth, d)) }));
+    expect(readings.slice(0, 2).every((x) => x.r.fired === null)).toBe(true); // too few windows
+    expect(readings[2]!.r.fired).toBe(false);
+    expect(readings[3]!.r.fired).toBe(false);
+    expect(readings[4]!.r.fired).toBe(true);
+    expect(readings[4]!.r.fit!.dStar).toBeCloseTo(Math.exp(0.2 / 0.3 - 1), 6);
+    // State round-trips (checkpoints).
+    const w2 = new GaoWarning();
+    w2.setState(w.getState());
+    expect(w2.push(1.1, gaoPredict(truth, 1.1))).toEqual(w.push(1.1, gaoPredict(truth, 1.1)));
+  });
+});
