@@ -20,6 +20,7 @@ import { AnchorError } from '../util/errors.ts';
 import { writeJsonAtomic } from '../util/fs.ts';
 import type { ArmSpec } from './arms.ts';
 import { ArmTrainer, type TrainerState } from './arm-trainer.ts';
+import { LABEL_SOURCES } from './label-sources.ts';
 import { JsonlWriter, KvLogger, writeCsvFromJsonl } from './logger.ts';
 import type { ArmStatus } from './run-format.ts';
 import { loadProblems, sharedPaths } from './assets.ts';
@@ -96,7 +97,7 @@ export async function runArm(opts: {
   });
   const rm = await loadRewardModel(latest ? join(latest.dir, 'rm') : shared.initialRm);
   const features = createFeatureExtractor(config.reward_model.features);
-  const judge = arm.labels === 'judge' ? await createJudge(config.judge, { learnedDir: shared.judge }) : undefined;
+  const judge = arm.labels && LABEL_SOURCES[arm.labels].usesJudge ? await createJudge(config.judge, { learnedDir: shared.judge }) : undefined;
   const executor = createExecutorFromConfig(config.sandbox, config.seed);
 
   // --- logs (truncated to the checkpoint's offsets on resume: never duplicated) -----------------

@@ -1,19 +1,19 @@
 /**
  * One arm's training loop: the GRPO step with settlement windows (DESIGN.md, "One settlement
- * epoch"). Every arm runs this same code; what differs is data — the arm's reward source and
- * refit-label source from the arm registry, and its config overlay.
+ * epoch"). Every arm runs this same code; what differs is data — the arm's reward source
+ * (./reward-sources.ts), refit-label source (./label-sources.ts) and updater (./update.ts, or the
+ * gate of ./gated-step.ts), and its config overlay.
  *
- * The step, in order: rollout → reward (+ gold for metrics) → GRPO update (through the gate for
- * gated arms, ./gated-step.ts) → weight sync → settlement at window end → metrics, samples,
- * checkpoint.
+ * The step is a forward pipeline over one step record: rollout → score (RM proxy, gold where
+ * executed, the reward source's training reward) → update → weight sync → settlement at the
+ * window end → metrics and samples. Checkpoints are the caller's (./arm-runner.ts).
  */
 import type { Problem } from '../datasets/problem.ts';
 import type { RunConfig } from '../config/run-config.ts';
 import type { Completion } from '../policy/engine/types.ts';
 import type { OnnxRolloutEngine } from '../policy/engine/rollout-engine.ts';
-import { buildCompletionBatch, completionLogProbs, sequenceLogProbs } from '../policy/logprobs.ts';
 import type { GptModel } from '../policy/model.ts';
-import type { AdamOptimizer, StepResult } from '../policy/optimizer.ts';
+import type { AdamOptimizer } from '../policy/optimizer.ts';
 import type { Tokenizer } from '../policy/tokenizer/index.ts';
 import type { FeatureExtractor } from '../reward/features/types.ts';
 import type { Judge } from '../reward/judges/types.ts';
@@ -25,13 +25,15 @@ import { spearmanOrNull } from '../verifiers/correlation.ts';
 import { Rng, type RngState } from '../util/rng.ts';
 import type { ArmSpec } from './arms.ts';
 import { DataLoader } from './data.ts';
-import { GatedStep, type GatedState, type GatedStepOutput } from './gated-step.ts';
+import { GatedStep, type GatedState } from './gated-step.ts';
 import { goldOf } from './gold.ts';
+import { LABEL_SOURCES, type LabelSource } from './label-sources.ts';
 import { RollingMean, withinGroupSoundness } from './monitor.ts';
-import { computeAdvantages, grpoLoss, grpoLossReference, type GrpoTokens } from './grpo.ts';
 import type { KvLogger } from './logger.ts';
+import { REWARD_SOURCES, type RewardContext, type Rewards, type RewardSource, type Rollouts, type ScoredRollouts } from './reward-sources.ts';
 import { METRIC_KEYS as K, type RefitLine, type SampleLine } from './run-format.ts';
 import { SETTLEMENT_STRATEGIES, settleCount, type Claim, type SelectionContext } from './settlement.ts';
+import { PlainUpdater, prepareUpdate, type UpdateOutcome, type UpdateParts, type Updater } from './update.ts';
 
 /** Everything an arm trainer works with (built by ./arm-runner.ts). */
 export interface ArmComponents {
@@ -79,6 +81,16 @@ export interface TrainerState {
   gate?: GatedState;
 }
 
+/** One step as it moves through the pipeline (rollout → score → update → sync → settle → log). */
+interface StepRecord {
+  scored: ScoredRollouts;
+  rewards: Rewards;
+  update: UpdateOutcome;
+  settled: number;
+  /** Phase end times (performance.now()), from the step's start. */
+  t: number[];
+}
+
 /** The arm trainer. Construct, optionally `restore`, then call `step()` until done. */
 export class ArmTrainer {
   private readonly data: DataLoader;
@@ -91,8 +103,10 @@ export class ArmTrainer {
   private rmWeight = 1;
   private refits = 0;
   private readonly sndRolling: RollingMean;
-  /** The pre-action gate around every update (gated arms only). */
-  readonly gated: GatedStep | undefined;
+  private readonly rewardSource: RewardSource;
+  private readonly labelSource: LabelSource | undefined;
+  /** How the arm's updates are applied: plain, or through the pre-action gate (gated arms). */
+  readonly updater: Updater;
   /** Steps completed. */
   stepsDone = 0;
 
@@ -105,21 +119,20 @@ export class ArmTrainer {
     this.data = new DataLoader(c.train.length, seed);
     this.sampleRng = new Rng(seed).fork('rollout');
     this.settleRng = new Rng(seed).fork('settlement');
-    this.settleRate = c.arm.labels ? c.config.settlement.rate : 0;
+    this.rewardSource = REWARD_SOURCES[c.arm.reward];
+    this.labelSource = c.arm.labels ? LABEL_SOURCES[c.arm.labels] : undefined;
+    this.settleRate = this.labelSource ? c.config.settlement.rate : 0;
     this.sndRolling = new RollingMean(c.config.metrics.snd_window);
-    this.gated = c.arm.gate
+    this.updater = c.arm.gate
       ? new GatedStep({
-          config: c.config,
-          policy: c.policy,
-          optimizer: c.optimizer,
+          ...this.updateParts(),
           rm: c.rm,
           features: c.features,
           executor: c.executor,
-          padId: c.tokenizer.padId,
           writeLine: sinks.gate ?? (() => {}),
           onExecuted: (n) => (this.budget += n),
         })
-      : undefined;
+      : new PlainUpdater(this.updateParts());
   }
 
   /** Total steps configured. */
@@ -129,107 +142,92 @@ export class ArmTrainer {
 
   /** One GRPO step; returns the metrics record it logged. */
   async step(): Promise<Record<string, unknown>> {
-    const { config: cfg, arm, policy, optimizer, engine, tokenizer } = this.c;
-    const G = cfg.grpo.group_size;
-    const step = this.stepsDone;
-    const log = this.sinks.metrics;
-    const t0 = performance.now();
+    const t = [performance.now()];
+    const rollout = await this.rolloutStep();
+    t.push(performance.now());
+    const scored = await this.score(rollout);
+    const rewards = await this.rewardSource.reward(scored, this.rewardContext());
+    t.push(performance.now());
+    const update = await this.updater.update(prepareUpdate(this.updateParts(), scored), rewards);
+    t.push(performance.now());
+    // The engine serves the updated policy (unchanged if nothing was committed).
+    if (update.applied) await this.c.engine.updateWeights(this.c.policy.getWeights());
+    t.push(performance.now());
+    const settled = await this.settleStep(scored);
+    t.push(performance.now());
+    const record = await this.logStep({ scored, rewards: update.rewards, update, settled, t });
+    this.stepsDone = scored.step + 1;
+    return record;
+  }
 
-    // --- 1. Rollout: P prompts, G completions each, from the current weights ---------------
+  /** Rollout: P prompts, G completions each, from the current weights. */
+  private async rolloutStep(): Promise<Rollouts> {
+    const cfg = this.c.config;
+    const G = cfg.grpo.group_size;
     const promptIdx = this.data.next(cfg.grpo.prompts_per_step);
     const problems = promptIdx.flatMap((i) => Array<Problem>(G).fill(this.c.train[i]!));
     const completions = await this.rollout(problems, this.sampleRng);
-    const texts = completions.map((c) => c.text);
-    const t1 = performance.now();
+    return { step: this.stepsDone, promptIdx, problems, completions, texts: completions.map((c) => c.text) };
+  }
 
-    // --- 2. Rewards: proxy from the RM, gold from execution (metrics; reward for `execution`)
+  /** Score: the RM's proxy for every completion, and gold where executed. */
+  private async score(r: Rollouts): Promise<ScoredRollouts> {
+    const { problems, texts } = r;
+    const cfg = this.c.config;
     const features = texts.map((t, i) => this.c.features.extract(t, problems[i]!.prompt));
     const proxy = await this.c.rm.predict(features);
-    const needGold = cfg.metrics.gold === 'all' || arm.reward === 'execution';
-    const results = needGold ? await this.execute(problems, texts) : undefined;
+    // Gold: executed for the metrics, or because the reward is execution (then it is budget).
+    const executes = this.rewardSource.executesRollouts;
+    const results = cfg.metrics.gold === 'all' || executes ? await this.execute(problems, texts) : undefined;
     const gold = results ? results.map((r, i) => goldOf(r, problems[i]!)) : texts.map(() => null);
-    if (arm.reward === 'execution') this.budget += texts.length;
+    if (executes) this.budget += texts.length;
     else if (results) this.goldBudget += texts.length;
-    let reward: (number | null)[] = arm.reward === 'execution' ? gold : Array.from(proxy);
-    const t2 = performance.now();
+    return { ...r, features, proxy, results, gold };
+  }
 
-    // --- 3. GRPO update (gated arms: proposed, gated, committed or rolled back) ------------------
-    const promptIds = completions.map((c) => c.promptIds);
-    const completionIds = completions.map((c) => c.tokenIds);
-    const padId = tokenizer.padId;
-    const ref = sequenceLogProbs(this.c.reference, promptIds, completionIds, { padId });
-    const C = ref.completionLength;
-    // π_old: the policy that sampled. With one inner iteration and plain sampling (temperature 1,
-    // no truncation) it is the current policy and the engine's per-token log-probs are exactly
-    // that distribution (ORT vs tfjs agree to ~1e-6), which saves a forward pass; otherwise
-    // recompute with the trainer's numerics.
-    const s = cfg.policy.sampling;
-    const plain = cfg.grpo.inner_iterations === 1 && s.temperature === 1 && s.top_k === 0 && s.top_p === 1;
-    let oldLogp: Float32Array;
-    if (plain) {
-      oldLogp = new Float32Array(ref.batch * C);
-      completions.forEach((c, b) => oldLogp.set(c.logprobs, b * C));
-    } else {
-      oldLogp = sequenceLogProbs(policy, promptIds, completionIds, { padId }).logProbs;
-    }
-    const lossOpts = {
-      clipLow: cfg.grpo.clip.low,
-      clipHigh: cfg.grpo.clip.high,
-      beta: cfg.grpo.beta,
-      aggregation: cfg.grpo.loss,
-      maxLength: cfg.policy.sampling.max_new_tokens,
+  private updateParts(): UpdateParts {
+    const c = this.c;
+    return { config: c.config, policy: c.policy, reference: c.reference, optimizer: c.optimizer, padId: c.tokenizer.padId };
+  }
+
+  private rewardContext(): RewardContext {
+    return {
+      rmWeight: this.rmWeight,
+      execute: async (problems, texts) => (await this.execute(problems, texts)).map((r, i) => goldOf(r, problems[i]!)),
+      charge: (n) => (this.budget += n),
     };
-    const batch = buildCompletionBatch(promptIds, completionIds, padId, { completionLength: C });
-    let tokens!: GrpoTokens;
-    const update = (r: readonly (number | null)[]): StepResult[] => {
-      const { advantages, valid } = computeAdvantages(r, G, cfg.grpo.scale_rewards, cfg.grpo.eps);
-      if (arm.reward === 'rm' && this.rmWeight !== 1) for (let i = 0; i < advantages.length; i++) advantages[i]! *= this.rmWeight;
-      const mask = ref.mask.slice();
-      for (let b = 0; b < ref.batch; b++) if (!valid[b]) mask.fill(0, b * C, (b + 1) * C);
-      tokens = { batch: ref.batch, length: C, oldLogp, refLogp: ref.logProbs, mask, advantages };
-      const lossFn = () => grpoLoss(completionLogProbs(policy, batch, { entropy: false }).logProbs, tokens, lossOpts);
-      return Array.from({ length: cfg.grpo.inner_iterations }, () => optimizer.trainStep(lossFn));
-    };
-    let gate: GatedStepOutput | undefined;
-    let stepResult: StepResult;
-    if (this.gated) {
-      gate = await this.gated.step({ step, problems, completions, features, proxy, ref, update });
-      stepResult = gate.stepResults.at(-1)!;
-      reward = gate.reward;
-    } else {
-      stepResult = update(reward).at(-1)!;
-    }
-    const diag = grpoLossReference(oldLogp, tokens, lossOpts); // KL/clip at the sampling policy
-    const t3 = performance.now();
+  }
 
-    // --- 4. Weight sync: the engine serves the updated policy (unchanged if nothing committed) --
-    if (!gate || gate.applied) await engine.updateWeights(policy.getWeights());
-    const t4 = performance.now();
-
-    // --- 5. Settlement at the window end -------------------------------------------------------
-    completions.forEach((_, i) =>
+  /** Add the step to the settlement window; settle at the window end (or when the updater needs evidence). */
+  private async settleStep(s: ScoredRollouts): Promise<number> {
+    const cfg = this.c.config;
+    const G = cfg.grpo.group_size;
+    s.completions.forEach((c, i) =>
       this.window.push({
-        step,
+        step: s.step,
         index: i,
-        problem: promptIdx[Math.floor(i / G)]!,
-        text: texts[i]!,
-        proxy: proxy[i]!,
-        gold: gold[i] ?? null,
-        tokens: completionIds[i]!.length,
-        ...(results?.[i]?.status !== undefined ? { status: results[i]!.status } : {}),
+        problem: s.promptIdx[Math.floor(i / G)]!,
+        text: s.texts[i]!,
+        proxy: s.proxy[i]!,
+        gold: s.gold[i] ?? null,
+        tokens: c.tokenIds.length,
+        ...(s.results?.[i]?.status !== undefined ? { status: s.results[i]!.status } : {}),
       }),
     );
-    let settledCount = 0;
     // A gated arm without enough settled evidence for its gate settles every step.
-    if ((step + 1) % cfg.settlement.every === 0 || this.gated?.needsEvidence()) {
-      settledCount = await this.settle(step);
-    } else if (step + 1 === this.totalSteps) {
+    if ((s.step + 1) % cfg.settlement.every === 0 || this.updater.needsEvidence()) return this.settle(s.step);
+    if (s.step + 1 === this.totalSteps) {
       this.flushSamples(this.window, new Map()); // a last partial window is never settled
       this.window = [];
     }
-    const t5 = performance.now();
+    return 0;
+  }
 
-    // --- 6. Metrics and samples ----------------------------------------------------------------
+  /** Metrics of the step (and the held-out evaluation when due); returns the logged record. */
+  private async logStep(r: StepRecord): Promise<Record<string, unknown>> {
+    const cfg = this.c.config;
+    const log = this.sinks.metrics;
+    const { proxy, gold, completions, step } = r.scored;
     const mean = (xs: ArrayLike<number>) => (xs.length ? Array.from(xs).reduce((a, b) => a + b, 0) / xs.length : 0);
     const goldVals = gold.filter((g): g is number => g !== null);
     const proxyMean = mean(proxy);
@@ -238,35 +236,36 @@ export class ArmTrainer {
     let entSum = 0;
     let entN = 0;
     for (const c of completions) for (const lp of c.logprobs) (entSum -= lp, entN++);
+    const last = r.update.results.at(-1)!;
     log.record(K.proxy, proxyMean);
     log.record(K.gold, goldMean);
     log.record(K.gap, goldMean === null ? null : proxyMean - goldMean);
-    const snd = withinGroupSoundness(proxy, gold, G);
+    const snd = withinGroupSoundness(proxy, gold, cfg.grpo.group_size);
     log.record(K.sndG, snd);
     log.record(K.sndGRolling, this.sndRolling.push(snd));
-    log.record(K.train, mean(reward.filter((r): r is number => r !== null)));
-    log.record(K.kl, diag.kl);
+    log.record(K.train, mean(r.rewards.values.filter((v): v is number => v !== null)));
+    log.record(K.kl, r.update.kl);
     log.record(K.entropy, entN ? entSum / entN : 0);
-    log.record(K.length, mean(completionIds.map((t) => t.length)));
-    log.record(K.loss, stepResult.loss);
-    log.record(K.clipFraction, diag.clipFraction);
-    log.record(K.gradNorm, stepResult.gradNorm);
-    log.record(K.lr, stepResult.lr);
-    log.record(K.settled, settledCount);
-    log.record(K.settleRate, this.gated ? this.gated.settlementRate(this.settleRate) : this.settleRate);
-    if (gate) log.recordAll(this.gated!.metrics(gate));
+    log.record(K.length, mean(completions.map((c) => c.tokenIds.length)));
+    log.record(K.loss, last.loss);
+    log.record(K.clipFraction, r.update.clipFraction);
+    log.record(K.gradNorm, last.gradNorm);
+    log.record(K.lr, last.lr);
+    log.record(K.settled, r.settled);
+    log.record(K.settleRate, this.updater.settlementRate(this.settleRate));
+    log.recordAll(r.update.metrics());
     log.record(K.budget, this.budget);
     log.record(K.goldBudget, this.goldBudget);
     if (cfg.eval.every > 0 && ((step + 1) % cfg.eval.every === 0 || step + 1 === this.totalSteps)) {
       log.recordAll(await this.evaluate());
     }
+    const [t0, t1, t2, t3, t4, t5] = r.t as [number, number, number, number, number, number];
     log.record(K.rolloutSeconds, (t1 - t0) / 1000);
     log.record(K.rewardSeconds, (t2 - t1) / 1000);
     log.record(K.trainSeconds, (t3 - t2) / 1000);
     log.record(K.syncSeconds, (t4 - t3) / 1000);
     log.record(K.settleSeconds, (t5 - t4) / 1000);
     log.record(K.stepSeconds, (performance.now() - t0) / 1000);
-    this.stepsDone = step + 1;
     return log.dump(step);
   }
 
@@ -300,13 +299,13 @@ export class ArmTrainer {
    * score are final. Returns the number of claims settled.
    */
   private async settle(step: number): Promise<number> {
-    const { arm, config: cfg } = this.c;
+    const cfg = this.c.config;
     const claims = this.window;
     this.window = [];
     const golds = claims.filter((c) => c.gold !== null);
     const windowGap = golds.length ? golds.reduce((a, c) => a + c.proxy - c.gold!, 0) / golds.length : null;
-    const rate = this.gated ? this.gated.settlementRate(this.settleRate) : this.settleRate;
-    if (!arm.labels || rate <= 0) {
+    const rate = this.updater.settlementRate(this.settleRate);
+    if (!this.labelSource || rate <= 0) {
       // Monitoring only: how far the (frozen) RM is from reality on this window.
       const driftGold = golds.length ? golds.reduce((a, c) => a + Math.abs(c.proxy - c.gold!), 0) / golds.length : null;
       const rank = spearmanOrNull(golds.map((c) => c.proxy), golds.map((c) => c.gold!));
@@ -319,19 +318,12 @@ export class ArmTrainer {
     const problems = chosen.map((c) => this.c.train[c.problem]!);
     const texts = chosen.map((c) => c.text);
 
-    // Labels: executed (anchored) or judged without execution (judge).
-    let labels: (number | null)[];
-    let goldOfChosen: (number | null)[] = chosen.map((c) => c.gold);
-    let results: ExecResult[] | undefined;
-    if (arm.labels === 'execution') {
-      results = await this.execute(problems, texts);
-      labels = results.map((r, i) => goldOf(r, problems[i]!));
-      goldOfChosen = labels;
-      this.budget += chosen.length;
-    } else {
-      labels = [];
-      for (let i = 0; i < chosen.length; i++) labels.push(...(await this.c.judge!.score(problems[i]!, [texts[i]!])));
-    }
+    // Labels from the arm's label source (executed for anchored arms, judged for the judge arm).
+    const { labels, gold: goldOfChosen, results, judged } = await this.labelSource.label(chosen, problems, {
+      execute: (ps, ts) => this.execute(ps, ts),
+      charge: (n) => (this.budget += n),
+      judge: this.c.judge,
+    });
     const keep = chosen.map((_, i) => i).filter((i) => labels[i] !== null);
     const X = keep.map((i) => this.c.features.extract(texts[i]!, problems[i]!.prompt));
     const y = keep.map((i) => labels[i]!);
@@ -341,10 +333,9 @@ export class ArmTrainer {
     const rank = spearmanOrNull(before, y);
     const goldKnown = keep.filter((i) => goldOfChosen[i] !== null);
     const driftGold = goldKnown.length ? goldKnown.reduce((a, i) => a + Math.abs(before[keep.indexOf(i)]! - goldOfChosen[i]!), 0) / goldKnown.length : null;
-    const judgeLabelError =
-      arm.labels === 'judge' && goldKnown.length ? goldKnown.reduce((a, i) => a + Math.abs(labels[i]! - goldOfChosen[i]!), 0) / goldKnown.length : null;
-    // The gate learns from the settled gaps under the RM that priced them (before the refit).
-    await this.gated?.settled(keep.map((i, j) => ({ ...chosen[i]!, problem: problems[i]!, x: X[j]!, gold: y[j]!, proxy: before[j]!, result: results?.[i] })));
+    const judgeLabelError = judged && goldKnown.length ? goldKnown.reduce((a, i) => a + Math.abs(labels[i]! - goldOfChosen[i]!), 0) / goldKnown.length : null;
+    // The updater (the gate) learns from the settled gaps under the RM that priced them (before the refit).
+    await this.updater.settled(keep.map((i, j) => ({ ...chosen[i]!, problem: problems[i]!, x: X[j]!, gold: y[j]!, proxy: before[j]!, result: results?.[i] })));
     const w = cfg.settlement.label_weight;
     const copies = <T,>(xs: T[]): T[] => (w === 1 ? xs : xs.flatMap((v) => Array<T>(w).fill(v)));
     if (X.length) await this.c.rm.refit(copies(X), copies(y));
@@ -365,8 +356,7 @@ export class ArmTrainer {
       }
     }
     // samples.jsonl: the judge's score is what the judge arm labelled its settled claims with.
-    const judged = new Map<Claim, number | null>(chosen.map((c, i) => [c, arm.labels === 'judge' ? labels[i]! : null]));
-    this.flushSamples(claims, judged);
+    this.flushSamples(claims, new Map(chosen.map((c, i) => [c, judged ? labels[i]! : null])));
     return chosen.length;
   }
 
@@ -432,7 +422,7 @@ export class ArmTrainer {
       rmWeight: this.rmWeight,
       refits: this.refits,
       sndRecent: this.sndRolling.getState(),
-      ...(this.gated ? { gate: this.gated.getState() } : {}),
+      ...(this.updater.getState() !== undefined ? { gate: this.updater.getState() as GatedState } : {}),
     };
   }
 
@@ -449,6 +439,6 @@ export class ArmTrainer {
     this.rmWeight = s.rmWeight;
     this.refits = s.refits;
     this.sndRolling.setState(s.sndRecent ?? []);
-    if (this.gated && s.gate) this.gated.setState(s.gate);
+    this.updater.setState(s.gate);
   }
 }

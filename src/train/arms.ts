@@ -5,16 +5,8 @@
  */
 import { z } from 'zod';
 import { AnchorError } from '../util/errors.ts';
-
-/** Reward sources the policy can be trained on. */
-export const REWARD_SOURCES = ['rm', 'execution'] as const;
-/** A training reward source. */
-export type RewardSourceName = (typeof REWARD_SOURCES)[number];
-
-/** Label sources for RM refits at settlement: executed tests, or a judge that does not execute. */
-export const LABEL_SOURCES = ['execution', 'judge'] as const;
-/** Where refit labels come from. */
-export type LabelSourceName = (typeof LABEL_SOURCES)[number];
+import { LABEL_SOURCE_NAMES, type LabelSourceName } from './label-sources.ts';
+import { REWARD_SOURCE_NAMES, type RewardSourceName } from './reward-sources.ts';
 
 /** One arm. */
 export interface ArmSpec {
@@ -94,8 +86,8 @@ export const armDefinitionSchema = z
     name: z.string().regex(/^[\w.-]+$/, 'letters, digits, _ . - only'),
     extends: z.string().optional(),
     describe: z.string().optional(),
-    reward: z.enum(REWARD_SOURCES).optional(),
-    labels: z.enum(LABEL_SOURCES).nullable().optional(),
+    reward: z.enum(REWARD_SOURCE_NAMES).optional(),
+    labels: z.enum(LABEL_SOURCE_NAMES).nullable().optional(),
     gate: z.boolean().optional(),
     overlay: z.record(z.string(), z.unknown()).default({}),
   })
@@ -124,7 +116,7 @@ export function resolveArms(entries: readonly (string | z.output<typeof armDefin
     } else {
       const base = entry.extends ? known(entry.extends, `arms[${i}].extends`) : undefined;
       const reward = entry.reward ?? base?.reward;
-      if (!reward) throw new AnchorError('BAD_CONFIG', `arms[${i}] (${entry.name}): give \`reward\` (${REWARD_SOURCES.join(' | ')}) or \`extends\``);
+      if (!reward) throw new AnchorError('BAD_CONFIG', `arms[${i}] (${entry.name}): give \`reward\` (${REWARD_SOURCE_NAMES.join(' | ')}) or \`extends\``);
       spec = {
         name: entry.name,
         describe: entry.describe ?? `custom arm${base ? ` extending ${base.name}` : ''}`,

@@ -24,6 +24,7 @@ import { writeJsonAtomic } from '../util/fs.ts';
 import { Rng } from '../util/rng.ts';
 import { resolveArms } from './arms.ts';
 import { goldOf } from './gold.ts';
+import { LABEL_SOURCES } from './label-sources.ts';
 import { JsonlWriter } from './logger.ts';
 
 /** Where the shared assets live inside a run directory. */
@@ -208,7 +209,7 @@ export async function prepareShared(runDir: string, config: RunConfig, executor:
     };
 
     // --- judge: trained once on a disjoint labelled sample ---------------------------------------
-    const needsJudge = resolveArms(config.arms).some((a) => a.labels === 'judge');
+    const needsJudge = resolveArms(config.arms).some((a) => a.labels !== null && LABEL_SOURCES[a.labels].usesJudge);
     if (needsJudge && config.judge.kind === 'learned') {
       const nj = config.judge.samples;
       log(`learned judge: sampling and executing ${nj} more base-policy completions (disjoint from the RM's)`);

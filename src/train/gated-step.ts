@@ -1,6 +1,6 @@
 /**
- * The gated arm's update: every GRPO update is an action that passes the pre-action gate
- * (src/gate, "verified before acting" in DESIGN.md) before it is committed.
+ * The gated arm's {@link Updater}: every GRPO update is an action that passes the pre-action
+ * gate (src/gate, "verified before acting" in DESIGN.md) before it is committed.
  *
  * Per step: the update is applied tentatively (snapshot of all policy weights and the whole
  * optimizer state first), its evidence is collected from the updated policy, the gate decides,
@@ -36,8 +36,7 @@ import {
   type SparseVector,
   type WindowItem,
 } from '../gate/index.ts';
-import type { Completion } from '../policy/engine/types.ts';
-import { sequenceLogProbs, type SequenceScores } from '../policy/logprobs.ts';
+import { sequenceLogProbs } from '../policy/logprobs.ts';
 import type { GptModel } from '../policy/model.ts';
 import type { AdamOptimizer, OptimizerState, StepResult } from '../policy/optimizer.ts';
 import type { WeightMap } from '../policy/weights.ts';
@@ -48,7 +47,11 @@ import { problemProgram } from '../sandbox/programs.ts';
 import type { ExecResult, Executor } from '../sandbox/types.ts';
 import { goldOf } from './gold.ts';
 import type { MetricValue } from './logger.ts';
+import type { Rewards } from './reward-sources.ts';
 import { GATE_METRIC_KEYS as GK } from './run-format.ts';
+import { applyGrpoUpdate, type GrpoUpdate, type SettledClaim, type UpdateBatch, type UpdateOutcome, type Updater } from './update.ts';
+
+export type { SettledClaim } from './update.ts';
 
 /** What a window item carries for probes, verification and hard examples. */
 export interface GatePayload {
@@ -73,33 +76,13 @@ export interface GatedStepParts {
   onExecuted: (n: number) => void;
 }
 
-/** One step's update, as the trainer hands it to the gate. */
-export interface GatedStepInput {
-  step: number;
-  /** Problem of each completion. */
-  problems: readonly Problem[];
-  completions: readonly Completion[];
-  /** RM features of each completion. */
-  features: readonly Float32Array[];
-  /** RM scores (the proxy reward). */
-  proxy: Float32Array;
-  /** Reference-policy log-probs of the batch (for the KL of the updated policy). */
-  ref: SequenceScores;
-  /** Compute advantages from `reward` and apply the GRPO update; one result per inner iteration. */
-  update: (reward: readonly (number | null)[]) => StepResult[];
-}
-
 /** What the step's gating came to. */
-export interface GatedStepOutput {
+interface GateOutcome {
   decision: Decision;
   /** The update is in the weights (committed). */
   applied: boolean;
   /** Gate passes (1 + re-gates after MODIFY). */
   passes: number;
-  /** Optimizer results of the last proposed update. */
-  stepResults: StepResult[];
-  /** The rewards the last proposed update was computed from (re-scored after a MODIFY refit). */
-  reward: (number | null)[];
 }
 
 /** Checkpointed gate state of an arm. */
@@ -110,20 +93,6 @@ export interface GatedState {
   /** Integrity signals among programs settled since the last gate round. */
   pendingSignals: number;
   hardExamples: number;
-}
-
-/** One settled completion reported by the trainer's settlement. */
-export interface SettledClaim {
-  step: number;
-  index: number;
-  problem: Problem;
-  text: string;
-  x: Float32Array;
-  /** Executed gold (the label). */
-  gold: number;
-  /** RM score before this window's refit. */
-  proxy: number;
-  result?: ExecResult;
 }
 
 /**
@@ -168,7 +137,7 @@ function linearView(rm: RewardModel, names: string[]): LinearRm {
 }
 
 /** The gate around one arm's GRPO updates. */
-export class GatedStep {
+export class GatedStep implements Updater {
   readonly gateConfig: GateConfig;
   loop: GateLoop<ProposedUpdate, GatePayload>;
   private applied = new Map<number, boolean>();
@@ -215,36 +184,36 @@ export class GatedStep {
   }
 
   /** Gate the step's update; on return the policy and optimizer hold the committed state. */
-  async step(input: GatedStepInput): Promise<GatedStepOutput> {
-    const { step, completions } = input;
+  async update(batch: UpdateBatch, rewards: Rewards): Promise<UpdateOutcome> {
+    const { step, completions } = batch;
     const g = this.gateConfig;
     this.loop.setRewardModel(linearView(this.p.rm, this.names));
-    let proxy = input.proxy;
-    let reward: (number | null)[] = Array.from(proxy);
+    let proxy = batch.proxy;
+    let current = rewards;
     const items = (): WindowItem<GatePayload>[] =>
       completions.map((c, i) => ({
         id: `${step}:${i}`,
         proxy: proxy[i]!,
         // Monitoring gold is never the gate's evidence: nothing of this step is settled yet.
         gold: null,
-        features: toSparse(input.features[i]!),
-        payload: { problem: input.problems[i]!, text: c.text, x: input.features[i]! },
+        features: toSparse(batch.features[i]!),
+        payload: { problem: batch.problems[i]!, text: c.text, x: batch.features[i]! },
       }));
     const signals = this.pendingSignals;
     this.pendingSignals = 0;
-    let out: GatedStepOutput | undefined;
+    let out: (GateOutcome & GrpoUpdate & { rewards: Rewards }) | undefined;
     for (let pass = 0; !out; pass++) {
       const window = items();
       await this.prefetchProbes(window);
-      let results: StepResult[] = [];
+      let applied!: GrpoUpdate;
       let evidence: ProposedUpdate | undefined;
       const { result, restored } = await gatedUpdate(
         this.target,
         () => {
-          results = input.update(reward);
+          applied = applyGrpoUpdate(this.p, batch, current);
         },
         async () => {
-          evidence = this.evidence(input, results, signals);
+          evidence = this.evidence(batch, applied.results, signals);
           const res = await this.loop.decide({ round: step, evidence, window });
           // ESCALATE commits unless the run pauses on it (see the module comment).
           return { res, commit: res.commit || (res.decision === 'ESCALATE' && !g.escalation.pause) };
@@ -259,16 +228,17 @@ export class GatedStep {
         await this.p.rm.refit(X, res.verified.map((f) => f.claim.gold));
         this.hardExamples += X.length;
         this.loop.setRewardModel(linearView(this.p.rm, this.names));
-        proxy = await this.p.rm.predict(input.features);
-        reward = Array.from(proxy);
+        proxy = await this.p.rm.predict(batch.features);
+        current = { ...current, values: Array.from(proxy) };
         refit = { hard_examples: X.length, labels: this.p.rm.labelCount };
       }
       this.writeRecord(res, { step, pass, applied: !restored, evidence: evidence!, ...(refit ? { refit } : {}) });
-      if (!retry) out = { decision: res.decision, applied: !restored, passes: pass + 1, stepResults: results, reward };
+      if (!retry) out = { decision: res.decision, applied: !restored, passes: pass + 1, ...applied, rewards: current };
     }
     this.applied.set(step, out.applied);
     this.probeCache.clear();
-    return out;
+    const { decision: _d, passes: _p, ...outcome } = out;
+    return { ...outcome, metrics: () => this.metrics(out) };
   }
 
   /**
@@ -292,7 +262,7 @@ export class GatedStep {
   }
 
   /** Per-step metrics (cumulative counts). */
-  metrics(out: GatedStepOutput): Record<string, MetricValue> {
+  private metrics(out: GateOutcome): Record<string, MetricValue> {
     const d = this.loop.counters.decisions;
     const b = this.loop.bound();
     return {
@@ -312,6 +282,7 @@ export class GatedStep {
     };
   }
 
+  /** The gate loop, failure library and memory for a checkpoint. */
   getState(): GatedState {
     return {
       loop: structuredClone(this.loop.toJSON()),
@@ -321,15 +292,18 @@ export class GatedStep {
     };
   }
 
-  setState(s: GatedState): void {
-    this.loop = GateLoop.fromJSON(s.loop, this.parts());
-    this.applied = new Map(Object.entries(s.applied).map(([k, v]) => [Number(k), v]));
-    this.pendingSignals = s.pendingSignals;
-    this.hardExamples = s.hardExamples;
+  /** Restore a state from {@link getState}. */
+  setState(s: unknown): void {
+    if (!s) return;
+    const st = s as GatedState;
+    this.loop = GateLoop.fromJSON(st.loop, this.parts());
+    this.applied = new Map(Object.entries(st.applied).map(([k, v]) => [Number(k), v]));
+    this.pendingSignals = st.pendingSignals;
+    this.hardExamples = st.hardExamples;
   }
 
   /** Evidence of the applied (not yet committed) update, read from the updated policy. */
-  private evidence(input: GatedStepInput, results: readonly StepResult[], signals: number): ProposedUpdate {
+  private evidence(input: UpdateBatch, results: readonly StepResult[], signals: number): ProposedUpdate {
     const { policy, padId } = this.p;
     const last = results.at(-1) ?? { loss: NaN, gradNorm: NaN, lr: 0, step: 0 };
     let weightsNonFinite = 0;

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runConfigSchema } from '../../src/config/run-config.ts';
 import type { Problem } from '../../src/datasets/problem.ts';
 import type { Completion } from '../../src/policy/engine/types.ts';
-import { buildCompletionBatch, completionLogProbs, sequenceLogProbs } from '../../src/policy/logprobs.ts';
+import { buildCompletionBatch, sequenceLogProbs } from '../../src/policy/logprobs.ts';
 import { GptModel } from '../../src/policy/model.ts';
 import { AdamOptimizer, type OptimizerState } from '../../src/policy/optimizer.ts';
 import type { WeightMap } from '../../src/policy/weights.ts';
@@ -17,8 +17,8 @@ import { RidgeRewardModel } from '../../src/reward/models/ridge.ts';
 import type { ExecResult, Executor, ProgramSpec } from '../../src/sandbox/types.ts';
 import { initTf, tf } from '../../src/tf/backend.ts';
 import { resolveArms } from '../../src/train/arms.ts';
-import { GatedStep, integritySignal, resolveGateConfig, type GatedStepInput } from '../../src/train/gated-step.ts';
-import { computeAdvantages, grpoLoss, type GrpoTokens } from '../../src/train/grpo.ts';
+import { GatedStep, integritySignal, resolveGateConfig } from '../../src/train/gated-step.ts';
+import { applyGrpoUpdate, type UpdateBatch } from '../../src/train/update.ts';
 
 const MODEL = { vocabSize: 12, context: 16, layers: 1, dModel: 16, heads: 2, tiedHead: true };
 const problem: Problem = { id: 'p0', language: 'javascript', prompt: 'function f() {', tests: 'assert(f() === 1);', stopTokens: [], source: 'test' };
@@ -59,8 +59,14 @@ interface Rig {
   executor: ReturnType<typeof fakeExecutor>;
   gated: GatedStep;
   lines: Record<string, unknown>[];
-  input: (step: number) => GatedStepInput;
+  /** The step's update batch (π_old = the policy as it is now). */
+  input: (step: number) => UpdateBatch;
+  /** Apply an ungated update with these rewards. */
+  update: (rewards: (number | null)[]) => void;
 }
+
+/** The proxy as the rewards (the gated arm trains on the RM). */
+const proxyRewards = (b: UpdateBatch) => ({ values: Array.from(b.proxy), advantageScale: 1 });
 
 async function rig(gate: Record<string, unknown>, opts: { rmTarget?: number; status?: (code: string) => ExecResult['status'] } = {}): Promise<Rig> {
   const config = runConfigSchema.parse({ gate, settlement: { rate: 0.25 }, grpo: { group_size: 2 } });
@@ -87,24 +93,26 @@ async function rig(gate: Record<string, unknown>, opts: { rmTarget?: number; sta
   const completions: Completion[] = tokenIds.map((t, i) => ({ promptIndex: i, promptIds, tokenIds: t, text: texts[i]!, logprobs: [], samplerLogprobs: [], finishReason: 'eos' }));
   const ref = sequenceLogProbs(reference, completions.map((c) => c.promptIds), tokenIds, { padId: 0 });
   const batch = buildCompletionBatch(completions.map((c) => c.promptIds), tokenIds, 0, { completionLength: ref.completionLength });
-  const input = (step: number): GatedStepInput => {
+  const input = (step: number): UpdateBatch => {
     const feats = texts.map((t) => features.extract(t));
+    const old = sequenceLogProbs(policy, completions.map((c) => c.promptIds), tokenIds, { padId: 0 });
     return {
       step,
+      promptIdx: [0, 1],
       problems: texts.map(() => problem),
       completions,
+      texts,
       features: feats,
       proxy: Float32Array.from(feats.map((x) => (opts.rmTarget ?? 0.1) * x[0]!)),
+      results: undefined,
+      gold: texts.map(() => null),
       ref,
-      update: (reward) => {
-        const old = sequenceLogProbs(policy, completions.map((c) => c.promptIds), tokenIds, { padId: 0 });
-        const { advantages } = computeAdvantages(reward, 2, 'group');
-        const tokens: GrpoTokens = { batch: 4, length: ref.completionLength, oldLogp: old.logProbs, refLogp: ref.logProbs, mask: ref.mask, advantages };
-        return [optimizer.trainStep(() => grpoLoss(completionLogProbs(policy, batch, { entropy: false }).logProbs, tokens, { clipLow: 0.2, clipHigh: 0.2, beta: 0.01, aggregation: 'grpo' }))];
-      },
+      oldLogp: old.logProbs,
+      batch,
     };
   };
-  return { policy, reference, optimizer, rm, executor, gated, lines, input };
+  const update = (values: (number | null)[]) => void applyGrpoUpdate({ config, policy, optimizer }, input(0), { values, advantageScale: 1 });
+  return { policy, reference, optimizer, rm, executor, gated, lines, input, update };
 }
 
 /** Give the loop enough settled zero gaps for a finite u (so ESCALATE does not outrank). */
@@ -120,14 +128,14 @@ describe('gated update on a tiny tfjs policy', () => {
   it('DENY (KL cap violated) restores weights and optimizer state bit for bit', async () => {
     const r = await rig({ invariants: [{ kind: 'kl_cap', max_kl: 1e-9 }] });
     // A committed ungated step first, so the optimizer's moments and step counter are non-trivial.
-    r.input(0).update([1, 0, 0, 1]);
+    r.update([1, 0, 0, 1]);
     const w0 = bytes(r.policy.getWeights());
     const o0 = optBytes(r.optimizer.getState());
     expect(o0.step).toBe(1);
     const tensors = tf.memory().numTensors;
-    const out = await r.gated.step(r.input(1));
+    const out = await r.gated.update(r.input(1), proxyRewards(r.input(1)));
     expect(tf.memory().numTensors).toBe(tensors);
-    expect(out.decision).toBe('DENY');
+    expect(out.metrics()['gate/decision']).toBe('DENY');
     expect(out.applied).toBe(false);
     // The update was really applied before the gate looked: its KL to the reference was > 0.
     const line = r.lines.at(-1)!;
@@ -138,7 +146,7 @@ describe('gated update on a tiny tfjs policy', () => {
     expect(line.reasons).toEqual([expect.stringMatching(/^DENY: hard invariant kl_cap violated/), expect.stringMatching(/^ESCALATE/)]);
     expect(bytes(r.policy.getWeights())).toEqual(w0);
     expect(optBytes(r.optimizer.getState())).toEqual(o0);
-    expect(r.gated.metrics(out)).toMatchObject({ 'gate/decision': 'DENY', 'gate/deny': 1, 'gate/authorize': 0 });
+    expect(out.metrics()).toMatchObject({ 'gate/decision': 'DENY', 'gate/deny': 1, 'gate/authorize': 0 });
   });
 
   it('AUTHORIZE commits the update (weights and optimizer move)', async () => {
@@ -146,9 +154,9 @@ describe('gated update on a tiny tfjs policy', () => {
     await seedEvidence(r, 4);
     const w0 = bytes(r.policy.getWeights());
     const tensors = tf.memory().numTensors;
-    const out = await r.gated.step(r.input(0));
+    const out = await r.gated.update(r.input(0), proxyRewards(r.input(0)));
     expect(tf.memory().numTensors).toBe(tensors);
-    expect(out.decision).toBe('AUTHORIZE');
+    expect(out.metrics()['gate/decision']).toBe('AUTHORIZE');
     expect(out.applied).toBe(true);
     expect(r.optimizer.step).toBe(1);
     expect(bytes(r.policy.getWeights())).not.toEqual(w0);
@@ -160,8 +168,9 @@ describe('gated update on a tiny tfjs policy', () => {
 
   it('ESCALATE (u = Infinity) commits by default and rolls back with escalation.pause', async () => {
     const go = await rig({});
-    const out = await go.gated.step(go.input(0));
-    expect(out).toMatchObject({ decision: 'ESCALATE', applied: true });
+    const out = await go.gated.update(go.input(0), proxyRewards(go.input(0)));
+    expect(out.applied).toBe(true);
+    expect(out.metrics()['gate/decision']).toBe('ESCALATE');
     expect(go.optimizer.step).toBe(1);
     expect(go.gated.needsEvidence()).toBe(true);
     // ESCALATE raised the settlement rate for the next window: 0.25 (settlement.rate) x 2, capped at 0.4.
@@ -170,8 +179,9 @@ describe('gated update on a tiny tfjs policy', () => {
     const held = await rig({ escalation: { pause: true } });
     const w0 = bytes(held.policy.getWeights());
     const o0 = optBytes(held.optimizer.getState());
-    const out2 = await held.gated.step(held.input(0));
-    expect(out2).toMatchObject({ decision: 'ESCALATE', applied: false });
+    const out2 = await held.gated.update(held.input(0), proxyRewards(held.input(0)));
+    expect(out2.applied).toBe(false);
+    expect(out2.metrics()['gate/decision']).toBe('ESCALATE');
     expect(bytes(held.policy.getWeights())).toEqual(w0);
     expect(optBytes(held.optimizer.getState())).toEqual(o0);
   });
@@ -182,26 +192,26 @@ describe('gated update on a tiny tfjs policy', () => {
     await seedEvidence(r, 4);
     const labels0 = r.rm.labelCount;
     const w0 = bytes(r.policy.getWeights());
-    const out = await r.gated.step(r.input(0));
+    const out = await r.gated.update(r.input(0), proxyRewards(r.input(0)));
     expect(r.lines[0]).toMatchObject({ pass: 0, decision: 'MODIFY', applied: false });
     const refit = r.lines[0]!.refit as { hard_examples: number; labels: number };
     expect(refit.hard_examples).toBeGreaterThan(0);
     expect(r.rm.labelCount).toBe(labels0 + refit.hard_examples);
     expect(r.lines).toHaveLength(2); // one re-gate of the recomputed update (retries capped at 1)
     expect(r.lines[1]).toMatchObject({ step: 0, pass: 1 });
-    expect(out.passes).toBe(2);
+    expect(out.metrics()['gate/passes']).toBe(2);
     // Re-scored rewards: the refitted RM pays the failing completions less than before.
-    expect(out.reward[0]!).toBeLessThan(1.2);
+    expect(out.rewards.values[0]!).toBeLessThan(1.2);
     if (!out.applied) expect(bytes(r.policy.getWeights())).toEqual(w0);
     // The failure mode is in the library, verified by re-execution (probe + verify per claim).
     expect(r.gated.loop.library.size).toBeGreaterThan(0);
-    expect(r.gated.metrics(out)['gate/modify']).toBeGreaterThanOrEqual(1);
+    expect(out.metrics()['gate/modify']).toBeGreaterThanOrEqual(1);
   });
 
   it('settled failures of a committed update are surprises; state round-trips through JSON', async () => {
     const r = await rig({ epsilon: 1, min_settled: 2 }, { rmTarget: 0.05, status: () => 'fail' });
     await seedEvidence(r, 4);
-    const out = await r.gated.step(r.input(0));
+    const out = await r.gated.update(r.input(0), proxyRewards(r.input(0)));
     expect(out.applied).toBe(true); // proxies of 0.05 per 'a' stay under the margin: nothing claimed
     await r.gated.settled([{ step: 0, index: 0, problem, text: 'aaa', x: Float32Array.from([9, 0]), gold: 0, proxy: 0.9 }]);
     expect(r.gated.loop.library.stats.surprises).toBe(1);

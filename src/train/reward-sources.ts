@@ -1,0 +1,80 @@
+/**
+ * The reward-source registry: where an arm's training reward comes from. Each source is one
+ * object with one method; the trainer scores every step's rollouts with the RM (and executes them
+ * when the metrics or the source need gold) and hands the scored batch to the arm's source. A new
+ * reward source is a new entry here — the trainer, compare and the report read only this registry.
+ */
+import type { Problem } from '../datasets/problem.ts';
+import type { Completion } from '../policy/engine/types.ts';
+import type { ExecResult } from '../sandbox/types.ts';
+
+/** A step's rollouts. */
+export interface Rollouts {
+  step: number;
+  /** Training-split index of each prompt (P of them; completions come in groups of G per prompt). */
+  promptIdx: number[];
+  /** Problem of each completion. */
+  problems: Problem[];
+  completions: Completion[];
+  texts: string[];
+}
+
+/** A step's rollouts, scored: the RM's proxy for all, gold where they were executed. */
+export interface ScoredRollouts extends Rollouts {
+  /** RM features of each completion. */
+  features: Float32Array[];
+  /** RM score of each completion (the proxy reward). */
+  proxy: Float32Array;
+  /** Sandbox results of the gold execution (absent when the step was not executed). */
+  results: ExecResult[] | undefined;
+  /** Executed gold per completion (null where not executed). */
+  gold: (number | null)[];
+}
+
+/** What a reward source may use besides the scored rollouts. */
+export interface RewardContext {
+  /** Multiplier on RM-reward advantages (< 1 while adaptive settlement is alarmed). */
+  rmWeight: number;
+  /** Execute completions in the sandbox (gold per completion); the caller charges them with `charge`. */
+  execute(problems: readonly Problem[], texts: readonly string[]): Promise<number[]>;
+  /** Charge programs executed for the training signal to the arm's budget. */
+  charge(programs: number): void;
+}
+
+/** The training reward of a step: one value per completion (null = masked out) and the advantage weight. */
+export interface Rewards {
+  values: (number | null)[];
+  /** Multiplier on the group-relative advantages computed from `values`. */
+  advantageScale: number;
+}
+
+/** A training reward source. */
+export interface RewardSource {
+  /**
+   * The reward is the executed gold of every rollout: the trainer executes each step in full and
+   * charges it to the arm's budget, and reports take this arm's budget as the cost of execution.
+   */
+  readonly executesRollouts: boolean;
+  /** The step's training reward. */
+  reward(scored: ScoredRollouts, ctx: RewardContext): Rewards | Promise<Rewards>;
+}
+
+/** The built-in reward sources. */
+export const REWARD_SOURCES = {
+  /** The reward model's score. */
+  rm: {
+    executesRollouts: false,
+    reward: (s, ctx) => ({ values: Array.from(s.proxy), advantageScale: ctx.rmWeight }),
+  },
+  /** The executed test pass fraction (the sound ceiling). */
+  execution: {
+    executesRollouts: true,
+    reward: (s) => ({ values: s.gold, advantageScale: 1 }),
+  },
+} satisfies Record<string, RewardSource>;
+
+/** A reward-source name. */
+export type RewardSourceName = keyof typeof REWARD_SOURCES;
+
+/** Reward-source names, for config schemas. */
+export const REWARD_SOURCE_NAMES = Object.keys(REWARD_SOURCES) as [RewardSourceName, ...RewardSourceName[]];
