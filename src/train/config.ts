@@ -52,12 +52,6 @@ export const settlementConfigSchema = z
     objective: z.enum(['regression', 'pairwise']).default('regression'),
     /** μ: weight of one within-group pair's squared difference error (objective `pairwise`). */
     pairwise_weight: z.number().min(0).default(1),
-    /**
-     * Instant settlement (hybrid reward): settle σ of every step's completions before the update
-     * (σ·n per step, the fraction carried) and train on their executed gold in place of the RM's
-     * score; the RM still refits at each window end, on exactly those labels. Same budget.
-     */
-    instant: z.boolean().default(false),
     /** The bootstrap committee of the `uncertainty` strategy. */
     committee: z
       .object({ members: z.number().int().min(2).max(64).default(5) })

@@ -24,8 +24,8 @@ export interface Claim {
   /** GRPO group (unique within the run: step × prompts per step + prompt slot). */
   group?: number;
   /**
-   * The executed label when the claim was settled as it was rolled out (instant settlement,
-   * `settlement.instant`): its gold already replaced the RM's score in that step's update, and the
+   * The executed label when the claim was settled as it was rolled out (instant settlement, the
+   * `hybrid` reward source): its gold already replaced the RM's score in that step's update, and the
    * window-end refit uses it without executing again.
    */
   label?: number | null;
