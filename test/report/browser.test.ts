@@ -18,7 +18,7 @@ import { FAKE_ARMS, writeFakeRun } from '../helpers/fake-run.ts';
 const missing = chromiumMissingReason();
 if (missing) console.warn(`[skip] report browser test: ${missing}`);
 
-const CHARTS = ['proxy-gold', 'gold', 'gap', 'kl', 'length', 'entropy'];
+const CHARTS = ['proxy-gold', 'gold', 'gap', 'kl', 'gold-kl', 'length', 'entropy'];
 const ARMS = [...FAKE_ARMS, 'custom-arm'];
 
 describe.skipIf(missing !== null)('report in headless Chromium', () => {
