@@ -226,7 +226,7 @@ export class ArmTrainer {
   }
 
   private rewardContext(): RewardContext {
-    const { config: cfg, features, train } = this.c;
+    const cfg = this.c.config;
     const par = cfg.proxy.par;
     const centre = par.centre ?? this.baseMean.value;
     const shape = (r: ArrayLike<number>): number[] => Array.from(par.enabled ? parShape(r, centre, par.scale) : r);
@@ -242,12 +242,7 @@ export class ArmTrainer {
       instantChoice: async (s) => {
         const { k, carry } = instantCount(s.texts.length, this.updater.settlementRate(this.settleRate), this.instantCarry);
         this.instantCarry = carry;
-        const claims = this.claimsOf(s);
-        const ctx: SelectionContext = {
-          disagreement: (cs) =>
-            committeeDisagreement(this.c.rm, cfg.reward_model, cs.map((c) => features.extract(c.text, train[c.problem]!.prompt)), this.settleRng, { members: cfg.settlement.committee.members }),
-        };
-        return SETTLEMENT_STRATEGIES[cfg.settlement.strategy].select(claims, k, this.settleRng, ctx);
+        return SETTLEMENT_STRATEGIES[cfg.settlement.strategy].select(this.claimsOf(s), k, this.settleRng, this.selectionContext());
       },
       execute: async (problems, texts) => (await this.execute(problems, texts)).map((r, i) => goldOf(r, problems[i]!)),
       charge: (n) => (this.budget += n),
