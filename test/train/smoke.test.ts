@@ -178,4 +178,8 @@ describe('train (smoke)', () => {
   it('SIGKILL at any moment + resume gives the metrics of an uninterrupted run', () => killAndResume('anchored'), 900_000);
 
   it('the same for the gated arm (failure library, memory and escalation restored)', () => killAndResume('gated'), 900_000);
+
+  it('the same for the hybrid arm (instant labels in the window, the carried fraction)', () => killAndResume('hybrid'), 900_000);
+
+  it('the same for the ensemble arm (its bootstrap members rebuilt from the restored RM)', () => killAndResume('ensemble'), 900_000);
 });
