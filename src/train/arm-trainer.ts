@@ -241,8 +241,11 @@ export class ArmTrainer {
       shapeGold: (g) => shape([g])[0]!,
       instantChoice: async (s) => {
         const { k, carry } = instantCount(s.texts.length, this.updater.settlementRate(this.settleRate), this.instantCarry);
-        this.instantCarry = carry;
-        return SETTLEMENT_STRATEGIES[cfg.settlement.strategy].select(this.claimsOf(s), k, this.settleRng, this.selectionContext());
+        const chosen = k > 0 ? await SETTLEMENT_STRATEGIES[cfg.settlement.strategy].select(this.claimsOf(s), k, this.settleRng, this.selectionContext()) : [];
+        // A strategy may settle more than k (`groups`: a whole group); the excess is owed back, so
+        // the total stays σ of the rollouts to within one group.
+        this.instantCarry = carry + k - chosen.length;
+        return chosen;
       },
       execute: async (problems, texts) => (await this.execute(problems, texts)).map((r, i) => goldOf(r, problems[i]!)),
       charge: (n) => (this.budget += n),

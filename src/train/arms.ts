@@ -92,6 +92,13 @@ export const ARM_REGISTRY: Record<string, ArmSpec> = {
     labels: 'execution',
     overlay: {},
   },
+  'settled-groups': {
+    name: 'settled-groups',
+    describe: 'control without a reward model: σ of the groups executed as they are rolled out and trained on their gold alone (GRPO on execution over 10% of the data) — same budget',
+    reward: 'settled',
+    labels: 'execution',
+    overlay: { settlement: { strategy: 'groups' } },
+  },
   ensemble: {
     name: 'ensemble',
     describe: 'anchored with a conservative ensemble reward: mean − 1·std of 8 bootstrap members of the RM, refitted with it every window — same budget',
@@ -165,8 +172,8 @@ export function resolveArms(entries: readonly (string | z.output<typeof armDefin
     if (spec.gate && (spec.reward !== 'rm' || spec.labels !== 'execution')) {
       throw new AnchorError('BAD_CONFIG', `arms[${i}] (${spec.name}): a gated arm needs reward rm and labels execution (the gate settles and verifies by execution)`);
     }
-    if (spec.reward === 'hybrid' && spec.labels !== 'execution') {
-      throw new AnchorError('BAD_CONFIG', `arms[${i}] (${spec.name}): a hybrid arm needs labels execution (its instantly settled labels refit the RM)`);
+    if ((spec.reward === 'hybrid' || spec.reward === 'settled') && spec.labels !== 'execution') {
+      throw new AnchorError('BAD_CONFIG', `arms[${i}] (${spec.name}): a ${spec.reward} arm needs labels execution (its instantly settled labels refit the RM)`);
     }
     if (out.some((a) => a.name === spec.name)) throw new AnchorError('BAD_CONFIG', `arms[${i}]: arm ${JSON.stringify(spec.name)} listed twice`);
     out.push(spec);

@@ -104,6 +104,23 @@ export const REWARD_SOURCES = {
     executesRollouts: true,
     reward: (s) => ({ values: s.gold, advantageScale: 1 }),
   },
+  /**
+   * Settled only: the executed gold of the instantly settled completions and nothing else — the
+   * RM's score never enters the update (its groups are masked out). With `settlement.strategy:
+   * groups` it is GRPO on execution over σ of the groups: the control that says what the budget
+   * alone buys, with no reward model at all. The RM still refits on the labels (for monitoring).
+   */
+  settled: {
+    executesRollouts: false,
+    reward: async (s, ctx) => {
+      const values: (number | null)[] = s.texts.map(() => null);
+      const chosen = await ctx.instantChoice(s);
+      const gold = await ctx.execute(chosen.map((i) => s.problems[i]!), chosen.map((i) => s.texts[i]!));
+      ctx.charge(chosen.length);
+      chosen.forEach((i, j) => (values[i] = gold[j]!));
+      return { values, advantageScale: 1, settled: chosen.map((index, j) => ({ index, label: gold[j]! })) };
+    },
+  },
 } satisfies Record<string, RewardSource>;
 
 /** A reward-source name. */

@@ -61,11 +61,25 @@ describe('hybrid reward source (instant settlement)', () => {
   });
 });
 
+describe('settled-only reward source (control without an RM)', () => {
+  it('trains on the settled completions’ gold alone: every other completion is masked out', async () => {
+    const ctx = context([4, 5, 6, 7]);
+    const r = await REWARD_SOURCES.settled.reward(scored, ctx);
+    expect(r.values).toEqual([null, null, null, null, 0, 1, 0, 0]);
+    expect(ctx.charged).toBe(4);
+    const { advantages, valid } = computeAdvantages(r.values, 4, 'group');
+    expect(valid).toEqual([false, false, false, false, true, true, true, true]);
+    expect(Array.from(advantages.slice(0, 4))).toEqual([0, 0, 0, 0]);
+    expect(advantages[5]!).toBeGreaterThan(0);
+  });
+});
+
 describe('anchoring arms in the registry', () => {
   it('each method is an arm; a hybrid arm needs execution labels', async () => {
     const { resolveArms } = await import('../../src/train/arms.ts');
     const arms = resolveArms(['hybrid', 'ensemble', 'anchored-groups', 'anchored-weighted', 'anchored-par']);
     expect(arms.map((a) => [a.reward, a.labels])).toEqual([['hybrid', 'execution'], ['rm', 'execution'], ['rm', 'execution'], ['rm', 'execution'], ['rm', 'execution']]);
     expect(() => resolveArms([{ name: 'h', reward: 'hybrid', labels: 'judge', overlay: {} }])).toThrow(/hybrid arm needs labels execution/);
+    expect(() => resolveArms([{ name: 's', reward: 'settled', labels: null, overlay: {} }])).toThrow(/settled arm needs labels execution/);
   });
 });
