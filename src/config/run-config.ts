@@ -17,6 +17,7 @@ import {
   grpoConfigSchema,
   loggingConfigSchema,
   metricsConfigSchema,
+  proxyConfigSchema,
   settlementConfigSchema,
 } from '../train/config.ts';
 import { armsConfigSchema, resolveArms } from '../train/arms.ts';
@@ -80,6 +81,7 @@ export const runConfigSchema = z
     reward_model: rewardModelSchema.prefault({}).describe('The learned reward model (RM) the anchored arms train against and refit at settlement.'),
     judge: judgeSchema.prefault({ kind: 'learned' }).describe('The judge arm\'s labeller: `learned` (a second model on other features), `lm` (an ONNX LM asked yes/no) or `http` (an OpenAI-compatible endpoint).'),
     settlement: settlementConfigSchema.prefault({}).describe('Settlement: how often and how much of a window is executed (or judged) to refit the RM.'),
+    proxy: proxyConfigSchema.prefault({}).describe("How the RM's score becomes the training reward of RM arms: a conservative ensemble (Coste et al.) and PAR's bounded shaping."),
     sandbox: sandboxConfigSchema.prefault({}).describe('Where and under which limits programs are executed.'),
     metrics: metricsConfigSchema.prefault({}).describe('Gold metrics and the alarm thresholds of `compare`.'),
     eval: evalConfigSchema.prefault({}).describe('Held-out evaluation during training.'),

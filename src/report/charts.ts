@@ -5,7 +5,8 @@
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { METRIC_KEYS as K } from '../train/run-format.ts';
-import type { RunData } from './read-run.ts';
+import { armGaoFit, gaoCurve, gaoPoints } from './gao.ts';
+import type { ArmData, RunData } from './read-run.ts';
 import { rollingMean } from './stats.ts';
 
 /** One rendered chart. */
@@ -69,6 +70,49 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   } finally {
     view.finalize();
   }
+}
+
+/**
+ * Gold against d = √KL(π‖π_base) for every arm, with its Gao et al. RL fit
+ * gold = g₀ + d(α − β ln d): one point per step (several runs of an arm pooled) and the fitted
+ * curve over the arm's range of d.
+ */
+export function gaoChart(arms: readonly { name: string; data: readonly Pick<ArmData, 'metrics'>[] }[], colors: Map<string, string>): { id: string; title: string; caption: string; spec: TopLevelSpec } {
+  const names = arms.map((a) => a.name);
+  const color = { field: 'arm', type: 'nominal' as const, title: 'arm', sort: names, scale: { domain: names, range: names.map((a) => colors.get(a) ?? '#888') } };
+  const points: { arm: string; d: number; gold: number }[] = [];
+  const curves: { arm: string; d: number; gold: number }[] = [];
+  let approximate = false;
+  for (const a of arms) {
+    const pooled = a.data.flatMap((r) => {
+      const g = gaoPoints(r.metrics);
+      approximate ||= g.approximate;
+      return g.points;
+    });
+    for (const p of pooled) points.push({ arm: a.name, d: Math.round(p.d * 1e6) / 1e6, gold: p.gold });
+    const fit = armGaoFit({ metrics: pooled.map((p, i) => ({ step: i, 'kl/sqrt': p.d, 'reward/gold': p.gold })) });
+    if (fit) for (const c of gaoCurve(fit.fit, Math.max(...pooled.map((p) => p.d)))) curves.push({ arm: a.name, ...c });
+  }
+  const x = { field: 'd', type: 'quantitative' as const, title: '√KL(π‖π_base) (nats^½)' };
+  const y = { field: 'gold', type: 'quantitative' as const, title: 'gold' };
+  return {
+    id: 'gold-kl',
+    title: 'Gold against √KL, with Gao et al. fits',
+    caption:
+      'Points: gold of each step against d = √(sequence-level KL to the base policy)' +
+      (approximate ? ' (runs logged before kl/sqrt: √(per-token KL × length), an approximation)' : '') +
+      '; lines: the RL form gold = g₀ + d(α − β ln d) fitted per arm (all its seeds pooled). A curve that turns over marks where optimising the reward began to cost gold.',
+    spec: {
+      $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+      config: BASE_CONFIG,
+      width: 420,
+      height: 260,
+      layer: [
+        { data: { values: points }, mark: { type: 'point', filled: true, size: 12, opacity: 0.35 }, encoding: { x, y, color } },
+        { data: { values: curves }, mark: { type: 'line', strokeWidth: 2.5 }, encoding: { x, y, color } },
+      ],
+    } as TopLevelSpec,
+  };
 }
 
 /** Options of {@link buildCharts}. */
@@ -189,6 +233,7 @@ export async function buildCharts(runIn: RunData, opts: ChartOptions): Promise<C
       } as TopLevelSpec,
     },
     lineChart('kl', 'KL to the reference policy', `Mean per-token k3 KL, ${rolled}.`, K.kl, 'KL', true),
+    gaoChart(run.arms.map((a) => ({ name: a.name, data: [a] })), opts.colors),
     lineChart('length', 'Completion length', `Mean completion length in tokens, ${rolled}. Collapsing length often marks a degenerate exploit.`, K.length, 'tokens', true),
     lineChart('entropy', 'Policy entropy', `Mean per-token entropy of the sampling policy, ${rolled}.`, K.entropy, 'entropy', true),
     // Runs logged before the monitor existed (or without gold for every rollout) have no Snd@G.

@@ -8,7 +8,8 @@ import { metricsConfigSchema } from '../train/config.ts';
 import { REWARD_SOURCES, type RewardSource } from '../train/reward-sources.ts';
 import { GATE_METRIC_KEYS as GK, METRIC_KEYS as K, type ArmStatus } from '../train/run-format.ts';
 import { formatTable, markdownTable } from '../util/table.ts';
-import { readRun, type ArmData, type RunData, type RunWarning } from './read-run.ts';
+import { armGaoFit, sqrtKlOf } from './gao.ts';
+import { readRun, type ArmData, type MetricsLine, type RunData, type RunWarning } from './read-run.ts';
 import { finalWindowMean, finiteOrNull, lastValue, meanOf, meanSe, metricValue, rollingPeak } from './stats.ts';
 import { AnchorError } from '../util/errors.ts';
 
@@ -21,6 +22,9 @@ const COMPARE_COLUMNS = [
   { key: 'finalProxy', label: 'proxy final', digits: 3, describe: 'mean proxy (RM score) over the final window' },
   { key: 'gap', label: 'gap', digits: 3, describe: 'hacking gap proxy − gold over the final window' },
   { key: 'kl', label: 'KL', digits: 4, describe: 'mean k3 KL to the reference policy over the final window' },
+  { key: 'sqrtKl', label: '√KL', digits: 3, describe: 'd = √(sequence-level KL to the base policy), mean over the final window (kl/sqrt; runs before it: √(kl/ref × length))' },
+  { key: 'heldOut', label: 'held-out', digits: 3, describe: 'held-out sampled pass rate at the last evaluation (eval/sampled_pass)' },
+  { key: 'goldRatio', label: '× exec gold', digits: 2, describe: "final gold over the execution arm's final gold in the same run" },
   { key: 'length', label: 'length', digits: 1, describe: 'mean completion length (tokens) over the final window' },
   { key: 'entropy', label: 'entropy', digits: 3, describe: 'mean policy entropy over the final window' },
   { key: 'refits', label: 'refits', digits: 0, describe: 'RM refits (refits.jsonl lines with refit ≠ false)' },
@@ -28,6 +32,10 @@ const COMPARE_COLUMNS = [
   { key: 'execBudget', label: 'exec budget', digits: 0, describe: 'programs executed for training signal (last budget/exec)' },
   { key: 'execFraction', label: 'budget/exec arm', digits: 3, describe: "exec budget as a fraction of the execution arm's at the same step" },
   { key: 'judgeError', label: 'judge err', digits: 3, describe: 'judge label error |judge − gold|, mean over refits' },
+  { key: 'gaoAlpha', label: 'α', digits: 3, describe: 'Gao et al. RL fit gold = g₀ + d(α − β ln d) over every step (d = √KL): α' },
+  { key: 'gaoBeta', label: 'β', digits: 3, describe: 'the same fit: β (> 0: the curve turns over)' },
+  { key: 'gaoDStar', label: 'd*', digits: 3, describe: 'the fitted peak d* = exp(α/β − 1) (n/a: no peak)' },
+  { key: 'gaoTurn', label: 'slope<0 step', digits: 0, describe: 'first step whose trailing-mean d reaches d* — where more optimisation starts to cost gold (n/a: never)' },
 ] as const;
 
 /**
@@ -47,6 +55,7 @@ const ALARM_COLUMNS = [
   { key: 'driftLead', label: 'drift lead', digits: 0, describe: 'steps before the rolling-gold peak at which drift first exceeded metrics.alarms.drift (n/a: never)' },
   { key: 'sndLead', label: 'Snd@G lead', digits: 0, describe: 'steps before the rolling-gold peak at which the rolling Snd@G first fell below metrics.alarms.snd (full windows only; n/a: never)' },
   { key: 'rankLead', label: 'r_s lead', digits: 0, describe: 'steps before the rolling-gold peak at which the settled rank correlation first fell below metrics.alarms.rank (n/a: never)' },
+  { key: 'gaoLead', label: 'Gao lead', digits: 0, describe: 'steps before the rolling-gold peak at which the settled-label early warning (alarm/gao: a Gao fit on settled labels alone says d > d*) first fired (n/a: never)' },
 ] as const;
 
 /** `metrics` defaults (alarm thresholds, Snd@G window) for manifests that predate them. */
@@ -78,7 +87,7 @@ const GATE_SOURCES: Record<(typeof GATE_COLUMNS)[number]['key'], string> = {
 type CompareKey = (typeof COMPARE_COLUMNS)[number]['key'] | (typeof ALARM_COLUMNS)[number]['key'] | (typeof GATE_COLUMNS)[number]['key'];
 
 /** The outcome columns (the first text table) — the rest are settlement/cost columns. */
-const OUTCOME_KEYS: readonly CompareKey[] = ['steps', 'finalGold', 'peakGold', 'peakStep', 'finalProxy', 'gap', 'kl', 'length', 'entropy'];
+const OUTCOME_KEYS: readonly CompareKey[] = ['steps', 'finalGold', 'peakGold', 'peakStep', 'finalProxy', 'gap', 'kl', 'sqrtKl', 'heldOut', 'goldRatio', 'length', 'entropy'];
 /** The alarm columns (their own table). */
 const ALARM_KEYS: readonly CompareKey[] = ALARM_COLUMNS.map((c) => c.key);
 
@@ -185,14 +194,21 @@ function armValues(arm: ArmData, run: RunData, window: number): Record<CompareKe
   }
 
   const alarms = alarmValues(arm, run, withGap, gapKey, peak?.step ?? null);
+  const finalGold = finalWindowMean(m, K.gold, window);
+  const refGold = ref && ref.metrics.length > 0 ? finalWindowMean(ref.metrics, K.gold, window) : null;
+  const dRows = m.map((l) => ({ step: l.step, d: sqrtKlOf(l)?.d ?? null }));
+  const gao = armGaoFit(arm, window);
   return {
     steps: m.length,
-    finalGold: finalWindowMean(m, K.gold, window),
+    finalGold,
     peakGold: peak?.value ?? null,
     peakStep: peak?.step ?? null,
     finalProxy: finalWindowMean(m, K.proxy, window),
     gap: finalWindowMean(withGap, gapKey, window),
     kl: finalWindowMean(m, K.kl, window),
+    sqrtKl: finalWindowMean(dRows as unknown as MetricsLine[], 'd', window),
+    heldOut: lastValue(m, K.evalSampled),
+    goldRatio: finalGold !== null && refGold !== null && refGold > 0 ? finalGold / refGold : null,
     length: finalWindowMean(m, K.length, window),
     entropy: finalWindowMean(m, K.entropy, window),
     refits: refits.length,
@@ -200,6 +216,10 @@ function armValues(arm: ArmData, run: RunData, window: number): Record<CompareKe
     execBudget: lastValue(m, K.budget),
     execFraction,
     judgeError: meanOf(arm.refits.map((r) => (typeof r.judgeLabelError === 'number' ? r.judgeLabelError : null))),
+    gaoAlpha: gao?.fit.alpha ?? null,
+    gaoBeta: gao?.fit.beta ?? null,
+    gaoDStar: gao?.fit.dStar ?? null,
+    gaoTurn: gao?.turnStep ?? null,
     ...alarms,
     ...(Object.fromEntries(Object.entries(GATE_SOURCES).map(([k, key]) => [k, lastValue(m, key)])) as Record<keyof typeof GATE_SOURCES, number | null>),
   };
@@ -248,6 +268,7 @@ function alarmValues(
   const first = m[0]?.step ?? 0;
   const sndCross = m.find((l) => l.step - first + 1 >= sndWindow && (metricValue(l, K.sndGRolling) ?? Infinity) < th.snd)?.step ?? null;
   const lead = (cross: number | null) => (cross === null || peakStep === null ? null : peakStep - cross);
+  const gaoCross = m.find((l) => metricValue(l, K.alarmGao) === 1)?.step ?? null;
   return {
     driftGapSpearman: pairRho(drift),
     sndGapSpearman: pairRho(snd),
@@ -255,6 +276,7 @@ function alarmValues(
     driftLead: lead(driftCross),
     sndLead: lead(sndCross),
     rankLead: lead(rankCross),
+    gaoLead: lead(gaoCross),
   };
 }
 

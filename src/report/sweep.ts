@@ -16,7 +16,7 @@ import { readSweepRecord, sweepRunDirs, type SweepRecord } from '../train/sweep-
 import { AnchorError } from '../util/errors.ts';
 import { writeFileAtomic } from '../util/fs.ts';
 import { markdownTable } from '../util/table.ts';
-import { renderSvg, type Chart } from './charts.ts';
+import { gaoChart, renderSvg, type Chart } from './charts.ts';
 import { armColor, armColors } from './colors.ts';
 import { compareRunData, defaultWindow, formatCell, formatCompareMarkdown, type ArmRole, type CompareCell, type CompareTable } from './compare.ts';
 import { formatWarning, readRun, type RunData, type RunWarning } from './read-run.ts';
@@ -344,11 +344,12 @@ export function formatSweepMarkdown(d: KnobData, sweep: SweepRecord, table: Comp
 export async function buildSweepReportHtml(
   sweep: SweepRecord,
   table: CompareTable,
-  opts: { dir: string; runDirs: readonly string[]; reportPath: string; warnings: readonly RunWarning[] },
+  opts: { dir: string; runDirs: readonly string[]; runs: readonly RunData[]; reportPath: string; warnings: readonly RunWarning[] },
 ): Promise<{ html: string; knob: KnobData }> {
   const knob = knobPoints(table, sweep);
-  const charts = [await buildKnobChart(knob, 'gold'), await buildKnobChart(knob, 'gap')];
   const colors = armColors(table.rows.map((r) => r.arm));
+  const gao = gaoChart(table.rows.map((r) => ({ name: r.arm, data: opts.runs.flatMap((run) => run.arms.filter((x) => x.name === r.arm)) })), colors);
+  const charts = [await buildKnobChart(knob, 'gold'), await buildKnobChart(knob, 'gap'), { ...gao, svg: await renderSvg(gao.spec) }];
   const title = `anchor-rl sweep — ${sweep.name}`;
   const links = opts.runDirs
     .map((d) => {
@@ -405,9 +406,9 @@ export interface SweepReportResult {
 
 /** Read a sweep directory and write its HTML report to `outPath` (default SWEEP_DIR/report.html). */
 export async function writeSweepReport(dir: string, outPath?: string, opts: { window?: number } = {}): Promise<SweepReportResult> {
-  const { root, sweep, runDirs, table } = readSweep(dir, opts.window);
+  const { root, sweep, runDirs, runs, table } = readSweep(dir, opts.window);
   const path = resolve(outPath ?? join(root, 'report.html'));
-  const { html, knob } = await buildSweepReportHtml(sweep, table, { dir: root, runDirs, reportPath: path, warnings: table.warnings });
+  const { html, knob } = await buildSweepReportHtml(sweep, table, { dir: root, runDirs, runs, reportPath: path, warnings: table.warnings });
   writeFileAtomic(path, html);
   return { path, table, knob, warnings: table.warnings, bytes: Buffer.byteLength(html) };
 }
@@ -427,9 +428,9 @@ export interface SweepSummaries {
  * across seeds), sweep.md (the knob table) and report.html (the knob chart), from one read.
  */
 export async function writeSweepSummaries(dir: string, opts: { window?: number } = {}): Promise<SweepSummaries> {
-  const { root, sweep, runDirs, table } = readSweep(dir, opts.window);
+  const { root, sweep, runDirs, runs, table } = readSweep(dir, opts.window);
   const out = { compareJson: join(root, 'compare.json'), compareMd: join(root, 'compare.md'), sweepMd: join(root, 'sweep.md'), report: join(root, 'report.html') };
-  const { html, knob } = await buildSweepReportHtml(sweep, table, { dir: root, runDirs, reportPath: out.report, warnings: table.warnings });
+  const { html, knob } = await buildSweepReportHtml(sweep, table, { dir: root, runDirs, runs, reportPath: out.report, warnings: table.warnings });
   writeFileAtomic(out.compareJson, JSON.stringify(table, null, 2) + '\n');
   writeFileAtomic(out.compareMd, formatCompareMarkdown(table));
   writeFileAtomic(out.sweepMd, formatSweepMarkdown(knob, sweep, table));

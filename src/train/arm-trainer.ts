@@ -17,25 +17,29 @@ import type { AdamOptimizer } from '../policy/optimizer.ts';
 import type { Tokenizer } from '../policy/tokenizer/index.ts';
 import type { FeatureExtractor } from '../reward/features/types.ts';
 import type { Judge } from '../reward/judges/types.ts';
-import { committeeDisagreement } from '../reward/models/committee.ts';
+import { buildCommittee, committeeDisagreement, type Committee } from '../reward/models/committee.ts';
 import type { RewardModel } from '../reward/models/types.ts';
 import { problemProgram } from '../sandbox/programs.ts';
 import type { Executor, ExecResult } from '../sandbox/types.ts';
 import { spearmanOrNull } from '../util/correlation.ts';
+import { AnchorError } from '../util/errors.ts';
 import { Rng, type RngState } from '../util/rng.ts';
 import type { ArmSpec } from './arms.ts';
 import { DataLoader } from './data.ts';
 import { collectGroups, type DynamicBatch, type SampledRound } from './dynamic-sampling.ts';
+import { GaoWarning, type GaoWarningState } from './early-warning.ts';
+import { k3 } from './grpo.ts';
+import { conservativeReward, parShape } from './proxy-reward.ts';
 import { GatedStep, resolveGateConfig, type GatedState } from './gated-step.ts';
 import { goldOf } from './gold.ts';
 import { LABEL_SOURCES, type LabelSource } from './label-sources.ts';
 import { RollingMean, withinGroupSoundness } from './monitor.ts';
 import { zeroStdGroups } from './grpo.ts';
 import type { KvLogger } from './logger.ts';
-import { REWARD_SOURCES, type RewardContext, type RewardSource, type Rollouts, type ScoredRollouts } from './reward-sources.ts';
+import { REWARD_SOURCES, type RewardContext, type Rewards, type RewardSource, type Rollouts, type ScoredRollouts } from './reward-sources.ts';
 import { METRIC_KEYS as K, type RefitLine, type SampleLine } from './run-format.ts';
-import { SETTLEMENT_STRATEGIES, settleCount, type Claim, type SelectionContext } from './settlement.ts';
-import { PlainUpdater, prepareUpdate, shapedRewards, type UpdateOutcome, type UpdateParts, type Updater } from './update.ts';
+import { SETTLEMENT_STRATEGIES, instantCount, settleCount, type Claim, type SelectionContext } from './settlement.ts';
+import { PlainUpdater, prepareUpdate, shapedRewards, type UpdateBatch, type UpdateOutcome, type UpdateParts, type Updater } from './update.ts';
 
 /** Everything an arm trainer works with (built by ./arm-runner.ts). */
 export interface ArmComponents {
@@ -81,11 +85,21 @@ export interface TrainerState {
   sndRecent?: (number | null)[];
   /** Gate loop, failure library and memory (gated arms). */
   gate?: GatedState;
+  /** Instant settlement's owed fraction of a completion (absent before it existed: 0). */
+  instantCarry?: number;
+  /** Mean label of the initial base-policy label set (PAR's default centre, the early warning's base point). */
+  baseMean?: number;
+  /** √KL of each step of the open window (for the window's point of the early warning). */
+  windowD?: number[];
+  /** The settled-label early warning. */
+  gao?: GaoWarningState;
 }
 
 /** One step as it moves through the pipeline (rollout → score → update → sync → settle → log). */
 interface StepRecord {
   scored: ScoredRollouts;
+  /** Sequence-level KL of the step's completions to the base policy (mean of Σ_t k3, nats). */
+  klSeq: number;
   /** The update, with the rewards it was computed from (re-scored if the gate refitted the RM). */
   update: UpdateOutcome;
   settled: number;
@@ -109,6 +123,13 @@ export class ArmTrainer {
   private rmWeight = 1;
   private refits = 0;
   private readonly sndRolling: RollingMean;
+  private instantCarry = 0;
+  private readonly baseMean: { value: number };
+  private windowD: number[] = [];
+  private readonly gao = new GaoWarning();
+  private gaoReading: { fired: boolean | null; dStar: number | null } = { fired: null, dStar: null };
+  /** The conservative ensemble's members, refreshed after every refit (`proxy.ensemble`). */
+  private ensemble: { committee: Committee; refits: number } | undefined;
   private readonly rewardSource: RewardSource;
   private readonly labelSource: LabelSource | undefined;
   /** How the arm's updates are applied: plain, or through the pre-action gate (gated arms). */
@@ -129,6 +150,17 @@ export class ArmTrainer {
     this.labelSource = c.arm.labels ? LABEL_SOURCES[c.arm.labels] : undefined;
     this.settleRate = this.labelSource ? c.config.settlement.rate : 0;
     this.sndRolling = new RollingMean(c.config.metrics.snd_window);
+    // Weighted refits (ridge RMs): on-policy weight, recency half-life, pairwise objective.
+    const st = c.config.settlement;
+    const weighted = st.label_weight !== 1 || st.half_life !== null || st.objective === 'pairwise';
+    if (weighted && !c.rm.setWeighting) {
+      throw new AnchorError('BAD_CONFIG', `settlement.label_weight/half_life/objective: weighted refits need a ridge reward model, got ${c.rm.kind}`);
+    }
+    c.rm.setWeighting?.({ onPolicy: st.label_weight, halfLife: st.half_life, pairwise: st.objective === 'pairwise' ? st.pairwise_weight : 0 });
+    // At a fresh start the RM holds only the base-policy labels (restored from the checkpoint on resume).
+    const ys = c.rm.labelSet().y;
+    this.baseMean = { value: ys.reduce((a, v) => a + v, 0) / Math.max(1, ys.length) };
+    this.gao.setBase(this.baseMean.value);
     this.updater = c.arm.gate
       ? new GatedStep({
           ...this.updateParts(),
@@ -163,15 +195,18 @@ export class ArmTrainer {
       : undefined;
     const { scored, rewards } = sampling ?? first;
     t.push(performance.now());
-    const update = await this.updater.update(prepareUpdate(this.updateParts(), scored), rewards);
+    const batch = prepareUpdate(this.updateParts(), scored);
+    const update = await this.updater.update(batch, rewards);
     t.push(performance.now());
     // The engine serves the updated policy (unchanged if nothing was committed).
     if (update.applied) await this.c.engine.updateWeights(this.c.policy.getWeights());
     t.push(performance.now());
-    const settled = await this.settleStep(scored);
+    const klSeq = sequenceKl(batch);
+    this.windowD.push(Math.sqrt(klSeq));
+    const settled = await this.settleStep(scored, rewards);
     t.push(performance.now());
     const fracZeroStd = zeroStd.filter(Boolean).length / zeroStd.length;
-    const record = await this.logStep({ scored, update, settled, t, fracZeroStd, sampling });
+    const record = await this.logStep({ scored, klSeq, update, settled, t, fracZeroStd, sampling });
     this.stepsDone = scored.step + 1;
     return record;
   }
@@ -214,29 +249,69 @@ export class ArmTrainer {
   }
 
   private rewardContext(): RewardContext {
+    const cfg = this.c.config;
+    const par = cfg.proxy.par;
+    const centre = par.centre ?? this.baseMean.value;
+    const shape = (r: ArrayLike<number>): number[] => Array.from(par.enabled ? parShape(r, centre, par.scale) : r);
     return {
       rmWeight: this.rmWeight,
+      rmReward: async (s) => {
+        const e = cfg.proxy.ensemble;
+        if (e.members === 0) return shape(s.proxy);
+        const committee = await this.ensembleCommittee();
+        return shape(conservativeReward(await committee.predict(s.features), e.mode, e.lambda));
+      },
+      shapeGold: (g) => shape([g])[0]!,
+      instantChoice: async (s) => {
+        const { k, carry } = instantCount(s.texts.length, this.updater.settlementRate(this.settleRate), this.instantCarry);
+        const chosen = k > 0 ? await SETTLEMENT_STRATEGIES[cfg.settlement.strategy].select(this.claimsOf(s), k, this.settleRng, this.selectionContext()) : [];
+        // A strategy may settle more than k (`groups`: a whole group); the excess is owed back, so
+        // the total stays σ of the rollouts to within one group.
+        this.instantCarry = carry + k - chosen.length;
+        return chosen;
+      },
       execute: async (problems, texts) => (await this.execute(problems, texts)).map((r, i) => goldOf(r, problems[i]!)),
       charge: (n) => (this.budget += n),
     };
   }
 
-  /** Add the step to the settlement window; settle at the window end (or when the updater needs evidence). */
-  private async settleStep(s: ScoredRollouts): Promise<number> {
+  /**
+   * The conservative ensemble (`proxy.ensemble`): bootstrap members of the RM, rebuilt after each
+   * refit from a stream forked by the refit count (so a resumed run rebuilds the same members).
+   */
+  private async ensembleCommittee(): Promise<Committee> {
+    if (this.ensemble?.refits !== this.refits) {
+      this.ensemble?.committee.dispose();
+      const rng = new Rng(this.c.config.seed).fork(`ensemble-${this.refits}`);
+      const committee = await buildCommittee(this.c.rm, this.c.config.reward_model, rng, { members: this.c.config.proxy.ensemble.members });
+      this.ensemble = { committee, refits: this.refits };
+    }
+    return this.ensemble.committee;
+  }
+
+  /** The step's completions as settlement claims. */
+  private claimsOf(s: ScoredRollouts): Claim[] {
     const cfg = this.c.config;
     const G = cfg.grpo.group_size;
-    s.completions.forEach((c, i) =>
-      this.window.push({
-        step: s.step,
-        index: i,
-        problem: s.promptIdx[Math.floor(i / G)]!,
-        text: s.texts[i]!,
-        proxy: s.proxy[i]!,
-        gold: s.gold[i] ?? null,
-        tokens: c.tokenIds.length,
-        ...(s.results?.[i]?.status !== undefined ? { status: s.results[i]!.status } : {}),
-      }),
-    );
+    return s.completions.map((c, i) => ({
+      step: s.step,
+      index: i,
+      problem: s.promptIdx[Math.floor(i / G)]!,
+      text: s.texts[i]!,
+      proxy: s.proxy[i]!,
+      gold: s.gold[i] ?? null,
+      tokens: c.tokenIds.length,
+      group: s.step * cfg.grpo.prompts_per_step + Math.floor(i / G),
+      ...(s.results?.[i]?.status !== undefined ? { status: s.results[i]!.status } : {}),
+    }));
+  }
+
+  /** Add the step to the settlement window; settle at the window end (or when the updater needs evidence). */
+  private async settleStep(s: ScoredRollouts, rewards: Rewards): Promise<number> {
+    const cfg = this.c.config;
+    const claims = this.claimsOf(s);
+    for (const { index, label } of rewards.settled ?? []) claims[index]!.label = label;
+    this.window.push(...claims);
     // A gated arm without enough settled evidence for its gate settles every step.
     if ((s.step + 1) % cfg.settlement.every === 0 || this.updater.needsEvidence()) return this.settle(s.step);
     if (s.step + 1 === this.totalSteps) {
@@ -274,6 +349,12 @@ export class ArmTrainer {
       log.record(K.extraRounds, r.sampling.extraRounds);
       log.record(K.droppedGroups, r.sampling.dropped);
       log.record(K.filledGroups, r.sampling.filled);
+    }
+    log.record(K.klSeq, r.klSeq);
+    log.record(K.klSqrt, Math.sqrt(r.klSeq));
+    if (this.labelSource) {
+      log.record(K.alarmGao, this.gaoReading.fired === null ? null : Number(this.gaoReading.fired));
+      log.record(K.alarmGaoPeak, this.gaoReading.dStar);
     }
     log.record(K.entropy, entN ? entSum / entN : 0);
     log.record(K.length, mean(completions.map((c) => c.tokenIds.length)));
@@ -332,6 +413,8 @@ export class ArmTrainer {
     const cfg = this.c.config;
     const claims = this.window;
     this.window = [];
+    const windowD = this.windowD.reduce((a, v) => a + v, 0) / Math.max(1, this.windowD.length);
+    this.windowD = [];
     const golds = claims.filter((c) => c.gold !== null);
     const windowGap = golds.length ? golds.reduce((a, c) => a + c.proxy - c.gold!, 0) / golds.length : null;
     const rate = this.updater.settlementRate(this.settleRate);
@@ -343,17 +426,23 @@ export class ArmTrainer {
       this.flushSamples(claims, new Map());
       return 0;
     }
-    const k = settleCount(claims.length, rate);
-    const chosen = (await SETTLEMENT_STRATEGIES[cfg.settlement.strategy].select(claims, k, this.settleRng, this.selectionContext())).map((i) => claims[i]!);
+    // Instant settlement (hybrid reward) settled its claims as they were rolled out: refit on
+    // exactly those; otherwise the strategy chooses σ of the window now.
+    const instant = claims.filter((c) => c.label !== undefined);
+    const chosen = instant.length
+      ? instant
+      : (await SETTLEMENT_STRATEGIES[cfg.settlement.strategy].select(claims, settleCount(claims.length, rate), this.settleRng, this.selectionContext())).map((i) => claims[i]!);
     const problems = chosen.map((c) => this.c.train[c.problem]!);
     const texts = chosen.map((c) => c.text);
 
     // Labels from the arm's label source (executed for anchored arms, judged for the judge arm).
-    const { labels, gold: goldOfChosen, results, judged } = await this.labelSource.label(chosen, problems, {
-      execute: (ps, ts) => this.execute(ps, ts),
-      charge: (n) => (this.budget += n),
-      judge: this.c.judge,
-    });
+    const { labels, gold: goldOfChosen, results, judged } = instant.length
+      ? { labels: instant.map((c) => c.label!), gold: instant.map((c) => c.label!), results: undefined, judged: false }
+      : await this.labelSource.label(chosen, problems, {
+          execute: (ps, ts) => this.execute(ps, ts),
+          charge: (n) => (this.budget += n),
+          judge: this.c.judge,
+        });
     const keep = chosen.map((_, i) => i).filter((i) => labels[i] !== null);
     const X = keep.map((i) => this.c.features.extract(texts[i]!, problems[i]!.prompt));
     const y = keep.map((i) => labels[i]!);
@@ -366,18 +455,25 @@ export class ArmTrainer {
     const judgeLabelError = judged && goldKnown.length ? goldKnown.reduce((a, i) => a + Math.abs(labels[i]! - goldOfChosen[i]!), 0) / goldKnown.length : null;
     // The updater (the gate) learns from the settled gaps under the RM that priced them (before the refit).
     await this.updater.settled(keep.map((i, j) => ({ ...chosen[i]!, problem: problems[i]!, x: X[j]!, gold: y[j]!, proxy: before[j]!, result: results?.[i] })));
-    const w = cfg.settlement.label_weight;
-    const copies = <T,>(xs: T[]): T[] => (w === 1 ? xs : xs.flatMap((v) => Array<T>(w).fill(v)));
-    if (X.length) await this.c.rm.refit(copies(X), copies(y));
+    // The refit: labels carry their window (recency weights) and group (pairwise objective).
+    if (X.length) await this.c.rm.refit(X, y, { window: this.refits, groups: keep.map((i) => chosen[i]!.group ?? -1) });
     this.refits++;
+    // The settled-label early warning: this window's point (√KL, mean settled label).
+    const reading = !judged && y.length ? this.gao.push(windowD, y.reduce((a, v) => a + v, 0) / y.length) : { fired: null, fit: null };
+    this.gaoReading = { fired: reading.fired, dStar: reading.fit?.dStar ?? null };
     const after = X.length ? await this.c.rm.predict(X) : new Float32Array();
     const fitMse = y.length ? y.reduce((a, v, j) => a + (after[j]! - v) ** 2, 0) / y.length : 0;
-    this.sinks.refits({ step, labels: this.c.rm.labelCount, newLabels: X.length, drift, driftGold, judgeLabelError, gap: windowGap, rank, strategy: cfg.settlement.strategy, fit: { new_mse: fitMse }, refit: true });
+    // The window's √KL and, once fitted, the early warning's curve (gao_dstar only when it turns over).
+    const gao: Record<string, number> = { d: windowD };
+    if (reading.fit) Object.assign(gao, { gao_alpha: reading.fit.alpha, gao_beta: reading.fit.beta, gao_fired: Number(reading.fired) }, reading.fit.dStar !== null ? { gao_dstar: reading.fit.dStar } : {});
+    this.sinks.refits({ step, labels: this.c.rm.labelCount, newLabels: X.length, drift, driftGold, judgeLabelError, gap: windowGap, rank, strategy: instant.length ? 'instant' : cfg.settlement.strategy, fit: { new_mse: fitMse, ...gao }, refit: true });
 
-    // Adaptive settlement: a drift alarm raises σ and damps the RM reward for the next window.
+    // Adaptive settlement: an alarm (drift above τ, or the settled-label early warning) raises σ
+    // and damps the RM reward for the next window.
     const a = cfg.settlement.adaptive;
     if (a.enabled) {
-      if (drift > a.tau) {
+      const alarmed = a.signal === 'gao' ? reading.fired === true : drift > a.tau;
+      if (alarmed) {
         this.settleRate = Math.min(a.max_rate, this.settleRate * a.growth);
         this.rmWeight = a.rm_weight;
       } else {
@@ -453,6 +549,10 @@ export class ArmTrainer {
       rmWeight: this.rmWeight,
       refits: this.refits,
       sndRecent: this.sndRolling.getState(),
+      instantCarry: this.instantCarry,
+      baseMean: this.baseMean.value,
+      windowD: [...this.windowD],
+      gao: this.gao.getState(),
       ...(gate !== undefined ? { gate: gate as GatedState } : {}),
     };
   }
@@ -470,6 +570,20 @@ export class ArmTrainer {
     this.rmWeight = s.rmWeight;
     this.refits = s.refits;
     this.sndRolling.setState(s.sndRecent ?? []);
+    this.instantCarry = s.instantCarry ?? 0;
+    if (s.baseMean !== undefined) this.baseMean.value = s.baseMean;
+    this.windowD = [...(s.windowD ?? [])];
+    this.gao.setState(s.gao);
+    if (s.gao === undefined) this.gao.setBase(this.baseMean.value);
     this.updater.setState(s.gate);
   }
+}
+
+/** Sequence-level KL(π_old‖π_base) of a step: the mean over completions of Σ_t k3 (nats). */
+function sequenceKl(b: Pick<UpdateBatch, 'ref' | 'oldLogp'>): number {
+  const { batch: B, completionLength: C, logProbs: ref, mask } = b.ref;
+  if (B === 0) return 0;
+  let total = 0;
+  for (let r = 0; r < B; r++) for (let j = 0; j < C; j++) if (mask[r * C + j]) total += k3(b.oldLogp[r * C + j]!, ref[r * C + j]!);
+  return total / B;
 }

@@ -73,6 +73,48 @@ export const ARM_REGISTRY: Record<string, ArmSpec> = {
     labels: 'execution',
     overlay: { settlement: { strategy: 'top-proxy' } },
   },
+  'anchored-weighted': {
+    name: 'anchored-weighted',
+    describe: 'anchored, refitted by weighted ridge: settled labels weigh 4 (their 384 then weigh about what the 1,600 base labels do) and decay with a half-life of 3 windows — same budget',
+    reward: 'rm',
+    labels: 'execution',
+    overlay: { settlement: { label_weight: 4, half_life: 3 } },
+  },
+  'anchored-groups': {
+    name: 'anchored-groups',
+    describe: 'anchored, settling whole GRPO groups and refitting with a within-group pairwise (ranking) term — same budget',
+    reward: 'rm',
+    labels: 'execution',
+    overlay: { settlement: { strategy: 'groups', objective: 'pairwise', pairwise_weight: 1 } },
+  },
+  hybrid: {
+    name: 'hybrid',
+    describe: 'instant settlement: σ of every step executed before the update, their gold replaces the RM score; the RM refits on them at each window end — same budget',
+    reward: 'hybrid',
+    labels: 'execution',
+    overlay: {},
+  },
+  'settled-groups': {
+    name: 'settled-groups',
+    describe: 'control without a reward model: σ of the groups executed as they are rolled out and trained on their gold alone (GRPO on execution over 10% of the data) — same budget',
+    reward: 'settled',
+    labels: 'execution',
+    overlay: { settlement: { strategy: 'groups' } },
+  },
+  ensemble: {
+    name: 'ensemble',
+    describe: 'anchored with a conservative ensemble reward: mean − 1·std of 8 bootstrap members of the RM, refitted with it every window — same budget',
+    reward: 'rm',
+    labels: 'execution',
+    overlay: { proxy: { ensemble: { members: 8, mode: 'std', lambda: 1 } } },
+  },
+  'anchored-par': {
+    name: 'anchored-par',
+    describe: 'anchored with PAR shaping: σ((r − r_base)/0.1), centred on the base policy\'s mean gold — same budget',
+    reward: 'rm',
+    labels: 'execution',
+    overlay: { proxy: { par: { enabled: true, scale: 0.1 } } },
+  },
   'anchored-uncertainty': {
     name: 'anchored-uncertainty',
     describe: 'anchored, but each window settles the completions a bootstrap committee of RMs disagrees on most — same budget',
@@ -131,6 +173,9 @@ export function resolveArms(entries: readonly (string | z.output<typeof armDefin
     }
     if (spec.gate && (spec.reward !== 'rm' || spec.labels !== 'execution')) {
       throw new AnchorError('BAD_CONFIG', `arms[${i}] (${spec.name}): a gated arm needs reward rm and labels execution (the gate settles and verifies by execution)`);
+    }
+    if ((spec.reward === 'hybrid' || spec.reward === 'settled') && spec.labels !== 'execution') {
+      throw new AnchorError('BAD_CONFIG', `arms[${i}] (${spec.name}): a ${spec.reward} arm needs labels execution (its instantly settled labels refit the RM)`);
     }
     if (out.some((a) => a.name === spec.name)) throw new AnchorError('BAD_CONFIG', `arms[${i}]: arm ${JSON.stringify(spec.name)} listed twice`);
     out.push(spec);

@@ -71,7 +71,10 @@ export const settlementConfigSchema = z
     every: z.number().int().min(1).default(25).describe('Steps per settlement window: the RM is refitted on the window\'s settled labels every this many steps.'),
     rate: z.number().min(0).max(1).default(0.1).describe('Fraction σ of each window\'s completions settled (executed, or judged by the judge arm): the settlement budget.'),
     strategy: z.enum(STRATEGY_NAMES).default('random').describe('Which claims of a window to settle (registry in ./settlement.ts).'),
-    label_weight: z.number().int().min(1).max(100).default(1).describe('Copies of each settled label in the RM\'s training set: an integer importance weight of the fresh on-policy labels against the initial base-policy ones (1 = the reference study\'s plain append; for ridge, exactly weighted least squares).'),
+    label_weight: z.number().positive().max(1000).default(1).describe('Weight of each settled (on-policy) label against an initial base-policy label (weight 1) in the RM\'s weighted least squares: a real per-label weight, not copies (ridge RMs).'),
+    half_life: z.number().positive().nullable().default(null).describe('Recency decay of settled labels, as a half-life in settlement windows: a label settled a windows before the newest weighs label_weight × 2^(−a/half_life); null = no decay (ridge RMs).'),
+    objective: z.enum(['regression', 'pairwise']).default('regression').describe('Refit objective: `regression` (squared error on each label) or `pairwise` — plus a within-group ranking term Σ ((ŷ_i − ŷ_j) − (y_i − y_j))² over the settled completions of one GRPO group, weighted `pairwise_weight` per pair (ridge RMs; pair it with `strategy: groups`).'),
+    pairwise_weight: z.number().min(0).default(1).describe('μ: weight of one within-group pair\'s squared difference error (objective `pairwise`).'),
     committee: z
       .object({ members: z.number().int().min(2).max(64).default(5).describe('Bootstrap RMs in the committee.') })
       .strict()
@@ -79,6 +82,7 @@ export const settlementConfigSchema = z
     adaptive: z
       .object({
         enabled: z.boolean().default(false).describe('Turn adaptive settlement on.'),
+        signal: z.enum(['drift', 'gao']).default('drift').describe('What raises σ: `drift` (mean |RM − label| of the settled sample above `tau`) or `gao` — the settled-label early warning: a Gao et al. RL curve fitted to (√KL, mean settled gold) per window says the policy is past its peak (the fitted slope at the current √KL < 0).'),
         tau: z.number().min(0).default(0.15).describe('Drift alarm: when the RM\'s drift at a refit exceeds this, the next window settles more and damps the RM reward.'),
         max_rate: z.number().min(0).max(1).default(0.4).describe('Highest settlement rate adaptive settlement may raise to (fraction).'),
         growth: z.number().min(1).default(2).describe('Factor on the settlement rate per drift alarm.'),
@@ -131,5 +135,29 @@ export const loggingConfigSchema = z
       .describe(
         'Also write a TensorBoard event file per arm (`<arm>/events.out.tfevents.*`, every numeric metric and refit value as a scalar), so `tensorboard --logdir runs/` shows the run (the JSONL logs are the source of truth either way).',
       ),
+  })
+  .strict();
+
+/** The `proxy:` block: how the RM's score becomes the training reward of RM arms. */
+export const proxyConfigSchema = z
+  .object({
+    ensemble: z
+      .object({
+        members: z.number().int().min(0).max(64).default(0).describe('Bootstrap members of the conservative ensemble; 0 = off (reward = the RM\'s score).'),
+        mode: z.enum(['std', 'min']).default('std').describe('`std`: mean − λ·std over members (UWO); `min`: the members\' minimum (WCO).'),
+        lambda: z.number().min(0).default(1).describe('λ of `std` mode, in reward units per unit of member standard deviation.'),
+      })
+      .strict()
+      .prefault({})
+      .describe('Conservative ensemble reward (Coste et al., ICLR 2024): K bootstrap RMs refitted together.'),
+    par: z
+      .object({
+        enabled: z.boolean().default(false).describe('Bound the reward with a sigmoid centred on the reference reward.'),
+        scale: z.number().positive().default(0.1).describe('Sigmoid scale s, in reward (gold) units: σ((r − r_ref)/s).'),
+        centre: z.number().nullable().default(null).describe('Reference reward r_ref; null = the mean label of the initial base-policy label set.'),
+      })
+      .strict()
+      .prefault({})
+      .describe('Bounded reward shaping (PAR, arXiv 2502.18770): a sigmoid of the reward centred on a reference reward.'),
   })
   .strict();

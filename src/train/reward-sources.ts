@@ -35,6 +35,18 @@ export interface ScoredRollouts extends Rollouts {
 export interface RewardContext {
   /** Multiplier on RM-reward advantages (< 1 while adaptive settlement is alarmed). */
   rmWeight: number;
+  /**
+   * The RM's training reward for the rollouts: its score, or — per the run's `proxy:` config —
+   * a conservative ensemble reward and/or PAR shaping of it (./proxy-reward.ts).
+   */
+  rmReward(scored: ScoredRollouts): Promise<number[]>;
+  /** Map an executed gold value into the same units as {@link rmReward} (PAR shaping applies to it too). */
+  shapeGold(gold: number): number;
+  /**
+   * Instant settlement: the completions of this step to settle now (σ·n of them, the fraction
+   * carried over steps; chosen by the arm's `settlement.strategy`).
+   */
+  instantChoice(scored: ScoredRollouts): Promise<number[]>;
   /** Execute completions in the sandbox (gold per completion); the caller charges them with `charge`. */
   execute(problems: readonly Problem[], texts: readonly string[]): Promise<number[]>;
   /** Charge programs executed for the training signal to the arm's budget. */
@@ -46,6 +58,11 @@ export interface Rewards {
   values: (number | null)[];
   /** Multiplier on the group-relative advantages computed from `values`. */
   advantageScale: number;
+  /**
+   * Completions settled while scoring (instant settlement): their executed label, already charged
+   * to the budget. The window-end refit uses exactly these labels.
+   */
+  settled?: { index: number; label: number | null }[];
 }
 
 /** A training reward source. */
@@ -61,15 +78,48 @@ export interface RewardSource {
 
 /** The built-in reward sources. */
 export const REWARD_SOURCES = {
-  /** The reward model's score. */
+  /** The reward model's score (conservative and/or PAR-shaped per `proxy:`). */
   rm: {
     executesRollouts: false,
-    reward: (s, ctx) => ({ values: Array.from(s.proxy), advantageScale: ctx.rmWeight }),
+    reward: async (s, ctx) => ({ values: await ctx.rmReward(s), advantageScale: ctx.rmWeight }),
+  },
+  /**
+   * Hybrid (instant settlement): σ of the step's completions are executed before the update and
+   * their gold replaces the RM's reward; the rest keep the RM's. The settled labels refit the RM at
+   * the window end (labels `execution`), so the budget is the anchored arm's.
+   */
+  hybrid: {
+    executesRollouts: false,
+    reward: async (s, ctx) => {
+      const values: (number | null)[] = await ctx.rmReward(s);
+      const chosen = await ctx.instantChoice(s);
+      const gold = await ctx.execute(chosen.map((i) => s.problems[i]!), chosen.map((i) => s.texts[i]!));
+      ctx.charge(chosen.length);
+      chosen.forEach((i, j) => (values[i] = ctx.shapeGold(gold[j]!)));
+      return { values, advantageScale: ctx.rmWeight, settled: chosen.map((index, j) => ({ index, label: gold[j]! })) };
+    },
   },
   /** The executed test pass fraction (the sound ceiling). */
   execution: {
     executesRollouts: true,
     reward: (s) => ({ values: s.gold, advantageScale: 1 }),
+  },
+  /**
+   * Settled only: the executed gold of the instantly settled completions and nothing else — the
+   * RM's score never enters the update (its groups are masked out). With `settlement.strategy:
+   * groups` it is GRPO on execution over σ of the groups: the control that says what the budget
+   * alone buys, with no reward model at all. The RM still refits on the labels (for monitoring).
+   */
+  settled: {
+    executesRollouts: false,
+    reward: async (s, ctx) => {
+      const values: (number | null)[] = s.texts.map(() => null);
+      const chosen = await ctx.instantChoice(s);
+      const gold = await ctx.execute(chosen.map((i) => s.problems[i]!), chosen.map((i) => s.texts[i]!));
+      ctx.charge(chosen.length);
+      chosen.forEach((i, j) => (values[i] = gold[j]!));
+      return { values, advantageScale: 1, settled: chosen.map((index, j) => ({ index, label: gold[j]! })) };
+    },
   },
 } satisfies Record<string, RewardSource>;
 

@@ -61,6 +61,18 @@ export const METRIC_KEYS = {
   droppedGroups: 'sampling/dropped_groups',
   /** Groups without signal kept to fill the batch once `dynamic_sampling.max_rounds` was reached. */
   filledGroups: 'sampling/filled_groups',
+  /** Sequence-level KL(π‖π_base): mean over the step's completions of Σ_t k3 (nats). */
+  klSeq: 'kl/seq',
+  /** d = √(kl/seq), the x axis of Gao et al.'s over-optimisation curves. */
+  klSqrt: 'kl/sqrt',
+  /**
+   * Settled-label early warning (arms that settle executed labels): 1 once a Gao et al. RL curve
+   * fitted to (window √KL, window mean settled gold) says the policy is past its peak, else 0;
+   * null before enough windows. Never uses gold beyond the settled sample.
+   */
+  alarmGao: 'alarm/gao',
+  /** The fitted peak d* of that curve (null while it does not turn over). */
+  alarmGaoPeak: 'alarm/gao_dstar',
   /** Mean per-token entropy of the sampling policy. */
   entropy: 'policy/entropy',
   /** Mean completion length in tokens. */

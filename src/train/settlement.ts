@@ -21,6 +21,19 @@ export interface Claim {
   tokens?: number;
   /** Sandbox status of the gold execution, if any. */
   status?: string;
+  /** GRPO group (unique within the run: step × prompts per step + prompt slot). */
+  group?: number;
+  /**
+   * The executed label when the claim was settled as it was rolled out (instant settlement, the
+   * `hybrid` reward source): its gold already replaced the RM's score in that step's update, and the
+   * window-end refit uses it without executing again.
+   */
+  label?: number | null;
+}
+
+/** The group of a claim (claims written before groups existed: step and problem). */
+function claimGroup(c: Claim): string {
+  return c.group !== undefined ? `g${c.group}` : `${c.step}:${c.problem}`;
 }
 
 /**
@@ -39,7 +52,10 @@ export interface SelectionContext {
 export interface SettlementStrategy {
   name: string;
   describe: string;
-  /** Indices into `claims`, ascending, exactly min(k, claims.length) of them. */
+  /**
+   * Indices into `claims`, ascending: min(k, claims.length) of them (`groups`: whole groups, k
+   * rounded to a multiple of the group size).
+   */
   select(claims: readonly Claim[], k: number, rng: Rng, ctx: SelectionContext): number[] | Promise<number[]>;
 }
 
@@ -68,6 +84,20 @@ const STRATEGIES = {
     describe: 'the completions a bootstrap committee of RMs disagrees on most',
     select: async (claims, k, _rng, ctx) => topK(await ctx.disagreement(claims), k),
   },
+  groups: {
+    name: 'groups',
+    describe: 'whole GRPO groups chosen uniformly — each refit sees within-group contrasts (same budget)',
+    select: (claims, k, rng) => {
+      // The window's groups in order of appearance; settle round(k / mean group size) of them, so
+      // the count is k whenever k is a multiple of the group size (σ·steps·P·G / G groups).
+      const groups = new Map<string, number[]>();
+      claims.forEach((c, i) => (groups.get(claimGroup(c)) ?? groups.set(claimGroup(c), []).get(claimGroup(c))!).push(i));
+      const all = [...groups.values()];
+      if (all.length === 0 || k <= 0) return [];
+      const g = Math.min(all.length, Math.max(1, Math.round((k * all.length) / claims.length)));
+      return rng.sampleIndices(all.length, g).flatMap((j) => all[j]!).sort((a, b) => a - b);
+    },
+  },
   mixed: {
     name: 'mixed',
     describe: 'half top-proxy, half uniform from the rest',
@@ -89,6 +119,17 @@ export const SETTLEMENT_STRATEGIES: Record<SettlementStrategyName, SettlementStr
 
 /** Strategy names, for the config schema. */
 export const STRATEGY_NAMES = Object.keys(STRATEGIES) as [SettlementStrategyName, ...SettlementStrategyName[]];
+
+/**
+ * Instant settlement's per-step count: σ·n owed each step, carried as a fraction, so over a window
+ * it settles the same number as a window-end settlement of the same rate. Returns the count and
+ * the new carry.
+ */
+export function instantCount(n: number, rate: number, carry: number): { k: number; carry: number } {
+  const owed = carry + n * rate;
+  const k = Math.min(n, Math.floor(owed + 1e-9));
+  return { k, carry: owed - k };
+}
 
 /** How many of `n` claims to settle at rate σ (rounded, at least 1 when σ > 0 and n > 0). */
 export function settleCount(n: number, rate: number): number {

@@ -14,7 +14,7 @@ import { ARM_REGISTRY, type armDefinitionSchema } from './arms.ts';
  * the arms share: the task, policy, reward model, seed and arms are fixed for the whole sweep
  * (every cell of a seed starts from the same base policy, initial RM and data order).
  */
-export const SWEEP_SECTIONS = ['grpo', 'settlement', 'gate', 'eval'] as const;
+export const SWEEP_SECTIONS = ['grpo', 'settlement', 'proxy', 'gate', 'eval'] as const;
 
 /** One `--grid` axis. */
 export interface GridAxis {

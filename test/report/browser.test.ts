@@ -18,7 +18,7 @@ import { available } from '../../support/requirements.ts';
 
 const haveChromium = available('report browser test', chromiumMissingReason());
 
-const CHARTS = ['proxy-gold', 'gold', 'gap', 'kl', 'length', 'entropy'];
+const CHARTS = ['proxy-gold', 'gold', 'gap', 'kl', 'gold-kl', 'length', 'entropy'];
 const ARMS = [...FAKE_ARMS, 'custom-arm'];
 
 describe.skipIf(!haveChromium)('report in headless Chromium', () => {

@@ -22,7 +22,7 @@ describe('anchor-rl compare', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toMatch(/^arm\s+steps\s+gold final\s+gold peak\s+peak step\s+proxy final\s+gap\s+KL\s+length\s+entropy$/);
+    expect(lines[0]).toMatch(/^arm\s+steps\s+gold final\s+gold peak\s+peak step\s+proxy final\s+gap\s+KL\s+√KL\s+held-out\s+× exec gold\s+length\s+entropy$/);
     // Three tables: outcomes, settlement/cost, alarms.
     for (const arm of FAKE_ARMS) expect(lines.filter((l) => l.startsWith(`${arm} `))).toHaveLength(3);
     expect(lines.some((l) => /^arm\s+ρ\(drift,gap\)\s+ρ\(1−Snd@G,gap\)/.test(l))).toBe(true);
@@ -66,7 +66,7 @@ describe('anchor-rl report', () => {
     const html = readFileSync(out, 'utf8');
     expect(externalRefs(html)).toEqual([]);
     expect(html).not.toMatch(/<script/i);
-    expect(html.match(/<figure id="chart-/g)).toHaveLength(6);
+    expect(html.match(/<figure id="chart-/g)).toHaveLength(7);
     expect(html).toContain('rolling mean over 5 steps');
   });
 });

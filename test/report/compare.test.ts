@@ -239,13 +239,13 @@ describe('Markdown and CSV', () => {
     const c1 = formatCompareCsv(one).trim().split('\n');
     expect(c1).toHaveLength(5);
     expect(c1[0]).toBe(
-      'arm,runs,incomplete,steps,finalGold,peakGold,peakStep,finalProxy,gap,kl,length,entropy,refits,settledLabels,execBudget,execFraction,judgeError,driftGapSpearman,sndGapSpearman,rankGapSpearman,driftLead,sndLead,rankLead',
+      'arm,runs,incomplete,steps,finalGold,peakGold,peakStep,finalProxy,gap,kl,sqrtKl,heldOut,goldRatio,length,entropy,refits,settledLabels,execBudget,execFraction,judgeError,gaoAlpha,gaoBeta,gaoDStar,gaoTurn,driftGapSpearman,sndGapSpearman,rankGapSpearman,driftLead,sndLead,rankLead,gaoLead',
     );
-    for (const l of c1) expect(l.split(',')).toHaveLength(23);
+    for (const l of c1) expect(l.split(',')).toHaveLength(31);
     expect(c1[1]!.split(',')[4]).toBe(String(val(one, 'frozen', 'finalGold')));
     const c2 = formatCompareCsv(two).trim().split('\n');
     expect(c2[0]).toContain('finalGold,finalGold_se');
-    for (const l of c2) expect(l.split(',')).toHaveLength(3 + 2 * 20);
+    for (const l of c2) expect(l.split(',')).toHaveLength(3 + 2 * 28);
   });
 
   it('rejects a bad window', () => {

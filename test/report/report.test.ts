@@ -39,7 +39,7 @@ describe('the Snd@G chart', async () => {
     const res = await writeReport(fake.dir, join(root, 'snd-out', 'report.html'), { window: 5 });
     const html = readFileSync(res.path, 'utf8');
     const figures = [...html.matchAll(/<figure id="chart-([\w-]+)"[^>]*>([\s\S]*?)<\/figure>/g)];
-    expect(figures.map((f) => f[1])).toEqual(['proxy-gold', 'gold', 'gap', 'kl', 'length', 'entropy', 'snd']);
+    expect(figures.map((f) => f[1])).toEqual(['proxy-gold', 'gold', 'gap', 'kl', 'gold-kl', 'length', 'entropy', 'snd']);
     for (const arm of FAKE_ARMS) expect(figures.at(-1)![2]).toMatch(new RegExp(`aria-label="[^"]*arm: ${arm}[;"][^>]*aria-roledescription="line mark"`));
   });
 });
@@ -57,9 +57,9 @@ describe('writeReport', async () => {
     expect(res.bytes).toBe(Buffer.byteLength(html));
   });
 
-  it('holds the six charts as inline SVG with a line in each arm’s colour', () => {
+  it('holds the seven charts as inline SVG with a line in each arm’s colour', () => {
     const figures = [...html.matchAll(/<figure id="chart-([\w-]+)"[^>]*>([\s\S]*?)<\/figure>/g)];
-    expect(figures.map((f) => f[1])).toEqual(['proxy-gold', 'gold', 'gap', 'kl', 'length', 'entropy']);
+    expect(figures.map((f) => f[1])).toEqual(['proxy-gold', 'gold', 'gap', 'kl', 'gold-kl', 'length', 'entropy']);
     const colors = armColors(fake.manifest.arms);
     for (const [, id, body] of figures) {
       expect(body, id).toMatch(/<svg[^>]*class="marks"/);

@@ -3,7 +3,7 @@ import { committeeDisagreement } from '../../src/reward/models/committee.ts';
 import { rewardModelSchema } from '../../src/reward/models/config.ts';
 import { createRewardModel } from '../../src/reward/models/index.ts';
 import { initTf, tf } from '../../src/tf/backend.ts';
-import { SETTLEMENT_STRATEGIES, STRATEGY_NAMES, settleCount, topK, type Claim, type SelectionContext } from '../../src/train/settlement.ts';
+import { SETTLEMENT_STRATEGIES, STRATEGY_NAMES, instantCount, settleCount, topK, type Claim, type SelectionContext } from '../../src/train/settlement.ts';
 import { Rng } from '../../src/util/rng.ts';
 
 const claims: Claim[] = [0.1, 0.9, 0.5, 0.7, 0.2].map((proxy, i) => ({ step: 0, index: i, problem: 0, text: `c${i}`, proxy, gold: null }));
@@ -17,7 +17,7 @@ const ctx = (asked: { n: number }): SelectionContext => ({
 
 describe('settlement strategies', () => {
   it('registry names are the config enum', () => {
-    expect(STRATEGY_NAMES).toEqual(['random', 'top-proxy', 'uncertainty', 'mixed']);
+    expect(STRATEGY_NAMES).toEqual(['random', 'top-proxy', 'uncertainty', 'groups', 'mixed']);
   });
   it('settleCount rounds with a floor of one', () => {
     expect(settleCount(200, 0.1)).toBe(20);
@@ -46,6 +46,34 @@ describe('settlement strategies', () => {
     const asked = { n: 0 };
     expect(await SETTLEMENT_STRATEGIES.uncertainty.select(claims, 2, new Rng(0), ctx(asked))).toEqual([0, 4]);
     expect(asked.n).toBe(1);
+  });
+  it('groups settles whole GRPO groups at the same budget as a uniform sample', async () => {
+    // A window of 10 steps × 4 prompts × 8 completions: 320 claims, 40 groups.
+    const window: Claim[] = [];
+    for (let step = 0; step < 10; step++) {
+      for (let i = 0; i < 32; i++) window.push({ step, index: i, problem: (step * 4 + Math.floor(i / 8)) % 7, text: '', proxy: 0, gold: null, group: step * 4 + Math.floor(i / 8) });
+    }
+    const k = settleCount(window.length, 0.1);
+    const picked = await SETTLEMENT_STRATEGIES.groups.select(window, k, new Rng(3), ctx({ n: 0 }));
+    expect(picked).toHaveLength(k); // 32 = 4 whole groups
+    const byGroup = new Map<number, number>();
+    for (const i of picked) byGroup.set(window[i]!.group!, (byGroup.get(window[i]!.group!) ?? 0) + 1);
+    expect([...byGroup.values()]).toEqual([8, 8, 8, 8]);
+    expect(await SETTLEMENT_STRATEGIES.groups.select(window, k, new Rng(3), ctx({ n: 0 }))).toEqual(picked);
+    // k not a multiple of G: the nearest whole number of groups (at least one).
+    expect(await SETTLEMENT_STRATEGIES.groups.select(window, 13, new Rng(3), ctx({ n: 0 }))).toHaveLength(16);
+    expect(await SETTLEMENT_STRATEGIES.groups.select(window, 1, new Rng(3), ctx({ n: 0 }))).toHaveLength(8);
+  });
+  it('instant settlement carries the fraction, so a window settles what a window-end settlement would', () => {
+    let carry = 0;
+    let total = 0;
+    for (let step = 0; step < 120; step++) {
+      const r = instantCount(32, 0.1, carry);
+      carry = r.carry;
+      total += r.k;
+      expect(r.k === 3 || r.k === 4).toBe(true);
+    }
+    expect(total).toBe(384); // = 12 windows × settleCount(320, 0.1)
   });
   it('mixed is half top-proxy, half random from the rest', async () => {
     const m = await SETTLEMENT_STRATEGIES.mixed.select(claims, 4, new Rng(1), ctx({ n: 0 }));

@@ -26,13 +26,13 @@ describe('train (smoke)', () => {
 
   it('runs every arm into its own directory with the logs of a run directory (run-format.ts)', () => {
     const manifest = JSON.parse(readFileSync(join(full, 'manifest.json'), 'utf8'));
-    expect(manifest.arms).toEqual(['frozen', 'anchored', 'execution', 'judge', 'gated', 'anchored-uncertainty', 'gspo-dapo', 'reinforce-pp']);
+    expect(manifest.arms).toEqual(['frozen', 'anchored', 'execution', 'judge', 'gated', 'anchored-uncertainty', 'hybrid', 'ensemble', 'gspo-dapo', 'reinforce-pp']);
     expect(manifest.endedAt).toBeTruthy();
     expect(manifest.config.grpo.steps).toBe(4);
     for (const arm of manifest.arms as string[]) {
       const rows = metrics(full, arm);
       expect(rows.map((r) => r.step)).toEqual([0, 1, 2, 3]);
-      for (const key of ['reward/proxy', 'reward/gold', 'reward/gap', 'monitor/snd_g', 'monitor/snd_g_rolling', 'kl/ref', 'reward/frac_reward_zero_std', 'rollout/mismatch_kl', 'policy/entropy', 'completion/length', 'loss/total', 'grad/norm', 'opt/lr', 'settle/count', 'budget/exec', 'perf/rollout_s', 'perf/train_s']) {
+      for (const key of ['reward/proxy', 'reward/gold', 'reward/gap', 'monitor/snd_g', 'monitor/snd_g_rolling', 'kl/ref', 'kl/seq', 'kl/sqrt', 'reward/frac_reward_zero_std', 'rollout/mismatch_kl', 'policy/entropy', 'completion/length', 'loss/total', 'grad/norm', 'opt/lr', 'settle/count', 'budget/exec', 'perf/rollout_s', 'perf/train_s']) {
         expect(rows[0], `${arm} ${key}`).toHaveProperty(key);
       }
       const samples = readFileSync(join(full, arm, 'samples.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
@@ -51,7 +51,7 @@ describe('train (smoke)', () => {
       expect(refits).toHaveLength(arm === 'gated' ? 4 : 2);
       for (const r of refits) {
         expect(r).toHaveProperty('rank');
-        expect(r.strategy).toBe(r.refit ? (arm === 'anchored-uncertainty' ? 'uncertainty' : 'random') : null);
+        expect(r.strategy).toBe(r.refit ? ({ 'anchored-uncertainty': 'uncertainty', hybrid: 'instant' } as Record<string, string>)[arm] ?? 'random' : null);
       }
     }
     const settledOf = (arm: string) => readFileSync(join(full, arm, 'samples.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((x) => x.settled).map((x) => `${x.step}/${x.index}`);
@@ -63,6 +63,9 @@ describe('train (smoke)', () => {
     expect(last('frozen')).toBe(0);
     expect(last('judge')).toBe(0);
     expect(last('anchored-uncertainty')).toBe(8); // same budget as anchored, other claims
+    expect(last('ensemble')).toBe(8); // the conservative reward changes what is optimised, not the budget
+    // hybrid: σ of every step settled before its update (2 of 8 per step), the same 8 in all.
+    expect(metrics(full, 'hybrid').map((r) => r['budget/exec'])).toEqual([2, 4, 6, 8]);
     // gated: its settled sample (every step, escalated rate) plus the gate's probes and verifications.
     const gatedRows = metrics(full, 'gated');
     const gatedSettled = gatedRows.reduce((a, r) => a + (r['settle/count'] as number), 0);
@@ -140,20 +143,26 @@ describe('train (smoke)', () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  it('settlement.label_weight enters each settled label that many times into the RM label set', () => {
+  it('settlement.label_weight weights the settled labels in the refit (not copies)', () => {
     const out = join(work, 'label-weight');
     const r = runCli(['train', ...common, '--set', 'arms=[anchored]', '--set', 'grpo.steps=4', '--set', 'settlement.label_weight=3', '--out', out], { timeoutMs: 600_000 });
     expect(r.code, r.stderr).toBe(0);
     const weighted = readFileSync(join(out, 'anchored', 'refits.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     const plain = readFileSync(join(full, 'anchored', 'refits.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    // 48 initial labels; 4 new claims per window (25% of 2 steps × 8), each copied 3 times.
-    expect(weighted.map((l) => [l.newLabels, l.labels])).toEqual([[4, 60], [4, 72]]);
+    // 48 initial labels; 4 new claims per window (25% of 2 steps × 8), each entered once.
+    expect(weighted.map((l) => [l.newLabels, l.labels])).toEqual([[4, 52], [4, 56]]);
     expect(plain.map((l) => [l.newLabels, l.labels])).toEqual([[4, 52], [4, 56]]);
-    // The first window's claims and drift are the same (the weight only acts at the refit).
+    // The first window's claims and drift are the same (the weight only acts at the refit) ...
     expect(weighted[0].drift).toBe(plain[0].drift);
+    // ... where weighted least squares fits the heavier labels at least as closely.
+    expect(weighted[0].fit.new_mse).toBeLessThanOrEqual(plain[0].fit.new_mse + 1e-12);
   }, 600_000);
 
   it('SIGKILL at any moment + resume gives the metrics of an uninterrupted run', () => killAndResume('anchored'), 900_000);
 
   it('the same for the gated arm (failure library, memory and escalation restored)', () => killAndResume('gated'), 900_000);
+
+  it('the same for the hybrid arm (instant labels in the window, the carried fraction)', () => killAndResume('hybrid'), 900_000);
+
+  it('the same for the ensemble arm (its bootstrap members rebuilt from the restored RM)', () => killAndResume('ensemble'), 900_000);
 });

@@ -29,12 +29,12 @@ describe('--grid parsing', () => {
     expect(splitValues('a, b,[1, 2],{x: 1, y: "p,q"},\'r,s\'')).toEqual(['a', 'b', '[1, 2]', '{x: 1, y: "p,q"}', "'r,s'"]);
   });
 
-  it('rejects keys outside grpo, settlement, gate, eval, naming the key', () => {
+  it('rejects keys outside grpo, settlement, proxy, gate, eval, naming the key', () => {
     for (const key of ['task.train', 'policy.model.layers', 'reward_model.initial_samples', 'seed', 'arms', 'name', 'concurrency', 'sandbox.workers']) {
       const e = errorOf(() => parseGrid([`${key}=1,2`]));
       expect(e.code, key).toBe('BAD_ARGUMENT');
       expect(e.message, key).toContain(`--grid ${key}:`);
-      expect(e.message, key).toMatch(/sections grpo, settlement, gate, eval/);
+      expect(e.message, key).toMatch(/sections grpo, settlement, proxy, gate, eval/);
     }
   });
 

@@ -1,11 +1,18 @@
 /**
- * A bootstrap committee of reward models: M fresh models of the RM's own kind, each fitted on a
- * bootstrap resample (n draws with replacement) of the RM's current label set. Where the members
- * disagree, the label set says little — the `uncertainty` settlement strategy settles there.
+ * A bootstrap committee of reward models: M members of the RM's own kind, each fitted on a
+ * bootstrap resample of the RM's current label set. Where the members disagree, the label set says
+ * little — the `uncertainty` settlement strategy settles there, and a conservative ensemble reward
+ * (`proxy.ensemble`) pays mean − λ·std (or the minimum) of the members.
+ *
+ * Ridge members are cheap: they share the RM's own Gram matrix and Cholesky factor and take one
+ * Newton step under Poisson-bootstrap weights (ridge-math `bootstrapMembers`) — milliseconds per
+ * member where a refit costs seconds. Other kinds refit each member on a resample.
  */
 import type { Rng } from '../../util/rng.ts';
 import type { RewardModelConfig } from './config.ts';
 import { createRewardModel } from './kinds.ts';
+import { predictLinear } from './ridge-math.ts';
+import { RidgeRewardModel } from './ridge.ts';
 import type { FeatureRows, RewardModel } from './types.ts';
 
 /** Committee settings (`settlement.committee` in a run config). */
@@ -14,24 +21,31 @@ export interface CommitteeOptions {
   members: number;
 }
 
+/** Fitted committee members: per-member predictions on any rows. */
+export interface Committee {
+  readonly members: number;
+  /** One prediction array per member. */
+  predict(X: FeatureRows): Promise<Float64Array[]>;
+  dispose(): void;
+}
+
 /**
- * Per-row standard deviation of the committee's predictions on `X` (population std over members).
- * Deterministic given `rng`. Cost: `members` fits on the whole label set per call — measured
- * ≈ 13 s per window for 5 ridge members on the default task (1,030 features, ~1,700 labels),
- * against ≈ 2 s for the arm's own refit; MLP members cost `members` trainings.
+ * Build a committee on the RM's current label set. Deterministic given `rng`. Ridge: one-step
+ * bootstrap members on the RM's own factor (no refit). Other kinds: `members` fresh models fitted
+ * on resamples (n draws with replacement), each with its own initialisation seed.
  */
-export async function committeeDisagreement(
-  rm: RewardModel,
-  config: RewardModelConfig,
-  X: FeatureRows,
-  rng: Rng,
-  opts: CommitteeOptions,
-): Promise<Float64Array> {
+export async function buildCommittee(rm: RewardModel, config: RewardModelConfig, rng: Rng, opts: CommitteeOptions): Promise<Committee> {
+  if (rm instanceof RidgeRewardModel) {
+    const fits = rm.bootstrap(opts.members, () => rng.next());
+    return {
+      members: fits.length,
+      predict: async (X) => fits.map((f) => predictLinear(f, X)),
+      dispose: () => {},
+    };
+  }
   const { X: LX, y: Ly } = rm.labelSet();
   const n = Ly.length;
-  const sum = new Float64Array(X.length);
-  const sq = new Float64Array(X.length);
-  if (X.length === 0) return sum;
+  const models: RewardModel[] = [];
   for (let m = 0; m < opts.members; m++) {
     const rows: Float32Array[] = new Array(n);
     const ys = new Float64Array(n);
@@ -40,20 +54,43 @@ export async function committeeDisagreement(
       rows[i] = LX[j]!;
       ys[i] = Ly[j]!;
     }
-    // Members differ in their data, and (MLP) in their initialisation.
     const member = createRewardModel({ ...config, seed: config.seed + 1 + m });
     await member.fit(rows, ys);
-    const p = await member.predict(X);
-    member.dispose?.();
-    for (let i = 0; i < X.length; i++) {
-      sum[i]! += p[i]!;
-      sq[i]! += p[i]! * p[i]!;
-    }
+    models.push(member);
   }
-  const out = new Float64Array(X.length);
-  for (let i = 0; i < X.length; i++) {
-    const mean = sum[i]! / opts.members;
-    out[i] = Math.sqrt(Math.max(0, sq[i]! / opts.members - mean * mean));
-  }
-  return out;
+  return {
+    members: models.length,
+    predict: async (X) => Promise.all(models.map(async (m) => Float64Array.from(await m.predict(X)))),
+    dispose: () => models.forEach((m) => m.dispose?.()),
+  };
+}
+
+/** Per-row mean and population standard deviation over members. */
+function memberStats(preds: readonly Float64Array[]): { mean: Float64Array; std: Float64Array; min: Float64Array } {
+  const n = preds[0]?.length ?? 0;
+  const mean = new Float64Array(n);
+  const std = new Float64Array(n);
+  const min = new Float64Array(n).fill(Infinity);
+  for (const p of preds) for (let i = 0; i < n; i++) (mean[i]! += p[i]! / preds.length, min[i] = Math.min(min[i]!, p[i]!));
+  for (const p of preds) for (let i = 0; i < n; i++) std[i]! += (p[i]! - mean[i]!) ** 2 / preds.length;
+  for (let i = 0; i < n; i++) std[i] = Math.sqrt(std[i]!);
+  return { mean, std, min };
+}
+
+/**
+ * Per-row standard deviation of the committee's predictions on `X` (population std over members).
+ * Deterministic given `rng`. Ridge: one shared factor, no refits; other kinds: `members` fits.
+ */
+export async function committeeDisagreement(
+  rm: RewardModel,
+  config: RewardModelConfig,
+  X: FeatureRows,
+  rng: Rng,
+  opts: CommitteeOptions,
+): Promise<Float64Array> {
+  if (X.length === 0) return new Float64Array(0);
+  const committee = await buildCommittee(rm, config, rng, opts);
+  const { std } = memberStats(await committee.predict(X));
+  committee.dispose();
+  return std;
 }

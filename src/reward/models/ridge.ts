@@ -5,8 +5,8 @@
  */
 import { tf } from '../../tf/backend.ts';
 import { AnchorError } from '../../util/errors.ts';
-import { columnStats, finishLinear, ridgeForm, solveShifted, type LinearFit } from './ridge-math.ts';
-import type { FeatureRows, RewardModel } from './types.ts';
+import { bootstrapMembers, ridgeDesign, ridgeForm, solveDesign, type LinearFit, type RidgeSolution } from './ridge-math.ts';
+import type { FeatureRows, LabelWeighting, RewardModel, LabelMeta } from './types.ts';
 import { LabelStore, toMatrix } from './label-store.ts';
 import { saveModelFiles } from './persist.ts';
 
@@ -21,6 +21,9 @@ export class RidgeRewardModel implements RewardModel {
   readonly kind = 'ridge' as const;
   private readonly labels = new LabelStore();
   private fitted: LinearFit | undefined;
+  /** The last solve (design and Cholesky factor), kept for cheap bootstrap members. */
+  private solution: RidgeSolution | undefined;
+  private weighting: LabelWeighting = { onPolicy: 1, halfLife: null, pairwise: 0 };
 
   constructor(readonly options: RidgeModelOptions) {
     if (!(options.alpha >= 0)) throw new AnchorError('BAD_CONFIG', `ridge alpha must be >= 0, got ${options.alpha}`);
@@ -45,14 +48,39 @@ export class RidgeRewardModel implements RewardModel {
     return this.fitted;
   }
 
-  async fit(X: FeatureRows, y: ArrayLike<number>): Promise<void> {
-    this.labels.replace(X, y);
+  async fit(X: FeatureRows, y: ArrayLike<number>, meta?: LabelMeta): Promise<void> {
+    this.labels.replace(X, y, meta);
     this.solve();
   }
 
-  async refit(appendX: FeatureRows, appendY: ArrayLike<number>): Promise<void> {
-    this.labels.append(appendX, appendY);
+  async refit(appendX: FeatureRows, appendY: ArrayLike<number>, meta?: LabelMeta): Promise<void> {
+    this.labels.append(appendX, appendY, meta);
     this.solve();
+  }
+
+  /** How refits weight their labels (takes effect at the next fit or refit). */
+  setWeighting(w: LabelWeighting): void {
+    this.weighting = { ...w };
+  }
+
+  /**
+   * Per-label weights of the current label set: 1 for base labels (window < 0); settled labels
+   * `onPolicy` × 2^(−age / halfLife), age in windows behind the newest settled window.
+   */
+  labelWeights(): Float64Array {
+    const { windows } = this.labels.view();
+    const newest = windows.reduce((a, w) => Math.max(a, w), -1);
+    const { onPolicy, halfLife } = this.weighting;
+    return Float64Array.from(windows, (w) => (w < 0 ? 1 : onPolicy * (halfLife === null ? 1 : 2 ** (-(newest - w) / halfLife))));
+  }
+
+  /**
+   * `members` bootstrap refits of the current label set, without refitting: Poisson-bootstrap
+   * weights and one Newton step from the fit on the shared factor (ridge-math `bootstrapMembers`).
+   */
+  bootstrap(members: number, uniform: () => number): LinearFit[] {
+    this.solution ??= this.solveOnce();
+    return bootstrapMembers(this.solution, members, uniform);
   }
 
   async predict(X: FeatureRows): Promise<Float32Array> {
@@ -70,36 +98,32 @@ export class RidgeRewardModel implements RewardModel {
   }
 
   private solve(): void {
-    const { X, y, n, d } = this.labels.view();
-    const { mean, scale } = columnStats(X, d, this.options.standardize);
-    let yMean = 0;
-    for (let i = 0; i < n; i++) yMean += y[i]!;
-    yMean /= n;
-    const form = ridgeForm(n, d);
-    // tfjs: Z = (X − x̄)/s; Gram = ZᵀZ (primal) or ZZᵀ (dual); rhs = Zᵀyc (primal).
-    const [gram, rhs] = tf.tidy(() => {
-      const Z = tf.div(tf.sub(tf.tensor2d(toMatrix(X, d), [n, d]), tf.tensor1d(Float32Array.from(mean))), tf.tensor1d(Float32Array.from(scale)));
-      const yc = tf.sub(tf.tensor2d(Float32Array.from(y), [n, 1]), yMean);
-      if (form === 'primal') return [tf.matMul(Z, Z, true, false), tf.matMul(Z, yc, true, false)];
-      return [tf.matMul(Z, Z, false, true), yc];
+    this.solution = this.solveOnce();
+    this.fitted = this.solution.fit;
+  }
+
+  /**
+   * Weighted (and, with `pairwise` > 0, within-group ranking) ridge on the label set: the design
+   * rows are built in float64 (ridge-math `ridgeDesign`), tfjs computes the Gram matrix (the
+   * O(m·d²) part), the shared float64 code solves it.
+   */
+  private solveOnce(): RidgeSolution {
+    const { X, y, groups } = this.labels.view();
+    const design = ridgeDesign(X, y, {
+      alpha: this.options.alpha,
+      standardize: this.options.standardize,
+      weights: this.labelWeights(),
+      groups,
+      pairwise: this.weighting.pairwise,
+    });
+    const { A, m, d } = design;
+    const gram = tf.tidy(() => {
+      const a = tf.tensor2d(Float32Array.from(A), [m, d]);
+      return ridgeForm(m, d) === 'primal' ? tf.matMul(a, a, true, false) : tf.matMul(a, a, false, true);
     });
     const G = gram.dataSync();
-    const b = rhs.dataSync();
     gram.dispose();
-    rhs.dispose();
-    let w: ArrayLike<number>;
-    if (form === 'primal') {
-      w = solveShifted(G, b, d, this.options.alpha);
-    } else {
-      const a = solveShifted(G, b, n, this.options.alpha);
-      const wt = tf.tidy(() => {
-        const Z = tf.div(tf.sub(tf.tensor2d(toMatrix(X, d), [n, d]), tf.tensor1d(Float32Array.from(mean))), tf.tensor1d(Float32Array.from(scale)));
-        return tf.matMul(Z, tf.tensor2d(Float32Array.from(a), [n, 1]), true, false).reshape([d]);
-      });
-      w = Float64Array.from(wt.dataSync());
-      wt.dispose();
-    }
-    this.fitted = finishLinear(w, mean, scale, yMean);
+    return solveDesign(design, G, this.options.alpha);
   }
 
   /** Tensors to save (weights + label set). */
@@ -109,12 +133,12 @@ export class RidgeRewardModel implements RewardModel {
     tensors.set('weights', { shape: [fit.weights.length], data: Float32Array.from(fit.weights) });
     for (const [k, v] of this.labels.exportTensors()) tensors.set(k, v);
     // The intercept goes in JSON as a float64 number: it is the one value float32 rounding hurts.
-    return { tensors, meta: { intercept: fit.intercept, weightsF64: Array.from(fit.weights), labels_y: this.labels.exportLabels() } };
+    return { tensors, meta: { intercept: fit.intercept, weightsF64: Array.from(fit.weights), labels_y: this.labels.exportLabels(), labels_meta: this.labels.exportMeta() } };
   }
 
   /** Restore from {@link exportState} output. */
   importState(tensors: Map<string, { shape: number[]; data: Float32Array }>, meta: Record<string, unknown>): void {
-    this.labels.importTensors(tensors, meta.labels_y);
+    this.labels.importTensors(tensors, meta.labels_y, meta.labels_meta);
     const w64 = meta.weightsF64 as number[] | undefined;
     const w = tensors.get('weights');
     if (!w || typeof meta.intercept !== 'number') throw new AnchorError('BAD_MODEL', 'ridge model file lacks weights or intercept');
