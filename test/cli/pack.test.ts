@@ -44,8 +44,10 @@ const tinyTrain = (out: string) => [
 writeFileSync(join(elsewhere, 'smoke.yaml'), readFileSync(resolve(repoRoot, 'configs/smoke.yaml')));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+/** Run npm in `cwd`, without the `npm_*` variables of an enclosing `npm test` (its local prefix is the checkout). */
 function npm(args: string[], cwd: string, timeoutMs: number): CliResult {
-  const r = spawnSync('npm', args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
+  const r = spawnSync('npm', args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...env, npm_config_update_notifier: 'false' } });
   return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: r.stderr ?? String(r.error ?? '') };
 }
 
@@ -96,7 +98,7 @@ describe('the packed and installed CLI', () => {
     packed = info[0]!.files.map((f) => f.path);
     mkdirSync(prefix);
     writeFileSync(join(prefix, 'package.json'), JSON.stringify({ name: 'anchor-rl-consumer', private: true }));
-    const args = ['install', '--prefer-offline', '--omit=optional', '--ignore-scripts', '--no-audit', '--no-fund', join(work, info[0]!.filename)];
+    const args = ['install', '--prefix', prefix, '--prefer-offline', '--omit=optional', '--ignore-scripts', '--no-audit', '--no-fund', join(work, info[0]!.filename)];
     const inst = npm(args, prefix, 1_200_000);
     const missing = inst.code === 0 ? null : `npm ${args.join(' ')} failed (${inst.code}): ${inst.stderr.trim().split('\n').slice(-5).join(' | ')}`;
     if (!available('installing the packed tarball', missing)) return;
