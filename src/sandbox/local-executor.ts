@@ -7,10 +7,10 @@
  * program is ever lost and `run` never rejects because of a program.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import PQueue from 'p-queue';
 import type { FromWorker, ToWorker, WireProgram, WireResult, WorkerOptions } from './protocol.ts';
 import type { ExecResult, ExecStatus, Executor, ExecutorOptions, ProgramSpec } from './types.ts';
+import { moduleEntry, type ModuleEntry } from '../util/fork.ts';
 
 /** Options of {@link createLocalExecutor}: the common executor options plus local tuning knobs. */
 export interface LocalExecutorOptions extends ExecutorOptions {
@@ -59,17 +59,10 @@ interface BatchOutcome {
   crash?: { status: ExecStatus; error: string };
 }
 
-/** Node flags for a worker: isolated-vm needs --no-node-snapshot; TS sources need tsx's loader. */
-function workerEntry(language: 'javascript' | 'python' = 'javascript'): { path: string; execArgv: string[] } {
-  const self = fileURLToPath(import.meta.url);
-  const base = language === 'python' ? './python/worker' : './worker';
-  if (self.endsWith('.ts')) {
-    return {
-      path: fileURLToPath(new URL(`${base}.ts`, import.meta.url)),
-      execArgv: ['--import', import.meta.resolve('tsx'), '--no-node-snapshot'],
-    };
-  }
-  return { path: fileURLToPath(new URL(`${base}.js`, import.meta.url)), execArgv: ['--no-node-snapshot'] };
+/** The worker module to fork, in this module's flavour (util/fork.ts); isolated-vm needs --no-node-snapshot. */
+function workerEntry(language: 'javascript' | 'python' = 'javascript'): ModuleEntry {
+  const entry = moduleEntry(language === 'python' ? './python/worker' : './worker', import.meta.url);
+  return { path: entry.path, execArgv: [...entry.execArgv, '--no-node-snapshot'] };
 }
 
 class WorkerSlot {
@@ -94,7 +87,7 @@ class WorkerSlot {
 
   constructor(
     private readonly opts: Required<LocalExecutorOptions>,
-    private readonly entry: { path: string; execArgv: string[] },
+    private readonly entry: ModuleEntry,
   ) {}
 
   /** Spawn the worker if needed and wait until it reports ready. */

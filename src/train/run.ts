@@ -317,7 +317,7 @@ export interface ArmProcessHooks {
 export async function forkArm(runDir: string, armName: string, hooks: ArmProcessHooks): Promise<string | null> {
   const label = hooks.label ?? armName;
   const code = await new Promise<number>((res) => {
-    const child = forkModule(new URL('./arm-process.ts', import.meta.url), [runDir, armName], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = forkModule('./arm-process', import.meta.url, [runDir, armName], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     armProcesses.add(child);
     child.on('exit', () => armProcesses.delete(child));
     child.on('message', (m: ArmMessage) => {

@@ -28,19 +28,22 @@ export async function killAndResumeRun({ work, common, arm, tensorboard = false 
     const tb = tensorboard ? ['--set', 'logging.tensorboard=true'] : [];
     const args = [resolve(repoRoot, 'bin/anchor-rl.js'), 'train', ...common, '--set', `arms=[${arm}]`, '--set', 'grpo.steps=6', ...tb, '--out', killed];
     const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'ignore', detached: true });
-    // Kill the whole process group (CLI + arm process + sandbox workers) once step 3 is logged.
+    // Kill the whole process group (CLI + arm process + sandbox workers) once step 3 is logged, and
+    // wait for the CLI's exit: until it is reaped its pid stays live and still holds the run lock.
     await new Promise<void>((res, rej) => {
+      let sent = false;
       const t = setInterval(() => {
         const p = join(killed, arm, 'metrics.jsonl');
         if (existsSync(p) && readFileSync(p, 'utf8').trim().split('\n').length >= 3) {
           clearInterval(t);
+          sent = true;
           process.kill(-child.pid!, 'SIGKILL');
-          res();
         }
       }, 50);
       child.on('exit', () => {
         clearInterval(t);
-        rej(new Error('the run finished before it could be killed'));
+        if (sent) res();
+        else rej(new Error('the run finished before it could be killed'));
       });
     });
     expect(JSON.parse(readFileSync(join(killed, arm, 'arm.json'), 'utf8')).state).toBe('running');

@@ -155,7 +155,7 @@ export async function startTrainerWorker(opts: TrainerWorkerOptions): Promise<Tr
       log(`[${arm}] taking arm job ${job.id} (${runDir})`);
       let lastProgress = 0;
       const code = await new Promise<number>((res) => {
-        const child = forkModule(new URL('./arm-child.ts', import.meta.url), [runDir, arm], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+        const child = forkModule('./arm-child', import.meta.url, [runDir, arm], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
         children.add(child);
         child.on('message', (m: ArmMessage) => {
           if (m.type === 'progress') {
