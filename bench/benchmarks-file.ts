@@ -17,5 +17,11 @@ export function writeBenchSection(file: string, heading: string, section: string
     if (end < 0) end = lines.length;
     out = [...lines.slice(0, start), ...section.trimEnd().split('\n'), '', ...lines.slice(end)];
   }
-  writeFileSync(file, out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n');
+  writeFileSync(
+    file,
+    out
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n',
+  );
 }

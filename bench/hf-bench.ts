@@ -27,7 +27,8 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const log = (m: string): void => void process.stderr.write(m + '\n');
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
-const params = (c: HfModelConfig): number => [...hfWeightShapes(c).values()].reduce((a, s) => a + s.reduce((x, y) => x * y, 1), 0);
+const params = (c: HfModelConfig): number =>
+  [...hfWeightShapes(c).values()].reduce((a, s) => a + s.reduce((x, y) => x * y, 1), 0);
 
 interface Row {
   name: string;
@@ -40,7 +41,12 @@ interface Row {
   syncKind: string;
 }
 
-async function measure(name: string, cfg: HfModelConfig, mode: 'full' | 'lora', shape: { batch: number; prompt: number; completion: number; steps: number; newTokens: number; sampleBatch: number }): Promise<Row> {
+async function measure(
+  name: string,
+  cfg: HfModelConfig,
+  mode: 'full' | 'lora',
+  shape: { batch: number; prompt: number; completion: number; steps: number; newTokens: number; sampleBatch: number },
+): Promise<Row> {
   const V = cfg.arch === 'gpt2' ? cfg.gpt.vocabSize : cfg.llama.vocabSize;
   const base = randomHfWeights(cfg, 1, 0.02);
   const lora = mode === 'lora' ? loraSchema.parse({ rank: 8, alpha: 16 }) : undefined;
@@ -75,16 +81,30 @@ async function measure(name: string, cfg: HfModelConfig, mode: 'full' | 'lora', 
   await engine.release();
   opt.dispose();
   p.dispose();
-  const r: Row = { name, params: params(cfg), mode, trainTokS, stepS, sampleTokS, syncMs: median(syncs), syncKind: mode === 'lora' ? 'adapter feeds' : 're-export + new session' };
-  log(`${name} ${mode}: train ${trainTokS.toFixed(0)} tok/s (${stepS.toFixed(2)} s/step), sample ${sampleTokS.toFixed(0)} tok/s, sync ${r.syncMs.toFixed(1)} ms (${r.syncKind})`);
+  const r: Row = {
+    name,
+    params: params(cfg),
+    mode,
+    trainTokS,
+    stepS,
+    sampleTokS,
+    syncMs: median(syncs),
+    syncKind: mode === 'lora' ? 'adapter feeds' : 're-export + new session',
+  };
+  log(
+    `${name} ${mode}: train ${trainTokS.toFixed(0)} tok/s (${stepS.toFixed(2)} s/step), sample ${sampleTokS.toFixed(0)} tok/s, sync ${r.syncMs.toFixed(1)} ms (${r.syncKind})`,
+  );
   return r;
 }
-
 
 /** Weight-sync time by rebuild (full re-export + new session) for a Llama config, without a tfjs model. */
 async function rebuildMs(cfg: HfModelConfig & { arch: 'llama' }): Promise<number> {
   const w = randomHfWeights(cfg, 1, 0.02);
-  const engine = await OnnxRolloutEngine.fromWeights(llamaServing(cfg.llama, undefined, () => w), w, { eosTokenId: [], padTokenId: 0 });
+  const engine = await OnnxRolloutEngine.fromWeights(
+    llamaServing(cfg.llama, undefined, () => w),
+    w,
+    { eosTokenId: [], padTokenId: 0 },
+  );
   const ts: number[] = [];
   for (let i = 0; i < 3; i++) {
     const t0 = performance.now();
@@ -98,11 +118,24 @@ async function rebuildMs(cfg: HfModelConfig & { arch: 'llama' }): Promise<number
 async function main(): Promise<void> {
   const backend = await initTf(log);
   const tiny: HfModelConfig = { arch: 'llama', llama: tinyLlamaConfig() };
-  const tinyGpt2: HfModelConfig = { arch: 'gpt2', gpt: { vocabSize: 257, context: 512, layers: 2, dModel: 32, heads: 4, tiedHead: true } };
+  const tinyGpt2: HfModelConfig = {
+    arch: 'gpt2',
+    gpt: { vocabSize: 257, context: 512, layers: 2, dModel: 32, heads: 4, tiedHead: true },
+  };
   // ~50M parameters, Llama-shaped (SmolLM-like proportions): 10 layers, d 512, 8 heads / 4 kv heads, SwiGLU 1536, vocab 32000 tied.
   const m50: HfModelConfig = {
     arch: 'llama',
-    llama: tinyLlamaConfig({ vocabSize: 32000, context: 2048, layers: 10, dModel: 512, heads: 8, kvHeads: 4, headDim: 64, ffn: 1536, tiedHead: true }),
+    llama: tinyLlamaConfig({
+      vocabSize: 32000,
+      context: 2048,
+      layers: 10,
+      dModel: 512,
+      heads: 8,
+      kvHeads: 4,
+      headDim: 64,
+      ffn: 1536,
+      tiedHead: true,
+    }),
   };
   const small = { batch: 8, prompt: 32, completion: 32, steps: 3, newTokens: 32, sampleBatch: 8 };
   const rows: Row[] = [];
@@ -112,7 +145,20 @@ async function main(): Promise<void> {
   rows.push(await measure('tiny Llama (smoke-llama fixture)', tiny, 'lora', small));
   const rebuild: Record<string, number> = { 'tiny Llama (smoke-llama fixture)': rows[1]!.syncMs };
   // The default built-in policy's shape (2 layers, d 128, 4 heads, ~100-token vocabulary) as a Llama.
-  const dflt: HfModelConfig = { arch: 'llama', llama: tinyLlamaConfig({ vocabSize: 100, context: 256, layers: 2, dModel: 128, heads: 4, kvHeads: 4, headDim: 32, ffn: 512, tiedHead: true }) };
+  const dflt: HfModelConfig = {
+    arch: 'llama',
+    llama: tinyLlamaConfig({
+      vocabSize: 100,
+      context: 256,
+      layers: 2,
+      dModel: 128,
+      heads: 4,
+      kvHeads: 4,
+      headDim: 32,
+      ffn: 512,
+      tiedHead: true,
+    }),
+  };
   rows.push(await measure('Llama of the default policy shape', dflt, 'lora', small));
   rebuild['Llama of the default policy shape'] = await rebuildMs(dflt as HfModelConfig & { arch: 'llama' });
   if (!quick) {
@@ -125,7 +171,9 @@ async function main(): Promise<void> {
     if (process.env.BENCH_50M_FULL === '1') {
       rows.push(await measure('random Llama ~50M', m50, 'full', big));
     } else {
-      failures.push('random Llama ~50M, full fine-tuning: not run — on the wasm backend it aborts with "memory access out of bounds" (measured; BENCH_50M_FULL=1 retries it)');
+      failures.push(
+        'random Llama ~50M, full fine-tuning: not run — on the wasm backend it aborts with "memory access out of bounds" (measured; BENCH_50M_FULL=1 retries it)',
+      );
     }
   }
   const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toPrecision(3));
@@ -138,7 +186,10 @@ async function main(): Promise<void> {
     '',
     '| model | params | mode | train tok/s | s/step | sample tok/s | sync ms | sync |',
     '|---|---:|---|---:|---:|---:|---:|---|',
-    ...rows.map((r) => `| ${r.name} | ${(r.params / 1e6).toFixed(2)}M | ${r.mode} | ${fmt(r.trainTokS)} | ${fmt(r.stepS)} | ${fmt(r.sampleTokS)} | ${fmt(r.syncMs)} | ${r.syncKind} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${(r.params / 1e6).toFixed(2)}M | ${r.mode} | ${fmt(r.trainTokS)} | ${fmt(r.stepS)} | ${fmt(r.sampleTokS)} | ${fmt(r.syncMs)} | ${r.syncKind} |`,
+    ),
     '',
     'LoRA weight sync (adapter feeds) against a rebuild of the same model (full re-export + new session): ' +
       Object.entries(rebuild)

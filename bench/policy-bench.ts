@@ -58,7 +58,9 @@ async function main(): Promise<void> {
   // --- training: AdamOptimizer.trainStep on completionNll, batch 64 x 64 tokens.
   {
     const opt = new AdamOptimizer(model.params, { lr: 3e-4 });
-    const completions = Array.from({ length: B }, () => Array.from({ length: 64 - promptLen }, () => 2 + rng.int(tok.vocabSize - 2)));
+    const completions = Array.from({ length: B }, () =>
+      Array.from({ length: 64 - promptLen }, () => 2 + rng.int(tok.vocabSize - 2)),
+    );
     const batch = buildCompletionBatch(prompts, completions, tok.padId);
     const tokensPerStep = B * 64;
     opt.trainStep(() => completionNll(model, batch)); // warm-up
@@ -124,7 +126,9 @@ async function main(): Promise<void> {
         return tf.slice(all, [0, T - 1, 0], [B, 1, config.vocabSize]).dataSync() as Float32Array;
       });
       for (let b = 0; b < B; b++) {
-        seqs[b]!.push(sampleToken(logits, b * config.vocabSize, config.vocabSize, { temperature: 1, topK: 0, topP: 1 }, srng, scratch).token);
+        seqs[b]!.push(
+          sampleToken(logits, b * config.vocabSize, config.vocabSize, { temperature: 1, topK: 0, topP: 1 }, srng, scratch).token,
+        );
       }
     }
     const n = B * newTokens;
@@ -134,7 +138,13 @@ async function main(): Promise<void> {
   const [tfjsKvRate, tfjsKvCpu] = (() => {
     const t0 = performance.now();
     const c0 = cpuMs();
-    const out = tfjsGenerate(model, prompts, { maxNewTokens: newTokens, temperature: 1, eosId: -1, padId: tok.padId, rng: new Rng(3) });
+    const out = tfjsGenerate(model, prompts, {
+      maxNewTokens: newTokens,
+      temperature: 1,
+      eosId: -1,
+      padId: tok.padId,
+      rng: new Rng(3),
+    });
     const n = out.reduce((a, g) => a + g.tokens.length, 0);
     return [n / ((performance.now() - t0) / 1000), n / ((cpuMs() - c0) / 1000)];
   })();
@@ -145,10 +155,35 @@ async function main(): Promise<void> {
     `median of ${reps}; wall ${(kv / tfjsFull).toFixed(0)}× / CPU ${(kvCpu / tfjsFullCpu).toFixed(0)}× tfjs recompute; wall ${(kv / tfjsKvRate).toFixed(1)}× tfjs KV-cache generate`,
     '≥ 20,000 tok/s and ≥ 40× tfjs',
   ]);
-  if (!quick) rows.push(['ORT sampling, KV cache (batch 64, prompt 16, 200 new)', `${fmt(kvLong)} tok/s`, fmt(kvLongCpu), `median of ${reps}; attention over a longer cache`, '']);
-  rows.push([`ORT sampling, no KV cache (full recompute, same workload)`, `${fmt(noKv)} tok/s`, fmt(noKvCpu), `median of ${reps}; KV cache is ${(kv / noKv).toFixed(1)}× faster`, '']);
-  rows.push([`tfjs sampling, full recompute (GptModel.logits, same workload)`, `${fmt(tfjsFull)} tok/s`, fmt(tfjsFullCpu), `one run`, '']);
-  rows.push([`tfjs sampling, KV cache (src/policy/generate.ts, same workload)`, `${fmt(tfjsKvRate)} tok/s`, fmt(tfjsKvCpu), `one run`, '']);
+  if (!quick)
+    rows.push([
+      'ORT sampling, KV cache (batch 64, prompt 16, 200 new)',
+      `${fmt(kvLong)} tok/s`,
+      fmt(kvLongCpu),
+      `median of ${reps}; attention over a longer cache`,
+      '',
+    ]);
+  rows.push([
+    `ORT sampling, no KV cache (full recompute, same workload)`,
+    `${fmt(noKv)} tok/s`,
+    fmt(noKvCpu),
+    `median of ${reps}; KV cache is ${(kv / noKv).toFixed(1)}× faster`,
+    '',
+  ]);
+  rows.push([
+    `tfjs sampling, full recompute (GptModel.logits, same workload)`,
+    `${fmt(tfjsFull)} tok/s`,
+    fmt(tfjsFullCpu),
+    `one run`,
+    '',
+  ]);
+  rows.push([
+    `tfjs sampling, KV cache (src/policy/generate.ts, same workload)`,
+    `${fmt(tfjsKvRate)} tok/s`,
+    fmt(tfjsKvCpu),
+    `one run`,
+    '',
+  ]);
 
   // --- weight sync: re-export + new session + release the old one.
   const other = GptModel.init(config, 1);
@@ -192,18 +227,37 @@ async function main(): Promise<void> {
     if ((i + 1) % Math.max(1, Math.floor(syncs / 4)) === 0) rssMid.push(rss());
   }
   const rss1 = rss();
-  rows.push([`RSS across ${syncs} weight syncs`, `${rss0.toFixed(0)} → ${rss1.toFixed(0)} MB`, '', `quartiles ${rssMid.map((x) => x.toFixed(0)).join(', ')} MB${gc ? ' (after gc)' : ' (no --expose-gc)'}`, 'no growth']);
+  rows.push([
+    `RSS across ${syncs} weight syncs`,
+    `${rss0.toFixed(0)} → ${rss1.toFixed(0)} MB`,
+    '',
+    `quartiles ${rssMid.map((x) => x.toFixed(0)).join(', ')} MB${gc ? ' (after gc)' : ' (no --expose-gc)'}`,
+    'no growth',
+  ]);
   const check = await engine.generateIds(prompts.slice(0, 2), { ...sampleOpts, maxNewTokens: 4 });
   if (check.length !== 2) throw new Error('engine broken after syncs');
   await engine.release();
   model.dispose();
 
-  if (kv < 20000) notes.push(`KV-cache sampling ${fmt(kv)} tok/s wall clock (${fmt(kvCpu)} per CPU-second) is below the 20,000 tok/s target on this run.`);
-  if (kv / tfjsFull < 40) notes.push(`KV-cache sampling is ${(kv / tfjsFull).toFixed(0)}× tfjs full recompute on wall clock (${(kvCpu / tfjsFullCpu).toFixed(0)}× per CPU-second), below the 40× target.`);
-  if (median(syncMs) > 25) notes.push(`weight sync ${median(syncMs).toFixed(1)} ms wall clock (${syncCpu.toFixed(1)} ms CPU) is above the 25 ms target.`);
-  if (tokensPerStepRate < 4000) notes.push(`training ${fmt(tokensPerStepRate)} tok/s wall clock is below the 4,000 tok/s target (see docs/policy.md).`);
+  if (kv < 20000)
+    notes.push(
+      `KV-cache sampling ${fmt(kv)} tok/s wall clock (${fmt(kvCpu)} per CPU-second) is below the 20,000 tok/s target on this run.`,
+    );
+  if (kv / tfjsFull < 40)
+    notes.push(
+      `KV-cache sampling is ${(kv / tfjsFull).toFixed(0)}× tfjs full recompute on wall clock (${(kvCpu / tfjsFullCpu).toFixed(0)}× per CPU-second), below the 40× target.`,
+    );
+  if (median(syncMs) > 25)
+    notes.push(
+      `weight sync ${median(syncMs).toFixed(1)} ms wall clock (${syncCpu.toFixed(1)} ms CPU) is above the 25 ms target.`,
+    );
+  if (tokensPerStepRate < 4000)
+    notes.push(`training ${fmt(tokensPerStepRate)} tok/s wall clock is below the 4,000 tok/s target (see docs/policy.md).`);
 
-  const load = os.loadavg().map((x) => x.toFixed(1)).join(' / ');
+  const load = os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ');
   const section = [
     '## Policy',
     '',
@@ -224,6 +278,5 @@ async function main(): Promise<void> {
 function fmt(x: number): string {
   return Math.round(x).toLocaleString('en-US');
 }
-
 
 await main();

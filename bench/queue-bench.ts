@@ -30,7 +30,15 @@ function programs(n: number, seed: number): ProgramSpec[] {
   const bodies = [
     ['return a + b;', 'return a - b;', (a: number, b: number) => a + b],
     ['return Math.max(a, b);', 'return a;', (a: number, b: number) => Math.max(a, b)],
-    ['let s = 0; for (let i = a; i <= b; i++) s += i; return s;', 'return a * b;', (a: number, b: number) => { let s = 0; for (let i = a; i <= b; i++) s += i; return s; }],
+    [
+      'let s = 0; for (let i = a; i <= b; i++) s += i; return s;',
+      'return a * b;',
+      (a: number, b: number) => {
+        let s = 0;
+        for (let i = a; i <= b; i++) s += i;
+        return s;
+      },
+    ],
   ] as const;
   return Array.from({ length: n }, (_, i) => {
     const [good, bad, ref] = bodies[rng.int(bodies.length)]!;
@@ -40,7 +48,12 @@ function programs(n: number, seed: number): ProgramSpec[] {
       const b = a + rng.int(50);
       return `assert.deepEqual(f(${a}, ${b}), ${ref(a, b)});`;
     }).join('\n');
-    return { id: `p${i}`, language: 'javascript', code: `function f(a, b) { ${body} }`, tests: `const assert = require('node:assert');\n${checks}` };
+    return {
+      id: `p${i}`,
+      language: 'javascript',
+      code: `function f(a, b) { ${body} }`,
+      tests: `const assert = require('node:assert');\n${checks}`,
+    };
   });
 }
 
@@ -75,12 +88,16 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const load0 = loadavg().map((x) => x.toFixed(2)).join(' ');
+  const load0 = loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
   const redis = await TestRedis.start();
   const workers: WorkerProc[] = [];
   // prefix w1: one worker process (1 sandbox slot); prefix w2: two worker processes (1 slot each).
   workers.push(await startWorker(['--redis', redis.url, '--prefix', 'w1', '--concurrency', '1']));
-  workers.push(...(await Promise.all([0, 1].map(() => startWorker(['--redis', redis.url, '--prefix', 'w2', '--concurrency', '1'])))));
+  workers.push(
+    ...(await Promise.all([0, 1].map(() => startWorker(['--redis', redis.url, '--prefix', 'w2', '--concurrency', '1'])))),
+  );
   const local1 = new LocalExecutor({ workers: 1 });
   const local2 = new LocalExecutor({ workers: 2 });
   const q1 = new QueueExecutor({ redis: redis.url, prefix: 'w1', batchSize: BATCH, maxInFlight: 256 });
@@ -98,7 +115,12 @@ async function main(): Promise<void> {
     for (let r = 0; r < REPEATS; r++) {
       const progs = programs(N, r + 1);
       for (const [name, ex] of arms) {
-        rates.get(name)!.push(await throughput(ex, progs.map((p) => ({ ...p, id: `${p.id}-${r}` }))));
+        rates.get(name)!.push(
+          await throughput(
+            ex,
+            progs.map((p) => ({ ...p, id: `${p.id}-${r}` })),
+          ),
+        );
         console.error(`repeat ${r + 1}/${REPEATS} ${name}: ${fmt(rates.get(name)!.at(-1)!)} programs/s`);
       }
     }
@@ -112,7 +134,9 @@ async function main(): Promise<void> {
       lat.l16!.push(...(await latency(local1, sixteen, 1)));
       lat.q16!.push(...(await latency(q1, sixteen, 1)));
     }
-    const load1 = loadavg().map((x) => x.toFixed(2)).join(' ');
+    const load1 = loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ');
     const med = (n: string) => median(rates.get(n)!);
     const L1 = med('local, 1 sandbox worker');
     const Q1 = med('queue, 1 worker process');
@@ -134,7 +158,11 @@ async function main(): Promise<void> {
       return `| ${fmt(R)} programs/s | ${machines} | ≥ ${fmt(inFlight)} |`;
     });
 
-    const row = (n: string) => `| ${n} | ${fmt(med(n))} programs/s | ${rates.get(n)!.map((x) => fmt(x)).join(', ')} |`;
+    const row = (n: string) =>
+      `| ${n} | ${fmt(med(n))} programs/s | ${rates
+        .get(n)!
+        .map((x) => fmt(x))
+        .join(', ')} |`;
     const lines = [
       '## Queue',
       '',
@@ -180,6 +208,5 @@ async function main(): Promise<void> {
     await redis.stop();
   }
 }
-
 
 await main();

@@ -40,18 +40,99 @@ interface Template {
 }
 
 const TEMPLATES: Template[] = [
-  { name: 'add', args: (r) => [r.int(100), r.int(100)], correct: 'return a + b;', buggy: 'return a - b;', reference: ((a: number, b: number) => a + b) as never },
-  { name: 'reverse_string', args: (r) => [word(r)], correct: "return a.split('').reverse().join('');", buggy: 'return a;', reference: ((a: string) => [...a].reverse().join('')) as never },
-  { name: 'sum_list', args: (r) => [list(r)], correct: 'return a.reduce((s, x) => s + x, 0);', buggy: 'return a.length;', reference: ((a: number[]) => a.reduce((s, x) => s + x, 0)) as never },
-  { name: 'max_of', args: (r) => [list(r, 1)], correct: 'return Math.max(...a);', buggy: 'return a[0];', reference: ((a: number[]) => Math.max(...a)) as never },
-  { name: 'count_vowels', args: (r) => [word(r)], correct: "return [...a].filter((c) => 'aeiou'.includes(c)).length;", buggy: "return [...a].filter((c) => 'aei'.includes(c)).length;", reference: ((a: string) => [...a].filter((c) => 'aeiou'.includes(c)).length) as never },
-  { name: 'is_palindrome', args: (r) => [r.next() < 0.5 ? pal(r) : word(r)], correct: "return a === a.split('').reverse().join('');", buggy: 'return a.length % 2 === 1;', reference: ((a: string) => a === [...a].reverse().join('')) as never },
-  { name: 'factorial', args: (r) => [r.int(12)], correct: 'let f = 1; for (let i = 2; i <= a; i++) f *= i; return f;', buggy: 'let f = 1; for (let i = 2; i < a; i++) f *= i; return f;', reference: ((a: number) => { let f = 1; for (let i = 2; i <= a; i++) f *= i; return f; }) as never },
-  { name: 'fib', args: (r) => [r.int(20)], correct: 'let x = 0, y = 1; for (let i = 0; i < a; i++) [x, y] = [y, x + y]; return x;', buggy: 'return a < 2 ? a : a - 1;', reference: ((a: number) => { let x = 0, y = 1; for (let i = 0; i < a; i++) [x, y] = [y, x + y]; return x; }) as never },
-  { name: 'sort_numbers', args: (r) => [list(r)], correct: 'return [...a].sort((p, q) => p - q);', buggy: 'return [...a].sort();', reference: ((a: number[]) => [...a].sort((p, q) => p - q)) as never },
-  { name: 'unique', args: (r) => [list(r).map((x) => x % 5)], correct: 'return [...new Set(a)];', buggy: 'return a;', reference: ((a: number[]) => [...new Set(a)]) as never },
-  { name: 'word_lengths', args: (r) => [[word(r), word(r), word(r)].join(' ')], correct: "return Object.fromEntries(a.split(' ').map((w) => [w, w.length]));", buggy: "return a.split(' ').map((w) => w.length);", reference: ((a: string) => Object.fromEntries(a.split(' ').map((w) => [w, w.length]))) as never },
-  { name: 'flatten', args: (r) => [[list(r), [r.int(9), [r.int(9)]]]], correct: 'return a.flat(Infinity);', buggy: 'return a.flat();', reference: ((a: unknown[]) => a.flat(Infinity)) as never },
+  {
+    name: 'add',
+    args: (r) => [r.int(100), r.int(100)],
+    correct: 'return a + b;',
+    buggy: 'return a - b;',
+    reference: ((a: number, b: number) => a + b) as never,
+  },
+  {
+    name: 'reverse_string',
+    args: (r) => [word(r)],
+    correct: "return a.split('').reverse().join('');",
+    buggy: 'return a;',
+    reference: ((a: string) => [...a].reverse().join('')) as never,
+  },
+  {
+    name: 'sum_list',
+    args: (r) => [list(r)],
+    correct: 'return a.reduce((s, x) => s + x, 0);',
+    buggy: 'return a.length;',
+    reference: ((a: number[]) => a.reduce((s, x) => s + x, 0)) as never,
+  },
+  {
+    name: 'max_of',
+    args: (r) => [list(r, 1)],
+    correct: 'return Math.max(...a);',
+    buggy: 'return a[0];',
+    reference: ((a: number[]) => Math.max(...a)) as never,
+  },
+  {
+    name: 'count_vowels',
+    args: (r) => [word(r)],
+    correct: "return [...a].filter((c) => 'aeiou'.includes(c)).length;",
+    buggy: "return [...a].filter((c) => 'aei'.includes(c)).length;",
+    reference: ((a: string) => [...a].filter((c) => 'aeiou'.includes(c)).length) as never,
+  },
+  {
+    name: 'is_palindrome',
+    args: (r) => [r.next() < 0.5 ? pal(r) : word(r)],
+    correct: "return a === a.split('').reverse().join('');",
+    buggy: 'return a.length % 2 === 1;',
+    reference: ((a: string) => a === [...a].reverse().join('')) as never,
+  },
+  {
+    name: 'factorial',
+    args: (r) => [r.int(12)],
+    correct: 'let f = 1; for (let i = 2; i <= a; i++) f *= i; return f;',
+    buggy: 'let f = 1; for (let i = 2; i < a; i++) f *= i; return f;',
+    reference: ((a: number) => {
+      let f = 1;
+      for (let i = 2; i <= a; i++) f *= i;
+      return f;
+    }) as never,
+  },
+  {
+    name: 'fib',
+    args: (r) => [r.int(20)],
+    correct: 'let x = 0, y = 1; for (let i = 0; i < a; i++) [x, y] = [y, x + y]; return x;',
+    buggy: 'return a < 2 ? a : a - 1;',
+    reference: ((a: number) => {
+      let x = 0,
+        y = 1;
+      for (let i = 0; i < a; i++) [x, y] = [y, x + y];
+      return x;
+    }) as never,
+  },
+  {
+    name: 'sort_numbers',
+    args: (r) => [list(r)],
+    correct: 'return [...a].sort((p, q) => p - q);',
+    buggy: 'return [...a].sort();',
+    reference: ((a: number[]) => [...a].sort((p, q) => p - q)) as never,
+  },
+  {
+    name: 'unique',
+    args: (r) => [list(r).map((x) => x % 5)],
+    correct: 'return [...new Set(a)];',
+    buggy: 'return a;',
+    reference: ((a: number[]) => [...new Set(a)]) as never,
+  },
+  {
+    name: 'word_lengths',
+    args: (r) => [[word(r), word(r), word(r)].join(' ')],
+    correct: "return Object.fromEntries(a.split(' ').map((w) => [w, w.length]));",
+    buggy: "return a.split(' ').map((w) => w.length);",
+    reference: ((a: string) => Object.fromEntries(a.split(' ').map((w) => [w, w.length]))) as never,
+  },
+  {
+    name: 'flatten',
+    args: (r) => [[list(r), [r.int(9), [r.int(9)]]]],
+    correct: 'return a.flat(Infinity);',
+    buggy: 'return a.flat();',
+    reference: ((a: unknown[]) => a.flat(Infinity)) as never,
+  },
 ];
 
 function word(r: Rng): string {
@@ -74,7 +155,9 @@ function makeProgram(t: Template, correct: boolean, r: Rng, k: number): string {
   const checks: string[] = [];
   for (let i = 0; i < 3; i++) {
     const args = t.args(r);
-    checks.push(`  assert.deepEqual(candidate(${args.map((a) => JSON.stringify(a)).join(', ')}),${JSON.stringify(t.reference(...(args as never[])))});`);
+    checks.push(
+      `  assert.deepEqual(candidate(${args.map((a) => JSON.stringify(a)).join(', ')}),${JSON.stringify(t.reference(...(args as never[])))});`,
+    );
   }
   return `//${t.name} (variant ${k})\nfunction ${t.name}(${params}){\n  ${correct ? t.correct : t.buggy}\n}\n\nconst assert = require('node:assert');\n\nfunction test() {\n  let candidate = ${t.name};\n${checks.join('\n')}\n}\n\ntest();\n`;
 }
@@ -122,7 +205,10 @@ function fmt(n: number, digits = 0): string {
 
 // ---- the two harnesses -------------------------------------------------------------------------
 
-async function executorRun(ex: LocalExecutor, specs: ProgramSpec[]): Promise<{ rate: number; cpuRate: number; statuses: string[] }> {
+async function executorRun(
+  ex: LocalExecutor,
+  specs: ProgramSpec[],
+): Promise<{ rate: number; cpuRate: number; statuses: string[] }> {
   const pids = ex.workerPids().filter((p): p is number => p !== undefined);
   const cpu0 = procCpu('self')[0] + pids.reduce((s, p) => s + procCpu(p)[0], 0);
   const t0 = performance.now();
@@ -133,7 +219,11 @@ async function executorRun(ex: LocalExecutor, specs: ProgramSpec[]): Promise<{ r
   return { rate: specs.length / secs, cpuRate: specs.length / Math.max(1e-9, cpu1 - cpu0), statuses: res.map((r) => r.status) };
 }
 
-async function baselineRun(specs: ProgramSpec[], concurrency: number, dir: string): Promise<{ rate: number; cpuRate: number; passed: boolean[] }> {
+async function baselineRun(
+  specs: ProgramSpec[],
+  concurrency: number,
+  dir: string,
+): Promise<{ rate: number; cpuRate: number; passed: boolean[] }> {
   const files = specs.map((s, i) => {
     const f = path.join(dir, `prog-${i}.js`);
     writeFileSync(f, s.code);
@@ -154,7 +244,11 @@ async function baselineRun(specs: ProgramSpec[], concurrency: number, dir: strin
   );
   const secs = (performance.now() - t0) / 1000;
   const [self1, kids1] = procCpu('self');
-  return { rate: specs.length / secs, cpuRate: specs.length / Math.max(1e-9, self1 - self0 + kids1 - kids0), passed: passed as boolean[] };
+  return {
+    rate: specs.length / secs,
+    cpuRate: specs.length / Math.max(1e-9, self1 - self0 + kids1 - kids0),
+    passed: passed as boolean[],
+  };
 }
 
 // ---- main ----------------------------------------------------------------------------------------
@@ -210,7 +304,9 @@ async function main(): Promise<void> {
     const baseMed = median(baseRates);
     const ratio = exMed / baseMed;
     const cpuRatio = median(exCpuRates) / median(baseCpuRates);
-    const la = loadavg().map((x) => x.toFixed(1)).join(' / ');
+    const la = loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' / ');
     if (exMed < 2000) notes.push(`executor throughput ${fmt(exMed)} programs/s is below the 2,000 programs/s target on this run`);
     if (ratio < 50) notes.push(`speed-up ${fmt(ratio, 1)}× is below the 50× target on this run`);
     if (rss1 - rss0 >= 50) notes.push(`host RSS grew ${fmt(rss1 - rss0, 1)} MB (target < 50 MB)`);
@@ -262,6 +358,5 @@ function contextCreationCpuUs(): number {
     iso.dispose();
   }
 }
-
 
 await main();

@@ -71,7 +71,12 @@ async function main(): Promise<void> {
   }
   const python = realPython();
   const problems = loadDataset(file).problems;
-  const specs: ProgramSpec[] = problems.map((p) => ({ id: p.id, language: 'python', code: p.prompt + (p.reference ?? ''), tests: p.tests }));
+  const specs: ProgramSpec[] = problems.map((p) => ({
+    id: p.id,
+    language: 'python',
+    code: p.prompt + (p.reference ?? ''),
+    tests: p.tests,
+  }));
   const load0 = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
   const ex = createExecutor({ workers: WORKERS, timeoutMs: 10_000, memoryMb: 64 });
@@ -96,13 +101,17 @@ async function main(): Promise<void> {
       rates.push(rate);
       statuses = rs.slice(0, specs.length).map((r) => r.status);
       for (const r of rs) ms.push(r.ms);
-      process.stderr.write(`python sandbox repeat ${rep + 1}: ${fmt(rate, 1)} programs/s (${rs.filter((r) => r.status === 'pass').length}/${rs.length} pass)\n`);
+      process.stderr.write(
+        `python sandbox repeat ${rep + 1}: ${fmt(rate, 1)} programs/s (${rs.filter((r) => r.status === 'pass').length}/${rs.length} pass)\n`,
+      );
       if (python) {
         const b = await baselineRun(python, specs, dir);
         baseRates.push(b.rate);
         basePassed = b.passed;
         ratios.push(rate / b.rate);
-        process.stderr.write(`python3 per process repeat ${rep + 1}: ${fmt(b.rate, 1)} programs/s (${b.passed.filter(Boolean).length}/${specs.length} pass)\n`);
+        process.stderr.write(
+          `python3 per process repeat ${rep + 1}: ${fmt(b.rate, 1)} programs/s (${b.passed.filter(Boolean).length}/${specs.length} pass)\n`,
+        );
       }
     }
     const passCount = statuses.filter((s) => s === 'pass').length;
@@ -139,6 +148,5 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
 
 await main();

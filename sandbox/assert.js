@@ -13,9 +13,21 @@
 function _createAssert(P, C, I, R, verdict) {
   'use strict';
   const {
-    ObjectIs, ObjectKeys, ObjectFreeze, ObjectDefineProperty, ObjectPrototypeHasOwnProperty, ReflectApply,
-    NumberIsNaN, String, RegExpPrototypeExec, Promise, PromiseResolve, PromisePrototypeThen, TypeError,
-    FunctionPrototypeSymbolHasInstance, Error,
+    ObjectIs,
+    ObjectKeys,
+    ObjectFreeze,
+    ObjectDefineProperty,
+    ObjectPrototypeHasOwnProperty,
+    ReflectApply,
+    NumberIsNaN,
+    String,
+    RegExpPrototypeExec,
+    Promise,
+    PromiseResolve,
+    PromisePrototypeThen,
+    TypeError,
+    FunctionPrototypeSymbolHasInstance,
+    Error,
   } = P;
   const { isDeepEqual, isDeepStrictEqual, isAnswerEqual, isRegExp, isNativeError, isErrorInstance } = C;
   const inspect = (v) => I.inspect(v, 4000);
@@ -67,7 +79,10 @@ function _createAssert(P, C, I, R, verdict) {
     let generated = false;
     try {
       if (message !== undefined && message !== null) text = String(message);
-      else { generated = true; text = generate(); }
+      else {
+        generated = true;
+        text = generate();
+      }
     } catch {
       text = 'assert.' + operator + ' failed';
     }
@@ -95,8 +110,15 @@ function _createAssert(P, C, I, R, verdict) {
 
   function compare(name, test, actual, expected, message, generate) {
     let ok;
-    try { ok = test(actual, expected); } catch (e) { throw crashed(e); }
-    if (ok) { R.pass(); return; }
+    try {
+      ok = test(actual, expected);
+    } catch (e) {
+      throw crashed(e);
+    }
+    if (ok) {
+      R.pass();
+      return;
+    }
     fail(name, actual, expected, message, generate);
   }
 
@@ -105,51 +127,106 @@ function _createAssert(P, C, I, R, verdict) {
     if (args.length === 0) {
       fail('==', undefined, true, undefined, () => 'No value argument passed to `assert.ok()`');
     }
-    if (value) { R.pass(); return; }
+    if (value) {
+      R.pass();
+      return;
+    }
     fail('==', value, true, args[1], () => 'The expression evaluated to a falsy value:\n\n  assert.ok(' + inspect(value) + ')\n');
   }
 
   function equal(actual, expected, message) {
     missingArgs('equal', arguments.length, 2);
     // eslint-disable-next-line eqeqeq
-    compare('==', (a, b) => a == b || (NumberIsNaN(a) && NumberIsNaN(b)), actual, expected, message,
-      () => inspect(actual) + ' == ' + inspect(expected));
+    compare(
+      '==',
+      (a, b) => a == b || (NumberIsNaN(a) && NumberIsNaN(b)),
+      actual,
+      expected,
+      message,
+      () => inspect(actual) + ' == ' + inspect(expected),
+    );
   }
   function notEqual(actual, expected, message) {
     missingArgs('notEqual', arguments.length, 2);
     // eslint-disable-next-line eqeqeq
-    compare('!=', (a, b) => !(a == b || (NumberIsNaN(a) && NumberIsNaN(b))), actual, expected, message,
-      () => inspect(actual) + ' != ' + inspect(expected));
+    compare(
+      '!=',
+      (a, b) => !(a == b || (NumberIsNaN(a) && NumberIsNaN(b))),
+      actual,
+      expected,
+      message,
+      () => inspect(actual) + ' != ' + inspect(expected),
+    );
   }
   function strictEqual(actual, expected, message) {
     missingArgs('strictEqual', arguments.length, 2);
-    compare('strictEqual', ObjectIs, actual, expected, message,
-      () => 'Expected values to be strictly equal:\n\n' + inspect(actual) + ' !== ' + inspect(expected) + '\n');
+    compare(
+      'strictEqual',
+      ObjectIs,
+      actual,
+      expected,
+      message,
+      () => 'Expected values to be strictly equal:\n\n' + inspect(actual) + ' !== ' + inspect(expected) + '\n',
+    );
   }
   function notStrictEqual(actual, expected, message) {
     missingArgs('notStrictEqual', arguments.length, 2);
-    compare('notStrictEqual', (a, b) => !ObjectIs(a, b), actual, expected, message,
-      () => 'Expected "actual" to be strictly unequal to: ' + inspect(expected));
+    compare(
+      'notStrictEqual',
+      (a, b) => !ObjectIs(a, b),
+      actual,
+      expected,
+      message,
+      () => 'Expected "actual" to be strictly unequal to: ' + inspect(expected),
+    );
   }
   function deepEqual(actual, expected, message) {
     missingArgs('deepEqual', arguments.length, 2);
-    compare('deepEqual', isDeepEqual, actual, expected, message,
-      () => 'Expected values to be loosely deep-equal:\n\n' + inspect(actual) + '\n\nshould loosely deep-equal\n\n' + inspect(expected));
+    compare(
+      'deepEqual',
+      isDeepEqual,
+      actual,
+      expected,
+      message,
+      () =>
+        'Expected values to be loosely deep-equal:\n\n' +
+        inspect(actual) +
+        '\n\nshould loosely deep-equal\n\n' +
+        inspect(expected),
+    );
   }
   function notDeepEqual(actual, expected, message) {
     missingArgs('notDeepEqual', arguments.length, 2);
-    compare('notDeepEqual', (a, b) => !isDeepEqual(a, b), actual, expected, message,
-      () => '"actual" deepEqual "expected":\n\n' + inspect(actual));
+    compare(
+      'notDeepEqual',
+      (a, b) => !isDeepEqual(a, b),
+      actual,
+      expected,
+      message,
+      () => '"actual" deepEqual "expected":\n\n' + inspect(actual),
+    );
   }
   function deepStrictEqual(actual, expected, message) {
     missingArgs('deepStrictEqual', arguments.length, 2);
-    compare('deepStrictEqual', isDeepStrictEqual, actual, expected, message,
-      () => 'Expected values to be strictly deep-equal:\n\n' + inspect(actual) + '\n\nshould equal\n\n' + inspect(expected));
+    compare(
+      'deepStrictEqual',
+      isDeepStrictEqual,
+      actual,
+      expected,
+      message,
+      () => 'Expected values to be strictly deep-equal:\n\n' + inspect(actual) + '\n\nshould equal\n\n' + inspect(expected),
+    );
   }
   function notDeepStrictEqual(actual, expected, message) {
     missingArgs('notDeepStrictEqual', arguments.length, 2);
-    compare('notDeepStrictEqual', (a, b) => !isDeepStrictEqual(a, b), actual, expected, message,
-      () => 'Expected "actual" not to be strictly deep-equal to:\n\n' + inspect(expected));
+    compare(
+      'notDeepStrictEqual',
+      (a, b) => !isDeepStrictEqual(a, b),
+      actual,
+      expected,
+      message,
+      () => 'Expected "actual" not to be strictly deep-equal to:\n\n' + inspect(expected),
+    );
   }
 
   // The `strict` verdict's versions of the loose functions: no type coercion, -0 equals 0, NaN
@@ -157,23 +234,51 @@ function _createAssert(P, C, I, R, verdict) {
   const sameTyped = (a, b) => a === b || (NumberIsNaN(a) && NumberIsNaN(b));
   function typedEqual(actual, expected, message) {
     missingArgs('equal', arguments.length, 2);
-    compare('==', sameTyped, actual, expected, message,
-      () => 'Expected values to be equal (strict verdict: same type):\n\n' + inspect(actual) + ' !== ' + inspect(expected) + '\n');
+    compare(
+      '==',
+      sameTyped,
+      actual,
+      expected,
+      message,
+      () => 'Expected values to be equal (strict verdict: same type):\n\n' + inspect(actual) + ' !== ' + inspect(expected) + '\n',
+    );
   }
   function notTypedEqual(actual, expected, message) {
     missingArgs('notEqual', arguments.length, 2);
-    compare('!=', (a, b) => !sameTyped(a, b), actual, expected, message,
-      () => 'Expected "actual" to be unequal to: ' + inspect(expected));
+    compare(
+      '!=',
+      (a, b) => !sameTyped(a, b),
+      actual,
+      expected,
+      message,
+      () => 'Expected "actual" to be unequal to: ' + inspect(expected),
+    );
   }
   function answerDeepEqual(actual, expected, message) {
     missingArgs('deepEqual', arguments.length, 2);
-    compare('deepEqual', isAnswerEqual, actual, expected, message,
-      () => 'Expected values to be deep-equal (strict verdict: same types):\n\n' + inspect(actual) + '\n\nshould equal\n\n' + inspect(expected));
+    compare(
+      'deepEqual',
+      isAnswerEqual,
+      actual,
+      expected,
+      message,
+      () =>
+        'Expected values to be deep-equal (strict verdict: same types):\n\n' +
+        inspect(actual) +
+        '\n\nshould equal\n\n' +
+        inspect(expected),
+    );
   }
   function notAnswerDeepEqual(actual, expected, message) {
     missingArgs('notDeepEqual', arguments.length, 2);
-    compare('notDeepEqual', (a, b) => !isAnswerEqual(a, b), actual, expected, message,
-      () => '"actual" deepEqual "expected":\n\n' + inspect(actual));
+    compare(
+      'notDeepEqual',
+      (a, b) => !isAnswerEqual(a, b),
+      actual,
+      expected,
+      message,
+      () => '"actual" deepEqual "expected":\n\n' + inspect(actual),
+    );
   }
   const strictVerdict = verdict === 'strict';
 
@@ -182,27 +287,52 @@ function _createAssert(P, C, I, R, verdict) {
   }
 
   function ifError(err) {
-    if (err === null || err === undefined) { R.pass(); return; }
+    if (err === null || err === undefined) {
+      R.pass();
+      return;
+    }
     fail('ifError', err, null, undefined, () => 'ifError got unwanted exception: ' + describeThrown(err));
   }
 
   function match(string, regexp, message) {
     if (!isRegExp(regexp)) throw crashed(new TypeError('The "regexp" argument must be an instance of RegExp.'));
     let ok;
-    try { ok = typeof string === 'string' && RegExpPrototypeExec(regexp, string) !== null; } catch (e) { throw crashed(e); }
-    if (ok) { R.pass(); return; }
-    fail('match', string, regexp, message, () => typeof string !== 'string'
-      ? 'The "string" argument must be of type string. Received ' + inspect(string)
-      : 'The input did not match the regular expression ' + inspect(regexp) + '. Input:\n\n' + inspect(string) + '\n');
+    try {
+      ok = typeof string === 'string' && RegExpPrototypeExec(regexp, string) !== null;
+    } catch (e) {
+      throw crashed(e);
+    }
+    if (ok) {
+      R.pass();
+      return;
+    }
+    fail('match', string, regexp, message, () =>
+      typeof string !== 'string'
+        ? 'The "string" argument must be of type string. Received ' + inspect(string)
+        : 'The input did not match the regular expression ' + inspect(regexp) + '. Input:\n\n' + inspect(string) + '\n',
+    );
   }
   function doesNotMatch(string, regexp, message) {
     if (!isRegExp(regexp)) throw crashed(new TypeError('The "regexp" argument must be an instance of RegExp.'));
     let ok;
-    try { ok = typeof string === 'string' && RegExpPrototypeExec(regexp, string) === null; } catch (e) { throw crashed(e); }
-    if (ok) { R.pass(); return; }
-    fail('doesNotMatch', string, regexp, message, () => typeof string !== 'string'
-      ? 'The "string" argument must be of type string. Received ' + inspect(string)
-      : 'The input was expected to not match the regular expression ' + inspect(regexp) + '. Input:\n\n' + inspect(string) + '\n');
+    try {
+      ok = typeof string === 'string' && RegExpPrototypeExec(regexp, string) === null;
+    } catch (e) {
+      throw crashed(e);
+    }
+    if (ok) {
+      R.pass();
+      return;
+    }
+    fail('doesNotMatch', string, regexp, message, () =>
+      typeof string !== 'string'
+        ? 'The "string" argument must be of type string. Received ' + inspect(string)
+        : 'The input was expected to not match the regular expression ' +
+          inspect(regexp) +
+          '. Input:\n\n' +
+          inspect(string) +
+          '\n',
+    );
   }
 
   // Node's expectedException: undefined when `actual` satisfies `expected`, else a failure message.
@@ -217,15 +347,24 @@ function _createAssert(P, C, I, R, verdict) {
         return 'Expected values to be strictly deep-equal:\n\n' + inspect(actual) + '\n\nshould equal\n\n' + inspect(expected);
       }
       const keys = ObjectKeys(expected);
-      if (isErrorInstance(expected)) { C.push(keys, 'name'); C.push(keys, 'message'); }
-      else if (keys.length === 0) return 'The "error" argument may not be an empty object';
+      if (isErrorInstance(expected)) {
+        C.push(keys, 'name');
+        C.push(keys, 'message');
+      } else if (keys.length === 0) return 'The "error" argument may not be an empty object';
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i];
         const a = actual[key];
         const e = expected[key];
         if (typeof a === 'string' && isRegExp(e) && RegExpPrototypeExec(e, a) !== null) continue;
         if (!(key in actual) || !isDeepStrictEqual(a, e)) {
-          return 'Expected values to be strictly deep-equal (key "' + String(key) + '"):\n\n' + inspect(a) + '\n\nshould equal\n\n' + inspect(e);
+          return (
+            'Expected values to be strictly deep-equal (key "' +
+            String(key) +
+            '"):\n\n' +
+            inspect(a) +
+            '\n\nshould equal\n\n' +
+            inspect(e)
+          );
         }
       }
       return undefined;
@@ -238,8 +377,12 @@ function _createAssert(P, C, I, R, verdict) {
     }
     const res = ReflectApply(expected, {}, [actual]);
     if (res !== true) {
-      return 'The ' + (expected.name ? '"' + String(expected.name) + '" ' : '') +
-        'validation function is expected to return "true". Received ' + inspect(res);
+      return (
+        'The ' +
+        (expected.name ? '"' + String(expected.name) + '" ' : '') +
+        'validation function is expected to return "true". Received ' +
+        inspect(res)
+      );
     }
     return undefined;
   }
@@ -252,31 +395,71 @@ function _createAssert(P, C, I, R, verdict) {
 
   function throws(fn, error, message) {
     checkFn('throws', fn);
-    if (typeof error === 'string') { message = error; error = undefined; }
+    if (typeof error === 'string') {
+      message = error;
+      error = undefined;
+    }
     let threw = false;
     let actual;
-    try { fn(); } catch (e) { threw = true; actual = e; }
-    if (!threw) {
-      fail('throws', undefined, error, message, () => 'Missing expected exception' +
-        (typeof error === 'function' && error.name ? ' (' + String(error.name) + ').' : '.'));
+    try {
+      fn();
+    } catch (e) {
+      threw = true;
+      actual = e;
     }
-    if (error === undefined) { R.pass(); return; }
+    if (!threw) {
+      fail(
+        'throws',
+        undefined,
+        error,
+        message,
+        () => 'Missing expected exception' + (typeof error === 'function' && error.name ? ' (' + String(error.name) + ').' : '.'),
+      );
+    }
+    if (error === undefined) {
+      R.pass();
+      return;
+    }
     let why;
-    try { why = mismatch(actual, error); } catch (e) { throw crashed(e); }
-    if (why === undefined) { R.pass(); return; }
+    try {
+      why = mismatch(actual, error);
+    } catch (e) {
+      throw crashed(e);
+    }
+    if (why === undefined) {
+      R.pass();
+      return;
+    }
     fail('throws', actual, error, message, () => why);
   }
 
   function doesNotThrow(fn, error, message) {
     checkFn('doesNotThrow', fn);
-    if (typeof error === 'string') { message = error; error = undefined; }
-    try { fn(); } catch (actual) {
+    if (typeof error === 'string') {
+      message = error;
+      error = undefined;
+    }
+    try {
+      fn();
+    } catch (actual) {
       if (error !== undefined && typeof error === 'function') {
         let matches;
-        try { matches = mismatch(actual, error) === undefined; } catch (e) { throw crashed(e); }
-        if (!matches) { throw crashed(actual); }
+        try {
+          matches = mismatch(actual, error) === undefined;
+        } catch (e) {
+          throw crashed(e);
+        }
+        if (!matches) {
+          throw crashed(actual);
+        }
       }
-      fail('doesNotThrow', actual, error, message, () => 'Got unwanted exception.\nActual message: "' + describeThrown(actual) + '"');
+      fail(
+        'doesNotThrow',
+        actual,
+        error,
+        message,
+        () => 'Got unwanted exception.\nActual message: "' + describeThrown(actual) + '"',
+      );
     }
     R.pass();
   }
@@ -290,10 +473,16 @@ function _createAssert(P, C, I, R, verdict) {
       settled = true;
       R.pendingEnd();
       if (okFlag) R.pass();
-      else { R.fail(); R.note(text); }
+      else {
+        R.fail();
+        R.note(text);
+      }
     };
     return new Promise((resolve, reject) => {
-      if (typeof error === 'string') { message = error; error = undefined; }
+      if (typeof error === 'string') {
+        message = error;
+        error = undefined;
+      }
       let p;
       try {
         if (typeof promiseFn === 'function') p = promiseFn();
@@ -308,47 +497,81 @@ function _createAssert(P, C, I, R, verdict) {
         return;
       }
       const makeErr = (text, actual) => {
-        const err = new AssertionError({ __proto__: null, message: message !== undefined ? String(message) : text, actual, expected: error, operator: name });
+        const err = new AssertionError({
+          __proto__: null,
+          message: message !== undefined ? String(message) : text,
+          actual,
+          expected: error,
+          operator: name,
+        });
         return err;
       };
-      PromisePrototypeThen(p, (value) => {
-        if (wantReject) {
-          const text = 'Missing expected rejection' + (typeof error === 'function' && error.name ? ' (' + String(error.name) + ').' : '.');
-          settle(false, message !== undefined ? String(message) : text);
-          reject(makeErr(text, value));
-        } else {
-          settle(true);
-          resolve(undefined);
-        }
-      }, (actual) => {
-        if (!wantReject) {
-          const text = 'Got unwanted rejection.\nActual message: "' + describeThrown(actual) + '"';
-          settle(false, message !== undefined ? String(message) : text);
-          reject(makeErr(text, actual));
-          return;
-        }
-        let why;
-        try { why = error === undefined ? undefined : mismatch(actual, error); } catch (e) {
-          settle(false, describeThrown(e));
-          reject(e);
-          return;
-        }
-        if (why === undefined) { settle(true); resolve(undefined); return; }
-        settle(false, message !== undefined ? String(message) : why);
-        reject(makeErr(why, actual));
-      });
+      PromisePrototypeThen(
+        p,
+        (value) => {
+          if (wantReject) {
+            const text =
+              'Missing expected rejection' + (typeof error === 'function' && error.name ? ' (' + String(error.name) + ').' : '.');
+            settle(false, message !== undefined ? String(message) : text);
+            reject(makeErr(text, value));
+          } else {
+            settle(true);
+            resolve(undefined);
+          }
+        },
+        (actual) => {
+          if (!wantReject) {
+            const text = 'Got unwanted rejection.\nActual message: "' + describeThrown(actual) + '"';
+            settle(false, message !== undefined ? String(message) : text);
+            reject(makeErr(text, actual));
+            return;
+          }
+          let why;
+          try {
+            why = error === undefined ? undefined : mismatch(actual, error);
+          } catch (e) {
+            settle(false, describeThrown(e));
+            reject(e);
+            return;
+          }
+          if (why === undefined) {
+            settle(true);
+            resolve(undefined);
+            return;
+          }
+          settle(false, message !== undefined ? String(message) : why);
+          reject(makeErr(why, actual));
+        },
+      );
     });
   }
-  function rejects(promiseFn, error, message) { return asyncAssert('rejects', promiseFn, error, message, true); }
-  function doesNotReject(promiseFn, error, message) { return asyncAssert('doesNotReject', promiseFn, error, message, false); }
+  function rejects(promiseFn, error, message) {
+    return asyncAssert('rejects', promiseFn, error, message, true);
+  }
+  function doesNotReject(promiseFn, error, message) {
+    return asyncAssert('doesNotReject', promiseFn, error, message, false);
+  }
 
   function build(strict) {
-    const assert = function ok_(...args) { return ReflectApply(ok, undefined, args); };
+    const assert = function ok_(...args) {
+      return ReflectApply(ok, undefined, args);
+    };
     ObjectDefineProperty(assert, 'name', { __proto__: null, value: 'ok', configurable: true });
     const table = {
       __proto__: null,
-      ok, fail: assertFail, ifError, match, doesNotMatch, throws, doesNotThrow, rejects, doesNotReject,
-      strictEqual, notStrictEqual, deepStrictEqual, notDeepStrictEqual,
+      ok,
+      fail: assertFail,
+      ifError,
+      match,
+      doesNotMatch,
+      throws,
+      doesNotThrow,
+      rejects,
+      doesNotReject,
+      strictEqual,
+      notStrictEqual,
+      deepStrictEqual,
+      notDeepStrictEqual,
       equal: strict ? strictEqual : strictVerdict ? typedEqual : equal,
       notEqual: strict ? notStrictEqual : strictVerdict ? notTypedEqual : notEqual,
       deepEqual: strict ? deepStrictEqual : strictVerdict ? answerDeepEqual : deepEqual,
@@ -357,20 +580,53 @@ function _createAssert(P, C, I, R, verdict) {
     };
     const names = ObjectKeys(table);
     for (let i = 0; i < names.length; i++) {
-      ObjectDefineProperty(assert, names[i], { __proto__: null, value: table[names[i]], writable: true, enumerable: true, configurable: true });
+      ObjectDefineProperty(assert, names[i], {
+        __proto__: null,
+        value: table[names[i]],
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
     }
     return assert;
   }
 
-  const fns = [ok, equal, notEqual, strictEqual, notStrictEqual, deepEqual, notDeepEqual, deepStrictEqual,
-    notDeepStrictEqual, typedEqual, notTypedEqual, answerDeepEqual, notAnswerDeepEqual, assertFail, ifError, match, doesNotMatch, throws, doesNotThrow, rejects, doesNotReject];
+  const fns = [
+    ok,
+    equal,
+    notEqual,
+    strictEqual,
+    notStrictEqual,
+    deepEqual,
+    notDeepEqual,
+    deepStrictEqual,
+    notDeepStrictEqual,
+    typedEqual,
+    notTypedEqual,
+    answerDeepEqual,
+    notAnswerDeepEqual,
+    assertFail,
+    ifError,
+    match,
+    doesNotMatch,
+    throws,
+    doesNotThrow,
+    rejects,
+    doesNotReject,
+  ];
   for (let i = 0; i < fns.length; i++) ObjectFreeze(fns[i]);
   // The strict variant is built on first use (most tests only need the loose module).
   let strict;
   function getStrict() {
     if (strict === undefined) {
       strict = build(true);
-      ObjectDefineProperty(strict, 'strict', { __proto__: null, value: strict, writable: false, enumerable: true, configurable: false });
+      ObjectDefineProperty(strict, 'strict', {
+        __proto__: null,
+        value: strict,
+        writable: false,
+        enumerable: true,
+        configurable: false,
+      });
       ObjectFreeze(strict);
     }
     return strict;

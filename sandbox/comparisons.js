@@ -9,17 +9,51 @@
 function _createComparisons(P) {
   'use strict';
   const {
-    ArrayIsArray, ObjectIs, ObjectKeys, ObjectGetPrototypeOf, ObjectGetOwnPropertySymbols,
-    ObjectPrototypeHasOwnProperty, ObjectPrototypePropertyIsEnumerable, ObjectPrototypeToString,
-    ObjectDefineProperty, ReflectOwnKeys, NumberIsNaN, NumberPrototypeValueOf, StringPrototypeValueOf,
-    BooleanPrototypeValueOf, BigIntPrototypeValueOf, SymbolPrototypeValueOf, DatePrototypeGetTime,
-    RegExpPrototypeGetGlobal, Map, Set, MapPrototypeGet, MapPrototypeHas, MapPrototypeGetSize,
-    MapPrototypeEntries, MapIteratorNext, SetPrototypeAdd, SetPrototypeHas, SetPrototypeDelete,
-    SetPrototypeGetSize, SetPrototypeValues, SetIteratorNext, TypedArrayPrototypeGetSymbolToStringTag,
-    TypedArrayPrototypeGetByteLength, TypedArrayPrototypeGetByteOffset, TypedArrayPrototypeGetBuffer,
-    DataViewPrototypeGetByteLength, DataViewPrototypeGetByteOffset, DataViewPrototypeGetBuffer,
-    Uint8Array, ArrayBufferIsView, ArrayBufferPrototypeGetByteLength, SharedArrayBufferPrototypeGetByteLength,
-    Error, FunctionPrototypeSymbolHasInstance, String,
+    ArrayIsArray,
+    ObjectIs,
+    ObjectKeys,
+    ObjectGetPrototypeOf,
+    ObjectGetOwnPropertySymbols,
+    ObjectPrototypeHasOwnProperty,
+    ObjectPrototypePropertyIsEnumerable,
+    ObjectPrototypeToString,
+    ObjectDefineProperty,
+    ReflectOwnKeys,
+    NumberIsNaN,
+    NumberPrototypeValueOf,
+    StringPrototypeValueOf,
+    BooleanPrototypeValueOf,
+    BigIntPrototypeValueOf,
+    SymbolPrototypeValueOf,
+    DatePrototypeGetTime,
+    RegExpPrototypeGetGlobal,
+    Map,
+    Set,
+    MapPrototypeGet,
+    MapPrototypeHas,
+    MapPrototypeGetSize,
+    MapPrototypeEntries,
+    MapIteratorNext,
+    SetPrototypeAdd,
+    SetPrototypeHas,
+    SetPrototypeDelete,
+    SetPrototypeGetSize,
+    SetPrototypeValues,
+    SetIteratorNext,
+    TypedArrayPrototypeGetSymbolToStringTag,
+    TypedArrayPrototypeGetByteLength,
+    TypedArrayPrototypeGetByteOffset,
+    TypedArrayPrototypeGetBuffer,
+    DataViewPrototypeGetByteLength,
+    DataViewPrototypeGetByteOffset,
+    DataViewPrototypeGetBuffer,
+    Uint8Array,
+    ArrayBufferIsView,
+    ArrayBufferPrototypeGetByteLength,
+    SharedArrayBufferPrototypeGetByteLength,
+    Error,
+    FunctionPrototypeSymbolHasInstance,
+    String,
   } = P;
 
   const kStrict = true;
@@ -37,11 +71,20 @@ function _createComparisons(P) {
     ObjectDefineProperty(arr, arr.length, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
   }
   function brand(fn, v) {
-    try { fn(v); return true; } catch { return false; }
+    try {
+      fn(v);
+      return true;
+    } catch {
+      return false;
+    }
   }
   const isDate = (v) => brand(DatePrototypeGetTime, v);
   function isRegExp(v) {
-    try { return typeof RegExpPrototypeGetGlobal(v) === 'boolean'; } catch { return false; }
+    try {
+      return typeof RegExpPrototypeGetGlobal(v) === 'boolean';
+    } catch {
+      return false;
+    }
   }
   const isMap = (v) => brand(MapPrototypeGetSize, v);
   const isSet = (v) => brand(SetPrototypeGetSize, v);
@@ -52,7 +95,11 @@ function _createComparisons(P) {
     return SharedArrayBufferPrototypeGetByteLength !== undefined && brand(SharedArrayBufferPrototypeGetByteLength, v);
   }
   function anyArrayBufferByteLength(v) {
-    try { return ArrayBufferPrototypeGetByteLength(v); } catch { return SharedArrayBufferPrototypeGetByteLength(v); }
+    try {
+      return ArrayBufferPrototypeGetByteLength(v);
+    } catch {
+      return SharedArrayBufferPrototypeGetByteLength(v);
+    }
   }
   const isNumberObject = (v) => brand(NumberPrototypeValueOf, v);
   const isStringObject = (v) => brand(StringPrototypeValueOf, v);
@@ -71,7 +118,11 @@ function _createComparisons(P) {
 
   function viewBytes(v) {
     if (typedArrayTag(v) !== undefined) {
-      return new Uint8Array(TypedArrayPrototypeGetBuffer(v), TypedArrayPrototypeGetByteOffset(v), TypedArrayPrototypeGetByteLength(v));
+      return new Uint8Array(
+        TypedArrayPrototypeGetBuffer(v),
+        TypedArrayPrototypeGetByteOffset(v),
+        TypedArrayPrototypeGetByteLength(v),
+      );
     }
     return new Uint8Array(DataViewPrototypeGetBuffer(v), DataViewPrototypeGetByteOffset(v), DataViewPrototypeGetByteLength(v));
   }
@@ -122,7 +173,9 @@ function _createComparisons(P) {
       push(out, r.value);
     }
   }
-  function newSet() { return new Set(); }
+  function newSet() {
+    return new Set();
+  }
 
   function areSimilarRegExps(a, b) {
     return a.source === b.source && a.flags === b.flags && a.lastIndex === b.lastIndex;
@@ -140,8 +193,9 @@ function _createComparisons(P) {
     return bytesEqual(viewBytes(a), viewBytes(b));
   }
   function areEqualArrayBuffers(buf1, buf2) {
-    return anyArrayBufferByteLength(buf1) === anyArrayBufferByteLength(buf2) &&
-      bytesEqual(new Uint8Array(buf1), new Uint8Array(buf2));
+    return (
+      anyArrayBufferByteLength(buf1) === anyArrayBufferByteLength(buf2) && bytesEqual(new Uint8Array(buf1), new Uint8Array(buf2))
+    );
   }
   function isEqualBoxedPrimitive(val1, val2) {
     if (isNumberObject(val1)) {
@@ -170,8 +224,13 @@ function _createComparisons(P) {
       if (typeof val1 === 'number') {
         return NumberIsNaN(val1) && NumberIsNaN(val2);
       }
-      if (typeof val2 !== 'object' || typeof val1 !== 'object' || val1 === null || val2 === null ||
-          ObjectGetPrototypeOf(val1) !== ObjectGetPrototypeOf(val2)) {
+      if (
+        typeof val2 !== 'object' ||
+        typeof val1 !== 'object' ||
+        val1 === null ||
+        val2 === null ||
+        ObjectGetPrototypeOf(val1) !== ObjectGetPrototypeOf(val2)
+      ) {
         return false;
       }
     } else {
@@ -251,23 +310,34 @@ function _createComparisons(P) {
       const name1Enumerable = ObjectPrototypePropertyIsEnumerable(val1, 'name');
       const cause1Enumerable = ObjectPrototypePropertyIsEnumerable(val1, 'cause');
       const errors1Enumerable = ObjectPrototypePropertyIsEnumerable(val1, 'errors');
-      if ((message1Enumerable !== ObjectPrototypePropertyIsEnumerable(val2, 'message') ||
-            (!message1Enumerable && val1.message !== val2.message)) ||
-          (name1Enumerable !== ObjectPrototypePropertyIsEnumerable(val2, 'name') ||
-            (!name1Enumerable && val1.name !== val2.name)) ||
-          (cause1Enumerable !== ObjectPrototypePropertyIsEnumerable(val2, 'cause') ||
-            (!cause1Enumerable && !innerDeepEqual(val1.cause, val2.cause, strict, memos))) ||
-          (errors1Enumerable !== ObjectPrototypePropertyIsEnumerable(val2, 'errors') ||
-            (!errors1Enumerable && !innerDeepEqual(val1.errors, val2.errors, strict, memos)))) {
+      if (
+        message1Enumerable !== ObjectPrototypePropertyIsEnumerable(val2, 'message') ||
+        (!message1Enumerable && val1.message !== val2.message) ||
+        name1Enumerable !== ObjectPrototypePropertyIsEnumerable(val2, 'name') ||
+        (!name1Enumerable && val1.name !== val2.name) ||
+        cause1Enumerable !== ObjectPrototypePropertyIsEnumerable(val2, 'cause') ||
+        (!cause1Enumerable && !innerDeepEqual(val1.cause, val2.cause, strict, memos)) ||
+        errors1Enumerable !== ObjectPrototypePropertyIsEnumerable(val2, 'errors') ||
+        (!errors1Enumerable && !innerDeepEqual(val1.errors, val2.errors, strict, memos))
+      ) {
         return false;
       }
     } else if (isBoxedPrimitive(val1)) {
       if (!isEqualBoxedPrimitive(val1, val2)) {
         return false;
       }
-    } else if (ArrayIsArray(val2) || isArrayBufferView(val2) || isSet(val2) || isMap(val2) ||
-               isDate(val2) || isRegExp(val2) || isAnyArrayBuffer(val2) || isBoxedPrimitive(val2) ||
-               isNativeError(val2) || isErrorInstance(val2)) {
+    } else if (
+      ArrayIsArray(val2) ||
+      isArrayBufferView(val2) ||
+      isSet(val2) ||
+      isMap(val2) ||
+      isDate(val2) ||
+      isRegExp(val2) ||
+      isAnyArrayBuffer(val2) ||
+      isBoxedPrimitive(val2) ||
+      isNativeError(val2) ||
+      isErrorInstance(val2)
+    ) {
       return false;
     }
     return keyCheck(val1, val2, strict, memos, kNoIterator);
@@ -321,16 +391,27 @@ function _createComparisons(P) {
         }
       }
     }
-    if (aKeys.length === 0 &&
-        (iterationType === kNoIterator ||
-          (iterationType === kIsArray && val1.length === 0) ||
-          (iterationType === kIsSet && SetPrototypeGetSize(val1) === 0) ||
-          (iterationType === kIsMap && MapPrototypeGetSize(val1) === 0))) {
+    if (
+      aKeys.length === 0 &&
+      (iterationType === kNoIterator ||
+        (iterationType === kIsArray && val1.length === 0) ||
+        (iterationType === kIsSet && SetPrototypeGetSize(val1) === 0) ||
+        (iterationType === kIsMap && MapPrototypeGetSize(val1) === 0))
+    ) {
       return true;
     }
 
     if (memos === undefined) {
-      memos = { __proto__: null, set: undefined, a: val1, b: val2, c: undefined, d: undefined, deep: false, deleteFailures: false };
+      memos = {
+        __proto__: null,
+        set: undefined,
+        a: val1,
+        b: val2,
+        c: undefined,
+        d: undefined,
+        deep: false,
+        deleteFailures: false,
+      };
       return objEquiv(val1, val2, strict, aKeys, memos, iterationType);
     }
     if (memos.set === undefined) {
@@ -504,9 +585,11 @@ function _createComparisons(P) {
         const item = bEntries[i][1];
         if (typeof key === 'object' && key !== null) {
           if (!mapHasEqualEntry(set, a, key, item, strict, memo)) return false;
-        } else if (!strict &&
-                   (!MapPrototypeHas(a, key) || !innerDeepEqual(MapPrototypeGet(a, key), item, strict, memo)) &&
-                   !mapHasEqualEntry(set, a, key, item, strict, memo)) {
+        } else if (
+          !strict &&
+          (!MapPrototypeHas(a, key) || !innerDeepEqual(MapPrototypeGet(a, key), item, strict, memo)) &&
+          !mapHasEqualEntry(set, a, key, item, strict, memo)
+        ) {
           return false;
         }
       }
@@ -554,7 +637,17 @@ function _createComparisons(P) {
     isDeepEqual: (a, b) => innerDeepEqual(a, b, kLoose),
     isDeepStrictEqual: (a, b) => innerDeepEqual(a, b, kStrict),
     isAnswerEqual: (a, b) => innerDeepEqual(a, b, kAnswer),
-    isDate, isRegExp, isMap, isSet, isAnyArrayBuffer, isBoxedPrimitive, isNativeError, isErrorInstance,
-    typedArrayTag, setValues, mapEntries, push,
+    isDate,
+    isRegExp,
+    isMap,
+    isSet,
+    isAnyArrayBuffer,
+    isBoxedPrimitive,
+    isNativeError,
+    isErrorInstance,
+    typedArrayTag,
+    setValues,
+    mapEntries,
+    push,
   };
 }

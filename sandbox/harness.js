@@ -21,8 +21,19 @@
 
 function _setupHarness(P, config) {
   'use strict';
-  const { ObjectDefineProperty, ObjectFreeze, String, StringPrototypeCharCodeAt, StringPrototypeSlice,
-    PromisePrototypeThen, TypeError, Error, ReflectConstruct, MathImul, globalThis: g } = P;
+  const {
+    ObjectDefineProperty,
+    ObjectFreeze,
+    String,
+    StringPrototypeCharCodeAt,
+    StringPrototypeSlice,
+    PromisePrototypeThen,
+    TypeError,
+    Error,
+    ReflectConstruct,
+    MathImul,
+    globalThis: g,
+  } = P;
   const role = config.role;
   const counting = role !== 'program';
   // Comparison and formatting code is only instantiated when first needed (it only closes over
@@ -52,17 +63,27 @@ function _setupHarness(P, config) {
   }
   // In the program realm `assert` still throws, but nothing is counted: only the tests' own
   // checks decide a verdict.
-  const R = counting ? {
-    __proto__: null,
-    pass() { passed++; },
-    fail() { failed++; },
-    note(msg) {
-      if (firstFailure !== '') return;
-      firstFailure = typeof msg === 'string' && msg !== '' ? cap(msg) : 'assertion failed';
-    },
-    pendingStart() { pending++; },
-    pendingEnd() { pending--; },
-  } : { __proto__: null, pass() {}, fail() {}, note() {}, pendingStart() {}, pendingEnd() {} };
+  const R = counting
+    ? {
+        __proto__: null,
+        pass() {
+          passed++;
+        },
+        fail() {
+          failed++;
+        },
+        note(msg) {
+          if (firstFailure !== '') return;
+          firstFailure = typeof msg === 'string' && msg !== '' ? cap(msg) : 'assertion failed';
+        },
+        pendingStart() {
+          pending++;
+        },
+        pendingEnd() {
+          pending--;
+        },
+      }
+    : { __proto__: null, pass() {}, fail() {}, note() {}, pendingStart() {}, pendingEnd() {} };
 
   // ---- console capture, capped in UTF-8 bytes ----------------------------------------------
   const limit = config.stdoutLimit;
@@ -92,7 +113,9 @@ function _setupHarness(P, config) {
     out += s;
     outBytes += bytes;
   }
-  function budget() { return limit - outBytes + 1; }
+  function budget() {
+    return limit - outBytes + 1;
+  }
   function logger() {
     return function (...args) {
       if (truncated) return;
@@ -102,9 +125,18 @@ function _setupHarness(P, config) {
   const counts = new P.Map();
   const noop = function () {};
   const consoleObject = {
-    log: logger(), info: logger(), debug: logger(), error: logger(), warn: logger(), trace: logger(),
-    dir(v) { if (!truncated) write(I.inspect(v, budget()) + '\n'); },
-    table(v) { if (!truncated) write(I.inspect(v, budget()) + '\n'); },
+    log: logger(),
+    info: logger(),
+    debug: logger(),
+    error: logger(),
+    warn: logger(),
+    trace: logger(),
+    dir(v) {
+      if (!truncated) write(I.inspect(v, budget()) + '\n');
+    },
+    table(v) {
+      if (!truncated) write(I.inspect(v, budget()) + '\n');
+    },
     assert(cond, ...args) {
       if (cond || truncated) return;
       write('Assertion failed' + (args.length ? ': ' + I.format(args, budget()) : '') + '\n');
@@ -115,8 +147,15 @@ function _setupHarness(P, config) {
       P.MapPrototypeSet(counts, key, n);
       if (!truncated) write(key + ': ' + n + '\n');
     },
-    countReset(label) { P.MapPrototypeDelete(counts, label === undefined ? 'default' : String(label)); },
-    group: logger(), groupCollapsed: logger(), groupEnd: noop, time: noop, timeEnd: noop, timeLog: noop,
+    countReset(label) {
+      P.MapPrototypeDelete(counts, label === undefined ? 'default' : String(label));
+    },
+    group: logger(),
+    groupCollapsed: logger(),
+    groupEnd: noop,
+    time: noop,
+    timeEnd: noop,
+    timeLog: noop,
   };
 
   // ---- require ------------------------------------------------------------------------------
@@ -129,20 +168,48 @@ function _setupHarness(P, config) {
       if (modules === undefined) modules = createAssert(P, getC(), I, R, role === 'tests' ? config.verdict : 'parity');
       return id === 'assert' || id === 'node:assert' ? modules.loose : modules.getStrict();
     }
-    const err = new Error("Cannot find module '" + id + "': the sandbox provides only 'assert' " +
-      "('node:assert', 'assert/strict'); there is no filesystem, network, process or timers");
-    ObjectDefineProperty(err, 'code', { __proto__: null, value: 'MODULE_NOT_FOUND', writable: true, enumerable: true, configurable: true });
+    const err = new Error(
+      "Cannot find module '" +
+        id +
+        "': the sandbox provides only 'assert' " +
+        "('node:assert', 'assert/strict'); there is no filesystem, network, process or timers",
+    );
+    ObjectDefineProperty(err, 'code', {
+      __proto__: null,
+      value: 'MODULE_NOT_FOUND',
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
     throw err;
   }
   ObjectFreeze(require);
 
   // Non-writable and non-configurable: `require = fake` is ignored (TypeError in strict code),
   // `function require` / `let require` at top level are errors by spec (restricted global).
-  ObjectDefineProperty(g, 'require', { __proto__: null, value: require, writable: false, enumerable: false, configurable: false });
-  ObjectDefineProperty(g, 'console', { __proto__: null, value: consoleObject, writable: true, enumerable: false, configurable: true });
+  ObjectDefineProperty(g, 'require', {
+    __proto__: null,
+    value: require,
+    writable: false,
+    enumerable: false,
+    configurable: false,
+  });
+  ObjectDefineProperty(g, 'console', {
+    __proto__: null,
+    value: consoleObject,
+    writable: true,
+    enumerable: false,
+    configurable: true,
+  });
   const module = { exports: {} };
   ObjectDefineProperty(g, 'module', { __proto__: null, value: module, writable: true, enumerable: false, configurable: true });
-  ObjectDefineProperty(g, 'exports', { __proto__: null, value: module.exports, writable: true, enumerable: false, configurable: true });
+  ObjectDefineProperty(g, 'exports', {
+    __proto__: null,
+    value: module.exports,
+    writable: true,
+    enumerable: false,
+    configurable: true,
+  });
   // Not needed by tests, and the one way to reserve memory outside the isolate's accounting.
   delete g.WebAssembly;
   // Both schedule callbacks as isolate tasks that could run while a *later* program (in another
@@ -179,19 +246,53 @@ function _setupHarness(P, config) {
   }
   reseed(0);
   void MathImul;
-  const random = function random() { return nextRandom(); };
-  ObjectDefineProperty(g.Math, 'random', { __proto__: null, value: random, writable: true, enumerable: false, configurable: true });
+  const random = function random() {
+    return nextRandom();
+  };
+  ObjectDefineProperty(g.Math, 'random', {
+    __proto__: null,
+    value: random,
+    writable: true,
+    enumerable: false,
+    configurable: true,
+  });
   const RealDate = P.Date;
   const tick = () => clock++;
   const Date = function Date(...args) {
     if (new.target === undefined) return P.DatePrototypeToString(ReflectConstruct(RealDate, [tick()]));
     return ReflectConstruct(RealDate, args.length === 0 ? [tick()] : args, new.target);
   };
-  ObjectDefineProperty(Date, 'prototype', { __proto__: null, value: P.DatePrototype, writable: false, enumerable: false, configurable: false });
-  ObjectDefineProperty(Date, 'now', { __proto__: null, value: function now() { return tick(); }, writable: true, enumerable: false, configurable: true });
+  ObjectDefineProperty(Date, 'prototype', {
+    __proto__: null,
+    value: P.DatePrototype,
+    writable: false,
+    enumerable: false,
+    configurable: false,
+  });
+  ObjectDefineProperty(Date, 'now', {
+    __proto__: null,
+    value: function now() {
+      return tick();
+    },
+    writable: true,
+    enumerable: false,
+    configurable: true,
+  });
   ObjectDefineProperty(Date, 'UTC', { __proto__: null, value: P.DateUTC, writable: true, enumerable: false, configurable: true });
-  ObjectDefineProperty(Date, 'parse', { __proto__: null, value: P.DateParse, writable: true, enumerable: false, configurable: true });
-  ObjectDefineProperty(P.DatePrototype, 'constructor', { __proto__: null, value: Date, writable: true, enumerable: false, configurable: true });
+  ObjectDefineProperty(Date, 'parse', {
+    __proto__: null,
+    value: P.DateParse,
+    writable: true,
+    enumerable: false,
+    configurable: true,
+  });
+  ObjectDefineProperty(P.DatePrototype, 'constructor', {
+    __proto__: null,
+    value: Date,
+    writable: true,
+    enumerable: false,
+    configurable: true,
+  });
   ObjectDefineProperty(g, 'Date', { __proto__: null, value: Date, writable: true, enumerable: false, configurable: true });
   // A WeakRef's target lives as long as the garbage collector decides: not deterministic.
   delete g.WeakRef;
@@ -220,7 +321,7 @@ function _setupHarness(P, config) {
       if (typeof e === 'object' && e !== null && P.ObjectPrototypeHasOwnProperty(e, 'snapshotRefused')) {
         return 'the value could not be snapshotted: ' + e.snapshotRefused;
       }
-      let s = (typeof e === 'object' && e !== null) ? I.errorText(e) : 'thrown value: ' + I.inspect(e, 2000);
+      let s = typeof e === 'object' && e !== null ? I.errorText(e) : 'thrown value: ' + I.inspect(e, 2000);
       const at = P.StringPrototypeIndexOf(s, '\n    at ');
       if (at !== -1) s = StringPrototypeSlice(s, 0, at);
       return cap(s);
@@ -285,9 +386,17 @@ function _setupHarness(P, config) {
 
   // Tests realm: connect to the program realm, bind the names, run the tests' function.
   function runTests(fn, pctl, resolved, names, seed) {
-    passed = 0; failed = 0; pending = 0; firstFailure = '';
-    out = ''; outBytes = 0; truncated = false;
-    asyncState = 0; asyncError = ''; threw = false; thrownError = '';
+    passed = 0;
+    failed = 0;
+    pending = 0;
+    firstFailure = '';
+    out = '';
+    outBytes = 0;
+    truncated = false;
+    asyncState = 0;
+    asyncError = '';
+    threw = false;
+    thrownError = '';
     reseed(seed);
     const B = getBridge();
     B.reset();
@@ -299,11 +408,24 @@ function _setupHarness(P, config) {
         const name = list[i][0];
         const entry = list[i][1];
         if (entry[0] === 1) {
-          ObjectDefineProperty(scope, name, { __proto__: null, value: B.decodeNode(entry[1]), writable: true, enumerable: true, configurable: true });
+          ObjectDefineProperty(scope, name, {
+            __proto__: null,
+            value: B.decodeNode(entry[1]),
+            writable: true,
+            enumerable: true,
+            configurable: true,
+          });
         } else {
           // A name whose value cannot be snapshotted: reading it in the tests throws the reason.
           const why = entry[1];
-          ObjectDefineProperty(scope, name, { __proto__: null, get() { throw new Error(why); }, enumerable: true, configurable: true });
+          ObjectDefineProperty(scope, name, {
+            __proto__: null,
+            get() {
+              throw new Error(why);
+            },
+            enumerable: true,
+            configurable: true,
+          });
         }
       }
     } catch (e) {

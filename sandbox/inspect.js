@@ -5,16 +5,50 @@
 function _createInspect(P, C) {
   'use strict';
   const {
-    ObjectGetPrototypeOf, ObjectGetOwnPropertyDescriptor, ObjectPrototypeToString, ObjectPrototypePropertyIsEnumerable,
-    ReflectOwnKeys, ArrayIsArray, String, StringPrototypeSlice, StringPrototypeCharCodeAt, StringPrototypeIndexOf,
-    StringPrototypeRepeat, SymbolPrototypeToString, FunctionPrototypeToString, DatePrototypeToISOString,
-    DatePrototypeGetTime, RegExpPrototypeGetSource, RegExpPrototypeGetFlags, MapPrototypeGetSize, SetPrototypeGetSize,
-    NumberPrototypeValueOf, StringPrototypeValueOf, BooleanPrototypeValueOf, BigIntPrototypeValueOf,
-    SymbolPrototypeValueOf, TypedArrayPrototypeGetLength, ObjectIs, JSONStringify, Number, NumberIsNaN, MathFloor,
+    ObjectGetPrototypeOf,
+    ObjectGetOwnPropertyDescriptor,
+    ObjectPrototypeToString,
+    ObjectPrototypePropertyIsEnumerable,
+    ReflectOwnKeys,
+    ArrayIsArray,
+    String,
+    StringPrototypeSlice,
+    StringPrototypeCharCodeAt,
+    StringPrototypeIndexOf,
+    StringPrototypeRepeat,
+    SymbolPrototypeToString,
+    FunctionPrototypeToString,
+    DatePrototypeToISOString,
+    DatePrototypeGetTime,
+    RegExpPrototypeGetSource,
+    RegExpPrototypeGetFlags,
+    MapPrototypeGetSize,
+    SetPrototypeGetSize,
+    NumberPrototypeValueOf,
+    StringPrototypeValueOf,
+    BooleanPrototypeValueOf,
+    BigIntPrototypeValueOf,
+    SymbolPrototypeValueOf,
+    TypedArrayPrototypeGetLength,
+    ObjectIs,
+    JSONStringify,
+    Number,
+    NumberIsNaN,
+    MathFloor,
     ObjectPrototypeHasOwnProperty,
   } = P;
-  const { isDate, isRegExp, isMap, isSet, isAnyArrayBuffer, isNativeError, isErrorInstance, typedArrayTag,
-    setValues, mapEntries } = C;
+  const {
+    isDate,
+    isRegExp,
+    isMap,
+    isSet,
+    isAnyArrayBuffer,
+    isNativeError,
+    isErrorInstance,
+    typedArrayTag,
+    setValues,
+    mapEntries,
+  } = C;
 
   const kMaxArrayItems = 100;
   const kMaxStringInner = 10000;
@@ -58,13 +92,20 @@ function _createInspect(P, C) {
 
   function formatPrimitive(v, top) {
     switch (typeof v) {
-      case 'string': return top ? v : quote(v);
-      case 'number': return ObjectIs(v, -0) ? '-0' : String(v);
-      case 'bigint': return String(v) + 'n';
-      case 'boolean': return v ? 'true' : 'false';
-      case 'undefined': return 'undefined';
-      case 'symbol': return SymbolPrototypeToString(v);
-      default: return 'null';
+      case 'string':
+        return top ? v : quote(v);
+      case 'number':
+        return ObjectIs(v, -0) ? '-0' : String(v);
+      case 'bigint':
+        return String(v) + 'n';
+      case 'boolean':
+        return v ? 'true' : 'false';
+      case 'undefined':
+        return 'undefined';
+      case 'symbol':
+        return SymbolPrototypeToString(v);
+      default:
+        return 'null';
     }
   }
 
@@ -74,7 +115,11 @@ function _createInspect(P, C) {
 
   function functionLabel(fn) {
     let src = '';
-    try { src = FunctionPrototypeToString(fn); } catch { /* revoked proxy */ }
+    try {
+      src = FunctionPrototypeToString(fn);
+    } catch {
+      /* revoked proxy */
+    }
     const d = ObjectGetOwnPropertyDescriptor(fn, 'name');
     const name = d && typeof d.value === 'string' ? d.value : '';
     if (StringPrototypeSlice(src, 0, 6) === 'class ' || StringPrototypeSlice(src, 0, 6) === 'class{') {
@@ -106,7 +151,10 @@ function _createInspect(P, C) {
     let p = e;
     for (let i = 0; i < 50 && p !== null; i++) {
       const nd = ObjectGetOwnPropertyDescriptor(p, 'name');
-      if (nd) { name = safeString(nd.value) || name; break; }
+      if (nd) {
+        name = safeString(nd.value) || name;
+        break;
+      }
       p = ObjectGetPrototypeOf(p);
     }
     const md = ObjectGetOwnPropertyDescriptor(e, 'message');
@@ -126,7 +174,10 @@ function _createInspect(P, C) {
     if (typeof v === 'function') {
       const label = functionLabel(v);
       const keys = ownEnumerableKeys(v);
-      if (keys.length === 0) { ctx.budget -= label.length; return label; }
+      if (keys.length === 0) {
+        ctx.budget -= label.length;
+        return label;
+      }
       return formatObjectBody(v, depth, ctx, label + ' ', keys, null, '{', '}');
     }
     const tagStr = ObjectPrototypeToString(v);
@@ -143,8 +194,18 @@ function _createInspect(P, C) {
       const size = MapPrototypeGetSize(v);
       if (depth > 2) return '[Map]';
       const entries = mapEntries(v);
-      return formatList(v, depth, ctx, 'Map(' + size + ') ', entries.length,
-        (i) => entries[i], '{', '}', false, (e) => sub(e[0], depth, ctx) + ' => ' + sub(e[1], depth, ctx));
+      return formatList(
+        v,
+        depth,
+        ctx,
+        'Map(' + size + ') ',
+        entries.length,
+        (i) => entries[i],
+        '{',
+        '}',
+        false,
+        (e) => sub(e[0], depth, ctx) + ' => ' + sub(e[1], depth, ctx),
+      );
     }
     if (isSet(v)) {
       const size = SetPrototypeGetSize(v);
@@ -184,11 +245,31 @@ function _createInspect(P, C) {
   }
 
   function boxedLabel(v) {
-    try { return '[Number: ' + formatPrimitive(NumberPrototypeValueOf(v)) + ']'; } catch { /* not boxed */ }
-    try { return '[String: ' + quote(StringPrototypeValueOf(v)) + ']'; } catch { /* not boxed */ }
-    try { return '[Boolean: ' + formatPrimitive(BooleanPrototypeValueOf(v)) + ']'; } catch { /* not boxed */ }
-    try { return '[BigInt: ' + formatPrimitive(BigIntPrototypeValueOf(v)) + ']'; } catch { /* not boxed */ }
-    try { return '[Symbol: ' + formatPrimitive(SymbolPrototypeValueOf(v)) + ']'; } catch { /* not boxed */ }
+    try {
+      return '[Number: ' + formatPrimitive(NumberPrototypeValueOf(v)) + ']';
+    } catch {
+      /* not boxed */
+    }
+    try {
+      return '[String: ' + quote(StringPrototypeValueOf(v)) + ']';
+    } catch {
+      /* not boxed */
+    }
+    try {
+      return '[Boolean: ' + formatPrimitive(BooleanPrototypeValueOf(v)) + ']';
+    } catch {
+      /* not boxed */
+    }
+    try {
+      return '[BigInt: ' + formatPrimitive(BigIntPrototypeValueOf(v)) + ']';
+    } catch {
+      /* not boxed */
+    }
+    try {
+      return '[Symbol: ' + formatPrimitive(SymbolPrototypeValueOf(v)) + ']';
+    } catch {
+      /* not boxed */
+    }
     return undefined;
   }
 
@@ -241,10 +322,16 @@ function _createInspect(P, C) {
     const n = len > kMaxArrayItems ? kMaxArrayItems : len;
     let holes = 0;
     for (let i = 0; i < n && ctx.budget > 0; i++) {
-      if (isArray && !ObjectPrototypeHasOwnProperty(v, i)) { holes++; continue; }
-      if (holes) { C.push(parts, '<' + holes + ' empty item' + (holes > 1 ? 's' : '') + '>'); holes = 0; }
+      if (isArray && !ObjectPrototypeHasOwnProperty(v, i)) {
+        holes++;
+        continue;
+      }
+      if (holes) {
+        C.push(parts, '<' + holes + ' empty item' + (holes > 1 ? 's' : '') + '>');
+        holes = 0;
+      }
       const item = get(i);
-      C.push(parts, fmt ? fmt(item) : (isArray ? propValue(v, String(i), depth, ctx) : sub(item, depth, ctx)));
+      C.push(parts, fmt ? fmt(item) : isArray ? propValue(v, String(i), depth, ctx) : sub(item, depth, ctx));
     }
     if (holes) C.push(parts, '<' + holes + ' empty item' + (holes > 1 ? 's' : '') + '>');
     if (len > n) C.push(parts, '... ' + (len - n) + ' more item' + (len - n > 1 ? 's' : ''));
@@ -300,11 +387,23 @@ function _createInspect(P, C) {
         if (c === 37) rep = '%';
         else if (i < args.length) {
           const a = args[i];
-          if (c === 115) rep = typeof a === 'string' ? a : (typeof a === 'object' && a !== null ? inspect(a, budget) : formatPrimitive(a, true));
-          else if (c === 100 || c === 105) rep = typeof a === 'bigint' ? String(a) + 'n' : (typeof a === 'symbol' ? 'NaN' : String(c === 105 ? MathFloor(Number(a)) : Number(a)));
+          if (c === 115)
+            rep = typeof a === 'string' ? a : typeof a === 'object' && a !== null ? inspect(a, budget) : formatPrimitive(a, true);
+          else if (c === 100 || c === 105)
+            rep =
+              typeof a === 'bigint'
+                ? String(a) + 'n'
+                : typeof a === 'symbol'
+                  ? 'NaN'
+                  : String(c === 105 ? MathFloor(Number(a)) : Number(a));
           else if (c === 102) rep = typeof a === 'symbol' ? 'NaN' : String(Number(a));
-          else if (c === 106) { try { rep = String(JSONStringify(a)); } catch { rep = '[Circular]'; } }
-          else if (c === 111 || c === 79) rep = inspect(a, budget);
+          else if (c === 106) {
+            try {
+              rep = String(JSONStringify(a));
+            } catch {
+              rep = '[Circular]';
+            }
+          } else if (c === 111 || c === 79) rep = inspect(a, budget);
           else if (c === 99) rep = '';
           else continue;
           i++;

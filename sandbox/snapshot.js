@@ -30,16 +30,62 @@
 function _createSnapshot(P, C) {
   'use strict';
   const {
-    ArrayIsArray, ObjectGetPrototypeOf, ObjectGetOwnPropertyDescriptor, ObjectPrototypeHasOwnProperty,
-    ObjectDefineProperty, ObjectCreate, ObjectIs, ReflectOwnKeys, ReflectConstruct, ObjectPrototype, ArrayPrototype,
-    FunctionPrototype, PromisePrototype, JSONStringify, JSONParse, String, Number, NumberIsNaN, BigInt, Symbol,
-    SymbolPrototypeValueOf, Map, Set, MapPrototypeGet, MapPrototypeSet, MapPrototypeEntries, MapIteratorNext,
-    SetPrototypeAdd, SetPrototypeValues, SetIteratorNext, DatePrototypeGetTime, RegExpPrototypeGetSource,
-    RegExpPrototypeGetFlags, Date, RegExp, Array, ArrayBuffer, DataView, Uint8Array, TypedArrays,
-    TypedArrayPrototypeGetLength, TypedArrayPrototypeGetBuffer, TypedArrayPrototypeGetByteOffset,
-    TypedArrayPrototypeGetByteLength, DataViewPrototypeGetBuffer, DataViewPrototypeGetByteOffset,
-    DataViewPrototypeGetByteLength, ArrayBufferPrototypeGetByteLength, ArrayBufferIsView, NumberPrototypeValueOf,
-    StringPrototypeValueOf, BooleanPrototypeValueOf, BigIntPrototypeValueOf, Object, Error, TypeError,
+    ArrayIsArray,
+    ObjectGetPrototypeOf,
+    ObjectGetOwnPropertyDescriptor,
+    ObjectPrototypeHasOwnProperty,
+    ObjectDefineProperty,
+    ObjectCreate,
+    ObjectIs,
+    ReflectOwnKeys,
+    ReflectConstruct,
+    ObjectPrototype,
+    ArrayPrototype,
+    FunctionPrototype,
+    PromisePrototype,
+    JSONStringify,
+    JSONParse,
+    String,
+    Number,
+    NumberIsNaN,
+    BigInt,
+    Symbol,
+    SymbolPrototypeValueOf,
+    Map,
+    Set,
+    MapPrototypeGet,
+    MapPrototypeSet,
+    MapPrototypeEntries,
+    MapIteratorNext,
+    SetPrototypeAdd,
+    SetPrototypeValues,
+    SetIteratorNext,
+    DatePrototypeGetTime,
+    RegExpPrototypeGetSource,
+    RegExpPrototypeGetFlags,
+    Date,
+    RegExp,
+    Array,
+    ArrayBuffer,
+    DataView,
+    Uint8Array,
+    TypedArrays,
+    TypedArrayPrototypeGetLength,
+    TypedArrayPrototypeGetBuffer,
+    TypedArrayPrototypeGetByteOffset,
+    TypedArrayPrototypeGetByteLength,
+    DataViewPrototypeGetBuffer,
+    DataViewPrototypeGetByteOffset,
+    DataViewPrototypeGetByteLength,
+    ArrayBufferPrototypeGetByteLength,
+    ArrayBufferIsView,
+    NumberPrototypeValueOf,
+    StringPrototypeValueOf,
+    BooleanPrototypeValueOf,
+    BigIntPrototypeValueOf,
+    Object,
+    Error,
+    TypeError,
     StringPrototypeSlice,
   } = P;
   const { isDate, isRegExp, isMap, isSet, isAnyArrayBuffer, isBoxedPrimitive, isNativeError, typedArrayTag } = C;
@@ -48,7 +94,16 @@ function _createSnapshot(P, C) {
   const kMaxNodes = 1000000;
   const kMaxChars = 16 * 1024 * 1024;
   const kMaxDepth = 2000;
-  const kErrorNames = { __proto__: null, Error: 1, TypeError: 1, RangeError: 1, SyntaxError: 1, ReferenceError: 1, EvalError: 1, URIError: 1 };
+  const kErrorNames = {
+    __proto__: null,
+    Error: 1,
+    TypeError: 1,
+    RangeError: 1,
+    SyntaxError: 1,
+    ReferenceError: 1,
+    EvalError: 1,
+    URIError: 1,
+  };
 
   /** Why a value could not be snapshotted; thrown inside `encode`, caught by the bridge. */
   function refuse(why) {
@@ -60,7 +115,8 @@ function _createSnapshot(P, C) {
   function ownData(obj, key, what) {
     const d = ObjectGetOwnPropertyDescriptor(obj, key);
     if (d === undefined) return { __proto__: null, has: false, value: undefined, enumerable: false };
-    if (!ObjectPrototypeHasOwnProperty(d, 'value')) refuse(what + ' has an accessor property ' + JSONStringify(String(key)) + ' (getters are not snapshotted)');
+    if (!ObjectPrototypeHasOwnProperty(d, 'value'))
+      refuse(what + ' has an accessor property ' + JSONStringify(String(key)) + ' (getters are not snapshotted)');
     return { __proto__: null, has: true, value: d.value, enumerable: d.enumerable };
   }
 
@@ -131,9 +187,12 @@ function _createSnapshot(P, C) {
       if (++nodes > kMaxNodes) refuse('the value has more than ' + kMaxNodes + ' elements (the snapshot cap)');
       if (depth > kMaxDepth) refuse('the value is nested deeper than ' + kMaxDepth + ' levels');
       switch (typeof v) {
-        case 'undefined': return '["u"]';
-        case 'boolean': return v ? 'true' : 'false';
-        case 'string': return str(v);
+        case 'undefined':
+          return '["u"]';
+        case 'boolean':
+          return v ? 'true' : 'false';
+        case 'string':
+          return str(v);
         case 'number':
           if (NumberIsNaN(v)) return '["N","NaN"]';
           if (v === Infinity) return '["N","Infinity"]';
@@ -141,14 +200,17 @@ function _createSnapshot(P, C) {
           if (ObjectIs(v, -0)) return '["N","-0"]';
           chars += 24;
           return String(v);
-        case 'bigint': return '["I",' + str(String(v)) + ']';
+        case 'bigint':
+          return '["I",' + str(String(v)) + ']';
         case 'symbol': {
           handles.opaque();
           const d = SymbolPrototypeDescription(v);
           return '["Y",' + (d === undefined ? 'null' : str(d)) + ']';
         }
-        case 'function': return '["F",' + handles.fn(v) + ']';
-        default: break;
+        case 'function':
+          return '["F",' + handles.fn(v) + ']';
+        default:
+          break;
       }
       if (v === null) return 'null';
       const seen = MapPrototypeGet(ids, v);
@@ -206,7 +268,13 @@ function _createSnapshot(P, C) {
           for (let i = 0; i < n; i++) out += (i ? ',' : '') + enc(v[i], depth + 1);
           return out + ']]';
         }
-        return '["V",' + bytes(new Uint8Array(DataViewPrototypeGetBuffer(v), DataViewPrototypeGetByteOffset(v), DataViewPrototypeGetByteLength(v))) + ']';
+        return (
+          '["V",' +
+          bytes(
+            new Uint8Array(DataViewPrototypeGetBuffer(v), DataViewPrototypeGetByteOffset(v), DataViewPrototypeGetByteLength(v)),
+          ) +
+          ']'
+        );
       }
       if (isAnyArrayBuffer(v)) {
         handles.opaque();
@@ -230,8 +298,17 @@ function _createSnapshot(P, C) {
         const keys = ReflectOwnKeys(v);
         const rest = [];
         for (let i = 0; i < keys.length; i++) if (keys[i] !== 'message' && keys[i] !== 'stack') C.push(rest, keys[i]);
-        return '["E",' + id + ',' + str(typeof name === 'string' ? name : 'Error') + ',' +
-          str(typeof message === 'string' ? message : '') + ',' + props(v, rest, 'the error', depth) + ']';
+        return (
+          '["E",' +
+          id +
+          ',' +
+          str(typeof name === 'string' ? name : 'Error') +
+          ',' +
+          str(typeof message === 'string' ? message : '') +
+          ',' +
+          props(v, rest, 'the error', depth) +
+          ']'
+        );
       }
       const kind = proto === ObjectPrototype ? '0' : proto === null ? '1' : str(constructorName(proto));
       return '["O",' + id + ',' + kind + ',' + props(v, ReflectOwnKeys(v), 'the object', depth) + ']';
@@ -240,7 +317,13 @@ function _createSnapshot(P, C) {
   }
 
   // Boxed-primitive readers that return undefined instead of throwing on the wrong kind.
-  function tryCall(fn, v) { try { return fn(v); } catch { return undefined; } }
+  function tryCall(fn, v) {
+    try {
+      return fn(v);
+    } catch {
+      return undefined;
+    }
+  }
   const NumberValue = (v) => tryCall(NumberPrototypeValueOf, v);
   const StringValue = (v) => tryCall(StringPrototypeValueOf, v);
   const BooleanValue = (v) => tryCall(BooleanPrototypeValueOf, v);
@@ -283,13 +366,20 @@ function _createSnapshot(P, C) {
     function dec(n) {
       if (n === null || typeof n !== 'object') return n;
       switch (n[0]) {
-        case 'u': return undefined;
-        case 'N': return n[1] === 'NaN' ? NaN : n[1] === 'Infinity' ? Infinity : n[1] === '-Infinity' ? -Infinity : -0;
-        case 'I': return BigInt(n[1]);
-        case 'Y': return n[1] === null ? Symbol() : Symbol(n[1]);
-        case '@': return MapPrototypeGet(memo, n[1]);
-        case 'F': return handles.fn(n[1]);
-        case 'P': return handles.promise(n[1]);
+        case 'u':
+          return undefined;
+        case 'N':
+          return n[1] === 'NaN' ? NaN : n[1] === 'Infinity' ? Infinity : n[1] === '-Infinity' ? -Infinity : -0;
+        case 'I':
+          return BigInt(n[1]);
+        case 'Y':
+          return n[1] === null ? Symbol() : Symbol(n[1]);
+        case '@':
+          return MapPrototypeGet(memo, n[1]);
+        case 'F':
+          return handles.fn(n[1]);
+        case 'P':
+          return handles.promise(n[1]);
         case 'A': {
           const a = new Array(n[3]);
           if (n[2] !== 0) P.ObjectSetPrototypeOf(a, classProto(n[2]));
@@ -319,8 +409,10 @@ function _createSnapshot(P, C) {
           for (let i = 0; i < e.length; i++) SetPrototypeAdd(s, dec(e[i]));
           return s;
         }
-        case 'D': return ReflectConstruct(Date, [n[1] === null ? NaN : n[1]]);
-        case 'R': return new RegExp(n[1], n[2]);
+        case 'D':
+          return ReflectConstruct(Date, [n[1] === null ? NaN : n[1]]);
+        case 'R':
+          return new RegExp(n[1], n[2]);
         case 'T': {
           const Ctor = TypedArrays[n[1]];
           if (Ctor === undefined) throw new TypeError('unknown typed array ' + n[1]);
@@ -329,7 +421,8 @@ function _createSnapshot(P, C) {
           for (let i = 0; i < e.length; i++) t[i] = dec(e[i]);
           return t;
         }
-        case 'B': case 'V': {
+        case 'B':
+        case 'V': {
           const e = n[1];
           const buf = new ArrayBuffer(e.length);
           const u8 = new Uint8Array(buf);
@@ -339,13 +432,16 @@ function _createSnapshot(P, C) {
         case 'E': {
           const Ctor = kErrorNames[n[2]] === 1 ? P.Errors[n[2]] : Error;
           const e = ReflectConstruct(Ctor, [n[3]]);
-          if (kErrorNames[n[2]] !== 1) ObjectDefineProperty(e, 'name', { __proto__: null, value: n[2], writable: true, configurable: true });
+          if (kErrorNames[n[2]] !== 1)
+            ObjectDefineProperty(e, 'name', { __proto__: null, value: n[2], writable: true, configurable: true });
           MapPrototypeSet(memo, n[1], e);
           pairs(e, n[4]);
           return e;
         }
-        case 'W': return Object(dec(n[1]));
-        default: throw new TypeError('bad snapshot tag ' + String(n[0]));
+        case 'W':
+          return Object(dec(n[1]));
+        default:
+          throw new TypeError('bad snapshot tag ' + String(n[0]));
       }
     }
     return dec(tree);
@@ -361,8 +457,17 @@ function _createSnapshot(P, C) {
  */
 function _createBridge(P, S, describe, C) {
   'use strict';
-  const { ReflectApply, Map, MapPrototypeGet, MapPrototypeSet, MapPrototypeDelete, Promise, Error,
-    StringPrototypeCharCodeAt, StringPrototypeSlice } = P;
+  const {
+    ReflectApply,
+    Map,
+    MapPrototypeGet,
+    MapPrototypeSet,
+    MapPrototypeDelete,
+    Promise,
+    Error,
+    StringPrototypeCharCodeAt,
+    StringPrototypeSlice,
+  } = P;
   const OP_CALL = 1;
   const OP_SETTLE = 2;
   // Functions and promises of this realm handed to the other, by handle.
@@ -377,7 +482,11 @@ function _createBridge(P, S, describe, C) {
 
   const out = {
     __proto__: null,
-    fn(f) { opaque++; C.push(local, f); return local.length - 1; },
+    fn(f) {
+      opaque++;
+      C.push(local, f);
+      return local.length - 1;
+    },
     promise(p) {
       opaque++;
       const h = local.length;
@@ -385,7 +494,9 @@ function _createBridge(P, S, describe, C) {
       void forward(p, h);
       return h;
     },
-    opaque() { opaque++; },
+    opaque() {
+      opaque++;
+    },
   };
 
   // Encode a value leaving this realm. In the program realm a value made only of data (no
@@ -394,12 +505,15 @@ function _createBridge(P, S, describe, C) {
   function encodeOut(v) {
     opaque = 0;
     const text = S.encode(v, out);
-    if (ExternalCopy !== undefined && opaque === 0 && (typeof v === 'object' && v !== null)) {
+    if (ExternalCopy !== undefined && opaque === 0 && typeof v === 'object' && v !== null) {
       let copy;
       try {
         copy = new ExternalCopy(v);
       } catch {
-        const e = { __proto__: null, snapshotRefused: 'the value is a Proxy or holds one (or another object that cannot be copied)' };
+        const e = {
+          __proto__: null,
+          snapshotRefused: 'the value is a Proxy or holds one (or another object that cannot be copied)',
+        };
         throw e;
       }
       copy.release();
@@ -408,11 +522,16 @@ function _createBridge(P, S, describe, C) {
   }
   const into = {
     __proto__: null,
-    fn(h) { return stub(h); },
+    fn(h) {
+      return stub(h);
+    },
     promise(h) {
       let resolve;
       let reject;
-      const p = new Promise((a, b) => { resolve = a; reject = b; });
+      const p = new Promise((a, b) => {
+        resolve = a;
+        reject = b;
+      });
       MapPrototypeSet(waiting, h, { __proto__: null, resolve, reject });
       return p;
     },
@@ -431,7 +550,11 @@ function _createBridge(P, S, describe, C) {
     }
     const r = remote;
     if (r === undefined) return;
-    try { r(OP_SETTLE, h, ok, text); } catch { /* the other realm is gone */ }
+    try {
+      r(OP_SETTLE, h, ok, text);
+    } catch {
+      /* the other realm is gone */
+    }
   }
 
   // A function of this realm standing for the other realm's function `h`.
@@ -489,7 +612,12 @@ function _createBridge(P, S, describe, C) {
       MapPrototypeDelete(waiting, h);
       if (x === true) {
         let v;
-        try { v = S.decode(y, into); } catch (e) { w.reject(new Error(describe(e))); return ''; }
+        try {
+          v = S.decode(y, into);
+        } catch (e) {
+          w.reject(new Error(describe(e)));
+          return '';
+        }
         w.resolve(v);
       } else {
         w.reject(new Error(typeof y === 'string' ? y : 'rejected'));
@@ -505,7 +633,11 @@ function _createBridge(P, S, describe, C) {
       remote = r;
       if (copier !== undefined) ExternalCopy = copier;
     },
-    reset() { local = []; waiting = new Map(); remote = undefined; },
+    reset() {
+      local = [];
+      waiting = new Map();
+      remote = undefined;
+    },
     encode: encodeOut,
     decodeNode: (node) => S.decodeTree(node, into),
     entry,

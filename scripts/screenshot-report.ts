@@ -38,7 +38,11 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const server = live ? await startServer({ dir: dirname(resolve(runDir)), port: 0 }) : null;
-  const rep = live ? null : isSweepDir(runDir) ? await writeSweepReport(runDir, undefined, { window }) : await writeReport(runDir, undefined, { window });
+  const rep = live
+    ? null
+    : isSweepDir(runDir)
+      ? await writeSweepReport(runDir, undefined, { window })
+      : await writeReport(runDir, undefined, { window });
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1240, height: 1400 }, deviceScaleFactor: 1 });

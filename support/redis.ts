@@ -21,7 +21,10 @@ export function redisServerInstalled(): boolean {
  * (or fail under CI=true: the queue backend must not go untested there).
  */
 export function haveRedisServer(what: string): boolean {
-  return available(what, redisServerInstalled() ? null : 'redis-server is not installed (apt-get install redis-server; .ci/run does)');
+  return available(
+    what,
+    redisServerInstalled() ? null : 'redis-server is not installed (apt-get install redis-server; .ci/run does)',
+  );
 }
 
 /** A free TCP port on 127.0.0.1. */
@@ -55,7 +58,9 @@ export class TestRedis {
   }
 
   async start(): Promise<void> {
-    const proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
     this.proc = proc;
     for (let i = 0; i < 100; i++) {
       if (spawnSync('redis-cli', ['-p', String(this.port), 'ping'], { encoding: 'utf8' }).stdout?.trim() === 'PONG') return;
@@ -87,7 +92,10 @@ export interface WorkerProc {
 
 /** Start `anchor-rl worker ARGS` and wait until it logs that it is ready. */
 export async function startWorker(args: string[], ready = /worker ready/): Promise<WorkerProc> {
-  const proc = spawn(process.execPath, [resolve(repoRoot, 'bin/anchor-rl.js'), 'worker', ...args], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+  const proc = spawn(process.execPath, [resolve(repoRoot, 'bin/anchor-rl.js'), 'worker', ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   proc.stderr!.setEncoding('utf8');
   proc.stderr!.on('data', (d: string) => (err += d));

@@ -14,7 +14,8 @@ const underCi = (): boolean => process.env.CI === 'true';
  */
 export function available(what: string, missing: string | null): boolean {
   if (missing === null) return true;
-  if (underCi()) throw new Error(`${what}: ${missing}; CI=true requires it (.ci/run installs the services, CI provides ../shared)`);
+  if (underCi())
+    throw new Error(`${what}: ${missing}; CI=true requires it (.ci/run installs the services, CI provides ../shared)`);
   console.warn(`[skip] ${what}: ${missing}`);
   return false;
 }

@@ -55,7 +55,24 @@ function _createPythonRuntime(g, files, config, guard) {
   // Any filesystem mutation outlives the memory restore (MEMFS lives in JS objects): flag it
   // so the host recycles the runtime after this program.
   function watchFs(FS) {
-    for (const name of ['write', 'mknod', 'unlink', 'rename', 'rmdir', 'mkdir', 'symlink', 'chmod', 'chown', 'truncate', 'ftruncate', 'utime', 'mount', 'unmount', 'writeFile', 'link']) {
+    for (const name of [
+      'write',
+      'mknod',
+      'unlink',
+      'rename',
+      'rmdir',
+      'mkdir',
+      'symlink',
+      'chmod',
+      'chown',
+      'truncate',
+      'ftruncate',
+      'utime',
+      'mount',
+      'unmount',
+      'writeFile',
+      'link',
+    ]) {
       const f = FS[name];
       if (typeof f !== 'function') continue;
       FS[name] = function (target) {
@@ -134,20 +151,22 @@ function _createPythonRuntime(g, files, config, guard) {
     const harnessSrc = files['/anchor/harness.py'];
     py.runPython(harnessSrc);
     mark('harness.py');
-    const ids = py.runPython(
-      [
-        'import sys',
-        '_anchor_keep = (_anchor_stage, _anchor_run)',
-        '_anchor_ids = (id(_anchor_stage), id(_anchor_run), id(None))',
-        'del _anchor_stage, _anchor_run',
-        // Warm the modules tests commonly import, so programs do not pay for it every time.
-        // Drop the JS bridge modules: re-importing them is denied by the audit hook.
-        'for _m in [m for m in sys.modules if m.split(".")[0] in ("js", "pyodide_js", "pyodide", "_pyodide", "_pyodide_core")]: del sys.modules[_m]',
-        'sys.meta_path[:] = [f for f in sys.meta_path if type(f).__module__.split(".")[0] not in ("_pyodide", "pyodide")]',
-        'del _m',
-        '_anchor_ids',
-      ].join('\n'),
-    ).toJs();
+    const ids = py
+      .runPython(
+        [
+          'import sys',
+          '_anchor_keep = (_anchor_stage, _anchor_run)',
+          '_anchor_ids = (id(_anchor_stage), id(_anchor_run), id(None))',
+          'del _anchor_stage, _anchor_run',
+          // Warm the modules tests commonly import, so programs do not pay for it every time.
+          // Drop the JS bridge modules: re-importing them is denied by the audit hook.
+          'for _m in [m for m in sys.modules if m.split(".")[0] in ("js", "pyodide_js", "pyodide", "_pyodide", "_pyodide_core")]: del sys.modules[_m]',
+          'sys.meta_path[:] = [f for f in sys.meta_path if type(f).__module__.split(".")[0] not in ("_pyodide", "pyodide")]',
+          'del _m',
+          '_anchor_ids',
+        ].join('\n'),
+      )
+      .toJs();
     mark('cleanup');
     freezeTypes(py.runPython('_anchor_mutable_types').toJs());
     mark('freezeTypes');
@@ -160,7 +179,16 @@ function _createPythonRuntime(g, files, config, guard) {
     py.runPython('del _anchor_ids, _anchor_keep; import gc; gc.collect()');
     sbrkAddr = M._emscripten_get_sbrk_ptr();
     // Warm-up programs so lazily created state (caches, interned strings) is in the image.
-    for (let i = 0; i < 3; i++) runOnce('def f(x):\n    return sorted(set(x))\n', 'assert f([3, 1, 3]) == [1, 3]\nassert 3 in f([3])\nprint("warm")\n', null, 'warm', 0, i === 0 ? 'parity' : 'strict', false);
+    for (let i = 0; i < 3; i++)
+      runOnce(
+        'def f(x):\n    return sorted(set(x))\n',
+        'assert f([3, 1, 3]) == [1, 3]\nassert 3 in f([3])\nprint("warm")\n',
+        null,
+        'warm',
+        0,
+        i === 0 ? 'parity' : 'strict',
+        false,
+      );
     out = [];
     outBytes = 0;
     truncated = false;
@@ -188,7 +216,9 @@ function _createPythonRuntime(g, files, config, guard) {
     for (const [addr, flags] of list) {
       if (u32[(addr + off) >>> 2] === flags >>> 0) u32[(addr + off) >>> 2] = (flags | IMMUTABLE) >>> 0;
     }
-    const ok = py.runPython('import collections\ntry:\n    collections.Counter.anchor_probe = 1\n    r = False\nexcept TypeError:\n    r = True\nr');
+    const ok = py.runPython(
+      'import collections\ntry:\n    collections.Counter.anchor_probe = 1\n    r = False\nexcept TypeError:\n    r = True\nr',
+    );
     if (ok !== true) throw new Error('sandbox: could not make standard classes immutable');
   }
 
@@ -259,20 +289,32 @@ function _createPythonRuntime(g, files, config, guard) {
    * must not be reused.
    */
   function run(code, tests, prompt, nonce, seed, verdict) {
-    if (broken) return { status: 'error', passed: 0, total: 0, stdout: '', error: 'sandbox runtime unavailable: ' + broken, recycle: true };
+    if (broken)
+      return { status: 'error', passed: 0, total: 0, stdout: '', error: 'sandbox runtime unavailable: ' + broken, recycle: true };
     out = [];
     outBytes = 0;
     truncated = false;
     let r;
     let thrown = '';
     try {
-      r = runOnce(code, typeof tests === 'string' ? tests : null, typeof prompt === 'string' ? prompt : null, nonce, seed, verdict === 'parity' ? 'parity' : 'strict', true);
+      r = runOnce(
+        code,
+        typeof tests === 'string' ? tests : null,
+        typeof prompt === 'string' ? prompt : null,
+        nonce,
+        seed,
+        verdict === 'parity' ? 'parity' : 'strict',
+        true,
+      );
     } catch (e) {
       // A JS exception through wasm: emscripten exit (os._exit), abort, or something we did not
       // expect. The runtime's JS state cannot be trusted afterwards.
       let what = '';
       try {
-        what = e && typeof e === 'object' && e.name === 'ExitStatus' ? 'the program exited the interpreter (os._exit / exit status ' + e.status + ')' : String(e && e.message ? e.message : e);
+        what =
+          e && typeof e === 'object' && e.name === 'ExitStatus'
+            ? 'the program exited the interpreter (os._exit / exit status ' + e.status + ')'
+            : String(e && e.message ? e.message : e);
       } catch {
         what = 'unknown error';
       }
@@ -296,17 +338,40 @@ function _createPythonRuntime(g, files, config, guard) {
     }
     if (grown) recycle = true;
     if (tainted) {
-      return { status: 'error', passed: 0, total: 0, stdout, error: 'the program reached the JavaScript side of the runtime (JS objects are not available to sandboxed Python)', recycle: true };
+      return {
+        status: 'error',
+        passed: 0,
+        total: 0,
+        stdout,
+        error: 'the program reached the JavaScript side of the runtime (JS objects are not available to sandboxed Python)',
+        recycle: true,
+      };
     }
     if (thrown) {
-      if (heapRefused || /out of memory|Cannot allocate|memory access out of bounds/i.test(thrown)) return { status: 'oom', passed: 0, total: 0, stdout, error: 'out of memory: ' + thrown, recycle: true };
-      if (overflow) return { status: 'error', passed: 0, total: 0, stdout, error: 'RecursionError: the native stack overflowed (recursion too deep)', recycle };
+      if (heapRefused || /out of memory|Cannot allocate|memory access out of bounds/i.test(thrown))
+        return { status: 'oom', passed: 0, total: 0, stdout, error: 'out of memory: ' + thrown, recycle: true };
+      if (overflow)
+        return {
+          status: 'error',
+          passed: 0,
+          total: 0,
+          stdout,
+          error: 'RecursionError: the native stack overflowed (recursion too deep)',
+          recycle,
+        };
       return { status: 'error', passed: 0, total: 0, stdout, error: thrown, recycle: true };
     }
     if (r.fault) return { status: 'error', passed: 0, total: 0, stdout, error: r.fault, recycle };
     const parts = r.raw.split('\x1f');
     if (parts.length < 5 || parts[0] !== nonce) {
-      return { status: 'error', passed: 0, total: 0, stdout, error: 'the sandbox harness returned no valid verdict', recycle: true };
+      return {
+        status: 'error',
+        passed: 0,
+        total: 0,
+        stdout,
+        error: 'the sandbox harness returned no valid verdict',
+        recycle: true,
+      };
     }
     let status = KINDS[parts[1]];
     let error = parts.slice(4).join('\x1f');

@@ -123,7 +123,8 @@ function _installShims(g, files, guard) {
     }
     decode(buf) {
       if (buf === undefined) return '';
-      const b = buf instanceof U8 ? buf : ArrayBufferIsView(buf) ? new U8(buf.buffer, buf.byteOffset, buf.byteLength) : new U8(buf);
+      const b =
+        buf instanceof U8 ? buf : ArrayBufferIsView(buf) ? new U8(buf.buffer, buf.byteOffset, buf.byteLength) : new U8(buf);
       let r = '';
       const parts = [];
       if (this.enc === 'utf-16le') {
@@ -150,7 +151,14 @@ function _installShims(g, files, guard) {
           cp = ((c & 15) << 12) | ((b[i + 1] & 63) << 6) | (b[i + 2] & 63);
           i += 3;
           if (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000)) cp = 0xfffd;
-        } else if (c >= 0xf0 && c < 0xf5 && i + 3 < b.length && (b[i + 1] & 0xc0) === 0x80 && (b[i + 2] & 0xc0) === 0x80 && (b[i + 3] & 0xc0) === 0x80) {
+        } else if (
+          c >= 0xf0 &&
+          c < 0xf5 &&
+          i + 3 < b.length &&
+          (b[i + 1] & 0xc0) === 0x80 &&
+          (b[i + 2] & 0xc0) === 0x80 &&
+          (b[i + 3] & 0xc0) === 0x80
+        ) {
           cp = ((c & 7) << 18) | ((b[i + 1] & 63) << 12) | ((b[i + 2] & 63) << 6) | (b[i + 3] & 63);
           i += 4;
           if (cp < 0x10000 || cp > 0x10ffff) cp = 0xfffd;
@@ -230,7 +238,7 @@ function _installShims(g, files, guard) {
   if (guard.module && !(guard.module instanceof WModule)) Object.setPrototypeOf(guard.module, WModule.prototype);
 
   function instantiate(src, imports) {
-    const mod = src instanceof WModule ? src : guard.module ?? new WModule(src);
+    const mod = src instanceof WModule ? src : (guard.module ?? new WModule(src));
     guard.module = mod;
     return new WInstance(mod, wrapImports(mod, imports));
   }

@@ -35,9 +35,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     exitCode = report(err);
   }
-  return typeof process.exitCode === 'number' && process.exitCode !== 0 && exitCode === 0
-    ? process.exitCode
-    : exitCode;
+  return typeof process.exitCode === 'number' && process.exitCode !== 0 && exitCode === 0 ? process.exitCode : exitCode;
 }
 
 function report(err: unknown): number {

@@ -14,7 +14,8 @@ const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof
 export function configDiff(a: unknown, b: unknown, limit = Infinity, path = '', out: ConfigChange[] = []): ConfigChange[] {
   if (out.length >= limit) return out;
   if (isObj(a) && isObj(b)) {
-    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])]) configDiff(a[k], b[k], limit, path ? `${path}.${k}` : k, out);
+    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])])
+      configDiff(a[k], b[k], limit, path ? `${path}.${k}` : k, out);
     return out;
   }
   if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ key: path, before: a, after: b });

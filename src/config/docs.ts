@@ -23,13 +23,15 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
   {
     title: 'Run config',
     schemaFile: 'configs/run-config.schema.json',
-    about: 'A multi-arm GRPO run: `anchor-rl train|sweep|config show --config FILE` (configs/default.yaml, smoke.yaml, ...). Section schemas are owned by their components and composed in src/config/run-config.ts.',
+    about:
+      'A multi-arm GRPO run: `anchor-rl train|sweep|config show --config FILE` (configs/default.yaml, smoke.yaml, ...). Section schemas are owned by their components and composed in src/config/run-config.ts.',
     schema: runConfigSchema,
   },
   {
     title: 'Pretraining config',
     schemaFile: 'configs/pretrain.schema.json',
-    about: 'Supervised pretraining of the base policy: `anchor-rl pretrain --config configs/pretrain.yaml` (schema: src/policy/pretrain/config.ts).',
+    about:
+      'Supervised pretraining of the base policy: `anchor-rl pretrain --config configs/pretrain.yaml` (schema: src/policy/pretrain/config.ts).',
     schema: pretrainConfigSchema,
   },
 ];
@@ -107,7 +109,8 @@ function constraintsOf(n: Node): string {
 function defaultOf(n: Node): string {
   if (n.default === undefined) return '';
   // Sections default to `{}` (every key of theirs defaulted): their rows carry the defaults.
-  if (n.default !== null && typeof n.default === 'object' && !Array.isArray(n.default) && Object.keys(n.default).length === 0) return '';
+  if (n.default !== null && typeof n.default === 'object' && !Array.isArray(n.default) && Object.keys(n.default).length === 0)
+    return '';
   return '`' + JSON.stringify(n.default).replace(/\|/g, '\\|') + '`';
 }
 
@@ -170,7 +173,7 @@ function renderConfigDocs(): string {
     'shipped configs name in their first line (`# yaml-language-server: $schema=...`), so an editor with',
     'the YAML language server validates and completes a config. Keys are dotted paths; `[kind: X]` marks',
     'a key of one form of a union (e.g. `judge.kind`), `[]` an entry of a list. Defaults of `{}` sections',
-    'are their keys\' defaults. Every config is strict: an unknown key is an error naming it.',
+    "are their keys' defaults. Every config is strict: an unknown key is an error naming it.",
   ];
   for (const kind of CONFIG_KINDS) {
     out.push('', `## ${kind.title}`, '', `${kind.about} JSON Schema: \`${kind.schemaFile}\`.`, '');

@@ -15,7 +15,10 @@ function readYamlFile(path: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new AnchorError('NOT_FOUND', `cannot read config ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new AnchorError(
+      'NOT_FOUND',
+      `cannot read config ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
@@ -40,7 +43,10 @@ function readYamlFile(path: string): unknown {
 export function loadConfig<S extends z.ZodType>(schema: S, path: string | undefined, sets: readonly string[] = []): z.output<S> {
   const raw = path ? readYamlFile(path) : {};
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new AnchorError('BAD_CONFIG', `invalid config in ${path}: the top level must be a mapping of keys to values, got ${Array.isArray(raw) ? 'a list' : JSON.stringify(raw)}`);
+    throw new AnchorError(
+      'BAD_CONFIG',
+      `invalid config in ${path}: the top level must be a mapping of keys to values, got ${Array.isArray(raw) ? 'a list' : JSON.stringify(raw)}`,
+    );
   }
   const merged = applyOverrides(raw, parseOverrides(sets), schema);
   const where = [path ?? 'embedded defaults', sets.length ? `--set ${sets.join(' --set ')}` : ''].filter(Boolean).join(' + ');

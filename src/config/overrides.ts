@@ -99,10 +99,14 @@ export function keysAt(schema: unknown, path: readonly PropertyKey[]): string[] 
   const def = defOf(at);
   if (def?.type === 'object') return Object.keys(def.shape as Record<string, unknown>);
   if (def?.type === 'union') {
-    return [...new Set((def.options as unknown[]).flatMap((o) => {
-      const d = defOf(unwrap(o));
-      return d?.type === 'object' ? Object.keys(d.shape as Record<string, unknown>) : [];
-    }))];
+    return [
+      ...new Set(
+        (def.options as unknown[]).flatMap((o) => {
+          const d = defOf(unwrap(o));
+          return d?.type === 'object' ? Object.keys(d.shape as Record<string, unknown>) : [];
+        }),
+      ),
+    ];
   }
   return [];
 }
@@ -135,7 +139,10 @@ export function overrideValue(schema: z.ZodType, path: readonly string[], text: 
   try {
     return text.trim() === '' ? '' : parseYaml(text);
   } catch (err) {
-    throw new AnchorError('BAD_ARGUMENT', `${flag} ${path.join('.')}=${text}: cannot read value (${(err as Error).message.split('\n')[0]})`);
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      `${flag} ${path.join('.')}=${text}: cannot read value (${(err as Error).message.split('\n')[0]})`,
+    );
   }
 }
 
@@ -162,7 +169,10 @@ export function setPath(root: Record<string, unknown>, path: readonly string[], 
     if (next === undefined || next === null) {
       cur[key] = {};
     } else if (typeof next !== 'object') {
-      throw new AnchorError('BAD_ARGUMENT', `${flag} ${path.join('.')}: ${path.slice(0, i + 1).join('.')} is ${JSON.stringify(next)}, not a section`);
+      throw new AnchorError(
+        'BAD_ARGUMENT',
+        `${flag} ${path.join('.')}: ${path.slice(0, i + 1).join('.')} is ${JSON.stringify(next)}, not a section`,
+      );
     }
     cur = cur[key] as Record<string, unknown>;
   }

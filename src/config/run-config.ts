@@ -32,8 +32,16 @@ const taskConfigSchema = z.union([
     .object({
       dataset: z.string().min(1).describe('Path of a dataset file (`anchor-rl datasets` lists the formats it reads).'),
       format: z.string().optional().describe('Dataset format; detected from the file when unset.'),
-      eval_dataset: z.string().optional().describe('Separate dataset file for held-out evaluation; unset = split off eval_fraction of `dataset`.'),
-      eval_fraction: z.number().min(0).max(1).default(0.1).describe('Fraction of `dataset` held out for evaluation when there is no eval_dataset.'),
+      eval_dataset: z
+        .string()
+        .optional()
+        .describe('Separate dataset file for held-out evaluation; unset = split off eval_fraction of `dataset`.'),
+      eval_fraction: z
+        .number()
+        .min(0)
+        .max(1)
+        .default(0.1)
+        .describe('Fraction of `dataset` held out for evaluation when there is no eval_dataset.'),
     })
     .strict(),
 ]);
@@ -42,7 +50,12 @@ const taskConfigSchema = z.union([
 const samplingConfigSchema = z
   .object({
     temperature: z.number().min(0).default(1.0).describe('Sampling temperature of rollouts (0 = greedy).'),
-    top_p: z.number().gt(0).max(1).default(1.0).describe('Nucleus sampling: keep the smallest set of tokens with this total probability (1 = off).'),
+    top_p: z
+      .number()
+      .gt(0)
+      .max(1)
+      .default(1.0)
+      .describe('Nucleus sampling: keep the smallest set of tokens with this total probability (1 = off).'),
     top_k: z.number().int().min(0).default(0).describe('Keep only the k most likely tokens (0 = off).'),
     max_new_tokens: z.number().int().min(1).default(48).describe('Longest completion, tokens.'),
   })
@@ -51,12 +64,26 @@ const samplingConfigSchema = z
 /** The policy: a native model (trained from a pretrained base) or a bring-your-own ONNX export. */
 const policyConfigSchema = z
   .object({
-    model: policyModelSchema.prefault({}).describe('The policy model: the built-in GPT (its shape must match the base checkpoint) or a Hugging Face directory.'),
-    lora: loraSchema.nullish().describe('Low-rank adapters on a frozen base (Hugging Face Llama-family models); absent = full fine-tuning.'),
-    prompt: promptFormatSchema.prefault({}).describe('How problem prompts become model input: as they are, or through the model\'s chat template.'),
-    onnx: z.string().optional().describe('Directory of a bring-your-own ONNX causal LM (rollouts and evaluation only; training needs a native model).'),
-    base: z.string().default('runs/.cache/base-synthetic-js').describe('Checkpoint directory of the pretrained base policy; pretrained with `pretrain` and cached there when missing.'),
-    pretrain: pretrainConfigSchema.shape.train.prefault({}).describe('Pretraining budget used when `base` is missing (the `train:` block of configs/pretrain.yaml).'),
+    model: policyModelSchema
+      .prefault({})
+      .describe('The policy model: the built-in GPT (its shape must match the base checkpoint) or a Hugging Face directory.'),
+    lora: loraSchema
+      .nullish()
+      .describe('Low-rank adapters on a frozen base (Hugging Face Llama-family models); absent = full fine-tuning.'),
+    prompt: promptFormatSchema
+      .prefault({})
+      .describe("How problem prompts become model input: as they are, or through the model's chat template."),
+    onnx: z
+      .string()
+      .optional()
+      .describe('Directory of a bring-your-own ONNX causal LM (rollouts and evaluation only; training needs a native model).'),
+    base: z
+      .string()
+      .default('runs/.cache/base-synthetic-js')
+      .describe('Checkpoint directory of the pretrained base policy; pretrained with `pretrain` and cached there when missing.'),
+    pretrain: pretrainConfigSchema.shape.train
+      .prefault({})
+      .describe('Pretraining budget used when `base` is missing (the `train:` block of configs/pretrain.yaml).'),
     sampling: samplingConfigSchema.prefault({}).describe('Sampling settings for rollouts.'),
   })
   .strict();
@@ -67,28 +94,67 @@ const policyConfigSchema = z
  * changes `settlement.rate` carries over too).
  */
 const runGateConfigSchema = gateConfigSchema.extend({
-  escalation: escalationConfigSchema.extend({ base_settlement_rate: z.number().positive().max(1).optional().describe('Settlement rate when not escalated; unset = the run\'s settlement.rate (an arm overlay of settlement.rate carries over).') }).prefault({}).describe('How ESCALATE and surprises raise settlement and simulation depth.'),
+  escalation: escalationConfigSchema
+    .extend({
+      base_settlement_rate: z
+        .number()
+        .positive()
+        .max(1)
+        .optional()
+        .describe(
+          "Settlement rate when not escalated; unset = the run's settlement.rate (an arm overlay of settlement.rate carries over).",
+        ),
+    })
+    .prefault({})
+    .describe('How ESCALATE and surprises raise settlement and simulation depth.'),
 });
 
 /** The whole run config. */
 export const runConfigSchema = z
   .object({
-    name: dirNameSchema.default('default').describe('The run\'s name: its directory under runs/ (letters, digits, _ . -; not . or ..).'),
-    seed: z.number().int().min(0).default(0).describe('Seed of every random stream of the run (policy sampling, RM, settlement choice).'),
-    task: taskConfigSchema.prefault({}).describe('Where problems come from: a built-in task family (`family:`) or a dataset file (`dataset:`).'),
-    policy: policyConfigSchema.prefault({}).describe('The policy: a native model trained from a pretrained base, or a bring-your-own ONNX export.'),
+    name: dirNameSchema
+      .default('default')
+      .describe("The run's name: its directory under runs/ (letters, digits, _ . -; not . or ..)."),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe('Seed of every random stream of the run (policy sampling, RM, settlement choice).'),
+    task: taskConfigSchema
+      .prefault({})
+      .describe('Where problems come from: a built-in task family (`family:`) or a dataset file (`dataset:`).'),
+    policy: policyConfigSchema
+      .prefault({})
+      .describe('The policy: a native model trained from a pretrained base, or a bring-your-own ONNX export.'),
     grpo: grpoConfigSchema.prefault({}).describe('GRPO hyper-parameters.'),
-    reward_model: rewardModelSchema.prefault({}).describe('The learned reward model (RM) the anchored arms train against and refit at settlement.'),
-    judge: judgeSchema.prefault({ kind: 'learned' }).describe('The judge arm\'s labeller: `learned` (a second model on other features), `lm` (an ONNX LM asked yes/no) or `http` (an OpenAI-compatible endpoint).'),
-    settlement: settlementConfigSchema.prefault({}).describe('Settlement: how often and how much of a window is executed (or judged) to refit the RM.'),
-    proxy: proxyConfigSchema.prefault({}).describe("How the RM's score becomes the training reward of RM arms: a conservative ensemble (Coste et al.) and PAR's bounded shaping."),
+    reward_model: rewardModelSchema
+      .prefault({})
+      .describe('The learned reward model (RM) the anchored arms train against and refit at settlement.'),
+    judge: judgeSchema
+      .prefault({ kind: 'learned' })
+      .describe(
+        "The judge arm's labeller: `learned` (a second model on other features), `lm` (an ONNX LM asked yes/no) or `http` (an OpenAI-compatible endpoint).",
+      ),
+    settlement: settlementConfigSchema
+      .prefault({})
+      .describe('Settlement: how often and how much of a window is executed (or judged) to refit the RM.'),
+    proxy: proxyConfigSchema
+      .prefault({})
+      .describe(
+        "How the RM's score becomes the training reward of RM arms: a conservative ensemble (Coste et al.) and PAR's bounded shaping.",
+      ),
     sandbox: sandboxConfigSchema.prefault({}).describe('Where and under which limits programs are executed.'),
     metrics: metricsConfigSchema.prefault({}).describe('Gold metrics and the alarm thresholds of `compare`.'),
     eval: evalConfigSchema.prefault({}).describe('Held-out evaluation during training.'),
     checkpoint: checkpointConfigSchema.prefault({}).describe('Checkpointing.'),
     logging: loggingConfigSchema.prefault({}).describe('Extra logs other tools read (TensorBoard event files).'),
-    gate: runGateConfigSchema.prefault({}).describe('The pre-action gate of gated arms: oracle invariants, simulator, critic, risk budget and escalation.'),
-    arms: armsConfigSchema.describe('The arms to train: registry names (frozen, anchored, execution, judge, gated, ...) or inline definitions `{name, extends, overlay, ...}`.'),
+    gate: runGateConfigSchema
+      .prefault({})
+      .describe('The pre-action gate of gated arms: oracle invariants, simulator, critic, risk budget and escalation.'),
+    arms: armsConfigSchema.describe(
+      'The arms to train: registry names (frozen, anchored, execution, judge, gated, ...) or inline definitions `{name, extends, overlay, ...}`.',
+    ),
     concurrency: z.number().int().min(1).default(1).describe('Arms trained at the same time, each in its own process.'),
   })
   .strict();

@@ -12,7 +12,7 @@ export function quote(value: unknown): string {
   let text: string;
   if (value === undefined) return 'nothing';
   try {
-    text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   } catch {
     text = String(value);
   }

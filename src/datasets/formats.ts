@@ -144,18 +144,27 @@ const FORMATS: DatasetFormat[] = [
   },
   {
     name: 'multipl-e',
-    describe: 'MultiPL-E prompts JSON/JSONL (name, language, prompt, tests, stop_tokens); JavaScript ports are evaluation-only by licence',
+    describe:
+      'MultiPL-E prompts JSON/JSONL (name, language, prompt, tests, stop_tokens); JavaScript ports are evaluation-only by licence',
     matches: (r) => 'name' in r && 'tests' in r && 'prompt' in r && !('id' in r),
     schema: multiplERecord,
     toProblem: (r: z.output<typeof multiplERecord>, source) => {
-      const language = r.language === 'js' || r.language === 'javascript' ? 'javascript' : r.language === 'py' || r.language === 'python' ? 'python' : undefined;
-      if (!language) throw new AnchorError('BAD_DATASET', `language ${JSON.stringify(r.language)} is not supported (javascript or python)`);
+      const language =
+        r.language === 'js' || r.language === 'javascript'
+          ? 'javascript'
+          : r.language === 'py' || r.language === 'python'
+            ? 'python'
+            : undefined;
+      if (!language)
+        throw new AnchorError('BAD_DATASET', `language ${JSON.stringify(r.language)} is not supported (javascript or python)`);
       return {
         id: r.name,
         language,
         prompt: r.prompt,
         tests: r.tests,
-        entryPoint: /let\s+candidate\s*=\s*([A-Za-z_$][\w$]*)/.exec(r.tests)?.[1] ?? /function\s+([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{\s*$/.exec(r.prompt)?.[1],
+        entryPoint:
+          /let\s+candidate\s*=\s*([A-Za-z_$][\w$]*)/.exec(r.tests)?.[1] ??
+          /function\s+([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{\s*$/.exec(r.prompt)?.[1],
         stopTokens: r.stop_tokens,
         source,
         meta: { evaluationOnly: true },
@@ -197,7 +206,11 @@ export function loadDataset(path: string, format?: string): LoadedDataset {
   let fmt: DatasetFormat | undefined;
   if (format) {
     fmt = FORMATS.find((f) => f.name === format);
-    if (!fmt) throw new AnchorError('BAD_ARGUMENT', `unknown dataset format ${JSON.stringify(format)}; expected one of ${FORMAT_NAMES.join(', ')}`);
+    if (!fmt)
+      throw new AnchorError(
+        'BAD_ARGUMENT',
+        `unknown dataset format ${JSON.stringify(format)}; expected one of ${FORMAT_NAMES.join(', ')}`,
+      );
   } else {
     fmt = FORMATS.find((f) => f.matches(first.value as Record<string, unknown>));
     if (!fmt) {
@@ -213,7 +226,10 @@ export function loadDataset(path: string, format?: string): LoadedDataset {
     const parsed = fmt.schema.safeParse(value);
     if (!parsed.success) {
       const lines = describeIssues(parsed.error.issues, value);
-      throw new AnchorError('BAD_DATASET', `${path}:${line}: not a valid ${fmt.name} record: ${lines.join('; ')}`, { file: path, line });
+      throw new AnchorError('BAD_DATASET', `${path}:${line}: not a valid ${fmt.name} record: ${lines.join('; ')}`, {
+        file: path,
+        line,
+      });
     }
     try {
       problems.push(fmt.toProblem(parsed.data as never, path));

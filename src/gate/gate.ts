@@ -43,7 +43,8 @@ export function gateDecision(inputs: GateInputs, extra: Record<string, unknown> 
   const fired: Decision[] = [];
   if (inputs.violations.length > 0) {
     fired.push('DENY');
-    for (const v of inputs.violations) reasons.push(`DENY: hard invariant ${v.invariant} violated (value ${fmt(v.value)}, limit ${fmt(v.limit)})`);
+    for (const v of inputs.violations)
+      reasons.push(`DENY: hard invariant ${v.invariant} violated (value ${fmt(v.value)}, limit ${fmt(v.limit)})`);
   }
   // `!(u <= ε)` so that a NaN bound escalates rather than slipping through.
   if (!(inputs.u <= inputs.epsilon)) {
@@ -54,14 +55,19 @@ export function gateDecision(inputs: GateInputs, extra: Record<string, unknown> 
     fired.push('MODIFY');
     const modes = [...new Set(inputs.unresolvedHigh.map((f) => f.mode))];
     const worst = Math.max(...inputs.unresolvedHigh.map((f) => f.severity));
-    reasons.push(`MODIFY: ${inputs.unresolvedHigh.length} unresolved high-severity failure(s), modes ${modes.join(', ')}, worst gap ${fmt(worst)}`);
+    reasons.push(
+      `MODIFY: ${inputs.unresolvedHigh.length} unresolved high-severity failure(s), modes ${modes.join(', ')}, worst gap ${fmt(worst)}`,
+    );
   }
   if (!inputs.authorized) {
     fired.push('WAIT');
     reasons.push('WAIT: authorisation missing');
   }
   const decision: Decision = fired[0] ?? 'AUTHORIZE';
-  if (decision === 'AUTHORIZE') reasons.push(`AUTHORIZE: invariants hold, u = ${fmt(inputs.u)} <= epsilon = ${fmt(inputs.epsilon)}, no unresolved high-severity failure, authorised`);
+  if (decision === 'AUTHORIZE')
+    reasons.push(
+      `AUTHORIZE: invariants hold, u = ${fmt(inputs.u)} <= epsilon = ${fmt(inputs.epsilon)}, no unresolved high-severity failure, authorised`,
+    );
   return {
     decision,
     commit: decision === 'AUTHORIZE',

@@ -203,7 +203,13 @@ export class GateLoop<E, T = unknown> {
       .filter((f) => f.high && !resolved.has(f.mode))
       .map((f) => ({ mode: f.mode, severity: f.severity, itemId: f.claim.item.id }));
     const record = gateDecision(
-      { violations: verdict.violations, u: bound.u, epsilon: this.config.epsilon, unresolvedHigh, authorized: input.authorized ?? true },
+      {
+        violations: verdict.violations,
+        u: bound.u,
+        epsilon: this.config.epsilon,
+        unresolvedHigh,
+        authorized: input.authorized ?? true,
+      },
       {
         round: input.round,
         settled: { n: bound.n, mean: bound.mean, stderr: bound.stderr, z: bound.z },
@@ -255,7 +261,8 @@ export class GateLoop<E, T = unknown> {
       this.settled.push(item.proxy - item.gold, item.features ?? null);
       this.counters.settledItems++;
       const gap = item.proxy - item.gold;
-      if (gap > this.config.simulator.margin) claims.push({ item, gold: item.gold, gap, source: input.committed ? 'outcome' : 'settled' });
+      if (gap > this.config.simulator.margin)
+        claims.push({ item, gold: item.gold, gap, source: input.committed ? 'outcome' : 'settled' });
     }
     const { verified, rejected, surprises } = await this.judge(claims, input.round, input.committed, 'settle');
     if (surprises.length > 0) this.raise();
@@ -308,7 +315,13 @@ export class GateLoop<E, T = unknown> {
     round: number,
     committed: boolean,
     phase: 'decide' | 'settle',
-  ): Promise<{ verified: Finding<T>[]; rejected: Finding<T>[]; reward: number; surprises: string[]; outcomes: ClaimOutcome<T>[] }> {
+  ): Promise<{
+    verified: Finding<T>[];
+    rejected: Finding<T>[];
+    reward: number;
+    surprises: string[];
+    outcomes: ClaimOutcome<T>[];
+  }> {
     const verified: Finding<T>[] = [];
     const rejected: Finding<T>[] = [];
     const surprises: string[] = [];
@@ -342,7 +355,10 @@ export class GateLoop<E, T = unknown> {
 
   private raise(): void {
     const e = this.config.escalation;
-    const maxMult = Math.max(e.max_settlement_rate / e.base_settlement_rate, e.max_depth / Math.max(1, this.config.simulator.depth));
+    const maxMult = Math.max(
+      e.max_settlement_rate / e.base_settlement_rate,
+      e.max_depth / Math.max(1, this.config.simulator.depth),
+    );
     const maxLevel = e.factor > 1 ? Math.max(0, Math.ceil(Math.log(maxMult) / Math.log(e.factor))) : 0;
     this.level = Math.min(this.level + 1, maxLevel);
     this.calm = 0;
@@ -418,4 +434,3 @@ class SettledSample {
     this.gaps.resync();
   }
 }
-

@@ -93,7 +93,12 @@ export class SalienceMemory {
   }
 
   toJSON(): MemoryJSON {
-    return { version: 1, options: { ...this.options }, episodes: this.episodes.map((e) => ({ ...e })), offered: { ...this.offered } };
+    return {
+      version: 1,
+      options: { ...this.options },
+      episodes: this.episodes.map((e) => ({ ...e })),
+      offered: { ...this.offered },
+    };
   }
 
   static fromJSON(data: MemoryJSON): SalienceMemory {

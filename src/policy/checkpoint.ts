@@ -51,7 +51,10 @@ export function saveCheckpoint(dir: string, ckpt: PolicyCheckpoint): void {
   validateGptConfig(ckpt.config);
   validateWeights(ckpt.config, ckpt.weights);
   if (ckpt.tokenizer.vocabSize > ckpt.config.vocabSize) {
-    throw new AnchorError('BAD_MODEL', `tokenizer has ${ckpt.tokenizer.vocabSize} ids but the model only ${ckpt.config.vocabSize}`);
+    throw new AnchorError(
+      'BAD_MODEL',
+      `tokenizer has ${ckpt.tokenizer.vocabSize} ids but the model only ${ckpt.config.vocabSize}`,
+    );
   }
   const target = resolve(dir);
   const parent = dirname(target);
@@ -117,8 +120,10 @@ export function loadCheckpoint(dir: string): PolicyCheckpoint {
   const cfgPath = join(dir, 'config.json');
   if (!existsSync(cfgPath)) throw new AnchorError('BAD_MODEL', `${dir} is not a policy checkpoint (no config.json)`);
   const cfg = readJson(cfgPath) as Partial<ConfigFile>;
-  if (cfg.format !== CHECKPOINT_FORMAT) throw new AnchorError('BAD_MODEL', `${cfgPath}: not an anchor-rl policy checkpoint (format ${JSON.stringify(cfg.format)})`);
-  if (cfg.version !== CHECKPOINT_VERSION) throw new AnchorError('BAD_MODEL', `${cfgPath}: unsupported checkpoint version ${cfg.version}`);
+  if (cfg.format !== CHECKPOINT_FORMAT)
+    throw new AnchorError('BAD_MODEL', `${cfgPath}: not an anchor-rl policy checkpoint (format ${JSON.stringify(cfg.format)})`);
+  if (cfg.version !== CHECKPOINT_VERSION)
+    throw new AnchorError('BAD_MODEL', `${cfgPath}: unsupported checkpoint version ${cfg.version}`);
   const config = validateGptConfig(cfg.model as GptConfig);
   let tokenizer: Tokenizer;
   const kind = cfg.tokenizer?.kind;

@@ -74,7 +74,10 @@ export function generate(model: PolicyModel, prompts: readonly (readonly number[
         const d = model.config.dModel;
         const last = tf.reshape(tf.slice(tf.reshape(f.hidden, [B, T, d]), [0, T - 1, 0], [B, 1, d]), [B, d]) as tf.Tensor2D;
         const logits = model.head(last);
-        return { logits: logits.dataSync() as Float32Array, present: f.present!.map((kv) => ({ keysT: tf.keep(kv.keysT), values: tf.keep(kv.values) })) };
+        return {
+          logits: logits.dataSync() as Float32Array,
+          present: f.present!.map((kv) => ({ keysT: tf.keep(kv.keysT), values: tf.keep(kv.values) })),
+        };
       });
       if (past) for (const kv of past) tf.dispose([kv.keysT, kv.values]);
       past = res.present;
@@ -121,7 +124,13 @@ export function generate(model: PolicyModel, prompts: readonly (readonly number[
 }
 
 /** Choose a token from one row of logits; returns it with its log-prob under the used distribution. */
-function pick(logits: Float32Array, temperature: number, topK: number, topP: number, rng: Rng | undefined): { id: number; logProb: number } {
+function pick(
+  logits: Float32Array,
+  temperature: number,
+  topK: number,
+  topP: number,
+  rng: Rng | undefined,
+): { id: number; logProb: number } {
   const V = logits.length;
   if (temperature <= 0) {
     let best = 0;

@@ -43,22 +43,41 @@ export const policyModelSchema = z
     source: z
       .enum(['native', 'hf'])
       .default('native')
-      .describe('native: the built-in character-level GPT, pretrained into policy.base; hf: a Hugging Face model directory at policy.model.path (GPT-2 or Llama family)'),
-    path: z.string().min(1).optional().describe('Hugging Face model directory (config.json, safetensors, tokenizer.json); required with source hf'),
+      .describe(
+        'native: the built-in character-level GPT, pretrained into policy.base; hf: a Hugging Face model directory at policy.model.path (GPT-2 or Llama family)',
+      ),
+    path: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Hugging Face model directory (config.json, safetensors, tokenizer.json); required with source hf'),
     random_if_missing: z
       .boolean()
       .default(false)
-      .describe('source hf only: when path does not exist, write a tiny random Llama (byte-level tokenizer) there; for CI smoke runs, never for real training'),
+      .describe(
+        'source hf only: when path does not exist, write a tiny random Llama (byte-level tokenizer) there; for CI smoke runs, never for real training',
+      ),
     layers: z.number().int().min(1).max(48).default(2).describe('Transformer blocks.'),
     d_model: z.number().int().min(8).max(4096).default(128).describe('Model width d (a multiple of heads).'),
     heads: z.number().int().min(1).max(64).default(4).describe('Attention heads; must divide d_model.'),
-    context: z.number().int().min(8).max(8192).default(256).describe('Longest sequence, tokens (learned positions): prompt plus completion must fit.'),
+    context: z
+      .number()
+      .int()
+      .min(8)
+      .max(8192)
+      .default(256)
+      .describe('Longest sequence, tokens (learned positions): prompt plus completion must fit.'),
     tied_head: z.boolean().default(true).describe('The output head shares the token embedding (logits = h · wteᵀ).'),
   })
   .strict()
   .superRefine((m, ctx) => {
     if (m.source === 'hf' && !m.path) {
-      ctx.addIssue({ code: 'custom', path: ['path'], message: 'policy.model.path is required with policy.model.source hf: pass --set policy.model.path=DIR (a Hugging Face model directory)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['path'],
+        message:
+          'policy.model.path is required with policy.model.source hf: pass --set policy.model.path=DIR (a Hugging Face model directory)',
+      });
     }
   });
 

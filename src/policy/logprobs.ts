@@ -37,7 +37,10 @@ export function buildCompletionBatch(
   opts: { completionLength?: number } = {},
 ): CompletionBatch {
   if (prompts.length !== completions.length) {
-    throw new AnchorError('BAD_ARGUMENT', `buildCompletionBatch: ${prompts.length} prompts but ${completions.length} completions`);
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      `buildCompletionBatch: ${prompts.length} prompts but ${completions.length} completions`,
+    );
   }
   const B = prompts.length;
   let P = 0;

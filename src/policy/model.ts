@@ -61,7 +61,6 @@ export class GptModel implements PolicyModel {
       const t = tf.tensor(w.data, w.shape, 'float32');
       this.params.set(name, tf.variable(t, true));
       t.dispose(); // the variable holds its own reference to the data
-
     }
   }
 
@@ -142,11 +141,21 @@ export class GptModel implements PolicyModel {
     const present: LayerKv[] = [];
     for (let i = 0; i < c.layers; i++) {
       const pre = `h.${i}.`;
-      const a = layerNorm(h, this.p(pre + 'ln_1.weight') as tf.Tensor1D, this.p(pre + 'ln_1.bias') as tf.Tensor1D, LAYER_NORM_EPS);
+      const a = layerNorm(
+        h,
+        this.p(pre + 'ln_1.weight') as tf.Tensor1D,
+        this.p(pre + 'ln_1.bias') as tf.Tensor1D,
+        LAYER_NORM_EPS,
+      );
       const { out, kv } = this.attention(a, i, B, T, bias, past?.[i]);
       if (opts.keepPresent) present.push(kv);
       h = tf.add(h, out);
-      const m = layerNorm(h, this.p(pre + 'ln_2.weight') as tf.Tensor1D, this.p(pre + 'ln_2.bias') as tf.Tensor1D, LAYER_NORM_EPS);
+      const m = layerNorm(
+        h,
+        this.p(pre + 'ln_2.weight') as tf.Tensor1D,
+        this.p(pre + 'ln_2.bias') as tf.Tensor1D,
+        LAYER_NORM_EPS,
+      );
       const f = gelu(linear(m, this.p(pre + 'mlp.c_fc.weight') as tf.Tensor2D, this.p(pre + 'mlp.c_fc.bias') as tf.Tensor1D));
       h = tf.add(h, linear(f, this.p(pre + 'mlp.c_proj.weight') as tf.Tensor2D, this.p(pre + 'mlp.c_proj.bias') as tf.Tensor1D));
     }

@@ -56,7 +56,12 @@ export const mmT = custom((a: tf.Tensor, b: tf.Tensor, save: tf.GradSaveFunc) =>
 function dwBatchMatMul(x: T3, f: T3): T3 {
   const [M, K, G] = x.shape;
   const N = f.shape[2];
-  const out = tf.depthwiseConv2d(tf.reshape(x, [1, M, K, G]) as tf.Tensor4D, tf.reshape(f, [1, K, G, N]) as tf.Tensor4D, 1, 'valid');
+  const out = tf.depthwiseConv2d(
+    tf.reshape(x, [1, M, K, G]) as tf.Tensor4D,
+    tf.reshape(f, [1, K, G, N]) as tf.Tensor4D,
+    1,
+    'valid',
+  );
   return tf.transpose(tf.reshape(out, [M, G, N]), [1, 0, 2]);
 }
 
@@ -113,14 +118,11 @@ export const linear = custom((x: tf.Tensor, w: tf.Tensor, b: tf.Tensor, save: tf
       const n = d2.shape[0];
       // dW = xᵀ·dy. Materialise the transpose of whichever of x, dy is narrower (transposes of
       // [n, 4d] activations cost as much as a matMul on wasm); (dyᵀ·x)ᵀ is the same product.
-      const dw = sx.shape[1] <= d2.shape[1]
-        ? tf.matMul(tf.transpose(sx, T2D), d2)
-        : tf.transpose(tf.matMul(tf.transpose(d2, T2D), sx), T2D);
-      return [
-        tf.matMul(d2, tf.transpose(sw, T2D)),
-        dw,
-        tf.reshape(tf.matMul(tf.ones([1, n]) as T2, d2), [d2.shape[1]]),
-      ];
+      const dw =
+        sx.shape[1] <= d2.shape[1]
+          ? tf.matMul(tf.transpose(sx, T2D), d2)
+          : tf.transpose(tf.matMul(tf.transpose(d2, T2D), sx), T2D);
+      return [tf.matMul(d2, tf.transpose(sw, T2D)), dw, tf.reshape(tf.matMul(tf.ones([1, n]) as T2, d2), [d2.shape[1]])];
     },
   };
 }) as (x: T2, w: T2, b: tf.Tensor1D) => T2;

@@ -20,11 +20,29 @@ export const optimizerConfigSchema = z
     beta1: z.number().min(0).max(1).default(0.9).describe('Adam decay rate of the first-moment estimate.'),
     beta2: z.number().min(0).max(1).default(0.999).describe('Adam decay rate of the second-moment estimate.'),
     eps: z.number().positive().default(1e-8).describe('Adam denominator epsilon.'),
-    weight_decay: z.number().min(0).default(0).describe('Decoupled weight decay (AdamW), applied to matrices only (not biases/LayerNorm).'),
+    weight_decay: z
+      .number()
+      .min(0)
+      .default(0)
+      .describe('Decoupled weight decay (AdamW), applied to matrices only (not biases/LayerNorm).'),
     grad_clip: z.number().min(0).default(1.0).describe('Clip gradients to this global L2 norm; 0 disables clipping.'),
-    warmup_steps: z.number().int().min(0).default(0).describe('Optimizer steps of linear warmup from lr/warmup_steps to lr (0 = none).'),
-    schedule: lrScheduleSchema.default('constant').describe('Learning-rate schedule after warmup: `constant`, or `cosine`/`linear` decay to min_lr_ratio × lr at total_steps.'),
-    total_steps: z.number().int().min(1).default(1000).describe('Optimizer step at which the cosine or linear decay reaches its floor (ignored for constant).'),
+    warmup_steps: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe('Optimizer steps of linear warmup from lr/warmup_steps to lr (0 = none).'),
+    schedule: lrScheduleSchema
+      .default('constant')
+      .describe(
+        'Learning-rate schedule after warmup: `constant`, or `cosine`/`linear` decay to min_lr_ratio × lr at total_steps.',
+      ),
+    total_steps: z
+      .number()
+      .int()
+      .min(1)
+      .default(1000)
+      .describe('Optimizer step at which the cosine or linear decay reaches its floor (ignored for constant).'),
     min_lr_ratio: z.number().min(0).max(1).default(0.1).describe('Floor of the cosine and linear decay, as a fraction of lr.'),
   })
   .strict();
@@ -42,4 +60,3 @@ export function learningRateAt(c: OptimizerConfig, step: number): number {
   const decay = c.schedule === 'cosine' ? 0.5 * (1 + Math.cos(Math.PI * progress)) : 1 - progress;
   return floor + (c.lr - floor) * decay;
 }
-

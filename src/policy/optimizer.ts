@@ -123,12 +123,16 @@ export class AdamOptimizer {
         const w = src.get(name);
         if (!w) throw new AnchorError('BAD_MODEL', `optimizer state: missing ${label}.${name}`);
         if (w.shape.join(',') !== variable.shape.join(',')) {
-          throw new AnchorError('BAD_MODEL', `optimizer state: ${label}.${name} has shape [${w.shape}], expected [${variable.shape}]`);
+          throw new AnchorError(
+            'BAD_MODEL',
+            `optimizer state: ${label}.${name} has shape [${w.shape}], expected [${variable.shape}]`,
+          );
         }
         tf.tidy(() => variable.assign(tf.tensor(w.data, w.shape, 'float32')));
       }
     }
-    if (!Number.isInteger(state.step) || state.step < 0) throw new AnchorError('BAD_MODEL', `optimizer state: bad step ${state.step}`);
+    if (!Number.isInteger(state.step) || state.step < 0)
+      throw new AnchorError('BAD_MODEL', `optimizer state: bad step ${state.step}`);
     this.stepCount = state.step;
   }
 

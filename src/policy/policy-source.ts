@@ -66,7 +66,11 @@ export function nativeSource(baseDir: string): PolicySource {
     tokenizer: base.tokenizer,
     baseHash: weightsHash(base.weights),
     promptTokenizer: (format) => {
-      if (format.format !== 'completion') throw new AnchorError('BAD_CONFIG', 'policy.prompt.format chat needs a Hugging Face model with a chat template (policy.model.source hf)');
+      if (format.format !== 'completion')
+        throw new AnchorError(
+          'BAD_CONFIG',
+          'policy.prompt.format chat needs a Hugging Face model with a chat template (policy.model.source hf)',
+        );
       return base.tokenizer;
     },
     base: () => ({ serving: gptServing(base.config), weights: base.weights }),
@@ -85,7 +89,13 @@ export function nativeSource(baseDir: string): PolicySource {
       };
     },
     save: (dir, trainable, optimizer, meta) =>
-      saveCheckpoint(dir, { config: base.config, tokenizer: base.tokenizer, weights: trainable, ...(optimizer ? { optimizer } : {}), meta }),
+      saveCheckpoint(dir, {
+        config: base.config,
+        tokenizer: base.tokenizer,
+        weights: trainable,
+        ...(optimizer ? { optimizer } : {}),
+        meta,
+      }),
     load: (dir) => {
       const c = loadCheckpoint(dir);
       return { trainable: c.weights, ...(c.optimizer ? { optimizer: c.optimizer } : {}) };
@@ -99,15 +109,24 @@ const HF_POLICY_FORMAT = 'anchor-rl-hf-policy';
  * Open a Hugging Face directory as the base. With `randomIfMissing`, a missing `path` first gets
  * a tiny random Llama (the CI smoke fixture). `expectHash` pins the base (resume, arm processes).
  */
-export function hfSource(path: string, opts: { lora?: LoraSpec; randomIfMissing?: boolean; expectHash?: string } = {}): PolicySource & { checkpoint: HfCheckpoint } {
+export function hfSource(
+  path: string,
+  opts: { lora?: LoraSpec; randomIfMissing?: boolean; expectHash?: string } = {},
+): PolicySource & { checkpoint: HfCheckpoint } {
   if (!existsSync(path) && opts.randomIfMissing) writeRandomHfDir(path, { arch: 'llama', llama: tinyLlamaConfig() }, { seed: 0 });
   const ck = loadHfDir(path);
   if (opts.lora && ck.config.arch === 'gpt2') {
-    throw new AnchorError('BAD_CONFIG', `policy.lora: ${path} is a GPT-2 checkpoint; LoRA is implemented for the Llama family only (full fine-tuning: --set policy.lora=null)`);
+    throw new AnchorError(
+      'BAD_CONFIG',
+      `policy.lora: ${path} is a GPT-2 checkpoint; LoRA is implemented for the Llama family only (full fine-tuning: --set policy.lora=null)`,
+    );
   }
   const baseHash = weightsHash(ck.weights);
   if (opts.expectHash && opts.expectHash !== baseHash) {
-    throw new AnchorError('BAD_MODEL', `${path}: its weights (sha256 ${baseHash.slice(0, 12)}…) are not the base this run started from (${opts.expectHash.slice(0, 12)}…)`);
+    throw new AnchorError(
+      'BAD_MODEL',
+      `${path}: its weights (sha256 ${baseHash.slice(0, 12)}…) are not the base this run started from (${opts.expectHash.slice(0, 12)}…)`,
+    );
   }
   const lora = opts.lora;
   return {
@@ -116,24 +135,53 @@ export function hfSource(path: string, opts: { lora?: LoraSpec; randomIfMissing?
     tokenizer: ck.tokenizer,
     baseHash,
     promptTokenizer: (format) => withPromptFormat(ck.tokenizer, promptFormatter(format, ck.tokenizer.tokenizerConfig)),
-    base: () => ({ serving: ck.config.arch === 'gpt2' ? gptServing(ck.config.gpt) : llamaServing(ck.config.llama, undefined, () => ck.weights), weights: ck.weights }),
-    build: ({ trainable, seed }) => createHfPolicy(ck.config, ck.weights, { ...(lora ? { lora } : {}), seed, ...(trainable ? { trainable } : {}) }),
+    base: () => ({
+      serving: ck.config.arch === 'gpt2' ? gptServing(ck.config.gpt) : llamaServing(ck.config.llama, undefined, () => ck.weights),
+      weights: ck.weights,
+    }),
+    build: ({ trainable, seed }) =>
+      createHfPolicy(ck.config, ck.weights, { ...(lora ? { lora } : {}), seed, ...(trainable ? { trainable } : {}) }),
     save: (dir, trainable, optimizer, meta) => {
       mkdirSync(dir, { recursive: true });
-      const cfg = { format: HF_POLICY_FORMAT, version: 1, base: { path, sha256: baseHash }, model: ck.config, lora: lora ?? null, meta };
+      const cfg = {
+        format: HF_POLICY_FORMAT,
+        version: 1,
+        base: { path, sha256: baseHash },
+        model: ck.config,
+        lora: lora ?? null,
+        meta,
+      };
       writeFileDurable(join(dir, 'config.json'), JSON.stringify(cfg, null, 2) + '\n');
-      writeFileDurable(join(dir, lora ? 'adapters.safetensors' : 'model.safetensors'), encodeSafetensors(trainable, { format: 'pt' }));
+      writeFileDurable(
+        join(dir, lora ? 'adapters.safetensors' : 'model.safetensors'),
+        encodeSafetensors(trainable, { format: 'pt' }),
+      );
       if (optimizer) writeFileDurable(join(dir, 'optimizer.safetensors'), encodeOptimizer(optimizer));
     },
     load: (dir) => {
       const cfgPath = join(dir, 'config.json');
-      const cfg = JSON.parse(readFileSync(cfgPath, 'utf8')) as { format?: string; base?: { sha256?: string }; lora?: unknown; model?: HfModelConfig };
-      if (cfg.format !== HF_POLICY_FORMAT) throw new AnchorError('BAD_MODEL', `${cfgPath}: not a Hugging Face policy checkpoint (format ${JSON.stringify(cfg.format)})`);
+      const cfg = JSON.parse(readFileSync(cfgPath, 'utf8')) as {
+        format?: string;
+        base?: { sha256?: string };
+        lora?: unknown;
+        model?: HfModelConfig;
+      };
+      if (cfg.format !== HF_POLICY_FORMAT)
+        throw new AnchorError(
+          'BAD_MODEL',
+          `${cfgPath}: not a Hugging Face policy checkpoint (format ${JSON.stringify(cfg.format)})`,
+        );
       if (cfg.base?.sha256 !== baseHash) {
-        throw new AnchorError('BAD_MODEL', `${cfgPath}: belongs to base ${String(cfg.base?.sha256).slice(0, 12)}…, but ${path} holds ${baseHash.slice(0, 12)}…`);
+        throw new AnchorError(
+          'BAD_MODEL',
+          `${cfgPath}: belongs to base ${String(cfg.base?.sha256).slice(0, 12)}…, but ${path} holds ${baseHash.slice(0, 12)}…`,
+        );
       }
       if (JSON.stringify(cfg.lora) !== JSON.stringify(lora ?? null)) {
-        throw new AnchorError('BAD_MODEL', `${cfgPath}: saved with policy.lora ${JSON.stringify(cfg.lora)}, but the run uses ${JSON.stringify(lora ?? null)}`);
+        throw new AnchorError(
+          'BAD_MODEL',
+          `${cfgPath}: saved with policy.lora ${JSON.stringify(cfg.lora)}, but the run uses ${JSON.stringify(lora ?? null)}`,
+        );
       }
       const file = join(dir, lora ? 'adapters.safetensors' : 'model.safetensors');
       const trainable = decodeSafetensors(readFileSync(file), file).tensors;

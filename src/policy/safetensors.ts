@@ -14,7 +14,11 @@ import type { WeightMap } from './weights.ts';
 const DTYPE_BYTES: Record<string, number> = { F32: 4, F16: 2, BF16: 2, F64: 8, I64: 8, I32: 4, I16: 2, I8: 1, U8: 1, BOOL: 1 };
 
 /** Serialise tensors (+ optional string metadata) to safetensors bytes. Tensor order is kept. */
-export function encodeSafetensors(tensors: WeightMap, metadata?: Record<string, string>, dtype: 'F32' | 'F16' | 'BF16' = 'F32'): Uint8Array {
+export function encodeSafetensors(
+  tensors: WeightMap,
+  metadata?: Record<string, string>,
+  dtype: 'F32' | 'F16' | 'BF16' = 'F32',
+): Uint8Array {
   const width = dtype === 'F32' ? 4 : 2;
   const header: Record<string, unknown> = {};
   if (metadata && Object.keys(metadata).length > 0) header.__metadata__ = metadata;
@@ -22,7 +26,8 @@ export function encodeSafetensors(tensors: WeightMap, metadata?: Record<string, 
   for (const [name, t] of tensors) {
     if (name === '__metadata__') throw new AnchorError('BAD_ARGUMENT', 'safetensors: "__metadata__" is not a valid tensor name');
     const size = t.shape.reduce((a, b) => a * b, 1);
-    if (size !== t.data.length) throw new AnchorError('BAD_ARGUMENT', `safetensors: '${name}' has ${t.data.length} values for shape [${t.shape}]`);
+    if (size !== t.data.length)
+      throw new AnchorError('BAD_ARGUMENT', `safetensors: '${name}' has ${t.data.length} values for shape [${t.shape}]`);
     const bytes = t.data.length * width;
     header[name] = { dtype, shape: t.shape, data_offsets: [offset, offset + bytes] };
     offset += bytes;
@@ -101,21 +106,39 @@ function toFloat32(bytes: Uint8Array, at: number, count: number, dtype: string):
   const out = new Float32Array(count);
   for (let i = 0; i < count; i++) {
     switch (dtype) {
-      case 'F32': out[i] = v.getFloat32(i * 4, true); break;
-      case 'F64': out[i] = v.getFloat64(i * 8, true); break;
-      case 'I64': out[i] = Number(v.getBigInt64(i * 8, true)); break;
-      case 'I32': out[i] = v.getInt32(i * 4, true); break;
-      case 'I16': out[i] = v.getInt16(i * 2, true); break;
-      case 'I8': out[i] = v.getInt8(i); break;
-      case 'U8': case 'BOOL': out[i] = v.getUint8(i); break;
-      case 'F16': out[i] = halfToFloat(v.getUint16(i * 2, true)); break;
+      case 'F32':
+        out[i] = v.getFloat32(i * 4, true);
+        break;
+      case 'F64':
+        out[i] = v.getFloat64(i * 8, true);
+        break;
+      case 'I64':
+        out[i] = Number(v.getBigInt64(i * 8, true));
+        break;
+      case 'I32':
+        out[i] = v.getInt32(i * 4, true);
+        break;
+      case 'I16':
+        out[i] = v.getInt16(i * 2, true);
+        break;
+      case 'I8':
+        out[i] = v.getInt8(i);
+        break;
+      case 'U8':
+      case 'BOOL':
+        out[i] = v.getUint8(i);
+        break;
+      case 'F16':
+        out[i] = halfToFloat(v.getUint16(i * 2, true));
+        break;
       case 'BF16': {
         const b = new DataView(new ArrayBuffer(4));
         b.setUint32(0, v.getUint16(i * 2, true) << 16, false);
         out[i] = b.getFloat32(0, false);
         break;
       }
-      default: throw new AnchorError('BAD_MODEL', `unsupported dtype ${dtype}`);
+      default:
+        throw new AnchorError('BAD_MODEL', `unsupported dtype ${dtype}`);
     }
   }
   return out;
@@ -135,11 +158,19 @@ export function halfToFloat(h: number): number {
  * Throw BAD_MODEL when any tensor holds NaN or ±Infinity (a corrupt or diverged file must not be
  * trained on or resumed from); the message names `path`, the tensor and the index.
  */
-export function assertFiniteTensors(tensors: Iterable<[string, { data: ArrayLike<number> }]>, path: string, what = 'values'): void {
+export function assertFiniteTensors(
+  tensors: Iterable<[string, { data: ArrayLike<number> }]>,
+  path: string,
+  what = 'values',
+): void {
   for (const [name, t] of tensors) {
     for (let i = 0; i < t.data.length; i++) {
       if (!Number.isFinite(t.data[i]!)) {
-        throw new AnchorError('BAD_MODEL', `${path} holds non-finite ${what}: ${name}[${i}] = ${t.data[i]}`, { file: path, tensor: name, index: i });
+        throw new AnchorError('BAD_MODEL', `${path} holds non-finite ${what}: ${name}[${i}] = ${t.data[i]}`, {
+          file: path,
+          tensor: name,
+          index: i,
+        });
       }
     }
   }

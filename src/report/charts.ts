@@ -77,9 +77,18 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
  * gold = g₀ + d(α − β ln d): one point per step (several runs of an arm pooled) and the fitted
  * curve over the arm's range of d.
  */
-export function gaoChart(arms: readonly { name: string; data: readonly Pick<ArmData, 'metrics'>[] }[], colors: Map<string, string>): { id: string; title: string; caption: string; spec: TopLevelSpec } {
+export function gaoChart(
+  arms: readonly { name: string; data: readonly Pick<ArmData, 'metrics'>[] }[],
+  colors: Map<string, string>,
+): { id: string; title: string; caption: string; spec: TopLevelSpec } {
   const names = arms.map((a) => a.name);
-  const color = { field: 'arm', type: 'nominal' as const, title: 'arm', sort: names, scale: { domain: names, range: names.map((a) => colors.get(a) ?? '#888') } };
+  const color = {
+    field: 'arm',
+    type: 'nominal' as const,
+    title: 'arm',
+    sort: names,
+    scale: { domain: names, range: names.map((a) => colors.get(a) ?? '#888') },
+  };
   const points: { arm: string; d: number; gold: number }[] = [];
   const curves: { arm: string; d: number; gold: number }[] = [];
   let approximate = false;
@@ -138,7 +147,14 @@ export async function buildCharts(runIn: RunData, opts: ChartOptions): Promise<C
   const w = opts.window;
   const rolled = `rolling mean over ${w} step${w > 1 ? 's' : ''}`;
 
-  const lineChart = (id: string, title: string, caption: string, key: string, yTitle: string, zero = false): { id: string; title: string; caption: string; spec: TopLevelSpec } => ({
+  const lineChart = (
+    id: string,
+    title: string,
+    caption: string,
+    key: string,
+    yTitle: string,
+    zero = false,
+  ): { id: string; title: string; caption: string; spec: TopLevelSpec } => ({
     id,
     title,
     caption,
@@ -186,7 +202,19 @@ export async function buildCharts(runIn: RunData, opts: ChartOptions): Promise<C
             x,
             y: { field: 'value', type: 'quantitative', title: 'reward' },
             color,
-            strokeDash: { field: 'measure', type: 'nominal', title: 'measure', sort: ['gold', 'proxy'], scale: { domain: ['gold', 'proxy'], range: [[1, 0], [6, 3]] } },
+            strokeDash: {
+              field: 'measure',
+              type: 'nominal',
+              title: 'measure',
+              sort: ['gold', 'proxy'],
+              scale: {
+                domain: ['gold', 'proxy'],
+                range: [
+                  [1, 0],
+                  [6, 3],
+                ],
+              },
+            },
           },
         },
       } as TopLevelSpec,
@@ -203,7 +231,13 @@ export async function buildCharts(runIn: RunData, opts: ChartOptions): Promise<C
         height: 220,
         layer: [
           ...(refitRules.length > 0
-            ? [{ data: { values: refitRules }, mark: { type: 'rule' as const, color: '#bbb', strokeDash: [3, 3] }, encoding: { x } }]
+            ? [
+                {
+                  data: { values: refitRules },
+                  mark: { type: 'rule' as const, color: '#bbb', strokeDash: [3, 3] },
+                  encoding: { x },
+                },
+              ]
             : []),
           {
             data: { values: series(run, K.gap, w, 'gap') },
@@ -233,9 +267,26 @@ export async function buildCharts(runIn: RunData, opts: ChartOptions): Promise<C
       } as TopLevelSpec,
     },
     lineChart('kl', 'KL to the reference policy', `Mean per-token k3 KL, ${rolled}.`, K.kl, 'KL', true),
-    gaoChart(run.arms.map((a) => ({ name: a.name, data: [a] })), opts.colors),
-    lineChart('length', 'Completion length', `Mean completion length in tokens, ${rolled}. Collapsing length often marks a degenerate exploit.`, K.length, 'tokens', true),
-    lineChart('entropy', 'Policy entropy', `Mean per-token entropy of the sampling policy, ${rolled}.`, K.entropy, 'entropy', true),
+    gaoChart(
+      run.arms.map((a) => ({ name: a.name, data: [a] })),
+      opts.colors,
+    ),
+    lineChart(
+      'length',
+      'Completion length',
+      `Mean completion length in tokens, ${rolled}. Collapsing length often marks a degenerate exploit.`,
+      K.length,
+      'tokens',
+      true,
+    ),
+    lineChart(
+      'entropy',
+      'Policy entropy',
+      `Mean per-token entropy of the sampling policy, ${rolled}.`,
+      K.entropy,
+      'entropy',
+      true,
+    ),
     // Runs logged before the monitor existed (or without gold for every rollout) have no Snd@G.
     ...(run.arms.some((a) => a.metrics.some((m) => typeof m[K.sndG] === 'number'))
       ? [
@@ -280,8 +331,29 @@ export async function buildOverlayChart(runs: readonly OverlayRun[], key: string
     encoding: {
       x: { field: 'step', type: 'quantitative', title: 'step' },
       y: { field: 'value', type: 'quantitative', title: key, scale: { zero: false } },
-      color: { field: 'arm', type: 'nominal', title: 'arm', sort: arms, scale: { domain: arms, range: arms.map((a) => opts.colors.get(a) ?? '#999') } },
-      strokeDash: { field: 'measure', type: 'nominal', title: 'run', sort: labels, scale: { domain: labels, range: [[1, 0], [7, 4], [2, 3], [10, 3, 2, 3], [4, 2]] } },
+      color: {
+        field: 'arm',
+        type: 'nominal',
+        title: 'arm',
+        sort: arms,
+        scale: { domain: arms, range: arms.map((a) => opts.colors.get(a) ?? '#999') },
+      },
+      strokeDash: {
+        field: 'measure',
+        type: 'nominal',
+        title: 'run',
+        sort: labels,
+        scale: {
+          domain: labels,
+          range: [
+            [1, 0],
+            [7, 4],
+            [2, 3],
+            [10, 3, 2, 3],
+            [4, 2],
+          ],
+        },
+      },
       detail: { field: 'measure', type: 'nominal' },
     },
   } as TopLevelSpec;

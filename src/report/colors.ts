@@ -13,8 +13,18 @@ export const ARM_COLORS: Readonly<Record<string, string>> = {
 
 /** Colours for other arms: the rest of Tableau 10 plus darker Tableau 20 tones, none reused above. */
 export const EXTRA_COLORS: readonly string[] = [
-  '#9467bd', '#8c564b', '#e377c2', '#17becf', '#bcbd22', '#7f7f7f',
-  '#393b79', '#637939', '#8c6d31', '#843c39', '#7b4173', '#3182bd',
+  '#9467bd',
+  '#8c564b',
+  '#e377c2',
+  '#17becf',
+  '#bcbd22',
+  '#7f7f7f',
+  '#393b79',
+  '#637939',
+  '#8c6d31',
+  '#843c39',
+  '#7b4173',
+  '#3182bd',
 ];
 
 /** FNV-1a over the name's UTF-16 code units; stable across processes and platforms. */
@@ -40,7 +50,7 @@ export function armColor(name: string): string {
 export function armColors(names: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
   const used = new Set<string>();
-  for (const n of names) if (ARM_COLORS[n]) (out.set(n, ARM_COLORS[n]!), used.add(ARM_COLORS[n]!));
+  for (const n of names) if (ARM_COLORS[n]) out.set(n, ARM_COLORS[n]!), used.add(ARM_COLORS[n]!);
   for (const n of [...new Set(names)].filter((x) => !ARM_COLORS[x]).sort()) {
     const start = hashName(n) % EXTRA_COLORS.length;
     let c = EXTRA_COLORS[start]!;

@@ -22,20 +22,51 @@ const COMPARE_COLUMNS = [
   { key: 'finalProxy', label: 'proxy final', digits: 3, describe: 'mean proxy (RM score) over the final window' },
   { key: 'gap', label: 'gap', digits: 3, describe: 'hacking gap proxy − gold over the final window' },
   { key: 'kl', label: 'KL', digits: 4, describe: 'mean k3 KL to the reference policy over the final window' },
-  { key: 'sqrtKl', label: '√KL', digits: 3, describe: 'd = √(sequence-level KL to the base policy), mean over the final window (kl/sqrt; runs before it: √(kl/ref × length))' },
-  { key: 'heldOut', label: 'held-out', digits: 3, describe: 'held-out sampled pass rate at the last evaluation (eval/sampled_pass)' },
-  { key: 'goldRatio', label: '× exec gold', digits: 2, describe: "final gold over the execution arm's final gold in the same run" },
+  {
+    key: 'sqrtKl',
+    label: '√KL',
+    digits: 3,
+    describe:
+      'd = √(sequence-level KL to the base policy), mean over the final window (kl/sqrt; runs before it: √(kl/ref × length))',
+  },
+  {
+    key: 'heldOut',
+    label: 'held-out',
+    digits: 3,
+    describe: 'held-out sampled pass rate at the last evaluation (eval/sampled_pass)',
+  },
+  {
+    key: 'goldRatio',
+    label: '× exec gold',
+    digits: 2,
+    describe: "final gold over the execution arm's final gold in the same run",
+  },
   { key: 'length', label: 'length', digits: 1, describe: 'mean completion length (tokens) over the final window' },
   { key: 'entropy', label: 'entropy', digits: 3, describe: 'mean policy entropy over the final window' },
   { key: 'refits', label: 'refits', digits: 0, describe: 'RM refits (refits.jsonl lines with refit ≠ false)' },
   { key: 'settledLabels', label: 'settled', digits: 0, describe: 'labels settled in total' },
   { key: 'execBudget', label: 'exec budget', digits: 0, describe: 'programs executed for training signal (last budget/exec)' },
-  { key: 'execFraction', label: 'budget/exec arm', digits: 3, describe: "exec budget as a fraction of the execution arm's at the same step" },
+  {
+    key: 'execFraction',
+    label: 'budget/exec arm',
+    digits: 3,
+    describe: "exec budget as a fraction of the execution arm's at the same step",
+  },
   { key: 'judgeError', label: 'judge err', digits: 3, describe: 'judge label error |judge − gold|, mean over refits' },
-  { key: 'gaoAlpha', label: 'α', digits: 3, describe: 'Gao et al. RL fit gold = g₀ + d(α − β ln d) over every step (d = √KL): α' },
+  {
+    key: 'gaoAlpha',
+    label: 'α',
+    digits: 3,
+    describe: 'Gao et al. RL fit gold = g₀ + d(α − β ln d) over every step (d = √KL): α',
+  },
   { key: 'gaoBeta', label: 'β', digits: 3, describe: 'the same fit: β (> 0: the curve turns over)' },
   { key: 'gaoDStar', label: 'd*', digits: 3, describe: 'the fitted peak d* = exp(α/β − 1) (n/a: no peak)' },
-  { key: 'gaoTurn', label: 'slope<0 step', digits: 0, describe: 'first step whose trailing-mean d reaches d* — where more optimisation starts to cost gold (n/a: never)' },
+  {
+    key: 'gaoTurn',
+    label: 'slope<0 step',
+    digits: 0,
+    describe: 'first step whose trailing-mean d reaches d* — where more optimisation starts to cost gold (n/a: never)',
+  },
 ] as const;
 
 /**
@@ -49,13 +80,52 @@ const COMPARE_COLUMNS = [
  * it fired before the peak; n/a: it never fired).
  */
 const ALARM_COLUMNS = [
-  { key: 'driftGapSpearman', label: 'ρ(drift,gap)', digits: 3, describe: 'Spearman correlation of drift at each settlement window with the concurrent hacking gap (needs ≥ 3 windows)' },
-  { key: 'sndGapSpearman', label: 'ρ(1−Snd@G,gap)', digits: 3, describe: 'Spearman correlation of 1 − window-mean on-policy Snd@G with the concurrent hacking gap (needs ≥ 3 windows)' },
-  { key: 'rankGapSpearman', label: 'ρ(1−r_s,gap)', digits: 3, describe: 'Spearman correlation of 1 − the settled sample\'s RM-vs-label rank correlation with the concurrent hacking gap (needs ≥ 3 windows)' },
-  { key: 'driftLead', label: 'drift lead', digits: 0, describe: 'steps before the rolling-gold peak at which drift first exceeded metrics.alarms.drift (n/a: never)' },
-  { key: 'sndLead', label: 'Snd@G lead', digits: 0, describe: 'steps before the rolling-gold peak at which the rolling Snd@G first fell below metrics.alarms.snd (full windows only; n/a: never)' },
-  { key: 'rankLead', label: 'r_s lead', digits: 0, describe: 'steps before the rolling-gold peak at which the settled rank correlation first fell below metrics.alarms.rank (n/a: never)' },
-  { key: 'gaoLead', label: 'Gao lead', digits: 0, describe: 'steps before the rolling-gold peak at which the settled-label early warning (alarm/gao: a Gao fit on settled labels alone says d > d*) first fired (n/a: never)' },
+  {
+    key: 'driftGapSpearman',
+    label: 'ρ(drift,gap)',
+    digits: 3,
+    describe: 'Spearman correlation of drift at each settlement window with the concurrent hacking gap (needs ≥ 3 windows)',
+  },
+  {
+    key: 'sndGapSpearman',
+    label: 'ρ(1−Snd@G,gap)',
+    digits: 3,
+    describe: 'Spearman correlation of 1 − window-mean on-policy Snd@G with the concurrent hacking gap (needs ≥ 3 windows)',
+  },
+  {
+    key: 'rankGapSpearman',
+    label: 'ρ(1−r_s,gap)',
+    digits: 3,
+    describe:
+      "Spearman correlation of 1 − the settled sample's RM-vs-label rank correlation with the concurrent hacking gap (needs ≥ 3 windows)",
+  },
+  {
+    key: 'driftLead',
+    label: 'drift lead',
+    digits: 0,
+    describe: 'steps before the rolling-gold peak at which drift first exceeded metrics.alarms.drift (n/a: never)',
+  },
+  {
+    key: 'sndLead',
+    label: 'Snd@G lead',
+    digits: 0,
+    describe:
+      'steps before the rolling-gold peak at which the rolling Snd@G first fell below metrics.alarms.snd (full windows only; n/a: never)',
+  },
+  {
+    key: 'rankLead',
+    label: 'r_s lead',
+    digits: 0,
+    describe:
+      'steps before the rolling-gold peak at which the settled rank correlation first fell below metrics.alarms.rank (n/a: never)',
+  },
+  {
+    key: 'gaoLead',
+    label: 'Gao lead',
+    digits: 0,
+    describe:
+      'steps before the rolling-gold peak at which the settled-label early warning (alarm/gao: a Gao fit on settled labels alone says d > d*) first fired (n/a: never)',
+  },
 ] as const;
 
 /** `metrics` defaults (alarm thresholds, Snd@G window) for manifests that predate them. */
@@ -66,11 +136,31 @@ const METRICS_DEFAULTS = metricsConfigSchema.parse({});
  * arm of the compared runs has a gate; n/a for arms without one.
  */
 const GATE_COLUMNS = [
-  { key: 'gateDeny', label: 'DENY', digits: 0, describe: 'gate passes that decided DENY (hard invariant violated; update rolled back)' },
-  { key: 'gateEscalate', label: 'ESCALATE', digits: 0, describe: 'gate passes that decided ESCALATE (u > epsilon; settlement and probe depth raised)' },
-  { key: 'gateModify', label: 'MODIFY', digits: 0, describe: 'gate passes that decided MODIFY (verified high-severity failure; RM refitted on it, update recomputed)' },
+  {
+    key: 'gateDeny',
+    label: 'DENY',
+    digits: 0,
+    describe: 'gate passes that decided DENY (hard invariant violated; update rolled back)',
+  },
+  {
+    key: 'gateEscalate',
+    label: 'ESCALATE',
+    digits: 0,
+    describe: 'gate passes that decided ESCALATE (u > epsilon; settlement and probe depth raised)',
+  },
+  {
+    key: 'gateModify',
+    label: 'MODIFY',
+    digits: 0,
+    describe: 'gate passes that decided MODIFY (verified high-severity failure; RM refitted on it, update recomputed)',
+  },
   { key: 'gateAuthorize', label: 'AUTHORIZE', digits: 0, describe: 'gate passes that decided AUTHORIZE (committed)' },
-  { key: 'gateSurprises', label: 'surprises', digits: 0, describe: 'committed updates whose settled outcome was a failure of a mode not yet in the failure library' },
+  {
+    key: 'gateSurprises',
+    label: 'surprises',
+    digits: 0,
+    describe: 'committed updates whose settled outcome was a failure of a mode not yet in the failure library',
+  },
   { key: 'gateLibrary', label: 'library', digits: 0, describe: 'failure modes in the library (verified by re-execution)' },
 ] as const;
 
@@ -84,10 +174,26 @@ const GATE_SOURCES: Record<(typeof GATE_COLUMNS)[number]['key'], string> = {
 };
 
 /** A column key of the comparison. */
-type CompareKey = (typeof COMPARE_COLUMNS)[number]['key'] | (typeof ALARM_COLUMNS)[number]['key'] | (typeof GATE_COLUMNS)[number]['key'];
+type CompareKey =
+  | (typeof COMPARE_COLUMNS)[number]['key']
+  | (typeof ALARM_COLUMNS)[number]['key']
+  | (typeof GATE_COLUMNS)[number]['key'];
 
 /** The outcome columns (the first text table) — the rest are settlement/cost columns. */
-const OUTCOME_KEYS: readonly CompareKey[] = ['steps', 'finalGold', 'peakGold', 'peakStep', 'finalProxy', 'gap', 'kl', 'sqrtKl', 'heldOut', 'goldRatio', 'length', 'entropy'];
+const OUTCOME_KEYS: readonly CompareKey[] = [
+  'steps',
+  'finalGold',
+  'peakGold',
+  'peakStep',
+  'finalProxy',
+  'gap',
+  'kl',
+  'sqrtKl',
+  'heldOut',
+  'goldRatio',
+  'length',
+  'entropy',
+];
 /** The alarm columns (their own table). */
 const ALARM_KEYS: readonly CompareKey[] = ALARM_COLUMNS.map((c) => c.key);
 
@@ -221,12 +327,19 @@ function armValues(arm: ArmData, run: RunData, window: number): Record<CompareKe
     gaoDStar: gao?.fit.dStar ?? null,
     gaoTurn: gao?.turnStep ?? null,
     ...alarms,
-    ...(Object.fromEntries(Object.entries(GATE_SOURCES).map(([k, key]) => [k, lastValue(m, key)])) as Record<keyof typeof GATE_SOURCES, number | null>),
+    ...(Object.fromEntries(Object.entries(GATE_SOURCES).map(([k, key]) => [k, lastValue(m, key)])) as Record<
+      keyof typeof GATE_SOURCES,
+      number | null
+    >),
   };
 }
 
 /** Spearman of (alarm, gap) pairs, or null with fewer than 3 pairs or no variance. */
-const pairRho = (pairs: readonly [number, number][]): number | null => spearmanOrNull(pairs.map((p) => p[0]), pairs.map((p) => p[1]));
+const pairRho = (pairs: readonly [number, number][]): number | null =>
+  spearmanOrNull(
+    pairs.map((p) => p[0]),
+    pairs.map((p) => p[1]),
+  );
 
 /** The alarm columns of one arm (see {@link ALARM_COLUMNS}). */
 function alarmValues(
@@ -237,7 +350,9 @@ function alarmValues(
   peakStep: number | null,
 ): Record<(typeof ALARM_COLUMNS)[number]['key'], number | null> {
   const m = arm.metrics;
-  const cfg = run.manifest?.config as { metrics?: { alarms?: Partial<typeof METRICS_DEFAULTS.alarms>; snd_window?: number } } | undefined;
+  const cfg = run.manifest?.config as
+    | { metrics?: { alarms?: Partial<typeof METRICS_DEFAULTS.alarms>; snd_window?: number } }
+    | undefined;
   const th = { ...METRICS_DEFAULTS.alarms, ...cfg?.metrics?.alarms };
   const sndWindow = cfg?.metrics?.snd_window ?? METRICS_DEFAULTS.snd_window;
   const drift: [number, number][] = [];
@@ -249,7 +364,9 @@ function alarmValues(
   for (const r of arm.refits) {
     const inWindow = (l: { step: number }) => l.step > prev && l.step <= r.step;
     // The concurrent gap: logged with the refit, else the window's mean gap.
-    const gap = finiteOrNull(r.gap) ?? meanOf(withGap.filter((l) => inWindow(l as { step: number })).map((l) => l[gapKey] as number | null));
+    const gap =
+      finiteOrNull(r.gap) ??
+      meanOf(withGap.filter((l) => inWindow(l as { step: number })).map((l) => l[gapKey] as number | null));
     // A monitoring line without gold has no drift measurement (the trainer writes 0 there).
     const measured = r.refit !== false || finiteOrNull(r.driftGold) !== null;
     const d = measured ? finiteOrNull(r.drift) : null;
@@ -266,7 +383,8 @@ function alarmValues(
   }
   // Snd@G fires per step, once its rolling window is full (a partial window is too noisy).
   const first = m[0]?.step ?? 0;
-  const sndCross = m.find((l) => l.step - first + 1 >= sndWindow && (metricValue(l, K.sndGRolling) ?? Infinity) < th.snd)?.step ?? null;
+  const sndCross =
+    m.find((l) => l.step - first + 1 >= sndWindow && (metricValue(l, K.sndGRolling) ?? Infinity) < th.snd)?.step ?? null;
   const lead = (cross: number | null) => (cross === null || peakStep === null ? null : peakStep - cross);
   const gaoCross = m.find((l) => metricValue(l, K.alarmGao) === 1)?.step ?? null;
   return {
@@ -290,7 +408,8 @@ function configKey(run: RunData): string | null {
 /** Build the comparison from runs already read (the report reuses its read). */
 export function compareRunData(runs: readonly RunData[], opts: CompareOptions = {}): CompareTable {
   const window = opts.window ?? defaultWindow(runs);
-  if (!(Number.isInteger(window) && window >= 1)) throw new AnchorError('BAD_ARGUMENT', `window must be a positive integer, got ${window}`);
+  if (!(Number.isInteger(window) && window >= 1))
+    throw new AnchorError('BAD_ARGUMENT', `window must be a positive integer, got ${window}`);
   const warnings: RunWarning[] = runs.flatMap((r) => r.warnings);
   if (runs.length > 1) {
     const keys = new Set(runs.map(configKey));
@@ -341,7 +460,10 @@ export function compareRunData(runs: readonly RunData[], opts: CompareOptions = 
 /** Read run directories and compare their arms (several dirs = seeds of one config). */
 export function compareRuns(dirs: readonly string[], opts: CompareOptions = {}): CompareTable {
   if (dirs.length === 0) throw new AnchorError('BAD_ARGUMENT', 'compareRuns needs at least one run directory');
-  return compareRunData(dirs.map((d) => readRun(d)), opts);
+  return compareRunData(
+    dirs.map((d) => readRun(d)),
+    opts,
+  );
 }
 
 /** One cell as text: `0.512` or `0.512 ± 0.013` (multi-run, se > 0), `n/a` when absent. */
@@ -364,7 +486,8 @@ function footnotes(t: CompareTable): string[] {
     `${runs} run${runs > 1 ? 's' : ''} (${t.runs.map((r) => `${r.name}${r.seed !== null ? ` seed ${r.seed}` : ''}`).join(', ')}); window ${t.window} steps` +
       (runs > 1 ? '; mean ± standard error over runs' : ''),
   );
-  if (t.incompleteArms.length > 0) notes.push(`* incomplete (still running, failed or not started): ${t.incompleteArms.join(', ')}`);
+  if (t.incompleteArms.length > 0)
+    notes.push(`* incomplete (still running, failed or not started): ${t.incompleteArms.join(', ')}`);
   if (t.emptyArms.length > 0) notes.push(`no steps logged: ${t.emptyArms.join(', ')}`);
   return notes;
 }
@@ -418,7 +541,14 @@ export function formatCompareCsv(t: CompareTable): string {
   const lines = [header.join(',')];
   for (const r of t.rows) {
     lines.push(
-      [q(r.arm), String(r.runs), String(r.incomplete), ...t.columns.flatMap((c) => (multi ? [cell(r.values[c.key].mean), cell(r.values[c.key].se)] : [cell(r.values[c.key].mean)]))].join(','),
+      [
+        q(r.arm),
+        String(r.runs),
+        String(r.incomplete),
+        ...t.columns.flatMap((c) =>
+          multi ? [cell(r.values[c.key].mean), cell(r.values[c.key].se)] : [cell(r.values[c.key].mean)],
+        ),
+      ].join(','),
     );
   }
   return lines.join('\n') + '\n';

@@ -53,9 +53,17 @@ export interface ArmGaoFit {
 /** Fit an arm's gold-vs-√KL curve (null with fewer than 4 points or a singular design). */
 export function armGaoFit(arm: Pick<ArmData, 'metrics'>, window = 10): ArmGaoFit | null {
   const { points, approximate } = gaoPoints(arm.metrics);
-  const fit = fitGaoWithSe(points.map((p) => p.d), points.map((p) => p.gold), 'rl');
+  const fit = fitGaoWithSe(
+    points.map((p) => p.d),
+    points.map((p) => p.gold),
+    'rl',
+  );
   if (!fit) return null;
-  const idx = slopeTurnStep(points.map((p) => p.d), fit.dStar, window);
+  const idx = slopeTurnStep(
+    points.map((p) => p.d),
+    fit.dStar,
+    window,
+  );
   return { fit, turnStep: idx === null ? null : points[idx]!.step, approximate };
 }
 

@@ -74,7 +74,9 @@ export function readJsonl(file: string, warnings: RunWarning[]): { line: number;
       warnings.push({
         file,
         line: i + 1,
-        message: last ? 'truncated line (no trailing newline, not valid JSON); skipped' : 'corrupt line (not valid JSON); skipped',
+        message: last
+          ? 'truncated line (no trailing newline, not valid JSON); skipped'
+          : 'corrupt line (not valid JSON); skipped',
       });
     }
   }
@@ -99,7 +101,9 @@ const isStep = (v: unknown): v is number => typeof v === 'number' && Number.isIn
 /** Arm directories: a subdirectory holding arm.json or metrics.jsonl. */
 function armDirsOnDisk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && (existsSync(join(dir, d.name, 'arm.json')) || existsSync(join(dir, d.name, 'metrics.jsonl'))))
+    .filter(
+      (d) => d.isDirectory() && (existsSync(join(dir, d.name, 'arm.json')) || existsSync(join(dir, d.name, 'metrics.jsonl'))),
+    )
     .map((d) => d.name)
     .sort();
 }
@@ -107,8 +111,10 @@ function armDirsOnDisk(dir: string): string[] {
 function readArm(dir: string, name: string, warnings: RunWarning[], withSamples: boolean): ArmData {
   const armDir = join(dir, name);
   const status = readJsonFile<ArmStatus>(join(armDir, 'arm.json'), warnings, 'arm.json');
-  if (!existsSync(armDir)) warnings.push({ file: armDir, message: `arm '${name}' is listed in manifest.json but has no directory` });
-  else if (!status && !existsSync(join(armDir, 'arm.json'))) warnings.push({ file: join(armDir, 'arm.json'), message: `arm '${name}' has no arm.json; treated as incomplete` });
+  if (!existsSync(armDir))
+    warnings.push({ file: armDir, message: `arm '${name}' is listed in manifest.json but has no directory` });
+  else if (!status && !existsSync(join(armDir, 'arm.json')))
+    warnings.push({ file: join(armDir, 'arm.json'), message: `arm '${name}' has no arm.json; treated as incomplete` });
 
   const metricsFile = join(armDir, 'metrics.jsonl');
   const byStep = new Map<number, MetricsLine>();
@@ -173,7 +179,8 @@ export function readRun(runDir: string, opts: ReadRunOptions = {}): RunData {
       { dir },
     );
   }
-  if (!existsSync(manifestFile)) warnings.push({ file: manifestFile, message: 'no manifest.json; arms found from their directories' });
+  if (!existsSync(manifestFile))
+    warnings.push({ file: manifestFile, message: 'no manifest.json; arms found from their directories' });
   // Manifest order first (it is the config's order); arms found only on disk follow.
   const listed = Array.isArray(manifest?.arms) ? manifest.arms.filter((a): a is string => typeof a === 'string') : [];
   const names = [...listed, ...onDisk.filter((a) => !listed.includes(a))];

@@ -78,7 +78,9 @@ export function figureHtml(c: Chart, wide: boolean): string {
 export function compareHtml(t: CompareTable, colors: Map<string, string>): string {
   const head = `<tr><th>arm</th>${t.columns.map((c) => `<th title="${escapeHtml(c.describe)}">${escapeHtml(c.label)}</th>`).join('')}</tr>`;
   const rows = t.rows.map((r) => {
-    const cells = t.columns.map((c) => `<td>${escapeHtml(formatCell(r.values[c.key], c.digits, t.runs.length > 1))}</td>`).join('');
+    const cells = t.columns
+      .map((c) => `<td>${escapeHtml(formatCell(r.values[c.key], c.digits, t.runs.length > 1))}</td>`)
+      .join('');
     const note = r.incomplete ? ` <span title="incomplete: ${escapeHtml(r.states.join(', '))}">*</span>` : '';
     return `<tr data-arm="${escapeHtml(r.arm)}"><td>${swatch(colors.get(r.arm) ?? '#999')}${escapeHtml(r.arm)}${note}</td>${cells}</tr>`;
   });
@@ -88,7 +90,11 @@ export function compareHtml(t: CompareTable, colors: Map<string, string>): strin
 }
 
 /** The sample completions shown for one arm: up to `k` from the early, peak and final steps. */
-export function pickSamples(arm: ArmData, peakStep: number | null, k: number): { phase: string; step: number; samples: SampleLine[] }[] {
+export function pickSamples(
+  arm: ArmData,
+  peakStep: number | null,
+  k: number,
+): { phase: string; step: number; samples: SampleLine[] }[] {
   const samples = arm.samples ?? [];
   if (samples.length === 0) return [];
   const byStep = new Map<number, SampleLine[]>();
@@ -98,7 +104,8 @@ export function pickSamples(arm: ArmData, peakStep: number | null, k: number): {
     else byStep.set(s.step, [s]);
   }
   const steps = [...byStep.keys()].sort((a, b) => a - b);
-  const nearest = (target: number): number => steps.reduce((best, s) => (Math.abs(s - target) < Math.abs(best - target) ? s : best), steps[0]!);
+  const nearest = (target: number): number =>
+    steps.reduce((best, s) => (Math.abs(s - target) < Math.abs(best - target) ? s : best), steps[0]!);
   const phases: [string, number][] = [['early', steps[0]!]];
   if (peakStep !== null) phases.push(['peak gold', nearest(peakStep)]);
   phases.push(['final', steps.at(-1)!]);
@@ -136,7 +143,9 @@ function samplesHtml(run: RunData, t: CompareTable, colors: Map<string, string>,
                   .join('')}</div>`,
             )
             .join('');
-    parts.push(`<details open data-arm="${escapeHtml(arm.name)}"><summary>${swatch(colors.get(arm.name) ?? '#999')}${escapeHtml(arm.name)}</summary>${body}</details>`);
+    parts.push(
+      `<details open data-arm="${escapeHtml(arm.name)}"><summary>${swatch(colors.get(arm.name) ?? '#999')}${escapeHtml(arm.name)}</summary>${body}</details>`,
+    );
   }
   return parts.join('\n');
 }
@@ -154,10 +163,17 @@ export async function buildReportHtml(run: RunData, opts: ReportOptions = {}): P
     m ? (m.endedAt ? `ended ${escapeHtml(m.endedAt)}` : '<b>not finished</b>') : '',
     m?.tfBackend ? `tfjs backend <code>${escapeHtml(m.tfBackend)}</code>` : '',
     m?.gitCommit ? `commit <code>${escapeHtml(m.gitCommit)}</code>` : '',
-    m?.versions ? `versions ${Object.entries(m.versions).map(([k, v]) => `<code>${escapeHtml(k)} ${escapeHtml(String(v))}</code>`).join(', ')}` : '',
+    m?.versions
+      ? `versions ${Object.entries(m.versions)
+          .map(([k, v]) => `<code>${escapeHtml(k)} ${escapeHtml(String(v))}</code>`)
+          .join(', ')}`
+      : '',
   ].filter(Boolean);
   const armStates = run.arms
-    .map((a) => `${swatch(colors.get(a.name)!)}${escapeHtml(a.name)}: ${escapeHtml(a.status?.state ?? 'unknown')} ${a.metrics.length}${a.status ? `/${a.status.totalSteps}` : ''} steps`)
+    .map(
+      (a) =>
+        `${swatch(colors.get(a.name)!)}${escapeHtml(a.name)}: ${escapeHtml(a.status?.state ?? 'unknown')} ${a.metrics.length}${a.status ? `/${a.status.totalSteps}` : ''} steps`,
+    )
     .join(' · ');
   const warnings =
     run.warnings.length > 0
@@ -165,9 +181,7 @@ export async function buildReportHtml(run: RunData, opts: ReportOptions = {}): P
           .map((w) => `<li><code>${escapeHtml(formatWarning(w, run.dir))}</code></li>`)
           .join('')}</ul></div>`
       : '';
-  const chartsHtml = charts
-    .map((c) => figureHtml(c, c.id === 'proxy-gold'))
-    .join('\n');
+  const chartsHtml = charts.map((c) => figureHtml(c, c.id === 'proxy-gold')).join('\n');
   const config = m?.config ? toYaml(m.config) : '(no manifest.json)';
   const title = `anchor-rl report — ${run.name}`;
   const html = htmlPage(
@@ -190,7 +204,6 @@ ${samplesHtml(run, table, colors, opts.samplesPerPhase ?? 3)}
   );
   return { html, table };
 }
-
 
 /** A self-contained HTML page in the report's style: title, heading, then `body`. */
 export function htmlPage(title: string, body: string): string {

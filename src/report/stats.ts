@@ -71,7 +71,11 @@ export function rollingMean(metrics: readonly MetricsLine[], key: string, window
  * peak). An arm shorter than one window has no full window: its peak is the mean over all of it,
  * at its last step.
  */
-export function rollingPeak(metrics: readonly MetricsLine[], key: string, window: number): { value: number; step: number } | null {
+export function rollingPeak(
+  metrics: readonly MetricsLine[],
+  key: string,
+  window: number,
+): { value: number; step: number } | null {
   const roll = rollingMean(metrics, key, window);
   const candidates = roll.filter((p) => p.full && p.value !== null);
   if (candidates.length === 0) {

@@ -18,7 +18,15 @@ import { writeFileAtomic } from '../util/fs.ts';
 import { markdownTable } from '../util/table.ts';
 import { gaoChart, renderSvg, type Chart } from './charts.ts';
 import { armColor, armColors } from './colors.ts';
-import { compareRunData, defaultWindow, formatCell, formatCompareMarkdown, type ArmRole, type CompareCell, type CompareTable } from './compare.ts';
+import {
+  compareRunData,
+  defaultWindow,
+  formatCell,
+  formatCompareMarkdown,
+  type ArmRole,
+  type CompareCell,
+  type CompareTable,
+} from './compare.ts';
 import { formatWarning, readRun, type RunData, type RunWarning } from './read-run.ts';
 import { compareHtml, escapeHtml, figureHtml, htmlPage } from './report.ts';
 
@@ -149,7 +157,10 @@ export function knobPoints(table: CompareTable, sweep: SweepInfo): KnobData {
       order,
     };
   });
-  points.sort((a, b) => series.indexOf(a.series) - series.indexOf(b.series) || (a.rate ?? Infinity) - (b.rate ?? Infinity) || a.order - b.order);
+  points.sort(
+    (a, b) =>
+      series.indexOf(a.series) - series.indexOf(b.series) || (a.rate ?? Infinity) - (b.rate ?? Infinity) || a.order - b.order,
+  );
 
   const references: KnobReference[] = sweep.references.map((arm) => ({
     arm,
@@ -172,7 +183,18 @@ export function knobPoints(table: CompareTable, sweep: SweepInfo): KnobData {
 }
 
 /** Line colours (none is the frozen red or the execution green the reference rules use). */
-const SERIES_COLORS = ['#1f77b4', '#9467bd', '#ff7f0e', '#8c564b', '#17becf', '#e377c2', '#bcbd22', '#7f7f7f', '#393b79', '#843c39'];
+const SERIES_COLORS = [
+  '#1f77b4',
+  '#9467bd',
+  '#ff7f0e',
+  '#8c564b',
+  '#17becf',
+  '#e377c2',
+  '#bcbd22',
+  '#7f7f7f',
+  '#393b79',
+  '#843c39',
+];
 
 const r6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 const intText = (v: number | null): string => (v === null ? 'n/a' : Math.round(v).toLocaleString('en-US'));
@@ -201,7 +223,16 @@ export function knobChartSpec(d: KnobData, measure: KnobMeasure = 'gold'): TopLe
     .map((p, i) => {
       const v = p[measure];
       const se = v.se ?? 0;
-      return { cell: p.cell, series: p.series, rate: p.rate, order: i, budget: r6(p.budget.mean!), gold: r6(v.mean!), lo: r6(v.mean! - se), hi: r6(v.mean! + se) };
+      return {
+        cell: p.cell,
+        series: p.series,
+        rate: p.rate,
+        order: i,
+        budget: r6(p.budget.mean!),
+        gold: r6(v.mean!),
+        lo: r6(v.mean! - se),
+        hi: r6(v.mean! + se),
+      };
     });
   const series = d.series.filter((s) => pts.some((p) => p.series === s));
   const color = {
@@ -211,20 +242,45 @@ export function knobChartSpec(d: KnobData, measure: KnobMeasure = 'gold'): TopLe
     sort: series,
     scale: { domain: series, range: series.map((_, i) => SERIES_COLORS[i % SERIES_COLORS.length]!) },
   };
-  const x = { field: 'budget', type: 'quantitative' as const, title: 'execution budget spent on settlement (programs executed, mean over seeds)' };
+  const x = {
+    field: 'budget',
+    type: 'quantitative' as const,
+    title: 'execution budget spent on settlement (programs executed, mean over seeds)',
+  };
   // The y field is called `gold` for either measure (one spec shape); its title says which.
-  const y = { field: 'gold', type: 'quantitative' as const, title: `final-window ${measure === 'gold' ? 'gold' : 'hacking gap (proxy − gold)'}${multi ? ' (mean ± SE over seeds)' : ''}`, scale: { zero: false } };
+  const y = {
+    field: 'gold',
+    type: 'quantitative' as const,
+    title: `final-window ${measure === 'gold' ? 'gold' : 'hacking gap (proxy − gold)'}${multi ? ' (mean ± SE over seeds)' : ''}`,
+    scale: { zero: false },
+  };
   // Every reference is a rule, not a point: the execution arm's budget (every rollout) would
   // squash the cells' budgets into the left edge of the axis.
   const refs = d.references.filter((r) => r[measure].mean !== null);
   const refLayers = refs.flatMap((r) => {
     const values = [{ gold: r6(r[measure].mean!), label: referenceLabel(r, multi, measure) }];
     return [
-      { data: { values }, mark: { type: 'rule' as const, color: armColor(r.arm), strokeDash: [6, 4], strokeWidth: 1.5 }, encoding: { y: { field: 'gold', type: 'quantitative' as const } } },
       {
         data: { values },
-        mark: { type: 'text' as const, align: 'left' as const, baseline: 'bottom' as const, dx: 0, dy: -3, fontSize: 11, color: armColor(r.arm) },
-        encoding: { x: { value: 4 }, y: { field: 'gold', type: 'quantitative' as const }, text: { field: 'label', type: 'nominal' as const } },
+        mark: { type: 'rule' as const, color: armColor(r.arm), strokeDash: [6, 4], strokeWidth: 1.5 },
+        encoding: { y: { field: 'gold', type: 'quantitative' as const } },
+      },
+      {
+        data: { values },
+        mark: {
+          type: 'text' as const,
+          align: 'left' as const,
+          baseline: 'bottom' as const,
+          dx: 0,
+          dy: -3,
+          fontSize: 11,
+          color: armColor(r.arm),
+        },
+        encoding: {
+          x: { value: 4 },
+          y: { field: 'gold', type: 'quantitative' as const },
+          text: { field: 'label', type: 'nominal' as const },
+        },
       },
     ];
   });
@@ -241,8 +297,16 @@ export function knobChartSpec(d: KnobData, measure: KnobMeasure = 'gold'): TopLe
     height: 320,
     layer: [
       ...refLayers,
-      { data: { values: pts }, mark: { type: 'rule', strokeWidth: 1.5 }, encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color } },
-      { data: { values: pts }, mark: { type: 'line', strokeWidth: 2, point: { filled: true, size: 60 } }, encoding: { x, y, color, order: { field: 'order', type: 'quantitative' } } },
+      {
+        data: { values: pts },
+        mark: { type: 'rule', strokeWidth: 1.5 },
+        encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color },
+      },
+      {
+        data: { values: pts },
+        mark: { type: 'line', strokeWidth: 2, point: { filled: true, size: 60 } },
+        encoding: { x, y, color, order: { field: 'order', type: 'quantitative' } },
+      },
     ],
   } as TopLevelSpec;
 }
@@ -253,7 +317,10 @@ export async function buildKnobChart(d: KnobData, measure: KnobMeasure = 'gold')
   const what = measure === 'gold' ? 'gold' : 'hacking gap (proxy − gold)';
   return {
     id: measure === 'gold' ? 'settlement-knob' : 'settlement-knob-gap',
-    title: measure === 'gold' ? 'The settlement knob: gold bought per execution budget' : 'The settlement knob: how far the RM is repriced (hacking gap) per execution budget',
+    title:
+      measure === 'gold'
+        ? 'The settlement knob: gold bought per execution budget'
+        : 'The settlement knob: how far the RM is repriced (hacking gap) per execution budget',
     caption:
       `x: programs executed to produce training signal (last budget/exec of the arm${d.runs > 1 ? ', mean over seeds' : ''}); ` +
       `y: final-window ${what}${d.runs > 1 ? ', mean ± SE over seeds (error bars)' : ''}. One line per ${seriesTitle(d)}, points ordered by settlement rate. ` +
@@ -278,11 +345,32 @@ function knobRows(d: KnobData, sweep: SweepInfo): { header: string[]; rows: stri
   const frac = (f: number | null) => (f === null ? 'n/a' : f.toFixed(2));
   const rows: string[][] = [];
   for (const r of d.references) {
-    rows.push([`${r.arm} (reference)${r.incomplete ? '*' : ''}`, ...keys.map(() => '—'), formatCell(r.budget, 0, multi), formatCell(r.gold, 3, multi), frac(r.fractionOfExecution), formatCell(r.gap, 3, multi)]);
+    rows.push([
+      `${r.arm} (reference)${r.incomplete ? '*' : ''}`,
+      ...keys.map(() => '—'),
+      formatCell(r.budget, 0, multi),
+      formatCell(r.gold, 3, multi),
+      frac(r.fractionOfExecution),
+      formatCell(r.gap, 3, multi),
+    ]);
   }
   for (const p of d.points) {
-    const v = (k: string) => (k === RATE_KEY ? (p.rate === null ? 'n/a' : String(p.rate)) : k === STRATEGY_KEY ? (p.strategy ?? 'n/a') : text(p.values[k]));
-    rows.push([`${p.cell}${p.incomplete ? '*' : ''}`, ...keys.map(v), formatCell(p.budget, 0, multi), formatCell(p.gold, 3, multi), frac(p.fractionOfExecution), formatCell(p.gap, 3, multi)]);
+    const v = (k: string) =>
+      k === RATE_KEY
+        ? p.rate === null
+          ? 'n/a'
+          : String(p.rate)
+        : k === STRATEGY_KEY
+          ? (p.strategy ?? 'n/a')
+          : text(p.values[k]);
+    rows.push([
+      `${p.cell}${p.incomplete ? '*' : ''}`,
+      ...keys.map(v),
+      formatCell(p.budget, 0, multi),
+      formatCell(p.gold, 3, multi),
+      frac(p.fractionOfExecution),
+      formatCell(p.gap, 3, multi),
+    ]);
   }
   return { header, rows, numeric };
 }
@@ -315,13 +403,16 @@ function notes(d: KnobData, sweep: SweepRecord, window: number): string[] {
     `grid: ${gridText(sweep)} (${Object.keys(sweep.cells).length} cells, each an arm extending ${sweep.armBase})`,
     `references: ${sweep.references.length ? sweep.references.join(', ') : 'none'}`,
     `seeds: ${sweep.seeds.join(', ')} (${d.runs} run${d.runs === 1 ? '' : 's'} found)${d.runs > 1 ? '; mean ± standard error over seeds' : ''}; final window ${window} steps`,
-    'exec budget: programs executed to produce training signal (last budget/exec); × execution: gold final over the execution arm\'s; gap: proxy − gold over the final window',
+    "exec budget: programs executed to produce training signal (last budget/exec); × execution: gold final over the execution arm's; gap: proxy − gold over the final window",
   ];
 }
 
 /** sweep.md: the knob table, then the arms compared across seeds. */
 export function formatSweepMarkdown(d: KnobData, sweep: SweepRecord, table: CompareTable): string {
-  const incomplete = [...d.references.filter((r) => r.incomplete).map((r) => r.arm), ...d.points.filter((p) => p.incomplete).map((p) => p.cell)];
+  const incomplete = [
+    ...d.references.filter((r) => r.incomplete).map((r) => r.arm),
+    ...d.points.filter((p) => p.incomplete).map((p) => p.cell),
+  ];
   return [
     `# Settlement budget sweep: ${sweep.name}`,
     '',
@@ -344,12 +435,25 @@ export function formatSweepMarkdown(d: KnobData, sweep: SweepRecord, table: Comp
 export async function buildSweepReportHtml(
   sweep: SweepRecord,
   table: CompareTable,
-  opts: { dir: string; runDirs: readonly string[]; runs: readonly RunData[]; reportPath: string; warnings: readonly RunWarning[] },
+  opts: {
+    dir: string;
+    runDirs: readonly string[];
+    runs: readonly RunData[];
+    reportPath: string;
+    warnings: readonly RunWarning[];
+  },
 ): Promise<{ html: string; knob: KnobData }> {
   const knob = knobPoints(table, sweep);
   const colors = armColors(table.rows.map((r) => r.arm));
-  const gao = gaoChart(table.rows.map((r) => ({ name: r.arm, data: opts.runs.flatMap((run) => run.arms.filter((x) => x.name === r.arm)) })), colors);
-  const charts = [await buildKnobChart(knob, 'gold'), await buildKnobChart(knob, 'gap'), { ...gao, svg: await renderSvg(gao.spec) }];
+  const gao = gaoChart(
+    table.rows.map((r) => ({ name: r.arm, data: opts.runs.flatMap((run) => run.arms.filter((x) => x.name === r.arm)) })),
+    colors,
+  );
+  const charts = [
+    await buildKnobChart(knob, 'gold'),
+    await buildKnobChart(knob, 'gap'),
+    { ...gao, svg: await renderSvg(gao.spec) },
+  ];
   const title = `anchor-rl sweep — ${sweep.name}`;
   const links = opts.runDirs
     .map((d) => {
@@ -383,9 +487,11 @@ ${compareHtml(table, colors)}
   return { html, knob };
 }
 
-
 /** A sweep directory read: its record, its seed runs and their comparison (the arms = cells across seeds). */
-export function readSweep(dir: string, window?: number): { root: string; sweep: SweepRecord; runDirs: string[]; runs: RunData[]; table: CompareTable } {
+export function readSweep(
+  dir: string,
+  window?: number,
+): { root: string; sweep: SweepRecord; runDirs: string[]; runs: RunData[]; table: CompareTable } {
   const root = resolve(dir);
   const sweep = readSweepRecord(root);
   const runDirs = sweepRunDirs(root, sweep);
@@ -405,10 +511,20 @@ export interface SweepReportResult {
 }
 
 /** Read a sweep directory and write its HTML report to `outPath` (default SWEEP_DIR/report.html). */
-export async function writeSweepReport(dir: string, outPath?: string, opts: { window?: number } = {}): Promise<SweepReportResult> {
+export async function writeSweepReport(
+  dir: string,
+  outPath?: string,
+  opts: { window?: number } = {},
+): Promise<SweepReportResult> {
   const { root, sweep, runDirs, runs, table } = readSweep(dir, opts.window);
   const path = resolve(outPath ?? join(root, 'report.html'));
-  const { html, knob } = await buildSweepReportHtml(sweep, table, { dir: root, runDirs, runs, reportPath: path, warnings: table.warnings });
+  const { html, knob } = await buildSweepReportHtml(sweep, table, {
+    dir: root,
+    runDirs,
+    runs,
+    reportPath: path,
+    warnings: table.warnings,
+  });
   writeFileAtomic(path, html);
   return { path, table, knob, warnings: table.warnings, bytes: Buffer.byteLength(html) };
 }
@@ -429,8 +545,19 @@ export interface SweepSummaries {
  */
 export async function writeSweepSummaries(dir: string, opts: { window?: number } = {}): Promise<SweepSummaries> {
   const { root, sweep, runDirs, runs, table } = readSweep(dir, opts.window);
-  const out = { compareJson: join(root, 'compare.json'), compareMd: join(root, 'compare.md'), sweepMd: join(root, 'sweep.md'), report: join(root, 'report.html') };
-  const { html, knob } = await buildSweepReportHtml(sweep, table, { dir: root, runDirs, runs, reportPath: out.report, warnings: table.warnings });
+  const out = {
+    compareJson: join(root, 'compare.json'),
+    compareMd: join(root, 'compare.md'),
+    sweepMd: join(root, 'sweep.md'),
+    report: join(root, 'report.html'),
+  };
+  const { html, knob } = await buildSweepReportHtml(sweep, table, {
+    dir: root,
+    runDirs,
+    runs,
+    reportPath: out.report,
+    warnings: table.warnings,
+  });
   writeFileAtomic(out.compareJson, JSON.stringify(table, null, 2) + '\n');
   writeFileAtomic(out.compareMd, formatCompareMarkdown(table));
   writeFileAtomic(out.sweepMd, formatSweepMarkdown(knob, sweep, table));

@@ -104,7 +104,14 @@ export interface ValidationReport {
   readonly checkpoints: { round: number; missingMass: number; goodTuring: number; librarySize: number; surprises: number }[];
   readonly checks: readonly ValidationCheck[];
   /** How u/ε drove ESCALATE: gate passes escalated, when, and the highest settlement rate used. */
-  readonly escalation: { count: number; firstRound: number | null; lastRound: number | null; inFirstTenth: number; maxSettlementRate: number; maxDepth: number };
+  readonly escalation: {
+    count: number;
+    firstRound: number | null;
+    lastRound: number | null;
+    inFirstTenth: number;
+    maxSettlementRate: number;
+    maxDepth: number;
+  };
 }
 
 interface Payload {
@@ -201,7 +208,10 @@ export async function runValidation(partial: Partial<ValidationOptions> = {}): P
   let committedViolations = 0;
   let falseDenies = 0;
   let committedFailures = 0;
-  const phase = { early: { surprises: 0, committedFailures: 0, additions: 0 }, late: { surprises: 0, committedFailures: 0, additions: 0 } };
+  const phase = {
+    early: { surprises: 0, committedFailures: 0, additions: 0 },
+    late: { surprises: 0, committedFailures: 0, additions: 0 },
+  };
   let genuineClaims = 0;
   let genuineReward = 0;
   let fabricatedClaims = 0;
@@ -340,7 +350,13 @@ export async function runValidation(partial: Partial<ValidationOptions> = {}): P
     name: 'missing mass non-increasing to ~0, tracked by Good–Turing',
     pass: monotone && finalMm <= MM_FINAL_MAX && gtMae <= GT_MAE_MAX,
     detail: `monotone ${monotone} over ${mm.length} checkpoints; first ${fmt(mm[0] ?? 1)}, final ${fmt(finalMm)} (need <= ${MM_FINAL_MAX}); Good–Turing final ${fmt(finalGt)}, mean |GT − exact| ${fmt(gtMae)} (need <= ${GT_MAE_MAX})`,
-    figures: { monotone, firstMissingMass: mm[0] ?? 1, finalMissingMass: finalMm, finalGoodTuring: finalGt, meanAbsGtError: gtMae },
+    figures: {
+      monotone,
+      firstMissingMass: mm[0] ?? 1,
+      finalMissingMass: finalMm,
+      finalGoodTuring: finalGt,
+      meanAbsGtError: gtMae,
+    },
   });
 
   checks.push({
@@ -357,7 +373,13 @@ export async function runValidation(partial: Partial<ValidationOptions> = {}): P
     name: 'retained memory is failure-derived',
     pass: ret.failure + ret.routine > 0 && ret.failureShare >= RETAIN_MIN && loop.memory.size <= config.memory.capacity,
     detail: `offered ${offered.failure} failure / ${offered.routine} routine episodes; retained ${ret.failure} failure / ${ret.routine} routine (failure share ${fmt(ret.failureShare)}, need >= ${RETAIN_MIN}; capacity ${config.memory.capacity})`,
-    figures: { offeredFailure: offered.failure, offeredRoutine: offered.routine, retainedFailure: ret.failure, retainedRoutine: ret.routine, failureShare: ret.failureShare },
+    figures: {
+      offeredFailure: offered.failure,
+      offeredRoutine: offered.routine,
+      retainedFailure: ret.failure,
+      retainedRoutine: ret.routine,
+      failureShare: ret.failureShare,
+    },
   });
 
   const rate = (x: number): number => x / early;
@@ -370,7 +392,14 @@ export async function runValidation(partial: Partial<ValidationOptions> = {}): P
     name: 'surprise and committed-failure rates fall by >= 10x',
     pass: falls(sEarly, sLate) && falls(cEarly, cLate),
     detail: `per round, first vs last ${early} rounds: surprises ${fmt(sEarly)} -> ${fmt(sLate)} (${ratio(sEarly, sLate)}), committed failures ${fmt(cEarly)} -> ${fmt(cLate)} (${ratio(cEarly, cLate)})`,
-    figures: { surpriseRateEarly: sEarly, surpriseRateLate: sLate, committedFailureRateEarly: cEarly, committedFailureRateLate: cLate, totalCommittedFailures: committedFailures, escalations },
+    figures: {
+      surpriseRateEarly: sEarly,
+      surpriseRateLate: sLate,
+      committedFailureRateEarly: cEarly,
+      committedFailureRateLate: cLate,
+      totalCommittedFailures: committedFailures,
+      escalations,
+    },
   });
 
   return {
@@ -379,11 +408,24 @@ export async function runValidation(partial: Partial<ValidationOptions> = {}): P
     decisions: { ...loop.counters.decisions },
     checkpoints,
     checks,
-    escalation: { count: escalations, firstRound: firstEscalation, lastRound: lastEscalation, inFirstTenth: escalationsEarly, maxSettlementRate: maxRate, maxDepth },
+    escalation: {
+      count: escalations,
+      firstRound: firstEscalation,
+      lastRound: lastEscalation,
+      inFirstTenth: escalationsEarly,
+      maxSettlementRate: maxRate,
+      maxDepth,
+    },
   };
 }
 
-function makeEvidence(rng: Rng, step: number, violationKind: number, maxKl: number, len: { min: number; max: number }): ProposedUpdate {
+function makeEvidence(
+  rng: Rng,
+  step: number,
+  violationKind: number,
+  maxKl: number,
+  len: { min: number; max: number },
+): ProposedUpdate {
   const ev = {
     kind: 'policy_update' as const,
     step,
@@ -423,11 +465,23 @@ function makeWindow(
     if (exploit) {
       const gold = 0.2 * rng.next();
       truth.set(id, { gold, mode });
-      out.push({ id, proxy: 0.85 + 0.15 * rng.next(), gold: null, features: { indices: [mode], values: [1] }, payload: { mode } });
+      out.push({
+        id,
+        proxy: 0.85 + 0.15 * rng.next(),
+        gold: null,
+        features: { indices: [mode], values: [1] },
+        payload: { mode },
+      });
     } else {
       const gold = 0.2 + 0.6 * rng.next();
       truth.set(id, { gold, mode: null });
-      out.push({ id, proxy: clamp01(gold + 0.03 * rng.normal()), gold: null, features: { indices: [], values: [] }, payload: { mode: null } });
+      out.push({
+        id,
+        proxy: clamp01(gold + 0.03 * rng.normal()),
+        gold: null,
+        features: { indices: [], values: [] },
+        payload: { mode: null },
+      });
     }
   }
   return out;

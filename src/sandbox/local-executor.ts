@@ -135,7 +135,11 @@ class WorkerSlot {
       child.on('message', onMessage);
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
-        reject(new Error(`sandbox worker exited during start-up (code ${code}, signal ${signal}): ${this.stderrTail.trim().slice(-2000)}`));
+        reject(
+          new Error(
+            `sandbox worker exited during start-up (code ${code}, signal ${signal}): ${this.stderrTail.trim().slice(-2000)}`,
+          ),
+        );
         this.onExit(child, code, signal);
       });
       child.on('error', () => {
@@ -381,7 +385,8 @@ export class LocalExecutor implements Executor {
         try {
           await slot.start();
         } catch {
-          for (const j of chunk) deliver(j.index, failure(j.spec, 'error', `sandbox worker unavailable: ${(e as Error).message}`));
+          for (const j of chunk)
+            deliver(j.index, failure(j.spec, 'error', `sandbox worker unavailable: ${(e as Error).message}`));
           return [];
         }
       }
@@ -395,7 +400,15 @@ export class LocalExecutor implements Executor {
         if (outcome.hungIndex !== undefined) {
           if (j.index === outcome.hungIndex) {
             const t = j.spec.timeoutMs ?? this.opts.timeoutMs;
-            deliver(j.index, failure(j.spec, 'timeout', `timed out after ${t} ms (the program hung its sandbox worker, which was killed and replaced)`, t));
+            deliver(
+              j.index,
+              failure(
+                j.spec,
+                'timeout',
+                `timed out after ${t} ms (the program hung its sandbox worker, which was killed and replaced)`,
+                t,
+              ),
+            );
           } else retry.push(j);
           continue;
         }

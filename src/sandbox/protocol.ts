@@ -71,7 +71,10 @@ export async function serveWorker<R>(spec: {
   try {
     runtime = await spec.start(opts);
   } catch (e) {
-    sendToParent({ type: 'fatal', message: `${spec.what} failed to start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}` });
+    sendToParent({
+      type: 'fatal',
+      message: `${spec.what} failed to start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+    });
     process.exit(1);
   }
   process.on('disconnect', () => process.exit(0));

@@ -31,8 +31,18 @@ const cache = new Map<string, TestPlanResult>();
 /** Globals every realm has (V8 builtins plus what the harness installs): never read from the program. */
 const REALM_GLOBALS: ReadonlySet<string> = new Set([
   ...(runInNewContext('Object.getOwnPropertyNames(globalThis)') as string[]),
-  'globalThis', 'require', 'console', 'module', 'exports', 'arguments', 'eval', 'undefined', 'NaN', 'Infinity',
-  '__anchorScope', '__anchorRead',
+  'globalThis',
+  'require',
+  'console',
+  'module',
+  'exports',
+  'arguments',
+  'eval',
+  'undefined',
+  'NaN',
+  'Infinity',
+  '__anchorScope',
+  '__anchorRead',
 ]);
 
 type AnyNode = Node & Record<string, unknown>;
@@ -45,12 +55,24 @@ function isNode(v: unknown): v is AnyNode {
 function patternNames(p: AnyNode | null | undefined, into: Set<string>): void {
   if (!p) return;
   switch (p.type) {
-    case 'Identifier': into.add(p.name as string); break;
-    case 'ObjectPattern': for (const prop of p.properties as AnyNode[]) patternNames(prop.type === 'RestElement' ? prop : (prop.value as AnyNode), into); break;
-    case 'ArrayPattern': for (const el of p.elements as Array<AnyNode | null>) patternNames(el, into); break;
-    case 'RestElement': patternNames(p.argument as AnyNode, into); break;
-    case 'AssignmentPattern': patternNames(p.left as AnyNode, into); break;
-    default: break;
+    case 'Identifier':
+      into.add(p.name as string);
+      break;
+    case 'ObjectPattern':
+      for (const prop of p.properties as AnyNode[])
+        patternNames(prop.type === 'RestElement' ? prop : (prop.value as AnyNode), into);
+      break;
+    case 'ArrayPattern':
+      for (const el of p.elements as Array<AnyNode | null>) patternNames(el, into);
+      break;
+    case 'RestElement':
+      patternNames(p.argument as AnyNode, into);
+      break;
+    case 'AssignmentPattern':
+      patternNames(p.left as AnyNode, into);
+      break;
+    default:
+      break;
   }
 }
 
@@ -64,14 +86,17 @@ function scan(root: AnyNode): { refs: Set<string>; declared: Set<string> } {
         const skip =
           (parent?.type === 'MemberExpression' && key === 'property' && !parent.computed) ||
           ((parent?.type === 'Property' || parent?.type === 'MethodDefinition' || parent?.type === 'PropertyDefinition') &&
-            key === 'key' && !parent.computed) ||
+            key === 'key' &&
+            !parent.computed) ||
           ((parent?.type === 'LabeledStatement' || parent?.type === 'BreakStatement' || parent?.type === 'ContinueStatement') &&
             key === 'label') ||
           parent?.type === 'MetaProperty';
         if (!skip) refs.add(n.name as string);
         return;
       }
-      case 'VariableDeclarator': patternNames(n.id as AnyNode, declared); break;
+      case 'VariableDeclarator':
+        patternNames(n.id as AnyNode, declared);
+        break;
       case 'FunctionDeclaration':
       case 'FunctionExpression':
       case 'ArrowFunctionExpression':
@@ -82,13 +107,17 @@ function scan(root: AnyNode): { refs: Set<string>; declared: Set<string> } {
       case 'ClassExpression':
         if (n.id) patternNames(n.id as AnyNode, declared);
         break;
-      case 'CatchClause': patternNames(n.param as AnyNode | null, declared); break;
-      default: break;
+      case 'CatchClause':
+        patternNames(n.param as AnyNode | null, declared);
+        break;
+      default:
+        break;
     }
     for (const k of Object.keys(n)) {
       const v = n[k];
-      if (Array.isArray(v)) { for (const c of v) if (isNode(c)) visit(c, n, k); }
-      else if (isNode(v) && k !== 'loc') visit(v, n, k);
+      if (Array.isArray(v)) {
+        for (const c of v) if (isNode(c)) visit(c, n, k);
+      } else if (isNode(v) && k !== 'loc') visit(v, n, k);
     }
   };
   visit(root, undefined, undefined);
@@ -108,11 +137,17 @@ function parseScript(src: string): AnyNode | undefined {
  * function, class or variable declaration except the last function (the one the completion
  * writes). The prompt normally ends inside that function, so it is closed before parsing.
  */
-function promptHelpers(prompt: string, testsDeclared: ReadonlySet<string>, testsRefs: ReadonlySet<string>): { source: string; names: Set<string> } {
+function promptHelpers(
+  prompt: string,
+  testsDeclared: ReadonlySet<string>,
+  testsRefs: ReadonlySet<string>,
+): { source: string; names: Set<string> } {
   const none = { source: '', names: new Set<string>() };
   const ast = parseScript(prompt) ?? parseScript(`${prompt}\n}`);
   if (!ast) return none;
-  const body = (ast.body as AnyNode[]).filter((s) => s.type === 'FunctionDeclaration' || s.type === 'ClassDeclaration' || s.type === 'VariableDeclaration');
+  const body = (ast.body as AnyNode[]).filter(
+    (s) => s.type === 'FunctionDeclaration' || s.type === 'ClassDeclaration' || s.type === 'VariableDeclaration',
+  );
   let lastFn = -1;
   for (let i = 0; i < body.length; i++) if (body[i]!.type === 'FunctionDeclaration') lastFn = i;
   const parts: string[] = [];
@@ -120,7 +155,8 @@ function promptHelpers(prompt: string, testsDeclared: ReadonlySet<string>, tests
   body.forEach((stmt, i) => {
     if (i === lastFn) return;
     const declared = new Set<string>();
-    if (stmt.type === 'VariableDeclaration') for (const d of stmt.declarations as AnyNode[]) patternNames(d.id as AnyNode, declared);
+    if (stmt.type === 'VariableDeclaration')
+      for (const d of stmt.declarations as AnyNode[]) patternNames(d.id as AnyNode, declared);
     else patternNames(stmt.id as AnyNode, declared);
     const used = [...declared].some((n) => testsRefs.has(n));
     const clash = [...declared].some((n) => testsDeclared.has(n));

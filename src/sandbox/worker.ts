@@ -166,7 +166,12 @@ class Host {
   }
 
   /** A fresh context with the role's harness installed and seeded. */
-  private prepare(isolate: ivm.Isolate, role: HarnessRole, seed: number, refs: Array<{ release(): void }>): [ivm.Context, Controller] {
+  private prepare(
+    isolate: ivm.Isolate,
+    role: HarnessRole,
+    seed: number,
+    refs: Array<{ release(): void }>,
+  ): [ivm.Context, Controller] {
     const ctx = isolate.createContextSync();
     refs.push(ctx);
     const controller = this.harnessScript(isolate, role).runSync(ctx, { reference: true, timeout: 5000 }) as Controller;
@@ -268,7 +273,10 @@ class Host {
         const limit = limitStatus(r.error);
         if (limit) return limit;
         const v = programOut();
-        return done('error', { stdout: stdoutOf(v), error: `the program failed before the tests ran: ${describeRunError(r.error)}` });
+        return done('error', {
+          stdout: stdoutOf(v),
+          error: `the program failed before the tests ran: ${describeRunError(r.error)}`,
+        });
       }
       const { plan: tp } = plan;
       let wrapper: ivm.Reference;
@@ -285,9 +293,17 @@ class Host {
       } catch (e) {
         const limit = limitStatus(e);
         if (limit) return limit;
-        return done('error', { stdout: stdoutOf(programOut()), error: `reading the program's definitions failed: ${describeRunError(e)}` });
+        return done('error', {
+          stdout: stdoutOf(programOut()),
+          error: `reading the program's definitions failed: ${describeRunError(e)}`,
+        });
       }
-      const t = await this.applyWatched(isolate, realm.ctl, [OP_RUN, wrapper.derefInto(), controller.derefInto(), resolved.derefInto(), tp.namesJson, seed], left());
+      const t = await this.applyWatched(
+        isolate,
+        realm.ctl,
+        [OP_RUN, wrapper.derefInto(), controller.derefInto(), resolved.derefInto(), tp.namesJson, seed],
+        left(),
+      );
       if (t.kind === 'hung') {
         recycle = true;
         return done('timeout', { error: `timed out after ${p.timeoutMs} ms (watchdog disposed the isolate)` });
@@ -311,7 +327,11 @@ class Host {
       // the solution ran out of it): out of memory, by the host's measure.
       if (v.threw && v.failed === 0 && this.nearMemoryLimit(isolate)) {
         recycle = true;
-        return done('oom', { ...counts(v), stdout: stdoutOf(pv) + stdoutOf(v), error: `out of memory: the isolate's memory (${this.opts.memoryMb} MB limit) is nearly exhausted (${v.thrownError.slice(0, 200)})` });
+        return done('oom', {
+          ...counts(v),
+          stdout: stdoutOf(pv) + stdoutOf(v),
+          error: `out of memory: the isolate's memory (${this.opts.memoryMb} MB limit) is nearly exhausted (${v.thrownError.slice(0, 200)})`,
+        });
       }
       return this.testsVerdict(v, stdoutOf(pv) + stdoutOf(v), done);
     } finally {
@@ -340,12 +360,23 @@ class Host {
       });
     }
     if (v.asyncState === 2) return done('error', { ...c, stdout, error: `unhandled rejection: ${v.asyncError}` });
-    if (v.unsettled > 0) return done('fail', { ...c, stdout, error: `${v.unsettled} assert.rejects/doesNotReject call(s) never settled` });
+    if (v.unsettled > 0)
+      return done('fail', { ...c, stdout, error: `${v.unsettled} assert.rejects/doesNotReject call(s) never settled` });
     if (v.passed === 0) {
-      return done('fail', { ...c, stdout, error: 'the tests ran no check: a test file that runs no case never passes', code: 'tests_not_run' });
+      return done('fail', {
+        ...c,
+        stdout,
+        error: 'the tests ran no check: a test file that runs no case never passes',
+        code: 'tests_not_run',
+      });
     }
     if (v.passed < this.opts.minAssertions) {
-      return done('fail', { ...c, stdout, error: `only ${v.passed} check(s) ran (< min_assertions ${this.opts.minAssertions})`, code: 'tests_not_run' });
+      return done('fail', {
+        ...c,
+        stdout,
+        error: `only ${v.passed} check(s) ran (< min_assertions ${this.opts.minAssertions})`,
+        code: 'tests_not_run',
+      });
     }
     return done('pass', { ...c, stdout });
   }
@@ -395,7 +426,8 @@ class Host {
       });
     }
     if (v.asyncState === 2) return done('error', { ...c, stdout: out, error: `unhandled rejection: ${v.asyncError}` });
-    if (v.unsettled > 0) return done('fail', { ...c, stdout: out, error: `${v.unsettled} assert.rejects/doesNotReject call(s) never settled` });
+    if (v.unsettled > 0)
+      return done('fail', { ...c, stdout: out, error: `${v.unsettled} assert.rejects/doesNotReject call(s) never settled` });
     if (v.passed < this.opts.minAssertions) {
       return done('fail', {
         ...c,
@@ -627,7 +659,15 @@ async function runBatch(host: Host, batch: number, programs: WireProgram[]): Pro
       } catch (e) {
         // A bug or an isolated-vm failure outside the per-program handling: never lose the program.
         host.recycle();
-        r = { i: p.i, status: 'error', passed: 0, total: 0, ms: Math.round(performance.now() - started), stdout: '', error: `sandbox internal error: ${e instanceof Error ? e.message : String(e)}` };
+        r = {
+          i: p.i,
+          status: 'error',
+          passed: 0,
+          total: 0,
+          ms: Math.round(performance.now() - started),
+          stdout: '',
+          error: `sandbox internal error: ${e instanceof Error ? e.message : String(e)}`,
+        };
         if (process.env.ANCHOR_DEBUG) process.stderr.write(`sandbox worker: ${e instanceof Error ? e.stack : String(e)}\n`);
       }
       buffered.push(r);

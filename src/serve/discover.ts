@@ -95,7 +95,10 @@ export function visibleEntries(root: string, only: string | null): Entry[] {
     } catch {
       // see discover()
     }
-    return [{ kind: 'sweep', id: only, dir }, ...seeds.map((s) => ({ kind: 'run' as const, id: idOf(root, s), dir: s, sweep: only }))];
+    return [
+      { kind: 'sweep', id: only, dir },
+      ...seeds.map((s) => ({ kind: 'run' as const, id: idOf(root, s), dir: s, sweep: only })),
+    ];
   }
   return isRunDir(dir) ? [{ kind: 'run', id: only, dir }] : [];
 }
@@ -106,7 +109,12 @@ export function visibleEntries(root: string, only: string | null): Entry[] {
  * disk, and only entries the index would list are served.
  */
 export function findEntry(root: string, only: string | null, kind: Entry['kind'], id: string): Entry {
-  const bad = id === '' || id.includes('\0') || id.includes('\\') || isAbsolute(id) || id.split('/').some((p) => p === '..' || p === '.' || p === '');
+  const bad =
+    id === '' ||
+    id.includes('\0') ||
+    id.includes('\\') ||
+    isAbsolute(id) ||
+    id.split('/').some((p) => p === '..' || p === '.' || p === '');
   if (bad) throw new AnchorError('BAD_ARGUMENT', `not a run id: ${JSON.stringify(id)}`);
   const dir = resolve(root, id);
   if (!dir.startsWith(root + sep)) throw new AnchorError('BAD_ARGUMENT', `not a run id: ${JSON.stringify(id)}`);

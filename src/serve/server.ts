@@ -138,7 +138,8 @@ export async function startServer(opts: ServeOptions): Promise<LiveServer> {
     return null;
   };
   const bearer = (req: IncomingMessage): string | null => /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? null;
-  const hostOk = (req: IncomingMessage) => [`${HOST}:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(req.headers.host ?? '');
+  const hostOk = (req: IncomingMessage) =>
+    [`${HOST}:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(req.headers.host ?? '');
 
   // --- targets --------------------------------------------------------------------------------
   const intParam = (u: URL, k: string): number | undefined => {
@@ -147,25 +148,39 @@ export async function startServer(opts: ServeOptions): Promise<LiveServer> {
   };
   const idFrom = (path: string, prefix: string): string => {
     const parts = path.slice(prefix.length).split('/').map(decode);
-    if (parts.some((p) => p === null)) throw new AnchorError('BAD_ARGUMENT', `not a run id: ${JSON.stringify(path.slice(prefix.length))}`);
+    if (parts.some((p) => p === null))
+      throw new AnchorError('BAD_ARGUMENT', `not a run id: ${JSON.stringify(path.slice(prefix.length))}`);
     return parts.join('/');
   };
   const targetOf = (path: string, u: URL): Target | null => {
     const window = intParam(u, 'window');
     if (path === '/' || path === '/index') return { page: 'index', entries: [] };
     if (path.startsWith('/run/')) return { page: 'run', entries: [findEntry(root, only, 'run', idFrom(path, '/run/'))], window };
-    if (path.startsWith('/sweep/')) return { page: 'sweep', entries: [findEntry(root, only, 'sweep', idFrom(path, '/sweep/'))], window };
+    if (path.startsWith('/sweep/'))
+      return { page: 'sweep', entries: [findEntry(root, only, 'sweep', idFrom(path, '/sweep/'))], window };
     if (path === '/overlay') {
       const ids = [...new Set(u.searchParams.getAll('run'))];
-      if (ids.length < 1) throw new AnchorError('BAD_ARGUMENT', 'overlay needs run=ID parameters (tick two or more runs in the index)');
-      return { page: 'overlay', entries: ids.map((id) => findEntry(root, only, 'run', id)), window, metric: u.searchParams.get('metric') ?? undefined };
+      if (ids.length < 1)
+        throw new AnchorError('BAD_ARGUMENT', 'overlay needs run=ID parameters (tick two or more runs in the index)');
+      return {
+        page: 'overlay',
+        entries: ids.map((id) => findEntry(root, only, 'run', id)),
+        window,
+        metric: u.searchParams.get('metric') ?? undefined,
+      };
     }
     return null;
   };
   // Hashed: the page only compares fingerprints, and they name files.
   const fingerprint = (t: Target): string =>
     createHash('sha256')
-      .update(t.page === 'index' ? visibleEntries(root, only).map((e) => `${e.kind}:${e.id}=${entryFingerprint(e)}`).join('\n') : t.entries.map((e) => entryFingerprint(e)).join('\n'))
+      .update(
+        t.page === 'index'
+          ? visibleEntries(root, only)
+              .map((e) => `${e.kind}:${e.id}=${entryFingerprint(e)}`)
+              .join('\n')
+          : t.entries.map((e) => entryFingerprint(e)).join('\n'),
+      )
       .digest('base64url')
       .slice(0, 22);
   const build = (t: Target): Promise<Slots> => {
@@ -197,23 +212,49 @@ export async function startServer(opts: ServeOptions): Promise<LiveServer> {
     return (
       `<nav class="top"><a href="/">all runs</a>` +
       `<label>run <select id="run-switch"><option value="">—</option>${options}</select></label>` +
-      (t.page === 'index' ? `<button id="overlay-button" type="button" disabled>Overlay selected runs</button>` : `<label title="rolling-mean and final window, in steps">window <input id="window" type="number" min="1" step="1" value="${window ?? ''}"></label>`) +
+      (t.page === 'index'
+        ? `<button id="overlay-button" type="button" disabled>Overlay selected runs</button>`
+        : `<label title="rolling-mean and final window, in steps">window <input id="window" type="number" min="1" step="1" value="${window ?? ''}"></label>`) +
       (t.page === 'overlay' ? '<span data-slot="picker"></span>' : '') +
-      (t.page === 'run' ? `<a href="/overlay?run=${encodeURIComponent(t.entries[0]!.id)}" title="plot any metric the arms log">any logged metric…</a>` : '') +
+      (t.page === 'run'
+        ? `<a href="/overlay?run=${encodeURIComponent(t.entries[0]!.id)}" title="plot any metric the arms log">any logged metric…</a>`
+        : '') +
       `<span id="live-status" class="live">connecting…</span></nav>`
     );
   };
   const sections: Record<Target['page'], [string, string | null][]> = {
     index: [['runs', 'Runs and sweeps']],
-    run: [['meta', null], ['warnings', null], ['progress', 'Arms'], ['compare', 'Comparison'], ['charts', 'Charts']],
-    sweep: [['meta', null], ['warnings', null], ['progress', 'Arms of every seed run'], ['knob', 'The settlement knob'], ['compare', 'All arms'], ['seeds', 'Seed runs']],
-    overlay: [['runs', null], ['charts', null]],
+    run: [
+      ['meta', null],
+      ['warnings', null],
+      ['progress', 'Arms'],
+      ['compare', 'Comparison'],
+      ['charts', 'Charts'],
+    ],
+    sweep: [
+      ['meta', null],
+      ['warnings', null],
+      ['progress', 'Arms of every seed run'],
+      ['knob', 'The settlement knob'],
+      ['compare', 'All arms'],
+      ['seeds', 'Seed runs'],
+    ],
+    overlay: [
+      ['runs', null],
+      ['charts', null],
+    ],
   };
   const page = (t: Target, s: Slots & { window?: number }, apiPath: string, fp: string, error?: string): string => {
     const slots = sections[t.page]
-      .map(([name, heading]) => `${heading ? `<h2>${escapeHtml(heading)}</h2>` : ''}<div data-slot="${name}">${s.slots[name] ?? ''}</div>`)
+      .map(
+        ([name, heading]) =>
+          `${heading ? `<h2>${escapeHtml(heading)}</h2>` : ''}<div data-slot="${name}">${s.slots[name] ?? ''}</div>`,
+      )
       .join('\n');
-    const navHtml = nav(t, s.window).replace('<span data-slot="picker"></span>', `<span data-slot="picker">${s.slots.picker ?? ''}</span>`);
+    const navHtml = nav(t, s.window).replace(
+      '<span data-slot="picker"></span>',
+      `<span data-slot="picker">${s.slots.picker ?? ''}</span>`,
+    );
     return `<!doctype html>
 <html lang="en">
 <head>
@@ -242,14 +283,24 @@ ${slots}
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       'x-frame-options': 'DENY',
-      'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'",
+      'content-security-policy':
+        "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'",
       ...headers,
     });
     res.end(body);
   };
-  const statusOf = (err: unknown): number => (err instanceof AnchorError ? (err.code === 'NOT_FOUND' ? 404 : err.code === 'BAD_ARGUMENT' && /not a run id|overlay needs/.test(err.message) ? 400 : 409) : 503);
+  const statusOf = (err: unknown): number =>
+    err instanceof AnchorError
+      ? err.code === 'NOT_FOUND'
+        ? 404
+        : err.code === 'BAD_ARGUMENT' && /not a run id|overlay needs/.test(err.message)
+          ? 400
+          : 409
+      : 503;
   const messageOf = (err: unknown): string =>
-    err instanceof AnchorError ? err.message : `not readable right now (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); retrying on the next change`;
+    err instanceof AnchorError
+      ? err.message
+      : `not readable right now (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); retrying on the next change`;
 
   // A run's own files as they are on disk (the logs behind the charts, the end-of-run report):
   // only these names, only inside a run the index lists.
@@ -259,15 +310,28 @@ ${slots}
     const type = arm === null ? RUN_FILES[name] : ARM_FILES[name];
     try {
       const entry = findEntry(root, only, 'run', idFrom(path, '/files/'));
-      if (!type || (arm !== null && (!/^[\w.-]+$/.test(arm) || arm === '.' || arm === '..'))) throw new AnchorError('BAD_ARGUMENT', `not a file of a run: ${arm !== null ? `${arm}/` : ''}${name}`);
+      if (!type || (arm !== null && (!/^[\w.-]+$/.test(arm) || arm === '.' || arm === '..')))
+        throw new AnchorError('BAD_ARGUMENT', `not a file of a run: ${arm !== null ? `${arm}/` : ''}${name}`);
       const file = arm === null ? join(entry.dir, name) : join(entry.dir, arm, name);
       const stream = createReadStream(file);
       stream.once('open', () => {
-        res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:" });
+        res.writeHead(200, {
+          'content-type': type,
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+          'referrer-policy': 'no-referrer',
+          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+        });
         stream.pipe(res);
       });
       stream.once('error', (err: NodeJS.ErrnoException) => {
-        if (!res.headersSent) send(res, err.code === 'ENOENT' ? 404 : 503, 'text/plain; charset=utf-8', `${err.code === 'ENOENT' ? 'no such file (yet)' : 'unreadable'}: ${arm !== null ? `${arm}/` : ''}${name}\n`);
+        if (!res.headersSent)
+          send(
+            res,
+            err.code === 'ENOENT' ? 404 : 503,
+            'text/plain; charset=utf-8',
+            `${err.code === 'ENOENT' ? 'no such file (yet)' : 'unreadable'}: ${arm !== null ? `${arm}/` : ''}${name}\n`,
+          );
         else res.end();
       });
     } catch (err) {
@@ -278,8 +342,19 @@ ${slots}
   const events = (req: IncomingMessage, res: ServerResponse, u: URL) => {
     const watched: Target = u.searchParams.has('index')
       ? { page: 'index', entries: [] }
-      : { page: 'run', entries: [...u.searchParams.getAll('run').map((id) => findEntry(root, only, 'run', id)), ...u.searchParams.getAll('sweep').map((id) => findEntry(root, only, 'sweep', id))] };
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-content-type-options': 'nosniff' });
+      : {
+          page: 'run',
+          entries: [
+            ...u.searchParams.getAll('run').map((id) => findEntry(root, only, 'run', id)),
+            ...u.searchParams.getAll('sweep').map((id) => findEntry(root, only, 'sweep', id)),
+          ],
+        };
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-content-type-options': 'nosniff',
+    });
     res.write('retry: 2000\n\n');
     streams.add(res);
     let last = '';
@@ -305,7 +380,13 @@ ${slots}
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    if (!hostOk(req)) return send(res, 403, 'text/plain; charset=utf-8', 'anchor-rl serve: wrong Host header (only the loopback address is served)\n');
+    if (!hostOk(req))
+      return send(
+        res,
+        403,
+        'text/plain; charset=utf-8',
+        'anchor-rl serve: wrong Host header (only the loopback address is served)\n',
+      );
     const u = new URL(req.url ?? '/', `http://${HOST}:${port}`);
     if (token !== null) {
       const q = u.searchParams.get('token');
@@ -319,10 +400,16 @@ ${slots}
       }
       const given = bearer(req) ?? cookieToken(req);
       if (given === null || !same(given, token)) {
-        return send(res, 403, 'text/plain; charset=utf-8', 'anchor-rl serve: access token required — open the URL that `anchor-rl serve` printed (it carries ?token=...)\n');
+        return send(
+          res,
+          403,
+          'text/plain; charset=utf-8',
+          'anchor-rl serve: access token required — open the URL that `anchor-rl serve` printed (it carries ?token=...)\n',
+        );
       }
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'read-only server: GET only\n', { allow: 'GET, HEAD' });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return send(res, 405, 'text/plain; charset=utf-8', 'read-only server: GET only\n', { allow: 'GET, HEAD' });
     const path = u.pathname;
     if (path === '/static/live.js') return send(res, 200, 'text/javascript; charset=utf-8', CLIENT_JS);
     if (path === '/favicon.ico') return send(res, 204, 'text/plain', '');
@@ -338,17 +425,41 @@ ${slots}
     let target: Target | null = null;
     try {
       target = targetOf(api ? path.slice(4).replace(/^\/index$/, '/') : path, u);
-      if (!target) return send(res, 404, api ? 'application/json' : 'text/plain; charset=utf-8', api ? JSON.stringify({ error: 'no such page' }) : 'no such page\n');
+      if (!target)
+        return send(
+          res,
+          404,
+          api ? 'application/json' : 'text/plain; charset=utf-8',
+          api ? JSON.stringify({ error: 'no such page' }) : 'no such page\n',
+        );
       const fp = fingerprint(target);
       const built = await build(target);
-      if (api) return send(res, 200, 'application/json', JSON.stringify({ fingerprint: fp, title: built.title, slots: built.slots }));
+      if (api)
+        return send(res, 200, 'application/json', JSON.stringify({ fingerprint: fp, title: built.title, slots: built.slots }));
       return send(res, 200, 'text/html; charset=utf-8', page(target, built, `/api${path === '/' ? '/index' : path}`, fp));
     } catch (err) {
       const status = statusOf(err);
       if (api) return send(res, status, 'application/json', JSON.stringify({ error: messageOf(err) }));
       // A page whose run is half-written or gone: the shell with the reason, still watching.
-      if (target && status !== 404 && status !== 400) return send(res, status, 'text/html; charset=utf-8', page(target, { title: `anchor-rl — ${target.entries.map((e) => e.id).join(', ')}`, slots: {} }, `/api${path}`, '', messageOf(err)));
-      return send(res, status, 'text/html; charset=utf-8', `<!doctype html><meta charset="utf-8"><title>anchor-rl</title><p>${escapeHtml(messageOf(err))}</p><p><a href="/">all runs</a></p>`);
+      if (target && status !== 404 && status !== 400)
+        return send(
+          res,
+          status,
+          'text/html; charset=utf-8',
+          page(
+            target,
+            { title: `anchor-rl — ${target.entries.map((e) => e.id).join(', ')}`, slots: {} },
+            `/api${path}`,
+            '',
+            messageOf(err),
+          ),
+        );
+      return send(
+        res,
+        status,
+        'text/html; charset=utf-8',
+        `<!doctype html><meta charset="utf-8"><title>anchor-rl</title><p>${escapeHtml(messageOf(err))}</p><p><a href="/">all runs</a></p>`,
+      );
     }
   };
 
@@ -360,7 +471,14 @@ ${slots}
   });
   await new Promise<void>((resolvePromise, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(err.code === 'EADDRINUSE' ? new AnchorError('BAD_ARGUMENT', `port ${opts.port} is in use on ${HOST}; pick another with --port (0 = any free port)`) : err),
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new AnchorError(
+              'BAD_ARGUMENT',
+              `port ${opts.port} is in use on ${HOST}; pick another with --port (0 = any free port)`,
+            )
+          : err,
+      ),
     );
     server.listen(opts.port, HOST, () => resolvePromise());
   });

@@ -141,15 +141,20 @@ function chartsHtml(charts: readonly Chart[], wide: (id: string) => boolean): st
   return charts.map((c) => figureHtml(c, wide(c.id))).join('\n');
 }
 
-const runLink = (id: string, text = id) => `<a href="/run/${id.split('/').map(encodeURIComponent).join('/')}">${escapeHtml(text)}</a>`;
-const sweepLink = (id: string, text = id) => `<a href="/sweep/${id.split('/').map(encodeURIComponent).join('/')}">${escapeHtml(text)}</a>`;
+const runLink = (id: string, text = id) =>
+  `<a href="/run/${id.split('/').map(encodeURIComponent).join('/')}">${escapeHtml(text)}</a>`;
+const sweepLink = (id: string, text = id) =>
+  `<a href="/sweep/${id.split('/').map(encodeURIComponent).join('/')}">${escapeHtml(text)}</a>`;
 
 // --- index --------------------------------------------------------------------------------------
 
 /** Headline of one arm in the index: gold over the final window. */
 function headline(table: CompareTable, colors: Map<string, string>): string {
   return table.rows
-    .map((r) => `<span class="hl">${swatch(colors.get(r.arm) ?? '#999')}${escapeHtml(r.arm)} ${escapeHtml(formatCell(r.values.finalGold, 3, false))}</span>`)
+    .map(
+      (r) =>
+        `<span class="hl">${swatch(colors.get(r.arm) ?? '#999')}${escapeHtml(r.arm)} ${escapeHtml(formatCell(r.values.finalGold, 3, false))}</span>`,
+    )
     .join(' ');
 }
 
@@ -161,7 +166,9 @@ export function indexSlots(entries: readonly Entry[], now = Date.now()): Slots {
       if (e.kind === 'sweep') {
         const { sweep, runs, table } = readSweep(e.dir);
         const prog = runs.flatMap((r) => armProgress(r, now));
-        const best = [...table.rows].filter((r) => r.values.finalGold.mean !== null).sort((a, b) => b.values.finalGold.mean! - a.values.finalGold.mean!)[0];
+        const best = [...table.rows]
+          .filter((r) => r.values.finalGold.mean !== null)
+          .sort((a, b) => b.values.finalGold.mean! - a.values.finalGold.mean!)[0];
         const steps = prog.reduce((a, p) => a + p.step, 0);
         const total = prog.reduce((a, p) => a + (p.total ?? 0), 0);
         rows.push(
@@ -187,7 +194,9 @@ export function indexSlots(entries: readonly Entry[], now = Date.now()): Slots {
       );
     } catch (err) {
       // Deleted or half-written while we read it: listed as such, fixed on the next change.
-      rows.push(`<tr data-id="${escapeHtml(e.id)}" data-state="unreadable"><td></td><td>${escapeHtml(e.id)}</td><td>${badge('unreadable')}</td><td colspan="3">${escapeHtml((err as Error).message)}</td></tr>`);
+      rows.push(
+        `<tr data-id="${escapeHtml(e.id)}" data-state="unreadable"><td></td><td>${escapeHtml(e.id)}</td><td>${badge('unreadable')}</td><td colspan="3">${escapeHtml((err as Error).message)}</td></tr>`,
+      );
     }
   }
   const table =
@@ -227,7 +236,10 @@ export async function runSlots(e: Entry, window?: number, now = Date.now()): Pro
     slots: {
       meta: `<p class="meta">${meta.join(' · ')}</p>`,
       warnings: warningsHtml(run.warnings, run.dir, 'run'),
-      progress: progressHtml(armProgress(run, now).map((p) => ({ ...p, runId: e.id })), colors),
+      progress: progressHtml(
+        armProgress(run, now).map((p) => ({ ...p, runId: e.id })),
+        colors,
+      ),
       compare: compareHtml(table, colors),
       charts: `<div class="charts">${chartsHtml(charts, (id) => id === 'proxy-gold')}</div>`,
     },
@@ -248,7 +260,9 @@ export async function sweepSlots(e: Entry, window?: number, now = Date.now()): P
     const seed = runDirs[i]!.slice(e.dir.length + 1);
     return armProgress(r, now).map((p) => ({ ...p, seed, runId: `${e.id}/${seed}` }));
   });
-  const seeds = runDirs.map((d) => `<li>${runLink(`${e.id}/${d.slice(e.dir.length + 1)}`, d.slice(e.dir.length + 1))}</li>`).join('');
+  const seeds = runDirs
+    .map((d) => `<li>${runLink(`${e.id}/${d.slice(e.dir.length + 1)}`, d.slice(e.dir.length + 1))}</li>`)
+    .join('');
   return {
     title: `anchor-rl sweep — ${sweep.name}`,
     window: w,
@@ -268,20 +282,31 @@ export async function sweepSlots(e: Entry, window?: number, now = Date.now()): P
 /** Numeric metric keys logged by any arm of the runs, the report's headline keys first. */
 function numericKeys(runs: readonly RunData[]): string[] {
   const seen = new Set<string>();
-  for (const r of runs) for (const a of r.arms) for (const m of a.metrics) for (const [k, v] of Object.entries(m)) if (k !== 'step' && typeof v === 'number') seen.add(k);
+  for (const r of runs)
+    for (const a of r.arms)
+      for (const m of a.metrics) for (const [k, v] of Object.entries(m)) if (k !== 'step' && typeof v === 'number') seen.add(k);
   const first = [K.gold, K.proxy, K.gap, K.kl, K.length, K.entropy, K.sndG].filter((k) => seen.has(k) || k === K.gap);
   return [...first, ...[...seen].filter((k) => !first.includes(k as (typeof first)[number])).sort()];
 }
 
 /** Several runs' `metric` on one chart, with the metric picker. */
-export async function overlaySlots(entries: readonly Entry[], metric: string | undefined, window?: number): Promise<Slots & { window: number; metric: string }> {
+export async function overlaySlots(
+  entries: readonly Entry[],
+  metric: string | undefined,
+  window?: number,
+): Promise<Slots & { window: number; metric: string }> {
   const runs = entries.map((e) => ({ label: e.id, run: readRun(e.dir) }));
-  const w = windowOf(window, runs.map((r) => r.run));
+  const w = windowOf(
+    window,
+    runs.map((r) => r.run),
+  );
   const keys = numericKeys(runs.map((r) => r.run));
   const key = metric && keys.includes(metric) ? metric : K.gold;
   const colors = armColors([...new Set(runs.flatMap((r) => r.run.arms.map((a) => a.name)))]);
   const chart = await buildOverlayChart(runs, key, { window: w, colors });
-  const options = keys.map((k) => `<option value="${escapeHtml(k)}"${k === key ? ' selected' : ''}>${escapeHtml(k)}</option>`).join('');
+  const options = keys
+    .map((k) => `<option value="${escapeHtml(k)}"${k === key ? ' selected' : ''}>${escapeHtml(k)}</option>`)
+    .join('');
   const states = runs.map((r) => `<li>${runLink(r.label)} ${badge(runState(armProgress(r.run)))}</li>`).join('');
   return {
     title: `anchor-rl overlay — ${runs.map((r) => r.label).join(' vs ')}`,

@@ -15,15 +15,26 @@ import { generateProblems, getFamily, listFamilies } from './registry.ts';
 export const taskFamilyConfigSchema = z
   .object({
     family: z.string().default('synthetic-js').describe('A built-in task family (`anchor-rl datasets` lists them).'),
-    split_seed: z.number().int().default(1).describe('Seed of the problem generator; train and eval come from it and are disjoint.'),
+    split_seed: z
+      .number()
+      .int()
+      .default(1)
+      .describe('Seed of the problem generator; train and eval come from it and are disjoint.'),
     train: z.number().int().min(0).default(2000).describe('Number of training problems.'),
     eval: z.number().int().min(0).default(200).describe('Number of held-out evaluation problems.'),
-    options: z.record(z.string(), z.unknown()).default({}).describe('Family knobs (see datasets/synthetic.md); unknown knobs are errors. Same key as the pretrain config.'),
+    options: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe('Family knobs (see datasets/synthetic.md); unknown knobs are errors. Same key as the pretrain config.'),
   })
   .strict()
   .superRefine((cfg, ctx) => {
     if (!listFamilies().includes(cfg.family)) {
-      ctx.addIssue({ code: 'custom', path: ['family'], message: `unknown task family "${cfg.family}" (have: ${listFamilies().join(', ')})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['family'],
+        message: `unknown task family "${cfg.family}" (have: ${listFamilies().join(', ')})`,
+      });
       return;
     }
     const parsed = getFamily(cfg.family).schema.safeParse(cfg.options);

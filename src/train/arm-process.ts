@@ -14,7 +14,10 @@ import type { RunManifest } from './run-format.ts';
 import { configHash } from './run-dir.ts';
 
 /** Message from an arm process to its parent. */
-export type ArmMessage = { type: 'progress'; progress: ArmProgress } | { type: 'log'; message: string } | { type: 'error'; message: string };
+export type ArmMessage =
+  | { type: 'progress'; progress: ArmProgress }
+  | { type: 'log'; message: string }
+  | { type: 'error'; message: string };
 
 const send = (m: ArmMessage) => {
   if (process.send && process.connected) process.send(m);
@@ -36,7 +39,10 @@ async function main(): Promise<number> {
   // A config edited in manifest.json is applied only through `resume --allow-config-change`,
   // which records it; never silently by an arm (re)started by a sweep rerun or a queue worker.
   if (manifest.configHash && configHash(manifest.config) !== manifest.configHash) {
-    send({ type: 'error', message: `${join(runDir, 'manifest.json')}: the config was changed since the run started (it no longer matches configHash); \`anchor-rl resume ${runDir}\` lists the changes` });
+    send({
+      type: 'error',
+      message: `${join(runDir, 'manifest.json')}: the config was changed since the run started (it no longer matches configHash); \`anchor-rl resume ${runDir}\` lists the changes`,
+    });
     return 2;
   }
   const base = runConfigSchema.parse(manifest.config);

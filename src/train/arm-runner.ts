@@ -74,7 +74,8 @@ function readCheckpointState(dir: string): CheckpointState {
   const p = join(dir, 'state.json');
   try {
     const s = JSON.parse(readFileSync(p, 'utf8')) as CheckpointState;
-    if (typeof s !== 'object' || s === null || typeof s.trainer !== 'object' || typeof s.offsets !== 'object') throw new Error('missing trainer state or log offsets');
+    if (typeof s !== 'object' || s === null || typeof s.trainer !== 'object' || typeof s.offsets !== 'object')
+      throw new Error('missing trainer state or log offsets');
     return s;
   } catch (err) {
     throw new AnchorError('BAD_MODEL', `${p}: unreadable checkpoint state (${(err as Error).message})`, { file: p });
@@ -96,7 +97,12 @@ export function verifyLatestCheckpoint(armDir: string): { step: number; dir: str
     for (const [rel, sha] of Object.entries(state.files ?? {})) {
       const p = join(latest.dir, rel);
       if (!existsSync(p)) throw new AnchorError('BAD_MODEL', `${p}: missing checkpoint file`, { file: p });
-      if (sha256File(p) !== sha) throw new AnchorError('BAD_MODEL', `${p}: does not match the SHA-256 recorded in ${join(latest.dir, 'state.json')} (corrupt checkpoint file)`, { file: p });
+      if (sha256File(p) !== sha)
+        throw new AnchorError(
+          'BAD_MODEL',
+          `${p}: does not match the SHA-256 recorded in ${join(latest.dir, 'state.json')} (corrupt checkpoint file)`,
+          { file: p },
+        );
     }
     for (const rel of filesUnder(latest.dir).filter((f) => f.endsWith('.safetensors'))) {
       const p = join(latest.dir, rel);
@@ -109,7 +115,11 @@ export function verifyLatestCheckpoint(armDir: string): { step: number; dir: str
     const hint = prev
       ? `the previous complete checkpoint ${prev.dir} (step ${prev.step}) is kept: move the bad one aside (mv ${latest.dir} ${aside}) and resume again to continue from step ${prev.step}`
       : `no earlier checkpoint is kept (checkpoint.keep); move the bad one aside (mv ${latest.dir} ${aside}) to restart this arm from step 0`;
-    throw new AnchorError('BAD_MODEL', `${err.message}\n${hint}`, { ...err.details, checkpoint: latest.dir, previous: prev?.dir ?? null });
+    throw new AnchorError('BAD_MODEL', `${err.message}\n${hint}`, {
+      ...err.details,
+      checkpoint: latest.dir,
+      previous: prev?.dir ?? null,
+    });
   }
   return latest;
 }
@@ -119,11 +129,19 @@ export function verifyLatestCheckpoint(armDir: string): { step: number; dir: str
  * logger writes a non-finite loss or gradient norm as null), but a non-finite loss or gradient
  * always reaches the weights through the update.
  */
-function assertFiniteState(tensors: Iterable<[string, { data: ArrayLike<number> }]>, arm: string, what: string, step: number): void {
+function assertFiniteState(
+  tensors: Iterable<[string, { data: ArrayLike<number> }]>,
+  arm: string,
+  what: string,
+  step: number,
+): void {
   try {
     assertFiniteTensors(tensors, `${arm} policy`, what);
   } catch (err) {
-    throw new AnchorError('NON_FINITE', `${(err as Error).message} after step ${step}; the arm stopped and keeps its last good checkpoint (lower grpo.lr or check the reward)`);
+    throw new AnchorError(
+      'NON_FINITE',
+      `${(err as Error).message} after step ${step}; the arm stopped and keeps its last good checkpoint (lower grpo.lr or check the reward)`,
+    );
   }
 }
 
@@ -145,7 +163,8 @@ export async function runArm(opts: {
   const armDir = join(runDir, arm.name);
   mkdirSync(join(armDir, 'checkpoints'), { recursive: true });
   // A checkpoint interrupted mid-write (SIGKILL) leaves a temp dir; it was never complete.
-  for (const n of readdirSync(join(armDir, 'checkpoints'))) if (n.startsWith('.tmp-')) rmSync(join(armDir, 'checkpoints', n), { recursive: true, force: true });
+  for (const n of readdirSync(join(armDir, 'checkpoints')))
+    if (n.startsWith('.tmp-')) rmSync(join(armDir, 'checkpoints', n), { recursive: true, force: true });
   const backend = await initTf(log);
   const shared = sharedPaths(runDir);
 
@@ -165,7 +184,8 @@ export async function runArm(opts: {
   });
   const rm = await loadRewardModel(latest ? join(latest.dir, 'rm') : shared.initialRm);
   const features = createFeatureExtractor(config.reward_model.features);
-  const judge = arm.labels && LABEL_SOURCES[arm.labels].usesJudge ? await createJudge(config.judge, { learnedDir: shared.judge }) : undefined;
+  const judge =
+    arm.labels && LABEL_SOURCES[arm.labels].usesJudge ? await createJudge(config.judge, { learnedDir: shared.judge }) : undefined;
   const executor = createExecutorFromConfig(config.sandbox, config.seed);
 
   // --- logs (truncated to the checkpoint's offsets on resume: never duplicated) -----------------
@@ -180,11 +200,34 @@ export async function runArm(opts: {
   const metrics = new KvLogger([metricsFile, ...(tensorboard ? [tensorboard] : [])]);
   const refits = (l: RefitLine) => {
     refitsFile.write(l);
-    tensorboard?.writeScalars(l.step, { ...l, ...Object.fromEntries(Object.entries(l.fit ?? {}).map(([k, v]) => [`fit/${k}`, v])) }, 'refit');
+    tensorboard?.writeScalars(
+      l.step,
+      { ...l, ...Object.fromEntries(Object.entries(l.fit ?? {}).map(([k, v]) => [`fit/${k}`, v])) },
+      'refit',
+    );
   };
   const trainer = new ArmTrainer(
-    { config, arm, train, evalProblems, tokenizer: source.tokenizer, policy, reference, optimizer, engine, features, rm, judge, executor },
-    { metrics, samples: (l) => samplesFile.write(l), refits, ...(gateFile ? { gate: (l: string) => gateFile.writeLine(l) } : {}) },
+    {
+      config,
+      arm,
+      train,
+      evalProblems,
+      tokenizer: source.tokenizer,
+      policy,
+      reference,
+      optimizer,
+      engine,
+      features,
+      rm,
+      judge,
+      executor,
+    },
+    {
+      metrics,
+      samples: (l) => samplesFile.write(l),
+      refits,
+      ...(gateFile ? { gate: (l: string) => gateFile.writeLine(l) } : {}),
+    },
   );
   if (state) {
     trainer.setState(state.trainer);
@@ -225,7 +268,12 @@ export async function runArm(opts: {
     await rm.save(join(tmp, 'rm'));
     const ck: CheckpointState = {
       trainer: trainer.getState(),
-      offsets: { metrics: metricsFile.offset(), samples: samplesFile.offset(), refits: refitsFile.offset(), ...(gateFile ? { gate: gateFile.offset() } : {}) },
+      offsets: {
+        metrics: metricsFile.offset(),
+        samples: samplesFile.offset(),
+        refits: refitsFile.offset(),
+        ...(gateFile ? { gate: gateFile.offset() } : {}),
+      },
       files: Object.fromEntries(filesUnder(tmp).map((f) => [f, sha256File(join(tmp, f))])),
     };
     // state.json is written last: its presence marks the checkpoint complete.
@@ -234,7 +282,8 @@ export async function runArm(opts: {
     renameSync(tmp, final);
     // Keep the newest `keep` checkpoints; older ones go only after the new one is complete.
     const all = listCheckpoints(armDir);
-    for (const old of all.slice(0, Math.max(0, all.length - config.checkpoint.keep))) rmSync(old.dir, { recursive: true, force: true });
+    for (const old of all.slice(0, Math.max(0, all.length - config.checkpoint.keep)))
+      rmSync(old.dir, { recursive: true, force: true });
     writeCsvFromJsonl(metricsFile.path, join(armDir, 'metrics.csv'));
     status.stepsDone = step;
     writeJsonAtomic(join(armDir, 'arm.json'), status);
@@ -301,4 +350,3 @@ export function readStatus(armDir: string): ArmStatus | undefined {
     throw new AnchorError('RUN_FAILED', `${p}: unreadable arm status (${(err as Error).message})`);
   }
 }
-

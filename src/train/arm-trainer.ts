@@ -36,10 +36,25 @@ import { LABEL_SOURCES, type LabelSource } from './label-sources.ts';
 import { RollingMean, withinGroupSoundness } from './monitor.ts';
 import { zeroStdGroups } from './grpo.ts';
 import type { KvLogger } from './logger.ts';
-import { REWARD_SOURCES, type RewardContext, type Rewards, type RewardSource, type Rollouts, type ScoredRollouts } from './reward-sources.ts';
+import {
+  REWARD_SOURCES,
+  type RewardContext,
+  type Rewards,
+  type RewardSource,
+  type Rollouts,
+  type ScoredRollouts,
+} from './reward-sources.ts';
 import { METRIC_KEYS as K, type RefitLine, type SampleLine } from './run-format.ts';
 import { SETTLEMENT_STRATEGIES, instantCount, settleCount, type Claim, type SelectionContext } from './settlement.ts';
-import { PlainUpdater, prepareUpdate, shapedRewards, type UpdateBatch, type UpdateOutcome, type UpdateParts, type Updater } from './update.ts';
+import {
+  PlainUpdater,
+  prepareUpdate,
+  shapedRewards,
+  type UpdateBatch,
+  type UpdateOutcome,
+  type UpdateParts,
+  type Updater,
+} from './update.ts';
 
 /** Everything an arm trainer works with (built by ./arm-runner.ts). */
 export interface ArmComponents {
@@ -154,9 +169,16 @@ export class ArmTrainer {
     const st = c.config.settlement;
     const weighted = st.label_weight !== 1 || st.half_life !== null || st.objective === 'pairwise';
     if (weighted && !c.rm.setWeighting) {
-      throw new AnchorError('BAD_CONFIG', `settlement.label_weight/half_life/objective: weighted refits need a ridge reward model, got ${c.rm.kind}`);
+      throw new AnchorError(
+        'BAD_CONFIG',
+        `settlement.label_weight/half_life/objective: weighted refits need a ridge reward model, got ${c.rm.kind}`,
+      );
     }
-    c.rm.setWeighting?.({ onPolicy: st.label_weight, halfLife: st.half_life, pairwise: st.objective === 'pairwise' ? st.pairwise_weight : 0 });
+    c.rm.setWeighting?.({
+      onPolicy: st.label_weight,
+      halfLife: st.half_life,
+      pairwise: st.objective === 'pairwise' ? st.pairwise_weight : 0,
+    });
     // At a fresh start the RM holds only the base-policy labels (restored from the checkpoint on resume).
     const ys = c.rm.labelSet().y;
     this.baseMean = { value: ys.reduce((a, v) => a + v, 0) / Math.max(1, ys.length) };
@@ -191,7 +213,11 @@ export class ArmTrainer {
     // Dynamic sampling (DAPO): rounds of fresh prompts until every group of the batch has signal.
     const ds = cfg.grpo.dynamic_sampling;
     const sampling = ds.enabled
-      ? await collectGroups(first, async () => this.scoreRound(await this.rolloutStep()), { groups: cfg.grpo.prompts_per_step, groupSize: G, maxRounds: ds.max_rounds })
+      ? await collectGroups(first, async () => this.scoreRound(await this.rolloutStep()), {
+          groups: cfg.grpo.prompts_per_step,
+          groupSize: G,
+          maxRounds: ds.max_rounds,
+        })
       : undefined;
     const { scored, rewards } = sampling ?? first;
     t.push(performance.now());
@@ -225,7 +251,11 @@ export class ArmTrainer {
   private async scoreRound(r: Rollouts): Promise<SampledRound> {
     const scored = await this.score(r);
     const rewards = await this.rewardSource.reward(scored, this.rewardContext());
-    return { scored, rewards, shaped: shapedRewards(this.c.config.grpo, this.c.config.policy.sampling, rewards.values, scored.completions) };
+    return {
+      scored,
+      rewards,
+      shaped: shapedRewards(this.c.config.grpo, this.c.config.policy.sampling, rewards.values, scored.completions),
+    };
   }
 
   /** Score: the RM's proxy for every completion, and gold where executed. */
@@ -245,7 +275,14 @@ export class ArmTrainer {
 
   private updateParts(): UpdateParts {
     const c = this.c;
-    return { grpo: c.config.grpo, sampling: c.config.policy.sampling, policy: c.policy, reference: c.reference, optimizer: c.optimizer, padId: c.tokenizer.padId };
+    return {
+      grpo: c.config.grpo,
+      sampling: c.config.policy.sampling,
+      policy: c.policy,
+      reference: c.reference,
+      optimizer: c.optimizer,
+      padId: c.tokenizer.padId,
+    };
   }
 
   private rewardContext(): RewardContext {
@@ -264,7 +301,15 @@ export class ArmTrainer {
       shapeGold: (g) => shape([g])[0]!,
       instantChoice: async (s) => {
         const { k, carry } = instantCount(s.texts.length, this.updater.settlementRate(this.settleRate), this.instantCarry);
-        const chosen = k > 0 ? await SETTLEMENT_STRATEGIES[cfg.settlement.strategy].select(this.claimsOf(s), k, this.settleRng, this.selectionContext()) : [];
+        const chosen =
+          k > 0
+            ? await SETTLEMENT_STRATEGIES[cfg.settlement.strategy].select(
+                this.claimsOf(s),
+                k,
+                this.settleRng,
+                this.selectionContext(),
+              )
+            : [];
         // A strategy may settle more than k (`groups`: a whole group); the excess is owed back, so
         // the total stays σ of the rollouts to within one group.
         this.instantCarry = carry + k - chosen.length;
@@ -283,7 +328,9 @@ export class ArmTrainer {
     if (this.ensemble?.refits !== this.refits) {
       this.ensemble?.committee.dispose();
       const rng = new Rng(this.c.config.seed).fork(`ensemble-${this.refits}`);
-      const committee = await buildCommittee(this.c.rm, this.c.config.reward_model, rng, { members: this.c.config.proxy.ensemble.members });
+      const committee = await buildCommittee(this.c.rm, this.c.config.reward_model, rng, {
+        members: this.c.config.proxy.ensemble.members,
+      });
       this.ensemble = { committee, refits: this.refits };
     }
     return this.ensemble.committee;
@@ -333,7 +380,7 @@ export class ArmTrainer {
     // Entropy estimate: mean −log π of the sampled tokens (unbiased for the sampling policy).
     let entSum = 0;
     let entN = 0;
-    for (const c of completions) for (const lp of c.logprobs) (entSum -= lp, entN++);
+    for (const c of completions) for (const lp of c.logprobs) (entSum -= lp), entN++;
     const last = r.update.results.at(-1)!;
     log.record(K.proxy, proxyMean);
     log.record(K.gold, goldMean);
@@ -397,9 +444,7 @@ export class ArmTrainer {
   }
 
   private execute(problems: readonly Problem[], texts: readonly string[]): Promise<ExecResult[]> {
-    return this.c.executor.run(
-      texts.map((t, i) => problemProgram(problems[i]!, t, `${problems[i]!.id}#${i}`)),
-    );
+    return this.c.executor.run(texts.map((t, i) => problemProgram(problems[i]!, t, `${problems[i]!.id}#${i}`)));
   }
 
   /**
@@ -421,8 +466,23 @@ export class ArmTrainer {
     if (!this.labelSource || rate <= 0) {
       // Monitoring only: how far the (frozen) RM is from reality on this window.
       const driftGold = golds.length ? golds.reduce((a, c) => a + Math.abs(c.proxy - c.gold!), 0) / golds.length : null;
-      const rank = spearmanOrNull(golds.map((c) => c.proxy), golds.map((c) => c.gold!));
-      this.sinks.refits({ step, labels: this.c.rm.labelCount, newLabels: 0, drift: driftGold ?? 0, driftGold, judgeLabelError: null, gap: windowGap, rank, strategy: null, fit: {}, refit: false });
+      const rank = spearmanOrNull(
+        golds.map((c) => c.proxy),
+        golds.map((c) => c.gold!),
+      );
+      this.sinks.refits({
+        step,
+        labels: this.c.rm.labelCount,
+        newLabels: 0,
+        drift: driftGold ?? 0,
+        driftGold,
+        judgeLabelError: null,
+        gap: windowGap,
+        rank,
+        strategy: null,
+        fit: {},
+        refit: false,
+      });
       this.flushSamples(claims, new Map());
       return 0;
     }
@@ -431,12 +491,24 @@ export class ArmTrainer {
     const instant = claims.filter((c) => c.label !== undefined);
     const chosen = instant.length
       ? instant
-      : (await SETTLEMENT_STRATEGIES[cfg.settlement.strategy].select(claims, settleCount(claims.length, rate), this.settleRng, this.selectionContext())).map((i) => claims[i]!);
+      : (
+          await SETTLEMENT_STRATEGIES[cfg.settlement.strategy].select(
+            claims,
+            settleCount(claims.length, rate),
+            this.settleRng,
+            this.selectionContext(),
+          )
+        ).map((i) => claims[i]!);
     const problems = chosen.map((c) => this.c.train[c.problem]!);
     const texts = chosen.map((c) => c.text);
 
     // Labels from the arm's label source (executed for anchored arms, judged for the judge arm).
-    const { labels, gold: goldOfChosen, results, judged } = instant.length
+    const {
+      labels,
+      gold: goldOfChosen,
+      results,
+      judged,
+    } = instant.length
       ? { labels: instant.map((c) => c.label!), gold: instant.map((c) => c.label!), results: undefined, judged: false }
       : await this.labelSource.label(chosen, problems, {
           execute: (ps, ts) => this.execute(ps, ts),
@@ -451,22 +523,54 @@ export class ArmTrainer {
     const drift = y.length ? y.reduce((a, v, j) => a + Math.abs(before[j]! - v), 0) / y.length : 0;
     const rank = spearmanOrNull(before, y);
     const goldKnown = keep.filter((i) => goldOfChosen[i] !== null);
-    const driftGold = goldKnown.length ? goldKnown.reduce((a, i) => a + Math.abs(before[keep.indexOf(i)]! - goldOfChosen[i]!), 0) / goldKnown.length : null;
-    const judgeLabelError = judged && goldKnown.length ? goldKnown.reduce((a, i) => a + Math.abs(labels[i]! - goldOfChosen[i]!), 0) / goldKnown.length : null;
+    const driftGold = goldKnown.length
+      ? goldKnown.reduce((a, i) => a + Math.abs(before[keep.indexOf(i)]! - goldOfChosen[i]!), 0) / goldKnown.length
+      : null;
+    const judgeLabelError =
+      judged && goldKnown.length
+        ? goldKnown.reduce((a, i) => a + Math.abs(labels[i]! - goldOfChosen[i]!), 0) / goldKnown.length
+        : null;
     // The updater (the gate) learns from the settled gaps under the RM that priced them (before the refit).
-    await this.updater.settled(keep.map((i, j) => ({ ...chosen[i]!, problem: problems[i]!, x: X[j]!, gold: y[j]!, proxy: before[j]!, result: results?.[i] })));
+    await this.updater.settled(
+      keep.map((i, j) => ({
+        ...chosen[i]!,
+        problem: problems[i]!,
+        x: X[j]!,
+        gold: y[j]!,
+        proxy: before[j]!,
+        result: results?.[i],
+      })),
+    );
     // The refit: labels carry their window (recency weights) and group (pairwise objective).
     if (X.length) await this.c.rm.refit(X, y, { window: this.refits, groups: keep.map((i) => chosen[i]!.group ?? -1) });
     this.refits++;
     // The settled-label early warning: this window's point (√KL, mean settled label).
-    const reading = !judged && y.length ? this.gao.push(windowD, y.reduce((a, v) => a + v, 0) / y.length) : { fired: null, fit: null };
+    const reading =
+      !judged && y.length ? this.gao.push(windowD, y.reduce((a, v) => a + v, 0) / y.length) : { fired: null, fit: null };
     this.gaoReading = { fired: reading.fired, dStar: reading.fit?.dStar ?? null };
     const after = X.length ? await this.c.rm.predict(X) : new Float32Array();
     const fitMse = y.length ? y.reduce((a, v, j) => a + (after[j]! - v) ** 2, 0) / y.length : 0;
     // The window's √KL and, once fitted, the early warning's curve (gao_dstar only when it turns over).
     const gao: Record<string, number> = { d: windowD };
-    if (reading.fit) Object.assign(gao, { gao_alpha: reading.fit.alpha, gao_beta: reading.fit.beta, gao_fired: Number(reading.fired) }, reading.fit.dStar !== null ? { gao_dstar: reading.fit.dStar } : {});
-    this.sinks.refits({ step, labels: this.c.rm.labelCount, newLabels: X.length, drift, driftGold, judgeLabelError, gap: windowGap, rank, strategy: instant.length ? 'instant' : cfg.settlement.strategy, fit: { new_mse: fitMse, ...gao }, refit: true });
+    if (reading.fit)
+      Object.assign(
+        gao,
+        { gao_alpha: reading.fit.alpha, gao_beta: reading.fit.beta, gao_fired: Number(reading.fired) },
+        reading.fit.dStar !== null ? { gao_dstar: reading.fit.dStar } : {},
+      );
+    this.sinks.refits({
+      step,
+      labels: this.c.rm.labelCount,
+      newLabels: X.length,
+      drift,
+      driftGold,
+      judgeLabelError,
+      gap: windowGap,
+      rank,
+      strategy: instant.length ? 'instant' : cfg.settlement.strategy,
+      fit: { new_mse: fitMse, ...gao },
+      refit: true,
+    });
 
     // Adaptive settlement: an alarm (drift above τ, or the settled-label early warning) raises σ
     // and damps the RM reward for the next window.
@@ -526,10 +630,16 @@ export class ArmTrainer {
     if (probs.length === 0) return {};
     const rng = new Rng(cfg.seed).fork(`eval-${this.stepsDone}`);
     const greedy = await this.rollout(probs, rng, 0);
-    const gRes = await this.execute(probs, greedy.map((c) => c.text));
+    const gRes = await this.execute(
+      probs,
+      greedy.map((c) => c.text),
+    );
     const sProbs = probs.flatMap((p) => Array<Problem>(cfg.eval.samples).fill(p));
     const sampled = await this.rollout(sProbs, rng);
-    const sRes = await this.execute(sProbs, sampled.map((c) => c.text));
+    const sRes = await this.execute(
+      sProbs,
+      sampled.map((c) => c.text),
+    );
     const passRate = (rs: ExecResult[]) => rs.filter((r) => r.status === 'pass').length / rs.length;
     return { [K.evalGreedy]: passRate(gRes), [K.evalSampled]: passRate(sRes) };
   }
@@ -584,6 +694,7 @@ function sequenceKl(b: Pick<UpdateBatch, 'ref' | 'oldLogp'>): number {
   const { batch: B, completionLength: C, logProbs: ref, mask } = b.ref;
   if (B === 0) return 0;
   let total = 0;
-  for (let r = 0; r < B; r++) for (let j = 0; j < C; j++) if (mask[r * C + j]) total += k3(b.oldLogp[r * C + j]!, ref[r * C + j]!);
+  for (let r = 0; r < B; r++)
+    for (let j = 0; j < C; j++) if (mask[r * C + j]) total += k3(b.oldLogp[r * C + j]!, ref[r * C + j]!);
   return total / B;
 }

@@ -60,7 +60,8 @@ export const ARM_REGISTRY: Record<string, ArmSpec> = {
   },
   gated: {
     name: 'gated',
-    describe: 'anchored + pre-action gate: every update passes oracle, simulator, critic and gate before it is committed; failure library and memory',
+    describe:
+      'anchored + pre-action gate: every update passes oracle, simulator, critic and gate before it is committed; failure library and memory',
     reward: 'rm',
     labels: 'execution',
     gate: true,
@@ -68,14 +69,16 @@ export const ARM_REGISTRY: Record<string, ArmSpec> = {
   },
   'anchored-top-proxy': {
     name: 'anchored-top-proxy',
-    describe: 'anchored, but each window settles the completions the RM rates highest (where selection pressure concentrates) — same budget',
+    describe:
+      'anchored, but each window settles the completions the RM rates highest (where selection pressure concentrates) — same budget',
     reward: 'rm',
     labels: 'execution',
     overlay: { settlement: { strategy: 'top-proxy' } },
   },
   'anchored-weighted': {
     name: 'anchored-weighted',
-    describe: 'anchored, refitted by weighted ridge: settled labels weigh 4 (their 384 then weigh about what the 1,600 base labels do) and decay with a half-life of 3 windows — same budget',
+    describe:
+      'anchored, refitted by weighted ridge: settled labels weigh 4 (their 384 then weigh about what the 1,600 base labels do) and decay with a half-life of 3 windows — same budget',
     reward: 'rm',
     labels: 'execution',
     overlay: { settlement: { label_weight: 4, half_life: 3 } },
@@ -89,28 +92,31 @@ export const ARM_REGISTRY: Record<string, ArmSpec> = {
   },
   hybrid: {
     name: 'hybrid',
-    describe: 'instant settlement: σ of every step executed before the update, their gold replaces the RM score; the RM refits on them at each window end — same budget',
+    describe:
+      'instant settlement: σ of every step executed before the update, their gold replaces the RM score; the RM refits on them at each window end — same budget',
     reward: 'hybrid',
     labels: 'execution',
     overlay: {},
   },
   'settled-groups': {
     name: 'settled-groups',
-    describe: 'control without a reward model: σ of the groups executed as they are rolled out and trained on their gold alone (GRPO on execution over 10% of the data) — same budget',
+    describe:
+      'control without a reward model: σ of the groups executed as they are rolled out and trained on their gold alone (GRPO on execution over 10% of the data) — same budget',
     reward: 'settled',
     labels: 'execution',
     overlay: { settlement: { strategy: 'groups' } },
   },
   ensemble: {
     name: 'ensemble',
-    describe: 'anchored with a conservative ensemble reward: mean − 1·std of 8 bootstrap members of the RM, refitted with it every window — same budget',
+    describe:
+      'anchored with a conservative ensemble reward: mean − 1·std of 8 bootstrap members of the RM, refitted with it every window — same budget',
     reward: 'rm',
     labels: 'execution',
     overlay: { proxy: { ensemble: { members: 8, mode: 'std', lambda: 1 } } },
   },
   'anchored-par': {
     name: 'anchored-par',
-    describe: 'anchored with PAR shaping: σ((r − r_base)/0.1), centred on the base policy\'s mean gold — same budget',
+    describe: "anchored with PAR shaping: σ((r − r_base)/0.1), centred on the base policy's mean gold — same budget",
     reward: 'rm',
     labels: 'execution',
     overlay: { proxy: { par: { enabled: true, scale: 0.1 } } },
@@ -127,13 +133,31 @@ export const ARM_REGISTRY: Record<string, ArmSpec> = {
 /** An inline arm definition in a run config. */
 export const armDefinitionSchema = z
   .object({
-    name: dirNameSchema.describe('The arm\'s name: its directory in the run (letters, digits, _ . -).'),
-    extends: z.string().optional().describe('A registry arm or an earlier arm whose reward, labels, gate and overlay this one starts from.'),
+    name: dirNameSchema.describe("The arm's name: its directory in the run (letters, digits, _ . -)."),
+    extends: z
+      .string()
+      .optional()
+      .describe('A registry arm or an earlier arm whose reward, labels, gate and overlay this one starts from.'),
     describe: z.string().optional().describe('One line shown in the compare table and the report.'),
-    reward: z.enum(REWARD_SOURCE_NAMES).optional().describe('The reward GRPO optimises (`rm` learned reward model, `execution` executed test pass fraction, ...).'),
-    labels: z.enum(LABEL_SOURCE_NAMES).nullable().optional().describe('Where the RM\'s refit labels come from at each settlement window; null = the RM is never refitted.'),
-    gate: z.boolean().optional().describe('Every policy update passes the pre-action gate (`gate:`) before it is committed; needs reward `rm` and labels `execution`.'),
-    overlay: z.record(z.string(), z.unknown()).default({}).describe('Run-config overlay applied to this arm only (deep-merged over the run config, then validated).'),
+    reward: z
+      .enum(REWARD_SOURCE_NAMES)
+      .optional()
+      .describe('The reward GRPO optimises (`rm` learned reward model, `execution` executed test pass fraction, ...).'),
+    labels: z
+      .enum(LABEL_SOURCE_NAMES)
+      .nullable()
+      .optional()
+      .describe("Where the RM's refit labels come from at each settlement window; null = the RM is never refitted."),
+    gate: z
+      .boolean()
+      .optional()
+      .describe(
+        'Every policy update passes the pre-action gate (`gate:`) before it is committed; needs reward `rm` and labels `execution`.',
+      ),
+    overlay: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe('Run-config overlay applied to this arm only (deep-merged over the run config, then validated).'),
   })
   .strict();
 
@@ -149,7 +173,10 @@ export function resolveArms(entries: readonly (string | z.output<typeof armDefin
   const known = (name: string, where: string): ArmSpec => {
     const spec = ARM_REGISTRY[name] ?? out.find((a) => a.name === name);
     if (!spec) {
-      throw new AnchorError('BAD_CONFIG', `${where}: unknown arm ${JSON.stringify(name)}; expected one of ${Object.keys(ARM_REGISTRY).join(', ')} or an inline definition`);
+      throw new AnchorError(
+        'BAD_CONFIG',
+        `${where}: unknown arm ${JSON.stringify(name)}; expected one of ${Object.keys(ARM_REGISTRY).join(', ')} or an inline definition`,
+      );
     }
     return spec;
   };
@@ -160,7 +187,11 @@ export function resolveArms(entries: readonly (string | z.output<typeof armDefin
     } else {
       const base = entry.extends ? known(entry.extends, `arms[${i}].extends`) : undefined;
       const reward = entry.reward ?? base?.reward;
-      if (!reward) throw new AnchorError('BAD_CONFIG', `arms[${i}] (${entry.name}): give \`reward\` (${REWARD_SOURCE_NAMES.join(' | ')}) or \`extends\``);
+      if (!reward)
+        throw new AnchorError(
+          'BAD_CONFIG',
+          `arms[${i}] (${entry.name}): give \`reward\` (${REWARD_SOURCE_NAMES.join(' | ')}) or \`extends\``,
+        );
       spec = {
         name: entry.name,
         describe: entry.describe ?? `custom arm${base ? ` extending ${base.name}` : ''}`,
@@ -172,12 +203,19 @@ export function resolveArms(entries: readonly (string | z.output<typeof armDefin
       if (gate) spec.gate = true;
     }
     if (spec.gate && (spec.reward !== 'rm' || spec.labels !== 'execution')) {
-      throw new AnchorError('BAD_CONFIG', `arms[${i}] (${spec.name}): a gated arm needs reward rm and labels execution (the gate settles and verifies by execution)`);
+      throw new AnchorError(
+        'BAD_CONFIG',
+        `arms[${i}] (${spec.name}): a gated arm needs reward rm and labels execution (the gate settles and verifies by execution)`,
+      );
     }
     if ((spec.reward === 'hybrid' || spec.reward === 'settled') && spec.labels !== 'execution') {
-      throw new AnchorError('BAD_CONFIG', `arms[${i}] (${spec.name}): a ${spec.reward} arm needs labels execution (its instantly settled labels refit the RM)`);
+      throw new AnchorError(
+        'BAD_CONFIG',
+        `arms[${i}] (${spec.name}): a ${spec.reward} arm needs labels execution (its instantly settled labels refit the RM)`,
+      );
     }
-    if (out.some((a) => a.name === spec.name)) throw new AnchorError('BAD_CONFIG', `arms[${i}]: arm ${JSON.stringify(spec.name)} listed twice`);
+    if (out.some((a) => a.name === spec.name))
+      throw new AnchorError('BAD_CONFIG', `arms[${i}]: arm ${JSON.stringify(spec.name)} listed twice`);
     out.push(spec);
   });
   return out;

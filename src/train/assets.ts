@@ -67,7 +67,10 @@ export function loadProblems(config: RunConfig): { train: Problem[]; evalProblem
       evalProblems = all.filter((_, i) => evalSet.has(i));
     }
     if (train.some((p) => p.meta?.evaluationOnly === true)) {
-      throw new AnchorError('BAD_CONFIG', `task.dataset ${t.dataset}: MultiPL-E files may be used to evaluate only (their licence forbids training on them)`);
+      throw new AnchorError(
+        'BAD_CONFIG',
+        `task.dataset ${t.dataset}: MultiPL-E files may be used to evaluate only (their licence forbids training on them)`,
+      );
     }
     // Published datasets hold a few very long prompts; a prompt (plus the completion budget)
     // must fit the policy's context (counted in characters: an upper bound for any tokenizer
@@ -75,7 +78,11 @@ export function loadProblems(config: RunConfig): { train: Problem[]; evalProblem
     const fits = (p: Problem) => p.prompt.length + config.policy.sampling.max_new_tokens + 2 <= config.policy.model.context;
     train = train.filter(fits);
     evalProblems = evalProblems.filter(fits);
-    if (train.length === 0) throw new AnchorError('BAD_CONFIG', `task.dataset ${t.dataset}: no problem's prompt fits policy.model.context ${config.policy.model.context}`);
+    if (train.length === 0)
+      throw new AnchorError(
+        'BAD_CONFIG',
+        `task.dataset ${t.dataset}: no problem's prompt fits policy.model.context ${config.policy.model.context}`,
+      );
   }
   return { train, evalProblems };
 }
@@ -87,7 +94,10 @@ export function loadProblems(config: RunConfig): { train: Problem[]; evalProblem
 export function checkRunInputs(config: RunConfig): void {
   loadProblems(config);
   if (config.policy.onnx) {
-    throw new AnchorError('UNSUPPORTED', 'policy.onnx: training a bring-your-own ONNX policy is not supported (ONNX exports are for rollouts and evaluation); use a native model');
+    throw new AnchorError(
+      'UNSUPPORTED',
+      'policy.onnx: training a bring-your-own ONNX policy is not supported (ONNX exports are for rollouts and evaluation); use a native model',
+    );
   }
 }
 
@@ -115,7 +125,15 @@ async function labelledSamples(
     const ps = picked.slice(i, i + chunk);
     const cs = await engine.generate(
       ps.map((p) => p.prompt),
-      { temperature: s.temperature, topP: s.top_p, topK: s.top_k, maxNewTokens: s.max_new_tokens, stop: ps[0]!.stopTokens, rng, maxBatch: 64 },
+      {
+        temperature: s.temperature,
+        topP: s.top_p,
+        topK: s.top_k,
+        maxNewTokens: s.max_new_tokens,
+        stop: ps[0]!.stopTokens,
+        rng,
+        maxBatch: 64,
+      },
     );
     const results = await executor.run(ps.map((p, j) => problemProgram(p, cs[j]!.text, `${p.id}#${i + j}`)));
     ps.forEach((p, j) => out.push({ problem: p, text: cs[j]!.text, gold: goldOf(results[j]!, p) }));
@@ -135,7 +153,12 @@ export function openRunPolicy(runDir: string, config: RunConfig): PolicySource {
  * Prepare (or reuse) the shared assets of a run. Pretrains the base policy into
  * `config.policy.base` when that cache is missing, then copies it into the run.
  */
-export async function prepareShared(runDir: string, config: RunConfig, executor: Executor, log: (m: string) => void): Promise<SharedAssets> {
+export async function prepareShared(
+  runDir: string,
+  config: RunConfig,
+  executor: Executor,
+  log: (m: string) => void,
+): Promise<SharedAssets> {
   const p = sharedPaths(runDir);
   if (existsSync(p.assets)) return JSON.parse(readFileSync(p.assets, 'utf8')) as SharedAssets;
   mkdirSync(p.root, { recursive: true });
@@ -153,10 +176,17 @@ export async function prepareShared(runDir: string, config: RunConfig, executor:
       const ctx = config.policy.model.context;
       const withRef = train.filter((q) => q.reference !== undefined && q.prompt.length + q.reference.length + 2 <= ctx);
       if (withRef.length === 0) {
-        throw new AnchorError('NOT_FOUND', `policy.base ${config.policy.base} is not a checkpoint, and task.dataset has no reference solutions to pretrain it on`);
+        throw new AnchorError(
+          'NOT_FOUND',
+          `policy.base ${config.policy.base} is not a checkpoint, and task.dataset has no reference solutions to pretrain it on`,
+        );
       }
-      const heldOut = loadProblems(config).evalProblems.filter((q) => q.reference !== undefined && q.prompt.length + q.reference.length + 2 <= ctx).slice(0, 100);
-      log(`base policy ${config.policy.base} missing: pretraining it on ${withRef.length} reference solutions of ${config.task.dataset} (cached for later runs)`);
+      const heldOut = loadProblems(config)
+        .evalProblems.filter((q) => q.reference !== undefined && q.prompt.length + q.reference.length + 2 <= ctx)
+        .slice(0, 100);
+      log(
+        `base policy ${config.policy.base} missing: pretraining it on ${withRef.length} reference solutions of ${config.task.dataset} (cached for later runs)`,
+      );
       const pcfg = pretrainConfigSchema.parse({
         seed: config.seed,
         task: { family: `dataset:${config.task.dataset}`, train: withRef.length, eval: Math.max(1, heldOut.length) },
@@ -169,7 +199,9 @@ export async function prepareShared(runDir: string, config: RunConfig, executor:
       const r = await runPretrain(pcfg, { train: withRef, eval: heldOut, executor, hooks: { log } });
       basePassRate = r.passRate;
       r.model.dispose();
-      log(`pretrained base policy: held-out pass rate ${(r.passRate * 100).toFixed(1)}% (${r.passed}/${r.evaluated}), ${r.seconds.toFixed(0)} s`);
+      log(
+        `pretrained base policy: held-out pass rate ${(r.passRate * 100).toFixed(1)}% (${r.passed}/${r.evaluated}), ${r.seconds.toFixed(0)} s`,
+      );
     } else {
       const t = config.task;
       log(`base policy ${config.policy.base} missing: pretraining it (cached for later runs)`);
@@ -186,13 +218,18 @@ export async function prepareShared(runDir: string, config: RunConfig, executor:
       const r = await runPretrain(pcfg, { train, eval: evalProblems, executor, hooks: { log } });
       basePassRate = r.passRate;
       r.model.dispose();
-      log(`pretrained base policy: held-out pass rate ${(r.passRate * 100).toFixed(1)}% (${r.passed}/${r.evaluated}), ${r.seconds.toFixed(0)} s`);
+      log(
+        `pretrained base policy: held-out pass rate ${(r.passRate * 100).toFixed(1)}% (${r.passed}/${r.evaluated}), ${r.seconds.toFixed(0)} s`,
+      );
     }
   }
   let source: PolicySource;
   if (hf) {
     const m = config.policy.model;
-    source = hfSource(m.path!, { randomIfMissing: m.random_if_missing, ...(config.policy.lora ? { lora: config.policy.lora } : {}) });
+    source = hfSource(m.path!, {
+      randomIfMissing: m.random_if_missing,
+      ...(config.policy.lora ? { lora: config.policy.lora } : {}),
+    });
     writeJsonAtomic(p.baseHf, { path: m.path, sha256: source.baseHash });
   } else {
     const base = loadCheckpoint(config.policy.base);
@@ -245,7 +282,10 @@ export async function prepareShared(runDir: string, config: RunConfig, executor:
       const nj = config.judge.samples;
       log(`learned judge: sampling and executing ${nj} more base-policy completions (disjoint from the RM's)`);
       const jl = await labelledSamples(engine, train, nj, root.fork('judge'), config.policy.sampling, executor);
-      const judge = await LearnedJudge.train(config.judge, jl.map((l) => ({ problem: l.problem, completion: l.text, gold: l.gold })));
+      const judge = await LearnedJudge.train(
+        config.judge,
+        jl.map((l) => ({ problem: l.problem, completion: l.text, gold: l.gold })),
+      );
       await judge.save(p.judge);
       await judge.close();
       const jw = new JsonlWriter(p.judgeLabels, 0);

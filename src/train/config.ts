@@ -14,46 +14,116 @@ const opt = optimizerConfigSchema.shape;
 /** GRPO hyper-parameters (the optimizer keys are the optimizer schema's, src/policy/optimizer.ts). */
 export const grpoConfigSchema = z
   .object({
-    steps: z.number().int().min(1).default(200).describe('GRPO steps per arm (each: rollouts, rewards, inner_iterations updates).'),
+    steps: z
+      .number()
+      .int()
+      .min(1)
+      .default(200)
+      .describe('GRPO steps per arm (each: rollouts, rewards, inner_iterations updates).'),
     prompts_per_step: z.number().int().min(1).default(8).describe('Prompts sampled per step.'),
-    group_size: z.number().int().min(2).default(8).describe('Completions sampled per prompt; advantages are computed within each group.'),
+    group_size: z
+      .number()
+      .int()
+      .min(2)
+      .default(8)
+      .describe('Completions sampled per prompt; advantages are computed within each group.'),
     lr: opt.lr.describe('Adam learning rate.'),
-    lr_schedule: lrScheduleSchema.default('constant').describe('Schedule after warmup; cosine and linear decay toward 0.1 × lr over the run\'s optimizer steps.'),
-    warmup_steps: opt.warmup_steps.describe('Optimizer steps of linear warmup (there are steps × inner_iterations optimizer steps in a run, more with gate re-passes rolled back).'),
+    lr_schedule: lrScheduleSchema
+      .default('constant')
+      .describe("Schedule after warmup; cosine and linear decay toward 0.1 × lr over the run's optimizer steps."),
+    warmup_steps: opt.warmup_steps.describe(
+      'Optimizer steps of linear warmup (there are steps × inner_iterations optimizer steps in a run, more with gate re-passes rolled back).',
+    ),
     grad_clip: opt.grad_clip.describe('Clip gradients to this global L2 norm; 0 disables clipping.'),
-    beta: z.number().min(0).default(0.02).describe('Weight of the KL penalty to the reference (base) policy (k3 estimator, per token).'),
+    beta: z
+      .number()
+      .min(0)
+      .default(0.02)
+      .describe('Weight of the KL penalty to the reference (base) policy (k3 estimator, per token).'),
     clip: z
-      .object({ low: z.number().min(0).max(1).default(0.2).describe('PPO ratio clip below 1: the ratio is clipped to [1 − low, 1 + high].'), high: z.number().min(0).default(0.2).describe('PPO ratio clip above 1 (DAPO\'s clip-higher when larger than low).') })
+      .object({
+        low: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.2)
+          .describe('PPO ratio clip below 1: the ratio is clipped to [1 − low, 1 + high].'),
+        high: z.number().min(0).default(0.2).describe("PPO ratio clip above 1 (DAPO's clip-higher when larger than low)."),
+      })
       .strict()
-      .prefault({}).describe('Clipping of the importance ratio.'),
-    scale_rewards: z.enum(['group', 'batch', 'none']).default('group').describe('Divide group-centred rewards by the standard deviation of the group (`group`), of the whole batch (`batch`), or not at all (`none`, Dr. GRPO).'),
-    loss: z.enum(['grpo', 'bnpo', 'dapo', 'dr_grpo']).default('grpo').describe('Token aggregation of the loss: `grpo` mean per sequence then over sequences; `bnpo` and `dapo` mean over all tokens of the batch; `dr_grpo` sum divided by batch × policy.sampling.max_new_tokens.'),
-    inner_iterations: z.number().int().min(1).default(1).describe('Optimizer steps on each batch of rollouts (more than 1 makes the policy ratio and its clipping matter).'),
-    eps: z.number().positive().default(1e-4).describe('Added to the standard deviation when scaling advantages (avoids division by zero in uniform groups).'),
-    advantage: z.enum(ADVANTAGE_ESTIMATORS).default('grpo').describe('Advantage estimator: `grpo` (reward minus the group mean, scaled by `scale_rewards`), `rloo` (minus the mean of the group\'s other members, scaled by `scale_rewards`; `none` gives the plain RLOO estimator), `reinforce_pp` (REINFORCE++: per-token advantage = reward − β·(k1 KL to the reference still to come), whitened over the batch\'s tokens; β then acts in the reward and the loss has no KL term; `scale_rewards` is not used). Default `grpo`.'),
-    importance_level: z.enum(['token', 'sequence']).default('token').describe('Importance ratio of the clipped surrogate: `token` (GRPO/DAPO, default) or `sequence` (GSPO: one ratio per completion, the geometric mean of its token ratios, clipped with `clip.low`/`clip.high` — GSPO\'s paper uses ranges of about 3e-4/4e-4).'),
+      .prefault({})
+      .describe('Clipping of the importance ratio.'),
+    scale_rewards: z
+      .enum(['group', 'batch', 'none'])
+      .default('group')
+      .describe(
+        'Divide group-centred rewards by the standard deviation of the group (`group`), of the whole batch (`batch`), or not at all (`none`, Dr. GRPO).',
+      ),
+    loss: z
+      .enum(['grpo', 'bnpo', 'dapo', 'dr_grpo'])
+      .default('grpo')
+      .describe(
+        'Token aggregation of the loss: `grpo` mean per sequence then over sequences; `bnpo` and `dapo` mean over all tokens of the batch; `dr_grpo` sum divided by batch × policy.sampling.max_new_tokens.',
+      ),
+    inner_iterations: z
+      .number()
+      .int()
+      .min(1)
+      .default(1)
+      .describe('Optimizer steps on each batch of rollouts (more than 1 makes the policy ratio and its clipping matter).'),
+    eps: z
+      .number()
+      .positive()
+      .default(1e-4)
+      .describe('Added to the standard deviation when scaling advantages (avoids division by zero in uniform groups).'),
+    advantage: z
+      .enum(ADVANTAGE_ESTIMATORS)
+      .default('grpo')
+      .describe(
+        "Advantage estimator: `grpo` (reward minus the group mean, scaled by `scale_rewards`), `rloo` (minus the mean of the group's other members, scaled by `scale_rewards`; `none` gives the plain RLOO estimator), `reinforce_pp` (REINFORCE++: per-token advantage = reward − β·(k1 KL to the reference still to come), whitened over the batch's tokens; β then acts in the reward and the loss has no KL term; `scale_rewards` is not used). Default `grpo`.",
+      ),
+    importance_level: z
+      .enum(['token', 'sequence'])
+      .default('token')
+      .describe(
+        "Importance ratio of the clipped surrogate: `token` (GRPO/DAPO, default) or `sequence` (GSPO: one ratio per completion, the geometric mean of its token ratios, clipped with `clip.low`/`clip.high` — GSPO's paper uses ranges of about 3e-4/4e-4).",
+      ),
     dynamic_sampling: z
       .object({
         enabled: z.boolean().default(false).describe('Turn dynamic sampling on.'),
         max_rounds: z.number().int().min(1).max(32).default(3).describe('Extra sampling rounds per step at most.'),
       })
       .strict()
-      .prefault({}).describe('DAPO dynamic sampling: drop the groups whose training rewards are all equal (no signal) and sample `prompts_per_step` more prompts, at most `max_rounds` extra rounds per step, until `prompts_per_step` groups with signal are collected (short after the cap: filled with dropped groups). Extra rounds and dropped groups are logged (`sampling/*`).'),
+      .prefault({})
+      .describe(
+        'DAPO dynamic sampling: drop the groups whose training rewards are all equal (no signal) and sample `prompts_per_step` more prompts, at most `max_rounds` extra rounds per step, until `prompts_per_step` groups with signal are collected (short after the cap: filled with dropped groups). Extra rounds and dropped groups are logged (`sampling/*`).',
+      ),
     overlong: z
       .object({
-        buffer: z.number().int().min(0).default(0).describe('Tokens before max_new_tokens over which the penalty ramps up (0 = off).'),
+        buffer: z
+          .number()
+          .int()
+          .min(0)
+          .default(0)
+          .describe('Tokens before max_new_tokens over which the penalty ramps up (0 = off).'),
         penalty: z.number().min(0).default(1).describe('Penalty at max_new_tokens (reward units).'),
         mask_truncated: z.boolean().default(false).describe('Drop completions cut at max_new_tokens from the loss.'),
       })
       .strict()
-      .prefault({}).describe('DAPO overlong reward shaping: a penalty falling linearly from 0 to −`penalty` over the last `buffer` tokens before `policy.sampling.max_new_tokens` (tokens; 0 = off), added to the training reward; `mask_truncated` drops completions cut at max_new_tokens from the loss (they still count in their group\'s advantage statistics, as in TRL).'),
+      .prefault({})
+      .describe(
+        "DAPO overlong reward shaping: a penalty falling linearly from 0 to −`penalty` over the last `buffer` tokens before `policy.sampling.max_new_tokens` (tokens; 0 = off), added to the training reward; `mask_truncated` drops completions cut at max_new_tokens from the loss (they still count in their group's advantage statistics, as in TRL).",
+      ),
     tis: z
       .object({
         enabled: z.boolean().default(false).describe('Turn truncated importance sampling on.'),
         cap: z.number().min(1).default(2).describe('Cap C of the per-token ratio π_train/π_rollout.'),
       })
       .strict()
-      .prefault({}).describe('Truncated importance sampling for the rollout/trainer mismatch: the surrogate of each token is weighted by min(π_train/π_rollout, `cap`) (π_rollout: ONNX Runtime\'s log-prob, π_train: tfjs\'s at the same weights). Off by default; `rollout/mismatch_kl` is logged either way.'),
+      .prefault({})
+      .describe(
+        "Truncated importance sampling for the rollout/trainer mismatch: the surrogate of each token is weighted by min(π_train/π_rollout, `cap`) (π_rollout: ONNX Runtime's log-prob, π_train: tfjs's at the same weights). Off by default; `rollout/mismatch_kl` is logged either way.",
+      ),
   })
   .strict();
 
@@ -62,66 +132,166 @@ export type GrpoConfig = z.output<typeof grpoConfigSchema>;
 
 /** The optimizer config of a GRPO block: its schedule spans the run's optimizer steps (steps × inner_iterations). */
 export function grpoOptimizerConfig(g: GrpoConfig): Partial<OptimizerConfig> {
-  return { lr: g.lr, grad_clip: g.grad_clip, warmup_steps: g.warmup_steps, schedule: g.lr_schedule, total_steps: g.steps * g.inner_iterations };
+  return {
+    lr: g.lr,
+    grad_clip: g.grad_clip,
+    warmup_steps: g.warmup_steps,
+    schedule: g.lr_schedule,
+    total_steps: g.steps * g.inner_iterations,
+  };
 }
 
 /** Settlement: how often and how much of a window is executed (or judged) to refit the RM. */
 export const settlementConfigSchema = z
   .object({
-    every: z.number().int().min(1).default(25).describe('Steps per settlement window: the RM is refitted on the window\'s settled labels every this many steps.'),
-    rate: z.number().min(0).max(1).default(0.1).describe('Fraction σ of each window\'s completions settled (executed, or judged by the judge arm): the settlement budget.'),
-    strategy: z.enum(STRATEGY_NAMES).default('random').describe('Which claims of a window to settle (registry in ./settlement.ts).'),
-    label_weight: z.number().positive().max(1000).default(1).describe('Weight of each settled (on-policy) label against an initial base-policy label (weight 1) in the RM\'s weighted least squares: a real per-label weight, not copies (ridge RMs).'),
-    half_life: z.number().positive().nullable().default(null).describe('Recency decay of settled labels, as a half-life in settlement windows: a label settled a windows before the newest weighs label_weight × 2^(−a/half_life); null = no decay (ridge RMs).'),
-    objective: z.enum(['regression', 'pairwise']).default('regression').describe('Refit objective: `regression` (squared error on each label) or `pairwise` — plus a within-group ranking term Σ ((ŷ_i − ŷ_j) − (y_i − y_j))² over the settled completions of one GRPO group, weighted `pairwise_weight` per pair (ridge RMs; pair it with `strategy: groups`).'),
-    pairwise_weight: z.number().min(0).default(1).describe('μ: weight of one within-group pair\'s squared difference error (objective `pairwise`).'),
+    every: z
+      .number()
+      .int()
+      .min(1)
+      .default(25)
+      .describe("Steps per settlement window: the RM is refitted on the window's settled labels every this many steps."),
+    rate: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.1)
+      .describe("Fraction σ of each window's completions settled (executed, or judged by the judge arm): the settlement budget."),
+    strategy: z
+      .enum(STRATEGY_NAMES)
+      .default('random')
+      .describe('Which claims of a window to settle (registry in ./settlement.ts).'),
+    label_weight: z
+      .number()
+      .positive()
+      .max(1000)
+      .default(1)
+      .describe(
+        "Weight of each settled (on-policy) label against an initial base-policy label (weight 1) in the RM's weighted least squares: a real per-label weight, not copies (ridge RMs).",
+      ),
+    half_life: z
+      .number()
+      .positive()
+      .nullable()
+      .default(null)
+      .describe(
+        'Recency decay of settled labels, as a half-life in settlement windows: a label settled a windows before the newest weighs label_weight × 2^(−a/half_life); null = no decay (ridge RMs).',
+      ),
+    objective: z
+      .enum(['regression', 'pairwise'])
+      .default('regression')
+      .describe(
+        'Refit objective: `regression` (squared error on each label) or `pairwise` — plus a within-group ranking term Σ ((ŷ_i − ŷ_j) − (y_i − y_j))² over the settled completions of one GRPO group, weighted `pairwise_weight` per pair (ridge RMs; pair it with `strategy: groups`).',
+      ),
+    pairwise_weight: z
+      .number()
+      .min(0)
+      .default(1)
+      .describe("μ: weight of one within-group pair's squared difference error (objective `pairwise`)."),
     committee: z
       .object({ members: z.number().int().min(2).max(64).default(5).describe('Bootstrap RMs in the committee.') })
       .strict()
-      .prefault({}).describe('The bootstrap committee of the `uncertainty` strategy.'),
+      .prefault({})
+      .describe('The bootstrap committee of the `uncertainty` strategy.'),
     adaptive: z
       .object({
         enabled: z.boolean().default(false).describe('Turn adaptive settlement on.'),
-        signal: z.enum(['drift', 'gao']).default('drift').describe('What raises σ: `drift` (mean |RM − label| of the settled sample above `tau`) or `gao` — the settled-label early warning: a Gao et al. RL curve fitted to (√KL, mean settled gold) per window says the policy is past its peak (the fitted slope at the current √KL < 0).'),
-        tau: z.number().min(0).default(0.15).describe('Drift alarm: when the RM\'s drift at a refit exceeds this, the next window settles more and damps the RM reward.'),
-        max_rate: z.number().min(0).max(1).default(0.4).describe('Highest settlement rate adaptive settlement may raise to (fraction).'),
+        signal: z
+          .enum(['drift', 'gao'])
+          .default('drift')
+          .describe(
+            'What raises σ: `drift` (mean |RM − label| of the settled sample above `tau`) or `gao` — the settled-label early warning: a Gao et al. RL curve fitted to (√KL, mean settled gold) per window says the policy is past its peak (the fitted slope at the current √KL < 0).',
+          ),
+        tau: z
+          .number()
+          .min(0)
+          .default(0.15)
+          .describe(
+            "Drift alarm: when the RM's drift at a refit exceeds this, the next window settles more and damps the RM reward.",
+          ),
+        max_rate: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.4)
+          .describe('Highest settlement rate adaptive settlement may raise to (fraction).'),
         growth: z.number().min(1).default(2).describe('Factor on the settlement rate per drift alarm.'),
-        rm_weight: z.number().min(0).max(1).default(0.5).describe('Multiplier on RM-reward advantages in a window after a drift alarm (1 otherwise).'),
+        rm_weight: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.5)
+          .describe('Multiplier on RM-reward advantages in a window after a drift alarm (1 otherwise).'),
       })
       .strict()
-      .prefault({}).describe('Adaptive settlement: a drift alarm at a refit raises the settlement rate and damps the RM reward for the next window; a quiet refit restores `rate`.'),
+      .prefault({})
+      .describe(
+        'Adaptive settlement: a drift alarm at a refit raises the settlement rate and damps the RM reward for the next window; a quiet refit restores `rate`.',
+      ),
   })
   .strict();
 
 /** Which rollouts are executed for the gold metrics (never for training, except the execution arm). */
 export const metricsConfigSchema = z
   .object({
-    gold: z.enum(['all', 'settled']).default('all').describe('Which rollouts are executed for the gold metrics: `all` (every rollout; costs sandbox time) or `settled` (only the settled sample). Never used as a training signal except by the execution arm.'),
-    snd_window: z.number().int().min(1).default(10).describe('Steps in the rolling mean of the on-policy soundness `monitor/snd_g` (`monitor/snd_g_rolling`).'),
+    gold: z
+      .enum(['all', 'settled'])
+      .default('all')
+      .describe(
+        'Which rollouts are executed for the gold metrics: `all` (every rollout; costs sandbox time) or `settled` (only the settled sample). Never used as a training signal except by the execution arm.',
+      ),
+    snd_window: z
+      .number()
+      .int()
+      .min(1)
+      .default(10)
+      .describe('Steps in the rolling mean of the on-policy soundness `monitor/snd_g` (`monitor/snd_g_rolling`).'),
     alarms: z
       .object({
         drift: z.number().min(0).default(0.15).describe('Drift of the RM at a refit above which an alarm is raised.'),
         snd: z.number().min(0).max(1).default(0.5).describe('Rolling Snd@G below which an alarm is raised.'),
-        rank: z.number().min(-1).max(1).default(0.2).describe('Proxy–label rank correlation of the settled sample below which an alarm is raised.'),
+        rank: z
+          .number()
+          .min(-1)
+          .max(1)
+          .default(0.2)
+          .describe('Proxy–label rank correlation of the settled sample below which an alarm is raised.'),
       })
       .strict()
-      .prefault({}).describe('Alarm thresholds `compare` uses for lead times (never used in training): drift at a refit above `drift`, rolling Snd@G below `snd`, proxy–label rank correlation of the settled sample below `rank`. Fixed before looking at any run, not tuned on one.'),
+      .prefault({})
+      .describe(
+        'Alarm thresholds `compare` uses for lead times (never used in training): drift at a refit above `drift`, rolling Snd@G below `snd`, proxy–label rank correlation of the settled sample below `rank`. Fixed before looking at any run, not tuned on one.',
+      ),
   })
   .strict();
 
 /** Held-out evaluation during training. */
 export const evalConfigSchema = z
   .object({
-    every: z.number().int().min(0).default(50).describe('Held-out evaluation every this many steps, and at the last step (0 = never).'),
+    every: z
+      .number()
+      .int()
+      .min(0)
+      .default(50)
+      .describe('Held-out evaluation every this many steps, and at the last step (0 = never).'),
     problems: z.number().int().min(1).default(100).describe('Held-out problems evaluated.'),
-    samples: z.number().int().min(1).default(4).describe('Sampled completions per problem for the sampled pass rate (the greedy pass rate uses one).'),
+    samples: z
+      .number()
+      .int()
+      .min(1)
+      .default(4)
+      .describe('Sampled completions per problem for the sampled pass rate (the greedy pass rate uses one).'),
   })
   .strict();
 
 /** Checkpointing. */
 export const checkpointConfigSchema = z
   .object({
-    every: z.number().int().min(1).default(25).describe('Checkpoint every this many steps (and at the end and on SIGINT/SIGTERM).'),
+    every: z
+      .number()
+      .int()
+      .min(1)
+      .default(25)
+      .describe('Checkpoint every this many steps (and at the end and on SIGINT/SIGTERM).'),
     keep: z.number().int().min(1).default(2).describe('Most recent checkpoints kept per arm; older ones are deleted.'),
   })
   .strict();
@@ -143,8 +313,17 @@ export const proxyConfigSchema = z
   .object({
     ensemble: z
       .object({
-        members: z.number().int().min(0).max(64).default(0).describe('Bootstrap members of the conservative ensemble; 0 = off (reward = the RM\'s score).'),
-        mode: z.enum(['std', 'min']).default('std').describe('`std`: mean − λ·std over members (UWO); `min`: the members\' minimum (WCO).'),
+        members: z
+          .number()
+          .int()
+          .min(0)
+          .max(64)
+          .default(0)
+          .describe("Bootstrap members of the conservative ensemble; 0 = off (reward = the RM's score)."),
+        mode: z
+          .enum(['std', 'min'])
+          .default('std')
+          .describe("`std`: mean − λ·std over members (UWO); `min`: the members' minimum (WCO)."),
         lambda: z.number().min(0).default(1).describe('λ of `std` mode, in reward units per unit of member standard deviation.'),
       })
       .strict()
@@ -154,7 +333,11 @@ export const proxyConfigSchema = z
       .object({
         enabled: z.boolean().default(false).describe('Bound the reward with a sigmoid centred on the reference reward.'),
         scale: z.number().positive().default(0.1).describe('Sigmoid scale s, in reward (gold) units: σ((r − r_ref)/s).'),
-        centre: z.number().nullable().default(null).describe('Reference reward r_ref; null = the mean label of the initial base-policy label set.'),
+        centre: z
+          .number()
+          .nullable()
+          .default(null)
+          .describe('Reference reward r_ref; null = the mean label of the initial base-policy label set.'),
       })
       .strict()
       .prefault({})

@@ -19,7 +19,10 @@ export class DataLoader {
   private state: DataLoaderState;
   private rng: Rng;
 
-  constructor(readonly size: number, seed: number) {
+  constructor(
+    readonly size: number,
+    seed: number,
+  ) {
     if (size <= 0) throw new AnchorError('BAD_CONFIG', 'DataLoader needs at least one problem');
     this.rng = new Rng(seed).fork('data-order');
     this.state = { epoch: 0, pos: 0, order: this.rng.shuffle([...Array(size).keys()]), rng: this.rng.getState() };

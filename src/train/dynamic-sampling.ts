@@ -27,10 +27,14 @@ export interface DynamicBatch {
 }
 
 /** The groups `groups` (indices into the round's prompts) of a round, completions in group order. */
-function selectGroups(r: SampledRound, groups: readonly number[], groupSize: number): { scored: ScoredRollouts; rewards: Rewards } {
+function selectGroups(
+  r: SampledRound,
+  groups: readonly number[],
+  groupSize: number,
+): { scored: ScoredRollouts; rewards: Rewards } {
   const rows = groups.flatMap((g) => Array.from({ length: groupSize }, (_, k) => g * groupSize + k));
   const s = r.scored;
-  const pick = <T,>(xs: ArrayLike<T>): T[] => rows.map((i) => xs[i]!);
+  const pick = <T>(xs: ArrayLike<T>): T[] => rows.map((i) => xs[i]!);
   return {
     scored: {
       ...s,
@@ -50,7 +54,8 @@ function selectGroups(r: SampledRound, groups: readonly number[], groupSize: num
 /** Concatenate batches of the same step (same advantage scale) in order. */
 function concat(parts: readonly { scored: ScoredRollouts; rewards: Rewards }[]): { scored: ScoredRollouts; rewards: Rewards } {
   const first = parts[0]!;
-  const cat = <K extends 'promptIdx' | 'problems' | 'completions' | 'texts' | 'features' | 'gold'>(k: K) => parts.flatMap((p) => p.scored[k] as unknown[]) as ScoredRollouts[K];
+  const cat = <K extends 'promptIdx' | 'problems' | 'completions' | 'texts' | 'features' | 'gold'>(k: K) =>
+    parts.flatMap((p) => p.scored[k] as unknown[]) as ScoredRollouts[K];
   const results = parts.every((p) => p.scored.results) ? parts.flatMap((p) => p.scored.results!) : undefined;
   return {
     scored: {

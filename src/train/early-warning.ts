@@ -39,7 +39,11 @@ export class GaoWarning {
     if (Number.isFinite(d) && Number.isFinite(settledMean)) this.s.points.push([d, settledMean]);
     if (this.s.points.length < GAO_MIN_WINDOWS) return { fired: null, fit: null };
     const pts = this.s.base === null ? this.s.points : [[0, this.s.base] as [number, number], ...this.s.points];
-    const fit = fitGao(pts.map((p) => p[0]), pts.map((p) => p[1]), 'rl');
+    const fit = fitGao(
+      pts.map((p) => p[0]),
+      pts.map((p) => p[1]),
+      'rl',
+    );
     if (!fit) return { fired: null, fit: null };
     return { fired: fit.dStar !== null && d > fit.dStar, fit };
   }

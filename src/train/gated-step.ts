@@ -48,7 +48,15 @@ import { goldOf } from './gold.ts';
 import type { MetricValue } from './logger.ts';
 import type { Rewards } from './reward-sources.ts';
 import { GATE_METRIC_KEYS as GK } from './run-format.ts';
-import { applyGrpoUpdate, type GrpoUpdate, type SettledClaim, type UpdateBatch, type UpdateOutcome, type UpdateParts, type Updater } from './update.ts';
+import {
+  applyGrpoUpdate,
+  type GrpoUpdate,
+  type SettledClaim,
+  type UpdateBatch,
+  type UpdateOutcome,
+  type UpdateParts,
+  type Updater,
+} from './update.ts';
 
 export type { SettledClaim } from './update.ts';
 
@@ -115,7 +123,7 @@ export function resolveGateConfig(gate: RunConfig['gate'], settlementRate: numbe
 function toSparse(x: ArrayLike<number>): SparseVector {
   const indices: number[] = [];
   const values: number[] = [];
-  for (let i = 0; i < x.length; i++) if (x[i] !== 0) (indices.push(i), values.push(x[i]!));
+  for (let i = 0; i < x.length; i++) if (x[i] !== 0) indices.push(i), values.push(x[i]!);
   return { indices, values };
 }
 
@@ -161,7 +169,9 @@ export class GatedStep implements Updater {
       config: g,
       oracle: createUpdateOracle(g.invariants),
       // Probes: the step's highest-proxy completions, executed (prefetched in one batch per step).
-      simulator: new WindowMiningSimulator<GatePayload>(async (item) => this.probeCache.get(item.id) ?? (await this.execGold([item.payload!]))[0]!),
+      simulator: new WindowMiningSimulator<GatePayload>(
+        async (item) => this.probeCache.get(item.id) ?? (await this.execGold([item.payload!]))[0]!,
+      ),
       // Independent reproduction: execute again, never trust the claim's own gold.
       verify: async (claim) => claim.item.proxy - (await this.execGold([claim.item.payload!]))[0]! > g.simulator.margin,
       rm: linearView(this.p.rm, this.names),
@@ -220,7 +230,10 @@ export class GatedStep implements Updater {
       if (retry) {
         // MODIFY: the verified failures become RM labels (hard examples); re-score and recompute.
         const X = res.verified.map((f) => f.claim.item.payload!.x);
-        await this.p.rm.refit(X, res.verified.map((f) => f.claim.gold));
+        await this.p.rm.refit(
+          X,
+          res.verified.map((f) => f.claim.gold),
+        );
         this.hardExamples += X.length;
         this.loop.setRewardModel(linearView(this.p.rm, this.names));
         proxy = await this.p.rm.predict(batch.features);
@@ -248,7 +261,13 @@ export class GatedStep implements Updater {
       await this.loop.settle({
         round,
         committed: this.applied.get(round) ?? false,
-        items: cs.map((c) => ({ id: `${c.step}:${c.index}`, proxy: c.proxy, gold: c.gold, features: toSparse(c.x), payload: { problem: c.problem, text: c.text, x: c.x } })),
+        items: cs.map((c) => ({
+          id: `${c.step}:${c.index}`,
+          proxy: c.proxy,
+          gold: c.gold,
+          features: toSparse(c.x),
+          payload: { problem: c.problem, text: c.text, x: c.x },
+        })),
       });
     }
     this.pendingSignals += claims.filter((c) => c.result && integritySignal(c.result)).length;
@@ -333,7 +352,11 @@ export class GatedStep implements Updater {
         weights: weightsNonFinite,
       },
       klToRef: n ? kl / n : 0,
-      completionLength: { mean: lens.reduce((a, b) => a + b, 0) / Math.max(1, lens.length), min: Math.min(...lens), max: Math.max(...lens) },
+      completionLength: {
+        mean: lens.reduce((a, b) => a + b, 0) / Math.max(1, lens.length),
+        min: Math.min(...lens),
+        max: Math.max(...lens),
+      },
       sandboxIntegritySignals: signals,
     };
   }
@@ -347,12 +370,23 @@ export class GatedStep implements Updater {
   }
 
   private async execGold(payloads: readonly GatePayload[]): Promise<number[]> {
-    const results = await this.p.executor.run(payloads.map((q, i) => problemProgram(q.problem, q.text, `${q.problem.id}#gate${i}`)));
+    const results = await this.p.executor.run(
+      payloads.map((q, i) => problemProgram(q.problem, q.text, `${q.problem.id}#gate${i}`)),
+    );
     this.p.onExecuted(payloads.length);
     return results.map((r, i) => goldOf(r, payloads[i]!.problem));
   }
 
-  private writeRecord(res: DecideResult<GatePayload>, extra: { step: number; pass: number; applied: boolean; evidence: ProposedUpdate; refit?: { hard_examples: number; labels: number } }): void {
+  private writeRecord(
+    res: DecideResult<GatePayload>,
+    extra: {
+      step: number;
+      pass: number;
+      applied: boolean;
+      evidence: ProposedUpdate;
+      refit?: { hard_examples: number; labels: number };
+    },
+  ): void {
     const { evidence, ...rest } = extra;
     const record = { ...rest, ...res.record, evidence: { ...res.record.evidence, update: evidence } } as GateRecord;
     this.p.writeLine(GateLoop.jsonLine(record));

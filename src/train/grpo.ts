@@ -46,7 +46,10 @@ export function computeAdvantages(
   baseline: 'grpo' | 'rloo' = 'grpo',
 ): { advantages: Float32Array; valid: boolean[] } {
   if (rewards.length % groupSize !== 0) {
-    throw new AnchorError('INTERNAL', `computeAdvantages: ${rewards.length} rewards is not a multiple of group size ${groupSize}`);
+    throw new AnchorError(
+      'INTERNAL',
+      `computeAdvantages: ${rewards.length} rewards is not a multiple of group size ${groupSize}`,
+    );
   }
   const n = rewards.length;
   const advantages = new Float32Array(n);
@@ -139,7 +142,12 @@ export function reinforcePlusPlusAdvantages(
  * token at the sampling weights and π_rollout the engine's. They multiply the surrogate (not the
  * KL term) and carry no gradient. Masked tokens get 1.
  */
-export function truncatedIsWeights(trainLogp: Float32Array, rolloutLogp: Float32Array, mask: Float32Array, cap: number): Float32Array {
+export function truncatedIsWeights(
+  trainLogp: Float32Array,
+  rolloutLogp: Float32Array,
+  mask: Float32Array,
+  cap: number,
+): Float32Array {
   const w = new Float32Array(trainLogp.length).fill(1);
   for (let i = 0; i < w.length; i++) if (mask[i]) w[i] = Math.min(Math.exp(trainLogp[i]! - rolloutLogp[i]!), cap);
   return w;
@@ -252,10 +260,15 @@ function aggregate(perToken: (i: number) => number, t: GrpoTokens, opts: GrpoLos
  * for diagnostics): per token `−w·min(ρA, clip(ρ, 1−ε_low, 1+ε_high)A) + β·k3`, with ρ per token
  * or per sequence (`importanceLevel`) and w the truncated importance weight (1 without).
  */
-export function grpoLossReference(newLogp: Float32Array, t: GrpoTokens, opts: GrpoLossOptions): { loss: number; kl: number; clipFraction: number } {
+export function grpoLossReference(
+  newLogp: Float32Array,
+  t: GrpoTokens,
+  opts: GrpoLossOptions,
+): { loss: number; kl: number; clipFraction: number } {
   const T = t.length;
   const logRho = logRatios(newLogp, t, opts.importanceLevel ?? 'token');
-  const adv = t.advantages.length === t.batch * T ? (i: number) => t.advantages[i]! : (i: number) => t.advantages[Math.floor(i / T)]!;
+  const adv =
+    t.advantages.length === t.batch * T ? (i: number) => t.advantages[i]! : (i: number) => t.advantages[Math.floor(i / T)]!;
   const perToken = (i: number) => {
     const a = adv(i);
     const rho = Math.exp(logRho[i]!);
@@ -269,7 +282,11 @@ export function grpoLossReference(newLogp: Float32Array, t: GrpoTokens, opts: Gr
     return (a > 0 && rho > 1 + opts.clipHigh) || (a < 0 && rho < 1 - opts.clipLow) ? 1 : 0;
   };
   const tokenMean: GrpoLossOptions = { ...opts, aggregation: 'bnpo' };
-  return { loss: aggregate(perToken, t, opts), kl: aggregate(klOnly, t, tokenMean), clipFraction: aggregate(clipOnly, t, tokenMean) };
+  return {
+    loss: aggregate(perToken, t, opts),
+    kl: aggregate(klOnly, t, tokenMean),
+    clipFraction: aggregate(clipOnly, t, tokenMean),
+  };
 }
 
 /**
@@ -286,7 +303,8 @@ export function grpoLoss(newLogp: tf.Tensor2D, t: GrpoTokens, opts: GrpoLossOpti
     // Padding tokens can hold arbitrary log-probs; zero their differences before exp.
     const diff = tf.mul(tf.sub(newLogp, old), mask);
     // GSPO: the row's mean log-ratio, broadcast to its tokens ([B, 1] against [B, T]).
-    const logRho = opts.importanceLevel === 'sequence' ? tf.div(tf.sum(diff, 1, true), tf.maximum(tf.sum(mask, 1, true), 1)) : diff;
+    const logRho =
+      opts.importanceLevel === 'sequence' ? tf.div(tf.sum(diff, 1, true), tf.maximum(tf.sum(mask, 1, true), 1)) : diff;
     const rho = tf.exp(logRho);
     const unclipped = tf.mul(rho, adv);
     const clipped = tf.mul(tf.clipByValue(rho, 1 - opts.clipLow, 1 + opts.clipHigh), adv);

@@ -45,7 +45,10 @@ export const LABEL_SOURCES = {
   execution: {
     usesJudge: false,
     label: async (claims, problems, ctx) => {
-      const results = await ctx.execute(problems, claims.map((c) => c.text));
+      const results = await ctx.execute(
+        problems,
+        claims.map((c) => c.text),
+      );
       const labels = results.map((r, i) => goldOf(r, problems[i]!));
       ctx.charge(claims.length);
       return { labels, gold: labels, results, judged: false };

@@ -5,7 +5,17 @@
  * with byte offsets for exact resume), CSV (derived from the JSONL), and optionally TensorBoard
  * event files (./tensorboard.ts).
  */
-import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 
 /** One logged value. */
 export type MetricValue = number | string | boolean | null;
@@ -24,7 +34,10 @@ export class JsonlWriter implements MetricWriter {
   private fd: number;
 
   /** Open `path` for appending; with `truncateTo`, cut the file there first (resume). */
-  constructor(readonly path: string, truncateTo?: number) {
+  constructor(
+    readonly path: string,
+    truncateTo?: number,
+  ) {
     this.fd = openSync(path, existsSync(path) ? 'r+' : 'w+');
     const size = statSync(path).size;
     if (truncateTo !== undefined && truncateTo < size) ftruncateSync(this.fd, truncateTo);
@@ -71,7 +84,7 @@ export function writeCsvFromJsonl(jsonlPath: string, csvPath: string): void {
     .map((l) => JSON.parse(l) as Record<string, unknown>);
   const cols: string[] = [];
   const seen = new Set<string>();
-  for (const r of rows) for (const k of Object.keys(r)) if (!seen.has(k)) (seen.add(k), cols.push(k));
+  for (const r of rows) for (const k of Object.keys(r)) if (!seen.has(k)) seen.add(k), cols.push(k);
   const lines = [cols.map(csvCell).join(',')];
   for (const r of rows) lines.push(cols.map((c) => csvCell(r[c])).join(','));
   writeFileSync(csvPath, lines.join('\n') + '\n');

@@ -9,7 +9,11 @@
  * Mean within-group soundness over groups of `groupSize` consecutive completions, or null when no
  * group has a known, positive best gold. Ties in the proxy share the pick (mean gold of the tied).
  */
-export function withinGroupSoundness(proxy: ArrayLike<number>, gold: readonly (number | null)[], groupSize: number): number | null {
+export function withinGroupSoundness(
+  proxy: ArrayLike<number>,
+  gold: readonly (number | null)[],
+  groupSize: number,
+): number | null {
   let sum = 0;
   let groups = 0;
   for (let g = 0; g + groupSize <= gold.length; g += groupSize) {

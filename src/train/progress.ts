@@ -65,7 +65,8 @@ export class RunProgress {
   log(line: string): void {
     // The multibar holds log lines until its next redraw; before the first bar and after stop()
     // there is none, so it would hold them forever (and there are no bars to break).
-    if (this.multi && this.bars.size + this.finished > 0 && !this.stopped) this.multi.log(line.endsWith('\n') ? line : line + '\n');
+    if (this.multi && this.bars.size + this.finished > 0 && !this.stopped)
+      this.multi.log(line.endsWith('\n') ? line : line + '\n');
     else this.stream.write(line.endsWith('\n') ? line : line + '\n');
   }
 

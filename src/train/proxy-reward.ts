@@ -28,7 +28,7 @@ export function conservativeReward(preds: readonly ArrayLike<number>[], mode: 's
   for (let i = 0; i < n; i++) {
     let mean = 0;
     let min = Infinity;
-    for (const p of preds) (mean += p[i]! / K, min = Math.min(min, p[i]!));
+    for (const p of preds) (mean += p[i]! / K), (min = Math.min(min, p[i]!));
     if (mode === 'min') {
       out[i] = min;
       continue;

@@ -93,7 +93,10 @@ export const REWARD_SOURCES = {
     reward: async (s, ctx) => {
       const values: (number | null)[] = await ctx.rmReward(s);
       const chosen = await ctx.instantChoice(s);
-      const gold = await ctx.execute(chosen.map((i) => s.problems[i]!), chosen.map((i) => s.texts[i]!));
+      const gold = await ctx.execute(
+        chosen.map((i) => s.problems[i]!),
+        chosen.map((i) => s.texts[i]!),
+      );
       ctx.charge(chosen.length);
       chosen.forEach((i, j) => (values[i] = ctx.shapeGold(gold[j]!)));
       return { values, advantageScale: ctx.rmWeight, settled: chosen.map((index, j) => ({ index, label: gold[j]! })) };
@@ -115,7 +118,10 @@ export const REWARD_SOURCES = {
     reward: async (s, ctx) => {
       const values: (number | null)[] = s.texts.map(() => null);
       const chosen = await ctx.instantChoice(s);
-      const gold = await ctx.execute(chosen.map((i) => s.problems[i]!), chosen.map((i) => s.texts[i]!));
+      const gold = await ctx.execute(
+        chosen.map((i) => s.problems[i]!),
+        chosen.map((i) => s.texts[i]!),
+      );
       ctx.charge(chosen.length);
       chosen.forEach((i, j) => (values[i] = gold[j]!));
       return { values, advantageScale: 1, settled: chosen.map((index, j) => ({ index, label: gold[j]! })) };

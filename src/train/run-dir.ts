@@ -4,7 +4,19 @@
  * exclusive lock file), and the hash of the resolved config that `resume` checks.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { dirname, isAbsolute, join, parse, relative, resolve } from 'node:path';
 import { AnchorError } from '../util/errors.ts';
@@ -24,7 +36,10 @@ export function checkOutDir(dir: string, flag = '--out'): void {
   }
   const st = statSync(at);
   if (!st.isDirectory()) {
-    throw new AnchorError('BAD_ARGUMENT', at === resolve(dir) ? `${flag} ${dir}: is a file, not a directory` : `${flag} ${dir}: ${at} is a file, not a directory`);
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      at === resolve(dir) ? `${flag} ${dir}: is a file, not a directory` : `${flag} ${dir}: ${at} is a file, not a directory`,
+    );
   }
   // A probe file rather than access(W_OK): it also catches read-only mounts, and root.
   const probe = join(at, `.anchor-rl-probe-${process.pid}`);
@@ -48,10 +63,12 @@ export function isRunDir(dir: string): boolean {
     return (
       typeof m.name === 'string' &&
       typeof m.seed === 'number' &&
-      typeof m.config === 'object' && m.config !== null &&
+      typeof m.config === 'object' &&
+      m.config !== null &&
       Array.isArray(m.arms) &&
       typeof m.startedAt === 'string' &&
-      typeof m.versions === 'object' && m.versions !== null
+      typeof m.versions === 'object' &&
+      m.versions !== null
     );
   } catch {
     return false;
@@ -70,10 +87,16 @@ export function checkForceTarget(dir: string, ours: (dir: string) => boolean, wh
   const rel = relative(real, cwd);
   const isAncestorOfCwd = rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
   if (real === parse(real).root || real === home || isAncestorOfCwd) {
-    throw new AnchorError('BAD_ARGUMENT', `--force refuses to delete ${real}: it is ${real === parse(real).root ? 'the root directory' : real === home ? 'your home directory' : 'the working directory or one of its parents'}`);
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      `--force refuses to delete ${real}: it is ${real === parse(real).root ? 'the root directory' : real === home ? 'your home directory' : 'the working directory or one of its parents'}`,
+    );
   }
   if (!ours(real)) {
-    throw new AnchorError('BAD_ARGUMENT', `--force refuses to delete ${real}: it is not ${what}; choose another --out, or remove it yourself`);
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      `--force refuses to delete ${real}: it is not ${what}; choose another --out, or remove it yourself`,
+    );
   }
 }
 
@@ -132,11 +155,15 @@ function liveOnThisHost(h: { pid: number; host: string }): boolean {
  */
 export function checkArmWriter(armDir: string, writer: { pid: number; host: string } | undefined): void {
   if (writer && writer.pid !== process.pid && liveOnThisHost(writer)) {
-    throw new AnchorError('RUN_LOCKED', `${armDir} is still being written by its arm process (pid ${writer.pid} on ${writer.host}), which checkpoints and exits on its own; retry when it has exited`);
+    throw new AnchorError(
+      'RUN_LOCKED',
+      `${armDir} is still being written by its arm process (pid ${writer.pid} on ${writer.host}), which checkpoints and exits on its own; retry when it has exited`,
+    );
   }
 }
 
-const describeHolder = (h: LockHolder | null) => (h ? `\`${h.command}\` (pid ${h.pid} on ${h.host}, since ${h.startedAt})` : 'an unreadable lock');
+const describeHolder = (h: LockHolder | null) =>
+  h ? `\`${h.command}\` (pid ${h.pid} on ${h.host}, since ${h.startedAt})` : 'an unreadable lock';
 
 /** A held lock; `release` is idempotent and removes the file only while it is still ours. */
 export interface RunLock {
@@ -150,7 +177,11 @@ export interface RunLock {
  * RUN_LOCKED naming the holder. Left by a dead process on this host: reported, and taken over
  * only when `takeOverStale` (resume; a rerun sweep), else RUN_LOCKED saying to resume.
  */
-export function lockDir(dir: string, command: string, opts: { takeOverStale?: boolean; log?: (l: string) => void } = {}): RunLock {
+export function lockDir(
+  dir: string,
+  command: string,
+  opts: { takeOverStale?: boolean; log?: (l: string) => void } = {},
+): RunLock {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, LOCK_FILE);
   const me: LockHolder = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), command };
@@ -163,9 +194,16 @@ export function lockDir(dir: string, command: string, opts: { takeOverStale?: bo
       if (code !== 'EEXIST') throw new AnchorError('BAD_ARGUMENT', `cannot lock ${dir}: ${code ?? (err as Error).message}`);
       const holder = readHolder(path);
       const stale = holder !== null && holder.host === me.host && !liveOnThisHost(holder);
-      if (!stale) throw new AnchorError('RUN_LOCKED', `${dir} is in use by ${describeHolder(holder)}; wait for it to finish or stop it (if no such process exists, remove ${path})`);
+      if (!stale)
+        throw new AnchorError(
+          'RUN_LOCKED',
+          `${dir} is in use by ${describeHolder(holder)}; wait for it to finish or stop it (if no such process exists, remove ${path})`,
+        );
       if (!opts.takeOverStale) {
-        throw new AnchorError('RUN_LOCKED', `${dir} has a stale lock from ${describeHolder(holder)}, which is no longer running: continue the run with \`anchor-rl resume ${dir}\``);
+        throw new AnchorError(
+          'RUN_LOCKED',
+          `${dir} has a stale lock from ${describeHolder(holder)}, which is no longer running: continue the run with \`anchor-rl resume ${dir}\``,
+        );
       }
       opts.log?.(`taking over the stale lock of ${dir} from ${describeHolder(holder)}, which is no longer running`);
       unlinkSync(path);

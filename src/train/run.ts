@@ -27,7 +27,17 @@ import { readStatus, verifyLatestCheckpoint, type ArmProgress } from './arm-runn
 import { checkRunInputs, prepareShared } from './assets.ts';
 import { RunProgress } from './progress.ts';
 import type { ArmStatus, RunManifest } from './run-format.ts';
-import { checkArmWriter, checkForceTarget, checkOutDir, configHash, emptyDir, isRunDir, LOCK_FILE, lockDir, type RunLock } from './run-dir.ts';
+import {
+  checkArmWriter,
+  checkForceTarget,
+  checkOutDir,
+  configHash,
+  emptyDir,
+  isRunDir,
+  LOCK_FILE,
+  lockDir,
+  type RunLock,
+} from './run-dir.ts';
 import { isSweepDir } from './sweep-format.ts';
 
 /** Options of `anchor-rl train`. */
@@ -83,12 +93,16 @@ const commandLine = () => `anchor-rl ${process.argv.slice(2).join(' ')}`.trim();
  */
 function claimNewRunDir(runDir: string, force: boolean | undefined, log?: (l: string) => void): RunLock {
   const nonEmpty = existsSync(runDir) && readdirSync(runDir).length > 0;
-  if (nonEmpty && force && !existsSync(join(runDir, LOCK_FILE))) checkForceTarget(runDir, isRunDir, 'an anchor-rl run directory (no run manifest.json)');
+  if (nonEmpty && force && !existsSync(join(runDir, LOCK_FILE)))
+    checkForceTarget(runDir, isRunDir, 'an anchor-rl run directory (no run manifest.json)');
   const lock = lockDir(runDir, commandLine(), { ...(log ? { log } : {}) });
   if (nonEmpty) {
     if (!force) {
       lock.release();
-      throw new AnchorError('BAD_ARGUMENT', `run directory ${runDir} exists and is not empty; use \`anchor-rl resume ${runDir}\` to continue it or --force to overwrite it`);
+      throw new AnchorError(
+        'BAD_ARGUMENT',
+        `run directory ${runDir} exists and is not empty; use \`anchor-rl resume ${runDir}\` to continue it or --force to overwrite it`,
+      );
     }
     emptyDir(runDir, [LOCK_FILE]);
   }
@@ -140,7 +154,10 @@ export async function resumeRun(runDir: string, opts: ResumeOptions = {}): Promi
   const dir = resolve(runDir);
   const mp = join(dir, 'manifest.json');
   if (!existsSync(mp) && isSweepDir(dir)) {
-    throw new AnchorError('BAD_ARGUMENT', `${dir} is a sweep directory: rerun its \`anchor-rl sweep\` command to continue it, or resume one seed run (${join(dir, 'seed-N')})`);
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      `${dir} is a sweep directory: rerun its \`anchor-rl sweep\` command to continue it, or resume one seed run (${join(dir, 'seed-N')})`,
+    );
   }
   if (!existsSync(mp)) throw new AnchorError('BAD_ARGUMENT', `${dir} is not a run directory (no manifest.json)`);
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
@@ -148,7 +165,10 @@ export async function resumeRun(runDir: string, opts: ResumeOptions = {}): Promi
   try {
     const manifest = readManifest(dir);
     if (opts.arm && !manifest.arms.includes(opts.arm)) {
-      throw new AnchorError('BAD_ARGUMENT', `arm ${JSON.stringify(opts.arm)} is not in this run (arms: ${manifest.arms.join(', ')})`);
+      throw new AnchorError(
+        'BAD_ARGUMENT',
+        `arm ${JSON.stringify(opts.arm)} is not in this run (arms: ${manifest.arms.join(', ')})`,
+      );
     }
     const config = checkConfigChange(dir, manifest, opts.allowConfigChange ?? [], log);
     // Corrupt checkpoints are bad input (exit 2, the file named) before any arm process starts.
@@ -191,20 +211,30 @@ function checkConfigChange(dir: string, manifest: RunManifest, allow: readonly s
   try {
     recorded = JSON.parse(readFileSync(rp, 'utf8'));
   } catch (err) {
-    throw new AnchorError('BAD_CONFIG', `${mp}: the config was changed since the run started, and ${rp} (the config in force) is unreadable (${(err as Error).message}); restore it to resume`);
+    throw new AnchorError(
+      'BAD_CONFIG',
+      `${mp}: the config was changed since the run started, and ${rp} (the config in force) is unreadable (${(err as Error).message}); restore it to resume`,
+    );
   }
   if (configHash(recorded) !== manifest.configHash) {
-    throw new AnchorError('BAD_CONFIG', `${rp} does not match manifest.json's configHash: the record of the config in force was edited; restore it to resume`);
+    throw new AnchorError(
+      'BAD_CONFIG',
+      `${rp} does not match manifest.json's configHash: the record of the config in force was edited; restore it to resume`,
+    );
   }
   const changes = configDiff(recorded, now);
   const allowed = (key: string) => allow.some((a) => key === a || key.startsWith(`${a}.`));
-  const refused = changes.filter((c) => !allowed(c.key) || c.key === 'arms' || c.key.startsWith('arms.') || c.key === 'name' || c.key === 'seed');
+  const refused = changes.filter(
+    (c) => !allowed(c.key) || c.key === 'arms' || c.key.startsWith('arms.') || c.key === 'name' || c.key === 'seed',
+  );
   if (refused.length > 0) {
     throw new AnchorError(
       'BAD_CONFIG',
       `${mp}: the config was changed since the run started:\n  ${changes.map(describeChange).join('\n  ')}\n` +
         `resume refuses a changed config; restore the recorded values (${rp}), or apply the change from the arms' current steps with --allow-config-change ${refused.map((c) => c.key).join(' ')}` +
-        (refused.some((c) => c.key === 'arms' || c.key.startsWith('arms.') || c.key === 'name' || c.key === 'seed') ? ' (arms, name and seed cannot change: start a new run)' : ''),
+        (refused.some((c) => c.key === 'arms' || c.key.startsWith('arms.') || c.key === 'name' || c.key === 'seed')
+          ? ' (arms, name and seed cannot change: start a new run)'
+          : ''),
       { changed: changes.map((c) => c.key) },
     );
   }
@@ -212,7 +242,11 @@ function checkConfigChange(dir: string, manifest: RunManifest, allow: readonly s
   const steps = Object.fromEntries(manifest.arms.map((a) => [a, readStatus(join(dir, a))?.stepsDone ?? 0]));
   manifest.configChanges = [...(manifest.configChanges ?? []), { at: new Date().toISOString(), steps, changes }];
   record();
-  log(`applying the config change (${changes.map((c) => c.key).join(', ')}) from step ${Object.entries(steps).map(([a, s]) => `${s} (${a})`).join(', ')}`);
+  log(
+    `applying the config change (${changes.map((c) => c.key).join(', ')}) from step ${Object.entries(steps)
+      .map(([a, s]) => `${s} (${a})`)
+      .join(', ')}`,
+  );
   return config;
 }
 
@@ -296,7 +330,11 @@ export class StopSignals {
 
   /** INTERRUPTED when a signal stopped the arms; `resume` names the command that continues. */
   throwIfStopped(resume: string): void {
-    if (this.signal) throw new AnchorError('INTERRUPTED', `stopped by ${this.signal}: the running arms checkpointed; continue with \`${resume}\``);
+    if (this.signal)
+      throw new AnchorError(
+        'INTERRUPTED',
+        `stopped by ${this.signal}: the running arms checkpointed; continue with \`${resume}\``,
+      );
   }
 }
 
@@ -317,7 +355,9 @@ export interface ArmProcessHooks {
 export async function forkArm(runDir: string, armName: string, hooks: ArmProcessHooks): Promise<string | null> {
   const label = hooks.label ?? armName;
   const code = await new Promise<number>((res) => {
-    const child = forkModule('./arm-process', import.meta.url, [runDir, armName], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = forkModule('./arm-process', import.meta.url, [runDir, armName], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     armProcesses.add(child);
     child.on('exit', () => armProcesses.delete(child));
     child.on('message', (m: ArmMessage) => {
@@ -341,7 +381,12 @@ export async function forkArm(runDir: string, armName: string, hooks: ArmProcess
  * summaries with `summarize` (when given). A summary that cannot be written is logged, not
  * thrown: the training it summarises is already on disk.
  */
-export async function finishRun(runDir: string, manifest: RunManifest, log: (l: string) => void, summarize?: RunSummarizer): Promise<void> {
+export async function finishRun(
+  runDir: string,
+  manifest: RunManifest,
+  log: (l: string) => void,
+  summarize?: RunSummarizer,
+): Promise<void> {
   const statuses = manifest.arms.map((a) => readStatus(join(runDir, a))).filter((s): s is ArmStatus => !!s);
   if (statuses.length === manifest.arms.length && statuses.every((s) => s.state === 'done')) {
     manifest.endedAt = new Date().toISOString();

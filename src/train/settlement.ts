@@ -77,7 +77,11 @@ const STRATEGIES = {
   'top-proxy': {
     name: 'top-proxy',
     describe: 'the completions the RM rates highest — where selection pressure concentrates',
-    select: (claims, k) => topK(claims.map((c) => c.proxy), k),
+    select: (claims, k) =>
+      topK(
+        claims.map((c) => c.proxy),
+        k,
+      ),
   },
   uncertainty: {
     name: 'uncertainty',
@@ -95,14 +99,20 @@ const STRATEGIES = {
       const all = [...groups.values()];
       if (all.length === 0 || k <= 0) return [];
       const g = Math.min(all.length, Math.max(1, Math.round((k * all.length) / claims.length)));
-      return rng.sampleIndices(all.length, g).flatMap((j) => all[j]!).sort((a, b) => a - b);
+      return rng
+        .sampleIndices(all.length, g)
+        .flatMap((j) => all[j]!)
+        .sort((a, b) => a - b);
     },
   },
   mixed: {
     name: 'mixed',
     describe: 'half top-proxy, half uniform from the rest',
     select: (claims, k, rng) => {
-      const top = topK(claims.map((c) => c.proxy), Math.ceil(k / 2));
+      const top = topK(
+        claims.map((c) => c.proxy),
+        Math.ceil(k / 2),
+      );
       const taken = new Set(top);
       const rest = claims.map((_, i) => i).filter((i) => !taken.has(i));
       const extra = rng.sampleIndices(rest.length, k - top.length).map((j) => rest[j]!);

@@ -65,7 +65,10 @@ export function readSweepRecord(dir: string): SweepRecord {
   try {
     value = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new AnchorError('BAD_ARGUMENT', `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   const r = value as Partial<SweepRecord> | null;
   const ok =
@@ -81,7 +84,11 @@ export function readSweepRecord(dir: string): SweepRecord {
     typeof r.cells === 'object' &&
     r.config !== null &&
     typeof r.config === 'object';
-  if (!ok) throw new AnchorError('BAD_ARGUMENT', `${file} is not a sweep record (expected name, grid, seeds, armBase, references, cells, config)`);
+  if (!ok)
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      `${file} is not a sweep record (expected name, grid, seeds, armBase, references, cells, config)`,
+    );
   return r as SweepRecord;
 }
 

@@ -66,7 +66,11 @@ export function splitValues(text: string): string[] {
 /** Parse one `KEY=V1,V2,...`; the key must be a known key inside one of {@link SWEEP_SECTIONS}. */
 export function parseGridArg(text: string, schema: z.ZodType = runConfigSchema): Omit<GridAxis, 'label'> {
   const eq = text.indexOf('=');
-  if (eq <= 0) throw new AnchorError('BAD_ARGUMENT', `--grid ${JSON.stringify(text)}: expected KEY.PATH=V1,V2,..., e.g. --grid settlement.rate=0.05,0.1,0.2`);
+  if (eq <= 0)
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      `--grid ${JSON.stringify(text)}: expected KEY.PATH=V1,V2,..., e.g. --grid settlement.rate=0.05,0.1,0.2`,
+    );
   const key = text.slice(0, eq).trim();
   const path = key.split('.');
   checkKeyPath(path, `--grid ${key}`);
@@ -78,14 +82,25 @@ export function parseGridArg(text: string, schema: z.ZodType = runConfigSchema):
         'every cell of a seed shares the task, policy, reward model, seed and arms (use --set for those)',
     );
   }
-  if (path.length < 2) throw new AnchorError('BAD_ARGUMENT', `--grid ${key}: give a key inside the section, e.g. --grid ${section}.${keysAt(schema, [section])[0] ?? 'KEY'}=...`);
+  if (path.length < 2)
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      `--grid ${key}: give a key inside the section, e.g. --grid ${section}.${keysAt(schema, [section])[0] ?? 'KEY'}=...`,
+    );
   if (schemaAt(schema, path) === undefined) {
     const parent = path.slice(0, -1);
     const allowed = keysAt(schema, parent);
-    throw new AnchorError('BAD_ARGUMENT', `--grid ${key}: unknown key${allowed.length ? `; ${parent.join('.')} has: ${allowed.join(', ')}` : ''}`);
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      `--grid ${key}: unknown key${allowed.length ? `; ${parent.join('.')} has: ${allowed.join(', ')}` : ''}`,
+    );
   }
   const raws = splitValues(text.slice(eq + 1));
-  if (raws.some((r) => r === '')) throw new AnchorError('BAD_ARGUMENT', `--grid ${key}: empty value in ${JSON.stringify(text.slice(eq + 1))}; expected V1,V2,...`);
+  if (raws.some((r) => r === ''))
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      `--grid ${key}: empty value in ${JSON.stringify(text.slice(eq + 1))}; expected V1,V2,...`,
+    );
   const values = raws.map((r) => overrideValue(schema, path, r, '--grid'));
   const seen = new Set<string>();
   for (const v of values) {
@@ -98,14 +113,20 @@ export function parseGridArg(text: string, schema: z.ZodType = runConfigSchema):
 
 /** Parse every `--grid` (at least one; a key at most once). */
 export function parseGrid(texts: readonly string[], schema: z.ZodType = runConfigSchema): GridAxis[] {
-  if (texts.length === 0) throw new AnchorError('BAD_ARGUMENT', 'give at least one --grid KEY=V1,V2,..., e.g. --grid settlement.rate=0,0.05,0.1');
+  if (texts.length === 0)
+    throw new AnchorError('BAD_ARGUMENT', 'give at least one --grid KEY=V1,V2,..., e.g. --grid settlement.rate=0,0.05,0.1');
   const axes = texts.map((t) => parseGridArg(t, schema));
   for (let i = 0; i < axes.length; i++) {
     for (let j = 0; j < i; j++) {
       const [a, b] = [axes[i]!, axes[j]!];
       const prefix = (p: string[], q: string[]) => p.length <= q.length && p.every((s, k) => s === q[k]);
       if (prefix(a.path, b.path) || prefix(b.path, a.path)) {
-        throw new AnchorError('BAD_ARGUMENT', a.key === b.key ? `--grid ${a.key} given twice; list all its values in one --grid` : `--grid ${a.key} and --grid ${b.key} overlap`);
+        throw new AnchorError(
+          'BAD_ARGUMENT',
+          a.key === b.key
+            ? `--grid ${a.key} given twice; list all its values in one --grid`
+            : `--grid ${a.key} and --grid ${b.key} overlap`,
+        );
       }
     }
   }
@@ -119,7 +140,11 @@ export function valueLabel(v: unknown): string {
   if (typeof v === 'number') return String(v).replace('e+', 'e');
   if (typeof v === 'boolean' || v === null) return String(v);
   if (typeof v === 'string') return v.replace(/[^\w.-]+/g, '-') || 'empty';
-  return JSON.stringify(v).replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || 'empty';
+  return (
+    JSON.stringify(v)
+      .replace(/[^\w.-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'empty'
+  );
 }
 
 /**
@@ -140,7 +165,11 @@ export function gridCells(axes: readonly GridAxis[]): SweepCell[] {
   const seen = new Map<string, SweepCell>();
   for (const c of cells) {
     const prev = seen.get(c.name);
-    if (prev) throw new AnchorError('BAD_ARGUMENT', `--grid: cells ${JSON.stringify(prev.values)} and ${JSON.stringify(c.values)} would both be named ${c.name}; use values that differ in letters, digits, _ . or -`);
+    if (prev)
+      throw new AnchorError(
+        'BAD_ARGUMENT',
+        `--grid: cells ${JSON.stringify(prev.values)} and ${JSON.stringify(c.values)} would both be named ${c.name}; use values that differ in letters, digits, _ . or -`,
+      );
     seen.set(c.name, c);
   }
   return cells;
@@ -155,12 +184,23 @@ function cellOverlay(cell: SweepCell): Record<string, unknown> {
 
 /** The inline arm a cell becomes: `{name, extends: armBase, overlay}`. */
 export function cellArm(cell: SweepCell, armBase: string): ArmDefinition {
-  return { name: cell.name, extends: armBase, describe: `${armBase} with ${Object.entries(cell.values).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}`, overlay: cellOverlay(cell) };
+  return {
+    name: cell.name,
+    extends: armBase,
+    describe: `${armBase} with ${Object.entries(cell.values)
+      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+      .join(', ')}`,
+    overlay: cellOverlay(cell),
+  };
 }
 
 /** Check `--arm`: the registry arm every cell extends. */
 export function checkArmBase(name: string): string {
-  if (!ARM_REGISTRY[name]) throw new AnchorError('BAD_ARGUMENT', `--arm ${JSON.stringify(name)}: not a built-in arm; expected one of ${Object.keys(ARM_REGISTRY).join(', ')}`);
+  if (!ARM_REGISTRY[name])
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      `--arm ${JSON.stringify(name)}: not a built-in arm; expected one of ${Object.keys(ARM_REGISTRY).join(', ')}`,
+    );
   return name;
 }
 
@@ -169,9 +209,14 @@ export function parseReferences(text: string): string[] {
   const t = text.trim();
   if (t === 'none') return [];
   const names = t.split(',').map((s) => s.trim());
-  if (names.some((n) => n === '')) throw new AnchorError('BAD_ARGUMENT', `--reference ${JSON.stringify(text)}: expected ARM,ARM,... or none`);
+  if (names.some((n) => n === ''))
+    throw new AnchorError('BAD_ARGUMENT', `--reference ${JSON.stringify(text)}: expected ARM,ARM,... or none`);
   for (const n of names) {
-    if (!ARM_REGISTRY[n]) throw new AnchorError('BAD_ARGUMENT', `--reference ${JSON.stringify(n)}: not a built-in arm; expected one of ${Object.keys(ARM_REGISTRY).join(', ')} (or none)`);
+    if (!ARM_REGISTRY[n])
+      throw new AnchorError(
+        'BAD_ARGUMENT',
+        `--reference ${JSON.stringify(n)}: not a built-in arm; expected one of ${Object.keys(ARM_REGISTRY).join(', ')} (or none)`,
+      );
   }
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup) throw new AnchorError('BAD_ARGUMENT', `--reference: ${dup} listed twice`);

@@ -20,7 +20,16 @@ import { resolveArms } from './arms.ts';
 import { RunProgress } from './progress.ts';
 import type { RunManifest } from './run-format.ts';
 import { checkRunInputs } from './assets.ts';
-import { finishRun, forkArm, prepareRunShared, readManifest, StopSignals, unfinishedArms, writeNewManifest, type RunSummarizer } from './run.ts';
+import {
+  finishRun,
+  forkArm,
+  prepareRunShared,
+  readManifest,
+  StopSignals,
+  unfinishedArms,
+  writeNewManifest,
+  type RunSummarizer,
+} from './run.ts';
 import { checkForceTarget, checkOutDir, emptyDir, LOCK_FILE, lockDir, type RunLock } from './run-dir.ts';
 import { DEFAULT_SEEDS, SWEEP_FILE, isSweepDir, readSweepRecord, seedDirName, type SweepRecord } from './sweep-format.ts';
 import { cellArm, checkArmBase, gridCells, parseGrid, parseReferences } from './sweep-grid.ts';
@@ -47,7 +56,6 @@ export interface SweepOptions {
   summarizeSweep?: (dir: string) => Promise<string>;
 }
 
-
 /** What a sweep will do, fully validated; nothing is written while planning. */
 export interface SweepPlan {
   out: string;
@@ -69,12 +77,17 @@ export function planSweep(opts: SweepOptions): SweepPlan {
   const armBase = checkArmBase(opts.arm ?? 'anchored');
   const references = parseReferences(opts.references ?? 'frozen,execution');
   const nSeeds = opts.seeds ?? DEFAULT_SEEDS;
-  if (!(Number.isInteger(nSeeds) && nSeeds >= 1)) throw new AnchorError('BAD_ARGUMENT', `--seeds must be a positive integer, got ${nSeeds}`);
+  if (!(Number.isInteger(nSeeds) && nSeeds >= 1))
+    throw new AnchorError('BAD_ARGUMENT', `--seeds must be a positive integer, got ${nSeeds}`);
   const seeds = Array.from({ length: nSeeds }, (_, i) => config.seed + i);
   const arms = [...references, ...cells.map((c) => cellArm(c, armBase))];
   const out = resolve(opts.out ?? join('runs', `${config.name}-sweep`));
   const runs = seeds.map((seed) => {
-    const seedConfig = parseConfig(runConfigSchema, { ...config, name: `${config.name}-seed${seed}`, seed, arms }, `sweep seed ${seed}`);
+    const seedConfig = parseConfig(
+      runConfigSchema,
+      { ...config, name: `${config.name}-seed${seed}`, seed, arms },
+      `sweep seed ${seed}`,
+    );
     return { seed, dir: join(out, seedDirName(seed)), config: seedConfig };
   });
   // Each cell's own config (base + overlay), validated as its arm process will: a grid value out
@@ -134,7 +147,14 @@ export async function sweepRun(opts: SweepOptions): Promise<string> {
   }
 }
 
-async function sweepLocked(opts: SweepOptions, plan: SweepPlan, progress: RunProgress, log: (l: string) => void, locks: RunLock[], signals: StopSignals): Promise<string> {
+async function sweepLocked(
+  opts: SweepOptions,
+  plan: SweepPlan,
+  progress: RunProgress,
+  log: (l: string) => void,
+  locks: RunLock[],
+  signals: StopSignals,
+): Promise<string> {
   const { out } = plan;
   const command = `anchor-rl ${process.argv.slice(2).join(' ')}`.trim();
   let startedAt = new Date().toISOString();
@@ -145,10 +165,14 @@ async function sweepLocked(opts: SweepOptions, plan: SweepPlan, progress: RunPro
   if (nonEmpty) {
     if (opts.force) {
       // Not while another process writes one of its seed runs (`resume OUT/seed-N`).
-      for (const d of readdirSync(out)) if (existsSync(join(out, d, LOCK_FILE))) lockDir(join(out, d), command, { takeOverStale: true, log }).release();
+      for (const d of readdirSync(out))
+        if (existsSync(join(out, d, LOCK_FILE))) lockDir(join(out, d), command, { takeOverStale: true, log }).release();
       emptyDir(out, [LOCK_FILE]);
     } else if (!isSweepDir(out)) {
-      throw new AnchorError('BAD_ARGUMENT', `${out} exists and is not a sweep directory (no ${SWEEP_FILE}); choose another --out`);
+      throw new AnchorError(
+        'BAD_ARGUMENT',
+        `${out} exists and is not a sweep directory (no ${SWEEP_FILE}); choose another --out`,
+      );
     } else {
       const recorded = readSweepRecord(out);
       const diff = sweepDiff(recorded, plan.record);
@@ -203,7 +227,9 @@ async function sweepLocked(opts: SweepOptions, plan: SweepPlan, progress: RunPro
       });
     }
   }
-  log(`sweep: ${plan.runs.length} seed${plan.runs.length > 1 ? 's' : ''} × ${total / plan.runs.length} arms; ${todo} to train (${total - todo} done), ${concurrency} at a time`);
+  log(
+    `sweep: ${plan.runs.length} seed${plan.runs.length > 1 ? 's' : ''} × ${total / plan.runs.length} arms; ${todo} to train (${total - todo} done), ${concurrency} at a time`,
+  );
   await queue.onIdle();
   progress.stop();
   signals.throwIfStopped(`the same anchor-rl sweep command (it continues ${out})`);
@@ -212,7 +238,8 @@ async function sweepLocked(opts: SweepOptions, plan: SweepPlan, progress: RunPro
   for (const run of plan.runs) {
     const m = manifests.get(run.seed)!;
     // A seed nothing ran for keeps its end time and summaries.
-    if (ran.has(run.seed) || !m.endedAt || !existsSync(join(run.dir, 'compare.json'))) await finishRun(run.dir, m, log, opts.summarizeRun);
+    if (ran.has(run.seed) || !m.endedAt || !existsSync(join(run.dir, 'compare.json')))
+      await finishRun(run.dir, m, log, opts.summarizeRun);
   }
   // The end time first: the summaries print it.
   if (plan.runs.every((r) => unfinishedArms(r.dir, r.config).length === 0)) {

@@ -6,7 +6,13 @@
  */
 import type { RunConfig } from '../config/run-config.ts';
 import type { Completion } from '../policy/engine/types.ts';
-import { buildCompletionBatch, completionLogProbs, sequenceLogProbs, type CompletionBatch, type SequenceScores } from '../policy/logprobs.ts';
+import {
+  buildCompletionBatch,
+  completionLogProbs,
+  sequenceLogProbs,
+  type CompletionBatch,
+  type SequenceScores,
+} from '../policy/logprobs.ts';
 import type { PolicyModel } from '../policy/policy-model.ts';
 import type { AdamOptimizer, StepResult } from '../policy/optimizer.ts';
 import type { ExecResult } from '../sandbox/types.ts';
@@ -128,11 +134,18 @@ function lossOptions(grpo: GrpoConfig, sampling: SamplingConfig): GrpoLossOption
  * The training reward after DAPO's overlong shaping (`grpo.overlong.buffer` > 0): each non-null
  * value plus the soft penalty of its completion's length. Unchanged values when shaping is off.
  */
-export function shapedRewards(grpo: GrpoConfig, sampling: SamplingConfig, values: readonly (number | null)[], completions: readonly Completion[]): (number | null)[] {
+export function shapedRewards(
+  grpo: GrpoConfig,
+  sampling: SamplingConfig,
+  values: readonly (number | null)[],
+  completions: readonly Completion[],
+): (number | null)[] {
   const o = grpo.overlong;
   if (o.buffer === 0) return [...values];
   const max = sampling.max_new_tokens;
-  return values.map((v, i) => (v === null ? null : v + overlongPenalty(completions[i]!.tokenIds.length, max, o.buffer, o.penalty)));
+  return values.map((v, i) =>
+    v === null ? null : v + overlongPenalty(completions[i]!.tokenIds.length, max, o.buffer, o.penalty),
+  );
 }
 
 /** Build the update batch of a step's scored rollouts: reference and sampling-policy log-probs. */
@@ -157,11 +170,23 @@ export function prepareUpdate(p: UpdateParts, scored: ScoredRollouts): UpdateBat
   const batch = buildCompletionBatch(promptIds, completionIds, padId, { completionLength: C });
   if (plain) return { ...scored, ref, oldLogp: rolloutLogp, batch, rolloutLogp };
   const trainLogp = sequenceLogProbs(policy, promptIds, completionIds, { padId }).logProbs;
-  return { ...scored, ref, oldLogp: trainLogp, batch, rolloutLogp, trainLogp, ...(tis.enabled ? { isWeights: truncatedIsWeights(trainLogp, rolloutLogp, ref.mask, tis.cap) } : {}) };
+  return {
+    ...scored,
+    ref,
+    oldLogp: trainLogp,
+    batch,
+    rolloutLogp,
+    trainLogp,
+    ...(tis.enabled ? { isWeights: truncatedIsWeights(trainLogp, rolloutLogp, ref.mask, tis.cap) } : {}),
+  };
 }
 
 /** Apply the GRPO update for `rewards` to the policy: advantages, then `grpo.inner_iterations` optimizer steps. */
-export function applyGrpoUpdate(p: Pick<UpdateParts, 'grpo' | 'sampling' | 'policy' | 'optimizer'>, b: UpdateBatch, rewards: Rewards): GrpoUpdate {
+export function applyGrpoUpdate(
+  p: Pick<UpdateParts, 'grpo' | 'sampling' | 'policy' | 'optimizer'>,
+  b: UpdateBatch,
+  rewards: Rewards,
+): GrpoUpdate {
   const { grpo: g, sampling, policy, optimizer } = p;
   const { ref } = b;
   const C = ref.completionLength;
@@ -172,13 +197,26 @@ export function applyGrpoUpdate(p: Pick<UpdateParts, 'grpo' | 'sampling' | 'poli
   for (let r = 0; r < ref.batch; r++) if (!valid[r]) mask.fill(0, r * C, (r + 1) * C);
   const advantages =
     g.advantage === 'reinforce_pp'
-      ? reinforcePlusPlusAdvantages(values, { batch: ref.batch, length: C, oldLogp: b.oldLogp, refLogp: ref.logProbs, mask }, g.beta, g.eps)
+      ? reinforcePlusPlusAdvantages(
+          values,
+          { batch: ref.batch, length: C, oldLogp: b.oldLogp, refLogp: ref.logProbs, mask },
+          g.beta,
+          g.eps,
+        )
       : computeAdvantages(values, g.group_size, g.scale_rewards, g.eps, g.advantage).advantages;
   if (rewards.advantageScale !== 1) for (let i = 0; i < advantages.length; i++) advantages[i]! *= rewards.advantageScale;
   // Truncated completions leave the loss, after taking part in the advantage statistics (as in TRL).
   const truncated = b.completions.map((c) => c.finishReason === 'length');
   if (g.overlong.mask_truncated) for (let r = 0; r < ref.batch; r++) if (truncated[r]) mask.fill(0, r * C, (r + 1) * C);
-  const tokens: GrpoTokens = { batch: ref.batch, length: C, oldLogp: b.oldLogp, refLogp: ref.logProbs, mask, advantages, ...(b.isWeights ? { isWeights: b.isWeights } : {}) };
+  const tokens: GrpoTokens = {
+    batch: ref.batch,
+    length: C,
+    oldLogp: b.oldLogp,
+    refLogp: ref.logProbs,
+    mask,
+    advantages,
+    ...(b.isWeights ? { isWeights: b.isWeights } : {}),
+  };
   const opts = lossOptions(g, sampling);
   // The first forward pass runs at the sampling weights: its log-probs are the trainer's side of
   // the rollout mismatch, read here instead of paying for another forward pass. The last
@@ -196,12 +234,20 @@ export function applyGrpoUpdate(p: Pick<UpdateParts, 'grpo' | 'sampling' | 'poli
     }),
   );
   const diag = grpoLossReference(newLogp, tokens, opts);
-  const metrics = { [K.mismatchKl]: mismatchKl(b.rolloutLogp, trainLogp!, ref.mask), ...variantMetrics(g, sampling, b, truncated) };
+  const metrics = {
+    [K.mismatchKl]: mismatchKl(b.rolloutLogp, trainLogp!, ref.mask),
+    ...variantMetrics(g, sampling, b, truncated),
+  };
   return { results, kl: diag.kl, clipFraction: diag.clipFraction, grpoMetrics: metrics };
 }
 
 /** The step's metrics of the GRPO options that are set (reward shaping, truncation, TIS). */
-function variantMetrics(g: GrpoConfig, sampling: SamplingConfig, b: UpdateBatch, truncated: readonly boolean[]): Record<string, MetricValue> {
+function variantMetrics(
+  g: GrpoConfig,
+  sampling: SamplingConfig,
+  b: UpdateBatch,
+  truncated: readonly boolean[],
+): Record<string, MetricValue> {
   const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, v) => a + v, 0) / xs.length : 0);
   const m: Record<string, MetricValue> = {};
   if (b.isWeights) {
@@ -210,7 +256,9 @@ function variantMetrics(g: GrpoConfig, sampling: SamplingConfig, b: UpdateBatch,
   }
   if (g.overlong.buffer > 0) {
     const max = sampling.max_new_tokens;
-    m[K.overlongPenalty] = mean(b.completions.map((c) => overlongPenalty(c.tokenIds.length, max, g.overlong.buffer, g.overlong.penalty)));
+    m[K.overlongPenalty] = mean(
+      b.completions.map((c) => overlongPenalty(c.tokenIds.length, max, g.overlong.buffer, g.overlong.penalty)),
+    );
   }
   if (g.overlong.buffer > 0 || g.overlong.mask_truncated) m[K.truncated] = mean(truncated.map((t) => (t ? 1 : 0)));
   return m;

@@ -27,7 +27,12 @@ export function moduleEntry(name: string, from: string): ModuleEntry {
 }
 
 /** Fork the module `name` next to `from` (see moduleEntry) with the right loader flags. */
-export function forkModule(name: string, from: string, args: string[] = [], opts: ForkOptions & { extraExecArgv?: string[] } = {}): ChildProcess {
+export function forkModule(
+  name: string,
+  from: string,
+  args: string[] = [],
+  opts: ForkOptions & { extraExecArgv?: string[] } = {},
+): ChildProcess {
   const { extraExecArgv = [], ...rest } = opts;
   const entry = moduleEntry(name, from);
   return fork(entry.path, args, { ...rest, execArgv: [...entry.execArgv, ...extraExecArgv] });

@@ -81,9 +81,14 @@ function solve3(A: number[][], b: number[]): number[] | null {
 export function fitGao(d: readonly number[], gold: readonly number[], form: GaoForm = 'rl'): GaoFit | null {
   if (d.length !== gold.length) throw new RangeError(`d (${d.length}) and gold (${gold.length}) differ in length`);
   const pts: [number, number][] = [];
-  for (let i = 0; i < d.length; i++) if (Number.isFinite(d[i]) && d[i]! >= 0 && Number.isFinite(gold[i])) pts.push([d[i]!, gold[i]!]);
+  for (let i = 0; i < d.length; i++)
+    if (Number.isFinite(d[i]) && d[i]! >= 0 && Number.isFinite(gold[i])) pts.push([d[i]!, gold[i]!]);
   if (pts.length < 4) return null;
-  const A = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
+  const A = [
+    [0, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+  ];
   const b = [0, 0, 0];
   for (const [x, y] of pts) {
     const row = [1, x, regressor(form, x)];
@@ -110,7 +115,13 @@ function sd(xs: readonly number[]): number {
  * replacement (seeded, so a report is reproducible). The SE of d* uses the resamples whose curve
  * turns over, and is null when fewer than half of them do.
  */
-export function fitGaoWithSe(d: readonly number[], gold: readonly number[], form: GaoForm = 'rl', resamples = 200, seed = 0): GaoFitWithSe | null {
+export function fitGaoWithSe(
+  d: readonly number[],
+  gold: readonly number[],
+  form: GaoForm = 'rl',
+  resamples = 200,
+  seed = 0,
+): GaoFitWithSe | null {
   const fit = fitGao(d, gold, form);
   if (!fit) return null;
   const rng = new Rng(seed).fork('gao-bootstrap');
@@ -119,7 +130,11 @@ export function fitGaoWithSe(d: readonly number[], gold: readonly number[], form
   const peaks: number[] = [];
   for (let r = 0; r < resamples; r++) {
     const idx = d.map(() => rng.int(d.length));
-    const f = fitGao(idx.map((i) => d[i]!), idx.map((i) => gold[i]!), form);
+    const f = fitGao(
+      idx.map((i) => d[i]!),
+      idx.map((i) => gold[i]!),
+      form,
+    );
     if (!f) continue;
     alphas.push(f.alpha);
     betas.push(f.beta);

@@ -11,7 +11,11 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
 }
 
 /** A Markdown table as lines: `|` in cells escaped, `numeric` columns right-aligned. */
-export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[], numeric: readonly boolean[]): string[] {
+export function markdownTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  numeric: readonly boolean[],
+): string[] {
   const esc = (s: string): string => s.replace(/\|/g, '\\|');
   const line = (cells: readonly string[]): string => `| ${cells.map(esc).join(' | ')} |`;
   return [line(header), `|${numeric.map((n) => (n ? '---:' : '---')).join('|')}|`, ...rows.map(line)];

@@ -63,10 +63,14 @@ describe('missing services under CI', () => {
     const script = spawnSync('bash', ['-c', 'sed -n "/^need()/,/^}/p" .ci/run'], { cwd: repoRoot, encoding: 'utf8' }).stdout;
     // The need() function alone, with no apt-get on PATH (nothing installed), for a command that does not exist.
     const run = (ci: string) =>
-      spawnSync('/bin/bash', ['-c', `set -euo pipefail; SUDO=""; CI=${ci}; ${script}\nneed no-such-service-cmd no-such-pkg "the x tests"; echo after`], {
-        encoding: 'utf8',
-        env: { PATH: onlyNode },
-      });
+      spawnSync(
+        '/bin/bash',
+        ['-c', `set -euo pipefail; SUDO=""; CI=${ci}; ${script}\nneed no-such-service-cmd no-such-pkg "the x tests"; echo after`],
+        {
+          encoding: 'utf8',
+          env: { PATH: onlyNode },
+        },
+      );
     const ci = run('true');
     expect(ci.status).toBe(1);
     expect(ci.stderr).toMatch(/no-such-service-cmd is missing and could not be installed/);

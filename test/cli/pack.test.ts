@@ -47,14 +47,20 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** Run npm in `cwd`, without the `npm_*` variables of an enclosing `npm test` (its local prefix is the checkout). */
 function npm(args: string[], cwd: string, timeoutMs: number): CliResult {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
-  const r = spawnSync('npm', args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...env, npm_config_update_notifier: 'false' } });
+  const r = spawnSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    env: { ...env, npm_config_update_notifier: 'false' },
+  });
   return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: r.stderr ?? String(r.error ?? '') };
 }
 
 /** isolated-vm's compiled addon in the install at `prefix`: the checkout's copy, or a rebuild. */
 function provideIsolatedVmAddon(prefix: string): void {
   const addon = 'node_modules/isolated-vm/out/isolated_vm.node';
-  const version = (root: string) => (JSON.parse(readFileSync(join(root, 'node_modules/isolated-vm/package.json'), 'utf8')) as { version: string }).version;
+  const version = (root: string) =>
+    (JSON.parse(readFileSync(join(root, 'node_modules/isolated-vm/package.json'), 'utf8')) as { version: string }).version;
   if (existsSync(join(repoRoot, addon)) && version(repoRoot) === version(prefix)) {
     mkdirSync(join(prefix, dirname(addon)), { recursive: true });
     copyFileSync(join(repoRoot, addon), join(prefix, addon));
@@ -68,7 +74,11 @@ function provideIsolatedVmAddon(prefix: string): void {
 function expectFinishedRun(r: CliResult, out: string): void {
   expect(r.code, r.stderr.slice(-4000)).toBe(0);
   expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).endedAt).toBeTruthy();
-  expect(readFileSync(join(out, 'execution', 'metrics.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
+  expect(
+    readFileSync(join(out, 'execution', 'metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n'),
+  ).toHaveLength(2);
   expect(existsSync(join(out, 'report.html'))).toBe(true);
 }
 
@@ -98,16 +108,38 @@ describe('the packed and installed CLI', () => {
     packed = info[0]!.files.map((f) => f.path);
     mkdirSync(prefix);
     writeFileSync(join(prefix, 'package.json'), JSON.stringify({ name: 'anchor-rl-consumer', private: true }));
-    const args = ['install', '--prefix', prefix, '--prefer-offline', '--omit=optional', '--ignore-scripts', '--no-audit', '--no-fund', join(work, info[0]!.filename)];
+    const args = [
+      'install',
+      '--prefix',
+      prefix,
+      '--prefer-offline',
+      '--omit=optional',
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      join(work, info[0]!.filename),
+    ];
     const inst = npm(args, prefix, 1_200_000);
-    const missing = inst.code === 0 ? null : `npm ${args.join(' ')} failed (${inst.code}): ${inst.stderr.trim().split('\n').slice(-5).join(' | ')}`;
+    const missing =
+      inst.code === 0
+        ? null
+        : `npm ${args.join(' ')} failed (${inst.code}): ${inst.stderr.trim().split('\n').slice(-5).join(' | ')}`;
     if (!available('installing the packed tarball', missing)) return;
     provideIsolatedVmAddon(prefix);
     bin = join(prefix, 'node_modules', '.bin', 'anchor-rl');
   }, 1_600_000);
 
   it('ships the compiled CLI and its run-time files, not sources or tests', () => {
-    for (const f of ['bin/anchor-rl.js', 'dist/cli/main.js', 'dist/train/arm-process.js', 'dist/sandbox/worker.js', 'dist/sandbox/python/worker.js', 'sandbox/snapshot.js', 'sandbox/python/harness.py', 'configs/smoke.yaml'])
+    for (const f of [
+      'bin/anchor-rl.js',
+      'dist/cli/main.js',
+      'dist/train/arm-process.js',
+      'dist/sandbox/worker.js',
+      'dist/sandbox/python/worker.js',
+      'sandbox/snapshot.js',
+      'sandbox/python/harness.py',
+      'configs/smoke.yaml',
+    ])
       expect(packed).toContain(f);
     expect(packed.filter((f) => /^(src|test|bench|support|runs|docs)\//.test(f) || f.endsWith('.ts'))).toEqual([]);
   });

@@ -25,7 +25,10 @@ describe('generated config reference', () => {
 
   it('every config key has a description', () => {
     const missing = undocumentedConfigKeys();
-    expect(missing, `add .describe('what, unit') in the schema, then run \`npm run docs:config\`:\n  ${missing.join('\n  ')}`).toEqual([]);
+    expect(
+      missing,
+      `add .describe('what, unit') in the schema, then run \`npm run docs:config\`:\n  ${missing.join('\n  ')}`,
+    ).toEqual([]);
   });
 
   it('every shipped config names its JSON Schema and validates against it', () => {

@@ -17,7 +17,6 @@ function write(dir: string, name: string, text: string): string {
   return p;
 }
 
-
 describe('run config', () => {
   it('embedded defaults follow the reference study', () => {
     const c = loadRunConfig(undefined);
@@ -28,7 +27,12 @@ describe('run config', () => {
   });
 
   it('--set overrides are typed by the schema', () => {
-    const c = loadRunConfig(undefined, ['grpo.lr=1e-4', 'arms=[frozen, anchored]', 'name=123', 'settlement.adaptive.enabled=true']);
+    const c = loadRunConfig(undefined, [
+      'grpo.lr=1e-4',
+      'arms=[frozen, anchored]',
+      'name=123',
+      'settlement.adaptive.enabled=true',
+    ]);
     expect(c.grpo.lr).toBe(1e-4);
     expect(c.arms).toEqual(['frozen', 'anchored']);
     expect(c.name).toBe('123'); // a string key keeps the raw text, not the number
@@ -88,7 +92,12 @@ describe('run config', () => {
 
 describe('overrides', () => {
   const schema = z
-    .object({ a: z.object({ s: z.string().default('x'), n: z.number().default(1), e: z.enum(['p', 'q']).default('p') }).strict().prefault({}) })
+    .object({
+      a: z
+        .object({ s: z.string().default('x'), n: z.number().default(1), e: z.enum(['p', 'q']).default('p') })
+        .strict()
+        .prefault({}),
+    })
     .strict();
 
   it('parses KEY.PATH=VALUE and rejects malformed ones', () => {

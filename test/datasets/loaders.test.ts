@@ -64,7 +64,9 @@ describe('dataset loaders on fixtures', () => {
   });
 
   it('a record missing a field names the file, line and field', () => {
-    expect(() => loadDataset(fixture('datasets/bad-record.jsonl'))).toThrow(/bad-record\.jsonl:2: not a valid humaneval record: entry_point: got nothing, expected string/);
+    expect(() => loadDataset(fixture('datasets/bad-record.jsonl'))).toThrow(
+      /bad-record\.jsonl:2: not a valid humaneval record: entry_point: got nothing, expected string/,
+    );
   });
 
   it('a JSON array record error points at the line the element starts on', () => {

@@ -38,7 +38,8 @@ describe('adversary pieces', () => {
       else expect(s.queries.mean).toBeGreaterThan(0);
       if (s.adversary === 'settlement-aware' && s.target !== 'anchored') expect(s.restarts.mean).toBe(0);
       // Steepest ascent on the sound verifier never loses gold.
-      if (s.adversary === 'steepest' && s.target === 'sound') for (let t = 1; t <= 30; t++) expect(s.gold[t]!.mean).toBeGreaterThanOrEqual(s.gold[t - 1]!.mean);
+      if (s.adversary === 'steepest' && s.target === 'sound')
+        for (let t = 1; t <= 30; t++) expect(s.gold[t]!.mean).toBeGreaterThanOrEqual(s.gold[t - 1]!.mean);
     }
     // Each adversary starts from the same program whatever the verifier.
     const by = (a: string, v: string) => r.series.find((s) => s.adversary === a && s.target === v)!;
@@ -48,7 +49,20 @@ describe('adversary pieces', () => {
   });
 
   it('CLI smoke and bad input', async () => {
-    const r = await runMain(['experiment', 'adversary', '--tasks', '1', '--steps', '10', '--base', '100', '--every', '5', '--probes', '16']);
+    const r = await runMain([
+      'experiment',
+      'adversary',
+      '--tasks',
+      '1',
+      '--steps',
+      '10',
+      '--base',
+      '100',
+      '--every',
+      '5',
+      '--probes',
+      '16',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/settlement-aware vs anchored/);
     expect(await main(['experiment', 'adversary', '--tasks', '1', '--steps', '0'])).toBe(2);

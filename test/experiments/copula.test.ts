@@ -57,10 +57,12 @@ describe('copula predictions', () => {
     expect(r.verifiers[0]!.perN.map((x) => x.n)).toEqual([2, 4, 8, 16, 32, 64]);
     expect(r.verifiers[0]!.copulaMedianAbsErr.value).toBeGreaterThanOrEqual(0);
     const rng = new Rng(9);
-    const records = [0, 1, 2].flatMap((p) => Array.from({ length: 64 }, (_, i) => {
-      const gold = Math.floor(rng.next() * 3) / 2;
-      return { problem: `p${p}`, candidate: String(i), scores: { v: gold + rng.normal() }, gold };
-    }));
+    const records = [0, 1, 2].flatMap((p) =>
+      Array.from({ length: 64 }, (_, i) => {
+        const gold = Math.floor(rng.next() * 3) / 2;
+        return { problem: `p${p}`, candidate: String(i), scores: { v: gold + rng.normal() }, gold };
+      }),
+    );
     const f = runCopulaOnRecords(records, 'mem');
     expect(f.problems).toBe(3);
     expect(f.maxLog2).toBe(6);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { expectedMaxNormal, expectedMaxNormalLn, lnNForExpectedMax, logNormCdf, normCdf, normInv, upperTail } from '../../src/research/experiments/gaussian.ts';
+import {
+  expectedMaxNormal,
+  expectedMaxNormalLn,
+  lnNForExpectedMax,
+  logNormCdf,
+  normCdf,
+  normInv,
+  upperTail,
+} from '../../src/research/experiments/gaussian.ts';
 import { Rng } from '../../src/util/rng.ts';
 
 describe('normal numerics', () => {

@@ -37,7 +37,21 @@ describe('resolution pieces', () => {
   });
 
   it('CLI smoke', async () => {
-    const r = await runMain(['experiment', 'resolution', '--tasks', '1', '--rounds', '2', '--pool', '64', '--claims', '16', '--base', '60', '--json']);
+    const r = await runMain([
+      'experiment',
+      'resolution',
+      '--tasks',
+      '1',
+      '--rounds',
+      '2',
+      '--pool',
+      '64',
+      '--claims',
+      '16',
+      '--base',
+      '60',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).perRound).toHaveLength(2);
   });

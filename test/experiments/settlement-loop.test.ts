@@ -35,7 +35,7 @@ describe('settlement loop (tiny sizes)', () => {
   });
 });
 
-describe('the sweeps\' float64 ridge equals the tfjs reward model on DSL-6 features', () => {
+describe("the sweeps' float64 ridge equals the tfjs reward model on DSL-6 features", () => {
   beforeAll(async () => {
     await initTf(() => {});
   });

@@ -23,7 +23,10 @@ describe('settlement-scaling pieces', () => {
       return { scores: gold.map((g) => g + rng.normal()), gold };
     });
     const ns = powersOfTwo(6);
-    const a = sndAuc(pools.map((p) => expectedBestOfNCurve(p, ns)), pools.map((p) => expectedBestOfNCurve({ scores: p.gold, gold: p.gold }, ns)));
+    const a = sndAuc(
+      pools.map((p) => expectedBestOfNCurve(p, ns)),
+      pools.map((p) => expectedBestOfNCurve({ scores: p.gold, gold: p.gold }, ns)),
+    );
     const b = sndCurve(pools, 6);
     expect(a.auc).toBeCloseTo(b.auc, 12);
     a.snd.forEach((s, k) => {
@@ -42,7 +45,17 @@ describe('settlement-scaling pieces', () => {
   });
 
   it('every strategy starts from the same labels; budgets are validated', async () => {
-    const r = runScaling({ domain: 'dsl6', tasks: 2, seed: 1, budgets: [16, 32, 48], init: 16, batch: 16, candidates: 64, evalPool: 128, maxLog2: 6 });
+    const r = runScaling({
+      domain: 'dsl6',
+      tasks: 2,
+      seed: 1,
+      budgets: [16, 32, 48],
+      init: 16,
+      batch: 16,
+      candidates: 64,
+      evalPool: 128,
+      maxLog2: 6,
+    });
     const first = r.strategies.map((s) => s.auc[0]!.auc);
     expect(first[1]).toBe(first[0]);
     expect(first[2]).toBe(first[0]);
@@ -51,7 +64,25 @@ describe('settlement-scaling pieces', () => {
       expect(Number.isFinite(s.trend.r2)).toBe(true);
     }
     expect(() => runScaling({ domain: 'dsl6', tasks: 1, seed: 0, budgets: [16, 40], init: 16, batch: 16 })).toThrow(/multiples/);
-    const cli = await runMain(['experiment', 'settlement-scaling', '--tasks', '1', '--budgets', '16', '32', '--init', '16', '--batch', '16', '--candidates', '64', '--eval-pool', '128', '--max-log2', '6']);
+    const cli = await runMain([
+      'experiment',
+      'settlement-scaling',
+      '--tasks',
+      '1',
+      '--budgets',
+      '16',
+      '32',
+      '--init',
+      '16',
+      '--batch',
+      '16',
+      '--candidates',
+      '64',
+      '--eval-pool',
+      '128',
+      '--max-log2',
+      '6',
+    ]);
     expect(cli.code).toBe(0);
     expect(cli.stdout).toMatch(/uncertainty: AUC/);
     expect(await main(['experiment', 'settlement-scaling', '--tasks', '1', '--budgets', '10', '--init', '16'])).toBe(2);

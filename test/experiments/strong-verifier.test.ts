@@ -16,7 +16,17 @@ describe('strong-verifier', () => {
   });
 
   it('runs goodhart and both settlement loops on the same tasks; DSL-6 is rejected', async () => {
-    const r = runStrongVerifier({ tasks: 1, seed: 2, train: 100, pool: 64, maxLog2: 6, rounds: 2, loopPool: 64, top: 8, base: 60 });
+    const r = runStrongVerifier({
+      tasks: 1,
+      seed: 2,
+      train: 100,
+      pool: 64,
+      maxLog2: 6,
+      rounds: 2,
+      loopPool: 64,
+      top: 8,
+      base: 60,
+    });
     expect(Object.keys(r.goodhart.auc)).toEqual(['ridge-weak-111', 'gbt-strong-359', 'ridge-strong-359']);
     expect(r.settlement.weak.perRound[0]!.poolGold).toEqual(r.settlement.strong.perRound[0]!.poolGold);
     expect(() => runStrongVerifier({ domain: 'dsl6', tasks: 1, seed: 0 })).toThrow(/RichDSL only/);
@@ -24,7 +34,22 @@ describe('strong-verifier', () => {
   });
 
   it('CLI smoke', async () => {
-    const r = await runMain(['experiment', 'strong-verifier', '--tasks', '1', '--train', '100', '--pool', '64', '--rounds', '2', '--top', '8', '--base', '60']);
+    const r = await runMain([
+      'experiment',
+      'strong-verifier',
+      '--tasks',
+      '1',
+      '--train',
+      '100',
+      '--pool',
+      '64',
+      '--rounds',
+      '2',
+      '--top',
+      '8',
+      '--base',
+      '60',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/verifier gbt-strong-359/);
     expect(r.stdout).toMatch(/verifier ridge-weak-111/);

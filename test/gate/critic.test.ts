@@ -6,7 +6,12 @@ const rm = { weights: [0.5, 2, -1, 0.1], featureNames: ['len', 'assert_stub', 'l
 const mean = [10, 0.1, 1, 2];
 
 function claim(features: number[] | { indices: number[]; values: number[] } | undefined, gap = 0.6): Claim {
-  return { item: { id: 'c1', proxy: 0.9, gold: 0.9 - gap, ...(features ? { features } : {}) }, gold: 0.9 - gap, gap, source: 'settled' };
+  return {
+    item: { id: 'c1', proxy: 0.9, gold: 0.9 - gap, ...(features ? { features } : {}) },
+    gold: 0.9 - gap,
+    gap,
+    source: 'settled',
+  };
 }
 
 describe('critic', () => {

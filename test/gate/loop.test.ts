@@ -89,7 +89,13 @@ describe('GateLoop', () => {
   it('a different claim about an already-verified completion is verified afresh', async () => {
     const cfg = defaultGateConfig();
     let next: Claim[] = [];
-    const loop = new GateLoop<ProposedUpdate>({ config: cfg, oracle: createUpdateOracle(cfg.invariants), simulator: { find: async () => next }, verify, rm });
+    const loop = new GateLoop<ProposedUpdate>({
+      config: cfg,
+      oracle: createUpdateOracle(cfg.invariants),
+      simulator: { find: async () => next },
+      verify,
+      rm,
+    });
     await calmDown(loop);
     const e = exploit('e9');
     next = [{ item: e, gold: 0.05, gap: 0.9, source: 'settled' }];
@@ -106,7 +112,11 @@ describe('GateLoop', () => {
     await calmDown(loop);
     // Reported gold 0.05, but re-execution says 0.9: a fabricated failure.
     truth.set('liar', 0.9);
-    const r = await loop.decide({ round: 0, evidence: good, window: [{ id: 'liar', proxy: 0.95, gold: 0.05, features: [1, 0, 0] }] });
+    const r = await loop.decide({
+      round: 0,
+      evidence: good,
+      window: [{ id: 'liar', proxy: 0.95, gold: 0.05, features: [1, 0, 0] }],
+    });
     expect(r.rejected).toHaveLength(1);
     expect(r.claims.map((c) => c.reward)).toEqual([0]);
     expect(loop.library.size).toBe(0);
@@ -173,7 +183,13 @@ describe('GateLoop', () => {
     await a.settle({ round: 0, committed: true, items: [honest('k2'), exploit('k3')] });
     const data = JSON.parse(JSON.stringify(a.toJSON()));
     const cfg = defaultGateConfig();
-    const b = GateLoop.fromJSON<ProposedUpdate, unknown>(data, { config: cfg, oracle: createUpdateOracle(cfg.invariants), simulator: new WindowMiningSimulator(), verify, rm });
+    const b = GateLoop.fromJSON<ProposedUpdate, unknown>(data, {
+      config: cfg,
+      oracle: createUpdateOracle(cfg.invariants),
+      simulator: new WindowMiningSimulator(),
+      verify,
+      rm,
+    });
     expect(JSON.parse(JSON.stringify(b.toJSON()))).toEqual(data);
     const w = [honest('k4'), exploit('k5')];
     const ra = await a.decide({ round: 1, evidence: good, window: w });

@@ -18,7 +18,9 @@ describe('salience-gated memory', () => {
     const m = new SalienceMemory(opts);
     expect(m.salienceOf({ surprise: false, severity: 0 })).toBeCloseTo(opts.base);
     expect(m.salienceOf({ surprise: false, severity: 0.5 })).toBeCloseTo(opts.base + 0.5 * opts.severity_weight);
-    expect(m.salienceOf({ surprise: true, severity: 0.5 })).toBeCloseTo(opts.base + opts.surprise_weight + 0.5 * opts.severity_weight);
+    expect(m.salienceOf({ surprise: true, severity: 0.5 })).toBeCloseTo(
+      opts.base + opts.surprise_weight + 0.5 * opts.severity_weight,
+    );
   });
 
   it('routine episodes decay and are forgotten; salient ones are retained', () => {
@@ -43,7 +45,12 @@ describe('salience-gated memory', () => {
     const kinds = m.retained().map((e) => e.failure);
     expect(kinds.filter(Boolean)).toHaveLength(2);
     // The oldest routine episodes went first.
-    expect(m.retained().filter((e) => !e.failure).map((e) => e.round)).toEqual([2, 3, 4]);
+    expect(
+      m
+        .retained()
+        .filter((e) => !e.failure)
+        .map((e) => e.round),
+    ).toEqual([2, 3, 4]);
   });
 
   it('does not fill with uneventful rounds: a mostly-routine stream leaves failure-derived memory', () => {

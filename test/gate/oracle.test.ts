@@ -31,7 +31,9 @@ describe('oracle', () => {
     expect(v.violations).toContainEqual({ invariant: 'finite', value: 10, limit: 0 });
     expect(v.violations.map((x) => x.invariant)).toContain('finite.loss');
     // Non-finite weights alone (loss fine) are still a violation.
-    expect(oracle.check({ ...ok, nonFinite: { loss: 0, grads: 0, weights: 1 } }).violations).toEqual([{ invariant: 'finite', value: 1, limit: 0 }]);
+    expect(oracle.check({ ...ok, nonFinite: { loss: 0, grads: 0, weights: 1 } }).violations).toEqual([
+      { invariant: 'finite', value: 1, limit: 0 },
+    ]);
   });
 
   it('enforces the KL cap, treating NaN KL as a violation', () => {
@@ -51,7 +53,9 @@ describe('oracle', () => {
   });
 
   it('enforces sandbox integrity', () => {
-    expect(oracle.check({ ...ok, sandboxIntegritySignals: 2 }).violations).toEqual([{ invariant: 'sandbox_integrity', value: 2, limit: 0 }]);
+    expect(oracle.check({ ...ok, sandboxIntegritySignals: 2 }).violations).toEqual([
+      { invariant: 'sandbox_integrity', value: 2, limit: 0 },
+    ]);
   });
 
   it('checks only the configured invariants', () => {
@@ -72,7 +76,9 @@ describe('oracle', () => {
   });
 
   it('is generic over the evidence type', () => {
-    const o = new Oracle<{ x: number }>([{ name: 'pos', check: (e) => (e.x > 0 ? [] : [{ invariant: 'pos', value: e.x, limit: 0 }]) }]);
+    const o = new Oracle<{ x: number }>([
+      { name: 'pos', check: (e) => (e.x > 0 ? [] : [{ invariant: 'pos', value: e.x, limit: 0 }]) },
+    ]);
     expect(o.check({ x: 1 }).ok).toBe(true);
     expect(o.check({ x: -1 }).violations).toEqual([{ invariant: 'pos', value: -1, limit: 0 }]);
   });

@@ -21,7 +21,7 @@ class TinyModel implements Restorable<{ w: Float32Array; m: Float32Array; v: Flo
     for (let i = 0; i < this.w.length; i++) {
       this.m[i] = 0.9 * this.m[i]! + 0.1 * grad[i]!;
       this.v[i] = 0.999 * this.v[i]! + 0.001 * grad[i]! * grad[i]!;
-      this.w[i] = this.w[i]! - 0.01 * this.m[i]! / (Math.sqrt(this.v[i]!) + 1e-8);
+      this.w[i] = this.w[i]! - (0.01 * this.m[i]!) / (Math.sqrt(this.v[i]!) + 1e-8);
     }
   }
 }
@@ -45,7 +45,11 @@ describe('gatedUpdate', () => {
   it('AUTHORIZE keeps the update', async () => {
     const model = new TinyModel();
     const before = model.snapshot();
-    const out = await gatedUpdate(model, () => model.applyUpdate([1, 1, 1]), async () => ({ commit: true }));
+    const out = await gatedUpdate(
+      model,
+      () => model.applyUpdate([1, 1, 1]),
+      async () => ({ commit: true }),
+    );
     expect(out.restored).toBe(false);
     expect(model.step).toBe(8);
     expect(Array.from(model.w)).not.toEqual(Array.from(before.w));
@@ -55,9 +59,13 @@ describe('gatedUpdate', () => {
     const model = new TinyModel();
     const before = model.snapshot();
     await expect(
-      gatedUpdate(model, () => model.applyUpdate([1, 2, 3]), () => {
-        throw new Error('sandbox down');
-      }),
+      gatedUpdate(
+        model,
+        () => model.applyUpdate([1, 2, 3]),
+        () => {
+          throw new Error('sandbox down');
+        },
+      ),
     ).rejects.toThrow('sandbox down');
     expect(Array.from(model.w)).toEqual(Array.from(before.w));
     expect(model.step).toBe(7);

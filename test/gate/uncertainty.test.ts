@@ -22,7 +22,9 @@ describe('uncertainty', () => {
     const rng = new Rng(1);
     const gaps = Array.from({ length: 400 }, () => 0.02 + 0.1 * rng.normal());
     expect(hackingGapUcb(gaps, 2.326).u).toBeGreaterThan(hackingGapUcb(gaps, 1.645).u);
-    expect(hackingGapUcb(gaps, 1.645).u - hackingGapUcb(gaps).mean).toBeLessThan(hackingGapUcb(gaps.slice(0, 40), 1.645).stderr * 1.645);
+    expect(hackingGapUcb(gaps, 1.645).u - hackingGapUcb(gaps).mean).toBeLessThan(
+      hackingGapUcb(gaps.slice(0, 40), 1.645).stderr * 1.645,
+    );
   });
 
   it('GapWindow matches hackingGapUcb on its last `capacity` gaps and round-trips', () => {

@@ -11,7 +11,10 @@ export interface CliResult {
 }
 
 /** Run `anchor-rl ARGS` from the repo root (or `cwd`). */
-export function runCli(args: string[], opts: { cwd?: string; input?: string; timeoutMs?: number; env?: Record<string, string> } = {}): CliResult {
+export function runCli(
+  args: string[],
+  opts: { cwd?: string; input?: string; timeoutMs?: number; env?: Record<string, string> } = {},
+): CliResult {
   const r = spawnSync(process.execPath, [resolve(repoRoot, 'bin/anchor-rl.js'), ...args], {
     cwd: opts.cwd ?? repoRoot,
     input: opts.input,

@@ -71,7 +71,11 @@ export const FAKE_BATCH = 32;
 export const FAKE_NEW_LABELS = 80;
 
 /** Closed-form curves: proxy and gold at step s of T (before seed shift and noise). */
-export function fakeCurves(arm: string, s: number, T: number): { proxy: number; gold: number; kl: number; length: number; entropy: number } {
+export function fakeCurves(
+  arm: string,
+  s: number,
+  T: number,
+): { proxy: number; gold: number; kl: number; length: number; entropy: number } {
   const u = s / T;
   const rise = 1 - Math.exp(-3 * u);
   switch (arm) {
@@ -286,7 +290,11 @@ export interface LiveFakeRun {
  */
 export function liveFakeRun(dir: string, opts: FakeRunOptions & { start?: number } = {}): LiveFakeRun {
   // The full run is generated elsewhere: next to `dir` it would be one more run in a served directory.
-  const full = writeFakeRun(join(mkdtempSync(join(tmpdir(), 'anchor-live-full-')), 'run'), { ...opts, running: undefined, noSteps: undefined });
+  const full = writeFakeRun(join(mkdtempSync(join(tmpdir(), 'anchor-live-full-')), 'run'), {
+    ...opts,
+    running: undefined,
+    noSteps: undefined,
+  });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...full.manifest, endedAt: null }, null, 2));
   const steps: Record<string, number> = {};
@@ -336,13 +344,17 @@ export function liveFakeRun(dir: string, opts: FakeRunOptions & { start?: number
 }
 
 /** Write a sweep directory of fake seed runs (arms = references + cells) and its sweep.json. */
-export function writeFakeSweep(dir: string, opts: { seeds?: number[]; steps?: number; rates?: number[]; references?: string[] } = {}): SweepRecord {
+export function writeFakeSweep(
+  dir: string,
+  opts: { seeds?: number[]; steps?: number; rates?: number[]; references?: string[] } = {},
+): SweepRecord {
   const seeds = opts.seeds ?? [0, 1];
   const rates = opts.rates ?? [0.1, 0.2];
   const references = opts.references ?? ['frozen', 'execution'];
   const cells = Object.fromEntries(rates.map((r) => [`rate-${r}`, { 'settlement.rate': r }]));
   const arms = [...references, ...Object.keys(cells)];
-  for (const seed of seeds) writeFakeRun(join(dir, `seed-${seed}`), { steps: opts.steps ?? 50, seed, noise: 0.02, arms, name: `fake-seed${seed}` });
+  for (const seed of seeds)
+    writeFakeRun(join(dir, `seed-${seed}`), { steps: opts.steps ?? 50, seed, noise: 0.02, arms, name: `fake-seed${seed}` });
   const record: SweepRecord = {
     name: 'fake',
     grid: [{ key: 'settlement.rate', values: rates }],

@@ -23,54 +23,78 @@ const withoutTiming = (rows: Record<string, unknown>[]) =>
   rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('perf/'))));
 
 /** Train `arm` for 6 steps (CLI args `common`), SIGKILL it once step 3 is logged, resume, compare with an uninterrupted run. */
-export async function killAndResumeRun({ work, common, arm, tensorboard = false }: { work: string; common: string[]; arm: string; tensorboard?: boolean }): Promise<void> {
-    const killed = join(work, `killed-${arm}`);
-    const tb = tensorboard ? ['--set', 'logging.tensorboard=true'] : [];
-    const args = [resolve(repoRoot, 'bin/anchor-rl.js'), 'train', ...common, '--set', `arms=[${arm}]`, '--set', 'grpo.steps=6', ...tb, '--out', killed];
-    const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'ignore', detached: true });
-    // Kill the whole process group (CLI + arm process + sandbox workers) once step 3 is logged, and
-    // wait for the CLI's exit: until it is reaped its pid stays live and still holds the run lock.
-    await new Promise<void>((res, rej) => {
-      let sent = false;
-      const t = setInterval(() => {
-        const p = join(killed, arm, 'metrics.jsonl');
-        if (existsSync(p) && readFileSync(p, 'utf8').trim().split('\n').length >= 3) {
-          clearInterval(t);
-          sent = true;
-          process.kill(-child.pid!, 'SIGKILL');
-        }
-      }, 50);
-      child.on('exit', () => {
+export async function killAndResumeRun({
+  work,
+  common,
+  arm,
+  tensorboard = false,
+}: {
+  work: string;
+  common: string[];
+  arm: string;
+  tensorboard?: boolean;
+}): Promise<void> {
+  const killed = join(work, `killed-${arm}`);
+  const tb = tensorboard ? ['--set', 'logging.tensorboard=true'] : [];
+  const args = [
+    resolve(repoRoot, 'bin/anchor-rl.js'),
+    'train',
+    ...common,
+    '--set',
+    `arms=[${arm}]`,
+    '--set',
+    'grpo.steps=6',
+    ...tb,
+    '--out',
+    killed,
+  ];
+  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'ignore', detached: true });
+  // Kill the whole process group (CLI + arm process + sandbox workers) once step 3 is logged, and
+  // wait for the CLI's exit: until it is reaped its pid stays live and still holds the run lock.
+  await new Promise<void>((res, rej) => {
+    let sent = false;
+    const t = setInterval(() => {
+      const p = join(killed, arm, 'metrics.jsonl');
+      if (existsSync(p) && readFileSync(p, 'utf8').trim().split('\n').length >= 3) {
         clearInterval(t);
-        if (sent) res();
-        else rej(new Error('the run finished before it could be killed'));
-      });
+        sent = true;
+        process.kill(-child.pid!, 'SIGKILL');
+      }
+    }, 50);
+    child.on('exit', () => {
+      clearInterval(t);
+      if (sent) res();
+      else rej(new Error('the run finished before it could be killed'));
     });
-    expect(JSON.parse(readFileSync(join(killed, arm, 'arm.json'), 'utf8')).state).toBe('running');
-    const r = runCli(['resume', killed], { timeoutMs: 600_000 });
-    expect(r.code, r.stderr).toBe(0);
-    const ref = join(work, `uninterrupted-${arm}`);
-    const u = runCli(['train', ...common, '--set', `arms=[${arm}]`, '--set', 'grpo.steps=6', '--out', ref], { timeoutMs: 600_000 });
-    expect(u.code, u.stderr).toBe(0);
-    const a = metrics(killed, arm);
-    expect(a.map((x) => x.step)).toEqual([0, 1, 2, 3, 4, 5]); // truncated on resume, never duplicated
-    expect(withoutTiming(a)).toEqual(withoutTiming(metrics(ref, arm)));
-    const samples = (d: string) => readFileSync(join(d, arm, 'samples.jsonl'), 'utf8');
-    expect(samples(killed)).toBe(samples(ref));
-    expect(readdirSync(join(killed, arm, 'checkpoints')).filter((n) => n.startsWith('.tmp'))).toEqual([]);
-    if (tensorboard) {
-      // The resumed process started a second event file that purges the first one's steps from
-      // its resume step, so TensorBoard shows each metric once per step, as logged.
-      const events = readdirSync(join(killed, arm)).filter((n) => n.startsWith('events.out.tfevents.')).map((n) => join(killed, arm, n));
-      expect(events).toHaveLength(2);
-      const view = tensorboardView(events);
-      expect([...view.keys()].sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5]);
-      for (const row of a) {
-        for (const key of ['reward/proxy', 'kl/ref', 'loss/total', 'budget/exec']) {
-          if (typeof row[key] === 'number') expect(view.get(row.step as number)![key], `${row.step} ${key}`).toBe(Math.fround(row[key] as number));
-        }
+  });
+  expect(JSON.parse(readFileSync(join(killed, arm, 'arm.json'), 'utf8')).state).toBe('running');
+  const r = runCli(['resume', killed], { timeoutMs: 600_000 });
+  expect(r.code, r.stderr).toBe(0);
+  const ref = join(work, `uninterrupted-${arm}`);
+  const u = runCli(['train', ...common, '--set', `arms=[${arm}]`, '--set', 'grpo.steps=6', '--out', ref], { timeoutMs: 600_000 });
+  expect(u.code, u.stderr).toBe(0);
+  const a = metrics(killed, arm);
+  expect(a.map((x) => x.step)).toEqual([0, 1, 2, 3, 4, 5]); // truncated on resume, never duplicated
+  expect(withoutTiming(a)).toEqual(withoutTiming(metrics(ref, arm)));
+  const samples = (d: string) => readFileSync(join(d, arm, 'samples.jsonl'), 'utf8');
+  expect(samples(killed)).toBe(samples(ref));
+  expect(readdirSync(join(killed, arm, 'checkpoints')).filter((n) => n.startsWith('.tmp'))).toEqual([]);
+  if (tensorboard) {
+    // The resumed process started a second event file that purges the first one's steps from
+    // its resume step, so TensorBoard shows each metric once per step, as logged.
+    const events = readdirSync(join(killed, arm))
+      .filter((n) => n.startsWith('events.out.tfevents.'))
+      .map((n) => join(killed, arm, n));
+    expect(events).toHaveLength(2);
+    const view = tensorboardView(events);
+    expect([...view.keys()].sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5]);
+    for (const row of a) {
+      for (const key of ['reward/proxy', 'kl/ref', 'loss/total', 'budget/exec']) {
+        if (typeof row[key] === 'number')
+          expect(view.get(row.step as number)![key], `${row.step} ${key}`).toBe(Math.fround(row[key] as number));
       }
     }
+  }
   if (arm === 'gated') {
     // The gate's log is truncated to the checkpoint too, and the restored failure library,
     // memory and escalation state decide exactly as the uninterrupted run's did.
@@ -78,4 +102,3 @@ export async function killAndResumeRun({ work, common, arm, tensorboard = false 
     expect(gate(killed)).toBe(gate(ref));
   }
 }
-

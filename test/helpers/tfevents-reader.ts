@@ -30,7 +30,8 @@ export function readTfRecords(buf: Uint8Array): Uint8Array[] {
   while (off < buf.length) {
     if (off + 12 > buf.length) throw new Error(`record ${out.length}: truncated header`);
     const len = Number(view.getBigUint64(off, true));
-    if (masked(crc32cBitwise(buf.subarray(off, off + 8))) !== view.getUint32(off + 8, true)) throw new Error(`record ${out.length}: bad length CRC`);
+    if (masked(crc32cBitwise(buf.subarray(off, off + 8))) !== view.getUint32(off + 8, true))
+      throw new Error(`record ${out.length}: bad length CRC`);
     const start = off + 12;
     if (start + len + 4 > buf.length) throw new Error(`record ${out.length}: truncated data`);
     const data = buf.subarray(start, start + len);
@@ -68,8 +69,8 @@ function fields(buf: Uint8Array): Field[] {
     const no = key >>> 3;
     const wire = key & 7;
     if (wire === 0) out.push({ no, wire, varint: varint() });
-    else if (wire === 1) (out.push({ no, wire, bytes: buf.subarray(i, i + 8) }), (i += 8));
-    else if (wire === 5) (out.push({ no, wire, bytes: buf.subarray(i, i + 4) }), (i += 4));
+    else if (wire === 1) out.push({ no, wire, bytes: buf.subarray(i, i + 8) }), (i += 8);
+    else if (wire === 5) out.push({ no, wire, bytes: buf.subarray(i, i + 4) }), (i += 4);
     else if (wire === 2) {
       const len = Number(varint());
       out.push({ no, wire, bytes: buf.subarray(i, i + len) });

@@ -81,8 +81,17 @@ describe.skipIf(!haveTiny)('tiny-random-gpt2 (ONNX Runtime GenAI export)', () =>
       const { L, ids: fIds, positions, padCounts } = leftPad(seqs, 98);
       const fullOut = await dec.forward({ batch: seqs.length, seq: L, ids: fIds, positions, padCounts });
       const V = fullOut.vocab;
-      const pre = leftPad(seqs.map((s) => s.slice(0, s.length - 6)), 98);
-      let step = await dec.forward({ batch: seqs.length, seq: pre.L, ids: pre.ids, positions: pre.positions, padCounts: pre.padCounts });
+      const pre = leftPad(
+        seqs.map((s) => s.slice(0, s.length - 6)),
+        98,
+      );
+      let step = await dec.forward({
+        batch: seqs.length,
+        seq: pre.L,
+        ids: pre.ids,
+        positions: pre.positions,
+        padCounts: pre.padCounts,
+      });
       let maxDiff = 0;
       for (let t = 0; t < 6; t++) {
         step = await dec.forward(
@@ -175,12 +184,15 @@ describe('models whose inputs cannot be mapped', () => {
     expect(e.message).toMatch(/input_ids/);
     expect(e.message).toMatch(/past_key_values/);
     expect(e.details).toMatchObject({ foundInputs: ['tokens', 'kv_cache_in'] });
-    expect((e.details!.expected as string[])).toContain('input_ids');
+    expect(e.details!.expected as string[]).toContain('input_ids');
   });
 
   it('through loadOnnxModel too, and an extra unfeedable input is named', async () => {
     const dir = tmp();
-    copyFileSync(path.join(haveTiny ? tinyGpt2 : repoRoot, haveTiny ? 'tokenizer.json' : 'package.json'), path.join(dir, 'tokenizer.json'));
+    copyFileSync(
+      path.join(haveTiny ? tinyGpt2 : repoRoot, haveTiny ? 'tokenizer.json' : 'package.json'),
+      path.join(dir, 'tokenizer.json'),
+    );
     writeFileSync(
       path.join(dir, 'model.onnx'),
       handmade(
@@ -205,21 +217,23 @@ describe('models whose inputs cannot be mapped', () => {
   it('mapDecoderIo: genai split names, optimum names, and heads from static shapes', () => {
     const f = (name: string, type = 'float32', shape: Array<number | string> = ['b', 4, 'p', 8]) => ({ name, type, shape });
     const optimum = mapDecoderIo(
-      [f('input_ids', 'int64', ['b', 's']), f('attention_mask', 'int64', ['b', 't']), f('past_key_values.0.key'), f('past_key_values.0.value'), f('use_cache_branch', 'bool', [1])],
+      [
+        f('input_ids', 'int64', ['b', 's']),
+        f('attention_mask', 'int64', ['b', 't']),
+        f('past_key_values.0.key'),
+        f('past_key_values.0.value'),
+        f('use_cache_branch', 'bool', [1]),
+      ],
       [f('logits'), f('present.0.key'), f('present.0.value')],
     );
     expect(optimum).toMatchObject({ convention: 'optimum', kvHeads: 4, headDim: 8, useCacheBranch: 'use_cache_branch' });
     expect(optimum.positionIds).toBeUndefined();
-    const genai = mapDecoderIo(
-      [f('ids', 'int32', ['b', 's']), f('pk.0'), f('pv.0')],
-      [f('out'), f('ok.0'), f('ov.0')],
-      {
-        head_size: 8,
-        num_key_value_heads: 4,
-        inputs: { input_ids: 'ids', past_key_names: 'pk.%d', past_value_names: 'pv.%d' },
-        outputs: { logits: 'out', present_key_names: 'ok.%d', present_value_names: 'ov.%d' },
-      },
-    );
+    const genai = mapDecoderIo([f('ids', 'int32', ['b', 's']), f('pk.0'), f('pv.0')], [f('out'), f('ok.0'), f('ov.0')], {
+      head_size: 8,
+      num_key_value_heads: 4,
+      inputs: { input_ids: 'ids', past_key_names: 'pk.%d', past_value_names: 'pv.%d' },
+      outputs: { logits: 'out', present_key_names: 'ok.%d', present_value_names: 'ov.%d' },
+    });
     expect(genai).toMatchObject({ convention: 'genai', inputIds: { name: 'ids', type: 'int32' }, logits: 'out' });
     expect(genai.cache).toEqual([
       { past: 'pk.0', present: 'ok.0', layout: 'split' },

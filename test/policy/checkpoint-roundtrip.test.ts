@@ -101,10 +101,22 @@ describe('policy checkpoints', () => {
   it('save → load gives identical weights, logits, optimizer state and next training step', () => {
     const b = batch();
     const model = GptModel.init(config, 1);
-    const opt = new AdamOptimizer(model.params, { lr: 1e-2, weight_decay: 0.1, warmup_steps: 2, schedule: 'cosine', total_steps: 10 });
+    const opt = new AdamOptimizer(model.params, {
+      lr: 1e-2,
+      weight_decay: 0.1,
+      warmup_steps: 2,
+      schedule: 'cosine',
+      total_steps: 10,
+    });
     for (let i = 0; i < 3; i++) opt.trainStep(() => completionNll(model, b));
     const out = join(dir, 'ckpt');
-    saveCheckpoint(out, { config, tokenizer: tok, weights: model.getWeights(), optimizer: { config: opt.config, state: opt.getState() }, meta: { step: 3 } });
+    saveCheckpoint(out, {
+      config,
+      tokenizer: tok,
+      weights: model.getWeights(),
+      optimizer: { config: opt.config, state: opt.getState() },
+      meta: { step: 3 },
+    });
     expect(isCheckpointDir(out)).toBe(true);
     expect(readdirSync(out).sort()).toEqual(['char-vocab.json', 'config.json', 'model.safetensors', 'optimizer.safetensors']);
 
@@ -177,6 +189,8 @@ describe('policy checkpoints', () => {
     expect(isCheckpointDir(foreign)).toBe(false);
     expect(() => loadCheckpoint(foreign)).toThrow(/not an anchor-rl policy checkpoint/);
     const tooBig = CharTokenizer.fromCorpus(['x'.repeat(1)], { includeAscii: true });
-    expect(() => saveCheckpoint(join(dir, 'vocab'), { config, tokenizer: tooBig, weights: GptModel.init(config, 1).getWeights() })).toThrow(/tokenizer has/);
+    expect(() =>
+      saveCheckpoint(join(dir, 'vocab'), { config, tokenizer: tooBig, weights: GptModel.init(config, 1).getWeights() }),
+    ).toThrow(/tokenizer has/);
   });
 });

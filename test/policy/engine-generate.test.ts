@@ -73,7 +73,13 @@ describe('OnnxRolloutEngine.generate', () => {
 
   it('log-probs are log softmax(logits / T) of the reference model; sampler log-probs renormalise top-k', async () => {
     const T = 0.8;
-    const out = await engine.generate(prompts.slice(0, 2), { maxNewTokens: 6, temperature: T, topK: 3, seed: 9, eosTokenId: null });
+    const out = await engine.generate(prompts.slice(0, 2), {
+      maxNewTokens: 6,
+      temperature: T,
+      topK: 3,
+      seed: 9,
+      eosTokenId: null,
+    });
     for (const c of out) {
       const seq = [...c.promptIds, ...c.tokenIds];
       const mask = seq.map(() => 1);

@@ -56,6 +56,8 @@ describe('sample command', () => {
   it('rejects giving both or neither model source', async () => {
     await expect(runSample({ ...base, prompt: 'x' })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(runSample({ ...base, prompt: 'x', checkpoint: dir, onnx: dir })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
-    await expect(runSample({ ...base, prompt: 'x', checkpoint: path.join(dir, 'missing') })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(runSample({ ...base, prompt: 'x', checkpoint: path.join(dir, 'missing') })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 });

@@ -34,7 +34,15 @@ describe('OnnxRolloutEngine.updateWeights', () => {
     const inFlight = engine.generateIds(prompts, greedy); // holds the old session
     await engine.updateWeights(wB);
     expect(await inFlight).toEqual(expectedA); // finished on the old weights
-    const start = { batch: 1, promptLen: 1, ids: Int32Array.of(1), positions: Int32Array.of(0), padCounts: Int32Array.of(0), capacity: 2, useCache: true };
+    const start = {
+      batch: 1,
+      promptLen: 1,
+      ids: Int32Array.of(1),
+      positions: Int32Array.of(0),
+      padCounts: Int32Array.of(0),
+      capacity: 2,
+      useCache: true,
+    };
     await expect(old.begin(start)).rejects.toThrow(/after release/);
     await expect(engine.currentDecoder.begin(start)).resolves.toBeDefined();
     await engine.release();

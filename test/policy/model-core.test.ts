@@ -15,7 +15,15 @@ import { AdamOptimizer, learningRateAt, optimizerConfigSchema } from '../../src/
 import { generate } from '../../src/policy/generate.ts';
 import { referenceLogits } from './model-reference.ts';
 
-const tiny = (over: Partial<GptConfig> = {}): GptConfig => ({ vocabSize: 13, context: 24, layers: 2, dModel: 16, heads: 2, tiedHead: true, ...over });
+const tiny = (over: Partial<GptConfig> = {}): GptConfig => ({
+  vocabSize: 13,
+  context: 24,
+  layers: 2,
+  dModel: 16,
+  heads: 2,
+  tiedHead: true,
+  ...over,
+});
 
 /** Weights with large random values everywhere (so a wrong formula cannot hide in tiny numbers). */
 function randomWeights(c: GptConfig, seed: number): WeightMap {
@@ -142,9 +150,17 @@ describe('deterministic initialisation', () => {
 
 describe('custom-gradient ops equal stock tfjs gradients', () => {
   const rng = new Rng(11);
-  const rand = (shape: number[]): tf.Tensor => tf.tensor(Float32Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => rng.normal()), shape);
+  const rand = (shape: number[]): tf.Tensor =>
+    tf.tensor(
+      Float32Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => rng.normal()),
+      shape,
+    );
 
-  function compare(custom: (...xs: tf.Tensor[]) => tf.Tensor, stock: (...xs: tf.Tensor[]) => tf.Tensor, inputs: tf.Tensor[]): void {
+  function compare(
+    custom: (...xs: tf.Tensor[]) => tf.Tensor,
+    stock: (...xs: tf.Tensor[]) => tf.Tensor,
+    inputs: tf.Tensor[],
+  ): void {
     // Weight the output by a random tensor so every output element contributes a distinct gradient.
     const probe = tf.tidy(() => rand(stock(...inputs).shape));
     const gc = tf.grads((...xs: tf.Tensor[]) => tf.sum(tf.mul(custom(...xs), probe)))(inputs);
@@ -165,11 +181,19 @@ describe('custom-gradient ops equal stock tfjs gradients', () => {
 
   it('linear (x·W + b)', () => {
     const [x, w, b] = [rand([7, 5]), rand([5, 6]), rand([6])];
-    compare((x, w, b) => linear(x as tf.Tensor2D, w as tf.Tensor2D, b as tf.Tensor1D), (x, w, b) => tf.add(tf.matMul(x as tf.Tensor2D, w as tf.Tensor2D), b!), [x!, w!, b!]);
+    compare(
+      (x, w, b) => linear(x as tf.Tensor2D, w as tf.Tensor2D, b as tf.Tensor1D),
+      (x, w, b) => tf.add(tf.matMul(x as tf.Tensor2D, w as tf.Tensor2D), b!),
+      [x!, w!, b!],
+    );
   });
   it('linear with a wide input (the transposed-dy branch of dW)', () => {
     const [x, w, b] = [rand([7, 9]), rand([9, 3]), rand([3])];
-    compare((x, w, b) => linear(x as tf.Tensor2D, w as tf.Tensor2D, b as tf.Tensor1D), (x, w, b) => tf.add(tf.matMul(x as tf.Tensor2D, w as tf.Tensor2D), b!), [x!, w!, b!]);
+    compare(
+      (x, w, b) => linear(x as tf.Tensor2D, w as tf.Tensor2D, b as tf.Tensor1D),
+      (x, w, b) => tf.add(tf.matMul(x as tf.Tensor2D, w as tf.Tensor2D), b!),
+      [x!, w!, b!],
+    );
   });
   it('layerNorm', () => {
     const [x, g, b] = [rand([5, 6]), rand([6]), rand([6])];
@@ -177,37 +201,62 @@ describe('custom-gradient ops equal stock tfjs gradients', () => {
       const { mean, variance } = tf.moments(x, -1, true);
       return tf.add(tf.mul(tf.div(tf.sub(x, mean), tf.sqrt(tf.add(variance, 1e-5))), g), b);
     };
-    compare((x, g, b) => layerNorm(x as tf.Tensor2D, g as tf.Tensor1D, b as tf.Tensor1D, 1e-5), (x, g, b) => stock(x!, g!, b!), [x!, g!, b!]);
+    compare(
+      (x, g, b) => layerNorm(x as tf.Tensor2D, g as tf.Tensor1D, b as tf.Tensor1D, 1e-5),
+      (x, g, b) => stock(x!, g!, b!),
+      [x!, g!, b!],
+    );
   });
   it('mm and mmT (tied head)', () => {
     const [a, b, c] = [rand([4, 3]), rand([3, 5]), rand([6, 3])];
-    compare((a, b) => mm(a as tf.Tensor2D, b as tf.Tensor2D), (a, b) => tf.matMul(a as tf.Tensor2D, b as tf.Tensor2D), [a!, b!]);
-    compare((a, c) => mmT(a as tf.Tensor2D, c as tf.Tensor2D), (a, c) => tf.matMul(a as tf.Tensor2D, c as tf.Tensor2D, false, true), [a!, c!]);
+    compare(
+      (a, b) => mm(a as tf.Tensor2D, b as tf.Tensor2D),
+      (a, b) => tf.matMul(a as tf.Tensor2D, b as tf.Tensor2D),
+      [a!, b!],
+    );
+    compare(
+      (a, c) => mmT(a as tf.Tensor2D, c as tf.Tensor2D),
+      (a, c) => tf.matMul(a as tf.Tensor2D, c as tf.Tensor2D, false, true),
+      [a!, c!],
+    );
   });
   it('bmm (attention products)', () => {
     const [a, b] = [rand([3, 4, 2]), rand([3, 2, 5])];
-    compare((a, b) => bmm(a as tf.Tensor3D, b as tf.Tensor3D), (a, b) => tf.matMul(a as tf.Tensor3D, b as tf.Tensor3D), [a!, b!]);
+    compare(
+      (a, b) => bmm(a as tf.Tensor3D, b as tf.Tensor3D),
+      (a, b) => tf.matMul(a as tf.Tensor3D, b as tf.Tensor3D),
+      [a!, b!],
+    );
   });
   it('embedding (one-hot × table) against gather on the value', () => {
     const table = rand([9, 4]);
     const ids = tf.tensor1d([3, 0, 8, 3], 'int32');
     const stock = (t: tf.Tensor): tf.Tensor => tf.matMul(tf.oneHot(ids, 9).toFloat() as tf.Tensor2D, t as tf.Tensor2D);
     compare((t) => embed(ids, t as tf.Tensor2D), stock, [table]);
-    expect(maxAbsDiff(tf.tidy(() => embed(ids, table as tf.Tensor2D).dataSync()), tf.tidy(() => tf.gather(table, ids).dataSync()))).toBe(0);
+    expect(
+      maxAbsDiff(
+        tf.tidy(() => embed(ids, table as tf.Tensor2D).dataSync()),
+        tf.tidy(() => tf.gather(table, ids).dataSync()),
+      ),
+    ).toBe(0);
   });
   it('gelu equals the tanh formula, value and gradient', () => {
     const x = tf.tensor1d([-4, -2.5, -1, -0.3, 0, 0.2, 0.7, 1.5, 3, 6]);
     const c = Math.sqrt(2 / Math.PI);
-    const stock = (x: tf.Tensor): tf.Tensor => tf.mul(tf.mul(x, 0.5), tf.add(1, tf.tanh(tf.mul(c, tf.add(x, tf.mul(0.044715, tf.pow(x, 3)))))));
+    const stock = (x: tf.Tensor): tf.Tensor =>
+      tf.mul(tf.mul(x, 0.5), tf.add(1, tf.tanh(tf.mul(c, tf.add(x, tf.mul(0.044715, tf.pow(x, 3)))))));
     compare((x) => gelu(x!), stock, [x]);
   });
 });
 
 describe('log-probs, masking and entropy', () => {
-  it('padding does not change real tokens\' log-probs (left-padded prompts, right-padded completions)', () => {
+  it("padding does not change real tokens' log-probs (left-padded prompts, right-padded completions)", () => {
     const m = GptModel.fromWeights(tiny(), randomWeights(tiny(), 5));
     const prompts = [[3, 4, 5, 6], [7]];
-    const comps = [[8, 9], [10, 11, 12, 2]];
+    const comps = [
+      [8, 9],
+      [10, 11, 12, 2],
+    ];
     const together = sequenceLogProbs(m, prompts, comps, { padId: 0 });
     expect(together.completionLength).toBe(4);
     for (let b = 0; b < 2; b++) {
@@ -247,7 +296,10 @@ describe('log-probs, masking and entropy', () => {
   it('completionLogProbs is differentiable (a gradient reaches every parameter)', () => {
     const m = GptModel.fromWeights(tiny(), randomWeights(tiny(), 9));
     const batch = buildCompletionBatch([[1, 2], [3]], [[4, 5], [6]], 0);
-    const { grads, value } = tf.variableGrads(() => tf.neg(tf.sum(completionLogProbs(m, batch).logProbs)) as tf.Scalar, m.variables());
+    const { grads, value } = tf.variableGrads(
+      () => tf.neg(tf.sum(completionLogProbs(m, batch).logProbs)) as tf.Scalar,
+      m.variables(),
+    );
     expect(value.dataSync()[0]).toBeGreaterThan(0);
     for (const v of m.variables()) expect(tf.tidy(() => tf.max(tf.abs(grads[v.name]!)).dataSync()[0]!)).toBeGreaterThan(0);
     tf.dispose([value, ...Object.values(grads)]);

@@ -56,7 +56,8 @@ export function referenceLogits(c: GptConfig, w: WeightMap, ids: number[], mask:
         const mx = Math.max(...scores);
         const ex = scores.map((s) => Math.exp(s - mx));
         const z = ex.reduce((x, y) => x + y, 0);
-        for (let j = 0; j < T; j++) for (let e = 0; e < hd; e++) ctx[i]![hh * hd + e]! += (ex[j]! / z) * qkv[j]![2 * d + hh * hd + e]!;
+        for (let j = 0; j < T; j++)
+          for (let e = 0; e < hd; e++) ctx[i]![hh * hd + e]! += (ex[j]! / z) * qkv[j]![2 * d + hh * hd + e]!;
       }
     }
     const attnOut = ctx.map((x) => affine(x, W(w, p + 'attn.c_proj.weight'), W(w, p + 'attn.c_proj.bias'), d));

@@ -28,7 +28,13 @@ describe('exportGptToOnnx', () => {
       'past_key_values.1.key',
       'past_key_values.1.value',
     ]);
-    expect(g.output.map((o) => o.name)).toEqual(['logits', 'present.0.key', 'present.0.value', 'present.1.key', 'present.1.value']);
+    expect(g.output.map((o) => o.name)).toEqual([
+      'logits',
+      'present.0.key',
+      'present.0.value',
+      'present.1.key',
+      'present.1.value',
+    ]);
     for (const n of ['input_ids', 'attention_mask', 'position_ids']) expect(elem(n)).toBe(7); // int64
     expect(elem('past_key_values.0.key')).toBe(1); // float32
     expect(dims('past_key_values.1.value')).toEqual(['batch_size', 2, 'past_sequence_length', 4]);
@@ -60,12 +66,12 @@ describe('exportGptToOnnx', () => {
     const em = decodeModel(exportGptToOnnx(c, w, { layout: 'engine' }));
     expect(em.opset_import).toContainEqual({ domain: 'com.microsoft', version: 1 });
     const e = em.graph;
-    expect(e.node.filter((n) => n.domain === 'com.microsoft').map((n) => n.op_type).sort()).toEqual([
-      'FastGelu',
-      'FastGelu',
-      'FusedMatMul',
-      'FusedMatMul',
-    ]);
+    expect(
+      e.node
+        .filter((n) => n.domain === 'com.microsoft')
+        .map((n) => n.op_type)
+        .sort(),
+    ).toEqual(['FastGelu', 'FastGelu', 'FusedMatMul', 'FusedMatMul']);
     expect(e.input.map((i) => i.name).slice(3)).toEqual(['cache.0.key_t', 'cache.0.value', 'cache.1.key_t', 'cache.1.value']);
     expect(e.output.map((o) => o.name)).toEqual(['logits', 'new.0.key', 'new.0.value', 'new.1.key', 'new.1.value']);
   });

@@ -57,7 +57,11 @@ export async function ortLogits(
   const decoder =
     layout === 'optimum'
       ? await OrtDecoder.create(exportGptToOnnx(c, w))
-      : await OrtEngineDecoder.create(exportGptToOnnx(c, w, { layout: 'engine' }), { layers: c.layers, heads: c.heads, headDim: headDim(c) });
+      : await OrtEngineDecoder.create(exportGptToOnnx(c, w, { layout: 'engine' }), {
+          layers: c.layers,
+          heads: c.heads,
+          headDim: headDim(c),
+        });
   try {
     if (mode === 'full') {
       const { L, ids, positions, padCounts } = leftPad(rows);
@@ -69,7 +73,15 @@ export async function ortLogits(
     const steps = Math.min(...rows.map((r) => r.length)) - prefix;
     const prefixes = rows.map((r) => r.slice(0, r.length - steps));
     const { L, ids, positions, padCounts } = leftPad(prefixes);
-    const { first, run } = await decoder.begin({ batch: B, promptLen: L, ids, positions, padCounts, capacity: L + steps, useCache: true });
+    const { first, run } = await decoder.begin({
+      batch: B,
+      promptLen: L,
+      ids,
+      positions,
+      padCounts,
+      capacity: L + steps,
+      useCache: true,
+    });
     collect(first, (b, s) => (s >= padCounts[b]! ? s - padCounts[b]! : undefined));
     for (let t = 0; t < steps; t++) {
       const stepIds = Int32Array.from(rows, (r, b) => r[prefixes[b]!.length + t]!);

@@ -26,13 +26,7 @@ export function randomWeights(c: GptConfig, seed: number, scale = 0.2): WeightMa
  * Reference logits [batch][seq][vocab] for a full (uncached) forward pass.
  * `mask[b][j]` is 1 for real tokens; `pos[b][j]` the explicit position ids.
  */
-export function referenceLogits(
-  c: GptConfig,
-  w: WeightMap,
-  ids: number[][],
-  mask: number[][],
-  pos: number[][],
-): number[][][] {
+export function referenceLogits(c: GptConfig, w: WeightMap, ids: number[][], mask: number[][], pos: number[][]): number[][][] {
   const d = c.dModel;
   const H = c.heads;
   const hd = d / H;

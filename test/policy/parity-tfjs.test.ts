@@ -30,7 +30,10 @@ function tfjsLogits(model: GptModel, rows: number[][]): number[][][] {
 }
 
 describe.each([
-  { name: 'default shape (2 layers, d 128, 4 heads), tied', c: { vocabSize: 100, context: 64, layers: 2, dModel: 128, heads: 4, tiedHead: true } },
+  {
+    name: 'default shape (2 layers, d 128, 4 heads), tied',
+    c: { vocabSize: 100, context: 64, layers: 2, dModel: 128, heads: 4, tiedHead: true },
+  },
   { name: 'small untied', c: { vocabSize: 31, context: 16, layers: 2, dModel: 24, heads: 3, tiedHead: false } },
 ] satisfies Array<{ name: string; c: GptConfig }>)('ORT vs tfjs ($name)', ({ c }) => {
   const weights = randomWeights(c, 3, 0.1);

@@ -29,10 +29,31 @@ describe('anchor-rl pretrain', () => {
   it('runs a tiny budget end to end and prints the executed pass rate as JSON', async () => {
     const output = join(dir, 'base');
     const r = await run([
-      'pretrain', '--config', 'configs/pretrain.yaml', '--json', '--no-progress',
-      '--set', 'train.steps=2', '--set', 'train.batch_size=4', '--set', 'task.train=20', '--set', 'task.eval=4',
-      '--set', 'eval.problems=4', '--set', 'eval.max_new_tokens=8', '--set', 'model.layers=1', '--set', 'model.d_model=16',
-      '--set', 'model.heads=2', '--set', `output=${output}`,
+      'pretrain',
+      '--config',
+      'configs/pretrain.yaml',
+      '--json',
+      '--no-progress',
+      '--set',
+      'train.steps=2',
+      '--set',
+      'train.batch_size=4',
+      '--set',
+      'task.train=20',
+      '--set',
+      'task.eval=4',
+      '--set',
+      'eval.problems=4',
+      '--set',
+      'eval.max_new_tokens=8',
+      '--set',
+      'model.layers=1',
+      '--set',
+      'model.d_model=16',
+      '--set',
+      'model.heads=2',
+      '--set',
+      `output=${output}`,
     ]);
     expect(r.err).not.toMatch(/internal error/);
     expect(r.code).toBe(0);

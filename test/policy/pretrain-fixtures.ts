@@ -47,7 +47,15 @@ export function vmExecutor(timeoutMs = 500): Executor & { calls: number } {
             }
           }
         }
-        const r: ExecResult = { id: p.id, status, passed: status === 'pass' ? 1 : 0, total: 1, ms: performance.now() - t0, stdout: '', ...(error ? { error } : {}) };
+        const r: ExecResult = {
+          id: p.id,
+          status,
+          passed: status === 'pass' ? 1 : 0,
+          total: 1,
+          ms: performance.now() - t0,
+          stdout: '',
+          ...(error ? { error } : {}),
+        };
         onResult?.(r, i);
         return r;
       });
@@ -71,7 +79,8 @@ export function fixtureProblems(count: number, offset = 0): Problem[] {
     const op = OPS[i % OPS.length]!;
     const xs = [(i % 5) + 1, (i % 3) + 2];
     const prompt = xs.map((x) => `// f(${x}) = ${op.fn(x)}`).join('\n') + '\nfunction f(x) {\n';
-    const tests = `const assert = require('node:assert');\n` + [3, 4].map((x) => `assert.deepEqual(f(${x}), ${op.fn(x)});`).join('\n') + '\n';
+    const tests =
+      `const assert = require('node:assert');\n` + [3, 4].map((x) => `assert.deepEqual(f(${x}), ${op.fn(x)});`).join('\n') + '\n';
     return {
       id: `fixture/${i}`,
       language: 'javascript' as const,

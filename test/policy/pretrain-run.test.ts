@@ -49,7 +49,9 @@ describe('runPretrain', () => {
       hooks: { onStep: (s) => steps.push(s), log: (m) => logs.push(m) },
     });
     expect(steps.length).toBe(60);
-    expect(logs.some((l) => /^step 30: train loss [\d.]+, held-out loss [\d.]+, pass rate [\d.]+ \(\d+\/12\)$/.test(l))).toBe(true);
+    expect(logs.some((l) => /^step 30: train loss [\d.]+, held-out loss [\d.]+, pass rate [\d.]+ \(\d+\/12\)$/.test(l))).toBe(
+      true,
+    );
     expect(r.heldOutLoss).toBeLessThan(r.heldOutLossBefore * 0.5);
     expect(r.evaluated).toBe(12);
     expect(executor.calls).toBe(2); // once at step 30, once at the end
@@ -78,7 +80,13 @@ describe('runPretrain', () => {
     let err: unknown;
     const steps: number[] = [];
     try {
-      await runPretrain(tinyCfg(), { train: fixtureProblems(8), eval: evalProblems, executor: vmExecutor(), noSave: true, hooks: { onStep: (s) => steps.push(s) } });
+      await runPretrain(tinyCfg(), {
+        train: fixtureProblems(8),
+        eval: evalProblems,
+        executor: vmExecutor(),
+        noSave: true,
+        hooks: { onStep: (s) => steps.push(s) },
+      });
     } catch (e) {
       err = e;
     }
@@ -112,14 +120,23 @@ describe('runPretrain', () => {
     const tok = CharTokenizer.fromCorpus([]);
     expect(() => toExamples(noRef, tok)).toThrow(/no reference/);
     await expect(
-      runPretrain(tinyCfg({ model: { layers: 1, d_model: 16, heads: 2, context: 16 } }), { train: fixtureProblems(4), eval: fixtureProblems(2), executor: vmExecutor(), noSave: true }),
+      runPretrain(tinyCfg({ model: { layers: 1, d_model: 16, heads: 2, context: 16 } }), {
+        train: fixtureProblems(4),
+        eval: fixtureProblems(2),
+        executor: vmExecutor(),
+        noSave: true,
+      }),
     ).rejects.toThrow(/model.context is 16/);
   });
 });
 
 describe('lengthBucketedBatches', () => {
   it('yields full batches of similar-length examples covering every example each epoch', () => {
-    const ex = Array.from({ length: 100 }, (_, i) => ({ id: String(i), prompt: new Array(1 + ((i * 37) % 50)).fill(2), completion: [3] }));
+    const ex = Array.from({ length: 100 }, (_, i) => ({
+      id: String(i),
+      prompt: new Array(1 + ((i * 37) % 50)).fill(2),
+      completion: [3],
+    }));
     const it = lengthBucketedBatches(ex, 10, new Rng(1));
     const seen = new Set<string>();
     for (let b = 0; b < 10; b++) {

@@ -26,7 +26,14 @@ describe('prompt formats', () => {
         '<|im_start|>assistant\n' +
         stub,
     );
-    const tok = withPromptFormat({ encode: (t: string) => [...t].map((c) => c.charCodeAt(0)), decode: (ids: number[]) => String.fromCharCode(...ids), eosId: 1 }, f);
+    const tok = withPromptFormat(
+      {
+        encode: (t: string) => [...t].map((c) => c.charCodeAt(0)),
+        decode: (ids: number[]) => String.fromCharCode(...ids),
+        eosId: 1,
+      },
+      f,
+    );
     expect(tok.encode('x').length).toBeGreaterThan(40);
     expect(tok.decode([104, 105])).toBe('hi');
     expect(tok.eosId).toBe(1);
@@ -36,10 +43,13 @@ describe('prompt formats', () => {
     expect(() => promptFormatter(promptFormatSchema.parse({ format: 'chat' }), {})).toThrow(/no chat_template/);
   });
 
-  it.skipIf(!existsSync(path.join(tinyLlamaDir, 'tokenizer_config.json')))("renders the tiny Llama's own (Llama-2) chat template", () => {
-    const cfg = JSON.parse(readFileSync(path.join(tinyLlamaDir, 'tokenizer_config.json'), 'utf8'));
-    const out = promptFormatter(promptFormatSchema.parse({ format: 'chat' }), cfg)(stub);
-    expect(out).toMatch(/^<s>\[INST\] Complete the following code/);
-    expect(out.endsWith(`[/INST]${stub}`) || out.endsWith(`[/INST] ${stub}`)).toBe(true);
-  });
+  it.skipIf(!existsSync(path.join(tinyLlamaDir, 'tokenizer_config.json')))(
+    "renders the tiny Llama's own (Llama-2) chat template",
+    () => {
+      const cfg = JSON.parse(readFileSync(path.join(tinyLlamaDir, 'tokenizer_config.json'), 'utf8'));
+      const out = promptFormatter(promptFormatSchema.parse({ format: 'chat' }), cfg)(stub);
+      expect(out).toMatch(/^<s>\[INST\] Complete the following code/);
+      expect(out.endsWith(`[/INST]${stub}`) || out.endsWith(`[/INST] ${stub}`)).toBe(true);
+    },
+  );
 });

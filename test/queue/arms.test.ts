@@ -32,8 +32,22 @@ describe.skipIf(!haveRedis)('train --queue with trainer workers', () => {
     const runDir = join(work, 'run');
     const train = spawn(
       process.execPath,
-      [resolve(repoRoot, 'bin/anchor-rl.js'), 'train', '--config', 'configs/smoke.yaml', '--set', 'arms=[execution]', '--set', 'grpo.steps=8',
-        '--set', `policy.base=${join(work, 'base')}`, '--out', runDir, '--queue', redis.url],
+      [
+        resolve(repoRoot, 'bin/anchor-rl.js'),
+        'train',
+        '--config',
+        'configs/smoke.yaml',
+        '--set',
+        'arms=[execution]',
+        '--set',
+        'grpo.steps=8',
+        '--set',
+        `policy.base=${join(work, 'base')}`,
+        '--out',
+        runDir,
+        '--queue',
+        redis.url,
+      ],
       { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let trainErr = '';
@@ -58,7 +72,10 @@ describe.skipIf(!haveRedis)('train --queue with trainer workers', () => {
     expect(survivor.stderr()).toMatch(/\[execution\] execution: resumed from step [2-7]/);
     const arm = JSON.parse(readFileSync(join(runDir, 'execution', 'arm.json'), 'utf8'));
     expect(arm.state).toBe('done');
-    const steps = readFileSync(join(runDir, 'execution', 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).step);
+    const steps = readFileSync(join(runDir, 'execution', 'metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).step);
     expect(steps).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')).endedAt).toBeTruthy();
   }, 300_000);

@@ -14,7 +14,15 @@ import { freePort, haveRedisServer } from '../../support/redis.ts';
 describe('queue backend config', () => {
   it('accepts backend: queue with defaults for every queue key and rejects bad values', () => {
     const c = sandboxConfigSchema.parse({ backend: 'queue' });
-    expect(c).toMatchObject({ backend: 'queue', redis: 'redis://127.0.0.1:6379', queue_prefix: 'anchor-rl', batch_size: 16, max_in_flight: 256, no_worker_timeout_ms: 60_000, redis_timeout_ms: 120_000 });
+    expect(c).toMatchObject({
+      backend: 'queue',
+      redis: 'redis://127.0.0.1:6379',
+      queue_prefix: 'anchor-rl',
+      batch_size: 16,
+      max_in_flight: 256,
+      no_worker_timeout_ms: 60_000,
+      redis_timeout_ms: 120_000,
+    });
     expect(sandboxConfigSchema.safeParse({ backend: 'queue', redis: 'http://x:1' }).success).toBe(false);
     expect(sandboxConfigSchema.safeParse({ max_in_flight: 0 }).success).toBe(false);
     expect(sandboxConfigSchema.safeParse({ queue_prefix: 'a:b' }).success).toBe(false);
@@ -22,7 +30,9 @@ describe('queue backend config', () => {
   });
 
   it('createExecutorFromConfig picks the backend', async () => {
-    const q = createExecutorFromConfig(sandboxConfigSchema.parse({ backend: 'queue', batch_size: 500, max_in_flight: 64, timeout_ms: 700 }));
+    const q = createExecutorFromConfig(
+      sandboxConfigSchema.parse({ backend: 'queue', batch_size: 500, max_in_flight: 64, timeout_ms: 700 }),
+    );
     expect(q).toBeInstanceOf(QueueExecutor);
     // A batch can never exceed the in-flight bound, or back-pressure could not admit it.
     expect((q as QueueExecutor).opts).toMatchObject({ batchSize: 64, maxInFlight: 64, timeoutMs: 700 });
@@ -50,7 +60,15 @@ describe('queue backend config', () => {
     expect(badUrl.code).toBe(2);
     expect(badUrl.stderr).toMatch(/redis:\/\/ or rediss:\/\//);
     // train --queue checks the URL before doing any work.
-    const badQueue = runCli(['train', '--config', 'configs/smoke.yaml', '--queue', 'http://nope', '--out', '/nonexistent/never-created']);
+    const badQueue = runCli([
+      'train',
+      '--config',
+      'configs/smoke.yaml',
+      '--queue',
+      'http://nope',
+      '--out',
+      '/nonexistent/never-created',
+    ]);
     expect(badQueue.code).toBe(2);
     expect(badQueue.stderr).toMatch(/redis:\/\/ or rediss:\/\//);
   }, 60_000);
@@ -64,7 +82,11 @@ describe.skipIf(!haveRedis)('queue backend against a password-protected Redis', 
 
   it('authenticates with ANCHOR_REDIS_PASSWORD and fails clearly without it', async () => {
     const port = await freePort();
-    const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--requirepass', 's3cret'], { stdio: 'ignore' });
+    const proc = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--requirepass', 's3cret'],
+      { stdio: 'ignore' },
+    );
     stop = () => proc.kill('SIGKILL');
     await new Promise((r) => setTimeout(r, 500));
     const url = `redis://127.0.0.1:${port}`;

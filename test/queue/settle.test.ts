@@ -17,10 +17,16 @@ const haveRedis = haveRedisServer('queue backend tests');
 
 // Short locks so a killed worker's batches come back within a few seconds.
 const FAST = ['--lock-duration-ms', '2000', '--stalled-interval-ms', '1000'];
-const js = (id: string, code: string, extra: Partial<ProgramSpec> = {}): ProgramSpec => ({ id, language: 'javascript', code, ...extra });
+const js = (id: string, code: string, extra: Partial<ProgramSpec> = {}): ProgramSpec => ({
+  id,
+  language: 'javascript',
+  code,
+  ...extra,
+});
 const noMs = (rs: ExecResult[]) => rs.map(({ ms: _ms, ...rest }) => rest);
 /** A program that passes after spinning for about `ms` milliseconds. */
-const slow = (id: string, ms: number) => js(id, `const t = Date.now(); while (Date.now() - t < ${ms}) {} require('node:assert').equal(1, 1);`);
+const slow = (id: string, ms: number) =>
+  js(id, `const t = Date.now(); while (Date.now() - t < ${ms}) {} require('node:assert').equal(1, 1);`);
 
 describe.skipIf(!haveRedis)('queue sandbox backend', () => {
   let redis: TestRedis;
@@ -59,7 +65,17 @@ describe.skipIf(!haveRedis)('queue sandbox backend', () => {
       const viaQueue = await queued.run(programs, (_r, i) => seen.push(i));
       const viaLocal = await local.run(programs);
       expect(noMs(viaQueue)).toEqual(noMs(viaLocal));
-      expect(viaQueue.map((r) => r.status).slice(0, 9)).toEqual(['pass', 'fail', 'error', 'syntax_error', 'timeout', 'fail', 'pass', 'oom', 'unsupported']);
+      expect(viaQueue.map((r) => r.status).slice(0, 9)).toEqual([
+        'pass',
+        'fail',
+        'error',
+        'syntax_error',
+        'timeout',
+        'fail',
+        'pass',
+        'oom',
+        'unsupported',
+      ]);
       expect(seen.sort((a, b) => a - b)).toEqual(programs.map((_, i) => i));
       // Back-pressure: never more than max_in_flight programs submitted and not returned.
       expect((queued as QueueExecutor).peakInFlight).toBeGreaterThan(0);
@@ -73,7 +89,9 @@ describe.skipIf(!haveRedis)('queue sandbox backend', () => {
   it('loses and duplicates nothing when a worker is SIGKILLed mid-batch', async () => {
     const programs = Array.from({ length: 24 }, (_, i) => slow(`s${i}`, 250));
     const ex = new QueueExecutor({ redis: redis.url, batchSize: 3, maxInFlight: 24 });
-    const events = new QueueEvents(settleQueueName('anchor-rl', 'javascript'), { connection: connectionOptions(redis.url, 'blocking') });
+    const events = new QueueEvents(settleQueueName('anchor-rl', 'javascript'), {
+      connection: connectionOptions(redis.url, 'blocking'),
+    });
     let stalled = 0;
     events.on('stalled', () => stalled++);
     await events.waitUntilReady();

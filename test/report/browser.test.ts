@@ -30,7 +30,13 @@ describe.skipIf(!haveChromium)('report in headless Chromium', () => {
   let reportPath = '';
 
   beforeAll(async () => {
-    const fake = writeFakeRun(join(root, 'run'), { steps: 120, noise: 0.03, samplesPerStep: 4, arms: ARMS, running: { judge: 90 } });
+    const fake = writeFakeRun(join(root, 'run'), {
+      steps: 120,
+      noise: 0.03,
+      samplesPerStep: 4,
+      arms: ARMS,
+      running: { judge: 90 },
+    });
     reportPath = (await writeReport(fake.dir, join(root, 'report.html'), { window: 10 })).path;
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1240, height: 1400 } });

@@ -46,8 +46,18 @@ describe('compare/report exit codes', () => {
     ['json and csv', ['compare', full.dir, '--json', '--csv'], 2, /mutually exclusive/],
     ['no run given', ['compare'], 2, /Not enough non-option arguments/],
     ['report: not a run', ['report', notRun, '--out', join(root, 'x.html')], 2, /not a run directory/],
-    ['report: bad window', ['report', full.dir, '--window', '-3', '--out', join(root, 'y.html')], 2, /--window must be a positive integer/],
-    ['report: bad samples', ['report', full.dir, '--samples', '1.5', '--out', join(root, 'z.html')], 2, /--samples must be a non-negative integer/],
+    [
+      'report: bad window',
+      ['report', full.dir, '--window', '-3', '--out', join(root, 'y.html')],
+      2,
+      /--window must be a positive integer/,
+    ],
+    [
+      'report: bad samples',
+      ['report', full.dir, '--samples', '1.5', '--out', join(root, 'z.html')],
+      2,
+      /--samples must be a non-negative integer/,
+    ],
   ];
   for (const [name, args, code, msg] of cases) {
     it(`${name} → exit ${code}`, async () => {

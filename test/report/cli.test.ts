@@ -14,7 +14,12 @@ const root = mkdtempSync(join(tmpdir(), 'anchor-report-cli-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const full = writeFakeRun(join(root, 'full'), { steps: 50, noise: 0.02 });
-const partial = writeFakeRun(join(root, 'partial'), { steps: 50, running: { anchored: 30 }, noSteps: ['judge'], truncate: { arm: 'frozen', file: 'metrics' } });
+const partial = writeFakeRun(join(root, 'partial'), {
+  steps: 50,
+  running: { anchored: 30 },
+  noSteps: ['judge'],
+  truncate: { arm: 'frozen', file: 'metrics' },
+});
 
 describe('anchor-rl compare', () => {
   it('prints an aligned table with one row per arm', () => {
@@ -22,7 +27,9 @@ describe('anchor-rl compare', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toMatch(/^arm\s+steps\s+gold final\s+gold peak\s+peak step\s+proxy final\s+gap\s+KL\s+√KL\s+held-out\s+× exec gold\s+length\s+entropy$/);
+    expect(lines[0]).toMatch(
+      /^arm\s+steps\s+gold final\s+gold peak\s+peak step\s+proxy final\s+gap\s+KL\s+√KL\s+held-out\s+× exec gold\s+length\s+entropy$/,
+    );
     // Three tables: outcomes, settlement/cost, alarms.
     for (const arm of FAKE_ARMS) expect(lines.filter((l) => l.startsWith(`${arm} `))).toHaveLength(3);
     expect(lines.some((l) => /^arm\s+ρ\(drift,gap\)\s+ρ\(1−Snd@G,gap\)/.test(l))).toBe(true);

@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compareRuns, formatCompareCsv, formatCompareMarkdown, formatCompareText, type CompareTable } from '../../src/report/compare.ts';
+import {
+  compareRuns,
+  formatCompareCsv,
+  formatCompareMarkdown,
+  formatCompareText,
+  type CompareTable,
+} from '../../src/report/compare.ts';
 import { METRIC_KEYS as K } from '../../src/train/run-format.ts';
 import { FAKE_ARMS, FAKE_BATCH, FAKE_NEW_LABELS, fakeCurves, writeFakeRun } from '../helpers/fake-run.ts';
 
@@ -69,7 +75,9 @@ describe('compareRuns on one complete run (noise-free closed forms, 100 steps, w
   });
 
   it('the execution reference is the arm whose reward source executes every rollout, whatever its name', () => {
-    const renamed = compareRuns([writeFakeRun(fresh(), { steps: 100, arms: ['frozen', 'anchored', 'ceiling'] }).dir], { window: 25 });
+    const renamed = compareRuns([writeFakeRun(fresh(), { steps: 100, arms: ['frozen', 'anchored', 'ceiling'] }).dir], {
+      window: 25,
+    });
     expect(renamed.rows.map((r) => r.role ?? null)).toEqual(['frozen', null, 'execution']);
     expect(val(renamed, 'anchored', 'execFraction')).toBeCloseTo(320 / (100 * FAKE_BATCH), 12);
     expect(val(renamed, 'ceiling', 'execFraction')).toBe(1);
@@ -93,11 +101,16 @@ describe('drift–gap Spearman by hand', () => {
     const fake = writeFakeRun(fresh(), { steps: 100 });
     const line = (step: number, drift: number, gap: number, refit = true, driftGold: number | null = drift) =>
       JSON.stringify({ step, labels: 0, newLabels: 10, drift, driftGold, judgeLabelError: null, gap, fit: {}, refit }) + '\n';
-    writeFileSync(join(fake.dir, 'anchored', 'refits.jsonl'), [line(25, 0.1, 0.1), line(50, 0.2, 0.3), line(75, 0.3, 0.2), line(100, 0.4, 0.4)].join(''));
+    writeFileSync(
+      join(fake.dir, 'anchored', 'refits.jsonl'),
+      [line(25, 0.1, 0.1), line(50, 0.2, 0.3), line(75, 0.3, 0.2), line(100, 0.4, 0.4)].join(''),
+    );
     // Frozen monitor lines: two have no gold (drift written as 0) and must not count → 2 points → no ρ.
     writeFileSync(
       join(fake.dir, 'frozen', 'refits.jsonl'),
-      [line(25, 0, 0.1, false, null), line(50, 0.2, 0.3, false), line(75, 0, 0.2, false, null), line(100, 0.4, 0.4, false)].join(''),
+      [line(25, 0, 0.1, false, null), line(50, 0.2, 0.3, false), line(75, 0, 0.2, false, null), line(100, 0.4, 0.4, false)].join(
+        '',
+      ),
     );
     const t = compareRuns([fake.dir]);
     expect(val(t, 'anchored', 'driftGapSpearman')).toBeCloseTo(0.8, 12);
@@ -111,8 +124,23 @@ describe('alarm comparison by hand', () => {
   // Anchored arm, 100 steps, windows ending at 25/50/75/100 with gaps 0.1, 0.3, 0.2, 0.4.
   const fake = writeFakeRun(fresh(), { steps: 100 });
   const refit = (step: number, drift: number, gap: number, rank: number | null) =>
-    JSON.stringify({ step, labels: 0, newLabels: 10, drift, driftGold: drift, judgeLabelError: null, gap, rank, strategy: 'random', fit: {}, refit: true }) + '\n';
-  writeFileSync(join(fake.dir, 'anchored', 'refits.jsonl'), [refit(25, 0.1, 0.1, 0.9), refit(50, 0.2, 0.3, 0.1), refit(75, 0.3, 0.2, 0.5), refit(100, 0.05, 0.4, -0.2)].join(''));
+    JSON.stringify({
+      step,
+      labels: 0,
+      newLabels: 10,
+      drift,
+      driftGold: drift,
+      judgeLabelError: null,
+      gap,
+      rank,
+      strategy: 'random',
+      fit: {},
+      refit: true,
+    }) + '\n';
+  writeFileSync(
+    join(fake.dir, 'anchored', 'refits.jsonl'),
+    [refit(25, 0.1, 0.1, 0.9), refit(50, 0.2, 0.3, 0.1), refit(75, 0.3, 0.2, 0.5), refit(100, 0.05, 0.4, -0.2)].join(''),
+  );
   // Snd@G per step: 0.9 in window 1, 0.3 in window 2, 0.6 in window 3, 0.2 in window 4, and a
   // rolling mean that first drops below 0.5 at step 40 (steps before 10 never count: not full).
   const sndOf = (s: number) => (s <= 25 ? 0.9 : s <= 50 ? 0.3 : s <= 75 ? 0.6 : 0.2);
@@ -145,7 +173,9 @@ describe('alarm comparison by hand', () => {
 
   it('Markdown has the alarm table after the arm table', () => {
     const md = formatCompareMarkdown(t);
-    expect(md).toMatch(/Alarms \(each oriented[\s\S]*\| arm \| ρ\(drift,gap\) \| ρ\(1−Snd@G,gap\) \| ρ\(1−r_s,gap\) \| drift lead \| Snd@G lead \| r_s lead \|/);
+    expect(md).toMatch(
+      /Alarms \(each oriented[\s\S]*\| arm \| ρ\(drift,gap\) \| ρ\(1−Snd@G,gap\) \| ρ\(1−r_s,gap\) \| drift lead \| Snd@G lead \| r_s lead \|/,
+    );
     expect(md).toMatch(/\| anchored \| -0\.400 \| 1\.000 \| 1\.000 \| 50 \| 60 \| 50 \|/);
   });
 });

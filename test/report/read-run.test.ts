@@ -39,7 +39,9 @@ describe('readRun', () => {
     expect(w.file).toBe(join(fake.dir, 'frozen', 'metrics.jsonl'));
     expect(w.line).toBe(40);
     expect(w.message).toMatch(/truncated/);
-    expect(formatWarning(w, fake.dir)).toBe('frozen/metrics.jsonl:40: truncated line (no trailing newline, not valid JSON); skipped');
+    expect(formatWarning(w, fake.dir)).toBe(
+      'frozen/metrics.jsonl:40: truncated line (no trailing newline, not valid JSON); skipped',
+    );
   });
 
   it('reports a corrupt line in the middle of a file and keeps the lines after it', () => {
@@ -48,7 +50,9 @@ describe('readRun', () => {
     const judge = run.arms.find((a) => a.name === 'judge')!;
     expect(judge.samples).toHaveLength(29);
     expect(judge.samples!.at(-1)!.step).toBe(10);
-    expect(run.warnings.map((w) => [w.file.endsWith('judge/samples.jsonl'), w.line, /corrupt/.test(w.message)])).toEqual([[true, 5, true]]);
+    expect(run.warnings.map((w) => [w.file.endsWith('judge/samples.jsonl'), w.line, /corrupt/.test(w.message)])).toEqual([
+      [true, 5, true],
+    ]);
   });
 
   it('flags unfinished arms and arms with no steps', () => {

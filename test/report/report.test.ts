@@ -40,7 +40,8 @@ describe('the Snd@G chart', async () => {
     const html = readFileSync(res.path, 'utf8');
     const figures = [...html.matchAll(/<figure id="chart-([\w-]+)"[^>]*>([\s\S]*?)<\/figure>/g)];
     expect(figures.map((f) => f[1])).toEqual(['proxy-gold', 'gold', 'gap', 'kl', 'gold-kl', 'length', 'entropy', 'snd']);
-    for (const arm of FAKE_ARMS) expect(figures.at(-1)![2]).toMatch(new RegExp(`aria-label="[^"]*arm: ${arm}[;"][^>]*aria-roledescription="line mark"`));
+    for (const arm of FAKE_ARMS)
+      expect(figures.at(-1)![2]).toMatch(new RegExp(`aria-label="[^"]*arm: ${arm}[;"][^>]*aria-roledescription="line mark"`));
   });
 });
 
@@ -64,7 +65,9 @@ describe('writeReport', async () => {
     for (const [, id, body] of figures) {
       expect(body, id).toMatch(/<svg[^>]*class="marks"/);
       for (const arm of fake.manifest.arms) {
-        const line = new RegExp(`<path aria-label="[^"]*arm: ${arm}[;"][^>]*aria-roledescription="line mark"[^>]*stroke="${colors.get(arm)}"`);
+        const line = new RegExp(
+          `<path aria-label="[^"]*arm: ${arm}[;"][^>]*aria-roledescription="line mark"[^>]*stroke="${colors.get(arm)}"`,
+        );
         expect(body, `${id}/${arm}`).toMatch(line);
       }
     }
@@ -72,8 +75,18 @@ describe('writeReport', async () => {
     const gap = figures.find((f) => f[1] === 'gap')![2]!;
     // 60 steps, windows at 25 and 50: two markers per arm, each in the arm's colour.
     for (const arm of fake.manifest.arms) {
-      const pts = [...gap.matchAll(new RegExp(`aria-label="step: (\\d+); drift: [^"]*; arm: ${arm}" [^>]*aria-roledescription="point"[^>]*fill="${colors.get(arm)}"`, 'g'))];
-      expect(pts.map((m) => m[1]), arm).toEqual(['25', '50']);
+      const pts = [
+        ...gap.matchAll(
+          new RegExp(
+            `aria-label="step: (\\d+); drift: [^"]*; arm: ${arm}" [^>]*aria-roledescription="point"[^>]*fill="${colors.get(arm)}"`,
+            'g',
+          ),
+        ),
+      ];
+      expect(
+        pts.map((m) => m[1]),
+        arm,
+      ).toEqual(['25', '50']);
     }
     expect(gap.includes("Symbol legend titled 'drift' for shape with 2 values: refit, monitor")).toBe(true);
   });
@@ -90,12 +103,17 @@ describe('writeReport', async () => {
   });
 
   it('shows the problems of a partially written run', async () => {
-    const part = writeFakeRun(join(root, 'partial'), { steps: 40, running: { anchored: 15 }, noSteps: ['judge'], truncate: { arm: 'frozen', file: 'samples' } });
+    const part = writeFakeRun(join(root, 'partial'), {
+      steps: 40,
+      running: { anchored: 15 },
+      noSteps: ['judge'],
+      truncate: { arm: 'frozen', file: 'samples' },
+    });
     const r = await writeReport(part.dir, undefined, { window: 10 });
     const h = readFileSync(r.path, 'utf8');
     expect(r.path).toBe(join(part.dir, 'report.html'));
     expect(h).toContain('frozen/samples.jsonl:160: truncated line');
-    expect(h).toContain("judge/metrics.jsonl: arm &#39;judge&#39; has no steps (state pending)");
+    expect(h).toContain('judge/metrics.jsonl: arm &#39;judge&#39; has no steps (state pending)');
     expect(h).toContain('<b>not finished</b>');
     expect(h).toContain('incomplete (running, failed or not started): anchored, judge.');
     expect(externalRefs(h)).toEqual([]);

@@ -3,13 +3,20 @@
  * comparison table), the Markdown table, and the files written for a sweep of fake seed runs —
  * compare.json/md across seeds, sweep.md and report.html with the knob chart.
  */
-import { mkdtempSync, readFileSync, rmSync, } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CompareCell, CompareTable } from '../../src/report/compare.ts';
-import { formatKnobMarkdown, knobChartSpec, knobPoints, writeSweepReport, writeSweepSummaries, type SweepInfo } from '../../src/report/sweep.ts';
-import { expandSweepDirs, } from '../../src/train/sweep-format.ts';
+import {
+  formatKnobMarkdown,
+  knobChartSpec,
+  knobPoints,
+  writeSweepReport,
+  writeSweepSummaries,
+  type SweepInfo,
+} from '../../src/report/sweep.ts';
+import { expandSweepDirs } from '../../src/train/sweep-format.ts';
 import { writeFakeSweep } from '../helpers/fake-run.ts';
 import { externalRefs } from './external-refs.ts';
 
@@ -19,7 +26,10 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const c = (mean: number | null, se: number | null = null, n = 2): CompareCell => ({ mean, se, n: mean === null ? 0 : n });
 
 /** A comparison table with just what knobPoints reads: gold, budget, gap per arm. */
-function table(rows: Record<string, [gold: number | null, goldSe: number | null, budget: number | null, gap: number]>, incomplete: string[] = []): CompareTable {
+function table(
+  rows: Record<string, [gold: number | null, goldSe: number | null, budget: number | null, gap: number]>,
+  incomplete: string[] = [],
+): CompareTable {
   return {
     window: 25,
     runs: [
@@ -91,7 +101,7 @@ describe('knobPoints', () => {
     ]);
   });
 
-  it('x = last budget/exec, y = final gold ± SE, fraction of the execution arm\'s gold', () => {
+  it("x = last budget/exec, y = final gold ± SE, fraction of the execution arm's gold", () => {
     const p = d.points.find((q) => q.cell === 'rate-0.1_strategy-random')!;
     expect(p.budget.mean).toBe(192);
     expect(p.gold).toEqual(c(0.16, 0.02));
@@ -123,7 +133,9 @@ describe('knobPoints', () => {
   });
 
   it('the chart plots the cells with budget and gold (error bars gold ± SE) and the references as rules', () => {
-    const spec = knobChartSpec(d) as unknown as { layer: { data: { values: Record<string, unknown>[] }; mark: { type: string } }[] };
+    const spec = knobChartSpec(d) as unknown as {
+      layer: { data: { values: Record<string, unknown>[] }; mark: { type: string } }[];
+    };
     const marks = spec.layer.map((l) => l.mark.type);
     expect(marks).toEqual(['rule', 'text', 'rule', 'text', 'rule', 'line']);
     const line = spec.layer.at(-1)!.data.values;
@@ -134,7 +146,9 @@ describe('knobPoints', () => {
   });
 
   it('the gap variant plots the same cells with their hacking gap, and the references at theirs', () => {
-    const spec = knobChartSpec(d, 'gap') as unknown as { layer: { data: { values: Record<string, unknown>[] }; mark: { type: string } }[] };
+    const spec = knobChartSpec(d, 'gap') as unknown as {
+      layer: { data: { values: Record<string, unknown>[] }; mark: { type: string } }[];
+    };
     const line = spec.layer.at(-1)!.data.values;
     const withGap = d.points.filter((p) => p.gap.mean !== null && p.budget.mean !== null);
     expect(line.map((v) => v.cell)).toEqual(withGap.map((p) => p.cell));

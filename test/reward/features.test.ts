@@ -9,9 +9,20 @@ const BAD = '  return x * ;\n}';
 
 describe('JS tokenizer', () => {
   it('splits identifiers, numbers, multi-char punctuators and normalises literals', () => {
-    expect(tokenizeJs("let a = b === 'x' ? 0x1F : 2.5e3; // hi\n")).toEqual(
-      ['let', 'a', '=', 'b', '===', '<str>', '?', '0x1F', ':', '2.5e3', ';', '<comment>'],
-    );
+    expect(tokenizeJs("let a = b === 'x' ? 0x1F : 2.5e3; // hi\n")).toEqual([
+      'let',
+      'a',
+      '=',
+      'b',
+      '===',
+      '<str>',
+      '?',
+      '0x1F',
+      ':',
+      '2.5e3',
+      ';',
+      '<comment>',
+    ]);
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the input is JavaScript source containing a template literal
     expect(tokenizeJs('x=>{return `t${y}`}')).toEqual(['x', '=>', '{', 'return', '<str>', '}']);
     // Never throws on junk or unterminated literals.
@@ -65,7 +76,14 @@ describe('js-ast', () => {
 
 describe('registry', () => {
   it('has all six extractors with the DSL dimensions of the spec', () => {
-    expect(featureExtractorNames().sort()).toEqual(['dsl6', 'js-ast', 'js-surface', 'py-surface', 'richdsl-strong', 'richdsl-weak']);
+    expect(featureExtractorNames().sort()).toEqual([
+      'dsl6',
+      'js-ast',
+      'js-surface',
+      'py-surface',
+      'richdsl-strong',
+      'richdsl-weak',
+    ]);
     expect(createFeatureExtractor('dsl6').dim).toBe(43);
     expect(createFeatureExtractor('richdsl-weak').dim).toBe(111);
     expect(createFeatureExtractor('richdsl-strong').dim).toBe(359);

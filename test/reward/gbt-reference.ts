@@ -45,7 +45,9 @@ export function fitGbtReference(X: Rows, y: ArrayLike<number>, opts: GbtOptions 
     let edges = uniq;
     if (uniq.length > maxBins) {
       const col = Array.from({ length: n }, (_, i) => X[i]![f]!).sort((a, b) => a - b);
-      edges = [...new Set(Array.from({ length: maxBins }, (_, k) => col[Math.min(n - 1, Math.floor(((k + 1) * n) / maxBins) - 1)]!))];
+      edges = [
+        ...new Set(Array.from({ length: maxBins }, (_, k) => col[Math.min(n - 1, Math.floor(((k + 1) * n) / maxBins) - 1)]!)),
+      ];
     }
     values.push(Float64Array.from(edges));
     for (let i = 0; i < n; i++) {

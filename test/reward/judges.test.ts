@@ -3,7 +3,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { initTf } from '../../src/tf/backend.ts';
 import type { Problem } from '../../src/datasets/problem.ts';
-import { createJudge, judgeSchema, parseScore, yesProbability, fillTemplate, type LabelledCompletion, HttpJudge } from '../../src/reward/judges/index.ts';
+import {
+  createJudge,
+  judgeSchema,
+  parseScore,
+  yesProbability,
+  fillTemplate,
+  type LabelledCompletion,
+  HttpJudge,
+} from '../../src/reward/judges/index.ts';
 import type { NextTokenModel } from '../../src/reward/judges/lm.ts';
 import type { HttpJudgeConfig } from '../../src/reward/judges/config.ts';
 import { loadOnnxNextTokenModel } from '../../src/reward/judges/onnx-lm.ts';
@@ -26,7 +34,10 @@ const problem: Problem = {
 describe('judge config', () => {
   it('parses each kind with defaults and rejects unknown keys', () => {
     expect(judgeSchema.parse({ kind: 'learned' })).toMatchObject({ kind: 'learned', features: 'js-ast', model: 'mlp' });
-    expect(judgeSchema.parse({ kind: 'http', base_url: 'http://127.0.0.1:1/v1', model: 'm' })).toMatchObject({ retries: 3, concurrency: 4 });
+    expect(judgeSchema.parse({ kind: 'http', base_url: 'http://127.0.0.1:1/v1', model: 'm' })).toMatchObject({
+      retries: 3,
+      concurrency: 4,
+    });
     expect(() => judgeSchema.parse({ kind: 'http', base_url: 'http://x/v1', model: 'm', retires: 1 })).toThrow();
     expect(() => judgeSchema.parse({ kind: 'oracle' })).toThrow();
   });
@@ -41,7 +52,13 @@ describe('learned judge', () => {
     await initTf(() => {});
   });
 
-  const bodies = ['return x + 1;', 'return x * 2;', 'let y = x; return y;', 'if (x > 0) { return x; } return -x;', 'return [x].map((v) => v + 1)[0];'];
+  const bodies = [
+    'return x + 1;',
+    'return x * 2;',
+    'let y = x; return y;',
+    'if (x > 0) { return x; } return -x;',
+    'return [x].map((v) => v + 1)[0];',
+  ];
   const sample: LabelledCompletion[] = [];
   for (let i = 0; i < 40; i++) {
     const b = bodies[i % bodies.length]!;
@@ -96,12 +113,14 @@ describe('lm judge (arithmetic over a stub model; the ONNX path needs the policy
   });
 
   it('a missing model directory is NOT_FOUND', async () => {
-    await expect(createJudge(judgeSchema.parse({ kind: 'lm', model: '/nonexistent/model' }))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(createJudge(judgeSchema.parse({ kind: 'lm', model: '/nonexistent/model' }))).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 });
 
 describe.skipIf(!haveTiny)('lm judge on a real ONNX model (tiny-random-gpt2 via the policy engine)', () => {
-  it('P(yes) equals the engine\'s own next-token distribution', async () => {
+  it("P(yes) equals the engine's own next-token distribution", async () => {
     // The model has a 1,000-token vocabulary: keep every id inside it (" a" = 257, " b" = 275).
     const cfg = judgeSchema.parse({ kind: 'lm', model: tinyGpt2, template: '{prompt} {completion}', yes: [' a'], no: [' b'] });
     const judge = await createJudge(cfg, {});
@@ -170,7 +189,7 @@ describe('http judge against a local server', () => {
         const user: string = body.messages[1].content;
         const key = user.split('COMPLETION:')[1]!.trim();
         const b = script.get(key)?.shift() ?? 'ok';
-        const done = (): void => void (inFlight--);
+        const done = (): void => void inFlight--;
         setTimeout(() => {
           if (b === 'hang') {
             // Never answer; the client must time out. Close later so the server can shut down.

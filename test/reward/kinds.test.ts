@@ -41,6 +41,9 @@ describe('reward-model kinds', () => {
     const dir = join(root, 'ridge');
     const json = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')) as Record<string, unknown>;
     writeFileSync(join(dir, 'model.json'), JSON.stringify({ ...json, kind: 'svm' }));
-    await expect(loadRewardModel(dir)).rejects.toMatchObject({ code: 'BAD_MODEL', message: expect.stringMatching(/unknown reward model kind "svm"; expected one of ridge, mlp/) });
+    await expect(loadRewardModel(dir)).rejects.toMatchObject({
+      code: 'BAD_MODEL',
+      message: expect.stringMatching(/unknown reward model kind "svm"; expected one of ridge, mlp/),
+    });
   });
 });

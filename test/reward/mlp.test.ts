@@ -15,7 +15,7 @@ beforeAll(async () => {
 function xorData(seed: number, n: number): { X: Float32Array[]; y: number[] } {
   const rng = new Rng(seed);
   const X = Array.from({ length: n }, () => Float32Array.from([rng.next(), rng.next(), rng.next()]));
-  const y = X.map((r) => ((r[0]! > 0.5) !== (r[1]! > 0.5) ? 1 : 0));
+  const y = X.map((r) => (r[0]! > 0.5 !== r[1]! > 0.5 ? 1 : 0));
   return { X, y };
 }
 

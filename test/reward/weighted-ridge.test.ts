@@ -1,7 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initTf } from '../../src/tf/backend.ts';
 import { Rng } from '../../src/util/rng.ts';
-import { bootstrapMembers, fitRidgeF64, fitWeightedRidgeF64, gramF64, predictLinear, ridgeDesign, ridgeForm, solveDesign } from '../../src/reward/models/ridge-math.ts';
+import {
+  bootstrapMembers,
+  fitRidgeF64,
+  fitWeightedRidgeF64,
+  gramF64,
+  predictLinear,
+  ridgeDesign,
+  ridgeForm,
+  solveDesign,
+} from '../../src/reward/models/ridge-math.ts';
 import { RidgeRewardModel } from '../../src/reward/models/ridge.ts';
 
 /**
@@ -9,7 +18,14 @@ import { RidgeRewardModel } from '../../src/reward/models/ridge.ts';
  *   Σ v_i (y_i − x_i·w − c)² + μ Σ_{i<j same group} ((x_i − x_j)·w − (y_i − y_j))² + α‖w‖²
  * in θ = [w; c], assembled pair by pair and solved by Gauss–Jordan elimination.
  */
-function closedForm(X: number[][], y: number[], v: number[], groups: number[], mu: number, alpha: number): { w: number[]; b: number } {
+function closedForm(
+  X: number[][],
+  y: number[],
+  v: number[],
+  groups: number[],
+  mu: number,
+  alpha: number,
+): { w: number[]; b: number } {
   const d = X[0]!.length;
   const k = d + 1;
   const A = Array.from({ length: k }, () => new Array<number>(k + 1).fill(0));
@@ -56,7 +72,10 @@ beforeAll(async () => {
 });
 
 describe('weighted ridge (ridge-math)', () => {
-  for (const [name, n, d] of [['primal', 40, 6], ['dual', 12, 20]] as const) {
+  for (const [name, n, d] of [
+    ['primal', 40, 6],
+    ['dual', 12, 20],
+  ] as const) {
     it(`matches the closed form with real weights, ${name} form`, () => {
       const { X, y, v, groups } = problem(3, n, d);
       const fit = fitWeightedRidgeF64(X, y, { alpha: 0.7, weights: v });
@@ -93,16 +112,26 @@ describe('weighted ridge (ridge-math)', () => {
     const rng = new Rng(1);
     const members = bootstrapMembers(sol, 200, () => rng.next());
     const mean = sol.fit.weights.map((_, j) => members.reduce((a, m) => a + m.weights[j]!, 0) / members.length);
-    const sd = sol.fit.weights.map((_, j) => Math.sqrt(members.reduce((a, m) => a + (m.weights[j]! - mean[j]!) ** 2, 0) / members.length));
+    const sd = sol.fit.weights.map((_, j) =>
+      Math.sqrt(members.reduce((a, m) => a + (m.weights[j]! - mean[j]!) ** 2, 0) / members.length),
+    );
     sol.fit.weights.forEach((w, j) => {
       expect(sd[j]).toBeGreaterThan(0);
-      expect(Math.abs(mean[j]! - w)).toBeLessThan(4 * sd[j]! / Math.sqrt(members.length) + 1e-9);
+      expect(Math.abs(mean[j]! - w)).toBeLessThan((4 * sd[j]!) / Math.sqrt(members.length) + 1e-9);
     });
     // An exact bootstrap of the same data: the one-step members' spread is of the same size.
     const exact: number[][] = [];
     for (let k = 0; k < 200; k++) {
       const idx = X.map(() => rng.int(X.length));
-      exact.push(Array.from(fitRidgeF64(idx.map((i) => X[i]!), idx.map((i) => y[i]!), { alpha: 1 }).weights));
+      exact.push(
+        Array.from(
+          fitRidgeF64(
+            idx.map((i) => X[i]!),
+            idx.map((i) => y[i]!),
+            { alpha: 1 },
+          ).weights,
+        ),
+      );
     }
     const exactSd = sol.fit.weights.map((_, j) => {
       const m = exact.reduce((a, w) => a + w[j]!, 0) / exact.length;
@@ -124,7 +153,12 @@ describe('RidgeRewardModel weighting', () => {
     await m.refit(rows.slice(36), y.slice(36), { window: 1, groups: groups.slice(36) });
     const v = X.map((_, i) => (i < 24 ? 1 : i < 36 ? 2 : 4));
     expect(Array.from(m.labelWeights())).toEqual(v);
-    const ref = fitWeightedRidgeF64(X, y, { alpha: 1, weights: v, groups: X.map((_, i) => (i < 24 ? -1 : groups[i]!)), pairwise: 0.5 });
+    const ref = fitWeightedRidgeF64(X, y, {
+      alpha: 1,
+      weights: v,
+      groups: X.map((_, i) => (i < 24 ? -1 : groups[i]!)),
+      pairwise: 0.5,
+    });
     const p = await m.predict(rows);
     const q = predictLinear(ref, X);
     p.forEach((s, i) => expect(s).toBeCloseTo(q[i]!, 3));

@@ -20,17 +20,29 @@ describe('attack corpus through anchor-rl sandbox run', () => {
 
   it('judges no wrong answer pass and every legitimate one pass', () => {
     const out = path.join(tmp, 'results.jsonl');
-    const r = spawnSync(process.execPath, [path.join(repoRoot, 'bin/anchor-rl.js'), 'sandbox', 'run', corpus, '--out', out, '--timeout-ms', '3000'], {
-      encoding: 'utf8',
-      timeout: 300_000,
-      cwd: tmp,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [path.join(repoRoot, 'bin/anchor-rl.js'), 'sandbox', 'run', corpus, '--out', out, '--timeout-ms', '3000'],
+      {
+        encoding: 'utf8',
+        timeout: 300_000,
+        cwd: tmp,
+      },
+    );
     expect(r.status, r.stderr).toBe(0);
-    const expected = new Map(readFileSync(corpus, 'utf8').trim().split('\n').map((l) => {
-      const rec = JSON.parse(l) as { name: string; expect: string };
-      return [rec.name, rec.expect] as const;
-    }));
-    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; status: string });
+    const expected = new Map(
+      readFileSync(corpus, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => {
+          const rec = JSON.parse(l) as { name: string; expect: string };
+          return [rec.name, rec.expect] as const;
+        }),
+    );
+    const rows = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; status: string });
     expect(rows).toHaveLength(expected.size);
     for (const row of rows) {
       if (expected.get(row.id) === 'pass') expect(row.status, JSON.stringify(row)).toBe('pass');

@@ -26,7 +26,10 @@ describe('anchor-rl sandbox run', () => {
     const out = path.join(tmp, 'results.jsonl');
     const r = cli(['sandbox', 'run', fixture, '--out', out, '--timeout-ms', '500', '--workers', '2']);
     expect(r.code, r.stderr).toBe(0);
-    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows.map((x) => [x.line, x.id, x.status])).toEqual([
       [1, 'ok', 'pass'],
       [2, 'wrong', 'fail'],

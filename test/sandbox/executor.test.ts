@@ -26,7 +26,12 @@ describe('executor contract', () => {
       expect(a.map((r) => r.status)).toEqual(specs.map((_, i) => (i % 3 === 0 ? 'fail' : 'pass')));
       expect(seen.size).toBe(30);
       for (const [i, r] of seen) expect(r).toBe(a[i]);
-      expect(b.map((r) => r.id)).toEqual(specs.slice(0, 7).reverse().map((s) => s.id));
+      expect(b.map((r) => r.id)).toEqual(
+        specs
+          .slice(0, 7)
+          .reverse()
+          .map((s) => s.id),
+      );
     } finally {
       await ex.close();
     }

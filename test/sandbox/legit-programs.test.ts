@@ -132,7 +132,9 @@ describe('legitimate programs pass', () => {
   });
 
   it('a failing test reports the assertion message and counts', async () => {
-    const [r] = await ex.run([js('f', `${ASSERT}assert.deepEqual([1, 2], [1, 2]);\nassert.deepEqual({ a: 1 }, { a: 2 });\nassert.ok(true);`)]);
+    const [r] = await ex.run([
+      js('f', `${ASSERT}assert.deepEqual([1, 2], [1, 2]);\nassert.deepEqual({ a: 1 }, { a: 2 });\nassert.ok(true);`),
+    ]);
     expect(r!.status).toBe('fail');
     expect(r!.passed).toBe(1);
     expect(r!.total).toBe(2);

@@ -15,9 +15,17 @@ import { available } from '../../support/requirements.ts';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dir = path.resolve(repoRoot, '../shared/datasets');
 const files = ['humaneval-js-reworded.jsonl', 'mbpp-js-reworded.jsonl'].map((f) => path.join(dir, f));
-const present = available('sandbox multipl-e test', files.every((f) => existsSync(f)) ? null : `${dir} does not hold the MultiPL-E JS files (CI provides ../shared)`);
+const present = available(
+  'sandbox multipl-e test',
+  files.every((f) => existsSync(f)) ? null : `${dir} does not hold the MultiPL-E JS files (CI provides ../shared)`,
+);
 
-const INVALID_TESTS = ['HumanEval_51_remove_vowels', 'mbpp_237_check_occurences', 'mbpp_563_extract_values', 'mbpp_725_extract_quotation'];
+const INVALID_TESTS = [
+  'HumanEval_51_remove_vowels',
+  'mbpp_237_check_occurences',
+  'mbpp_563_extract_values',
+  'mbpp_725_extract_quotation',
+];
 
 describe.skipIf(!present)('MultiPL-E JS problems with an empty body', () => {
   const ex = createExecutor({ workers: 2, timeoutMs: 5000 });
@@ -31,13 +39,18 @@ describe.skipIf(!present)('MultiPL-E JS problems with an empty body', () => {
         .map((l) => JSON.parse(l) as { name: string; prompt: string; tests: string }),
     );
     expect(problems).toHaveLength(560);
-    const results = await ex.run(problems.map((p) => ({ id: p.name, language: 'javascript' as const, code: p.prompt + '}\n' + p.tests })));
+    const results = await ex.run(
+      problems.map((p) => ({ id: p.name, language: 'javascript' as const, code: p.prompt + '}\n' + p.tests })),
+    );
     expect(results).toHaveLength(560);
     const counts: Partial<Record<ExecStatus, number>> = {};
     for (const r of results) counts[r.status] = (counts[r.status] ?? 0) + 1;
     console.log('[sandbox multipl-e test] empty-body statuses:', JSON.stringify(counts));
     for (const r of results) expect(['fail', 'error', 'syntax_error'], JSON.stringify(r)).toContain(r.status);
-    const syntax = results.filter((r) => r.status === 'syntax_error').map((r) => r.id).sort();
+    const syntax = results
+      .filter((r) => r.status === 'syntax_error')
+      .map((r) => r.id)
+      .sort();
     expect(syntax).toEqual([...INVALID_TESTS].sort());
     // Tests ran: almost every failure is an assertion failure with a counted assertion.
     const fails = results.filter((r) => r.status === 'fail');

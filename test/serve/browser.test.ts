@@ -35,7 +35,10 @@ describe.skipIf(missing !== null)('anchor-rl serve in headless Chromium', () => 
 
   /** Points of an arm's line in a chart (vega draws a line as M x,y L x,y ...). */
   const linePoints = async (chart: string, arm: string): Promise<number> => {
-    const d = await page.locator(`#chart-${chart} path[aria-roledescription="line mark"][stroke="${colors.get(arm)}"]`).first().getAttribute('d');
+    const d = await page
+      .locator(`#chart-${chart} path[aria-roledescription="line mark"][stroke="${colors.get(arm)}"]`)
+      .first()
+      .getAttribute('d');
     return (d ?? '').split(/[ML]/).filter((s) => s.trim()).length;
   };
 
@@ -46,7 +49,10 @@ describe.skipIf(missing !== null)('anchor-rl serve in headless Chromium', () => 
     writeFakeRun(join(root, 'stalled'), { steps: 80, name: 'stalled-run', running: { frozen: 10, anchored: 12 } });
     const hourAgo = new Date(Date.now() - 3600_000);
     for (const arm of FAKE_ARMS) utimesSync(join(root, 'stalled', arm, 'metrics.jsonl'), hourAgo, hourAgo);
-    child = spawn(process.execPath, [resolve(repoRoot, 'bin/anchor-rl.js'), 'serve', root, '--port', '0'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [resolve(repoRoot, 'bin/anchor-rl.js'), 'serve', root, '--port', '0'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     url = await new Promise<string>((res, rej) => {
       let out = '';
       let err = '';
@@ -133,7 +139,11 @@ describe.skipIf(missing !== null)('anchor-rl serve in headless Chromium', () => 
     const lines = page.locator('#chart-overlay path[aria-roledescription="line mark"]');
     expect(await lines.count()).toBe(8); // 2 runs × 4 arms
     // One solid and one dashed line per arm: the runs are told apart by dash pattern.
-    for (const arm of FAKE_ARMS) expect(await page.locator(`#chart-overlay path[aria-roledescription="line mark"][stroke="${colors.get(arm)}"]`).count(), arm).toBe(2);
+    for (const arm of FAKE_ARMS)
+      expect(
+        await page.locator(`#chart-overlay path[aria-roledescription="line mark"][stroke="${colors.get(arm)}"]`).count(),
+        arm,
+      ).toBe(2);
     expect(await page.locator('#chart-overlay path[aria-roledescription="line mark"][stroke-dasharray="1,0"]').count()).toBe(4);
     expect(await page.locator('#chart-overlay path[aria-roledescription="line mark"][stroke-dasharray="7,4"]').count()).toBe(4);
     // Another metric, then live growth of the overlaid run.
@@ -141,7 +151,9 @@ describe.skipIf(missing !== null)('anchor-rl serve in headless Chromium', () => 
     await expect.poll(() => page.locator('#chart-overlay h3').innerText()).toContain('kl/ref');
     expect(page.url()).toContain('metric=kl%2Fref');
     // The live run (second in the URL) is the dashed one.
-    const liveLine = page.locator(`#chart-overlay path[aria-roledescription="line mark"][stroke="${colors.get('anchored')}"][stroke-dasharray="7,4"]`);
+    const liveLine = page.locator(
+      `#chart-overlay path[aria-roledescription="line mark"][stroke="${colors.get('anchored')}"][stroke-dasharray="7,4"]`,
+    );
     const d0 = await liveLine.getAttribute('d');
     live.advance(10);
     await expect.poll(() => liveLine.getAttribute('d'), { timeout: 20_000 }).not.toBe(d0);
@@ -152,7 +164,9 @@ describe.skipIf(missing !== null)('anchor-rl serve in headless Chromium', () => 
     await page.locator('#live-status.ok').waitFor();
     expect(await page.locator('table.progress tr.stale').count()).toBe(2);
     // An hour ago, plus the time the tests before this one took.
-    expect(await page.locator('table.progress tr[data-arm="frozen"] .stale-note').innerText()).toMatch(/no step logged for 6\d min/);
+    expect(await page.locator('table.progress tr[data-arm="frozen"] .stale-note').innerText()).toMatch(
+      /no step logged for 6\d min/,
+    );
     expect(await page.locator('table.progress tr[data-state="done"].stale').count()).toBe(0);
     // The live run's arms are written to by this test: not stale.
     await page.goto(base + '/run/live');

@@ -20,7 +20,10 @@ let base = '';
 const auth = () => ({ authorization: `Bearer ${server.token}` });
 const api = async (path: string) => {
   const res = await fetch(base + path, { headers: auth() });
-  return { status: res.status, body: (await res.json()) as { fingerprint: string; title: string; slots: Record<string, string>; error?: string } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { fingerprint: string; title: string; slots: Record<string, string>; error?: string },
+  };
 };
 
 /** Every file under `dir` with its size and modification time. */
@@ -67,7 +70,9 @@ describe('access', () => {
     expect((await fetch(base + '/api/index', { headers: { authorization: 'Bearer nope' } })).status).toBe(403);
     expect((await fetch(`${base}/?token=${server.token!.slice(0, -1)}x`)).status).toBe(403);
     expect((await fetch(`${base}/?token=${server.token!.slice(0, -1)}é`)).status).toBe(403); // same length in characters, not bytes
-    expect((await fetch(`${base}/api/index`, { headers: { cookie: `anchor_rl_token_${server.port}=%E0%A4%A` } })).status).toBe(403);
+    expect((await fetch(`${base}/api/index`, { headers: { cookie: `anchor_rl_token_${server.port}=%E0%A4%A` } })).status).toBe(
+      403,
+    );
   });
 
   it('takes the token from the URL once, into an HttpOnly cookie, and drops it from the address', async () => {
@@ -84,10 +89,13 @@ describe('access', () => {
 
   it('refuses a foreign Host header (DNS rebinding)', async () => {
     const status = await new Promise<number>((res, rej) => {
-      const r = request({ host: '127.0.0.1', port: server.port, path: '/api/index', headers: { host: `evil.example:${server.port}`, ...auth() } }, (m) => {
-        m.resume();
-        res(m.statusCode!);
-      });
+      const r = request(
+        { host: '127.0.0.1', port: server.port, path: '/api/index', headers: { host: `evil.example:${server.port}`, ...auth() } },
+        (m) => {
+          m.resume();
+          res(m.statusCode!);
+        },
+      );
       r.on('error', rej);
       r.end();
     });
@@ -200,7 +208,13 @@ describe('pages over runs being written', () => {
     expect(await metrics.text()).toBe(readFileSync(join(root, 'finished', 'frozen', 'metrics.jsonl'), 'utf8'));
     expect((await get('knob-sweep/seed-1?f=manifest.json')).headers.get('content-type')).toBe('application/json');
     expect((await get('finished?f=report.html')).status).toBe(404); // not written: the fake run never ended through train
-    for (const q of ['finished?arm=..&f=arm.json', 'finished?f=..%2F..%2Fetc%2Fpasswd', 'finished?arm=frozen&f=checkpoints', 'finished?f=metrics.jsonl', '..%2Fx?f=manifest.json']) {
+    for (const q of [
+      'finished?arm=..&f=arm.json',
+      'finished?f=..%2F..%2Fetc%2Fpasswd',
+      'finished?arm=frozen&f=checkpoints',
+      'finished?f=metrics.jsonl',
+      '..%2Fx?f=manifest.json',
+    ]) {
       expect((await get(q)).status, q).toBe(400);
     }
     expect((await get('nope?f=manifest.json')).status).toBe(404);
@@ -210,7 +224,16 @@ describe('pages over runs being written', () => {
 
   it('never writes into the run directories', async () => {
     const before = snapshot(root);
-    for (const p of ['/api/index', '/api/run/finished', '/files/finished?arm=frozen&f=samples.jsonl', '/api/sweep/knob-sweep', '/api/overlay?run=finished&run=knob-sweep/seed-1', '/run/finished', '/sweep/knob-sweep', '/']) {
+    for (const p of [
+      '/api/index',
+      '/api/run/finished',
+      '/files/finished?arm=frozen&f=samples.jsonl',
+      '/api/sweep/knob-sweep',
+      '/api/overlay?run=finished&run=knob-sweep/seed-1',
+      '/run/finished',
+      '/sweep/knob-sweep',
+      '/',
+    ]) {
       expect((await fetch(base + p, { headers: auth() })).status, p).toBe(200);
     }
     expect(snapshot(root)).toEqual(before);
@@ -243,7 +266,9 @@ describe('the serve hint of train and sweep', () => {
   it('names the parent directory to serve and the page, on a terminal only', () => {
     const tty = capture(true);
     printServeHint(() => 'runs/default', 'run', tty.stream);
-    expect(tty.out.join('')).toMatch(/^watch it live: anchor-rl serve runs {2}\(then open the printed URL; this run is \/run\/default\)\n$/);
+    expect(tty.out.join('')).toMatch(
+      /^watch it live: anchor-rl serve runs {2}\(then open the printed URL; this run is \/run\/default\)\n$/,
+    );
     const sweep = capture(true);
     printServeHint(() => '/elsewhere/x-sweep', 'sweep', sweep.stream);
     expect(sweep.out.join('')).toContain('anchor-rl serve /elsewhere ');
@@ -252,9 +277,13 @@ describe('the serve hint of train and sweep', () => {
     printServeHint(() => 'runs/default', 'run', pipe.stream);
     expect(pipe.out).toEqual([]);
     const bad = capture(true);
-    printServeHint(() => {
-      throw new Error('bad config');
-    }, 'run', bad.stream);
+    printServeHint(
+      () => {
+        throw new Error('bad config');
+      },
+      'run',
+      bad.stream,
+    );
     expect(bad.out).toEqual([]);
   });
 });

@@ -44,4 +44,3 @@ describe('DSL compiler agrees with the in-process evaluator (in-process JS engin
     expect(r).toEqual({ passed: 8, total: 8, status: 'pass' });
   });
 });
-

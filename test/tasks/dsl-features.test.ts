@@ -85,7 +85,12 @@ describe('RichDSL features', () => {
     const bucket = fnvRef('PMG') % 128;
     expect(trigramBucket('PMG')).toBe(bucket);
     const expected: Record<number, number> = {
-      7: 1, 8: 1, 9: 1, 88: 1, 99: 1, 110: 3, // the weak block
+      7: 1,
+      8: 1,
+      9: 1,
+      88: 1,
+      99: 1,
+      110: 3, // the weak block
       [111 + 0 * 10 + 7]: 1, // pos0 = P
       [111 + 1 * 10 + 8]: 1, // pos1 = M
       [111 + 2 * 10 + 9]: 1, // pos2 = G
@@ -99,10 +104,16 @@ describe('RichDSL features', () => {
   it('strong hand-computed: AAAA has two AAA trigrams, first = last = A', () => {
     const b = fnvRef('AAA') % 128;
     const expected: Record<number, number> = {
-      0: 4, 10: 3, 110: 4,
-      111: 1, 121: 1, 131: 1, 141: 1,
+      0: 4,
+      10: 3,
+      110: 4,
+      111: 1,
+      121: 1,
+      131: 1,
+      141: 1,
       [211 + b]: 2,
-      339: 1, 349: 1,
+      339: 1,
+      349: 1,
     };
     expect(nonzero(richdsl.features('AAAA', 'strong'))).toEqual(expected);
   });

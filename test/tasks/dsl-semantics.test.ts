@@ -185,9 +185,27 @@ describe('task sampling', () => {
   });
 
   it('is deterministic for a seed', () => {
-    const a = Array.from({ length: 20 }, ((r) => () => richdsl.sampleTask(r).target)(new Rng(5)));
-    const b = Array.from({ length: 20 }, ((r) => () => richdsl.sampleTask(r).target)(new Rng(5)));
-    const c = Array.from({ length: 20 }, ((r) => () => richdsl.sampleTask(r).target)(new Rng(6)));
+    const a = Array.from(
+      { length: 20 },
+      (
+        (r) => () =>
+          richdsl.sampleTask(r).target
+      )(new Rng(5)),
+    );
+    const b = Array.from(
+      { length: 20 },
+      (
+        (r) => () =>
+          richdsl.sampleTask(r).target
+      )(new Rng(5)),
+    );
+    const c = Array.from(
+      { length: 20 },
+      (
+        (r) => () =>
+          richdsl.sampleTask(r).target
+      )(new Rng(6)),
+    );
     expect(a).toEqual(b);
     expect(a).not.toEqual(c);
   });

@@ -47,7 +47,10 @@ describe('registry', () => {
     expectCode(() => getFamily('nope'), 'NOT_FOUND');
     expectCode(() => generateProblems('nope', { split: 'train', count: 1, seed: 0 }), 'NOT_FOUND');
     expectCode(() => generateProblems('synthetic-js', { split: 'train', count: 1, seed: 0, maxOpz: 2 }), 'BAD_CONFIG');
-    expectCode(() => generateProblems('synthetic-js', { split: 'train', count: 1, seed: 0, min_ops: 3, max_ops: 2 }), 'BAD_CONFIG');
+    expectCode(
+      () => generateProblems('synthetic-js', { split: 'train', count: 1, seed: 0, min_ops: 3, max_ops: 2 }),
+      'BAD_CONFIG',
+    );
     expectCode(() => generateProblems('synthetic-js', { split: 'train', count: 1, seed: 0, int_ops: ['pow'] }), 'BAD_CONFIG');
     expectCode(() => generateProblems('dsl6', { split: 'test' as 'train', count: 1, seed: 0 }), 'BAD_CONFIG');
     expectCode(() => generateProblems('dsl6', { split: 'train', count: -1, seed: 0 }), 'BAD_CONFIG');
@@ -55,7 +58,10 @@ describe('registry', () => {
   });
 
   it('reports an impossible request instead of looping', () => {
-    expectCode(() => generateProblems('synthetic-js', { split: 'train', count: 5, seed: 0, input_max: 3, examples: 4, tests: 4 }), 'BAD_CONFIG');
+    expectCode(
+      () => generateProblems('synthetic-js', { split: 'train', count: 5, seed: 0, input_max: 3, examples: 4, tests: 4 }),
+      'BAD_CONFIG',
+    );
     // DSL-6 has at most 1296 distinct targets; far fewer distinct I/O tables fall in eval.
     expectCode(() => generateProblems('dsl6', { split: 'eval', count: 1000, seed: 0 }), 'BAD_CONFIG');
   });
@@ -151,8 +157,16 @@ describe('synthetic-js', () => {
     const throwing = `  if (x === ${firstInput}) throw new Error('boom');\n${p.reference!}`;
     expect(runInProcess(assembleProgram(p, throwing))).toEqual({ passed: 4, total: 5, status: 'fail' });
 
-    const [plain] = generateProblems('synthetic-js', { split: 'train', count: 1, seed: 1, test_style: 'multipl-e', kinds: { int: 1, array: 0, string: 0 } });
-    expect(plain!.tests).toMatch(/^const assert = require\('node:assert'\);\nfunction test\(\) {\n {2}let candidate = f;\n( {2}assert\.deepEqual\(candidate\(-?\d+\), -?\d+\);\n){5}}\n\ntest\(\);\n$/);
+    const [plain] = generateProblems('synthetic-js', {
+      split: 'train',
+      count: 1,
+      seed: 1,
+      test_style: 'multipl-e',
+      kinds: { int: 1, array: 0, string: 0 },
+    });
+    expect(plain!.tests).toMatch(
+      /^const assert = require\('node:assert'\);\nfunction test\(\) {\n {2}let candidate = f;\n( {2}assert\.deepEqual\(candidate\(-?\d+\), -?\d+\);\n){5}}\n\ntest\(\);\n$/,
+    );
     expect(runInProcess(assembleProgram(plain!, plain!.reference!))).toEqual({ passed: 5, total: 5, status: 'pass' });
     expect(runInProcess(assembleProgram(plain!, '  return 123456;\n}'))).toEqual({ passed: 0, total: 1, status: 'fail' });
   });
@@ -209,7 +223,14 @@ describe('synthetic-js', () => {
       expect(runInProcess(assembleProgram(p, p.reference!))).toEqual({ passed: 7, total: 7, status: 'pass' });
     }
 
-    const hard = generateProblems('synthetic-js', { split: 'train', count: 200, seed: 2, min_ops: 3, max_ops: 3, max_body_chars: 80 });
+    const hard = generateProblems('synthetic-js', {
+      split: 'train',
+      count: 200,
+      seed: 2,
+      min_ops: 3,
+      max_ops: 3,
+      max_body_chars: 80,
+    });
     const meanOps = hard.reduce((s, p) => s + (p.meta as { nOps: number }).nOps, 0) / hard.length;
     expect(meanOps).toBeGreaterThan(2.9);
   });
@@ -240,8 +261,30 @@ describe('synthetic-js', () => {
 describe('in-process grader (test helper)', () => {
   it('compares like node assert.deepEqual (legacy loose mode)', () => {
     const pairs: [unknown, unknown][] = [
-      [1, 1], [1, '1'], [0, -0], [null, undefined], [null, 0], [[1, 2], [1, 2]], [[1, 2], [2, 1]],
-      [[1, [2]], [1, [2]]], ['ab', 'ab'], ['ab', 'AB'], [[], []], [[], ''], [NaN, NaN], [[1], 1], [{ a: 1 }, { a: '1' }],
+      [1, 1],
+      [1, '1'],
+      [0, -0],
+      [null, undefined],
+      [null, 0],
+      [
+        [1, 2],
+        [1, 2],
+      ],
+      [
+        [1, 2],
+        [2, 1],
+      ],
+      [
+        [1, [2]],
+        [1, [2]],
+      ],
+      ['ab', 'ab'],
+      ['ab', 'AB'],
+      [[], []],
+      [[], ''],
+      [NaN, NaN],
+      [[1], 1],
+      [{ a: 1 }, { a: '1' }],
     ];
     for (const [a, b] of pairs) {
       let node = true;

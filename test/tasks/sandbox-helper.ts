@@ -19,6 +19,8 @@ export const sandboxSkipReason = `src/sandbox/index.ts (createExecutor) is not p
 
 /** A local executor with two workers. */
 export async function makeExecutor(): Promise<Executor> {
-  const mod = (await import(sandboxIndex)) as { createExecutor: (opts?: Record<string, unknown>) => Executor | Promise<Executor> };
+  const mod = (await import(sandboxIndex)) as {
+    createExecutor: (opts?: Record<string, unknown>) => Executor | Promise<Executor>;
+  };
   return await mod.createExecutor({ backend: 'local', workers: 2, timeoutMs: 2000, memoryMb: 64 });
 }

@@ -21,7 +21,11 @@ describe.skipIf(!sandboxAvailable)('synthetic-js graded in the real sandbox', ()
   ];
 
   it('every reference solution passes all its asserts', async () => {
-    const specs: ProgramSpec[] = problems.map((p) => ({ id: p.id, language: 'javascript', code: assembleProgram(p, p.reference!) }));
+    const specs: ProgramSpec[] = problems.map((p) => ({
+      id: p.id,
+      language: 'javascript',
+      code: assembleProgram(p, p.reference!),
+    }));
     const results = await executor.run(specs);
     const bad = results.filter((r) => r.status !== 'pass' || r.passed !== 5 || r.total !== 5);
     expect(bad.map((r) => `${r.id}: ${r.status} ${r.passed}/${r.total} ${r.error ?? ''}`)).toEqual([]);
@@ -30,15 +34,20 @@ describe.skipIf(!sandboxAvailable)('synthetic-js graded in the real sandbox', ()
   it('wrong bodies fail, with partial credit counted per assert', async () => {
     // Another problem's reference of the same kind: usually wrong, sometimes partly right.
     const specs: ProgramSpec[] = problems.map((p, i) => {
-      const other = problems.find((q, j) => j > i && (q.meta as { kind: string }).kind === (p.meta as { kind: string }).kind && q.reference !== p.reference)
-        ?? problems.find((q) => q.reference !== p.reference)!;
+      const other =
+        problems.find(
+          (q, j) =>
+            j > i && (q.meta as { kind: string }).kind === (p.meta as { kind: string }).kind && q.reference !== p.reference,
+        ) ?? problems.find((q) => q.reference !== p.reference)!;
       return { id: p.id, language: 'javascript', code: assembleProgram(p, other.reference!) };
     });
     const results = await executor.run(specs);
     expect(results.every((r) => r.total === 5)).toBe(true);
     expect(results.filter((r) => r.status === 'pass').length).toBeLessThan(problems.length * 0.2);
     expect(results.filter((r) => r.passed > 0 && r.passed < 5).length).toBeGreaterThan(0);
-    const constant = await executor.run([{ id: 'c', language: 'javascript', code: assembleProgram(problems[0]!, '  return 0;\n}') }]);
+    const constant = await executor.run([
+      { id: 'c', language: 'javascript', code: assembleProgram(problems[0]!, '  return 0;\n}') },
+    ]);
     expect(constant[0]!.status).toBe('fail');
     expect(constant[0]!.passed).toBeLessThan(5);
   });

@@ -30,7 +30,11 @@ describe('dynamic sampling', () => {
   it('drops zero-std groups and samples more rounds until the batch is full; surplus is discarded', async () => {
     const rounds = [round([3, 4], [0, 1, 0, 0]), round([5, 6], [1, 1, 1, 0])];
     let calls = 0;
-    const out = await collectGroups(round([1, 2], [1, 1, 0.5, 0]), async () => rounds[calls++]!, { groups: 2, groupSize: G, maxRounds: 3 });
+    const out = await collectGroups(round([1, 2], [1, 1, 0.5, 0]), async () => rounds[calls++]!, {
+      groups: 2,
+      groupSize: G,
+      maxRounds: 3,
+    });
     // round 0 keeps prompt 2 (drops 1), round 1 keeps 3 (drops 4): full after one extra round
     expect(calls).toBe(1);
     expect(out.extraRounds).toBe(1);
@@ -43,13 +47,21 @@ describe('dynamic sampling', () => {
     expect(out.rewards.advantageScale).toBe(0.5);
 
     // a round with more signal than needed: only the first groups are taken
-    const surplus = await collectGroups(round([1, 2], [1, 0, 0, 1]), async () => round([9], [0, 1]), { groups: 1, groupSize: G, maxRounds: 3 });
+    const surplus = await collectGroups(round([1, 2], [1, 0, 0, 1]), async () => round([9], [0, 1]), {
+      groups: 1,
+      groupSize: G,
+      maxRounds: 3,
+    });
     expect(surplus.scored.promptIdx).toEqual([1]);
     expect(surplus.extraRounds).toBe(0);
   });
 
   it('at the round cap, dropped groups fill the batch in the order sampled; null rewards count as no signal', async () => {
-    const out = await collectGroups(round([1, 2], [1, 1, 0, null]), async () => round([3, 4], [0, 0.5, 2, 2]), { groups: 2, groupSize: G, maxRounds: 1 });
+    const out = await collectGroups(round([1, 2], [1, 1, 0, null]), async () => round([3, 4], [0, 0.5, 2, 2]), {
+      groups: 2,
+      groupSize: G,
+      maxRounds: 1,
+    });
     expect(out.extraRounds).toBe(1);
     expect(out.dropped).toBe(3); // prompts 1, 2 (one valid reward), 4
     expect(out.filled).toBe(1);

@@ -22,10 +22,22 @@ import { jsSurfaceExtractor, LENGTH_FEATURES } from '../../src/reward/features/j
 import { applyGrpoUpdate, type UpdateBatch } from '../../src/train/update.ts';
 
 const MODEL = { vocabSize: 12, context: 16, layers: 1, dModel: 16, heads: 2, tiedHead: true };
-const problem: Problem = { id: 'p0', language: 'javascript', prompt: 'function f() {', tests: 'assert(f() === 1);', stopTokens: [], source: 'test' };
+const problem: Problem = {
+  id: 'p0',
+  language: 'javascript',
+  prompt: 'function f() {',
+  tests: 'assert(f() === 1);',
+  stopTokens: [],
+  source: 'test',
+};
 // Two groups of two completions (prompt ids / completion ids are token ids of the tiny vocab).
 const promptIds = [1, 2, 3];
-const tokenIds = [[4, 5, 6], [7, 8], [4, 9], [10, 11, 5]];
+const tokenIds = [
+  [4, 5, 6],
+  [7, 8],
+  [4, 9],
+  [10, 11, 5],
+];
 const texts = ['aaa', 'bb', 'ab', 'bbbb'];
 const features: FeatureExtractor = {
   name: 'toy',
@@ -49,7 +61,8 @@ function fakeExecutor(status: (code: string) => ExecResult['status']): Executor 
   return ex;
 }
 
-const bytes = (w: WeightMap) => [...w].map(([k, v]) => [k, Buffer.from(v.data.buffer, v.data.byteOffset, v.data.byteLength).toString('base64')]);
+const bytes = (w: WeightMap) =>
+  [...w].map(([k, v]) => [k, Buffer.from(v.data.buffer, v.data.byteOffset, v.data.byteLength).toString('base64')]);
 const optBytes = (s: OptimizerState) => ({ step: s.step, m: bytes(s.m), v: bytes(s.v) });
 
 interface Rig {
@@ -69,7 +82,10 @@ interface Rig {
 /** The proxy as the rewards (the gated arm trains on the RM). */
 const proxyRewards = (b: UpdateBatch) => ({ values: Array.from(b.proxy), advantageScale: 1 });
 
-async function rig(gate: Record<string, unknown>, opts: { rmTarget?: number; status?: (code: string) => ExecResult['status'] } = {}): Promise<Rig> {
+async function rig(
+  gate: Record<string, unknown>,
+  opts: { rmTarget?: number; status?: (code: string) => ExecResult['status'] } = {},
+): Promise<Rig> {
   const config = runConfigSchema.parse({ gate, settlement: { rate: 0.25 }, grpo: { group_size: 2 } });
   const policy = GptModel.init(MODEL, 3);
   const reference = GptModel.init(MODEL, 3);
@@ -77,7 +93,10 @@ async function rig(gate: Record<string, unknown>, opts: { rmTarget?: number; sta
   const rm = new RidgeRewardModel({ alpha: 1, standardize: false });
   // A RM that pays 'a's: proxy rises with the count of 'a'.
   const X = [0, 1, 2, 3].map((a) => Float32Array.from([a, 1]));
-  await rm.fit(X, X.map((x) => (opts.rmTarget ?? 0.1) * x[0]!));
+  await rm.fit(
+    X,
+    X.map((x) => (opts.rmTarget ?? 0.1) * x[0]!),
+  );
   const executor = fakeExecutor(opts.status ?? (() => 'pass'));
   const lines: Record<string, unknown>[] = [];
   const gated = new GatedStep({
@@ -93,12 +112,35 @@ async function rig(gate: Record<string, unknown>, opts: { rmTarget?: number; sta
     writeLine: (l) => lines.push(JSON.parse(l) as Record<string, unknown>),
     onExecuted: () => {},
   });
-  const completions: Completion[] = tokenIds.map((t, i) => ({ promptIndex: i, promptIds, tokenIds: t, text: texts[i]!, logprobs: [], samplerLogprobs: [], finishReason: 'eos' }));
-  const ref = sequenceLogProbs(reference, completions.map((c) => c.promptIds), tokenIds, { padId: 0 });
-  const batch = buildCompletionBatch(completions.map((c) => c.promptIds), tokenIds, 0, { completionLength: ref.completionLength });
+  const completions: Completion[] = tokenIds.map((t, i) => ({
+    promptIndex: i,
+    promptIds,
+    tokenIds: t,
+    text: texts[i]!,
+    logprobs: [],
+    samplerLogprobs: [],
+    finishReason: 'eos',
+  }));
+  const ref = sequenceLogProbs(
+    reference,
+    completions.map((c) => c.promptIds),
+    tokenIds,
+    { padId: 0 },
+  );
+  const batch = buildCompletionBatch(
+    completions.map((c) => c.promptIds),
+    tokenIds,
+    0,
+    { completionLength: ref.completionLength },
+  );
   const input = (step: number): UpdateBatch => {
     const feats = texts.map((t) => features.extract(t));
-    const old = sequenceLogProbs(policy, completions.map((c) => c.promptIds), tokenIds, { padId: 0 });
+    const old = sequenceLogProbs(
+      policy,
+      completions.map((c) => c.promptIds),
+      tokenIds,
+      { padId: 0 },
+    );
     return {
       step,
       promptIdx: [0, 1],
@@ -115,13 +157,27 @@ async function rig(gate: Record<string, unknown>, opts: { rmTarget?: number; sta
       batch,
     };
   };
-  const update = (values: (number | null)[]) => void applyGrpoUpdate({ grpo: config.grpo, sampling: config.policy.sampling, policy, optimizer }, input(0), { values, advantageScale: 1 });
+  const update = (values: (number | null)[]) =>
+    void applyGrpoUpdate({ grpo: config.grpo, sampling: config.policy.sampling, policy, optimizer }, input(0), {
+      values,
+      advantageScale: 1,
+    });
   return { policy, reference, optimizer, rm, executor, gated, lines, input, update };
 }
 
 /** Give the loop enough settled zero gaps for a finite u (so ESCALATE does not outrank). */
 async function seedEvidence(r: Rig, n: number): Promise<void> {
-  await r.gated.settled(Array.from({ length: n }, (_, i) => ({ step: -1, index: i, problem, text: 'x', x: Float32Array.from([0, 1]), gold: 0.5, proxy: 0.5 })));
+  await r.gated.settled(
+    Array.from({ length: n }, (_, i) => ({
+      step: -1,
+      index: i,
+      problem,
+      text: 'x',
+      x: Float32Array.from([0, 1]),
+      gold: 0.5,
+      proxy: 0.5,
+    })),
+  );
 }
 
 describe('gated update on a tiny tfjs policy', () => {
@@ -147,7 +203,10 @@ describe('gated update on a tiny tfjs policy', () => {
     expect(ev.klToRef).toBeGreaterThan(1e-9);
     expect(ev.step).toBe(2);
     expect(line.applied).toBe(false);
-    expect(line.reasons).toEqual([expect.stringMatching(/^DENY: hard invariant kl_cap violated/), expect.stringMatching(/^ESCALATE/)]);
+    expect(line.reasons).toEqual([
+      expect.stringMatching(/^DENY: hard invariant kl_cap violated/),
+      expect.stringMatching(/^ESCALATE/),
+    ]);
     expect(bytes(r.policy.getWeights())).toEqual(w0);
     expect(optBytes(r.optimizer.getState())).toEqual(o0);
     expect(out.metrics()).toMatchObject({ 'gate/decision': 'DENY', 'gate/deny': 1, 'gate/authorize': 0 });
@@ -229,19 +288,38 @@ describe('gated update on a tiny tfjs policy', () => {
   it('the arm registry has `gated` (anchored + gate); inline arms inherit the flag; a gate needs rm + execution labels', () => {
     expect(resolveArms(['gated'])[0]).toMatchObject({ name: 'gated', reward: 'rm', labels: 'execution', gate: true });
     expect(resolveArms(['anchored'])[0]!.gate).toBeUndefined();
-    expect(resolveArms([{ name: 'gated-eps', extends: 'gated', overlay: { gate: { epsilon: 0.1 } } }])[0]).toMatchObject({ gate: true, labels: 'execution' });
+    expect(resolveArms([{ name: 'gated-eps', extends: 'gated', overlay: { gate: { epsilon: 0.1 } } }])[0]).toMatchObject({
+      gate: true,
+      labels: 'execution',
+    });
     expect(resolveArms([{ name: 'g', extends: 'anchored', gate: true, overlay: {} }])[0]!.gate).toBe(true);
-    expect(() => resolveArms([{ name: 'bad', reward: 'execution', gate: true, overlay: {} }])).toThrow(/gated arm needs reward rm and labels execution/);
+    expect(() => resolveArms([{ name: 'bad', reward: 'execution', gate: true, overlay: {} }])).toThrow(
+      /gated arm needs reward rm and labels execution/,
+    );
     expect(() => resolveArms([{ name: 'bad', extends: 'judge', gate: true, overlay: {} }])).toThrow(/gated arm needs/);
   });
 
   it('resolves gate.escalation.base_settlement_rate from settlement.rate unless set; flags integrity signals', () => {
     const gateOf = (c: ReturnType<typeof runConfigSchema.parse>) => resolveGateConfig(c.gate, c.settlement.rate);
     expect(gateOf(runConfigSchema.parse({ settlement: { rate: 0.2 } })).escalation.base_settlement_rate).toBe(0.2);
-    expect(gateOf(runConfigSchema.parse({ settlement: { rate: 0.2 }, gate: { escalation: { base_settlement_rate: 0.05 } } })).escalation.base_settlement_rate).toBe(0.05);
+    expect(
+      gateOf(runConfigSchema.parse({ settlement: { rate: 0.2 }, gate: { escalation: { base_settlement_rate: 0.05 } } }))
+        .escalation.base_settlement_rate,
+    ).toBe(0.05);
     expect(gateOf(runConfigSchema.parse({ settlement: { rate: 0 } })).escalation.base_settlement_rate).toBe(0.1);
-    const res = (error?: string, code?: ExecResult['code']): ExecResult => ({ id: 'x', status: 'fail', passed: 0, total: 0, ms: 0, stdout: '', ...(error ? { error } : {}), ...(code ? { code } : {}) });
-    expect(integritySignal(res('no assertion ran (0 < min_assertions 1): the tests did not execute', 'tests_not_run'))).toBe(true);
+    const res = (error?: string, code?: ExecResult['code']): ExecResult => ({
+      id: 'x',
+      status: 'fail',
+      passed: 0,
+      total: 0,
+      ms: 0,
+      stdout: '',
+      ...(error ? { error } : {}),
+      ...(code ? { code } : {}),
+    });
+    expect(integritySignal(res('no assertion ran (0 < min_assertions 1): the tests did not execute', 'tests_not_run'))).toBe(
+      true,
+    );
     // The code decides, not the message (a program can print anything into its error).
     expect(integritySignal(res('Error: the tests did not execute'))).toBe(false);
     expect(integritySignal(res('TypeError: x is not a function'))).toBe(false);

@@ -13,7 +13,10 @@ function lrs(grpo: Record<string, unknown>): number[] {
   const g = runConfigSchema.parse({ grpo }).grpo;
   const w = tf.variable(tf.tensor1d([1, 2]));
   const opt = new AdamOptimizer(new Map([['w', w]]), grpoOptimizerConfig(g));
-  const out = Array.from({ length: g.steps * g.inner_iterations }, () => opt.trainStep(() => tf.sum(tf.square(w)) as tf.Scalar).lr);
+  const out = Array.from(
+    { length: g.steps * g.inner_iterations },
+    () => opt.trainStep(() => tf.sum(tf.square(w)) as tf.Scalar).lr,
+  );
   opt.dispose();
   w.dispose();
   return out;

@@ -16,8 +16,14 @@ describe('one GRPO step on a tiny policy', () => {
     const model = GptModel.init({ vocabSize: 12, context: 16, layers: 1, dModel: 16, heads: 2, tiedHead: true }, 3);
     const ref = GptModel.init({ vocabSize: 12, context: 16, layers: 1, dModel: 16, heads: 2, tiedHead: true }, 3);
     const opt = new AdamOptimizer(model.params, { lr: 1e-2, grad_clip: 1 });
-    const prompts = [[1, 2, 3], [1, 2, 3]];
-    const completions = [[4, 5, 6], [7, 8]];
+    const prompts = [
+      [1, 2, 3],
+      [1, 2, 3],
+    ];
+    const completions = [
+      [4, 5, 6],
+      [7, 8],
+    ];
     const { advantages } = computeAdvantages([1, 0], 2, 'group');
     const seqLogp = (m: GptModel) => {
       const s = sequenceLogProbs(m, prompts, completions, { padId: 0 });

@@ -18,7 +18,9 @@ describe('advantages', () => {
     const { advantages, valid } = computeAdvantages([1, 0, 0, 1, 5, 5, 5, 5], 4, 'group', 0);
     // group 1: mean 0.5, std sqrt(1/3)
     const s = Math.sqrt(1 / 3);
-    expect([...advantages.slice(0, 4)].map((x) => +x.toFixed(5))).toEqual([0.5 / s, -0.5 / s, -0.5 / s, 0.5 / s].map((x) => +x.toFixed(5)));
+    expect([...advantages.slice(0, 4)].map((x) => +x.toFixed(5))).toEqual(
+      [0.5 / s, -0.5 / s, -0.5 / s, 0.5 / s].map((x) => +x.toFixed(5)),
+    );
     // identical rewards → zero advantage (no division blow-up with eps)
     expect([...advantages.slice(4)]).toEqual([0, 0, 0, 0]);
     expect(valid.every(Boolean)).toBe(true);
@@ -59,7 +61,12 @@ describe('RLOO, REINFORCE++, zero-std groups, overlong shaping', () => {
   });
 
   it('zero-std groups: all-equal or fewer than two valid rewards', () => {
-    expect(zeroStdGroups([1, 1, 1, 1, 0, 1, 0, 0, null, 2, null, null, 0.5, 0.5, null, 0.5], 4)).toEqual([true, false, true, true]);
+    expect(zeroStdGroups([1, 1, 1, 1, 0, 1, 0, 0, null, 2, null, null, 0.5, 0.5, null, 0.5], 4)).toEqual([
+      true,
+      false,
+      true,
+      true,
+    ]);
   });
 
   it('overlong penalty: 0, then linear to −factor over the last buffer tokens', () => {
@@ -140,12 +147,15 @@ describe('k3 and the reference loss', () => {
     expect(grpoLossReference(newLogp, tokens, { ...opts, aggregation: 'grpo' }).loss).toBeCloseTo(grpo, 6);
     expect(grpoLossReference(newLogp, tokens, { ...opts, aggregation: 'bnpo' }).loss).toBeCloseTo(bnpo, 6);
     expect(grpoLossReference(newLogp, tokens, { ...opts, aggregation: 'dr_grpo' }).loss).toBeCloseTo(dr, 6);
-    expect(grpoLossReference(newLogp, tokens, { ...opts, aggregation: 'dr_grpo', maxLength: 10 }).loss).toBeCloseTo((dr * 6) / 20, 6);
+    expect(grpoLossReference(newLogp, tokens, { ...opts, aggregation: 'dr_grpo', maxLength: 10 }).loss).toBeCloseTo(
+      (dr * 6) / 20,
+      6,
+    );
     expect(grpoLossReference(newLogp, tokens, { ...opts, aggregation: 'grpo' }).clipFraction).toBeCloseTo(2 / 5, 6); // token 0 (A>0, ρ>1.2) and token 4 (A<0, ρ<0.8)
   });
 
   it('kl is reported at β = 0 (the loss ignores it, the metric does not)', () => {
-    const kl = ((Math.exp(-0.5) + 0.5 - 1) + (Math.exp(0.5) - 0.5 - 1)) / 5; // tokens 0 and 4 differ from ref
+    const kl = (Math.exp(-0.5) + 0.5 - 1 + (Math.exp(0.5) - 0.5 - 1)) / 5; // tokens 0 and 4 differ from ref
     const r = grpoLossReference(newLogp, tokens, { clipLow: 0.2, clipHigh: 0.2, beta: 0, aggregation: 'grpo' });
     expect(r.kl).toBeCloseTo(kl, 6);
     expect(r.kl).toBeGreaterThan(0);
@@ -173,7 +183,10 @@ describe('k3 and the reference loss', () => {
   it('per-token advantages [B × T] are read per token', () => {
     const perToken = new Float32Array([1, 1, 1, -1, -1, 0]);
     const opts = { clipLow: 0.2, clipHigh: 0.28, beta: 0.04, aggregation: 'grpo' } as const;
-    expect(grpoLossReference(newLogp, { ...tokens, advantages: perToken }, opts).loss).toBeCloseTo(grpoLossReference(newLogp, tokens, opts).loss, 6);
+    expect(grpoLossReference(newLogp, { ...tokens, advantages: perToken }, opts).loss).toBeCloseTo(
+      grpoLossReference(newLogp, tokens, opts).loss,
+      6,
+    );
     const mixed = new Float32Array([2, 0, 0, 0, -1, 0]);
     const want = (-Math.min(rho0 * 2, 1.28 * 2) / 3 + Math.max(Math.exp(-0.5), 0.8) / 2) / 2;
     expect(grpoLossReference(newLogp, { ...tokens, advantages: mixed }, { ...opts, beta: 0 }).loss).toBeCloseTo(want, 6);
@@ -200,7 +213,13 @@ describe('k3 and the reference loss', () => {
     const shift = [0.1, -0.1, 0.05, 0.05, -0.05, 0];
     const t: GrpoTokens = { ...tokens, oldLogp: newLogp.map((v, i) => v - shift[i]!), refLogp: newLogp };
     const grad = (importanceLevel: 'token' | 'sequence') =>
-      tf.tidy(() => tf.grad((v: tf.Tensor) => grpoLoss(v as tf.Tensor2D, t, { clipLow: 0.2, clipHigh: 0.2, beta: 0, aggregation: 'bnpo', importanceLevel }))(tf.tensor2d(newLogp, [2, 3])).dataSync());
+      tf.tidy(() =>
+        tf
+          .grad((v: tf.Tensor) =>
+            grpoLoss(v as tf.Tensor2D, t, { clipLow: 0.2, clipHigh: 0.2, beta: 0, aggregation: 'bnpo', importanceLevel }),
+          )(tf.tensor2d(newLogp, [2, 3]))
+          .dataSync(),
+      );
     // bnpo over 5 tokens, row 0 (A = +1): loss −3·s·A/5 with log s = mean(0.1, −0.1, 0.05) → −s/5 on each token
     const g = grad('sequence');
     const s0 = Math.exp(0.05 / 3);
@@ -238,7 +257,9 @@ describe('k3 and the reference loss', () => {
     const t: GrpoTokens = { ...tokens, oldLogp: newLogp, refLogp: newLogp };
     const g = tf.tidy(() => {
       const x = tf.tensor2d(newLogp, [2, 3]);
-      return tf.grad((v: tf.Tensor) => grpoLoss(v as tf.Tensor2D, t, { clipLow: 0.2, clipHigh: 0.2, beta: 0, aggregation: 'bnpo' }))(x).dataSync();
+      return tf
+        .grad((v: tf.Tensor) => grpoLoss(v as tf.Tensor2D, t, { clipLow: 0.2, clipHigh: 0.2, beta: 0, aggregation: 'bnpo' }))(x)
+        .dataSync();
     });
     expect(g[0]).toBeLessThan(0); // minimising: descent increases logp where A > 0
     expect(g[3]).toBeGreaterThan(0);

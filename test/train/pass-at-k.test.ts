@@ -9,14 +9,28 @@ function binom(n: number, k: number): number {
 
 describe('pass@k', () => {
   it('equals 1 − C(n−c,k)/C(n,k)', () => {
-    for (const [n, c, k] of [[10, 3, 1], [10, 3, 5], [20, 1, 10], [5, 0, 2], [7, 7, 3]] as const) {
+    for (const [n, c, k] of [
+      [10, 3, 1],
+      [10, 3, 5],
+      [20, 1, 10],
+      [5, 0, 2],
+      [7, 7, 3],
+    ] as const) {
       const want = n - c < k ? 1 : 1 - binom(n - c, k) / binom(n, k);
       expect(passAtK(n, c, k)).toBeCloseTo(want, 12);
     }
     expect(passAtK(10, 3, 1)).toBeCloseTo(0.3, 12);
   });
   it('averages over problems and rejects k > n', () => {
-    expect(meanPassAtK([{ n: 4, c: 0 }, { n: 4, c: 4 }], 2)).toBe(0.5);
+    expect(
+      meanPassAtK(
+        [
+          { n: 4, c: 0 },
+          { n: 4, c: 4 },
+        ],
+        2,
+      ),
+    ).toBe(0.5);
     expect(() => passAtK(3, 1, 4)).toThrow(/needs at least 4 samples/);
   });
 });

@@ -42,7 +42,10 @@ describe('hybrid reward source (instant settlement)', () => {
     expect(r.values.map((v) => Number(v!.toFixed(6)))).toEqual([0, 0.2, 0.3, 0.1, 0.8, 1, 0.1, 0.2]);
     expect(ctx.executed).toEqual(['c0', 'c5']);
     expect(ctx.charged).toBe(2);
-    expect(r.settled).toEqual([{ index: 0, label: 0 }, { index: 5, label: 1 }]);
+    expect(r.settled).toEqual([
+      { index: 0, label: 0 },
+      { index: 5, label: 1 },
+    ]);
     expect(r.advantageScale).toBe(0.5);
     // The advantage inputs: group 1's RM favourite (0) is now its worst, group 2's executed pass (5) its best.
     const { advantages } = computeAdvantages(r.values, 4, 'group');
@@ -78,8 +81,18 @@ describe('anchoring arms in the registry', () => {
   it('each method is an arm; a hybrid arm needs execution labels', async () => {
     const { resolveArms } = await import('../../src/train/arms.ts');
     const arms = resolveArms(['hybrid', 'ensemble', 'anchored-groups', 'anchored-weighted', 'anchored-par']);
-    expect(arms.map((a) => [a.reward, a.labels])).toEqual([['hybrid', 'execution'], ['rm', 'execution'], ['rm', 'execution'], ['rm', 'execution'], ['rm', 'execution']]);
-    expect(() => resolveArms([{ name: 'h', reward: 'hybrid', labels: 'judge', overlay: {} }])).toThrow(/hybrid arm needs labels execution/);
-    expect(() => resolveArms([{ name: 's', reward: 'settled', labels: null, overlay: {} }])).toThrow(/settled arm needs labels execution/);
+    expect(arms.map((a) => [a.reward, a.labels])).toEqual([
+      ['hybrid', 'execution'],
+      ['rm', 'execution'],
+      ['rm', 'execution'],
+      ['rm', 'execution'],
+      ['rm', 'execution'],
+    ]);
+    expect(() => resolveArms([{ name: 'h', reward: 'hybrid', labels: 'judge', overlay: {} }])).toThrow(
+      /hybrid arm needs labels execution/,
+    );
+    expect(() => resolveArms([{ name: 's', reward: 'settled', labels: null, overlay: {} }])).toThrow(
+      /settled arm needs labels execution/,
+    );
   });
 });

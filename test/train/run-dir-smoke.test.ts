@@ -18,12 +18,23 @@ import { repoRoot } from '../helpers/paths.ts';
 const work = mkdtempSync(join(tmpdir(), 'anchor-rundir-smoke-'));
 const base = join(work, 'base');
 const ARMS = ['frozen', 'anchored'];
-const common = ['--config', 'configs/smoke.yaml', '--set', `policy.base=${base}`, '--set', `arms=[${ARMS.join(',')}]`, '--set', 'concurrency=2'];
+const common = [
+  '--config',
+  'configs/smoke.yaml',
+  '--set',
+  `policy.base=${base}`,
+  '--set',
+  `arms=[${ARMS.join(',')}]`,
+  '--set',
+  'concurrency=2',
+];
 const run = join(work, 'run');
 
 const latestCheckpoint = (arm: string) => {
   const root = join(run, arm, 'checkpoints');
-  const steps = readdirSync(root).filter((n) => n.startsWith('step-') && existsSync(join(root, n, 'state.json'))).sort();
+  const steps = readdirSync(root)
+    .filter((n) => n.startsWith('step-') && existsSync(join(root, n, 'state.json')))
+    .sort();
   return steps.length ? join(root, steps.at(-1)!) : undefined;
 };
 
@@ -34,13 +45,29 @@ describe('run directory under real processes', () => {
 
   beforeAll(async () => {
     // The base policy first (pretrained once, cached), so the run below reaches its arms quickly.
-    const pre = runCli(['train', ...common, '--set', 'grpo.steps=1', '--set', 'arms=[frozen]', '--out', join(work, 'warm')], { timeoutMs: 600_000 });
+    const pre = runCli(['train', ...common, '--set', 'grpo.steps=1', '--set', 'arms=[frozen]', '--out', join(work, 'warm')], {
+      timeoutMs: 600_000,
+    });
     if (pre.code !== 0) throw new Error(`warm-up run failed: ${pre.stderr.slice(-3000)}`);
     // 400 steps (far more than the test waits for) without periodic checkpoints: the only checkpoint is the one SIGINT asks for.
-    const child = spawn(process.execPath, [resolve(repoRoot, 'bin/anchor-rl.js'), 'train', ...common, '--set', 'grpo.steps=400', '--set', 'checkpoint.every=1000', '--out', run], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        resolve(repoRoot, 'bin/anchor-rl.js'),
+        'train',
+        ...common,
+        '--set',
+        'grpo.steps=400',
+        '--set',
+        'checkpoint.every=1000',
+        '--out',
+        run,
+      ],
+      {
+        cwd: repoRoot,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (d: string) => (stderr += d));
@@ -116,7 +143,9 @@ describe('run directory under real processes', () => {
     writeFileSync(statePath, JSON.stringify(parsed));
     r = runCli(['resume', run]);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} holds non-finite values: .*\\[0\\] = NaN`));
+    expect(r.stderr).toMatch(
+      new RegExp(`${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} holds non-finite values: .*\\[0\\] = NaN`),
+    );
     writeFileSync(model, original);
     writeFileSync(statePath, state);
     expect(existsSync(join(run, '.lock'))).toBe(false);
@@ -130,12 +159,16 @@ describe('run directory under real processes', () => {
     writeFileSync(mp, JSON.stringify(manifest, null, 2));
     const refused = runCli(['resume', run]);
     expect(refused.code, refused.stderr).toBe(2);
-    expect(refused.stderr).toMatch(/the config was changed since the run started:\n\s+grpo\.steps: recorded 400, now 6\n\s+grpo\.lr: recorded/);
+    expect(refused.stderr).toMatch(
+      /the config was changed since the run started:\n\s+grpo\.steps: recorded 400, now 6\n\s+grpo\.lr: recorded/,
+    );
     expect(refused.stderr).toContain('--allow-config-change grpo.steps grpo.lr');
     const partly = runCli(['resume', run, '--allow-config-change', 'grpo.steps']);
     expect(partly.code, partly.stderr).toBe(2);
 
-    const stepsBefore = Object.fromEntries(ARMS.map((a) => [a, JSON.parse(readFileSync(join(run, a, 'arm.json'), 'utf8')).stepsDone]));
+    const stepsBefore = Object.fromEntries(
+      ARMS.map((a) => [a, JSON.parse(readFileSync(join(run, a, 'arm.json'), 'utf8')).stepsDone]),
+    );
     const ok = runCli(['resume', run, '--allow-config-change', 'grpo.steps', 'grpo.lr'], { timeoutMs: 600_000 });
     expect(ok.code, ok.stderr).toBe(0);
     const after = JSON.parse(readFileSync(mp, 'utf8'));
@@ -145,7 +178,10 @@ describe('run directory under real processes', () => {
     expect(after.endedAt).toBeTruthy();
     for (const arm of ARMS) {
       expect(JSON.parse(readFileSync(join(run, arm, 'arm.json'), 'utf8')).state).toBe('done');
-      const steps = readFileSync(join(run, arm, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).step);
+      const steps = readFileSync(join(run, arm, 'metrics.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).step);
       expect(steps).toEqual([...Array(Math.max(6, stepsBefore[arm])).keys()].slice(0, steps.length));
     }
     expect(existsSync(join(run, '.lock'))).toBe(false);
@@ -173,9 +209,16 @@ describe('run directory under real processes', () => {
 
     const r = runCli(['resume', run, '--arm', 'anchored', '--allow-config-change', 'grpo.steps'], { timeoutMs: 600_000 });
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`anchored policy holds non-finite weights: .* after step ${status.stepsDone + 1}; the arm stopped and keeps its last good checkpoint`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `anchored policy holds non-finite weights: .* after step ${status.stepsDone + 1}; the arm stopped and keeps its last good checkpoint`,
+      ),
+    );
     expect(latestCheckpoint('anchored')).toBe(ck);
-    expect(JSON.parse(readFileSync(statusPath, 'utf8'))).toMatchObject({ state: 'failed', error: expect.stringMatching(/non-finite weights/) });
+    expect(JSON.parse(readFileSync(statusPath, 'utf8'))).toMatchObject({
+      state: 'failed',
+      error: expect.stringMatching(/non-finite weights/),
+    });
     expect(existsSync(join(run, '.lock'))).toBe(false);
   }, 600_000);
 });

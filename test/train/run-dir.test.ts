@@ -32,7 +32,20 @@ const common = ['--config', smoke, '--set', `policy.base=${join(work, 'base')}`]
 function fakeRunDir(dir: string): void {
   mkdirSync(dir, { recursive: true });
   const config = { grpo: { group_size: 1 } };
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ name: 'x', seed: 0, config, arms: [], versions: {}, tfBackend: 'cpu', gitCommit: null, startedAt: 'now', endedAt: null }));
+  writeFileSync(
+    join(dir, 'manifest.json'),
+    JSON.stringify({
+      name: 'x',
+      seed: 0,
+      config,
+      arms: [],
+      versions: {},
+      tfBackend: 'cpu',
+      gitCommit: null,
+      startedAt: 'now',
+      endedAt: null,
+    }),
+  );
 }
 
 /** A PID that is not running: a child that has exited (reuse within the test is vanishingly unlikely). */
@@ -68,7 +81,10 @@ describe('run names and --force', () => {
     const cwd = join(work, 'run-as-cwd');
     fakeRunDir(cwd);
     mkdirSync(join(cwd, 'sub'));
-    for (const [out, at] of [['.', cwd], ['..', join(cwd, 'sub')]] as const) {
+    for (const [out, at] of [
+      ['.', cwd],
+      ['..', join(cwd, 'sub')],
+    ] as const) {
       const r = runCli(['train', ...common, '--out', out, '--force'], { cwd: at });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(/--force refuses to delete .*: it is the working directory or one of its parents/);
@@ -83,7 +99,9 @@ describe('one writer per run directory', () => {
     const lock = lockDir(dir, 'anchor-rl train --out locked');
     const held = JSON.parse(readFileSync(join(dir, '.lock'), 'utf8'));
     expect(held).toMatchObject({ pid: process.pid, host: hostname(), command: 'anchor-rl train --out locked' });
-    expect(() => lockDir(dir, 'anchor-rl resume locked', { takeOverStale: true })).toThrow(new RegExp(`in use by \`anchor-rl train --out locked\` \\(pid ${process.pid}`));
+    expect(() => lockDir(dir, 'anchor-rl resume locked', { takeOverStale: true })).toThrow(
+      new RegExp(`in use by \`anchor-rl train --out locked\` \\(pid ${process.pid}`),
+    );
     lock.release();
     expect(existsSync(join(dir, '.lock'))).toBe(false);
     lockDir(dir, 'again').release();
@@ -92,8 +110,19 @@ describe('one writer per run directory', () => {
   it('a live holder: train (even --force) and resume exit 2 naming it', () => {
     const dir = join(work, 'busy');
     fakeRunDir(dir);
-    writeFileSync(join(dir, '.lock'), JSON.stringify({ pid: process.pid, host: hostname(), startedAt: '2026-01-01T00:00:00Z', command: 'anchor-rl train --out busy' }));
-    for (const args of [['train', ...common, '--out', dir, '--force'], ['resume', dir]]) {
+    writeFileSync(
+      join(dir, '.lock'),
+      JSON.stringify({
+        pid: process.pid,
+        host: hostname(),
+        startedAt: '2026-01-01T00:00:00Z',
+        command: 'anchor-rl train --out busy',
+      }),
+    );
+    for (const args of [
+      ['train', ...common, '--out', dir, '--force'],
+      ['resume', dir],
+    ]) {
       const r = runCli(args);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain(`is in use by \`anchor-rl train --out busy\` (pid ${process.pid} on ${hostname()}`);
@@ -105,10 +134,17 @@ describe('one writer per run directory', () => {
     const dir = join(work, 'stale');
     fakeRunDir(dir);
     const pid = deadPid();
-    writeFileSync(join(dir, '.lock'), JSON.stringify({ pid, host: hostname(), startedAt: '2026-01-01T00:00:00Z', command: 'anchor-rl train' }));
+    writeFileSync(
+      join(dir, '.lock'),
+      JSON.stringify({ pid, host: hostname(), startedAt: '2026-01-01T00:00:00Z', command: 'anchor-rl train' }),
+    );
     const t = runCli(['train', ...common, '--out', dir, '--force']);
     expect(t.code, t.stderr).toBe(2);
-    expect(t.stderr).toMatch(new RegExp(`stale lock from \`anchor-rl train\` \\(pid ${pid}.*no longer running: continue the run with \`anchor-rl resume`));
+    expect(t.stderr).toMatch(
+      new RegExp(
+        `stale lock from \`anchor-rl train\` \\(pid ${pid}.*no longer running: continue the run with \`anchor-rl resume`,
+      ),
+    );
     // resume takes the lock over (then stops at the fake manifest's config: exit 2, lock released).
     const r = runCli(['resume', dir]);
     expect(r.stderr).toMatch(/taking over the stale lock .* no longer running/);
@@ -127,7 +163,10 @@ describe('one writer per run directory', () => {
     while (state() !== 'Z' && Date.now() < until);
     expect(state()).toBe('Z');
     mkdirSync(dir);
-    writeFileSync(join(dir, '.lock'), JSON.stringify({ pid: child.pid, host: hostname(), startedAt: '2026-01-01T00:00:00Z', command: 'anchor-rl train' }));
+    writeFileSync(
+      join(dir, '.lock'),
+      JSON.stringify({ pid: child.pid, host: hostname(), startedAt: '2026-01-01T00:00:00Z', command: 'anchor-rl train' }),
+    );
     const logs: string[] = [];
     lockDir(dir, 'anchor-rl resume', { takeOverStale: true, log: (l) => logs.push(l) }).release();
     expect(logs.join('\n')).toMatch(new RegExp(`taking over the stale lock .*pid ${child.pid}`));
@@ -137,7 +176,9 @@ describe('one writer per run directory', () => {
     const orphan = spawn('sleep', ['60']);
     try {
       const writer = { pid: orphan.pid!, host: hostname() };
-      expect(() => checkArmWriter('/r/anchored', writer)).toThrow(`/r/anchored is still being written by its arm process (pid ${orphan.pid} on ${hostname()})`);
+      expect(() => checkArmWriter('/r/anchored', writer)).toThrow(
+        `/r/anchored is still being written by its arm process (pid ${orphan.pid} on ${hostname()})`,
+      );
       expect(() => checkArmWriter('/r/anchored', { pid: process.pid, host: hostname() })).not.toThrow(); // itself
       expect(() => checkArmWriter('/r/anchored', { ...writer, host: 'elsewhere' })).not.toThrow(); // a queue worker's: unknown
       expect(() => checkArmWriter('/r/anchored', { pid: deadPid(), host: hostname() })).not.toThrow();
@@ -153,8 +194,27 @@ describe('one writer per run directory', () => {
     const plan = planSweep({ configPath: smoke, sets, grids: ['settlement.rate=0.1,0.2'], seeds: 1, out });
     mkdirSync(join(out, 'seed-0'), { recursive: true });
     writeFileSync(join(out, 'sweep.json'), JSON.stringify({ ...plan.record, startedAt: '2026-01-01T00:00:00Z', endedAt: null }));
-    writeFileSync(join(out, 'seed-0', '.lock'), JSON.stringify({ pid: process.pid, host: hostname(), startedAt: '2026-01-01T00:00:00Z', command: 'anchor-rl resume seed-0' }));
-    const r = runCli(['sweep', '--config', smoke, ...sets.flatMap((s) => ['--set', s]), '--grid', 'settlement.rate=0.1,0.2', '--seeds', '1', '--out', out]);
+    writeFileSync(
+      join(out, 'seed-0', '.lock'),
+      JSON.stringify({
+        pid: process.pid,
+        host: hostname(),
+        startedAt: '2026-01-01T00:00:00Z',
+        command: 'anchor-rl resume seed-0',
+      }),
+    );
+    const r = runCli([
+      'sweep',
+      '--config',
+      smoke,
+      ...sets.flatMap((s) => ['--set', s]),
+      '--grid',
+      'settlement.rate=0.1,0.2',
+      '--seeds',
+      '1',
+      '--out',
+      out,
+    ]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('is in use by `anchor-rl resume seed-0`');
     expect(existsSync(join(out, 'seed-0', 'manifest.json'))).toBe(false);
@@ -226,7 +286,10 @@ describe('readers', () => {
   it('a reward model holding NaN names its file (not "ridge system is not positive definite")', async () => {
     const rm = createRewardModel(rewardModelSchema.parse({ kind: 'ridge' }));
     const X = Array.from({ length: 12 }, (_, i) => Float32Array.from([i, i % 3, 1]));
-    await rm.fit(X, X.map((x) => x[0]! / 12));
+    await rm.fit(
+      X,
+      X.map((x) => x[0]! / 12),
+    );
     const dir = join(work, 'rm');
     await rm.save(dir);
     const file = join(dir, 'model.safetensors');
@@ -240,6 +303,8 @@ describe('readers', () => {
     const json = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8'));
     json.weightsF64[1] = null;
     writeFileSync(join(dir, 'model.json'), JSON.stringify(json));
-    await expect(loadRewardModel(dir)).rejects.toThrow(`${join(dir, 'model.json')} holds non-finite reward-model values in weightsF64`);
+    await expect(loadRewardModel(dir)).rejects.toThrow(
+      `${join(dir, 'model.json')} holds non-finite reward-model values in weightsF64`,
+    );
   });
 });

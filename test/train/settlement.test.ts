@@ -3,10 +3,25 @@ import { committeeDisagreement } from '../../src/reward/models/committee.ts';
 import { rewardModelSchema } from '../../src/reward/models/config.ts';
 import { createRewardModel } from '../../src/reward/models/index.ts';
 import { initTf, tf } from '../../src/tf/backend.ts';
-import { SETTLEMENT_STRATEGIES, STRATEGY_NAMES, instantCount, settleCount, topK, type Claim, type SelectionContext } from '../../src/train/settlement.ts';
+import {
+  SETTLEMENT_STRATEGIES,
+  STRATEGY_NAMES,
+  instantCount,
+  settleCount,
+  topK,
+  type Claim,
+  type SelectionContext,
+} from '../../src/train/settlement.ts';
 import { Rng } from '../../src/util/rng.ts';
 
-const claims: Claim[] = [0.1, 0.9, 0.5, 0.7, 0.2].map((proxy, i) => ({ step: 0, index: i, problem: 0, text: `c${i}`, proxy, gold: null }));
+const claims: Claim[] = [0.1, 0.9, 0.5, 0.7, 0.2].map((proxy, i) => ({
+  step: 0,
+  index: i,
+  problem: 0,
+  text: `c${i}`,
+  proxy,
+  gold: null,
+}));
 /** A context whose committee disagrees most on claims 0 and 4 (and must not be asked by the others). */
 const ctx = (asked: { n: number }): SelectionContext => ({
   disagreement: async (cs) => {
@@ -51,7 +66,16 @@ describe('settlement strategies', () => {
     // A window of 10 steps × 4 prompts × 8 completions: 320 claims, 40 groups.
     const window: Claim[] = [];
     for (let step = 0; step < 10; step++) {
-      for (let i = 0; i < 32; i++) window.push({ step, index: i, problem: (step * 4 + Math.floor(i / 8)) % 7, text: '', proxy: 0, gold: null, group: step * 4 + Math.floor(i / 8) });
+      for (let i = 0; i < 32; i++)
+        window.push({
+          step,
+          index: i,
+          problem: (step * 4 + Math.floor(i / 8)) % 7,
+          text: '',
+          proxy: 0,
+          gold: null,
+          group: step * 4 + Math.floor(i / 8),
+        });
     }
     const k = settleCount(window.length, 0.1);
     const picked = await SETTLEMENT_STRATEGIES.groups.select(window, k, new Rng(3), ctx({ n: 0 }));
@@ -107,7 +131,10 @@ describe('bootstrap committee', () => {
     expect(d1[1]!).toBeGreaterThan(10 * d1[0]!);
     // A committee of one resample of identical labels has nothing to disagree on.
     const flat = createRewardModel(cfg);
-    await flat.fit(X, X.map(() => 0.5));
+    await flat.fit(
+      X,
+      X.map(() => 0.5),
+    );
     const d0 = await committeeDisagreement(flat, cfg, probe, new Rng(1), { members: 3 });
     expect(Math.max(...d0)).toBeLessThan(1e-6);
   });

@@ -64,5 +64,9 @@ describe('train (smoke-llama)', () => {
     expect([...back.weights.keys()].sort()).toEqual([...base.weights.keys()].sort());
   });
 
-  it('SIGKILL + resume gives the metrics and samples of an uninterrupted run', () => killAndResumeRun({ work, common, arm: 'anchored' }), 900_000);
+  it(
+    'SIGKILL + resume gives the metrics and samples of an uninterrupted run',
+    () => killAndResumeRun({ work, common, arm: 'anchored' }),
+    900_000,
+  );
 });

@@ -26,16 +26,50 @@ describe('train (smoke)', () => {
 
   it('runs every arm into its own directory with the logs of a run directory (run-format.ts)', () => {
     const manifest = JSON.parse(readFileSync(join(full, 'manifest.json'), 'utf8'));
-    expect(manifest.arms).toEqual(['frozen', 'anchored', 'execution', 'judge', 'gated', 'anchored-uncertainty', 'hybrid', 'ensemble', 'gspo-dapo', 'reinforce-pp']);
+    expect(manifest.arms).toEqual([
+      'frozen',
+      'anchored',
+      'execution',
+      'judge',
+      'gated',
+      'anchored-uncertainty',
+      'hybrid',
+      'ensemble',
+      'gspo-dapo',
+      'reinforce-pp',
+    ]);
     expect(manifest.endedAt).toBeTruthy();
     expect(manifest.config.grpo.steps).toBe(4);
     for (const arm of manifest.arms as string[]) {
       const rows = metrics(full, arm);
       expect(rows.map((r) => r.step)).toEqual([0, 1, 2, 3]);
-      for (const key of ['reward/proxy', 'reward/gold', 'reward/gap', 'monitor/snd_g', 'monitor/snd_g_rolling', 'kl/ref', 'kl/seq', 'kl/sqrt', 'reward/frac_reward_zero_std', 'rollout/mismatch_kl', 'policy/entropy', 'completion/length', 'loss/total', 'grad/norm', 'opt/lr', 'settle/count', 'budget/exec', 'perf/rollout_s', 'perf/train_s']) {
+      for (const key of [
+        'reward/proxy',
+        'reward/gold',
+        'reward/gap',
+        'monitor/snd_g',
+        'monitor/snd_g_rolling',
+        'kl/ref',
+        'kl/seq',
+        'kl/sqrt',
+        'reward/frac_reward_zero_std',
+        'rollout/mismatch_kl',
+        'policy/entropy',
+        'completion/length',
+        'loss/total',
+        'grad/norm',
+        'opt/lr',
+        'settle/count',
+        'budget/exec',
+        'perf/rollout_s',
+        'perf/train_s',
+      ]) {
         expect(rows[0], `${arm} ${key}`).toHaveProperty(key);
       }
-      const samples = readFileSync(join(full, arm, 'samples.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+      const samples = readFileSync(join(full, arm, 'samples.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, any>);
       expect(samples).toHaveLength(4 * 2 * 4);
       // Written when their window closes: every completion once, settled flags final.
       expect(new Set(samples.map((x) => `${x.step}/${x.index}`)).size).toBe(samples.length);
@@ -44,17 +78,33 @@ describe('train (smoke)', () => {
       // The judge's score is recorded where the judge labelled (its settled claims), nowhere else.
       for (const x of samples) expect(x.judge !== null, `${arm} ${x.step}/${x.index}`).toBe(arm === 'judge' && x.settled);
       expect(existsSync(join(full, arm, 'metrics.csv'))).toBe(true);
-      expect(readdirSync(join(full, arm)).filter((n) => n.includes('tfevents')), 'logging.tensorboard defaults to off').toEqual([]);
+      expect(
+        readdirSync(join(full, arm)).filter((n) => n.includes('tfevents')),
+        'logging.tensorboard defaults to off',
+      ).toEqual([]);
       expect(JSON.parse(readFileSync(join(full, arm, 'arm.json'), 'utf8')).state).toBe('done');
-      const refits = readFileSync(join(full, arm, 'refits.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const refits = readFileSync(join(full, arm, 'refits.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       // The gated arm settles every step while its gate has fewer than gate.min_settled gaps.
       expect(refits).toHaveLength(arm === 'gated' ? 4 : 2);
       for (const r of refits) {
         expect(r).toHaveProperty('rank');
-        expect(r.strategy).toBe(r.refit ? ({ 'anchored-uncertainty': 'uncertainty', hybrid: 'instant' } as Record<string, string>)[arm] ?? 'random' : null);
+        expect(r.strategy).toBe(
+          r.refit
+            ? (({ 'anchored-uncertainty': 'uncertainty', hybrid: 'instant' } as Record<string, string>)[arm] ?? 'random')
+            : null,
+        );
       }
     }
-    const settledOf = (arm: string) => readFileSync(join(full, arm, 'samples.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((x) => x.settled).map((x) => `${x.step}/${x.index}`);
+    const settledOf = (arm: string) =>
+      readFileSync(join(full, arm, 'samples.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .filter((x) => x.settled)
+        .map((x) => `${x.step}/${x.index}`);
     expect(settledOf('anchored-uncertainty')).not.toEqual(settledOf('anchored'));
     // Budgets: execution pays for every rollout, anchored for its settled sample, frozen/judge none.
     const last = (arm: string) => metrics(full, arm).at(-1)!['budget/exec'] as number;
@@ -76,14 +126,31 @@ describe('train (smoke)', () => {
   });
 
   it('the GRPO-variant arms log what their options did; the other arms log none of it', () => {
-    const variantKeys = ['rollout/tis_capped', 'reward/overlong_penalty', 'completion/truncated', 'sampling/extra_rounds', 'sampling/dropped_groups', 'sampling/filled_groups'];
-    for (const arm of ['frozen', 'anchored', 'execution', 'judge', 'gated', 'anchored-uncertainty', 'gspo-dapo', 'reinforce-pp']) {
+    const variantKeys = [
+      'rollout/tis_capped',
+      'reward/overlong_penalty',
+      'completion/truncated',
+      'sampling/extra_rounds',
+      'sampling/dropped_groups',
+      'sampling/filled_groups',
+    ];
+    for (const arm of [
+      'frozen',
+      'anchored',
+      'execution',
+      'judge',
+      'gated',
+      'anchored-uncertainty',
+      'gspo-dapo',
+      'reinforce-pp',
+    ]) {
       for (const r of metrics(full, arm)) {
         // ONNX Runtime and tfjs agree on the sampled tokens' log-probs (the engine regression guard).
         expect(r['rollout/mismatch_kl'] as number, arm).toBeLessThan(1e-6);
         const f = r['reward/frac_reward_zero_std'] as number;
         expect(f >= 0 && f <= 1, `${arm} ${f}`).toBe(true);
-        if (arm === 'frozen' || arm === 'anchored' || arm === 'execution') for (const k of variantKeys) expect(r, `${arm} ${k}`).not.toHaveProperty(k);
+        if (arm === 'frozen' || arm === 'anchored' || arm === 'execution')
+          for (const k of variantKeys) expect(r, `${arm} ${k}`).not.toHaveProperty(k);
       }
     }
     const g = metrics(full, 'gspo-dapo');
@@ -107,12 +174,19 @@ describe('train (smoke)', () => {
   });
 
   it('the gated arm gates every update: gate.jsonl lines parse, metrics count decisions, compare shows them', () => {
-    const lines = readFileSync(join(full, 'gated', 'gate.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    const lines = readFileSync(join(full, 'gated', 'gate.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>);
     expect(lines.map((l) => l.step)).toEqual([0, 1, 2, 3]);
     for (const l of lines) {
       expect(['DENY', 'ESCALATE', 'MODIFY', 'WAIT', 'AUTHORIZE']).toContain(l.decision);
       expect(l.reasons.length).toBeGreaterThan(0);
-      expect(l.evidence.update).toMatchObject({ kind: 'policy_update', nonFinite: { loss: 0, grads: 0, weights: 0 }, sandboxIntegritySignals: 0 });
+      expect(l.evidence.update).toMatchObject({
+        kind: 'policy_update',
+        nonFinite: { loss: 0, grads: 0, weights: 0 },
+        sandboxIntegritySignals: 0,
+      });
       expect(Number.isFinite(l.evidence.update.klToRef)).toBe(true);
     }
     // Too few settled gaps for a finite u (12 < min_settled 30): every update ESCALATEs, and
@@ -120,10 +194,19 @@ describe('train (smoke)', () => {
     expect(lines.map((l) => [l.decision, l.applied])).toEqual(Array(4).fill(['ESCALATE', true]));
     const rows = metrics(full, 'gated');
     expect(rows.map((r) => r['gate/decision'])).toEqual(Array(4).fill('ESCALATE'));
-    expect(rows.at(-1)).toMatchObject({ 'gate/escalate': 4, 'gate/deny': 0, 'gate/modify': 0, 'gate/authorize': 0, 'gate/surprises': 0, 'gate/u': null, 'settle/rate': 0.4 });
+    expect(rows.at(-1)).toMatchObject({
+      'gate/escalate': 4,
+      'gate/deny': 0,
+      'gate/modify': 0,
+      'gate/authorize': 0,
+      'gate/surprises': 0,
+      'gate/u': null,
+      'settle/rate': 0.4,
+    });
     expect(rows.at(-1)!['gate/settled_gaps']).toBe(rows.reduce((a, r) => a + (r['settle/count'] as number), 0));
     expect(rows.at(-1)).toHaveProperty('gate/library_size');
-    for (const arm of ['frozen', 'anchored', 'execution', 'judge', 'anchored-uncertainty']) expect(existsSync(join(full, arm, 'gate.jsonl'))).toBe(false);
+    for (const arm of ['frozen', 'anchored', 'execution', 'judge', 'anchored-uncertainty'])
+      expect(existsSync(join(full, arm, 'gate.jsonl'))).toBe(false);
     const md = readFileSync(join(full, 'compare.md'), 'utf8');
     expect(md).toMatch(/\| DENY \| ESCALATE \| MODIFY \| AUTHORIZE \| surprises \| library \|/);
     expect(md).toMatch(/\| gated \|.* \| 0 \| 4 \| 0 \| 0 \| 0 \| \d+ \|/);
@@ -145,13 +228,39 @@ describe('train (smoke)', () => {
 
   it('settlement.label_weight weights the settled labels in the refit (not copies)', () => {
     const out = join(work, 'label-weight');
-    const r = runCli(['train', ...common, '--set', 'arms=[anchored]', '--set', 'grpo.steps=4', '--set', 'settlement.label_weight=3', '--out', out], { timeoutMs: 600_000 });
+    const r = runCli(
+      [
+        'train',
+        ...common,
+        '--set',
+        'arms=[anchored]',
+        '--set',
+        'grpo.steps=4',
+        '--set',
+        'settlement.label_weight=3',
+        '--out',
+        out,
+      ],
+      { timeoutMs: 600_000 },
+    );
     expect(r.code, r.stderr).toBe(0);
-    const weighted = readFileSync(join(out, 'anchored', 'refits.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    const plain = readFileSync(join(full, 'anchored', 'refits.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const weighted = readFileSync(join(out, 'anchored', 'refits.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const plain = readFileSync(join(full, 'anchored', 'refits.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     // 48 initial labels; 4 new claims per window (25% of 2 steps × 8), each entered once.
-    expect(weighted.map((l) => [l.newLabels, l.labels])).toEqual([[4, 52], [4, 56]]);
-    expect(plain.map((l) => [l.newLabels, l.labels])).toEqual([[4, 52], [4, 56]]);
+    expect(weighted.map((l) => [l.newLabels, l.labels])).toEqual([
+      [4, 52],
+      [4, 56],
+    ]);
+    expect(plain.map((l) => [l.newLabels, l.labels])).toEqual([
+      [4, 52],
+      [4, 56],
+    ]);
     // The first window's claims and drift are the same (the weight only acts at the refit) ...
     expect(weighted[0].drift).toBe(plain[0].drift);
     // ... where weighted least squares fits the heavier labels at least as closely.
@@ -164,5 +273,9 @@ describe('train (smoke)', () => {
 
   it('the same for the hybrid arm (instant labels in the window, the carried fraction)', () => killAndResume('hybrid'), 900_000);
 
-  it('the same for the ensemble arm (its bootstrap members rebuilt from the restored RM)', () => killAndResume('ensemble'), 900_000);
+  it(
+    'the same for the ensemble arm (its bootstrap members rebuilt from the restored RM)',
+    () => killAndResume('ensemble'),
+    900_000,
+  );
 });

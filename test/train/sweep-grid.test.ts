@@ -5,9 +5,16 @@
 import { describe, expect, it } from 'vitest';
 import { resolveArms } from '../../src/train/arms.ts';
 import { planSweep } from '../../src/train/sweep.ts';
-import { cellArm, gridCells, parseGrid, parseReferences, splitValues, valueLabel, type GridAxis } from '../../src/train/sweep-grid.ts';
+import {
+  cellArm,
+  gridCells,
+  parseGrid,
+  parseReferences,
+  splitValues,
+  valueLabel,
+  type GridAxis,
+} from '../../src/train/sweep-grid.ts';
 import { errorOf } from '../helpers/errors.ts';
-
 
 describe('--grid parsing', () => {
   it('types values like --set: numbers, enum strings, booleans, flow collections', () => {
@@ -17,11 +24,19 @@ describe('--grid parsing', () => {
       'settlement.adaptive.enabled=true,false',
       'grpo.clip={low: 0.2, high: 0.28},{low: 0.1, high: 0.1}',
     ]);
-    expect(axes.map((a) => a.key)).toEqual(['settlement.rate', 'settlement.strategy', 'settlement.adaptive.enabled', 'grpo.clip']);
+    expect(axes.map((a) => a.key)).toEqual([
+      'settlement.rate',
+      'settlement.strategy',
+      'settlement.adaptive.enabled',
+      'grpo.clip',
+    ]);
     expect(axes[0]!.values).toEqual([0, 0.025, 0.05, 0.1, 0.2]);
     expect(axes[1]!.values).toEqual(['random', 'top-proxy']);
     expect(axes[2]!.values).toEqual([true, false]);
-    expect(axes[3]!.values).toEqual([{ low: 0.2, high: 0.28 }, { low: 0.1, high: 0.1 }]);
+    expect(axes[3]!.values).toEqual([
+      { low: 0.2, high: 0.28 },
+      { low: 0.1, high: 0.1 },
+    ]);
     expect(axes.map((a) => a.label)).toEqual(['rate', 'strategy', 'enabled', 'clip']);
   });
 
@@ -30,7 +45,16 @@ describe('--grid parsing', () => {
   });
 
   it('rejects keys outside grpo, settlement, proxy, gate, eval, naming the key', () => {
-    for (const key of ['task.train', 'policy.model.layers', 'reward_model.initial_samples', 'seed', 'arms', 'name', 'concurrency', 'sandbox.workers']) {
+    for (const key of [
+      'task.train',
+      'policy.model.layers',
+      'reward_model.initial_samples',
+      'seed',
+      'arms',
+      'name',
+      'concurrency',
+      'sandbox.workers',
+    ]) {
       const e = errorOf(() => parseGrid([`${key}=1,2`]));
       expect(e.code, key).toBe('BAD_ARGUMENT');
       expect(e.message, key).toContain(`--grid ${key}:`);
@@ -38,15 +62,21 @@ describe('--grid parsing', () => {
     }
   });
 
-  it('rejects unknown keys (listing the section\'s keys), bare sections, bad syntax, empty and repeated values', () => {
+  it("rejects unknown keys (listing the section's keys), bare sections, bad syntax, empty and repeated values", () => {
     const unknown = errorOf(() => parseGrid(['settlement.bogus=1,2']));
     expect(unknown.message).toMatch(/--grid settlement\.bogus: unknown key; settlement has: every, rate, strategy/);
-    expect(errorOf(() => parseGrid(['settlement=1'])).message).toMatch(/give a key inside the section, e\.g\. --grid settlement\.every=/);
+    expect(errorOf(() => parseGrid(['settlement=1'])).message).toMatch(
+      /give a key inside the section, e\.g\. --grid settlement\.every=/,
+    );
     expect(errorOf(() => parseGrid(['settlement.rate'])).message).toMatch(/expected KEY\.PATH=V1,V2/);
     expect(errorOf(() => parseGrid(['settlement.rate=0.1,,0.2'])).message).toMatch(/empty value/);
     expect(errorOf(() => parseGrid(['settlement.rate=0.1,0.10'])).message).toMatch(/value 0\.1 given twice/);
-    expect(errorOf(() => parseGrid(['settlement.rate=0.1', 'settlement.rate=0.2'])).message).toMatch(/given twice; list all its values in one --grid/);
-    expect(errorOf(() => parseGrid(['settlement.adaptive={enabled: true}', 'settlement.adaptive.tau=0.1'])).message).toMatch(/overlap/);
+    expect(errorOf(() => parseGrid(['settlement.rate=0.1', 'settlement.rate=0.2'])).message).toMatch(
+      /given twice; list all its values in one --grid/,
+    );
+    expect(errorOf(() => parseGrid(['settlement.adaptive={enabled: true}', 'settlement.adaptive.tau=0.1'])).message).toMatch(
+      /overlap/,
+    );
     expect(errorOf(() => parseGrid(['grpo.clip={low: 0.2'])).message).toMatch(/--grid grpo\.clip=\{low: 0\.2: cannot read value/);
     expect(errorOf(() => parseGrid([])).message).toMatch(/at least one --grid/);
   });
@@ -83,10 +113,18 @@ describe('cells', () => {
   it('become inline arms extending the base arm with a nested overlay', () => {
     const [cell] = gridCells(parseGrid(['settlement.rate=0.2', 'settlement.strategy=top-proxy', 'grpo.beta=0']));
     const def = cellArm(cell!, 'anchored');
-    expect(def).toMatchObject({ name: 'rate-0.2_strategy-top-proxy_beta-0', extends: 'anchored', overlay: { settlement: { rate: 0.2, strategy: 'top-proxy' }, grpo: { beta: 0 } } });
+    expect(def).toMatchObject({
+      name: 'rate-0.2_strategy-top-proxy_beta-0',
+      extends: 'anchored',
+      overlay: { settlement: { rate: 0.2, strategy: 'top-proxy' }, grpo: { beta: 0 } },
+    });
     const [frozen, arm] = resolveArms(['frozen', def as never]);
     expect(frozen!.name).toBe('frozen');
-    expect(arm).toMatchObject({ reward: 'rm', labels: 'execution', overlay: { settlement: { rate: 0.2, strategy: 'top-proxy' }, grpo: { beta: 0 } } });
+    expect(arm).toMatchObject({
+      reward: 'rm',
+      labels: 'execution',
+      overlay: { settlement: { rate: 0.2, strategy: 'top-proxy' }, grpo: { beta: 0 } },
+    });
   });
 });
 
@@ -111,9 +149,24 @@ describe('planSweep', () => {
       [5, '/tmp/x-sweep/seed-5', 'smoke-seed5', 5],
     ]);
     const arms = resolveArms(plan.runs[0]!.config.arms);
-    expect(arms.map((a) => a.name)).toEqual(['frozen', 'rate-0.25_strategy-random', 'rate-0.25_strategy-top-proxy', 'rate-0.5_strategy-random', 'rate-0.5_strategy-top-proxy']);
+    expect(arms.map((a) => a.name)).toEqual([
+      'frozen',
+      'rate-0.25_strategy-random',
+      'rate-0.25_strategy-top-proxy',
+      'rate-0.5_strategy-random',
+      'rate-0.5_strategy-top-proxy',
+    ]);
     expect(arms[4]!.overlay).toEqual({ settlement: { rate: 0.5, strategy: 'top-proxy' } });
-    expect(plan.record).toMatchObject({ name: 'smoke', seeds: [4, 5], armBase: 'anchored', references: ['frozen'], grid: [{ key: 'settlement.rate', values: [0.25, 0.5] }, { key: 'settlement.strategy', values: ['random', 'top-proxy'] }] });
+    expect(plan.record).toMatchObject({
+      name: 'smoke',
+      seeds: [4, 5],
+      armBase: 'anchored',
+      references: ['frozen'],
+      grid: [
+        { key: 'settlement.rate', values: [0.25, 0.5] },
+        { key: 'settlement.strategy', values: ['random', 'top-proxy'] },
+      ],
+    });
     expect(plan.record.cells['rate-0.5_strategy-random']).toEqual({ 'settlement.rate': 0.5, 'settlement.strategy': 'random' });
     // The base config is recorded as resolved (file + --set + defaults), arms as the file gave them.
     expect((plan.record.config as { seed: number }).seed).toBe(4);

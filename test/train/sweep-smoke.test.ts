@@ -15,7 +15,20 @@ const work = mkdtempSync(join(tmpdir(), 'anchor-sweep-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const out = join(work, 'sweep');
 // The base policy is pretrained into the temp dir on the first run (30 tiny steps), as in smoke.test.ts.
-const common = ['--config', 'configs/smoke.yaml', '--set', `policy.base=${join(work, 'base')}`, '--set', 'grpo.steps=2', '--seeds', '2', '--reference', 'frozen', '--out', out];
+const common = [
+  '--config',
+  'configs/smoke.yaml',
+  '--set',
+  `policy.base=${join(work, 'base')}`,
+  '--set',
+  'grpo.steps=2',
+  '--seeds',
+  '2',
+  '--reference',
+  'frozen',
+  '--out',
+  out,
+];
 const args = ['sweep', ...common, '--grid', 'settlement.rate=0.25', '--grid', 'settlement.strategy=random,top-proxy'];
 const CELLS = ['rate-0.25_strategy-random', 'rate-0.25_strategy-top-proxy'];
 const ARMS = ['frozen', ...CELLS];
@@ -27,7 +40,10 @@ const steps = (seed: number, arm: string) =>
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as Record<string, number>);
-const endedAt = () => Object.fromEntries(SEEDS.flatMap((s) => ARMS.map((a) => [`${s}/${a}`, json(out, `seed-${s}`, a, 'arm.json').endedAt as string])));
+const endedAt = () =>
+  Object.fromEntries(
+    SEEDS.flatMap((s) => ARMS.map((a) => [`${s}/${a}`, json(out, `seed-${s}`, a, 'arm.json').endedAt as string])),
+  );
 
 describe('sweep (smoke)', () => {
   beforeAll(() => {
@@ -40,16 +56,28 @@ describe('sweep (smoke)', () => {
   it('writes sweep.json and one ordinary run directory per seed in which every cell ran', () => {
     const sweep = json(out, 'sweep.json');
     expect(sweep).toMatchObject({ name: 'smoke', seeds: SEEDS, armBase: 'anchored', references: ['frozen'] });
-    expect(sweep.grid).toEqual([{ key: 'settlement.rate', values: [0.25] }, { key: 'settlement.strategy', values: ['random', 'top-proxy'] }]);
-    expect(sweep.cells).toEqual({ [CELLS[0]!]: { 'settlement.rate': 0.25, 'settlement.strategy': 'random' }, [CELLS[1]!]: { 'settlement.rate': 0.25, 'settlement.strategy': 'top-proxy' } });
+    expect(sweep.grid).toEqual([
+      { key: 'settlement.rate', values: [0.25] },
+      { key: 'settlement.strategy', values: ['random', 'top-proxy'] },
+    ]);
+    expect(sweep.cells).toEqual({
+      [CELLS[0]!]: { 'settlement.rate': 0.25, 'settlement.strategy': 'random' },
+      [CELLS[1]!]: { 'settlement.rate': 0.25, 'settlement.strategy': 'top-proxy' },
+    });
     expect(sweep.config.grpo.steps).toBe(2);
     expect(sweep.endedAt).toBeTruthy();
     for (const seed of SEEDS) {
       const m = json(out, `seed-${seed}`, 'manifest.json');
       expect([m.name, m.seed, m.arms, m.config.seed]).toEqual([`smoke-seed${seed}`, seed, ARMS, seed]);
       expect(m.endedAt).toBeTruthy();
-      expect(m.config.arms[2]).toEqual({ name: CELLS[1], extends: 'anchored', describe: 'anchored with settlement.rate=0.25, settlement.strategy="top-proxy"', overlay: { settlement: { rate: 0.25, strategy: 'top-proxy' } } });
-      for (const f of ['compare.md', 'report.html', 'shared/assets.json']) expect(existsSync(join(out, `seed-${seed}`, f)), f).toBe(true);
+      expect(m.config.arms[2]).toEqual({
+        name: CELLS[1],
+        extends: 'anchored',
+        describe: 'anchored with settlement.rate=0.25, settlement.strategy="top-proxy"',
+        overlay: { settlement: { rate: 0.25, strategy: 'top-proxy' } },
+      });
+      for (const f of ['compare.md', 'report.html', 'shared/assets.json'])
+        expect(existsSync(join(out, `seed-${seed}`, f)), f).toBe(true);
       for (const arm of ARMS) {
         expect(json(out, `seed-${seed}`, arm, 'arm.json').state).toBe('done');
         const rows = steps(seed, arm);
@@ -138,7 +166,9 @@ describe('sweep (smoke)', () => {
     const never = join(work, 'never');
     const r = runCli(['sweep', '--config', 'configs/smoke.yaml', '--grid', 'reward_model.initial_samples=16,32', '--out', never]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--grid reward_model.initial_samples: a sweep can vary only keys an arm overlay may set (sections grpo, settlement, gate, eval)');
+    expect(r.stderr).toContain(
+      '--grid reward_model.initial_samples: a sweep can vary only keys an arm overlay may set (sections grpo, settlement, gate, eval)',
+    );
     expect(existsSync(never)).toBe(false);
   });
 });

@@ -16,7 +16,10 @@ import { readEventFile, readTfRecords } from '../helpers/tfevents-reader.ts';
 const root = mkdtempSync(join(tmpdir(), 'anchor-tb-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const eventFiles = (dir: string) => readdirSync(dir).filter((n) => n.startsWith('events.out.tfevents.')).sort();
+const eventFiles = (dir: string) =>
+  readdirSync(dir)
+    .filter((n) => n.startsWith('events.out.tfevents.'))
+    .sort();
 
 describe('TensorBoard event files', () => {
   it('CRC-32C matches the standard check value', () => {
@@ -47,7 +50,11 @@ describe('TensorBoard event files', () => {
     expect(events[0]!.wallTime).toBeGreaterThan(1.7e9);
     const scalars = events.filter((e) => e.scalars);
     expect(scalars.map((e) => e.step)).toEqual([0, 1, 2, 3, 4, 4]);
-    expect(scalars[3]!.scalars).toEqual({ 'reward/proxy': Math.fround(0.1 * 3), 'reward/gold': Math.fround(0.53), 'gate/applied': 0 });
+    expect(scalars[3]!.scalars).toEqual({
+      'reward/proxy': Math.fround(0.1 * 3),
+      'reward/gold': Math.fround(0.53),
+      'gate/applied': 0,
+    });
     expect(scalars[2]!.scalars).not.toHaveProperty('reward/gold');
     expect(scalars[5]!.scalars).toEqual({ 'refit/drift': 0.25 });
     expect(events.some((e) => e.sessionStatus !== undefined)).toBe(false);
@@ -80,7 +87,12 @@ describe('TensorBoard event files', () => {
     const resumed = files.map((f) => readEventFile(join(dir, f))).find((ev) => ev.some((e) => e.sessionStatus !== undefined))!;
     expect(resumed[0]).toMatchObject({ fileVersion: 'brain.Event:2', step: 4 });
     expect(resumed[1]).toMatchObject({ sessionStatus: 1, step: 4 }); // SessionLog.START at the resume step
-    expect(resumed.filter((e) => e.scalars).map((e) => [e.step, e.scalars!['reward/gold']])).toEqual([[4, 14], [5, 15], [6, 16], [7, 17]]);
+    expect(resumed.filter((e) => e.scalars).map((e) => [e.step, e.scalars!['reward/gold']])).toEqual([
+      [4, 14],
+      [5, 15],
+      [6, 16],
+      [7, 17],
+    ]);
   });
 });
 

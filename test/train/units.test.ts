@@ -11,9 +11,31 @@ import { JsonlWriter, KvLogger, writeCsvFromJsonl } from '../../src/train/logger
 
 describe('arm registry', () => {
   it('has the four arms of the study and the gated arm as data', () => {
-    expect(Object.keys(ARM_REGISTRY)).toEqual(['frozen', 'anchored', 'execution', 'judge', 'gated', 'anchored-top-proxy', 'anchored-weighted', 'anchored-groups', 'hybrid', 'settled-groups', 'ensemble', 'anchored-par', 'anchored-uncertainty']);
-    expect(ARM_REGISTRY['anchored-top-proxy']).toMatchObject({ reward: 'rm', labels: 'execution', overlay: { settlement: { strategy: 'top-proxy' } } });
-    expect(ARM_REGISTRY['anchored-uncertainty']).toMatchObject({ reward: 'rm', labels: 'execution', overlay: { settlement: { strategy: 'uncertainty' } } });
+    expect(Object.keys(ARM_REGISTRY)).toEqual([
+      'frozen',
+      'anchored',
+      'execution',
+      'judge',
+      'gated',
+      'anchored-top-proxy',
+      'anchored-weighted',
+      'anchored-groups',
+      'hybrid',
+      'settled-groups',
+      'ensemble',
+      'anchored-par',
+      'anchored-uncertainty',
+    ]);
+    expect(ARM_REGISTRY['anchored-top-proxy']).toMatchObject({
+      reward: 'rm',
+      labels: 'execution',
+      overlay: { settlement: { strategy: 'top-proxy' } },
+    });
+    expect(ARM_REGISTRY['anchored-uncertainty']).toMatchObject({
+      reward: 'rm',
+      labels: 'execution',
+      overlay: { settlement: { strategy: 'uncertainty' } },
+    });
     expect(ARM_REGISTRY.gated).toMatchObject({ reward: 'rm', labels: 'execution', gate: true });
     expect(ARM_REGISTRY.frozen).toMatchObject({ reward: 'rm', labels: null });
     expect(ARM_REGISTRY.anchored).toMatchObject({ reward: 'rm', labels: 'execution' });
@@ -23,7 +45,12 @@ describe('arm registry', () => {
 
   it('resolves inline arms that extend registry entries with overlays', () => {
     const arms = resolveArms(['frozen', { name: 'anchored-20', extends: 'anchored', overlay: { settlement: { rate: 0.2 } } }]);
-    expect(arms[1]).toMatchObject({ name: 'anchored-20', reward: 'rm', labels: 'execution', overlay: { settlement: { rate: 0.2 } } });
+    expect(arms[1]).toMatchObject({
+      name: 'anchored-20',
+      reward: 'rm',
+      labels: 'execution',
+      overlay: { settlement: { rate: 0.2 } },
+    });
   });
 
   it('rejects unknown names, duplicates and definitions without a reward', () => {
@@ -50,8 +77,18 @@ describe('data loader', () => {
 });
 
 describe('gold', () => {
-  const problem = { tests: "const assert = require('node:assert');\nfunction test(){ let c = f;\n assert.deepEqual(c(1),1);\n assert.deepEqual(c(2),2);\n assert.equal(c(3),3);\n assert(c(4));\n}\ntest();" } as Problem;
-  const r = (status: ExecResult['status'], passed: number, total: number): ExecResult => ({ id: 'x', status, passed, total, ms: 1, stdout: '' });
+  const problem = {
+    tests:
+      "const assert = require('node:assert');\nfunction test(){ let c = f;\n assert.deepEqual(c(1),1);\n assert.deepEqual(c(2),2);\n assert.equal(c(3),3);\n assert(c(4));\n}\ntest();",
+  } as Problem;
+  const r = (status: ExecResult['status'], passed: number, total: number): ExecResult => ({
+    id: 'x',
+    status,
+    passed,
+    total,
+    ms: 1,
+    stdout: '',
+  });
   it('counts assertions statically, so asserts never reached still count', () => {
     expect(assertionCount(problem)).toBe(4);
     expect(goldOf(r('pass', 4, 4), problem)).toBe(1);
@@ -75,7 +112,12 @@ describe('metrics logger', () => {
     log.recordAll({ proxy: 0.7, note: 'a,b' }, 'reward');
     log.dump(1);
     w.close();
-    expect(readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+    expect(
+      readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
       { step: 0, 'reward/proxy': 0.5, 'reward/gold': null },
       { step: 1, 'reward/proxy': 0.7, 'reward/note': 'a,b' },
     ]);

@@ -18,7 +18,12 @@ import { applyGrpoUpdate, prepareUpdate, shapedRewards } from '../../src/train/u
 const MODEL = { vocabSize: 12, context: 16, layers: 1, dModel: 16, heads: 2, tiedHead: true };
 const promptIds = [1, 2, 3];
 // Two groups of two; lengths 3, 2, 2, 3 against max_new_tokens 3.
-const tokenIds = [[4, 5, 6], [7, 8], [4, 9], [10, 11, 5]];
+const tokenIds = [
+  [4, 5, 6],
+  [7, 8],
+  [4, 9],
+  [10, 11, 5],
+];
 const finish: FinishReason[] = ['length', 'eos', 'eos', 'eos'];
 
 function setup(grpo: Record<string, unknown>, rolloutShift: (row: number, j: number) => number = () => 0) {
@@ -26,8 +31,18 @@ function setup(grpo: Record<string, unknown>, rolloutShift: (row: number, j: num
   const policy = GptModel.init(MODEL, 3);
   const reference = GptModel.init(MODEL, 4);
   const optimizer = new AdamOptimizer(policy.params, { lr: 0.01, grad_clip: 1 });
-  const train = sequenceLogProbs(policy, tokenIds.map(() => promptIds), tokenIds, { padId: 0 });
-  const ref = sequenceLogProbs(reference, tokenIds.map(() => promptIds), tokenIds, { padId: 0 });
+  const train = sequenceLogProbs(
+    policy,
+    tokenIds.map(() => promptIds),
+    tokenIds,
+    { padId: 0 },
+  );
+  const ref = sequenceLogProbs(
+    reference,
+    tokenIds.map(() => promptIds),
+    tokenIds,
+    { padId: 0 },
+  );
   const C = train.completionLength;
   const trainRow = (b: number) => Array.from(train.logProbs.slice(b * C, b * C + tokenIds[b]!.length));
   // The engine's log-probs: the trainer's, shifted per token (a simulated rollout/trainer mismatch).
@@ -69,7 +84,12 @@ describe('GRPO options in the update', () => {
   });
 
   it('overlong shaping, RLOO advantages and masked truncated completions', () => {
-    const s = setup({ advantage: 'rloo', scale_rewards: 'none', beta: 0, overlong: { buffer: 2, penalty: 1, mask_truncated: true } });
+    const s = setup({
+      advantage: 'rloo',
+      scale_rewards: 'none',
+      beta: 0,
+      overlong: { buffer: 2, penalty: 1, mask_truncated: true },
+    });
     const rewards = [1, 0, 0, 0];
     // penalties: length 3 → −1, length 2 → −0.5 (the soft range starts after 3 − 2 = 1 token)
     expect(shapedRewards(s.config.grpo, s.config.policy.sampling, rewards, s.batch.completions)).toEqual([0, -0.5, -0.5, -1]);

@@ -15,14 +15,27 @@ import { PlainUpdater, type UpdateBatch } from '../../src/train/update.ts';
 const MODEL = { vocabSize: 12, context: 16, layers: 1, dModel: 16, heads: 2, tiedHead: true };
 const problem: Problem = { id: 'p0', language: 'javascript', prompt: 'f', tests: '', stopTokens: [], source: 'test' };
 const promptIds = [1, 2, 3];
-const tokenIds = [[4, 5, 6], [7, 8], [4, 9], [10, 11, 5]];
+const tokenIds = [
+  [4, 5, 6],
+  [7, 8],
+  [4, 9],
+  [10, 11, 5],
+];
 
 function rig(grpo: Record<string, unknown>): { updater: PlainUpdater; batch: UpdateBatch } {
   const config = runConfigSchema.parse({ grpo: { group_size: 2, ...grpo } });
   const policy = GptModel.init(MODEL, 3);
   const reference = GptModel.init(MODEL, 3);
   const optimizer = new AdamOptimizer(policy.params, { lr: 0.05, grad_clip: 0 });
-  const completions: Completion[] = tokenIds.map((t, i) => ({ promptIndex: i, promptIds, tokenIds: t, text: String(i), logprobs: [], samplerLogprobs: [], finishReason: 'eos' }));
+  const completions: Completion[] = tokenIds.map((t, i) => ({
+    promptIndex: i,
+    promptIds,
+    tokenIds: t,
+    text: String(i),
+    logprobs: [],
+    samplerLogprobs: [],
+    finishReason: 'eos',
+  }));
   const ids = completions.map((c) => c.promptIds);
   const ref = sequenceLogProbs(reference, ids, tokenIds, { padId: 0 });
   const old = sequenceLogProbs(policy, ids, tokenIds, { padId: 0 }).logProbs;
@@ -41,7 +54,10 @@ function rig(grpo: Record<string, unknown>): { updater: PlainUpdater; batch: Upd
     rolloutLogp: old,
     batch: buildCompletionBatch(ids, tokenIds, 0, { completionLength: ref.completionLength }),
   };
-  return { updater: new PlainUpdater({ grpo: config.grpo, sampling: config.policy.sampling, policy, reference, optimizer, padId: 0 }), batch };
+  return {
+    updater: new PlainUpdater({ grpo: config.grpo, sampling: config.policy.sampling, policy, reference, optimizer, padId: 0 }),
+    batch,
+  };
 }
 
 describe('the plain GRPO update on a tiny tfjs policy', () => {

@@ -11,6 +11,9 @@ describe('moduleEntry', () => {
   });
 
   it('from compiled dist/: the sibling .js with no loader', () => {
-    expect(moduleEntry('./python/worker', 'file:///pkg/dist/sandbox/local-executor.js')).toEqual({ path: '/pkg/dist/sandbox/python/worker.js', execArgv: [] });
+    expect(moduleEntry('./python/worker', 'file:///pkg/dist/sandbox/local-executor.js')).toEqual({
+      path: '/pkg/dist/sandbox/python/worker.js',
+      execArgv: [],
+    });
   });
 });

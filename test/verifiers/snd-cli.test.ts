@@ -33,7 +33,6 @@ describe('snd command', () => {
     expect(cli.code, cli.stderr).toBe(0);
     expect(JSON.parse(cli.stdout).verifiers[0].snd.auc).toBeCloseTo(2 / 3, 12);
     expect(await main(['snd', '--pool', f])).toBe(0); // text table, in-process
-
   });
 
   it('rejects malformed pools and impossible --max-log2 with exit code 2', async () => {

@@ -18,7 +18,8 @@ interface CompareArgs {
 
 /** Check a --window value (shared with `report`). */
 export function checkWindow(w: number): number {
-  if (!(Number.isInteger(w) && w >= 1)) throw new AnchorError('BAD_ARGUMENT', `--window must be a positive integer (steps), got ${w}`);
+  if (!(Number.isInteger(w) && w >= 1))
+    throw new AnchorError('BAD_ARGUMENT', `--window must be a positive integer (steps), got ${w}`);
   return w;
 }
 
@@ -28,14 +29,23 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
   describe: 'Compare the arms of one run (or mean ± SE over several seeds of one config)',
   builder: (y) =>
     y
-      .positional('runs', { type: 'string', array: true, describe: 'Run directories (runs/NAME), or sweep directories (their seed runs)' })
-      .option('window', { type: 'number', describe: 'Final/rolling window in steps (default: the run\'s settlement window settlement.every, else 25)' })
+      .positional('runs', {
+        type: 'string',
+        array: true,
+        describe: 'Run directories (runs/NAME), or sweep directories (their seed runs)',
+      })
+      .option('window', {
+        type: 'number',
+        describe: "Final/rolling window in steps (default: the run's settlement window settlement.every, else 25)",
+      })
       .option('json', { type: 'boolean', default: false, describe: 'Print the table as JSON' })
       .option('csv', { type: 'boolean', default: false, describe: 'Print the table as CSV' }) as unknown as Argv<CompareArgs>,
   handler: (args) => {
     if (args.json && args.csv) throw new AnchorError('BAD_ARGUMENT', '--json and --csv are mutually exclusive');
     // A sweep directory stands for its seed runs: its arms (= cells) get mean ± SE over seeds.
-    const table = compareRuns(expandSweepDirs(args.runs), { window: args.window === undefined ? undefined : checkWindow(args.window) });
+    const table = compareRuns(expandSweepDirs(args.runs), {
+      window: args.window === undefined ? undefined : checkWindow(args.window),
+    });
     for (const w of table.warnings) process.stderr.write(`warning: ${formatWarning(w, process.cwd())}\n`);
     if (table.rows.every((r) => r.values.steps.mean === 0 || r.values.steps.mean === null)) {
       throw new AnchorError('BAD_ARGUMENT', `nothing to compare: no arm has logged a step yet (${args.runs.join(', ')})`);

@@ -16,7 +16,11 @@ const inspect: CommandModule<object, InspectArgs> = {
   describe: 'Print count, language, fields and a sample problem of a dataset file',
   builder: (y) =>
     y
-      .positional('file', { type: 'string', demandOption: true, describe: 'HumanEval/MBPP/sanitized-MBPP/MultiPL-E file (.jsonl, .jsonl.gz, .json)' })
+      .positional('file', {
+        type: 'string',
+        demandOption: true,
+        describe: 'HumanEval/MBPP/sanitized-MBPP/MultiPL-E file (.jsonl, .jsonl.gz, .json)',
+      })
       .option('format', { type: 'string', choices: FORMAT_NAMES, describe: 'Format (default: detected from the first record)' })
       .option('sample', { type: 'number', default: 0, describe: 'Index of the problem to show' })
       .option('json', { type: 'boolean', default: false, describe: 'Machine-readable output' }),
@@ -28,7 +32,20 @@ const inspect: CommandModule<object, InspectArgs> = {
     const evaluationOnly = ds.problems.some((p) => p.meta?.evaluationOnly === true);
     if (args.json) {
       process.stdout.write(
-        JSON.stringify({ file: ds.path, format: ds.format, count: ds.problems.length, languages, fields: ds.fields, withReference: withRef, evaluationOnly, sample }, null, 2) + '\n',
+        JSON.stringify(
+          {
+            file: ds.path,
+            format: ds.format,
+            count: ds.problems.length,
+            languages,
+            fields: ds.fields,
+            withReference: withRef,
+            evaluationOnly,
+            sample,
+          },
+          null,
+          2,
+        ) + '\n',
       );
       return;
     }
@@ -41,7 +58,12 @@ const inspect: CommandModule<object, InspectArgs> = {
       `references: ${withRef} of ${ds.problems.length}`,
     ];
     if (evaluationOnly) out.push('licence:    MultiPL-E ports may be used to EVALUATE only, never as training data');
-    out.push('', `sample (${sample.id}, entry point ${sample.entryPoint ?? '?'}):`, indent('prompt', sample.prompt), indent('tests', sample.tests));
+    out.push(
+      '',
+      `sample (${sample.id}, entry point ${sample.entryPoint ?? '?'}):`,
+      indent('prompt', sample.prompt),
+      indent('tests', sample.tests),
+    );
     if (sample.reference !== undefined) out.push(indent('reference', sample.reference));
     process.stdout.write(out.join('\n') + '\n');
   },

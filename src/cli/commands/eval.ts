@@ -32,16 +32,22 @@ interface EvalArgs {
 }
 
 async function openEngine(args: EvalArgs): Promise<RolloutEngine> {
-  if (!args.checkpoint === !args.onnx) throw new AnchorError('BAD_ARGUMENT', 'give exactly one of --checkpoint DIR or --onnx DIR');
+  if (!args.checkpoint === !args.onnx)
+    throw new AnchorError('BAD_ARGUMENT', 'give exactly one of --checkpoint DIR or --onnx DIR');
   // ONNX Runtime and tfjs load here, not with the command list (`--help` stays fast).
   if (args.onnx) return (await (await import('../../policy/engine/load-onnx-model.ts')).loadOnnxModel(args.onnx)).engine;
   const ck = (await import('../../policy/checkpoint.ts')).loadCheckpoint(args.checkpoint!);
   const { OnnxRolloutEngine } = await import('../../policy/engine/rollout-engine.ts');
-  return OnnxRolloutEngine.fromWeights(ck.config, ck.weights, { tokenizer: ck.tokenizer, eosTokenId: ck.tokenizer.eosId, padTokenId: ck.tokenizer.padId });
+  return OnnxRolloutEngine.fromWeights(ck.config, ck.weights, {
+    tokenizer: ck.tokenizer,
+    eosTokenId: ck.tokenizer.eosId,
+    padTokenId: ck.tokenizer.padId,
+  });
 }
 
 function problemsOf(args: EvalArgs): Problem[] {
-  if (listFamilies().includes(args.dataset)) return generateProblems(args.dataset, { split: 'eval', count: args.limit ?? 100, seed: 1 });
+  if (listFamilies().includes(args.dataset))
+    return generateProblems(args.dataset, { split: 'eval', count: args.limit ?? 100, seed: 1 });
   const ps = loadDataset(args.dataset).problems;
   return args.limit ? ps.slice(0, args.limit) : ps;
 }
@@ -54,7 +60,11 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
     y
       .option('checkpoint', { type: 'string', describe: 'Native policy checkpoint directory' })
       .option('onnx', { type: 'string', describe: 'Bring-your-own ONNX export directory' })
-      .option('dataset', { type: 'string', demandOption: true, describe: `Dataset file (HumanEval/MBPP/MultiPL-E) or a family (${listFamilies().join(', ')})` })
+      .option('dataset', {
+        type: 'string',
+        demandOption: true,
+        describe: `Dataset file (HumanEval/MBPP/MultiPL-E) or a family (${listFamilies().join(', ')})`,
+      })
       .option('n', { type: 'number', default: 10, describe: 'Samples per problem' })
       .option('k', { type: 'string', default: '1,5,10', describe: 'Comma-separated k values (each <= n)' })
       .option('temperature', { type: 'number', default: 0.8 })
@@ -65,17 +75,26 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
       .option('verdict', {
         choices: ['parity', 'strict'] as const,
         default: 'parity' as const,
-        describe: "Comparison semantics: 'parity' = the published harnesses' (loose equality), 'strict' = exact types (training's)",
+        describe:
+          "Comparison semantics: 'parity' = the published harnesses' (loose equality), 'strict' = exact types (training's)",
       })
       .option('out', { type: 'string', describe: 'Per-problem results JSONL' })
       .option('json', { type: 'boolean', default: false }),
   handler: async (args) => {
     const ks = args.k.split(',').map((s) => Number(s.trim()));
-    if (ks.some((k) => !Number.isInteger(k) || k < 1 || k > args.n)) throw new AnchorError('BAD_ARGUMENT', `--k ${args.k}: every k must be an integer in [1, n=${args.n}]`);
+    if (ks.some((k) => !Number.isInteger(k) || k < 1 || k > args.n))
+      throw new AnchorError('BAD_ARGUMENT', `--k ${args.k}: every k must be an integer in [1, n=${args.n}]`);
     const problems = problemsOf(args);
     const engine = await openEngine(args);
     const { createExecutor } = await import('../../sandbox/index.ts');
-    const executor = createExecutor({ workers: args.workers, timeoutMs: 2000, memoryMb: 64, stdoutLimit: 65536, verdict: args.verdict, seed: args.seed });
+    const executor = createExecutor({
+      workers: args.workers,
+      timeoutMs: 2000,
+      memoryMb: 64,
+      stdoutLimit: 65536,
+      verdict: args.verdict,
+      seed: args.seed,
+    });
     const rng = new Rng(args.seed).fork('eval');
     const rows: { id: string; n: number; c: number; meanGold: number; statuses: Record<string, number> }[] = [];
     try {
@@ -89,7 +108,13 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
         const rs = await executor.run(cs.map((c, i) => problemProgram(p, c.text, `${p.id}#${i}`)));
         const statuses: Record<string, number> = {};
         for (const r of rs) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
-        rows.push({ id: p.id, n: args.n, c: rs.filter((r) => r.status === 'pass').length, meanGold: rs.reduce((a, r) => a + goldOf(r, p), 0) / rs.length, statuses });
+        rows.push({
+          id: p.id,
+          n: args.n,
+          c: rs.filter((r) => r.status === 'pass').length,
+          meanGold: rs.reduce((a, r) => a + goldOf(r, p), 0) / rs.length,
+          statuses,
+        });
       }
     } finally {
       await executor.close();
@@ -98,7 +123,9 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
     const summary = Object.fromEntries(ks.map((k) => [`pass@${k}`, meanPassAtK(rows, k)]));
     if (args.out) writeFileSync(args.out, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
     if (args.json) {
-      process.stdout.write(JSON.stringify({ dataset: args.dataset, problems: rows.length, n: args.n, ...summary }, null, 2) + '\n');
+      process.stdout.write(
+        JSON.stringify({ dataset: args.dataset, problems: rows.length, n: args.n, ...summary }, null, 2) + '\n',
+      );
     } else {
       process.stdout.write(`${rows.length} problems, n=${args.n}, temperature ${args.temperature}\n`);
       for (const [k, v] of Object.entries(summary)) process.stdout.write(`  ${k.padEnd(8)} ${(v * 100).toFixed(2)}%\n`);

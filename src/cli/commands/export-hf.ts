@@ -23,12 +23,20 @@ export const exportHfCommand: CommandModule<object, ExportHfArgs> = {
       .option('arm', { type: 'string', demandOption: true, describe: 'Arm whose policy to export' })
       .option('out', { type: 'string', demandOption: true, describe: 'Output directory (must not exist or be empty)' })
       .option('step', { type: 'number', describe: 'Checkpoint step (default: the latest)' })
-      .option('shard-mb', { type: 'number', describe: 'Split the safetensors into shards of at most this many MB (with an index)' }) as unknown as Argv<ExportHfArgs>,
+      .option('shard-mb', {
+        type: 'number',
+        describe: 'Split the safetensors into shards of at most this many MB (with an index)',
+      }) as unknown as Argv<ExportHfArgs>,
   handler: async (args) => {
     const mb = args['shard-mb'];
     if (mb !== undefined && !(mb > 0)) throw new AnchorError('BAD_ARGUMENT', `--shard-mb must be positive, got ${mb}`);
     const { exportArmToHf } = await import('../../train/export-hf.ts'); // tfjs
-    const r = await exportArmToHf(args.run, args.arm, args.out, { ...(args.step !== undefined ? { step: args.step } : {}), ...(mb ? { shardBytes: Math.floor(mb * 1e6) } : {}) });
-    process.stdout.write(`exported ${r.arm} step ${r.step} (${r.lora ? 'LoRA adapters merged into' : 'fully fine-tuned'} ${r.base}) to ${r.out}\n`);
+    const r = await exportArmToHf(args.run, args.arm, args.out, {
+      ...(args.step !== undefined ? { step: args.step } : {}),
+      ...(mb ? { shardBytes: Math.floor(mb * 1e6) } : {}),
+    });
+    process.stdout.write(
+      `exported ${r.arm} step ${r.step} (${r.lora ? 'LoRA adapters merged into' : 'fully fine-tuned'} ${r.base}) to ${r.out}\n`,
+    );
   },
 };

@@ -19,7 +19,8 @@ interface PretrainArgs {
 /** The `pretrain` subcommand. */
 export const pretrainCommand: CommandModule<object, PretrainArgs> = {
   command: 'pretrain',
-  describe: 'Supervised pretraining of the base policy on a task family (prints held-out loss and executed pass rate, writes a checkpoint)',
+  describe:
+    'Supervised pretraining of the base policy on a task family (prints held-out loss and executed pass rate, writes a checkpoint)',
   builder: (y) =>
     y
       .option('config', { type: 'string', describe: 'Pretraining YAML config (default: built-in defaults)' })
@@ -43,7 +44,11 @@ export const pretrainCommand: CommandModule<object, PretrainArgs> = {
     let barPayload: Record<string, string> = { what: 'train', info: '' };
     if (showBar) {
       bar = new cliProgress.SingleBar(
-        { stream: process.stderr, format: 'pretrain {what} [{bar}] {value}/{total} {info} eta {eta_formatted}', hideCursor: false },
+        {
+          stream: process.stderr,
+          format: 'pretrain {what} [{bar}] {value}/{total} {info} eta {eta_formatted}',
+          hideCursor: false,
+        },
         cliProgress.Presets.shades_classic,
       );
     }
@@ -99,7 +104,11 @@ export const pretrainCommand: CommandModule<object, PretrainArgs> = {
         const lines = [
           `pretrain: ${cfg.task.family}, ${result.steps} steps x ${cfg.train.batch_size} in ${summary.seconds}s (${summary.train_tokens_per_second} train tok/s)`,
           `  held-out loss: ${result.heldOutLossBefore.toFixed(4)} -> ${result.heldOutLoss.toFixed(4)} nats/token`,
-          `  executed pass rate on ${result.evaluated} held-out problems: ${result.passRate.toFixed(3)} (${result.passed}/${result.evaluated}; ${Object.entries(result.statusCounts).map(([k, v]) => `${k} ${v}`).join(', ')})`,
+          `  executed pass rate on ${result.evaluated} held-out problems: ${result.passRate.toFixed(3)} (${result.passed}/${result.evaluated}; ${Object.entries(
+            result.statusCounts,
+          )
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')})`,
           `  checkpoint: ${result.output}`,
         ];
         process.stdout.write(lines.join('\n') + '\n');

@@ -22,19 +22,32 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
   describe: 'Write a self-contained HTML report of a run (charts, comparison, config, samples)',
   builder: (y) =>
     y
-      .positional('run', { type: 'string', demandOption: true, describe: 'Run directory (runs/NAME), or a sweep directory (the settlement-knob report over its seeds)' })
+      .positional('run', {
+        type: 'string',
+        demandOption: true,
+        describe: 'Run directory (runs/NAME), or a sweep directory (the settlement-knob report over its seeds)',
+      })
       .option('out', { type: 'string', describe: 'Output HTML file (default RUN_DIR/report.html)' })
-      .option('window', { type: 'number', describe: 'Rolling-mean and final window in steps (default: the run\'s settlement window settlement.every, else 25)' })
-      .option('samples', { type: 'number', default: 3, describe: 'Sample completions per arm and phase (early, peak, final)' }) as Argv<ReportArgs>,
+      .option('window', {
+        type: 'number',
+        describe: "Rolling-mean and final window in steps (default: the run's settlement window settlement.every, else 25)",
+      })
+      .option('samples', {
+        type: 'number',
+        default: 3,
+        describe: 'Sample completions per arm and phase (early, peak, final)',
+      }) as Argv<ReportArgs>,
   handler: async (args) => {
-    if (!(Number.isInteger(args.samples) && args.samples >= 0)) throw new AnchorError('BAD_ARGUMENT', `--samples must be a non-negative integer, got ${args.samples}`);
+    if (!(Number.isInteger(args.samples) && args.samples >= 0))
+      throw new AnchorError('BAD_ARGUMENT', `--samples must be a non-negative integer, got ${args.samples}`);
     const window = args.window === undefined ? undefined : checkWindow(args.window);
     // Loaded on demand: vega takes seconds to import and no other command needs it.
     const res = isSweepDir(args.run)
       ? await (await import('../../report/sweep.ts')).writeSweepReport(args.run, args.out, { window })
       : await (await import('../../report/report.ts')).writeReport(args.run, args.out, { window, samplesPerPhase: args.samples });
     for (const w of res.warnings) process.stderr.write(`warning: ${formatWarning(w, process.cwd())}\n`);
-    if (res.table.incompleteArms.length > 0) process.stderr.write(`note: incomplete arms: ${res.table.incompleteArms.join(', ')}\n`);
+    if (res.table.incompleteArms.length > 0)
+      process.stderr.write(`note: incomplete arms: ${res.table.incompleteArms.join(', ')}\n`);
     process.stdout.write(`wrote ${res.path} (${(res.bytes / 1024).toFixed(0)} KiB)\n`);
   },
 };

@@ -55,7 +55,9 @@ async function reproduceHtml(jobs: readonly SuiteJob[], results: readonly JobRes
     const job = jobs.find((j) => j.id === r.id)!;
     const figs: string[] = [];
     for (const c of job.charts(r.result)) {
-      figs.push(`<figure id="${escapeHtml(c.id)}"${c.wide ? ' class="wide"' : ''}><div class="title"><b>${escapeHtml(c.title)}</b></div>${await renderSvg(c.spec)}<figcaption>${escapeHtml(c.caption)}</figcaption></figure>`);
+      figs.push(
+        `<figure id="${escapeHtml(c.id)}"${c.wide ? ' class="wide"' : ''}><div class="title"><b>${escapeHtml(c.title)}</b></div>${await renderSvg(c.spec)}<figcaption>${escapeHtml(c.caption)}</figcaption></figure>`,
+      );
     }
     sections.push(
       `<h2 id="${escapeHtml(r.id)}">${escapeHtml(r.title)}</h2><p class="meta"><code>${escapeHtml(r.command)}</code> · ${r.tasks} tasks · ${r.seconds.toFixed(0)} s</p>` +
@@ -64,7 +66,10 @@ async function reproduceHtml(jobs: readonly SuiteJob[], results: readonly JobRes
   }
   const rows = results.flatMap((r) => r.headlines);
   const table = `<table class="compare"><thead><tr><th>experiment</th><th>figure</th><th>value</th><th>SE</th><th>note</th></tr></thead><tbody>${rows
-    .map((h) => `<tr><td>${escapeHtml(h.experiment)}</td><td>${escapeHtml(h.figure)}</td><td>${num(h.value)}</td><td>${num(h.se)}</td><td>${escapeHtml(h.note ?? '')}</td></tr>`)
+    .map(
+      (h) =>
+        `<tr><td>${escapeHtml(h.experiment)}</td><td>${escapeHtml(h.figure)}</td><td>${num(h.value)}</td><td>${num(h.se)}</td><td>${escapeHtml(h.note ?? '')}</td></tr>`,
+    )
     .join('')}</tbody></table>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>anchor-rl reproduction${quick ? ' (quick)' : ''}</title><style>${CSS}</style></head><body><h1>anchor-rl reproduction suite${quick ? ' — quick sizes' : ''}</h1><p class="meta">${results.length} experiments · generated ${escapeHtml(new Date().toISOString())}</p><h2>Headline figures</h2>${table}${sections.join('')}</body></html>`;
 }
@@ -77,7 +82,11 @@ function reproduceMarkdown(results: readonly JobResult[], quick: boolean): strin
     '',
     'Headline figures of every reproduction experiment (`anchor-rl reproduce`). SE = standard error (over tasks unless the note says otherwise); – = not applicable.',
     '',
-    ...markdownTable(['experiment', 'command', 'tasks', 'compute time (s)'], results.map((r) => [r.id, `\`${r.command}\``, String(r.tasks), r.seconds.toFixed(0)]), [false, false, true, true]),
+    ...markdownTable(
+      ['experiment', 'command', 'tasks', 'compute time (s)'],
+      results.map((r) => [r.id, `\`${r.command}\``, String(r.tasks), r.seconds.toFixed(0)]),
+      [false, false, true, true],
+    ),
     '',
     headlinesMarkdown(rows),
     '',
@@ -89,7 +98,16 @@ function reproduceTables(jobs: readonly SuiteJob[], results: readonly JobResult[
   return [
     `# anchor-rl reproduction suite — full tables${quick ? ' (quick sizes)' : ''}`,
     '',
-    ...results.flatMap((r) => [`## ${r.title}`, '', `\`${r.command}\` — ${r.tasks} tasks, ${r.seconds.toFixed(0)} s`, '', '```', jobs.find((j) => j.id === r.id)!.format(r.result), '```', '']),
+    ...results.flatMap((r) => [
+      `## ${r.title}`,
+      '',
+      `\`${r.command}\` — ${r.tasks} tasks, ${r.seconds.toFixed(0)} s`,
+      '',
+      '```',
+      jobs.find((j) => j.id === r.id)!.format(r.result),
+      '```',
+      '',
+    ]),
   ].join('\n');
 }
 
@@ -100,26 +118,45 @@ export const reproduceCommand: CommandModule<object, ReproduceArgs> = {
   builder: (y) =>
     (y as Argv)
       .option('quick', { type: 'boolean', default: false, describe: 'Reduced sizes (CI smoke run)' })
-      .option('out', { type: 'string', describe: 'Output directory (default runs/reproduce, or runs/reproduce-quick with --quick)' })
+      .option('out', {
+        type: 'string',
+        describe: 'Output directory (default runs/reproduce, or runs/reproduce-quick with --quick)',
+      })
       .option('seed', { type: 'number', default: 0, describe: 'Seed of every experiment' })
       .option('only', { type: 'array', string: true, describe: 'Run only these experiment ids' })
-      .option('chunk', { type: 'number', default: 5, describe: 'Tasks per cached chunk (does not change any figure)' }) as Argv<ReproduceArgs>,
+      .option('chunk', {
+        type: 'number',
+        default: 5,
+        describe: 'Tasks per cached chunk (does not change any figure)',
+      }) as Argv<ReproduceArgs>,
   handler: async (args) => {
-    if (!(Number.isInteger(args.chunk) && args.chunk >= 1)) throw new AnchorError('BAD_ARGUMENT', `--chunk must be a positive integer, got ${args.chunk}`);
+    if (!(Number.isInteger(args.chunk) && args.chunk >= 1))
+      throw new AnchorError('BAD_ARGUMENT', `--chunk must be a positive integer, got ${args.chunk}`);
     const out = resolve(args.out ?? (args.quick ? 'runs/reproduce-quick' : 'runs/reproduce'));
     mkdirSync(out, { recursive: true });
     const { runJob, suiteJobs } = await import('../../research/experiments/suite.ts');
     let jobs = suiteJobs(args.quick, args.seed);
     if (args.only && args.only.length > 0) {
       const unknown = args.only.filter((id) => !jobs.some((j) => j.id === id));
-      if (unknown.length) throw new AnchorError('BAD_ARGUMENT', `unknown experiment id(s): ${unknown.join(', ')} (known: ${jobs.map((j) => j.id).join(', ')})`);
+      if (unknown.length)
+        throw new AnchorError(
+          'BAD_ARGUMENT',
+          `unknown experiment id(s): ${unknown.join(', ')} (known: ${jobs.map((j) => j.id).join(', ')})`,
+        );
       jobs = jobs.filter((j) => args.only!.includes(j.id));
     }
     // A bar per experiment on a terminal; on a pipe or log file, a progress line every 10 s and at
     // the end of each experiment (cli-progress draws nothing useful there).
     const tty = process.stderr.isTTY === true;
     const bars = tty
-      ? new cliProgress.MultiBar({ stream: process.stderr, format: '{id} [{bar}] {value}/{total} tasks | {duration_formatted} | {state}', hideCursor: true }, cliProgress.Presets.shades_classic)
+      ? new cliProgress.MultiBar(
+          {
+            stream: process.stderr,
+            format: '{id} [{bar}] {value}/{total} tasks | {duration_formatted} | {state}',
+            hideCursor: true,
+          },
+          cliProgress.Presets.shades_classic,
+        )
       : undefined;
     const results: JobResult[] = [];
     try {
@@ -127,7 +164,8 @@ export const reproduceCommand: CommandModule<object, ReproduceArgs> = {
         const bar = bars?.create(job.tasks, 0, { id: job.id.padEnd(24), state: 'running' });
         const t0 = Date.now();
         let last = 0;
-        const log = (msg: string): void => void process.stderr.write(`[reproduce ${new Date().toISOString().slice(11, 19)}] ${job.id}: ${msg}\n`);
+        const log = (msg: string): void =>
+          void process.stderr.write(`[reproduce ${new Date().toISOString().slice(11, 19)}] ${job.id}: ${msg}\n`);
         if (!tty) log(`started (${job.tasks} tasks)`);
         const { result, cached } = runJob(out, job, args.quick, args.chunk, (d) => {
           bar?.update(d);
@@ -141,7 +179,26 @@ export const reproduceCommand: CommandModule<object, ReproduceArgs> = {
         if (!tty) log(cached ? 'cached (finished earlier), not rerun' : `done in ${result.seconds.toFixed(0)} s`);
         results.push(result);
         // Keep the table current after every experiment, so an interrupted run still leaves one.
-        writeAtomic(join(out, 'reproduction.json'), JSON.stringify({ quick: args.quick, seed: args.seed, experiments: results.map((r) => ({ id: r.id, title: r.title, command: r.command, tasks: r.tasks, seconds: r.seconds, finishedAt: r.finishedAt, headlines: r.headlines })) }, null, 1));
+        writeAtomic(
+          join(out, 'reproduction.json'),
+          JSON.stringify(
+            {
+              quick: args.quick,
+              seed: args.seed,
+              experiments: results.map((r) => ({
+                id: r.id,
+                title: r.title,
+                command: r.command,
+                tasks: r.tasks,
+                seconds: r.seconds,
+                finishedAt: r.finishedAt,
+                headlines: r.headlines,
+              })),
+            },
+            null,
+            1,
+          ),
+        );
         writeAtomic(join(out, 'reproduction.md'), reproduceMarkdown(results, args.quick));
       }
     } finally {
@@ -149,6 +206,9 @@ export const reproduceCommand: CommandModule<object, ReproduceArgs> = {
     }
     writeAtomic(join(out, 'report.html'), await reproduceHtml(jobs, results, args.quick));
     writeAtomic(join(out, 'tables.md'), reproduceTables(jobs, results, args.quick));
-    process.stdout.write(reproduceMarkdown(results, args.quick) + `\nwritten: ${['reproduction.md', 'reproduction.json', 'tables.md', 'report.html'].map((f) => join(out, f)).join(', ')}\n`);
+    process.stdout.write(
+      reproduceMarkdown(results, args.quick) +
+        `\nwritten: ${['reproduction.md', 'reproduction.json', 'tables.md', 'report.html'].map((f) => join(out, f)).join(', ')}\n`,
+    );
   },
 };

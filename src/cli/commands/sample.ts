@@ -31,9 +31,14 @@ export interface SampleReport {
 }
 
 /** Run the command; returns the report (also printed). */
-export async function runSample(args: SampleArgs, out: (s: string) => void = (s) => process.stdout.write(s)): Promise<SampleReport> {
-  if (!args.checkpoint === !args.onnx) throw new AnchorError('BAD_ARGUMENT', 'give exactly one of --checkpoint DIR or --onnx DIR');
-  if (!Number.isInteger(args.n) || args.n < 1) throw new AnchorError('BAD_ARGUMENT', `--n must be an integer >= 1, got ${args.n}`);
+export async function runSample(
+  args: SampleArgs,
+  out: (s: string) => void = (s) => process.stdout.write(s),
+): Promise<SampleReport> {
+  if (!args.checkpoint === !args.onnx)
+    throw new AnchorError('BAD_ARGUMENT', 'give exactly one of --checkpoint DIR or --onnx DIR');
+  if (!Number.isInteger(args.n) || args.n < 1)
+    throw new AnchorError('BAD_ARGUMENT', `--n must be an integer >= 1, got ${args.n}`);
   let engine: RolloutEngine;
   let kind: 'checkpoint' | 'onnx';
   let path: string;
@@ -63,14 +68,17 @@ export async function runSample(args: SampleArgs, out: (s: string) => void = (s)
       seed: args.seed,
       stop: args.stop ?? [],
     };
-    const completions = await engine.generate(Array.from({ length: args.n }, () => args.prompt), {
-      maxNewTokens: options.maxNewTokens,
-      temperature: options.temperature,
-      topP: options.topP,
-      topK: options.topK,
-      seed: options.seed,
-      stop: options.stop,
-    });
+    const completions = await engine.generate(
+      Array.from({ length: args.n }, () => args.prompt),
+      {
+        maxNewTokens: options.maxNewTokens,
+        temperature: options.temperature,
+        topP: options.topP,
+        topK: options.topK,
+        seed: options.seed,
+        stop: options.stop,
+      },
+    );
     const report: SampleReport = {
       model: { kind, path },
       prompt: args.prompt,
@@ -104,7 +112,10 @@ export const sampleCommand: CommandModule<object, SampleArgs> = {
   builder: (y: Argv<object>) =>
     y
       .option('checkpoint', { type: 'string', describe: 'native policy checkpoint directory' })
-      .option('onnx', { type: 'string', describe: 'ONNX export directory (model + tokenizer.json; optimum or genai_config.json naming)' })
+      .option('onnx', {
+        type: 'string',
+        describe: 'ONNX export directory (model + tokenizer.json; optimum or genai_config.json naming)',
+      })
       .option('prompt', { type: 'string', demandOption: true, describe: 'prompt text' })
       .option('n', { type: 'number', default: 1, describe: 'number of samples' })
       .option('max-new-tokens', { type: 'number', default: 64, describe: 'maximum generated tokens per sample' })

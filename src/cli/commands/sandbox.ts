@@ -24,7 +24,13 @@ interface RunArgs {
 /** One input line, parsed: a program to run, or the reason it cannot run. */
 type ParsedLine = { line: number; spec: ProgramSpec } | { line: number; id: string; error: string };
 
-const LANGUAGES: Record<string, Language> = { js: 'javascript', javascript: 'javascript', node: 'javascript', py: 'python', python: 'python' };
+const LANGUAGES: Record<string, Language> = {
+  js: 'javascript',
+  javascript: 'javascript',
+  node: 'javascript',
+  py: 'python',
+  python: 'python',
+};
 
 /**
  * Parse the JSONL input: `{"id","program"[,"language"]}` lines, or MultiPL-E completion records
@@ -127,14 +133,18 @@ const run: CommandModule<object, RunArgs> = {
       .positional('input', {
         type: 'string',
         demandOption: true,
-        describe: 'JSONL: {"id","program"[,"language"]} lines or MultiPL-E completion records {"name","prompt","completion","tests"[,"stop_tokens"]}',
+        describe:
+          'JSONL: {"id","program"[,"language"]} lines or MultiPL-E completion records {"name","prompt","completion","tests"[,"stop_tokens"]}',
       })
       .option('out', { type: 'string', describe: 'Write results here (default: stdout)' })
       .option('timeout-ms', { type: 'number', describe: 'Wall-clock limit per program (default 2000)' })
       .option('memory-mb', { type: 'number', describe: 'Isolate memory limit (default 64)' })
       .option('workers', { type: 'number', describe: 'Worker processes (default 2)' })
       .option('stdout-limit', { type: 'number', describe: 'Captured console bytes per program (default 65536)' })
-      .option('min-assertions', { type: 'number', describe: 'Assertions a program must run to pass (default 1; 0 = Node exit-code semantics)' }),
+      .option('min-assertions', {
+        type: 'number',
+        describe: 'Assertions a program must run to pass (default 1; 0 = Node exit-code semantics)',
+      }),
   handler: async (args) => {
     const parsedConfig = sandboxConfigSchema.safeParse({
       ...(args['timeout-ms'] !== undefined ? { timeout_ms: args['timeout-ms'] } : {}),
@@ -156,7 +166,10 @@ const run: CommandModule<object, RunArgs> = {
     }
     const cfg = parsedConfig.data;
     if (args.out !== undefined && sameFile(args.input, args.out)) {
-      throw new AnchorError('BAD_ARGUMENT', `--out ${args.out} is the input file ${args.input}: writing results there would overwrite the programs; choose another --out`);
+      throw new AnchorError(
+        'BAD_ARGUMENT',
+        `--out ${args.out} is the input file ${args.input}: writing results there would overwrite the programs; choose another --out`,
+      );
     }
     const parsed = parseInput(readInput(args.input));
 

@@ -20,7 +20,11 @@ const DEFAULT_SERVE_PORT = 6007;
  * on its parent directory (the run itself may not exist yet) and the page to open there.
  * Silent when `stream` is not a TTY (CI logs, pipes). `dirOf` is only called on a terminal.
  */
-export function printServeHint(dirOf: () => string, kind: 'run' | 'sweep', stream: { isTTY?: boolean; write(s: string): unknown } = process.stderr): void {
+export function printServeHint(
+  dirOf: () => string,
+  kind: 'run' | 'sweep',
+  stream: { isTTY?: boolean; write(s: string): unknown } = process.stderr,
+): void {
   if (!stream.isTTY) return;
   let abs: string;
   try {
@@ -30,7 +34,9 @@ export function printServeHint(dirOf: () => string, kind: 'run' | 'sweep', strea
   }
   const rel = relative(process.cwd(), dirname(abs));
   const parent = rel === '' ? '.' : rel.startsWith('..') ? dirname(abs) : rel;
-  stream.write(`watch it live: anchor-rl serve ${parent}  (then open the printed URL; this ${kind} is /${kind}/${basename(abs)})\n`);
+  stream.write(
+    `watch it live: anchor-rl serve ${parent}  (then open the printed URL; this ${kind} is /${kind}/${basename(abs)})\n`,
+  );
 }
 
 /** `anchor-rl serve`. */
@@ -39,15 +45,22 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
   describe: 'Watch runs live in a local web page: charts, progress and comparison update as the arms log',
   builder: (y) =>
     y
-      .positional('dir', { type: 'string', default: 'runs', describe: 'Runs directory (every run and sweep under it), or one run or sweep directory' })
+      .positional('dir', {
+        type: 'string',
+        default: 'runs',
+        describe: 'Runs directory (every run and sweep under it), or one run or sweep directory',
+      })
       .option('port', { type: 'number', default: DEFAULT_SERVE_PORT, describe: 'Port on 127.0.0.1 (0 = any free port)' })
       .option('token', {
         type: 'string',
-        describe: 'Access token required with every request (default: a random one, printed in the URL); --no-token lets any local user read the runs',
+        describe:
+          'Access token required with every request (default: a random one, printed in the URL); --no-token lets any local user read the runs',
       }) as unknown as Argv<ServeArgs>,
   handler: async (args) => {
-    if (!(Number.isInteger(args.port) && args.port >= 0 && args.port <= 65535)) throw new AnchorError('BAD_ARGUMENT', `--port must be an integer in 0..65535, got ${args.port}`);
-    if (args.token === '' || args.token === true) throw new AnchorError('BAD_ARGUMENT', '--token needs a value (or use --no-token)');
+    if (!(Number.isInteger(args.port) && args.port >= 0 && args.port <= 65535))
+      throw new AnchorError('BAD_ARGUMENT', `--port must be an integer in 0..65535, got ${args.port}`);
+    if (args.token === '' || args.token === true)
+      throw new AnchorError('BAD_ARGUMENT', '--token needs a value (or use --no-token)');
     const { startServer } = await import('../../serve/server.ts');
     const server = await startServer({ dir: args.dir, port: args.port, token: args.token === false ? null : args.token });
     process.stdout.write(`anchor-rl serve: watching ${args.dir} at\n  ${server.url}\n`);

@@ -47,12 +47,15 @@ export async function readPool(path: string): Promise<PoolRecord[]> {
     const bad = (why: string): AnchorError => new AnchorError('BAD_DATASET', `${path}:${lineNo}: ${why}`);
     if (typeof r.problem !== 'string' && typeof r.problem !== 'number') throw bad('"problem" must be a string');
     if (typeof r.gold !== 'number' || !Number.isFinite(r.gold)) throw bad('"gold" must be a finite number');
-    if (typeof r.scores !== 'object' || r.scores === null || Array.isArray(r.scores)) throw bad('"scores" must be an object of verifier name -> number');
+    if (typeof r.scores !== 'object' || r.scores === null || Array.isArray(r.scores))
+      throw bad('"scores" must be an object of verifier name -> number');
     const keys = Object.keys(r.scores).sort();
     if (keys.length === 0) throw bad('"scores" is empty');
-    for (const k of keys) if (typeof r.scores[k] !== 'number' || !Number.isFinite(r.scores[k])) throw bad(`score "${k}" must be a finite number`);
+    for (const k of keys)
+      if (typeof r.scores[k] !== 'number' || !Number.isFinite(r.scores[k])) throw bad(`score "${k}" must be a finite number`);
     names ??= keys;
-    if (keys.join('\u0000') !== names.join('\u0000')) throw bad(`scores verifiers [${keys.join(', ')}] differ from the first record's [${names.join(', ')}]`);
+    if (keys.join('\u0000') !== names.join('\u0000'))
+      throw bad(`scores verifiers [${keys.join(', ')}] differ from the first record's [${names.join(', ')}]`);
     out.push({ problem: String(r.problem), candidate: String(r.candidate ?? ''), scores: r.scores, gold: r.gold });
   }
   if (out.length === 0) throw new AnchorError('BAD_DATASET', `${path}: no records`);
@@ -69,7 +72,10 @@ export interface VerifierReport {
 }
 
 /** Snd@N, correlations and (when applicable) Brier for every verifier in the pool. */
-export function analysePool(records: readonly PoolRecord[], maxLog2?: number): { problems: number; candidates: number; verifiers: VerifierReport[] } {
+export function analysePool(
+  records: readonly PoolRecord[],
+  maxLog2?: number,
+): { problems: number; candidates: number; verifiers: VerifierReport[] } {
   const byProblem = new Map<string, PoolRecord[]>();
   for (const r of records) {
     const list = byProblem.get(r.problem);
@@ -79,14 +85,22 @@ export function analysePool(records: readonly PoolRecord[], maxLog2?: number): {
   const names = Object.keys(records[0]!.scores).sort();
   const minPool = Math.min(...[...byProblem.values()].map((l) => l.length));
   if (maxLog2 !== undefined && 2 ** maxLog2 > minPool) {
-    throw new AnchorError('BAD_ARGUMENT', `--max-log2 ${maxLog2} needs at least ${2 ** maxLog2} candidates per problem; the smallest pool has ${minPool}`);
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      `--max-log2 ${maxLog2} needs at least ${2 ** maxLog2} candidates per problem; the smallest pool has ${minPool}`,
+    );
   }
   const gold = records.map((r) => r.gold);
   const goldIn01 = gold.every((g) => g >= 0 && g <= 1);
   const verifiers = names.map((name) => {
     const pools = [...byProblem.values()].map((l) => ({ scores: l.map((r) => r.scores[name]!), gold: l.map((r) => r.gold) }));
     const scores = records.map((r) => r.scores[name]!);
-    const rep: VerifierReport = { name, snd: sndCurve(pools, maxLog2), spearman: spearman(scores, gold), pearson: pearson(scores, gold) };
+    const rep: VerifierReport = {
+      name,
+      snd: sndCurve(pools, maxLog2),
+      spearman: spearman(scores, gold),
+      pearson: pearson(scores, gold),
+    };
     if (goldIn01 && scores.every((s) => s >= 0 && s <= 1)) rep.brier = brierDecomposition(scores, gold);
     return rep;
   });
@@ -105,12 +119,20 @@ export const sndCommand: CommandModule<object, SndArgs> = {
   describe: 'Soundness-under-Pressure (Snd@N curve and AUC) of the verifiers in a scored candidate pool',
   builder: (y) =>
     y
-      .option('pool', { type: 'string', demandOption: true, describe: 'JSONL: {problem, candidate, scores: {verifier: number}, gold}' })
+      .option('pool', {
+        type: 'string',
+        demandOption: true,
+        describe: 'JSONL: {problem, candidate, scores: {verifier: number}, gold}',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON' })
-      .option('max-log2', { type: 'number', describe: 'Largest log2 N (default: what the smallest pool allows)' }) as Argv<SndArgs>,
+      .option('max-log2', {
+        type: 'number',
+        describe: 'Largest log2 N (default: what the smallest pool allows)',
+      }) as Argv<SndArgs>,
   handler: async (args) => {
     const k = args['max-log2'];
-    if (k !== undefined && !(Number.isInteger(k) && k >= 0)) throw new AnchorError('BAD_ARGUMENT', `--max-log2 must be a non-negative integer, got ${k}`);
+    if (k !== undefined && !(Number.isInteger(k) && k >= 0))
+      throw new AnchorError('BAD_ARGUMENT', `--max-log2 must be a non-negative integer, got ${k}`);
     const res = analysePool(await readPool(args.pool), k);
     if (args.json) {
       process.stdout.write(JSON.stringify(res, null, 2) + '\n');
@@ -130,7 +152,9 @@ export const sndCommand: CommandModule<object, SndArgs> = {
           v.snd.auc.toFixed(3),
           v.spearman.toFixed(3),
           v.pearson.toFixed(3),
-          ...(v.brier ? [v.brier.brier, v.brier.reliability, v.brier.resolution, v.brier.uncertainty].map((x) => x.toFixed(4)) : ['-', '-', '-', '-']),
+          ...(v.brier
+            ? [v.brier.brier, v.brier.reliability, v.brier.resolution, v.brier.uncertainty].map((x) => x.toFixed(4))
+            : ['-', '-', '-', '-']),
         ]),
       ),
     ];

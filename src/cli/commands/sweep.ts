@@ -41,10 +41,22 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
       })
       .option('seeds', { type: 'number', default: DEFAULT_SEEDS, describe: 'Seeds per cell: config seed, seed+1, ...' })
       .option('arm', { type: 'string', default: 'anchored', describe: 'The built-in arm every cell extends' })
-      .option('reference', { type: 'string', default: 'frozen,execution', describe: 'Built-in arms trained once per seed as references (comma-separated, or none)' })
+      .option('reference', {
+        type: 'string',
+        default: 'frozen,execution',
+        describe: 'Built-in arms trained once per seed as references (comma-separated, or none)',
+      })
       .option('out', { type: 'string', describe: 'Sweep directory (default runs/<config name>-sweep)' })
-      .option('force', { type: 'boolean', default: false, describe: 'Start over: delete an existing sweep directory first (only one holding an anchor-rl sweep.json, never ., .., the working directory, its parents or home)' })
-      .example('$0 sweep --config configs/default.yaml --grid settlement.rate=0,0.025,0.05,0.1,0.2 --grid settlement.strategy=random,top-proxy --seeds 3', 'the settlement-budget sweep') as unknown as Argv<SweepArgs>,
+      .option('force', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'Start over: delete an existing sweep directory first (only one holding an anchor-rl sweep.json, never ., .., the working directory, its parents or home)',
+      })
+      .example(
+        '$0 sweep --config configs/default.yaml --grid settlement.rate=0,0.025,0.05,0.1,0.2 --grid settlement.strategy=random,top-proxy --seeds 3',
+        'the settlement-budget sweep',
+      ) as unknown as Argv<SweepArgs>,
   handler: async (args) => {
     printServeHint(() => args.out ?? join('runs', `${loadRunConfig(args.config, args.set).name}-sweep`), 'sweep');
     const { sweepRun } = await import('../../train/sweep.ts');

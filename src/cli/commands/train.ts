@@ -23,19 +23,38 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
   builder: (y) =>
     configOptions(y)
       .option('out', { type: 'string', describe: 'Run directory (default runs/<config name>)' })
-      .option('force', { type: 'boolean', default: false, describe: 'Replace an existing run directory (only one holding an anchor-rl run manifest.json, never ., .., the working directory, its parents or home)' })
-      .option('queue', { type: 'string', describe: 'Redis URL: queue the arms for `anchor-rl worker --role trainer` machines (the run directory must be a shared path)' }),
+      .option('force', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'Replace an existing run directory (only one holding an anchor-rl run manifest.json, never ., .., the working directory, its parents or home)',
+      })
+      .option('queue', {
+        type: 'string',
+        describe:
+          'Redis URL: queue the arms for `anchor-rl worker --role trainer` machines (the run directory must be a shared path)',
+      }),
   handler: async (args) => {
     if (args.queue) checkRedisUrl(args.queue); // before any work: a typo should not cost a pretraining run
     printServeHint(() => args.out ?? join('runs', loadRunConfig(args.config, args.set).name), 'run');
     const { trainRun } = await import('../../train/run.ts');
-    const dir = await trainRun({ configPath: args.config, sets: args.set, out: args.out, force: args.force, summarize: summarizeRun, ...(args.queue ? { queue: args.queue } : {}) });
+    const dir = await trainRun({
+      configPath: args.config,
+      sets: args.set,
+      out: args.out,
+      force: args.force,
+      summarize: summarizeRun,
+      ...(args.queue ? { queue: args.queue } : {}),
+    });
     process.stderr.write(`run written to ${dir}\n`);
   },
 };
 
 /** `anchor-rl resume RUN_DIR [--arm A]`. */
-export const resumeCommand: CommandModule<object, { run: string; arm?: string; queue?: string; 'allow-config-change': string[] }> = {
+export const resumeCommand: CommandModule<
+  object,
+  { run: string; arm?: string; queue?: string; 'allow-config-change': string[] }
+> = {
   command: 'resume <run>',
   describe: 'Continue the unfinished arms of a run from their last checkpoints',
   builder: (y) =>
@@ -47,7 +66,8 @@ export const resumeCommand: CommandModule<object, { run: string; arm?: string; q
         type: 'string',
         array: true,
         default: [] as string[],
-        describe: 'Apply these edited keys (or sections) of manifest.json\'s config from the arms\' current steps (recorded in the manifest); without it resume refuses a changed config',
+        describe:
+          "Apply these edited keys (or sections) of manifest.json's config from the arms' current steps (recorded in the manifest); without it resume refuses a changed config",
       }),
   handler: async (args) => {
     if (args.queue) checkRedisUrl(args.queue);

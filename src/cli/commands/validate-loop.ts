@@ -28,7 +28,11 @@ export const validateLoopCommand: CommandModule<object, ValidateLoopArgs> = {
       .option('seed', { type: 'number', default: VALIDATION_DEFAULTS.seed, describe: 'Seed of the simulation' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON' })
       .option('rounds', { type: 'number', default: VALIDATION_DEFAULTS.rounds, describe: 'Rounds T (proposed actions)' })
-      .option('modes', { type: 'number', default: VALIDATION_DEFAULTS.modes, describe: 'Failure modes N (Zipf 1.1 frequencies)' }) as Argv<ValidateLoopArgs>,
+      .option('modes', {
+        type: 'number',
+        default: VALIDATION_DEFAULTS.modes,
+        describe: 'Failure modes N (Zipf 1.1 frequencies)',
+      }) as Argv<ValidateLoopArgs>,
   handler: async (args) => {
     const started = Date.now();
     let bar: cliProgress.SingleBar | undefined;
@@ -51,7 +55,10 @@ export const validateLoopCommand: CommandModule<object, ValidateLoopArgs> = {
     process.stdout.write(args.json ? JSON.stringify(report, null, 2) + '\n' : formatReport(report, seconds));
     const failed = report.checks.filter((c) => !c.pass);
     if (failed.length > 0) {
-      throw new AnchorError('RUN_FAILED', `validate-loop: ${failed.length} of ${report.checks.length} checks failed: ${failed.map((c) => c.name).join('; ')}`);
+      throw new AnchorError(
+        'RUN_FAILED',
+        `validate-loop: ${failed.length} of ${report.checks.length} checks failed: ${failed.map((c) => c.name).join('; ')}`,
+      );
     }
   },
 };
@@ -61,7 +68,9 @@ function formatReport(r: ValidationReport, seconds: number): string {
   const lines = [
     `validate-loop: seed ${p.seed}, T = ${p.rounds} rounds, N = ${p.modes} modes (Zipf ${p.alpha}), epsilon = ${p.epsilon}, violation rate ${p.violationRate}`,
     `  world: latent-failure rate ${p.failureRate}, ${p.exploitItems}/${p.windowSize} exploiting completions per failing update, forged-claim rate ${p.fabricationRate}, missing-authorisation rate ${p.authMissingRate}`,
-    `  gate passes (a MODIFY is followed by a re-gate of the modified update in the same round): ${Object.entries(r.decisions).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `  gate passes (a MODIFY is followed by a re-gate of the modified update in the same round): ${Object.entries(r.decisions)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
     `  escalation: ${r.escalation.count} ESCALATE (${r.escalation.inFirstTenth} in the first tenth; rounds ${r.escalation.firstRound ?? '-'}..${r.escalation.lastRound ?? '-'}), settlement rate up to ${r.escalation.maxSettlementRate}, probe depth up to ${r.escalation.maxDepth}`,
     '',
   ];

@@ -24,7 +24,10 @@ const LANGS: Record<string, Language> = { js: 'javascript', javascript: 'javascr
 /** Parse `js,python` into languages; BAD_ARGUMENT on anything else. */
 export function parseLanguages(list: string): Language[] {
   const out = new Set<Language>();
-  for (const raw of list.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+  for (const raw of list
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)) {
     const l = LANGS[raw];
     if (!l) throw new AnchorError('BAD_ARGUMENT', `unknown language ${JSON.stringify(raw)} in --languages (use js, python)`);
     out.add(l);
@@ -39,13 +42,37 @@ export const workerCommand: CommandModule<object, WorkerArgs> = {
   describe: 'Scale-out worker: run settlement batches (or whole arms with --role trainer) from a Redis queue',
   builder: (y) =>
     y
-      .option('redis', { type: 'string', describe: 'Redis URL, redis://[:password@]host:port[/db] or rediss:// (default $ANCHOR_REDIS_URL)' })
-      .option('role', { type: 'string', choices: ['settle', 'trainer'], default: 'settle', describe: 'settle: sandbox batches; trainer: whole arms' })
+      .option('redis', {
+        type: 'string',
+        describe: 'Redis URL, redis://[:password@]host:port[/db] or rediss:// (default $ANCHOR_REDIS_URL)',
+      })
+      .option('role', {
+        type: 'string',
+        choices: ['settle', 'trainer'],
+        default: 'settle',
+        describe: 'settle: sandbox batches; trainer: whole arms',
+      })
       .option('concurrency', { type: 'number', default: 1, describe: 'Batches (settle) or arms (trainer) at once' })
-      .option('languages', { type: 'string', default: 'js', describe: 'Settlement languages served, comma-separated: js, python' })
-      .option('prefix', { type: 'string', default: DEFAULT_QUEUE_PREFIX, describe: 'Queue-name prefix (sandbox.queue_prefix of the run)' })
-      .option('lock-duration-ms', { type: 'number', default: 30_000, describe: 'Job lock; a dead worker\'s jobs are re-queued after it expires' })
-      .option('stalled-interval-ms', { type: 'number', default: 30_000, describe: 'How often this worker looks for jobs orphaned by dead workers' }),
+      .option('languages', {
+        type: 'string',
+        default: 'js',
+        describe: 'Settlement languages served, comma-separated: js, python',
+      })
+      .option('prefix', {
+        type: 'string',
+        default: DEFAULT_QUEUE_PREFIX,
+        describe: 'Queue-name prefix (sandbox.queue_prefix of the run)',
+      })
+      .option('lock-duration-ms', {
+        type: 'number',
+        default: 30_000,
+        describe: "Job lock; a dead worker's jobs are re-queued after it expires",
+      })
+      .option('stalled-interval-ms', {
+        type: 'number',
+        default: 30_000,
+        describe: 'How often this worker looks for jobs orphaned by dead workers',
+      }),
   handler: async (args) => {
     const redis = args.redis ?? process.env.ANCHOR_REDIS_URL;
     if (!redis) throw new AnchorError('BAD_ARGUMENT', 'worker needs --redis URL (or ANCHOR_REDIS_URL)');
@@ -54,17 +81,28 @@ export const workerCommand: CommandModule<object, WorkerArgs> = {
     } catch (e) {
       throw new AnchorError('BAD_ARGUMENT', (e as Error).message);
     }
-    if (!Number.isInteger(args.concurrency) || args.concurrency < 1) throw new AnchorError('BAD_ARGUMENT', '--concurrency must be a positive integer');
+    if (!Number.isInteger(args.concurrency) || args.concurrency < 1)
+      throw new AnchorError('BAD_ARGUMENT', '--concurrency must be a positive integer');
     for (const k of ['lock-duration-ms', 'stalled-interval-ms'] as const) {
       if (!Number.isFinite(args[k]) || args[k] < 100) throw new AnchorError('BAD_ARGUMENT', `--${k} must be at least 100`);
     }
     const log = (l: string) => process.stderr.write(`${new Date().toISOString()} ${l}\n`);
-    const common = { redis, prefix: args.prefix, concurrency: args.concurrency, lockDurationMs: args['lock-duration-ms'], stalledIntervalMs: args['stalled-interval-ms'], log };
+    const common = {
+      redis,
+      prefix: args.prefix,
+      concurrency: args.concurrency,
+      lockDurationMs: args['lock-duration-ms'],
+      stalledIntervalMs: args['stalled-interval-ms'],
+      log,
+    };
     // The workers (the trainer, the sandbox, the queue client) load only when one starts.
     const worker =
       args.role === 'trainer'
         ? await (await import('../../train/distributed/arm-queue.ts')).startTrainerWorker(common)
-        : await (await import('../../sandbox/queue/settle-worker.ts')).startSettlementWorker({ ...common, languages: parseLanguages(args.languages) });
+        : await (await import('../../sandbox/queue/settle-worker.ts')).startSettlementWorker({
+            ...common,
+            languages: parseLanguages(args.languages),
+          });
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);

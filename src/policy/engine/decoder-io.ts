@@ -123,7 +123,10 @@ export function mapDecoderIo(inputs: IoMeta[], outputs: IoMeta[], genai?: GenaiD
       { past: `past_key_values.${i}.value`, present: `present.${i}.value`, layout: 'split' },
     ],
   });
-  patterns.push({ convention: 'stacked-past', pairs: (i) => [{ past: `past_${i}`, present: `present_${i}`, layout: 'stacked' }] });
+  patterns.push({
+    convention: 'stacked-past',
+    pairs: (i) => [{ past: `past_${i}`, present: `present_${i}`, layout: 'stacked' }],
+  });
 
   let cache: CachePair[] = [];
   let convention: DecoderIoSpec['convention'] = 'optimum';
@@ -163,7 +166,9 @@ export function mapDecoderIo(inputs: IoMeta[], outputs: IoMeta[], genai?: GenaiD
       kvHeads ||= h;
       headDim ||= d;
     } else {
-      fail(`cannot tell heads / head size of '${cache[0]!.past}' (shape [${shape.join(', ')}])`, ['a fixed heads and head_size dimension']);
+      fail(`cannot tell heads / head size of '${cache[0]!.past}' (shape [${shape.join(', ')}])`, [
+        'a fixed heads and head_size dimension',
+      ]);
     }
   }
 

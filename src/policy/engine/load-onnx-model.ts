@@ -34,8 +34,12 @@ export interface LoadedOnnxModel {
 const OPTIMUM_FILES = ['model.onnx', 'decoder_model_merged.onnx', 'decoder_with_past_model.onnx'];
 
 /** Load `dir` (see the module docs). Throws AnchorError NOT_FOUND / BAD_MODEL. */
-export async function loadOnnxModel(dir: string, opts: { optimizationLevel?: GraphOptimizationLevel } = {}): Promise<LoadedOnnxModel> {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new AnchorError('NOT_FOUND', `ONNX model directory not found: ${dir}`);
+export async function loadOnnxModel(
+  dir: string,
+  opts: { optimizationLevel?: GraphOptimizationLevel } = {},
+): Promise<LoadedOnnxModel> {
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new AnchorError('NOT_FOUND', `ONNX model directory not found: ${dir}`);
   const readJson = (name: string): Record<string, unknown> | undefined => {
     const p = join(dir, name);
     if (!existsSync(p)) return undefined;
@@ -61,7 +65,8 @@ export async function loadOnnxModel(dir: string, opts: { optimizationLevel?: Gra
     source = 'genai_config.json';
     const model = (genaiRoot.model ?? {}) as Record<string, unknown>;
     const decoder = (model.decoder ?? {}) as Record<string, unknown>;
-    if (typeof decoder.filename !== 'string') throw new AnchorError('BAD_MODEL', `${dir}/genai_config.json: model.decoder.filename is missing`);
+    if (typeof decoder.filename !== 'string')
+      throw new AnchorError('BAD_MODEL', `${dir}/genai_config.json: model.decoder.filename is missing`);
     modelPath = join(dir, decoder.filename);
     genai = decoder as GenaiDecoderConfig;
     eos = idList(model.eos_token_id) ?? eos;

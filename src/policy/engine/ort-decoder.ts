@@ -10,12 +10,7 @@ import * as ort from 'onnxruntime-node';
 import { AnchorError } from '../../util/errors.ts';
 import { floatToHalf, halfToFloat } from '../safetensors.ts';
 import { mapDecoderIo, type DecoderIoSpec, type GenaiDecoderConfig, type IntType, type IoMeta } from './decoder-io.ts';
-import {
-  engineCacheKeyName,
-  engineCacheValueName,
-  engineNewKeyName,
-  engineNewValueName,
-} from '../onnx/export-gpt.ts';
+import { engineCacheKeyName, engineCacheValueName, engineNewKeyName, engineNewValueName } from '../onnx/export-gpt.ts';
 
 /** Session options measured fastest here for small models (2 cores shared). */
 const DEFAULT_SESSION_OPTIONS = {
@@ -184,7 +179,9 @@ export class OrtDecoder implements Decoder {
           ? await ort.InferenceSession.create(model, options)
           : await ort.InferenceSession.create(model, options);
     } catch (err) {
-      throw new AnchorError('BAD_MODEL', `ONNX Runtime could not load the model: ${(err as Error).message}`, undefined, { cause: err });
+      throw new AnchorError('BAD_MODEL', `ONNX Runtime could not load the model: ${(err as Error).message}`, undefined, {
+        cause: err,
+      });
     }
     try {
       const constantNames = new Set(Object.keys(opts.constants ?? {}));
@@ -257,9 +254,15 @@ export class OrtDecoder implements Decoder {
   async begin(start: DecodeStart): Promise<{ first: StepLogits; run: DecodeRun }> {
     const { batch, padCounts } = start;
     const constants = this.constants; // a generation runs on the weights it started with
-    const first = await this.forward({ batch, seq: start.promptLen, ids: start.ids, positions: start.positions, padCounts }, undefined, constants);
+    const first = await this.forward(
+      { batch, seq: start.promptLen, ids: start.ids, positions: start.positions, padCounts },
+      undefined,
+      constants,
+    );
     if (!start.useCache || this.spec.cache.length === 0) {
-      const run = new RecomputeRun(start, async (ids, positions, seq) => this.forward({ batch, seq, ids, positions, padCounts }, undefined, constants));
+      const run = new RecomputeRun(start, async (ids, positions, seq) =>
+        this.forward({ batch, seq, ids, positions, padCounts }, undefined, constants),
+      );
       return { first, run };
     }
     let cache = first.cache;
@@ -362,7 +365,9 @@ export class OrtEngineDecoder implements Decoder {
         graphOptimizationLevel: opts.optimizationLevel ?? DEFAULT_SESSION_OPTIONS.graphOptimizationLevel,
       });
     } catch (err) {
-      throw new AnchorError('INTERNAL', `ONNX Runtime rejected the exported policy: ${(err as Error).message}`, undefined, { cause: err });
+      throw new AnchorError('INTERNAL', `ONNX Runtime rejected the exported policy: ${(err as Error).message}`, undefined, {
+        cause: err,
+      });
     }
     return new OrtEngineDecoder(session, shape.layers, shape.heads, shape.headDim);
   }
@@ -372,7 +377,11 @@ export class OrtEngineDecoder implements Decoder {
     const { layers, heads: H, headDim: D } = this;
     const emptyK = new ort.Tensor('float32', new Float32Array(0), [B, H, D, 0]);
     const emptyV = new ort.Tensor('float32', new Float32Array(0), [B, H, 0, D]);
-    const runFull = async (ids: Int32Array, positions: Int32Array, seq: number): Promise<{ out: ort.InferenceSession.OnnxValueMapType; logits: StepLogits }> => {
+    const runFull = async (
+      ids: Int32Array,
+      positions: Int32Array,
+      seq: number,
+    ): Promise<{ out: ort.InferenceSession.OnnxValueMapType; logits: StepLogits }> => {
       const feeds: Record<string, ort.Tensor> = {
         input_ids: intTensor('int64', ids, [B, seq]),
         position_ids: intTensor('int64', positions, [B, seq]),
@@ -512,17 +521,24 @@ export interface PlainTensor {
  * float32, float16 outputs returned as float32). For tests and tools comparing a graph made
  * elsewhere against the project's models; the rollout path is the {@link Decoder}s above.
  */
-export async function runOnnxOnce(model: string | Uint8Array, feeds: Record<string, PlainTensor>): Promise<Record<string, { data: Float32Array; dims: number[] }>> {
-  const session = typeof model === 'string'
-    ? await ort.InferenceSession.create(model, { ...DEFAULT_SESSION_OPTIONS })
-    : await ort.InferenceSession.create(model, { ...DEFAULT_SESSION_OPTIONS });
+export async function runOnnxOnce(
+  model: string | Uint8Array,
+  feeds: Record<string, PlainTensor>,
+): Promise<Record<string, { data: Float32Array; dims: number[] }>> {
+  const session =
+    typeof model === 'string'
+      ? await ort.InferenceSession.create(model, { ...DEFAULT_SESSION_OPTIONS })
+      : await ort.InferenceSession.create(model, { ...DEFAULT_SESSION_OPTIONS });
   try {
     const input: Record<string, ort.Tensor> = {};
     for (const [name, t] of Object.entries(feeds)) input[name] = toOrtTensor(t);
     const out = await runSession(session, input);
     const res: Record<string, { data: Float32Array; dims: number[] }> = {};
     for (const [name, t] of Object.entries(out)) {
-      const data = t.type === 'float16' ? Float32Array.from(t.data as Uint16Array, halfToFloat) : Float32Array.from(t.data as ArrayLike<number>);
+      const data =
+        t.type === 'float16'
+          ? Float32Array.from(t.data as Uint16Array, halfToFloat)
+          : Float32Array.from(t.data as ArrayLike<number>);
       res[name] = { data, dims: [...t.dims] };
     }
     return res;

@@ -143,21 +143,26 @@ export class OnnxRolloutEngine implements RolloutEngine {
       topP: options.topP ?? DEFAULTS.topP,
     });
     const maxNew = options.maxNewTokens ?? DEFAULTS.maxNewTokens;
-    if (!Number.isInteger(maxNew) || maxNew < 1) throw new AnchorError('BAD_ARGUMENT', `max new tokens must be an integer >= 1, got ${maxNew}`);
+    if (!Number.isInteger(maxNew) || maxNew < 1)
+      throw new AnchorError('BAD_ARGUMENT', `max new tokens must be an integer >= 1, got ${maxNew}`);
     const stop = (options.stop ?? []).filter((s) => s.length > 0);
     if (stop.length > 0) this.requireTokenizer('use stop strings');
     const eos = new Set(options.eosTokenId === undefined ? this.info.eosTokenIds : toIdList(options.eosTokenId ?? undefined));
     const rng = options.rng ?? new Rng(options.seed ?? 0);
     const useCache = options.useCache ?? true;
     const maxBatch = options.maxBatch ?? promptIds.length;
-    if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new AnchorError('BAD_ARGUMENT', `maxBatch must be an integer >= 1, got ${maxBatch}`);
+    if (!Number.isInteger(maxBatch) || maxBatch < 1)
+      throw new AnchorError('BAD_ARGUMENT', `maxBatch must be an integer >= 1, got ${maxBatch}`);
 
     const vocab = this.info.vocabSize;
     const prepared = promptIds.map((ids, i) => {
       if (vocab !== undefined) {
         const bad = ids.find((id) => !(Number.isInteger(id) && id >= 0 && id < vocab));
         if (bad !== undefined) {
-          throw new AnchorError('BAD_ARGUMENT', `prompt ${i}: token id ${bad} is outside the model's vocabulary of ${vocab} (tokenizer and model disagree)`);
+          throw new AnchorError(
+            'BAD_ARGUMENT',
+            `prompt ${i}: token id ${bad} is outside the model's vocabulary of ${vocab} (tokenizer and model disagree)`,
+          );
         }
       }
       if (ids.length > 0) return ids;
@@ -181,7 +186,11 @@ export class OnnxRolloutEngine implements RolloutEngine {
       }
       const out: Completion[] = new Array<Completion>(prepared.length);
       for (const idx of groups) {
-        const done = await this.generateBatch(decoder, idx.map((i) => prepared[i]!), { params, maxNew, stop, eos, rng, useCache });
+        const done = await this.generateBatch(
+          decoder,
+          idx.map((i) => prepared[i]!),
+          { params, maxNew, stop, eos, rng, useCache },
+        );
         done.forEach((c, k) => (out[idx[k]!] = { ...c, promptIndex: idx[k]! }));
       }
       return out;
@@ -191,7 +200,8 @@ export class OnnxRolloutEngine implements RolloutEngine {
   }
 
   async updateWeights(weights: WeightMap): Promise<void> {
-    if (!this.native) throw new AnchorError('UNSUPPORTED', 'updateWeights needs a native policy (this engine serves an external ONNX model)');
+    if (!this.native)
+      throw new AnchorError('UNSUPPORTED', 'updateWeights needs a native policy (this engine serves an external ONNX model)');
     if (this.native.updateInPlace?.(this.decoder, weights)) return;
     const next = await this.native.open(weights, this.optimizationLevel);
     const old = this.decoder;

@@ -26,7 +26,8 @@ export function checkSamplerParams(p: SamplerParams): SamplerParams {
   if (!(p.temperature >= 0) || !Number.isFinite(p.temperature)) {
     throw new AnchorError('BAD_ARGUMENT', `temperature must be a finite number >= 0, got ${p.temperature}`);
   }
-  if (!Number.isInteger(p.topK) || p.topK < 0) throw new AnchorError('BAD_ARGUMENT', `top-k must be an integer >= 0, got ${p.topK}`);
+  if (!Number.isInteger(p.topK) || p.topK < 0)
+    throw new AnchorError('BAD_ARGUMENT', `top-k must be an integer >= 0, got ${p.topK}`);
   if (!(p.topP > 0 && p.topP <= 1)) throw new AnchorError('BAD_ARGUMENT', `top-p must be in (0, 1], got ${p.topP}`);
   return p;
 }

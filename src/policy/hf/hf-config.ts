@@ -84,7 +84,8 @@ export function parseHfConfig(cfg: Record<string, unknown>, what = 'config.json'
     const kvHeads = int('num_key_value_heads', heads);
     if (heads % kvHeads !== 0) bad('num_key_value_heads', `must divide num_attention_heads ${heads}`);
     const headDim = cfg.head_dim == null ? dModel / heads : int('head_dim');
-    if (!Number.isInteger(headDim) || headDim % 2 !== 0) bad('head_dim', 'must be an even integer (hidden_size / num_attention_heads)');
+    if (!Number.isInteger(headDim) || headDim % 2 !== 0)
+      bad('head_dim', 'must be an even integer (hidden_size / num_attention_heads)');
     const attnBias = cfg.attention_bias === true;
     return {
       arch: 'llama',
@@ -106,7 +107,10 @@ export function parseHfConfig(cfg: Record<string, unknown>, what = 'config.json'
     };
   }
   const archs = Array.isArray(cfg.architectures) ? ` (${(cfg.architectures as unknown[]).join(', ')})` : '';
-  throw new AnchorError('BAD_MODEL', `${what}: unsupported architecture model_type ${JSON.stringify(cfg.model_type)}${archs}; supported: gpt2, ${[...LLAMA_TYPES].join(', ')}`);
+  throw new AnchorError(
+    'BAD_MODEL',
+    `${what}: unsupported architecture model_type ${JSON.stringify(cfg.model_type)}${archs}; supported: gpt2, ${[...LLAMA_TYPES].join(', ')}`,
+  );
 }
 
 /** A config.json object for a parsed config (what {@link parseHfConfig} reads back). */

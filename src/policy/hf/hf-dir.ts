@@ -64,7 +64,11 @@ const ARCHITECTURES: Record<HfModelConfig['arch'], ArchitectureIo> = {
     },
     toHf: (w) => {
       const out: WeightMap = new Map();
-      for (const [name, t] of w) out.set(name === 'lm_head.weight' ? name : `transformer.${name === 'wte' || name === 'wpe' ? name + '.weight' : name}`, name === 'lm_head.weight' ? transpose2d(t) : t);
+      for (const [name, t] of w)
+        out.set(
+          name === 'lm_head.weight' ? name : `transformer.${name === 'wte' || name === 'wpe' ? name + '.weight' : name}`,
+          name === 'lm_head.weight' ? transpose2d(t) : t,
+        );
       return out;
     },
     buffers: /^(transformer\.)?h\.\d+\.attn\.(bias|masked_bias)$/,
@@ -94,7 +98,8 @@ export function readSafetensorsDir(dir: string): WeightMap {
   const single = join(dir, 'model.safetensors');
   const index = join(dir, 'model.safetensors.index.json');
   if (existsSync(single)) return decodeSafetensors(readFileSync(single), single).tensors;
-  if (!existsSync(index)) throw new AnchorError('NOT_FOUND', `${dir}: neither model.safetensors nor model.safetensors.index.json exists`);
+  if (!existsSync(index))
+    throw new AnchorError('NOT_FOUND', `${dir}: neither model.safetensors nor model.safetensors.index.json exists`);
   const map = readJson(index).weight_map as Record<string, string> | undefined;
   if (!map || typeof map !== 'object') throw new AnchorError('BAD_MODEL', `${index}: weight_map is missing`);
   const out: WeightMap = new Map();
@@ -102,7 +107,8 @@ export function readSafetensorsDir(dir: string): WeightMap {
     const p = join(dir, file);
     if (!existsSync(p)) throw new AnchorError('NOT_FOUND', `${index}: shard ${file} does not exist`);
     for (const [name, t] of decodeSafetensors(readFileSync(p), p).tensors) {
-      if (map[name] !== file) throw new AnchorError('BAD_MODEL', `${p}: tensor '${name}' is not listed for this shard in ${index}`);
+      if (map[name] !== file)
+        throw new AnchorError('BAD_MODEL', `${p}: tensor '${name}' is not listed for this shard in ${index}`);
       out.set(name, t);
     }
   }
@@ -134,7 +140,8 @@ function contractToHf(config: HfModelConfig, w: WeightMap): WeightMap {
 /** Load a Hugging Face model directory (see the module docs). */
 export function loadHfDir(dir: string): HfCheckpoint {
   const cfgPath = join(dir, 'config.json');
-  if (!existsSync(cfgPath)) throw new AnchorError('NOT_FOUND', `${dir}: no config.json (expected a Hugging Face model directory)`);
+  if (!existsSync(cfgPath))
+    throw new AnchorError('NOT_FOUND', `${dir}: no config.json (expected a Hugging Face model directory)`);
   const rawConfig = readJson(cfgPath);
   const config = parseHfConfig(rawConfig, cfgPath);
   const weights = hfToContract(config, readSafetensorsDir(dir), `${dir} weights`);
@@ -167,7 +174,18 @@ export function writeHfDir(
   const width = dtype === 'F32' ? 4 : 2;
   validateContract(ARCHITECTURES[config.arch].shapes(config), weights, 'export weights');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...(opts.rawConfig ?? {}), ...hfConfigJson(config), torch_dtype: { F32: 'float32', F16: 'float16', BF16: 'bfloat16' }[dtype] }, null, 2) + '\n');
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify(
+      {
+        ...(opts.rawConfig ?? {}),
+        ...hfConfigJson(config),
+        torch_dtype: { F32: 'float32', F16: 'float16', BF16: 'bfloat16' }[dtype],
+      },
+      null,
+      2,
+    ) + '\n',
+  );
   const hf = contractToHf(config, weights);
   if (!opts.shardBytes) {
     writeFileSync(join(dir, 'model.safetensors'), encodeSafetensors(hf, { format: 'pt' }, dtype));
@@ -192,7 +210,10 @@ export function writeHfDir(
         total += t.data.length * width;
       }
     });
-    writeFileSync(join(dir, 'model.safetensors.index.json'), JSON.stringify({ metadata: { total_size: total }, weight_map: weightMap }, null, 2) + '\n');
+    writeFileSync(
+      join(dir, 'model.safetensors.index.json'),
+      JSON.stringify({ metadata: { total_size: total }, weight_map: weightMap }, null, 2) + '\n',
+    );
   }
   if (opts.tokenizerDir) {
     for (const f of ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'generation_config.json']) {

@@ -53,7 +53,10 @@ export function llamaServing(config: LlamaConfig, lora: LoraSpec | undefined, ba
     context: config.context,
     vocabSize: config.vocabSize,
     open: (adapters, level) =>
-      OrtDecoder.create(exportLlamaToOnnx(config, base(), { lora }), { constants: adapterFeeds(adapters), ...(level ? { optimizationLevel: level } : {}) }),
+      OrtDecoder.create(exportLlamaToOnnx(config, base(), { lora }), {
+        constants: adapterFeeds(adapters),
+        ...(level ? { optimizationLevel: level } : {}),
+      }),
     updateInPlace: (decoder, adapters) => {
       if (!(decoder instanceof OrtDecoder)) return false;
       decoder.setConstantFeeds(adapterFeeds(adapters));
@@ -73,7 +76,11 @@ export function createHfPolicy(
   opts: { lora?: LoraSpec; seed?: number; trainable?: WeightMap } = {},
 ): HfPolicy {
   if (config.arch === 'gpt2') {
-    if (opts.lora) throw new AnchorError('BAD_CONFIG', 'policy.lora: LoRA is supported for Llama-family models only; GPT-2 checkpoints train fully (remove policy.lora)');
+    if (opts.lora)
+      throw new AnchorError(
+        'BAD_CONFIG',
+        'policy.lora: LoRA is supported for Llama-family models only; GPT-2 checkpoints train fully (remove policy.lora)',
+      );
     const model = GptModel.fromWeights(config.gpt, opts.trainable ?? base);
     const reference = GptModel.fromWeights(config.gpt, base);
     return {
@@ -88,7 +95,10 @@ export function createHfPolicy(
     };
   }
   const c = config.llama;
-  const model = LlamaModel.fromWeights(c, opts.lora ? base : (opts.trainable ?? base), { ...(opts.lora ? { lora: opts.lora } : {}), seed: opts.seed ?? 0 });
+  const model = LlamaModel.fromWeights(c, opts.lora ? base : (opts.trainable ?? base), {
+    ...(opts.lora ? { lora: opts.lora } : {}),
+    seed: opts.seed ?? 0,
+  });
   if (opts.lora && opts.trainable) model.setWeights(opts.trainable);
   const reference = opts.lora ? model.reference() : LlamaModel.fromWeights(c, base);
   return {
@@ -102,4 +112,3 @@ export function createHfPolicy(
     },
   };
 }
-

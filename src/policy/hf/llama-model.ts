@@ -32,7 +32,9 @@ const T2D: [number, number] = [1, 0];
 
 /** tf.customGrad with positional tensor arguments. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-function custom(f: (...args: any[]) => { value: tf.Tensor; gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => tf.Tensor[] }): (...args: tf.Tensor[]) => tf.Tensor {
+function custom(
+  f: (...args: any[]) => { value: tf.Tensor; gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => tf.Tensor[] },
+): (...args: tf.Tensor[]) => tf.Tensor {
   return tf.customGrad(f as unknown as Parameters<typeof tf.customGrad>[0]);
 }
 
@@ -66,7 +68,9 @@ function embedRows(ids: tf.Tensor1D, table: T2, trainable: boolean): T2 {
     save([ids]);
     return {
       value: tf.gather(w as T2, ids),
-      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [tf.matMul(tf.transpose(tf.oneHot(saved[0] as tf.Tensor1D, depth).toFloat() as T2, T2D), dy as T2)],
+      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [
+        tf.matMul(tf.transpose(tf.oneHot(saved[0] as tf.Tensor1D, depth).toFloat() as T2, T2D), dy as T2),
+      ],
     };
   });
   return f(table) as T2;
@@ -154,7 +158,8 @@ export class LlamaModel implements PolicyModel {
   /** A copy of the trainable parameters (all weights, or the adapters with LoRA). */
   getWeights(): WeightMap {
     const out: WeightMap = new Map();
-    for (const [name, v] of this.params) out.set(name, { shape: [...v.shape], data: new Float32Array(v.dataSync() as Float32Array) });
+    for (const [name, v] of this.params)
+      out.set(name, { shape: [...v.shape], data: new Float32Array(v.dataSync() as Float32Array) });
     return out;
   }
 
@@ -171,7 +176,8 @@ export class LlamaModel implements PolicyModel {
   /** The base weights, contract layout (without adapters). */
   baseWeights(): WeightMap {
     const out: WeightMap = new Map();
-    for (const [name, t] of this.base) out.set(name, { shape: [...t.shape], data: new Float32Array(t.dataSync() as Float32Array) });
+    for (const [name, t] of this.base)
+      out.set(name, { shape: [...t.shape], data: new Float32Array(t.dataSync() as Float32Array) });
     return out;
   }
 
@@ -267,7 +273,8 @@ export class LlamaModel implements PolicyModel {
     const c = this.config;
     const { batch: B, length: T } = x;
     for (const pos of x.positions) {
-      if (pos < 0 || pos >= c.context) throw new AnchorError('BAD_ARGUMENT', `position ${pos} is outside the model context (${c.context} positions)`);
+      if (pos < 0 || pos >= c.context)
+        throw new AnchorError('BAD_ARGUMENT', `position ${pos} is outside the model context (${c.context} positions)`);
     }
     const past = opts.past;
     const pastLen = past && past.length > 0 ? past[0]!.values.shape[2] : 0;
@@ -303,14 +310,26 @@ export class LlamaModel implements PolicyModel {
   }
 
   /** Grouped-query attention: the g = heads/kvHeads query heads of a group share one key/value head. */
-  private attention(q0: T2, k0: T2, v0: T2, B: number, T: number, bias: tf.Tensor4D, past: LayerKv | undefined): { out: T2; kv: LayerKv } {
+  private attention(
+    q0: T2,
+    k0: T2,
+    v0: T2,
+    B: number,
+    T: number,
+    bias: tf.Tensor4D,
+    past: LayerKv | undefined,
+  ): { out: T2; kv: LayerKv } {
     const c = this.config;
     const hd = c.headDim;
     const H = c.heads;
     const Hkv = c.kvHeads;
     const g = H / Hkv;
     // [B,T,H,hd] → [B,H,T,hd] → [B·Hkv, g·T, hd]: heads of a group are adjacent (h = kv·g + j).
-    const q = tf.reshape(tf.transpose(tf.reshape(tf.mul(q0, 1 / Math.sqrt(hd)), [B, T, H, hd]), [0, 2, 1, 3]), [B * Hkv, g * T, hd]) as tf.Tensor3D;
+    const q = tf.reshape(tf.transpose(tf.reshape(tf.mul(q0, 1 / Math.sqrt(hd)), [B, T, H, hd]), [0, 2, 1, 3]), [
+      B * Hkv,
+      g * T,
+      hd,
+    ]) as tf.Tensor3D;
     let kT = tf.transpose(tf.reshape(k0, [B, T, Hkv, hd]), [0, 2, 3, 1]) as tf.Tensor4D;
     let v = tf.transpose(tf.reshape(v0, [B, T, Hkv, hd]), [0, 2, 1, 3]) as tf.Tensor4D;
     if (past) {

@@ -45,7 +45,8 @@ export function llamaWeightShapes(c: LlamaConfig): Map<string, number[]> {
     for (const [name, [inp, out]] of proj) {
       m.set(`${p}${name}.weight`, [inp, out]);
       const attn = name.startsWith('self_attn.');
-      if (attn && ((name === 'self_attn.o_proj' && c.oBias) || (name !== 'self_attn.o_proj' && c.qkvBias))) m.set(`${p}${name}.bias`, [out]);
+      if (attn && ((name === 'self_attn.o_proj' && c.oBias) || (name !== 'self_attn.o_proj' && c.qkvBias)))
+        m.set(`${p}${name}.bias`, [out]);
     }
     m.set(p + 'post_attention_layernorm.weight', [d]);
   }

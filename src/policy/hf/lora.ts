@@ -12,7 +12,12 @@ export const loraSchema = z
   .object({
     rank: z.number().int().min(1).max(1024).default(8).describe('adapter rank r'),
     alpha: z.number().positive().default(16).describe('scaling numerator: the update is (alpha / rank) · A · B'),
-    dropout: z.number().min(0).max(0).default(0).describe('dropout on the adapter input; only 0 is supported (GRPO ratios need a deterministic forward)'),
+    dropout: z
+      .number()
+      .min(0)
+      .max(0)
+      .default(0)
+      .describe('dropout on the adapter input; only 0 is supported (GRPO ratios need a deterministic forward)'),
     target_modules: z
       .array(z.enum(['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj']))
       .min(1)

@@ -39,12 +39,24 @@ function byteLevelTokenizerJson(): Record<string, unknown> {
     version: '1.0',
     truncation: null,
     padding: null,
-    added_tokens: [{ id: 256, content: '<|endoftext|>', single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }],
+    added_tokens: [
+      { id: 256, content: '<|endoftext|>', single_word: false, lstrip: false, rstrip: false, normalized: false, special: true },
+    ],
     normalizer: null,
     pre_tokenizer: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: true },
     post_processor: null,
     decoder: { type: 'ByteLevel', add_prefix_space: true, trim_offsets: true, use_regex: true },
-    model: { type: 'BPE', dropout: null, unk_token: null, continuing_subword_prefix: '', end_of_word_suffix: '', fuse_unk: false, byte_fallback: false, vocab, merges: [] },
+    model: {
+      type: 'BPE',
+      dropout: null,
+      unk_token: null,
+      continuing_subword_prefix: '',
+      end_of_word_suffix: '',
+      fuse_unk: false,
+      byte_fallback: false,
+      vocab,
+      merges: [],
+    },
   };
 }
 
@@ -104,6 +116,18 @@ export function writeRandomHfDir(
     ...(opts.shardBytes ? { shardBytes: opts.shardBytes } : {}),
   });
   writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(byteLevelTokenizerJson()));
-  writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify({ eos_token: '<|endoftext|>', bos_token: '<|endoftext|>', pad_token: '<|endoftext|>', model_max_length: config.arch === 'gpt2' ? config.gpt.context : config.llama.context }, null, 2) + '\n');
+  writeFileSync(
+    join(dir, 'tokenizer_config.json'),
+    JSON.stringify(
+      {
+        eos_token: '<|endoftext|>',
+        bos_token: '<|endoftext|>',
+        pad_token: '<|endoftext|>',
+        model_max_length: config.arch === 'gpt2' ? config.gpt.context : config.llama.context,
+      },
+      null,
+      2,
+    ) + '\n',
+  );
   return weights;
 }

@@ -22,4 +22,3 @@ export function ropeTables(positions: Int32Array, hd: number, theta: number): { 
   }
   return { cos, sin };
 }
-

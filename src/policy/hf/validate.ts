@@ -9,7 +9,9 @@ export function validateContract(expected: Map<string, number[]>, w: WeightMap, 
   const wrong = [...expected]
     .filter(([n, s]) => {
       const t = w.get(n);
-      return t && (t.shape.length !== s.length || t.shape.some((x, i) => x !== s[i]) || t.data.length !== s.reduce((a, b) => a * b, 1));
+      return (
+        t && (t.shape.length !== s.length || t.shape.some((x, i) => x !== s[i]) || t.data.length !== s.reduce((a, b) => a * b, 1))
+      );
     })
     .map(([n, s]) => `'${n}' has shape [${w.get(n)!.shape}], expected [${s}]`);
   const parts: string[] = [];
@@ -18,4 +20,3 @@ export function validateContract(expected: Map<string, number[]>, w: WeightMap, 
   if (wrong.length) parts.push(wrong.join('; '));
   if (parts.length) throw new AnchorError('BAD_MODEL', `${what}: ${parts.join('; ')}`, { missing, extra });
 }
-

@@ -220,10 +220,7 @@ export function attentionMaskNodes(
   const pastLen = g.op('Sub', [totalLen, seqLen]);
   const qPos = g.op('Range', [pastLen, totalLen, idx1]);
   const kPos = g.op('Range', [idx0, totalLen, idx1]);
-  const causal = g.op('LessOrEqual', [
-    g.op('Unsqueeze', [kPos, g.constI64([0])]),
-    g.op('Unsqueeze', [qPos, g.constI64([1])]),
-  ]);
+  const causal = g.op('LessOrEqual', [g.op('Unsqueeze', [kPos, g.constI64([0])]), g.op('Unsqueeze', [qPos, g.constI64([1])])]);
   const padOk = g.op('Unsqueeze', [g.op('Cast', [attnMask], { to: OnnxDataType.BOOL }), g.constI64([1, 2])]);
   return { idsShape, allowed: g.op('And', [causal, padOk]), masked: g.constF32(MASKED_SCORE), pastLen, totalLen };
 }

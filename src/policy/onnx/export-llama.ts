@@ -91,7 +91,12 @@ export function exportLlamaToOnnx(config: LlamaConfig, weights: WeightMap, opts:
   };
   // [batch·seq, heads, hd] → [batch, heads, seq, hd]
   const toHeads = (t3: string, heads: number, outName?: string): string =>
-    g.op('Transpose', [g.op('Reshape', [t3, g.op('Concat', [idsShape, g.constI64([heads, hd])], { axis: 0 })])], { perm: [0, 2, 1, 3] }, outName);
+    g.op(
+      'Transpose',
+      [g.op('Reshape', [t3, g.op('Concat', [idsShape, g.constI64([heads, hd])], { axis: 0 })])],
+      { perm: [0, 2, 1, 3] },
+      outName,
+    );
   const grouped = g.constI64([0, Hkv, -1, hd]); // [B,H,T,hd] → [B,Hkv,g·T,hd]
   const byHead = g.constI64([0, H, -1, 0]); // [B,Hkv,g·T,S] → [B,H,T,S]
   const byGroup = g.constI64([0, Hkv, -1, 0]); // and back
@@ -118,7 +123,9 @@ export function exportLlamaToOnnx(config: LlamaConfig, weights: WeightMap, opts:
     x = g.op('Add', [x, proj(act, p, 'mlp.down_proj')]);
   }
   const hN = rmsNorm(x, 'model.norm.weight');
-  const head = c.tiedHead ? g.floatInit('lm_head.weight.tied', [d, V], transpose2d(weights.get('model.embed_tokens.weight')!).data) : init('lm_head.weight');
+  const head = c.tiedHead
+    ? g.floatInit('lm_head.weight.tied', [d, V], transpose2d(weights.get('model.embed_tokens.weight')!).data)
+    : init('lm_head.weight');
   g.op('Reshape', [g.op('MatMul', [hN, head]), g.op('Concat', [idsShape, g.constI64([V])], { axis: 0 })], {}, 'logits');
 
   g.output('logits', OnnxDataType.FLOAT, ['batch_size', 'sequence_length', V]);
@@ -130,6 +137,9 @@ export function exportLlamaToOnnx(config: LlamaConfig, weights: WeightMap, opts:
   return g.encode({
     opset: EXPORT_OPSET,
     graphName: 'anchor_rl_llama',
-    metadata: { 'anchor-rl.llama-config': JSON.stringify(config), ...(opts.lora ? { 'anchor-rl.lora': JSON.stringify(opts.lora) } : {}) },
+    metadata: {
+      'anchor-rl.llama-config': JSON.stringify(config),
+      ...(opts.lora ? { 'anchor-rl.lora': JSON.stringify(opts.lora) } : {}),
+    },
   });
 }

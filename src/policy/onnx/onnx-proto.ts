@@ -210,7 +210,9 @@ export function encodeModel(model: ModelProtoObj): Uint8Array {
 
   // Each large initializer: field 5 (tag 0x2a) { header fields, raw_data field 9 (tag 0x4a) }.
   const pieces = big.map((x) => {
-    const header = t.tensor.encode({ name: x.name, dims: x.dims, data_type: x.data_type } as unknown as Record<string, unknown>).finish();
+    const header = t.tensor
+      .encode({ name: x.name, dims: x.dims, data_type: x.data_type } as unknown as Record<string, unknown>)
+      .finish();
     const raw = x.raw_data!;
     const tensorLen = header.length + 1 + varintLength(raw.byteLength) + raw.byteLength;
     return { header, raw, tensorLen };
@@ -258,5 +260,10 @@ function varintLength(v: number): number {
 /** Parse ONNX protobuf bytes (only the fields of the subset above are kept). */
 export function decodeModel(bytes: Uint8Array): ModelProtoObj {
   const { model: type } = types();
-  return type.toObject(type.decode(bytes), { longs: Number, bytes: Uint8Array, defaults: false, arrays: true }) as unknown as ModelProtoObj;
+  return type.toObject(type.decode(bytes), {
+    longs: Number,
+    bytes: Uint8Array,
+    defaults: false,
+    arrays: true,
+  }) as unknown as ModelProtoObj;
 }

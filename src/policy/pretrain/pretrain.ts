@@ -68,7 +68,10 @@ export interface PretrainResult {
 export function toExamples(problems: readonly Problem[], tok: Tokenizer): SupervisedExample[] {
   return problems.map((p) => {
     if (p.reference === undefined) {
-      throw new AnchorError('BAD_DATASET', `problem ${p.id} has no reference solution; pretraining needs (prompt, reference) pairs`);
+      throw new AnchorError(
+        'BAD_DATASET',
+        `problem ${p.id} has no reference solution; pretraining needs (prompt, reference) pairs`,
+      );
     }
     return {
       id: p.id,
@@ -79,7 +82,11 @@ export function toExamples(problems: readonly Problem[], tok: Tokenizer): Superv
 }
 
 /** A training batch; with `promptWeight` > 0 the prompt tokens (after the first) are targets too. */
-function makeBatch(ex: readonly SupervisedExample[], padId: number, promptWeight: number): { batch: CompletionBatch; weights: Float32Array } {
+function makeBatch(
+  ex: readonly SupervisedExample[],
+  padId: number,
+  promptWeight: number,
+): { batch: CompletionBatch; weights: Float32Array } {
   if (promptWeight > 0) {
     // Treat everything after the first token as the "completion" and weight prompt positions.
     const prompts = ex.map((e) => e.prompt.slice(0, 1));
@@ -93,7 +100,11 @@ function makeBatch(ex: readonly SupervisedExample[], padId: number, promptWeight
     });
     return { batch, weights };
   }
-  const batch = buildCompletionBatch(ex.map((e) => e.prompt), ex.map((e) => e.completion), padId);
+  const batch = buildCompletionBatch(
+    ex.map((e) => e.prompt),
+    ex.map((e) => e.completion),
+    padId,
+  );
   return { batch, weights: batch.completionMask };
 }
 
@@ -102,7 +113,11 @@ function makeBatch(ex: readonly SupervisedExample[], padId: number, promptWeight
  * 20 batches, sorts each window by length and shuffles the resulting batches — so rows in a
  * batch have similar lengths (little padding compute) while batches stay random.
  */
-export function lengthBucketedBatches(ex: readonly SupervisedExample[], batchSize: number, rng: Rng): { next(): SupervisedExample[] } {
+export function lengthBucketedBatches(
+  ex: readonly SupervisedExample[],
+  batchSize: number,
+  rng: Rng,
+): { next(): SupervisedExample[] } {
   let queue: SupervisedExample[][] = [];
   const refill = (): void => {
     const idx = rng.shuffle(Array.from({ length: ex.length }, (_, i) => i));
@@ -142,7 +157,11 @@ function heldOutLoss(model: GptModel, ex: readonly SupervisedExample[], padId: n
   let count = 0;
   for (let s = 0; s < ex.length; s += batchSize) {
     const part = ex.slice(s, s + batchSize);
-    const batch = buildCompletionBatch(part.map((e) => e.prompt), part.map((e) => e.completion), padId);
+    const batch = buildCompletionBatch(
+      part.map((e) => e.prompt),
+      part.map((e) => e.completion),
+      padId,
+    );
     total += tf.tidy(() => -tf.sum(completionLogProbs(model, batch, { entropy: false }).logProbs).dataSync()[0]!);
     for (const m of batch.completionMask) count += m;
   }
@@ -176,7 +195,11 @@ async function evaluatePassRate(
     gens.forEach((g, i) => completions.push(truncateAtStop(tok.decode(g.tokens), part[i]!.stopTokens)));
     opts.onProgress?.(completions.length);
   }
-  const programs: ProgramSpec[] = problems.map((p, i) => ({ id: p.id, language: p.language, code: assembleProgram(p, completions[i]!) }));
+  const programs: ProgramSpec[] = problems.map((p, i) => ({
+    id: p.id,
+    language: p.language,
+    code: assembleProgram(p, completions[i]!),
+  }));
   const results = await executor.run(programs);
   return { completions, results };
 }
@@ -199,13 +222,21 @@ export async function runPretrain(cfg: PretrainConfig, deps: PretrainDeps): Prom
   const gpt = gptConfigFrom(cfg.model, tok.vocabSize);
   const tooLong = [...trainEx, ...evalEx].find((e) => e.prompt.length + e.completion.length > gpt.context);
   if (tooLong) {
-    throw new AnchorError('BAD_CONFIG', `problem ${tooLong.id} needs ${tooLong.prompt.length + tooLong.completion.length} tokens but model.context is ${gpt.context}`);
+    throw new AnchorError(
+      'BAD_CONFIG',
+      `problem ${tooLong.id} needs ${tooLong.prompt.length + tooLong.completion.length} tokens but model.context is ${gpt.context}`,
+    );
   }
   const root = new Rng(cfg.seed);
   const model = GptModel.init(gpt, root.fork('init').nextU32());
-  const optCfg: OptimizerConfig = { ...cfg.train.optimizer, total_steps: cfg.train.optimizer.total_steps ?? Math.max(1, cfg.train.steps) };
+  const optCfg: OptimizerConfig = {
+    ...cfg.train.optimizer,
+    total_steps: cfg.train.optimizer.total_steps ?? Math.max(1, cfg.train.steps),
+  };
   const opt = new AdamOptimizer(model.params, optCfg);
-  log(`pretrain: ${trainEx.length} train / ${evalEx.length} held-out problems, vocab ${tok.vocabSize}, model ${gpt.layers}x${gpt.dModel} (${gpt.heads} heads), ${cfg.train.steps} steps x ${cfg.train.batch_size}`);
+  log(
+    `pretrain: ${trainEx.length} train / ${evalEx.length} held-out problems, vocab ${tok.vocabSize}, model ${gpt.layers}x${gpt.dModel} (${gpt.heads} heads), ${cfg.train.steps} steps x ${cfg.train.batch_size}`,
+  );
 
   const lossBefore = heldOutLoss(model, evalEx, tok.padId);
   const order = root.fork('data');

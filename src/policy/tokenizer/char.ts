@@ -16,11 +16,7 @@ export interface CharTokenizerJson {
 }
 
 /** Printable ASCII plus tab and newline. */
-export const ASCII_CHARS: readonly string[] = [
-  '\t',
-  '\n',
-  ...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)),
-];
+export const ASCII_CHARS: readonly string[] = ['\t', '\n', ...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i))];
 
 /** A character ⇄ id tokenizer (ids 0 = pad, 1 = eos, then one id per character). */
 export class CharTokenizer implements Tokenizer {
@@ -34,7 +30,8 @@ export class CharTokenizer implements Tokenizer {
   constructor(chars: readonly string[]) {
     const seen = new Set<string>();
     for (const ch of chars) {
-      if ([...ch].length !== 1) throw new AnchorError('BAD_MODEL', `char tokenizer: vocabulary entry ${JSON.stringify(ch)} is not one character`);
+      if ([...ch].length !== 1)
+        throw new AnchorError('BAD_MODEL', `char tokenizer: vocabulary entry ${JSON.stringify(ch)} is not one character`);
       if (seen.has(ch)) throw new AnchorError('BAD_MODEL', `char tokenizer: duplicate vocabulary entry ${JSON.stringify(ch)}`);
       seen.add(ch);
     }
@@ -88,7 +85,8 @@ export class CharTokenizer implements Tokenizer {
     for (const id of ids) {
       if (id < 2) continue;
       const ch = this.chars[id - 2];
-      if (ch === undefined) throw new AnchorError('BAD_ARGUMENT', `char tokenizer: id ${id} is outside the vocabulary (${this.vocabSize})`);
+      if (ch === undefined)
+        throw new AnchorError('BAD_ARGUMENT', `char tokenizer: id ${id} is outside the vocabulary (${this.vocabSize})`);
       s += ch;
     }
     return s;

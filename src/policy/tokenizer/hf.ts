@@ -18,7 +18,8 @@ export interface HfTokenizerJson {
 /** Pull a special token's text out of tokenizer_config.json (string or AddedToken object). */
 function tokenText(v: unknown): string | undefined {
   if (typeof v === 'string') return v;
-  if (v && typeof v === 'object' && typeof (v as { content?: unknown }).content === 'string') return (v as { content: string }).content;
+  if (v && typeof v === 'object' && typeof (v as { content?: unknown }).content === 'string')
+    return (v as { content: string }).content;
   return undefined;
 }
 
@@ -63,7 +64,8 @@ export class HfTokenizer implements Tokenizer {
       return undefined;
     };
     const eos = find([tokenText(config.eos_token), '<|endoftext|>', '</s>', '<eos>', '<|eos|>']);
-    if (eos === undefined) throw new AnchorError('BAD_MODEL', 'tokenizer: no end-of-sequence token found (set eos_token in tokenizer_config.json)');
+    if (eos === undefined)
+      throw new AnchorError('BAD_MODEL', 'tokenizer: no end-of-sequence token found (set eos_token in tokenizer_config.json)');
     this.eosId = eos;
     this.padId = find([tokenText(config.pad_token)]) ?? eos;
     this.specialIds = new Set<number>();
@@ -98,7 +100,12 @@ export class HfTokenizer implements Tokenizer {
     try {
       return this.impl.encode(text, { add_special_tokens: false }).ids;
     } catch (err) {
-      throw new AnchorError('BAD_DATASET', `cannot tokenize ${where ?? 'text'}: ${(err as Error).message}`, { where }, { cause: err });
+      throw new AnchorError(
+        'BAD_DATASET',
+        `cannot tokenize ${where ?? 'text'}: ${(err as Error).message}`,
+        { where },
+        { cause: err },
+      );
     }
   }
 

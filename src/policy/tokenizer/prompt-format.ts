@@ -14,7 +14,12 @@ import type { EngineTokenizer } from '../engine/types.ts';
 /** The `policy.prompt` config block. */
 export const promptFormatSchema = z
   .object({
-    format: z.enum(['completion', 'chat']).default('completion').describe('completion: the prompt as it is (base models); chat: the chat template of tokenizer_config.json (instruct models)'),
+    format: z
+      .enum(['completion', 'chat'])
+      .default('completion')
+      .describe(
+        'completion: the prompt as it is (base models); chat: the chat template of tokenizer_config.json (instruct models)',
+      ),
     system: z.string().optional().describe('chat only: a system message (omitted when unset)'),
     instruction: z
       .string()
@@ -26,22 +31,35 @@ export const promptFormatSchema = z
 /** Parsed `policy.prompt`. */
 export type PromptFormat = z.infer<typeof promptFormatSchema>;
 
-const tokenText = (v: unknown): string => (typeof v === 'string' ? v : v && typeof v === 'object' && 'content' in v ? String((v as { content: unknown }).content) : '');
+const tokenText = (v: unknown): string =>
+  typeof v === 'string' ? v : v && typeof v === 'object' && 'content' in v ? String((v as { content: unknown }).content) : '';
 
 /** A function from problem prompt to model input text for `format` (tokenizer_config supplies the template). */
-export function promptFormatter(format: PromptFormat, tokenizerConfig: Readonly<Record<string, unknown>>): (prompt: string) => string {
+export function promptFormatter(
+  format: PromptFormat,
+  tokenizerConfig: Readonly<Record<string, unknown>>,
+): (prompt: string) => string {
   if (format.format === 'completion') return (p) => p;
   let source = tokenizerConfig.chat_template;
   // Some tokenizer configs hold several named templates; "default" is the chat one.
-  if (Array.isArray(source)) source = (source as { name?: string; template?: string }[]).find((t) => t.name === 'default')?.template;
+  if (Array.isArray(source))
+    source = (source as { name?: string; template?: string }[]).find((t) => t.name === 'default')?.template;
   if (typeof source !== 'string' || source.length === 0) {
-    throw new AnchorError('BAD_CONFIG', 'policy.prompt.format is chat, but tokenizer_config.json has no chat_template (use format: completion for base models)');
+    throw new AnchorError(
+      'BAD_CONFIG',
+      'policy.prompt.format is chat, but tokenizer_config.json has no chat_template (use format: completion for base models)',
+    );
   }
   let template: Template;
   try {
     template = new Template(source);
   } catch (err) {
-    throw new AnchorError('BAD_MODEL', `tokenizer_config.json: chat_template does not parse: ${(err as Error).message}`, undefined, { cause: err });
+    throw new AnchorError(
+      'BAD_MODEL',
+      `tokenizer_config.json: chat_template does not parse: ${(err as Error).message}`,
+      undefined,
+      { cause: err },
+    );
   }
   const specials = { bos_token: tokenText(tokenizerConfig.bos_token), eos_token: tokenText(tokenizerConfig.eos_token) };
   return (prompt) => {

@@ -69,7 +69,8 @@ export function resolveAdversary(o: AdversaryOptions): AdversaryResolved {
     alpha: o.alpha ?? 1,
   };
   for (const k of ['tasks', 'steps', 'k', 'population', 'every', 'base', 'probes'] as const) {
-    if (!(Number.isInteger(r[k]) && r[k] >= 1)) throw new AnchorError('BAD_ARGUMENT', `--${k} must be a positive integer, got ${r[k]}`);
+    if (!(Number.isInteger(r[k]) && r[k] >= 1))
+      throw new AnchorError('BAD_ARGUMENT', `--${k} must be a positive integer, got ${r[k]}`);
   }
   return r;
 }
@@ -124,7 +125,12 @@ class Target {
   }
   score(ps: readonly string[]): number[] {
     if (this.kind === 'sound') return ps.map((p) => this.world.evaluate(p, this.task));
-    return Array.from(predictLinear(this.fit!, ps.map((p) => this.world.features(p))));
+    return Array.from(
+      predictLinear(
+        this.fit!,
+        ps.map((p) => this.world.features(p)),
+      ),
+    );
   }
   visit(ps: readonly string[]): void {
     if (this.kind === 'anchored') for (const p of ps) if (!this.settled.has(p)) this.pending.add(p);
@@ -156,7 +162,14 @@ interface AdversaryTrace {
 export type AdversaryRecord = Record<string, AdversaryTrace>;
 
 /** Run one adversary against one target. Exported for tests. */
-function runAdversary(kind: AdversaryKind, target: Target, world: DslWorld, task: DslTask, o: AdversaryResolved, rng: Rng): AdversaryTrace {
+function runAdversary(
+  kind: AdversaryKind,
+  target: Target,
+  world: DslWorld,
+  task: DslTask,
+  o: AdversaryResolved,
+  rng: Rng,
+): AdversaryTrace {
   const gold = (p: string): number => world.evaluate(p, task);
   const trace: AdversaryTrace = { gold: [], proxy: [], queries: 0, restarts: 0 };
   if (kind === 'evolutionary') {
@@ -174,7 +187,10 @@ function runAdversary(kind: AdversaryKind, target: Target, world: DslWorld, task
       const children = pop.map((p) => mutate(world, p, rng));
       const all = [...new Set([...pop, ...children])];
       const allSc = target.score(all);
-      const idx = all.map((_, i) => i).sort((a, b) => allSc[b]! - allSc[a]! || a - b).slice(0, o.population);
+      const idx = all
+        .map((_, i) => i)
+        .sort((a, b) => allSc[b]! - allSc[a]! || a - b)
+        .slice(0, o.population);
       pop = idx.map((i) => all[i]!);
       sc = idx.map((i) => allSc[i]!);
       target.visit(pop);
@@ -286,12 +302,20 @@ function aggregateAdversary(o: AdversaryResolved, recs: readonly AdversaryRecord
 }
 
 /** As per-task units. */
-export const adversaryExperiment: TaskExperiment<AdversaryResolved, AdversaryRecord, AdversaryResult> = { task: adversaryTask, aggregate: aggregateAdversary };
+export const adversaryExperiment: TaskExperiment<AdversaryResolved, AdversaryRecord, AdversaryResult> = {
+  task: adversaryTask,
+  aggregate: aggregateAdversary,
+};
 
 /** Run. */
-export function runAdversaryExperiment(opts: AdversaryOptions & { onTask?: (d: number, total: number) => void }): AdversaryResult {
+export function runAdversaryExperiment(
+  opts: AdversaryOptions & { onTask?: (d: number, total: number) => void },
+): AdversaryResult {
   const o = resolveAdversary(opts);
-  return aggregateAdversary(o, runTaskRange(adversaryExperiment, o, 0, o.tasks, (d) => opts.onTask?.(d, o.tasks)));
+  return aggregateAdversary(
+    o,
+    runTaskRange(adversaryExperiment, o, 0, o.tasks, (d) => opts.onTask?.(d, o.tasks)),
+  );
 }
 
 /** Headline figures. */
@@ -302,9 +326,20 @@ export function adversaryHeadlines(r: AdversaryResult): Headline[] {
     const gap = s.gap[s.gap.length - 1]!;
     const out: Headline[] = [
       { experiment: e, figure: `${s.adversary} vs ${s.target}: champion gold at step ${r.steps}`, value: g.mean, se: g.se },
-      { experiment: e, figure: `${s.adversary} vs ${s.target}: champion proxy − gold at step ${r.steps}`, value: gap.mean, se: gap.se },
+      {
+        experiment: e,
+        figure: `${s.adversary} vs ${s.target}: champion proxy − gold at step ${r.steps}`,
+        value: gap.mean,
+        se: gap.se,
+      },
     ];
-    if (s.target === 'anchored') out.push({ experiment: e, figure: `${s.adversary} vs anchored: reality queries spent`, value: s.queries.mean, se: s.queries.se });
+    if (s.target === 'anchored')
+      out.push({
+        experiment: e,
+        figure: `${s.adversary} vs anchored: reality queries spent`,
+        value: s.queries.mean,
+        se: s.queries.se,
+      });
     return out;
   });
 }

@@ -28,7 +28,13 @@ export interface TaskExperiment<O, R, Res> {
 }
 
 /** Run tasks [from, to) of an experiment. */
-export function runTaskRange<O, R>(exp: Pick<TaskExperiment<O, R, unknown>, 'task'>, opts: O, from: number, to: number, onTask?: (done: number) => void): R[] {
+export function runTaskRange<O, R>(
+  exp: Pick<TaskExperiment<O, R, unknown>, 'task'>,
+  opts: O,
+  from: number,
+  to: number,
+  onTask?: (done: number) => void,
+): R[] {
   const out: R[] = [];
   for (let t = from; t < to; t++) {
     out.push(exp.task(opts, t));
@@ -73,10 +79,18 @@ function ratioOfMeans(num: readonly number[], den: readonly number[]): { value: 
  * units: each unit's linearised contribution is (1/K) Σ_N (v_tN − r_N·g_tN)/ḡ_N.
  * `v[t][k]`, `g[t][k]` = unit t's E[gold of the verifier's / oracle's pick] at the k-th N.
  */
-export function sndAuc(v: readonly (readonly number[])[], g: readonly (readonly number[])[]): { auc: number; se: number; snd: { value: number; se: number }[] } {
+export function sndAuc(
+  v: readonly (readonly number[])[],
+  g: readonly (readonly number[])[],
+): { auc: number; se: number; snd: { value: number; se: number }[] } {
   const T = v.length;
   const K = v[0]?.length ?? 0;
-  const snd = Array.from({ length: K }, (_, k) => ratioOfMeans(v.map((r) => r[k]!), g.map((r) => r[k]!)));
+  const snd = Array.from({ length: K }, (_, k) =>
+    ratioOfMeans(
+      v.map((r) => r[k]!),
+      g.map((r) => r[k]!),
+    ),
+  );
   const auc = snd.reduce((a, s) => a + s.value, 0) / K;
   const gm = Array.from({ length: K }, (_, k) => g.reduce((a, r) => a + r[k]!, 0) / T);
   const contrib = v.map((row, t) => row.reduce((a, x, k) => a + (x - snd[k]!.value * g[t]![k]!) / gm[k]!, 0) / K);
@@ -86,7 +100,12 @@ export function sndAuc(v: readonly (readonly number[])[], g: readonly (readonly 
 }
 
 /** Bootstrap SE over units of a statistic of the resampled units (seeded, deterministic). */
-export function bootstrapSe<T>(units: readonly T[], statistic: (sample: readonly T[]) => number, reps: number, seed: number): number {
+export function bootstrapSe<T>(
+  units: readonly T[],
+  statistic: (sample: readonly T[]) => number,
+  reps: number,
+  seed: number,
+): number {
   if (units.length < 2) return 0;
   const rng = new Rng(seed).fork('bootstrap');
   const vals: number[] = [];
@@ -108,7 +127,10 @@ export function median(values: readonly number[]): number {
 }
 
 /** Ordinary least squares y = a + b·x with R², and the OLS SE of the slope. */
-export function linearFit(x: readonly number[], y: readonly number[]): { intercept: number; slope: number; slopeSe: number; r2: number } {
+export function linearFit(
+  x: readonly number[],
+  y: readonly number[],
+): { intercept: number; slope: number; slopeSe: number; r2: number } {
   const n = x.length;
   const mx = x.reduce((a, b) => a + b, 0) / n;
   const my = y.reduce((a, b) => a + b, 0) / n;

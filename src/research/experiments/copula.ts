@@ -148,10 +148,11 @@ export interface CopulaResult {
 
 function errs(recs: readonly CopulaPrediction[], key: 'copula' | 'pearson'): number[] {
   const out: number[] = [];
-  for (const r of recs) r.ns.forEach((_, k) => {
-    const e = Math.abs(r[key][k]! - r.measured[k]!);
-    if (Number.isFinite(e)) out.push(e);
-  });
+  for (const r of recs)
+    r.ns.forEach((_, k) => {
+      const e = Math.abs(r[key][k]! - r.measured[k]!);
+      if (Number.isFinite(e)) out.push(e);
+    });
   return out;
 }
 
@@ -173,8 +174,14 @@ function aggregateCopula(source: string, maxLog2: number, seed: number, recs: re
         verifier: name,
         problems: ps.filter((p) => p.measured.some((x) => Number.isFinite(x))).length,
         pairs: errs(ps, 'copula').length,
-        copulaMedianAbsErr: { value: median(errs(ps, 'copula')), se: bootstrapSe(ps, (s) => median(errs(s, 'copula')), 200, seed) },
-        pearsonMedianAbsErr: { value: median(errs(ps, 'pearson')), se: bootstrapSe(ps, (s) => median(errs(s, 'pearson')), 200, seed) },
+        copulaMedianAbsErr: {
+          value: median(errs(ps, 'copula')),
+          se: bootstrapSe(ps, (s) => median(errs(s, 'copula')), 200, seed),
+        },
+        pearsonMedianAbsErr: {
+          value: median(errs(ps, 'pearson')),
+          se: bootstrapSe(ps, (s) => median(errs(s, 'pearson')), 200, seed),
+        },
         perN: ns.map((n, k) => ({
           n,
           copula: median(ps.map((p) => Math.abs(p.copula[k]! - p.measured[k]!))),
@@ -196,17 +203,26 @@ export function resolveCopula(o: CopulaOptions): GoodhartResolved {
 /** The copula experiment over goodhart's pools, as per-task units. */
 export const copulaExperiment: TaskExperiment<GoodhartResolved, CopulaRecord, CopulaResult> = {
   task: copulaTask,
-  aggregate: (o, recs) => aggregateCopula(`goodhart ${o.domain} pools (seed ${o.seed}, train ${o.train}, pool ${o.pool})`, o.maxLog2, o.seed, recs),
+  aggregate: (o, recs) =>
+    aggregateCopula(`goodhart ${o.domain} pools (seed ${o.seed}, train ${o.train}, pool ${o.pool})`, o.maxLog2, o.seed, recs),
 };
 
 /** Run on goodhart's pools. */
 export function runCopula(opts: CopulaOptions & { onTask?: (d: number, total: number) => void }): CopulaResult {
   const o = resolveCopula(opts);
-  return copulaExperiment.aggregate(o, runTaskRange(copulaExperiment, o, 0, o.tasks, (d) => opts.onTask?.(d, o.tasks)));
+  return copulaExperiment.aggregate(
+    o,
+    runTaskRange(copulaExperiment, o, 0, o.tasks, (d) => opts.onTask?.(d, o.tasks)),
+  );
 }
 
 /** Run on pool records (the `snd --pool` format), grouped by problem in first-seen order. */
-export function runCopulaOnRecords(records: readonly { problem: string; scores: Record<string, number>; gold: number }[], source: string, maxLog2?: number, seed = 0): CopulaResult {
+export function runCopulaOnRecords(
+  records: readonly { problem: string; scores: Record<string, number>; gold: number }[],
+  source: string,
+  maxLog2?: number,
+  seed = 0,
+): CopulaResult {
   const groups = new Map<string, { scores: Record<string, number[]>; gold: number[] }>();
   for (const r of records) {
     let g = groups.get(r.problem);
@@ -216,16 +232,33 @@ export function runCopulaOnRecords(records: readonly { problem: string; scores: 
   }
   const minPool = Math.min(...[...groups.values()].map((g) => g.gold.length));
   const k = maxLog2 ?? Math.floor(Math.log2(minPool));
-  if (k < 1 || 2 ** k > minPool) throw new AnchorError('BAD_ARGUMENT', `max log2 ${k} needs pools of at least ${2 ** k} (and at least 2) candidates; the smallest has ${minPool}`);
-  const recs = [...groups.values()].map((g) => Object.fromEntries(Object.entries(g.scores).map(([name, s]) => [name, predictPool(s, g.gold, k)])));
+  if (k < 1 || 2 ** k > minPool)
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      `max log2 ${k} needs pools of at least ${2 ** k} (and at least 2) candidates; the smallest has ${minPool}`,
+    );
+  const recs = [...groups.values()].map((g) =>
+    Object.fromEntries(Object.entries(g.scores).map(([name, s]) => [name, predictPool(s, g.gold, k)])),
+  );
   return aggregateCopula(source, k, seed, recs);
 }
 
 /** Headline figures. */
 export function copulaHeadlines(r: CopulaResult, label: string): Headline[] {
   return r.verifiers.flatMap((v) => [
-    { experiment: `copula ${label}`, figure: `${v.verifier}: median |Snd@N copula prediction − measured|`, value: v.copulaMedianAbsErr.value, se: v.copulaMedianAbsErr.se, note: `${v.pairs} (problem, N) pairs, N = 2..2^${r.maxLog2}; bootstrap SE over problems` },
-    { experiment: `copula ${label}`, figure: `${v.verifier}: median |Snd@N Pearson prediction − measured|`, value: v.pearsonMedianAbsErr.value, se: v.pearsonMedianAbsErr.se, note: 'bootstrap SE over problems' },
+    {
+      experiment: `copula ${label}`,
+      figure: `${v.verifier}: median |Snd@N copula prediction − measured|`,
+      value: v.copulaMedianAbsErr.value,
+      se: v.copulaMedianAbsErr.se,
+      note: `${v.pairs} (problem, N) pairs, N = 2..2^${r.maxLog2}; bootstrap SE over problems`,
+    },
+    {
+      experiment: `copula ${label}`,
+      figure: `${v.verifier}: median |Snd@N Pearson prediction − measured|`,
+      value: v.pearsonMedianAbsErr.value,
+      se: v.pearsonMedianAbsErr.se,
+      note: 'bootstrap SE over problems',
+    },
   ]);
 }
-

@@ -46,7 +46,13 @@ export const EXCHANGE_DEFAULTS = { rhos: [0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 0.9, 1.0
 
 /** Fill in defaults. */
 export function resolveExchangeRate(o: ExchangeRateOptions): ExchangeRateResolved {
-  const r = { tasks: o.tasks, seed: o.seed, rhos: o.rhos ?? [...EXCHANGE_DEFAULTS.rhos], maxLog2: o.maxLog2 ?? EXCHANGE_DEFAULTS.maxLog2, batch: o.batch ?? EXCHANGE_DEFAULTS.batch };
+  const r = {
+    tasks: o.tasks,
+    seed: o.seed,
+    rhos: o.rhos ?? [...EXCHANGE_DEFAULTS.rhos],
+    maxLog2: o.maxLog2 ?? EXCHANGE_DEFAULTS.maxLog2,
+    batch: o.batch ?? EXCHANGE_DEFAULTS.batch,
+  };
   if (!(r.tasks >= 1)) throw new AnchorError('BAD_ARGUMENT', `--tasks must be >= 1, got ${r.tasks}`);
   if (!r.rhos.includes(1)) throw new AnchorError('BAD_ARGUMENT', 'the ρ grid must include 1 (the sound verifier)');
   if (r.rhos.some((x) => !(x > 0 && x <= 1))) throw new AnchorError('BAD_ARGUMENT', 'every ρ must be in (0, 1]');
@@ -208,7 +214,8 @@ function aggregateExchangeRate(o: ExchangeRateResolved, recs: readonly ExchangeR
   const maxEmpDev = (sample: readonly ExchangeRateRecord[]): number => {
     const mm = meansOf(o, sample).mean;
     let best = 0;
-    for (const e of empiricalPenalty(o, mm)) if (e.log2 !== null) best = Math.max(best, Math.abs(e.log2 - exactByKey.get(`${e.rho}:${ns[e.k]}`)!));
+    for (const e of empiricalPenalty(o, mm))
+      if (e.log2 !== null) best = Math.max(best, Math.abs(e.log2 - exactByKey.get(`${e.rho}:${ns[e.k]}`)!));
     return best;
   };
   const asym = (p: PenaltyPoint): number => Math.abs(p.asymptoticLog2 - p.exactLog2);
@@ -223,27 +230,57 @@ function aggregateExchangeRate(o: ExchangeRateResolved, recs: readonly ExchangeR
     maxAbsDeviation: { value: Math.abs(worst.simulated - worst.theory), se: worst.se, rho: worst.rho, n: worst.n },
     maxAbsZ: Math.max(...points.map((p) => Math.abs(p.z))),
     maxEmpiricalVsExactLog2: worstEmp
-      ? { value: dev(worstEmp), se: bootstrapSe(recs, maxEmpDev, 100, o.seed), rho: worstEmp.rho, n: worstEmp.n, pairs: defined.length }
+      ? {
+          value: dev(worstEmp),
+          se: bootstrapSe(recs, maxEmpDev, 100, o.seed),
+          rho: worstEmp.rho,
+          n: worstEmp.n,
+          pairs: defined.length,
+        }
       : { value: NaN, se: NaN, rho: NaN, n: NaN, pairs: 0 },
     maxAsymptoticVsExactLog2: { value: asym(worstAsym), rho: worstAsym.rho, n: worstAsym.n, overEmpiricalPairs: defined.length },
   };
 }
 
 /** The experiment as per-batch units. */
-export const exchangeRateExperiment: TaskExperiment<ExchangeRateResolved, ExchangeRateRecord, ExchangeRateResult> = { task: exchangeRateTask, aggregate: aggregateExchangeRate };
+export const exchangeRateExperiment: TaskExperiment<ExchangeRateResolved, ExchangeRateRecord, ExchangeRateResult> = {
+  task: exchangeRateTask,
+  aggregate: aggregateExchangeRate,
+};
 
 /** Run it. */
 export function runExchangeRate(opts: ExchangeRateOptions & { onTask?: (d: number, total: number) => void }): ExchangeRateResult {
   const o = resolveExchangeRate(opts);
-  return aggregateExchangeRate(o, runTaskRange(exchangeRateExperiment, o, 0, o.tasks, (d) => opts.onTask?.(d, o.tasks)));
+  return aggregateExchangeRate(
+    o,
+    runTaskRange(exchangeRateExperiment, o, 0, o.tasks, (d) => opts.onTask?.(d, o.tasks)),
+  );
 }
 
 /** Headline figures. */
 export function exchangeRateHeadlines(r: ExchangeRateResult): Headline[] {
   const e = 'exchange-rate';
   return [
-    { experiment: e, figure: `max |simulated − ρ·m(N)| over ρ × N (at ρ=${r.maxAbsDeviation.rho}, N=${r.maxAbsDeviation.n})`, value: r.maxAbsDeviation.value, se: r.maxAbsDeviation.se, note: `SE of the simulated mean at that point; ${r.replicates} replicates; max |z| = ${r.maxAbsZ.toFixed(2)}` },
-    { experiment: e, figure: `max |log2 N′ empirical − exact| (${r.maxEmpiricalVsExactLog2.pairs} pairs with N′ ≤ 2^${Math.log2(r.ns[r.ns.length - 1]!)}; at ρ=${r.maxEmpiricalVsExactLog2.rho}, N=${r.maxEmpiricalVsExactLog2.n})`, value: r.maxEmpiricalVsExactLog2.value, se: r.maxEmpiricalVsExactLog2.se, note: 'bootstrap SE over replicate batches' },
-    { experiment: e, figure: `max |log2 N′ asymptotic N^(1/ρ²) − exact| over the same pairs (at ρ=${r.maxAsymptoticVsExactLog2.rho}, N=${r.maxAsymptoticVsExactLog2.n})`, value: r.maxAsymptoticVsExactLog2.value, se: NaN, note: 'both deterministic' },
+    {
+      experiment: e,
+      figure: `max |simulated − ρ·m(N)| over ρ × N (at ρ=${r.maxAbsDeviation.rho}, N=${r.maxAbsDeviation.n})`,
+      value: r.maxAbsDeviation.value,
+      se: r.maxAbsDeviation.se,
+      note: `SE of the simulated mean at that point; ${r.replicates} replicates; max |z| = ${r.maxAbsZ.toFixed(2)}`,
+    },
+    {
+      experiment: e,
+      figure: `max |log2 N′ empirical − exact| (${r.maxEmpiricalVsExactLog2.pairs} pairs with N′ ≤ 2^${Math.log2(r.ns[r.ns.length - 1]!)}; at ρ=${r.maxEmpiricalVsExactLog2.rho}, N=${r.maxEmpiricalVsExactLog2.n})`,
+      value: r.maxEmpiricalVsExactLog2.value,
+      se: r.maxEmpiricalVsExactLog2.se,
+      note: 'bootstrap SE over replicate batches',
+    },
+    {
+      experiment: e,
+      figure: `max |log2 N′ asymptotic N^(1/ρ²) − exact| over the same pairs (at ρ=${r.maxAsymptoticVsExactLog2.rho}, N=${r.maxAsymptoticVsExactLog2.n})`,
+      value: r.maxAsymptoticVsExactLog2.value,
+      se: NaN,
+      note: 'both deterministic',
+    },
   ];
 }

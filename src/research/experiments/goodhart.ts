@@ -37,7 +37,10 @@ export interface GoodhartOptions {
 }
 
 /** The reference sizes per domain (docs/design.md, "The synthetic worlds"). */
-export const GOODHART_DEFAULTS: Record<DslWorldName, { train: number; pool: number; maxLog2: number; verifiers: VerifierSpec[] }> = {
+export const GOODHART_DEFAULTS: Record<
+  DslWorldName,
+  { train: number; pool: number; maxLog2: number; verifiers: VerifierSpec[] }
+> = {
   dsl6: { train: 1000, pool: 2048, maxLog2: 11, verifiers: [{ name: 'ridge-43', set: 'default', model: 'ridge' }] },
   richdsl: {
     train: 2000,
@@ -45,9 +48,19 @@ export const GOODHART_DEFAULTS: Record<DslWorldName, { train: number; pool: numb
     maxLog2: 12,
     verifiers: [
       { name: 'ridge-weak-111', set: 'weak', model: 'ridge' },
-      { name: 'gbt-strong-359', set: 'strong', model: 'gbt', note: 'gradient-boosted trees, sklearn defaults: 100 trees, lr 0.1, depth 3' },
+      {
+        name: 'gbt-strong-359',
+        set: 'strong',
+        model: 'gbt',
+        note: 'gradient-boosted trees, sklearn defaults: 100 trees, lr 0.1, depth 3',
+      },
       // Not in the reference: separates "more features" from "a more flexible model".
-      { name: 'ridge-strong-359', set: 'strong', model: 'ridge', note: 'ridge on the strong features (extra, not in the reference)' },
+      {
+        name: 'ridge-strong-359',
+        set: 'strong',
+        model: 'ridge',
+        note: 'ridge on the strong features (extra, not in the reference)',
+      },
     ],
   },
 };
@@ -107,9 +120,18 @@ export interface GoodhartResolved {
 export function resolveGoodhart(opts: GoodhartOptions): GoodhartResolved {
   const d = GOODHART_DEFAULTS[opts.domain];
   if (!d) throw new AnchorError('BAD_ARGUMENT', `unknown domain ${opts.domain}`);
-  const r = { domain: opts.domain, tasks: opts.tasks, seed: opts.seed, train: opts.train ?? d.train, pool: opts.pool ?? d.pool, maxLog2: opts.maxLog2 ?? d.maxLog2, alpha: opts.alpha ?? 1 };
+  const r = {
+    domain: opts.domain,
+    tasks: opts.tasks,
+    seed: opts.seed,
+    train: opts.train ?? d.train,
+    pool: opts.pool ?? d.pool,
+    maxLog2: opts.maxLog2 ?? d.maxLog2,
+    alpha: opts.alpha ?? 1,
+  };
   if (!(r.tasks >= 1)) throw new AnchorError('BAD_ARGUMENT', `--tasks must be >= 1, got ${r.tasks}`);
-  if (2 ** r.maxLog2 > r.pool) throw new AnchorError('BAD_ARGUMENT', `N up to 2^${r.maxLog2} needs a pool of at least ${2 ** r.maxLog2}, got ${r.pool}`);
+  if (2 ** r.maxLog2 > r.pool)
+    throw new AnchorError('BAD_ARGUMENT', `N up to 2^${r.maxLog2} needs a pool of at least ${2 ** r.maxLog2}, got ${r.pool}`);
   return r;
 }
 
@@ -137,7 +159,10 @@ export function goodhartPool(o: GoodhartResolved, t: number): GoodhartPool {
   for (const v of GOODHART_DEFAULTS[o.domain].verifiers) {
     const Xtr = trainProgs.map((p) => world.features(p, v.set));
     const Xpool = poolProgs.map((p) => world.features(p, v.set));
-    const s = v.model === 'ridge' ? predictLinear(fitRidgeF64(Xtr, trainGold, { alpha: o.alpha }), Xpool) : predictGbt(fitGbt(Xtr, trainGold), Xpool);
+    const s =
+      v.model === 'ridge'
+        ? predictLinear(fitRidgeF64(Xtr, trainGold, { alpha: o.alpha }), Xpool)
+        : predictGbt(fitGbt(Xtr, trainGold), Xpool);
     scores[v.name] = Array.from(s);
   }
   return { task: task.id, programs: poolProgs, gold, scores };
@@ -163,7 +188,12 @@ export function goodhartTask(o: GoodhartResolved, t: number): GoodhartTaskRecord
     const r = spearman(s, gold);
     rho[name] = Number.isFinite(r) ? r : null;
   }
-  return { exec: expectedBestOfNCurve({ scores: gold, gold }, ns), learned, spearman: rho, poolMean: gold.reduce((a, b) => a + b, 0) / gold.length };
+  return {
+    exec: expectedBestOfNCurve({ scores: gold, gold }, ns),
+    learned,
+    spearman: rho,
+    poolMean: gold.reduce((a, b) => a + b, 0) / gold.length,
+  };
 }
 
 /** The Goodhart result from the ordered task records. */
@@ -172,7 +202,15 @@ export function aggregateGoodhart(o: GoodhartResolved, recs: readonly GoodhartTa
   const d = GOODHART_DEFAULTS[o.domain];
   const ns = powersOfTwo(o.maxLog2);
   const exec = recs.map((r) => r.exec);
-  const snd = new Map(d.verifiers.map((v) => [v.name, sndAuc(recs.map((r) => r.learned[v.name]!), exec)]));
+  const snd = new Map(
+    d.verifiers.map((v) => [
+      v.name,
+      sndAuc(
+        recs.map((r) => r.learned[v.name]!),
+        exec,
+      ),
+    ]),
+  );
   const rows: GoodhartRow[] = ns.map((n, k) => ({
     n,
     execution: meanAndSe(exec.map((r) => r[k]!)),
@@ -186,7 +224,13 @@ export function aggregateGoodhart(o: GoodhartResolved, recs: readonly GoodhartTa
     train: o.train,
     pool: o.pool,
     alpha: o.alpha,
-    verifiers: d.verifiers.map((v) => ({ name: v.name, model: v.model, features: `${o.domain}:${v.set}`, dim: world.featureDim(v.set), ...(v.note ? { note: v.note } : {}) })),
+    verifiers: d.verifiers.map((v) => ({
+      name: v.name,
+      model: v.model,
+      features: `${o.domain}:${v.set}`,
+      dim: world.featureDim(v.set),
+      ...(v.note ? { note: v.note } : {}),
+    })),
     rows,
     auc: Object.fromEntries(d.verifiers.map((v) => [v.name, snd.get(v.name)!.auc])),
     aucSe: Object.fromEntries(d.verifiers.map((v) => [v.name, snd.get(v.name)!.se])),
@@ -196,10 +240,16 @@ export function aggregateGoodhart(o: GoodhartResolved, recs: readonly GoodhartTa
 }
 
 /** The Goodhart experiment as independent per-task units. */
-export const goodhartExperiment: TaskExperiment<GoodhartResolved, GoodhartTaskRecord, GoodhartResult> = { task: goodhartTask, aggregate: aggregateGoodhart };
+export const goodhartExperiment: TaskExperiment<GoodhartResolved, GoodhartTaskRecord, GoodhartResult> = {
+  task: goodhartTask,
+  aggregate: aggregateGoodhart,
+};
 
 /** Run the Goodhart experiment. */
 export function runGoodhart(opts: GoodhartOptions): GoodhartResult {
   const o = resolveGoodhart(opts);
-  return aggregateGoodhart(o, runTaskRange(goodhartExperiment, o, 0, o.tasks, (d) => opts.onTask?.(d, o.tasks)));
+  return aggregateGoodhart(
+    o,
+    runTaskRange(goodhartExperiment, o, 0, o.tasks, (d) => opts.onTask?.(d, o.tasks)),
+  );
 }

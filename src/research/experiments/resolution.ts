@@ -112,7 +112,14 @@ export function resolveResolution(o: ResolutionOptions): ResolutionResolved {
   return r;
 }
 
-type Decomp = { brier: number; reliability: number; resolution: number; uncertainty: number; baseRate: number; meanForecast: number };
+type Decomp = {
+  brier: number;
+  reliability: number;
+  resolution: number;
+  uncertainty: number;
+  baseRate: number;
+  meanForecast: number;
+};
 
 /** One task: per arm, per round, the out-of-sample decomposition. */
 export type ResolutionRecord = Record<'anchored' | 'frozen', Decomp[]>;
@@ -145,7 +152,14 @@ function resolutionTask(o: ResolutionResolved, t: number): ResolutionRecord {
       const f = sel.map((i) => prob[i]!);
       const oc = sel.map((i) => outcome[i]!);
       const b = brierDecomposition(f, oc);
-      rec[arm].push({ brier: b.brier, reliability: b.reliability, resolution: b.resolution, uncertainty: b.uncertainty, baseRate: b.baseRate, meanForecast: f.reduce((a, x) => a + x, 0) / f.length });
+      rec[arm].push({
+        brier: b.brier,
+        reliability: b.reliability,
+        resolution: b.resolution,
+        uncertainty: b.uncertainty,
+        baseRate: b.baseRate,
+        meanForecast: f.reduce((a, x) => a + x, 0) / f.length,
+      });
       if (arm === 'anchored') {
         for (const i of sel) {
           X.push(feats[i]!);
@@ -193,17 +207,27 @@ function aggregateResolution(o: ResolutionResolved, recs: readonly ResolutionRec
     claims: o.claims,
     base: o.base,
     threshold: o.threshold,
-    perRound: Array.from({ length: o.rounds }, (_, r) => ({ round: r + 1, anchored: arm('anchored', r), frozen: arm('frozen', r) })),
+    perRound: Array.from({ length: o.rounds }, (_, r) => ({
+      round: r + 1,
+      anchored: arm('anchored', r),
+      frozen: arm('frozen', r),
+    })),
   };
 }
 
 /** As per-task units. */
-export const resolutionExperiment: TaskExperiment<ResolutionResolved, ResolutionRecord, ResolutionResult> = { task: resolutionTask, aggregate: aggregateResolution };
+export const resolutionExperiment: TaskExperiment<ResolutionResolved, ResolutionRecord, ResolutionResult> = {
+  task: resolutionTask,
+  aggregate: aggregateResolution,
+};
 
 /** Run. */
 export function runResolution(opts: ResolutionOptions & { onTask?: (d: number, total: number) => void }): ResolutionResult {
   const o = resolveResolution(opts);
-  return aggregateResolution(o, runTaskRange(resolutionExperiment, o, 0, o.tasks, (d) => opts.onTask?.(d, o.tasks)));
+  return aggregateResolution(
+    o,
+    runTaskRange(resolutionExperiment, o, 0, o.tasks, (d) => opts.onTask?.(d, o.tasks)),
+  );
 }
 
 /** Headline figures. */
@@ -218,5 +242,14 @@ export function resolutionHeadlines(r: ResolutionResult): Headline[] {
     se: row[arm][k].se,
     note: 'per-task 10-bin decomposition, mean ± SE over tasks',
   });
-  return [h('anchored', first, 'reliability'), h('anchored', last, 'reliability'), h('frozen', last, 'reliability'), h('anchored', first, 'resolution'), h('anchored', last, 'resolution'), h('frozen', last, 'resolution'), h('anchored', last, 'brier'), h('frozen', last, 'brier')];
+  return [
+    h('anchored', first, 'reliability'),
+    h('anchored', last, 'reliability'),
+    h('frozen', last, 'reliability'),
+    h('anchored', first, 'resolution'),
+    h('anchored', last, 'resolution'),
+    h('frozen', last, 'resolution'),
+    h('anchored', last, 'brier'),
+    h('frozen', last, 'brier'),
+  ];
 }

@@ -91,7 +91,11 @@ export function resolveSettlement(opts: SettlementLoopOptions): SettlementResolv
   const specs = GOODHART_DEFAULTS[opts.domain]?.verifiers;
   if (!specs) throw new AnchorError('BAD_ARGUMENT', `unknown domain ${opts.domain}`);
   const verifier = opts.verifier === undefined ? specs[0]! : specs.find((v) => v.name === opts.verifier);
-  if (!verifier) throw new AnchorError('BAD_ARGUMENT', `--verifier ${opts.verifier} is not a ${opts.domain} verifier (${specs.map((v) => v.name).join(', ')})`);
+  if (!verifier)
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      `--verifier ${opts.verifier} is not a ${opts.domain} verifier (${specs.map((v) => v.name).join(', ')})`,
+    );
   const r = {
     domain: opts.domain,
     tasks: opts.tasks,
@@ -189,7 +193,12 @@ export function aggregateSettlement(o: SettlementResolved, recs: readonly Settle
     top: o.top,
     base: o.base,
     alpha: o.alpha,
-    verifier: { name: o.verifier.name, model: o.verifier.model, features: `${o.domain}:${o.verifier.set}`, dim: getWorld(o.domain).featureDim(o.verifier.set) },
+    verifier: {
+      name: o.verifier.name,
+      model: o.verifier.model,
+      features: `${o.domain}:${o.verifier.set}`,
+      dim: getWorld(o.domain).featureDim(o.verifier.set),
+    },
     perRound: Array.from({ length: o.rounds }, (_, r) => {
       const ag = col('ag', r);
       const ad = col('ad', r);
@@ -209,10 +218,16 @@ export function aggregateSettlement(o: SettlementResolved, recs: readonly Settle
 }
 
 /** The settlement loop as independent per-task units. */
-export const settlementExperiment: TaskExperiment<SettlementResolved, SettlementTaskRecord, SettlementLoopResult> = { task: settlementTask, aggregate: aggregateSettlement };
+export const settlementExperiment: TaskExperiment<SettlementResolved, SettlementTaskRecord, SettlementLoopResult> = {
+  task: settlementTask,
+  aggregate: aggregateSettlement,
+};
 
 /** Run the settlement loop. */
 export function runSettlementLoop(opts: SettlementLoopOptions): SettlementLoopResult {
   const o = resolveSettlement(opts);
-  return aggregateSettlement(o, runTaskRange(settlementExperiment, o, 0, o.tasks, (d) => opts.onTask?.(d, o.tasks)));
+  return aggregateSettlement(
+    o,
+    runTaskRange(settlementExperiment, o, 0, o.tasks, (d) => opts.onTask?.(d, o.tasks)),
+  );
 }

@@ -46,7 +46,13 @@ export interface ScalingOptions {
 export type ScalingResolved = Required<Omit<ScalingOptions, 'domain'>> & { domain: DslWorldName };
 
 /** Defaults. */
-export const SCALING_DEFAULTS = { budgets: [32, 64, 128, 256, 512, 1024], init: 32, batch: 32, candidates: 512, committee: 5 } as const;
+export const SCALING_DEFAULTS = {
+  budgets: [32, 64, 128, 256, 512, 1024],
+  init: 32,
+  batch: 32,
+  candidates: 512,
+  committee: 5,
+} as const;
 
 /** Fill in defaults and check. */
 export function resolveScaling(o: ScalingOptions): ScalingResolved {
@@ -66,9 +72,13 @@ export function resolveScaling(o: ScalingOptions): ScalingResolved {
     alpha: o.alpha ?? 1,
   };
   if (!(r.tasks >= 1)) throw new AnchorError('BAD_ARGUMENT', `--tasks must be >= 1, got ${r.tasks}`);
-  if (2 ** r.maxLog2 > r.evalPool) throw new AnchorError('BAD_ARGUMENT', `N up to 2^${r.maxLog2} needs an evaluation pool of at least ${2 ** r.maxLog2}`);
+  if (2 ** r.maxLog2 > r.evalPool)
+    throw new AnchorError('BAD_ARGUMENT', `N up to 2^${r.maxLog2} needs an evaluation pool of at least ${2 ** r.maxLog2}`);
   if (r.budgets.some((b, i) => b < r.init || (i > 0 && b <= r.budgets[i - 1]!) || (b - r.init) % r.batch !== 0))
-    throw new AnchorError('BAD_ARGUMENT', `budgets must increase, start at >= init (${r.init}) and differ from it by multiples of batch (${r.batch})`);
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      `budgets must increase, start at >= init (${r.init}) and differ from it by multiples of batch (${r.batch})`,
+    );
   if (r.batch > r.candidates) throw new AnchorError('BAD_ARGUMENT', 'batch exceeds candidates');
   return r;
 }
@@ -80,11 +90,28 @@ export interface ScalingRecord {
 }
 
 /** Indices of the `k` candidates with the largest bootstrap-committee variance. Exported for tests. */
-export function uncertaintyPick(X: readonly Float32Array[], y: readonly number[], cand: readonly Float32Array[], k: number, committee: number, alpha: number, rng: Rng): number[] {
+export function uncertaintyPick(
+  X: readonly Float32Array[],
+  y: readonly number[],
+  cand: readonly Float32Array[],
+  k: number,
+  committee: number,
+  alpha: number,
+  rng: Rng,
+): number[] {
   const preds: Float64Array[] = [];
   for (let c = 0; c < committee; c++) {
     const idx = Array.from({ length: X.length }, () => rng.int(X.length));
-    preds.push(predictLinear(fitRidgeF64(idx.map((i) => X[i]!), idx.map((i) => y[i]!), { alpha }), cand));
+    preds.push(
+      predictLinear(
+        fitRidgeF64(
+          idx.map((i) => X[i]!),
+          idx.map((i) => y[i]!),
+          { alpha },
+        ),
+        cand,
+      ),
+    );
   }
   const v = cand.map((_, j) => {
     const m = preds.reduce((a, p) => a + p[j]!, 0) / committee;
@@ -123,7 +150,11 @@ function scalingTask(o: ScalingResolved, t: number): ScalingRecord {
       const cX = cand.map((p) => world.features(p, set));
       const take = Math.min(o.batch, maxBudget - X.length);
       const sel =
-        s === 'on-policy' ? topK(predictLinear(fit, cX), take) : s === 'random' ? pickRng.sampleIndices(cand.length, take) : uncertaintyPick(X, y, cX, take, o.committee, o.alpha, pickRng);
+        s === 'on-policy'
+          ? topK(predictLinear(fit, cX), take)
+          : s === 'random'
+            ? pickRng.sampleIndices(cand.length, take)
+            : uncertaintyPick(X, y, cX, take, o.committee, o.alpha, pickRng);
       for (const i of sel) {
         X.push(cX[i]!);
         y.push(world.evaluate(cand[i]!, task));
@@ -164,21 +195,37 @@ function aggregateScaling(o: ScalingResolved, recs: readonly ScalingRecord[]): S
     maxLog2: o.maxLog2,
     strategies: STRATEGIES.map((s) => {
       const auc = o.budgets.map((b, i) => {
-        const a = sndAuc(recs.map((r) => r.curves[s][i]!), exec);
+        const a = sndAuc(
+          recs.map((r) => r.curves[s][i]!),
+          exec,
+        );
         return { budget: b, auc: a.auc, se: a.se };
       });
-      return { strategy: s, auc, trend: linearFit(auc.map((a) => Math.log2(a.budget)), auc.map((a) => a.auc)) };
+      return {
+        strategy: s,
+        auc,
+        trend: linearFit(
+          auc.map((a) => Math.log2(a.budget)),
+          auc.map((a) => a.auc),
+        ),
+      };
     }),
   };
 }
 
 /** As per-task units. */
-export const scalingExperiment: TaskExperiment<ScalingResolved, ScalingRecord, ScalingResult> = { task: scalingTask, aggregate: aggregateScaling };
+export const scalingExperiment: TaskExperiment<ScalingResolved, ScalingRecord, ScalingResult> = {
+  task: scalingTask,
+  aggregate: aggregateScaling,
+};
 
 /** Run. */
 export function runScaling(opts: ScalingOptions & { onTask?: (d: number, total: number) => void }): ScalingResult {
   const o = resolveScaling(opts);
-  return aggregateScaling(o, runTaskRange(scalingExperiment, o, 0, o.tasks, (d) => opts.onTask?.(d, o.tasks)));
+  return aggregateScaling(
+    o,
+    runTaskRange(scalingExperiment, o, 0, o.tasks, (d) => opts.onTask?.(d, o.tasks)),
+  );
 }
 
 /** Headline figures. */
@@ -188,9 +235,27 @@ export function scalingHeadlines(r: ScalingResult): Headline[] {
     const first = s.auc[0]!;
     const last = s.auc[s.auc.length - 1]!;
     return [
-      { experiment: e, figure: `${s.strategy}: Snd AUC at S = ${first.budget}`, value: first.auc, se: first.se, note: 'delta-method SE over tasks' },
-      { experiment: e, figure: `${s.strategy}: Snd AUC at S = ${last.budget}`, value: last.auc, se: last.se, note: 'delta-method SE over tasks' },
-      { experiment: e, figure: `${s.strategy}: AUC slope per doubling of S (log-linear fit, R² = ${s.trend.r2.toFixed(3)})`, value: s.trend.slope, se: s.trend.slopeSe, note: 'OLS SE of the slope over the budget grid' },
+      {
+        experiment: e,
+        figure: `${s.strategy}: Snd AUC at S = ${first.budget}`,
+        value: first.auc,
+        se: first.se,
+        note: 'delta-method SE over tasks',
+      },
+      {
+        experiment: e,
+        figure: `${s.strategy}: Snd AUC at S = ${last.budget}`,
+        value: last.auc,
+        se: last.se,
+        note: 'delta-method SE over tasks',
+      },
+      {
+        experiment: e,
+        figure: `${s.strategy}: AUC slope per doubling of S (log-linear fit, R² = ${s.trend.r2.toFixed(3)})`,
+        value: s.trend.slope,
+        se: s.trend.slopeSe,
+        note: 'OLS SE of the slope over the budget grid',
+      },
     ];
   });
 }

@@ -13,7 +13,14 @@ import { join } from 'node:path';
 import type { TaskExperiment, Headline } from './common.ts';
 import { goodhartExperiment, resolveGoodhart, type GoodhartResult } from './goodhart.ts';
 import { resolveSettlement, settlementExperiment, type SettlementLoopResult } from './settlement-loop.ts';
-import { resolveStrongVerifier, strongVerifierExperiment, strongVerifierHeadlines, goodhartHeadlines, settlementHeadlines, type StrongVerifierResult } from './strong-verifier.ts';
+import {
+  resolveStrongVerifier,
+  strongVerifierExperiment,
+  strongVerifierHeadlines,
+  goodhartHeadlines,
+  settlementHeadlines,
+  type StrongVerifierResult,
+} from './strong-verifier.ts';
 import { exchangeRateExperiment, exchangeRateHeadlines, resolveExchangeRate, type ExchangeRateResult } from './exchange-rate.ts';
 import { copulaExperiment, copulaHeadlines, resolveCopula, type CopulaResult } from './copula.ts';
 import { adversaryExperiment, adversaryHeadlines, resolveAdversary, type AdversaryResult } from './adversary.ts';
@@ -98,7 +105,12 @@ export function suiteJobs(quick: boolean, seed = 0): SuiteJob[] {
       command: 'anchor-rl experiment adversary --domain dsl6',
       tasks: T,
       experiment: adversaryExperiment,
-      opts: resolveAdversary({ domain: 'dsl6', tasks: T, seed, ...(quick ? { steps: 30, base: 200, every: 10, probes: 64 } : {}) }),
+      opts: resolveAdversary({
+        domain: 'dsl6',
+        tasks: T,
+        seed,
+        ...(quick ? { steps: 30, base: 200, every: 10, probes: 64 } : {}),
+      }),
       headlines: adversaryHeadlines,
       format: formatAdversary,
       charts: (r: AdversaryResult) => chartsFor.adversary(r),
@@ -109,7 +121,12 @@ export function suiteJobs(quick: boolean, seed = 0): SuiteJob[] {
       command: 'anchor-rl experiment settlement-scaling --domain dsl6',
       tasks: T,
       experiment: scalingExperiment,
-      opts: resolveScaling({ domain: 'dsl6', tasks: T, seed, ...(quick ? { budgets: [16, 32, 64], init: 16, batch: 16, candidates: 128, evalPool: 256, maxLog2: 8 } : {}) }),
+      opts: resolveScaling({
+        domain: 'dsl6',
+        tasks: T,
+        seed,
+        ...(quick ? { budgets: [16, 32, 64], init: 16, batch: 16, candidates: 128, evalPool: 256, maxLog2: 8 } : {}),
+      }),
       headlines: scalingHeadlines,
       format: formatScaling,
       charts: (r: ScalingResult) => chartsFor.scaling(r),
@@ -120,7 +137,12 @@ export function suiteJobs(quick: boolean, seed = 0): SuiteJob[] {
       command: 'anchor-rl experiment resolution --domain dsl6',
       tasks: T,
       experiment: resolutionExperiment,
-      opts: resolveResolution({ domain: 'dsl6', tasks: T, seed, ...(quick ? { rounds: 3, pool: 128, claims: 32, base: 100 } : {}) }),
+      opts: resolveResolution({
+        domain: 'dsl6',
+        tasks: T,
+        seed,
+        ...(quick ? { rounds: 3, pool: 128, claims: 32, base: 100 } : {}),
+      }),
       headlines: resolutionHeadlines,
       format: formatResolution,
       charts: (r: ResolutionResult) => chartsFor.resolution(r),
@@ -133,8 +155,15 @@ export function suiteJobs(quick: boolean, seed = 0): SuiteJob[] {
       experiment: strongVerifierExperiment,
       opts: resolveStrongVerifier({ tasks: T, seed, ...gR, ...(quick ? { rounds: 3, loopPool: 128, top: 16, base: 100 } : {}) }),
       headlines: strongVerifierHeadlines,
-      format: (r: StrongVerifierResult) => [formatGoodhart(r.goodhart), '', formatSettlement(r.settlement.weak), '', formatSettlement(r.settlement.strong)].join('\n'),
-      charts: (r: StrongVerifierResult) => [...chartsFor.goodhart(r.goodhart, 'strong-verifier-goodhart'), ...chartsFor.settlement(r.settlement.weak, 'strong-verifier-loop-weak'), ...chartsFor.settlement(r.settlement.strong, 'strong-verifier-loop-strong')],
+      format: (r: StrongVerifierResult) =>
+        [formatGoodhart(r.goodhart), '', formatSettlement(r.settlement.weak), '', formatSettlement(r.settlement.strong)].join(
+          '\n',
+        ),
+      charts: (r: StrongVerifierResult) => [
+        ...chartsFor.goodhart(r.goodhart, 'strong-verifier-goodhart'),
+        ...chartsFor.settlement(r.settlement.weak, 'strong-verifier-loop-weak'),
+        ...chartsFor.settlement(r.settlement.strong, 'strong-verifier-loop-strong'),
+      ],
     },
     {
       id: 'copula-richdsl',
@@ -169,7 +198,15 @@ export type ChunkProgress = (done: number, total: number) => void;
  * Run a job's tasks in chunks of `chunk`, caching each chunk's records under `dir` (when given),
  * then aggregate. Identical results for any chunk size.
  */
-export function runChunked<O, R, Res>(exp: TaskExperiment<O, R, Res>, opts: O, tasks: number, chunk: number, dir?: string, onProgress?: ChunkProgress, stats?: { seconds: number }): Res {
+export function runChunked<O, R, Res>(
+  exp: TaskExperiment<O, R, Res>,
+  opts: O,
+  tasks: number,
+  chunk: number,
+  dir?: string,
+  onProgress?: ChunkProgress,
+  stats?: { seconds: number },
+): Res {
   const key = optionsKey(opts);
   if (dir) mkdirSync(dir, { recursive: true });
   const records: R[] = [];
@@ -234,7 +271,13 @@ function loadJobResult(out: string, job: SuiteJob): JobResult | undefined {
 }
 
 /** Run (or load) one job. */
-export function runJob(out: string, job: SuiteJob, quick: boolean, chunk: number, onProgress?: ChunkProgress): { result: JobResult; cached: boolean } {
+export function runJob(
+  out: string,
+  job: SuiteJob,
+  quick: boolean,
+  chunk: number,
+  onProgress?: ChunkProgress,
+): { result: JobResult; cached: boolean } {
   const cached = loadJobResult(out, job);
   if (cached) return { result: cached, cached: true };
   const stats = { seconds: 0 };

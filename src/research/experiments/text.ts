@@ -25,14 +25,20 @@ export function formatExchangeRate(r: ExchangeRateResult): string {
     }),
     ...r.rhos.map((rho) => f3(r.points.find((q) => q.rho === rho && q.n === n)!.theory)),
   ]);
-  const pen = r.penalty.map((p) => [String(p.rho), String(p.n), p.empiricalLog2 === null ? `> ${Math.log2(r.ns[r.ns.length - 1]!)}` : p.empiricalLog2.toFixed(2), p.exactLog2.toFixed(2), p.asymptoticLog2.toFixed(2)]);
+  const pen = r.penalty.map((p) => [
+    String(p.rho),
+    String(p.n),
+    p.empiricalLog2 === null ? `> ${Math.log2(r.ns[r.ns.length - 1]!)}` : p.empiricalLog2.toFixed(2),
+    p.exactLog2.toFixed(2),
+    p.asymptoticLog2.toFixed(2),
+  ]);
   return [
     `exchange-rate: joint-Gaussian model, ${r.replicates} Monte Carlo replicates (seed ${r.seed}); E[gold of the proxy's pick], gold and proxy standard normal`,
     'theory = ρ·E[max of N standard normals], the expectation integrated exactly (not √(2 ln N))',
     '',
     formatTable(header, rows),
     '',
-    "compute penalty: log2 N′ such that a proxy of correlation ρ at N′ matches the sound verifier at N",
+    'compute penalty: log2 N′ such that a proxy of correlation ρ at N′ matches the sound verifier at N',
     formatTable(['ρ', 'N', 'log2 N′ empirical', 'log2 N′ exact', 'log2 N′ asymptotic N^(1/ρ²)'], pen),
     '',
     `max |simulated − theory| = ${f3(r.maxAbsDeviation.value)} (SE there ${f3(r.maxAbsDeviation.se)}; ρ=${r.maxAbsDeviation.rho}, N=${r.maxAbsDeviation.n}); max |z| = ${r.maxAbsZ.toFixed(2)}`,
@@ -43,7 +49,11 @@ export function formatExchangeRate(r: ExchangeRateResult): string {
 
 /** copula as text. */
 export function formatCopula(r: CopulaResult): string {
-  const out = [`copula: ${r.source}; ${r.problems} problems, N = 2..2^${r.maxLog2}`, 'Snd@N per problem: measured vs Gaussian-copula (Spearman → r = 2 sin(πρ/6), empirical gold margin) vs Pearson (joint Gaussian) predictions', ''];
+  const out = [
+    `copula: ${r.source}; ${r.problems} problems, N = 2..2^${r.maxLog2}`,
+    'Snd@N per problem: measured vs Gaussian-copula (Spearman → r = 2 sin(πρ/6), empirical gold margin) vs Pearson (joint Gaussian) predictions',
+    '',
+  ];
   for (const v of r.verifiers) {
     out.push(
       `${v.verifier}: median |copula − measured| = ${pm(v.copulaMedianAbsErr.value, v.copulaMedianAbsErr.se)}, median |Pearson − measured| = ${pm(v.pearsonMedianAbsErr.value, v.pearsonMedianAbsErr.se)} (${v.pairs} pairs, ${v.problems} problems; bootstrap SE)`,
@@ -67,8 +77,16 @@ export function formatAdversary(r: AdversaryResult): string {
     '',
   ];
   for (const s of r.series) {
-    out.push(`${s.adversary} vs ${s.target}${s.target === 'anchored' ? ` — reality queries ${pm(s.queries.mean, s.queries.se, 1)}` : ''}${s.adversary === 'settlement-aware' ? `, restarts ${pm(s.restarts.mean, s.restarts.se, 1)}` : ''}`);
-    out.push(formatTable(['step', 'gold', 'proxy − gold'], steps.map((t) => [String(t), pm(s.gold[t]!.mean, s.gold[t]!.se), pm(s.gap[t]!.mean, s.gap[t]!.se)])), '');
+    out.push(
+      `${s.adversary} vs ${s.target}${s.target === 'anchored' ? ` — reality queries ${pm(s.queries.mean, s.queries.se, 1)}` : ''}${s.adversary === 'settlement-aware' ? `, restarts ${pm(s.restarts.mean, s.restarts.se, 1)}` : ''}`,
+    );
+    out.push(
+      formatTable(
+        ['step', 'gold', 'proxy − gold'],
+        steps.map((t) => [String(t), pm(s.gold[t]!.mean, s.gold[t]!.se), pm(s.gap[t]!.mean, s.gap[t]!.se)]),
+      ),
+      '',
+    );
   }
   return out.join('\n').trimEnd();
 }
@@ -82,7 +100,10 @@ export function formatScaling(r: ScalingResult): string {
     '',
     formatTable(header, rows),
     '',
-    ...r.strategies.map((s) => `${s.strategy}: AUC ≈ ${f3(s.trend.intercept)} + ${pm(s.trend.slope, s.trend.slopeSe)} · log2 S, R² = ${f3(s.trend.r2)}`),
+    ...r.strategies.map(
+      (s) =>
+        `${s.strategy}: AUC ≈ ${f3(s.trend.intercept)} + ${pm(s.trend.slope, s.trend.slopeSe)} · log2 S, R² = ${f3(s.trend.r2)}`,
+    ),
   ].join('\n');
 }
 
@@ -101,9 +122,22 @@ export function formatResolution(r: ResolutionResult): string {
   ]);
   return [
     `resolution ${r.domain}: ${r.tasks} tasks, seed ${r.seed}, ${r.rounds} rounds, pool ${r.pool}, ${r.claims} claims "gold ≥ ${r.threshold}" per round, ${r.base} base labels`,
-    'Brier decomposition (10 bins) of each round\'s claims, out of sample (before the refit); mean ± SE over tasks',
+    "Brier decomposition (10 bins) of each round's claims, out of sample (before the refit); mean ± SE over tasks",
     '',
-    formatTable(['round', 'reliability anch.', 'reliability frozen', 'resolution anch.', 'resolution frozen', 'Brier anch.', 'Brier frozen', 'base rate anch.', 'mean p anch.'], rows),
+    formatTable(
+      [
+        'round',
+        'reliability anch.',
+        'reliability frozen',
+        'resolution anch.',
+        'resolution frozen',
+        'Brier anch.',
+        'Brier frozen',
+        'base rate anch.',
+        'mean p anch.',
+      ],
+      rows,
+    ),
   ].join('\n');
 }
 
@@ -160,7 +194,20 @@ export function formatSettlement(r: SettlementLoopResult): string {
     'gold = mean gold of the top selection; drift = mean |proxy - gold| on the settled, before refit (± SE over tasks);',
     'Δ = paired per-task difference anchored − frozen (same tasks and pools) ± its SE',
     '',
-    formatTable(['round', 'gold anchored', 'gold frozen', 'drift anchored', 'drift frozen', 'Δgold (a−f)', 'Δdrift (a−f)', 'oracle top-k gold', 'pool gold'], rows),
+    formatTable(
+      [
+        'round',
+        'gold anchored',
+        'gold frozen',
+        'drift anchored',
+        'drift frozen',
+        'Δgold (a−f)',
+        'Δdrift (a−f)',
+        'oracle top-k gold',
+        'pool gold',
+      ],
+      rows,
+    ),
     '',
     `anchored ends with ${r.anchoredFinalLabels} labels; frozen keeps ${r.base}`,
   ].join('\n');

@@ -27,7 +27,8 @@ export interface ScoredPool {
  */
 export function bestOfNWeights(m: number, n: number): Float64Array {
   if (!Number.isInteger(m) || m < 1) throw new AnchorError('BAD_ARGUMENT', `pool size must be a positive integer, got ${m}`);
-  if (!Number.isInteger(n) || n < 1 || n > m) throw new AnchorError('BAD_ARGUMENT', `N must be an integer in [1, ${m}], got ${n}`);
+  if (!Number.isInteger(n) || n < 1 || n > m)
+    throw new AnchorError('BAD_ARGUMENT', `N must be an integer in [1, ${m}], got ${n}`);
   const w = new Float64Array(m);
   w[0] = n / m;
   for (let i = 0; i + 1 < m; i++) {
@@ -43,7 +44,8 @@ export function bestOfNWeights(m: number, n: number): Float64Array {
  */
 function goldByVerifierRank(pool: ScoredPool): Float64Array {
   const m = pool.scores.length;
-  if (pool.gold.length !== m) throw new AnchorError('BAD_DATASET', `scores (${m}) and gold (${pool.gold.length}) differ in length`);
+  if (pool.gold.length !== m)
+    throw new AnchorError('BAD_DATASET', `scores (${m}) and gold (${pool.gold.length}) differ in length`);
   const key = (i: number): number => {
     const s = pool.scores[i]!;
     return Number.isNaN(s) ? -Infinity : s;
@@ -84,7 +86,8 @@ export function expectedBestOfNCurve(pool: ScoredPool, ns: readonly number[]): n
 
 /** N = 2^0 … 2^k. */
 export function powersOfTwo(maxLog2: number): number[] {
-  if (!Number.isInteger(maxLog2) || maxLog2 < 0) throw new AnchorError('BAD_ARGUMENT', `max log2 must be a non-negative integer, got ${maxLog2}`);
+  if (!Number.isInteger(maxLog2) || maxLog2 < 0)
+    throw new AnchorError('BAD_ARGUMENT', `max log2 must be a non-negative integer, got ${maxLog2}`);
   return Array.from({ length: maxLog2 + 1 }, (_, k) => 2 ** k);
 }
 

@@ -30,7 +30,8 @@ export interface BrierResult {
  */
 export function brierDecomposition(forecasts: ArrayLike<number>, outcomes: ArrayLike<number>, numBins = 10): BrierResult {
   const n = forecasts.length;
-  if (outcomes.length !== n) throw new AnchorError('BAD_DATASET', `forecasts (${n}) and outcomes (${outcomes.length}) differ in length`);
+  if (outcomes.length !== n)
+    throw new AnchorError('BAD_DATASET', `forecasts (${n}) and outcomes (${outcomes.length}) differ in length`);
   if (n === 0) throw new AnchorError('BAD_DATASET', 'Brier score needs at least one forecast');
   const count = new Float64Array(numBins);
   const sumP = new Float64Array(numBins);
@@ -67,5 +68,14 @@ export function brierDecomposition(forecasts: ArrayLike<number>, outcomes: Array
   rel /= n;
   res /= n;
   const unc = base * (1 - base);
-  return { brier, reliability: rel, resolution: res, uncertainty: unc, residual: brier - (rel - res + unc), baseRate: base, n, bins };
+  return {
+    brier,
+    reliability: rel,
+    resolution: res,
+    uncertainty: unc,
+    residual: brier - (rel - res + unc),
+    baseRate: base,
+    n,
+    bins,
+  };
 }

@@ -43,7 +43,11 @@ export function sndCurve(pools: readonly ScoredPool[], maxLog2?: number): SndRes
   if (minPool < 1) throw new AnchorError('BAD_DATASET', 'every pool needs at least one candidate');
   const kMax = Math.floor(Math.log2(minPool));
   const k = maxLog2 ?? kMax;
-  if (k > kMax) throw new AnchorError('BAD_ARGUMENT', `max log2 ${k} needs pools of at least ${2 ** k} candidates; the smallest has ${minPool}`);
+  if (k > kMax)
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      `max log2 ${k} needs pools of at least ${2 ** k} candidates; the smallest has ${minPool}`,
+    );
   const ns = powersOfTwo(k);
   const v = pools.map((p) => expectedBestOfNCurve(p, ns));
   const g = pools.map((p) => expectedBestOfNCurve({ scores: p.gold, gold: p.gold }, ns));

@@ -72,7 +72,8 @@ export function tokenizePy(text: string): string[] {
 export function pySurfaceExtractor(opts: PySurfaceOptions = {}): FeatureExtractor {
   const hashDim = opts.hashDim ?? 1024;
   const maxN = opts.maxN ?? 3;
-  if (!Number.isInteger(hashDim) || hashDim < 1) throw new AnchorError('BAD_CONFIG', `hashDim must be a positive integer, got ${hashDim}`);
+  if (!Number.isInteger(hashDim) || hashDim < 1)
+    throw new AnchorError('BAD_CONFIG', `hashDim must be a positive integer, got ${hashDim}`);
   const dim = hashDim + PY_LENGTH_FEATURES.length;
   return {
     name: 'py-surface',
@@ -90,7 +91,16 @@ export function pySurfaceExtractor(opts: PySurfaceOptions = {}): FeatureExtracto
       let maxIndent = 0;
       for (const l of lines) if (l.trim()) maxIndent = Math.max(maxIndent, l.length - l.trimStart().length);
       out.set(
-        [text.length, Math.log1p(text.length), lines.length, toks.length, Math.log1p(toks.length), Math.max(...lines.map((l) => l.length)), maxIndent, paren],
+        [
+          text.length,
+          Math.log1p(text.length),
+          lines.length,
+          toks.length,
+          Math.log1p(toks.length),
+          Math.max(...lines.map((l) => l.length)),
+          maxIndent,
+          paren,
+        ],
         hashDim,
       );
       return out;

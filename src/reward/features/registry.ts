@@ -40,6 +40,7 @@ export function featureExtractorNames(): string[] {
 /** A feature extractor by registry name; unknown names are a config error. */
 export function createFeatureExtractor(name: string, opts: FeatureOptions = {}): FeatureExtractor {
   const make = FACTORIES[name];
-  if (!make) throw new AnchorError('BAD_CONFIG', `unknown feature extractor "${name}" (have: ${featureExtractorNames().join(', ')})`);
+  if (!make)
+    throw new AnchorError('BAD_CONFIG', `unknown feature extractor "${name}" (have: ${featureExtractorNames().join(', ')})`);
   return make(opts);
 }

@@ -24,7 +24,13 @@ export interface FeatureExtractor {
  * Add hashed counts of token 1..maxN-grams into `out[0..hashDim)` (FNV-1a). The order prefix keeps
  * a unigram and a bigram with the same text in different buckets.
  */
-export function addHashedNgrams(out: Float32Array, toks: readonly string[], hashDim: number, maxN: number, hash: (s: string) => number): void {
+export function addHashedNgrams(
+  out: Float32Array,
+  toks: readonly string[],
+  hashDim: number,
+  maxN: number,
+  hash: (s: string) => number,
+): void {
   for (let n = 1; n <= maxN; n++) {
     for (let i = 0; i + n <= toks.length; i++) {
       const gram = n + '\u0001' + toks.slice(i, i + n).join('\u0001');

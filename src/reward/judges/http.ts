@@ -105,13 +105,19 @@ export class HttpJudge implements Judge {
       try {
         res = await fetch(this.url, { method: 'POST', headers, body, signal: ac.signal });
       } catch (err) {
-        throw new AttemptError(ac.signal.aborted ? `timeout after ${this.cfg.timeout_ms} ms` : `network error: ${(err as Error).message}`, true);
+        throw new AttemptError(
+          ac.signal.aborted ? `timeout after ${this.cfg.timeout_ms} ms` : `network error: ${(err as Error).message}`,
+          true,
+        );
       }
       let text: string;
       try {
         text = await res.text();
       } catch {
-        throw new AttemptError(ac.signal.aborted ? `timeout after ${this.cfg.timeout_ms} ms reading the reply` : 'reply body unreadable', true);
+        throw new AttemptError(
+          ac.signal.aborted ? `timeout after ${this.cfg.timeout_ms} ms reading the reply` : 'reply body unreadable',
+          true,
+        );
       }
       if (!res.ok) {
         const retryable = res.status === 429 || res.status >= 500;

@@ -37,7 +37,8 @@ export class LearnedJudge implements Judge {
   static async load(cfg: LearnedJudgeConfig, dir: string): Promise<LearnedJudge> {
     const fx = createFeatureExtractor(cfg.features);
     const model = await loadRewardModel(dir);
-    if (model.dim !== fx.dim) throw new AnchorError('BAD_MODEL', `judge model in ${dir} has ${model.dim} features; ${cfg.features} has ${fx.dim}`);
+    if (model.dim !== fx.dim)
+      throw new AnchorError('BAD_MODEL', `judge model in ${dir} has ${model.dim} features; ${cfg.features} has ${fx.dim}`);
     return new LearnedJudge(fx, model, cfg.clamp);
   }
 

@@ -60,7 +60,8 @@ export class LmJudge implements Judge {
     };
     this.yesIds = first(cfg.yes, 'yes');
     this.noIds = first(cfg.no, 'no');
-    if (this.yesIds.some((i) => this.noIds.includes(i))) throw new AnchorError('BAD_CONFIG', 'lm judge: a yes and a no string share their first token');
+    if (this.yesIds.some((i) => this.noIds.includes(i)))
+      throw new AnchorError('BAD_CONFIG', 'lm judge: a yes and a no string share their first token');
   }
 
   async score(problem: Problem, completions: readonly string[]): Promise<(number | null)[]> {

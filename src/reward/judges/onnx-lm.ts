@@ -25,7 +25,8 @@ export async function loadOnnxNextTokenModel(dir: string): Promise<NextTokenMode
       if (n === 0) throw new AnchorError('BAD_ARGUMENT', 'lm judge: empty prompt');
       if (vocab !== undefined) {
         const bad = promptIds.find((i) => i < 0 || i >= vocab);
-        if (bad !== undefined) throw new AnchorError('BAD_MODEL', `lm judge: token id ${bad} is outside the model's vocabulary (${vocab})`);
+        if (bad !== undefined)
+          throw new AnchorError('BAD_MODEL', `lm judge: token id ${bad} is outside the model's vocabulary (${vocab})`);
       }
       const decoder = m.engine.currentDecoder;
       decoder.retain();

@@ -34,7 +34,12 @@ export interface Committee {
  * bootstrap members on the RM's own factor (no refit). Other kinds: `members` fresh models fitted
  * on resamples (n draws with replacement), each with its own initialisation seed.
  */
-export async function buildCommittee(rm: RewardModel, config: RewardModelConfig, rng: Rng, opts: CommitteeOptions): Promise<Committee> {
+export async function buildCommittee(
+  rm: RewardModel,
+  config: RewardModelConfig,
+  rng: Rng,
+  opts: CommitteeOptions,
+): Promise<Committee> {
   if (rm instanceof RidgeRewardModel) {
     const fits = rm.bootstrap(opts.members, () => rng.next());
     return {
@@ -71,7 +76,7 @@ function memberStats(preds: readonly Float64Array[]): { mean: Float64Array; std:
   const mean = new Float64Array(n);
   const std = new Float64Array(n);
   const min = new Float64Array(n).fill(Infinity);
-  for (const p of preds) for (let i = 0; i < n; i++) (mean[i]! += p[i]! / preds.length, min[i] = Math.min(min[i]!, p[i]!));
+  for (const p of preds) for (let i = 0; i < n; i++) (mean[i]! += p[i]! / preds.length), (min[i] = Math.min(min[i]!, p[i]!));
   for (const p of preds) for (let i = 0; i < n; i++) std[i]! += (p[i]! - mean[i]!) ** 2 / preds.length;
   for (let i = 0; i < n; i++) std[i] = Math.sqrt(std[i]!);
   return { mean, std, min };

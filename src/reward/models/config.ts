@@ -16,19 +16,37 @@ export const mlpConfigSchema = z
     epochs: z.number().int().positive().default(200).describe('Training epochs per fit.'),
     lr: z.number().positive().default(0.003).describe('Adam learning rate.'),
     batch_size: z.number().int().positive().default(256).describe('Rows per minibatch.'),
-    weight_decay: z.number().nonnegative().default(0.0001).describe('L2 penalty on the weights (not biases), added to the mean squared error.'),
+    weight_decay: z
+      .number()
+      .nonnegative()
+      .default(0.0001)
+      .describe('L2 penalty on the weights (not biases), added to the mean squared error.'),
   })
   .strict();
 
 /** `reward_model:` block. */
 export const rewardModelSchema = z
   .object({
-    kind: z.enum(REWARD_MODEL_KIND_NAMES).default('ridge').describe('Model class: `ridge` (linear, closed form) or `mlp` (small neural network).'),
+    kind: z
+      .enum(REWARD_MODEL_KIND_NAMES)
+      .default('ridge')
+      .describe('Model class: `ridge` (linear, closed form) or `mlp` (small neural network).'),
     alpha: z.number().nonnegative().default(1.0).describe('Ridge penalty α (intercept unpenalised).'),
-    standardize: z.boolean().default(false).describe('Divide features by their standard deviation before fitting (ridge); the MLP always standardises.'),
-    features: z.string().default('js-surface').describe('Feature extractor name from the registry (js-surface, js-ast, dsl6, richdsl-weak, richdsl-strong).'),
-    initial_samples: z.number().int().positive().default(1600).describe('Executed base-policy samples the initial RM is fitted on.'),
-    seed: z.number().int().default(0).describe('Seed for the MLP\'s initialisation and batch order.'),
+    standardize: z
+      .boolean()
+      .default(false)
+      .describe('Divide features by their standard deviation before fitting (ridge); the MLP always standardises.'),
+    features: z
+      .string()
+      .default('js-surface')
+      .describe('Feature extractor name from the registry (js-surface, js-ast, dsl6, richdsl-weak, richdsl-strong).'),
+    initial_samples: z
+      .number()
+      .int()
+      .positive()
+      .default(1600)
+      .describe('Executed base-policy samples the initial RM is fitted on.'),
+    seed: z.number().int().default(0).describe("Seed for the MLP's initialisation and batch order."),
     mlp: mlpConfigSchema.default(mlpConfigSchema.parse({})).describe('Settings of the `mlp` kind.'),
   })
   .strict();

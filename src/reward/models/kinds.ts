@@ -66,7 +66,13 @@ export function createRewardModel(cfg: RewardModelConfig): RewardModel {
 /** Load a model saved with {@link RewardModel.save}. */
 export async function loadRewardModel(dir: string): Promise<RewardModel> {
   const { json, tensors } = await readModelFiles(dir);
-  const kind = Object.hasOwn(REWARD_MODEL_KINDS, String(json.kind)) ? REWARD_MODEL_KINDS[json.kind as RewardModelKindName] : undefined;
-  if (!kind) throw new AnchorError('BAD_MODEL', `${join(dir, 'model.json')}: unknown reward model kind ${JSON.stringify(json.kind)}; expected one of ${Object.keys(REWARD_MODEL_KINDS).join(', ')}`);
+  const kind = Object.hasOwn(REWARD_MODEL_KINDS, String(json.kind))
+    ? REWARD_MODEL_KINDS[json.kind as RewardModelKindName]
+    : undefined;
+  if (!kind)
+    throw new AnchorError(
+      'BAD_MODEL',
+      `${join(dir, 'model.json')}: unknown reward model kind ${JSON.stringify(json.kind)}; expected one of ${Object.keys(REWARD_MODEL_KINDS).join(', ')}`,
+    );
   return kind.load(json.options, tensors, json);
 }

@@ -31,11 +31,13 @@ export class LabelStore {
 
   append(X: FeatureRows, y: ArrayLike<number>, meta: LabelMeta = {}): void {
     if (X.length !== y.length) throw new AnchorError('BAD_ARGUMENT', `X has ${X.length} rows but y has ${y.length} labels`);
-    if (meta.groups && meta.groups.length !== X.length) throw new AnchorError('BAD_ARGUMENT', `X has ${X.length} rows but ${meta.groups.length} group ids`);
+    if (meta.groups && meta.groups.length !== X.length)
+      throw new AnchorError('BAD_ARGUMENT', `X has ${X.length} rows but ${meta.groups.length} group ids`);
     for (let i = 0; i < X.length; i++) {
       const row = X[i]!;
       this.dim ??= row.length;
-      if (row.length !== this.dim) throw new AnchorError('BAD_ARGUMENT', `feature row has ${row.length} values, expected ${this.dim}`);
+      if (row.length !== this.dim)
+        throw new AnchorError('BAD_ARGUMENT', `feature row has ${row.length} values, expected ${this.dim}`);
       const v = y[i]!;
       if (!Number.isFinite(v)) throw new AnchorError('BAD_ARGUMENT', `label ${i} is not finite (${v})`);
       this.rows.push(row);
@@ -77,11 +79,13 @@ export class LabelStore {
     const [n, d] = x.shape as [number, number];
     const rows: Float32Array[] = [];
     for (let i = 0; i < n; i++) rows.push(x.data.slice(i * d, (i + 1) * d));
-    const exact = Array.isArray(yF64) && yF64.length === n && yF64.every((v) => typeof v === 'number') ? (yF64 as number[]) : y.data;
+    const exact =
+      Array.isArray(yF64) && yF64.length === n && yF64.every((v) => typeof v === 'number') ? (yF64 as number[]) : y.data;
     this.replace(rows, exact);
     // Provenance (absent in model files written before it existed: every label counts as base).
     const p = provenance as { windows?: unknown; groups?: unknown } | undefined;
-    const ints = (v: unknown): number[] | undefined => (Array.isArray(v) && v.length === n && v.every((x) => Number.isInteger(x)) ? (v as number[]) : undefined);
+    const ints = (v: unknown): number[] | undefined =>
+      Array.isArray(v) && v.length === n && v.every((x) => Number.isInteger(x)) ? (v as number[]) : undefined;
     this.windows = ints(p?.windows) ?? this.windows;
     this.groups = ints(p?.groups) ?? this.groups;
   }

@@ -42,7 +42,9 @@ export async function readModelFiles(dir: string): Promise<{ json: Record<string
   // numbers (weights, labels) or as the intercept was a non-finite value.
   for (const [key, v] of Object.entries(json)) {
     if ((Array.isArray(v) && v.includes(null)) || (key === 'intercept' && v === null)) {
-      throw new AnchorError('BAD_MODEL', `${join(dir, 'model.json')} holds non-finite reward-model values in ${key}`, { file: join(dir, 'model.json') });
+      throw new AnchorError('BAD_MODEL', `${join(dir, 'model.json')} holds non-finite reward-model values in ${key}`, {
+        file: join(dir, 'model.json'),
+      });
     }
   }
   const { tensors } = await readSafetensors(join(dir, 'model.safetensors'));

@@ -67,7 +67,8 @@ function choleskyShifted(M: ArrayLike<number>, k: number, alpha: number): Float6
       let s = M[i * k + j]! + (i === j ? alpha : 0);
       for (let p = 0; p < j; p++) s -= L[i * k + p]! * L[j * k + p]!;
       if (i === j) {
-        if (!(s > 0)) throw new AnchorError('BAD_CONFIG', `ridge system is not positive definite (pivot ${s} at ${i}); use alpha > 0`);
+        if (!(s > 0))
+          throw new AnchorError('BAD_CONFIG', `ridge system is not positive definite (pivot ${s} at ${i}); use alpha > 0`);
         L[i * k + i] = Math.sqrt(s);
       } else {
         L[i * k + j] = s / L[j * k + j]!;
@@ -362,7 +363,8 @@ export function bootstrapMembers(sol: RidgeSolution, members: number, uniform: (
   for (let k = 0; k < members; k++) {
     const u = new Float64Array(m);
     for (let i = 0; i < m; i++) u[i] = (poisson1(uniform) - 1) * r[i]!;
-    const delta = sol.form === 'primal' ? choleskySolve(sol.factor, atv(A, u, m, d), d) : atv(A, choleskySolve(sol.factor, u, m), m, d);
+    const delta =
+      sol.form === 'primal' ? choleskySolve(sol.factor, atv(A, u, m, d), d) : atv(A, choleskySolve(sol.factor, u, m), m, d);
     const wk = new Float64Array(d);
     for (let j = 0; j < d; j++) wk[j] = sol.w[j]! + delta[j]!;
     out.push(finishLinear(wk, sol.design.mean, sol.design.scale, sol.design.yMean));

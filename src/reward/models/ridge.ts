@@ -133,7 +133,15 @@ export class RidgeRewardModel implements RewardModel {
     tensors.set('weights', { shape: [fit.weights.length], data: Float32Array.from(fit.weights) });
     for (const [k, v] of this.labels.exportTensors()) tensors.set(k, v);
     // The intercept goes in JSON as a float64 number: it is the one value float32 rounding hurts.
-    return { tensors, meta: { intercept: fit.intercept, weightsF64: Array.from(fit.weights), labels_y: this.labels.exportLabels(), labels_meta: this.labels.exportMeta() } };
+    return {
+      tensors,
+      meta: {
+        intercept: fit.intercept,
+        weightsF64: Array.from(fit.weights),
+        labels_y: this.labels.exportLabels(),
+        labels_meta: this.labels.exportMeta(),
+      },
+    };
   }
 
   /** Restore from {@link exportState} output. */
@@ -141,7 +149,8 @@ export class RidgeRewardModel implements RewardModel {
     this.labels.importTensors(tensors, meta.labels_y, meta.labels_meta);
     const w64 = meta.weightsF64 as number[] | undefined;
     const w = tensors.get('weights');
-    if (!w || typeof meta.intercept !== 'number') throw new AnchorError('BAD_MODEL', 'ridge model file lacks weights or intercept');
+    if (!w || typeof meta.intercept !== 'number')
+      throw new AnchorError('BAD_MODEL', 'ridge model file lacks weights or intercept');
     this.fitted = { weights: Float64Array.from(w64 ?? w.data), intercept: meta.intercept };
   }
 

@@ -13,12 +13,18 @@ export interface F32Tensor {
 }
 
 /** Write tensors (in map order) and string metadata to a safetensors file. */
-export async function writeSafetensors(path: string, tensors: Map<string, F32Tensor>, metadata: Record<string, string> = {}): Promise<void> {
+export async function writeSafetensors(
+  path: string,
+  tensors: Map<string, F32Tensor>,
+  metadata: Record<string, string> = {},
+): Promise<void> {
   await writeFile(path, encodeSafetensors(tensors, metadata));
 }
 
 /** Read a safetensors file (every tensor as float32). */
-export async function readSafetensors(path: string): Promise<{ tensors: Map<string, F32Tensor>; metadata: Record<string, string> }> {
+export async function readSafetensors(
+  path: string,
+): Promise<{ tensors: Map<string, F32Tensor>; metadata: Record<string, string> }> {
   let bytes: Buffer;
   try {
     bytes = await readFile(path);

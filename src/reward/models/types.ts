@@ -4,7 +4,6 @@
  * refitted on that set plus newly settled labels.
  */
 
-
 /**
  * How a refit weights its labels (`settlement.weighting` in a run config): base labels weigh 1,
  * a settled label `onPolicy` × 2^(−age/halfLife) (age in windows; halfLife null = no decay), and

@@ -52,7 +52,8 @@ function adaptGlue(source: string): string {
   for (const [from, to] of edits) {
     const before = out;
     out = typeof from === 'string' ? out.replace(from, to) : out.replace(from, to);
-    if (out === before) throw new Error(`pyodide glue adaptation failed: pattern ${String(from)} not found (unsupported pyodide version?)`);
+    if (out === before)
+      throw new Error(`pyodide glue adaptation failed: pattern ${String(from)} not found (unsupported pyodide version?)`);
   }
   if (!out.includes('import.meta.url')) throw new Error('pyodide glue adaptation failed: import.meta.url not found');
   out = out.replace(/import\.meta\.url/g, '"/pyodide/pyodide.asm.mjs"');

@@ -86,7 +86,18 @@ export interface RuntimeStats {
 export class PythonRuntime {
   private isolate: ivm.Isolate | undefined;
   private context: ivm.Context | undefined;
-  private runRef: ivm.Reference<(code: string, tests: string | null, prompt: string | null, nonce: string, seed: number, verdict: VerdictMode) => InIsolateResult> | undefined;
+  private runRef:
+    | ivm.Reference<
+        (
+          code: string,
+          tests: string | null,
+          prompt: string | null,
+          nonce: string,
+          seed: number,
+          verdict: VerdictMode,
+        ) => InIsolateResult
+      >
+    | undefined;
   private runtimeRef: ivm.Reference | undefined;
   private scripts: { glue: ivm.Script; loader: ivm.Script; harness: ivm.Script } | undefined;
   private wasmModule: ivm.Reference | undefined;
@@ -127,9 +138,17 @@ export class PythonRuntime {
       config.heapMaxBytes = 1024 * 1024 * 1024;
       config.recycleHeapBytes = 2 * 1024 * 1024 * 1024;
       const cfgCopy = new ivm.ExternalCopy(config);
-      const runtime = (await factory.apply(undefined, [copy.copyInto(), cfgCopy.copyInto({ release: true }), process.env.ANCHOR_PY_NO_MODULE_REUSE ? undefined : this.wasmModule?.derefInto()], {
-        result: { reference: true },
-      })) as ivm.Reference;
+      const runtime = (await factory.apply(
+        undefined,
+        [
+          copy.copyInto(),
+          cfgCopy.copyInto({ release: true }),
+          process.env.ANCHOR_PY_NO_MODULE_REUSE ? undefined : this.wasmModule?.derefInto(),
+        ],
+        {
+          result: { reference: true },
+        },
+      )) as ivm.Reference;
       factory.release();
       this.runtimeRef = runtime;
       await this.scripts.glue.run(ctx);
@@ -138,14 +157,20 @@ export class PythonRuntime {
       const bootMs = this.opts.bootTimeoutMs ?? 120_000;
       // The boot promise settles within the call (there are no timers in the isolate); the
       // watchdog covers a boot that stalls on a promise that never settles.
-      await watched(boot.apply(undefined, [], { result: { promise: true }, timeout: bootMs }), bootMs, () => undefined).catch(async (e: unknown) => {
-        const logs = await runtime
-          .get('stats', { reference: true })
-          .then((r) => (r as ivm.Reference<() => { logs: string }>).apply(undefined, [], { result: { copy: true }, timeout: 1000 }))
-          .then((s) => s.logs)
-          .catch(() => '');
-        throw new Error(`${e instanceof Error && e.message !== WATCHDOG ? e.message : 'boot did not complete'}${logs ? `; runtime log: ${logs.slice(-1500)}` : ''}`);
-      });
+      await watched(boot.apply(undefined, [], { result: { promise: true }, timeout: bootMs }), bootMs, () => undefined).catch(
+        async (e: unknown) => {
+          const logs = await runtime
+            .get('stats', { reference: true })
+            .then((r) =>
+              (r as ivm.Reference<() => { logs: string }>).apply(undefined, [], { result: { copy: true }, timeout: 1000 }),
+            )
+            .then((s) => s.logs)
+            .catch(() => '');
+          throw new Error(
+            `${e instanceof Error && e.message !== WATCHDOG ? e.message : 'boot did not complete'}${logs ? `; runtime log: ${logs.slice(-1500)}` : ''}`,
+          );
+        },
+      );
       boot.release();
       const statsRef = (await runtime.get('stats', { reference: true })) as ivm.Reference<() => { imageBytes: number }>;
       const st = (await statsRef.apply(undefined, [], { result: { copy: true } })) as { imageBytes: number };
@@ -153,7 +178,8 @@ export class PythonRuntime {
       this.stats.imageBytes = st.imageBytes;
       // Program budget: memory_mb beyond the pristine heap; recycle when the heap grew far past it.
       const limitRef = (await runtime.get('module', { reference: true })) as ivm.Reference<() => unknown>;
-      if (!this.wasmModule) this.wasmModule = (await limitRef.apply(undefined, [], { result: { reference: true } })) as ivm.Reference;
+      if (!this.wasmModule)
+        this.wasmModule = (await limitRef.apply(undefined, [], { result: { reference: true } })) as ivm.Reference;
       limitRef.release();
       this.runRef = (await runtime.get('run', { reference: true })) as PythonRuntime['runRef'];
       await this.setLimits(st.imageBytes);
@@ -235,7 +261,11 @@ export class PythonRuntime {
     let r: InIsolateResult;
     try {
       r = await watched(
-        runRef.apply(undefined, [code, tests ?? null, prompt ?? null, nonce, programSeed(this.opts.seed ?? 0, program), this.opts.verdict ?? 'strict'], { timeout: Math.max(1, timeoutMs), result: { copy: true } }) as Promise<InIsolateResult>,
+        runRef.apply(
+          undefined,
+          [code, tests ?? null, prompt ?? null, nonce, programSeed(this.opts.seed ?? 0, program), this.opts.verdict ?? 'strict'],
+          { timeout: Math.max(1, timeoutMs), result: { copy: true } },
+        ) as Promise<InIsolateResult>,
         timeoutMs + WATCHDOG_SLACK_MS,
         () => {
           try {
@@ -260,7 +290,11 @@ export class PythonRuntime {
       this.recycle('error', true);
       return done('error', { error: `sandbox runtime error: ${m.slice(0, 2000)}` });
     }
-    if (r.recycle) this.recycle(r.status === 'error' && /JavaScript side/.test(r.error) ? 'js-bridge' : r.status === 'oom' ? 'heap' : 'state', false);
+    if (r.recycle)
+      this.recycle(
+        r.status === 'error' && /JavaScript side/.test(r.error) ? 'js-bridge' : r.status === 'oom' ? 'heap' : 'state',
+        false,
+      );
     const status = (STATUSES.has(r.status) ? r.status : 'error') as ExecStatus;
     const out: PythonRunResult = done(status, { passed: r.passed, total: r.total, stdout: r.stdout });
     if (r.error) out.error = r.error;
@@ -320,7 +354,10 @@ function watched<T>(p: Promise<T>, ms: number, onHang: () => void): Promise<T> {
  */
 function programSeed(runSeed: number, program: PythonProgram): number {
   const h = createHash('sha256').update(String(runSeed)).update('\0').update(program.code);
-  h.update('\0').update(program.tests ?? '\u0001').update('\0').update(program.prompt ?? '\u0001');
+  h.update('\0')
+    .update(program.tests ?? '\u0001')
+    .update('\0')
+    .update(program.prompt ?? '\u0001');
   return h.digest().readInt32LE(0) || 1;
 }
 

@@ -48,11 +48,35 @@ async function runBatch(rt: PythonRuntime, batch: number, programs: WireProgram[
       flush(false);
       let r: WireResult;
       try {
-        const res = await rt.run({ code: p.code, ...(p.tests !== undefined ? { tests: p.tests } : {}), ...(p.prompt !== undefined ? { prompt: p.prompt } : {}) }, p.timeoutMs);
-        r = { i: p.i, status: res.status, passed: res.passed, total: res.total, ms: res.ms, stdout: res.stdout, ...(res.error !== undefined ? { error: res.error } : {}), ...(res.code !== undefined ? { code: res.code } : {}) };
+        const res = await rt.run(
+          {
+            code: p.code,
+            ...(p.tests !== undefined ? { tests: p.tests } : {}),
+            ...(p.prompt !== undefined ? { prompt: p.prompt } : {}),
+          },
+          p.timeoutMs,
+        );
+        r = {
+          i: p.i,
+          status: res.status,
+          passed: res.passed,
+          total: res.total,
+          ms: res.ms,
+          stdout: res.stdout,
+          ...(res.error !== undefined ? { error: res.error } : {}),
+          ...(res.code !== undefined ? { code: res.code } : {}),
+        };
       } catch (e) {
         rt.discard(true);
-        r = { i: p.i, status: 'error', passed: 0, total: 0, ms: Math.round(performance.now() - started), stdout: '', error: `sandbox internal error: ${e instanceof Error ? e.message : String(e)}` };
+        r = {
+          i: p.i,
+          status: 'error',
+          passed: 0,
+          total: 0,
+          ms: Math.round(performance.now() - started),
+          stdout: '',
+          error: `sandbox internal error: ${e instanceof Error ? e.message : String(e)}`,
+        };
       }
       buffered.push(r);
     }
@@ -67,7 +91,13 @@ async function main(): Promise<void> {
   await serveWorker<PythonRuntime>({
     what: 'python sandbox worker',
     start: async (opts) => {
-      const rt = new PythonRuntime({ memoryMb: opts.memoryMb, stdoutLimit: opts.stdoutLimit, minAssertions: opts.minAssertions, verdict: opts.verdict, seed: opts.seed });
+      const rt = new PythonRuntime({
+        memoryMb: opts.memoryMb,
+        stdoutLimit: opts.stdoutLimit,
+        minAssertions: opts.minAssertions,
+        verdict: opts.verdict,
+        seed: opts.seed,
+      });
       await rt.start();
       return rt;
     },

@@ -28,7 +28,10 @@ export function checkRedisUrl(url: string): URL {
   try {
     parsed = new URL(url);
   } catch {
-    throw new AnchorError('BAD_CONFIG', `not a Redis URL: ${JSON.stringify(redactUrl(url))} (expected redis://[:password@]host:port[/db] or rediss://... for TLS)`);
+    throw new AnchorError(
+      'BAD_CONFIG',
+      `not a Redis URL: ${JSON.stringify(redactUrl(url))} (expected redis://[:password@]host:port[/db] or rediss://... for TLS)`,
+    );
   }
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
     throw new AnchorError('BAD_CONFIG', `Redis URL must start with redis:// or rediss:// (got ${parsed.protocol}//)`);

@@ -18,7 +18,14 @@ import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Language } from '../../datasets/problem.ts';
 import { AnchorError } from '../../util/errors.ts';
 import type { ExecResult, Executor, ProgramSpec, VerdictMode } from '../types.ts';
-import { closeQuietly, connectionOptions, DEFAULT_QUEUE_PREFIX, QUEUE_LANGUAGES, redactUrl, settleQueueName } from './connection.ts';
+import {
+  closeQuietly,
+  connectionOptions,
+  DEFAULT_QUEUE_PREFIX,
+  QUEUE_LANGUAGES,
+  redactUrl,
+  settleQueueName,
+} from './connection.ts';
 
 /** Options of {@link QueueExecutor}. */
 export interface QueueExecutorOptions {
@@ -127,7 +134,9 @@ export class QueueExecutor implements Executor {
       q = new Queue(settleQueueName(this.opts.prefix, language), { connection: connectionOptions(this.opts.redis, 'client') });
       q.on('error', (e) => this.noteRedisError(e));
       this.queues.set(language, q);
-      const ev = new QueueEvents(settleQueueName(this.opts.prefix, language), { connection: connectionOptions(this.opts.redis, 'blocking') });
+      const ev = new QueueEvents(settleQueueName(this.opts.prefix, language), {
+        connection: connectionOptions(this.opts.redis, 'blocking'),
+      });
       ev.on('error', () => {
         /* the poll loop notices Redis being down and bounds the wait */
       });
@@ -166,7 +175,8 @@ export class QueueExecutor implements Executor {
     const byLanguage = new Map<Language, number[]>();
     programs.forEach((spec, index) => {
       if (this.closed) deliver(index, failure(spec, 'error', 'executor is closed'));
-      else if (!QUEUE_LANGUAGES.includes(spec.language)) deliver(index, failure(spec, 'unsupported', `unsupported language: ${String(spec.language)}`));
+      else if (!QUEUE_LANGUAGES.includes(spec.language))
+        deliver(index, failure(spec, 'unsupported', `unsupported language: ${String(spec.language)}`));
       else {
         const list = byLanguage.get(spec.language) ?? [];
         list.push(index);
@@ -182,7 +192,8 @@ export class QueueExecutor implements Executor {
     };
     const batches: Array<{ language: Language; indices: number[] }> = [];
     for (const [language, indices] of byLanguage) {
-      for (let i = 0; i < indices.length; i += this.opts.batchSize) batches.push({ language, indices: indices.slice(i, i + this.opts.batchSize) });
+      for (let i = 0; i < indices.length; i += this.opts.batchSize)
+        batches.push({ language, indices: indices.slice(i, i + this.opts.batchSize) });
     }
     // Submit in order as capacity frees up; every batch settles (results or a bounded error).
     let firstError: Error | undefined;
@@ -207,7 +218,12 @@ export class QueueExecutor implements Executor {
           (rs) => {
             b.indices.forEach((idx, k) => {
               const r = rs[k];
-              deliver(idx, r && r.id === programs[idx]!.id ? r : failure(programs[idx]!, 'error', 'sandbox queue worker returned a malformed result'));
+              deliver(
+                idx,
+                r && r.id === programs[idx]!.id
+                  ? r
+                  : failure(programs[idx]!, 'error', 'sandbox queue worker returned a malformed result'),
+              );
             });
           },
           (e: Error) => {
@@ -270,7 +286,11 @@ export class QueueExecutor implements Executor {
   private async add(p: Pending): Promise<void> {
     // The trainer removes a job once it has its results; the age limits only matter when a
     // trainer dies first (then Redis drops them after an hour; failed jobs stay a day for inspection).
-    await this.queue(p.language).add('batch', p.data, { jobId: p.id, removeOnComplete: { age: 3600 }, removeOnFail: { age: 24 * 3600 } });
+    await this.queue(p.language).add('batch', p.data, {
+      jobId: p.id,
+      removeOnComplete: { age: 3600 },
+      removeOnFail: { age: 24 * 3600 },
+    });
   }
 
   private startMonitor(): void {
@@ -330,55 +350,55 @@ export class QueueExecutor implements Executor {
   }
 
   private async checkRound(now: number): Promise<void> {
-      for (const p of [...this.pending.values()]) {
-        const q = this.queue(p.language);
-        const state = await q.getJobState(p.id);
-        if (state === 'completed') {
-          const job = await Job.fromId<BatchJobData, ExecResult[]>(q, p.id);
-          if (!job) continue; // removed between the two calls: cannot be ours (we remove after settling)
-          const rv = job.returnvalue;
-          p.settle(Array.isArray(rv) ? rv : new AnchorError('SANDBOX_FAILED', `settlement job ${p.id} returned no results`));
-          await job.remove().catch(() => {});
-        } else if (state === 'failed') {
-          const job = await Job.fromId<BatchJobData, ExecResult[]>(q, p.id);
-          const reason = job?.failedReason ?? 'unknown reason';
-          // A batch the workers could not run (e.g. their sandbox would not start) is every
-          // program's error, not the trainer's: run() never rejects for the programs' sake.
-          p.settle(p.data.programs.map((s) => failure(s, 'error', `sandbox queue job failed: ${reason}`)));
-          await job?.remove().catch(() => {});
-        } else if (state === 'unknown') {
-          // Redis lost it (restarted without persistence): add it again under the same id.
-          this.resubmitted++;
-          await this.add(p);
+    for (const p of [...this.pending.values()]) {
+      const q = this.queue(p.language);
+      const state = await q.getJobState(p.id);
+      if (state === 'completed') {
+        const job = await Job.fromId<BatchJobData, ExecResult[]>(q, p.id);
+        if (!job) continue; // removed between the two calls: cannot be ours (we remove after settling)
+        const rv = job.returnvalue;
+        p.settle(Array.isArray(rv) ? rv : new AnchorError('SANDBOX_FAILED', `settlement job ${p.id} returned no results`));
+        await job.remove().catch(() => {});
+      } else if (state === 'failed') {
+        const job = await Job.fromId<BatchJobData, ExecResult[]>(q, p.id);
+        const reason = job?.failedReason ?? 'unknown reason';
+        // A batch the workers could not run (e.g. their sandbox would not start) is every
+        // program's error, not the trainer's: run() never rejects for the programs' sake.
+        p.settle(p.data.programs.map((s) => failure(s, 'error', `sandbox queue job failed: ${reason}`)));
+        await job?.remove().catch(() => {});
+      } else if (state === 'unknown') {
+        // Redis lost it (restarted without persistence): add it again under the same id.
+        this.resubmitted++;
+        await this.add(p);
+      }
+    }
+    if (this.redisDownSince !== undefined) this.redisDownSince = undefined;
+    if (now - this.lastWorkerCheck >= Math.min(1000, this.opts.noWorkerTimeoutMs / 2)) {
+      this.lastWorkerCheck = now;
+      const languages = new Set([...this.pending.values()].map((p) => p.language));
+      for (const language of QUEUE_LANGUAGES) {
+        if (!languages.has(language)) {
+          this.noWorkerSince.delete(language);
+          continue;
+        }
+        const n = await this.queue(language).getWorkersCount();
+        if (n > 0) this.noWorkerSince.delete(language);
+        else {
+          const since = this.noWorkerSince.get(language) ?? now;
+          this.noWorkerSince.set(language, since);
+          if (now - since >= this.opts.noWorkerTimeoutMs) {
+            this.failAll(
+              new AnchorError(
+                'SANDBOX_FAILED',
+                `no sandbox workers for ${language} on queue ${settleQueueName(this.opts.prefix, language)} at ${redactUrl(this.opts.redis)} for ${Math.round((now - since) / 1000)} s ` +
+                  `(sandbox.no_worker_timeout_ms = ${this.opts.noWorkerTimeoutMs}); start one with \`anchor-rl worker --redis URL --languages ${language === 'python' ? 'python' : 'js'}\``,
+                { queue: settleQueueName(this.opts.prefix, language) },
+              ),
+            );
+          }
         }
       }
-      if (this.redisDownSince !== undefined) this.redisDownSince = undefined;
-      if (now - this.lastWorkerCheck >= Math.min(1000, this.opts.noWorkerTimeoutMs / 2)) {
-        this.lastWorkerCheck = now;
-        const languages = new Set([...this.pending.values()].map((p) => p.language));
-        for (const language of QUEUE_LANGUAGES) {
-          if (!languages.has(language)) {
-            this.noWorkerSince.delete(language);
-            continue;
-          }
-          const n = await this.queue(language).getWorkersCount();
-          if (n > 0) this.noWorkerSince.delete(language);
-          else {
-            const since = this.noWorkerSince.get(language) ?? now;
-            this.noWorkerSince.set(language, since);
-            if (now - since >= this.opts.noWorkerTimeoutMs) {
-              this.failAll(
-                new AnchorError(
-                  'SANDBOX_FAILED',
-                  `no sandbox workers for ${language} on queue ${settleQueueName(this.opts.prefix, language)} at ${redactUrl(this.opts.redis)} for ${Math.round((now - since) / 1000)} s ` +
-                    `(sandbox.no_worker_timeout_ms = ${this.opts.noWorkerTimeoutMs}); start one with \`anchor-rl worker --redis URL --languages ${language === 'python' ? 'python' : 'js'}\``,
-                  { queue: settleQueueName(this.opts.prefix, language) },
-                ),
-              );
-            }
-          }
-        }
-      }
+    }
   }
 
   private failAll(err: Error): void {

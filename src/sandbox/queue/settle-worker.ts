@@ -93,7 +93,9 @@ export async function startSettlementWorker(opts: SettlementWorkerOptions): Prom
     workers.push(worker);
   }
   await Promise.all(workers.map((w) => w.waitUntilReady()));
-  log(`settlement worker ready: ${languages.join(', ')} on ${redactUrl(opts.redis)} (prefix ${prefix}, concurrency ${concurrency})`);
+  log(
+    `settlement worker ready: ${languages.join(', ')} on ${redactUrl(opts.redis)} (prefix ${prefix}, concurrency ${concurrency})`,
+  );
   return {
     processed: () => processed,
     close: async () => {

@@ -37,7 +37,10 @@ function generateDsl(world: DslWorld, opts: BaseGenerateOptions & DslFamilyKnobs
     out.push(world.toProblem({ ...task, id }));
   }
   if (out.length < opts.count) {
-    throw new AnchorError('BAD_CONFIG', `${world.name}: only ${out.length} distinct ${opts.split} tasks exist for seed ${opts.seed}; asked for ${opts.count}`);
+    throw new AnchorError(
+      'BAD_CONFIG',
+      `${world.name}: only ${out.length} distinct ${opts.split} tasks exist for seed ${opts.seed}; asked for ${opts.count}`,
+    );
   }
   return out;
 }

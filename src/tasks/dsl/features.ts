@@ -45,11 +45,7 @@ function tokenIndexer(tokens: readonly string[]): (ch: string) => number {
 export function ngramFeatureSet(name: string, tokens: readonly string[]): FeatureSet {
   const K = tokens.length;
   const idx = tokenIndexer(tokens);
-  const names = [
-    ...tokens.map((t) => `count:${t}`),
-    ...tokens.flatMap((a) => tokens.map((b) => `bigram:${a}${b}`)),
-    'length',
-  ];
+  const names = [...tokens.map((t) => `count:${t}`), ...tokens.flatMap((a) => tokens.map((b) => `bigram:${a}${b}`)), 'length'];
   return {
     name,
     dim: names.length,

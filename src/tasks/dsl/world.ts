@@ -119,7 +119,10 @@ function makeWorld(spec: WorldSpec): DslWorld {
   function featureSet(set: string | undefined): FeatureSet {
     const fs = featureSets.get(set ?? defaultSet);
     if (!fs) {
-      throw new AnchorError('BAD_ARGUMENT', `${spec.name} has no feature set "${set}" (have: ${[...featureSets.keys()].join(', ')})`);
+      throw new AnchorError(
+        'BAD_ARGUMENT',
+        `${spec.name} has no feature set "${set}" (have: ${[...featureSets.keys()].join(', ')})`,
+      );
     }
     return fs;
   }

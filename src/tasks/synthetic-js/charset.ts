@@ -9,10 +9,7 @@
  * backtick (no template literals, no escapes).
  */
 export const SYNTHETIC_JS_CHARSET: string =
-  '\n !"%&\'()*+,-./:;<=>?[]_{|}' +
-  '0123456789' +
-  'ABCDEFGHIJKLMNOPQRSTUVWXYZ' +
-  'abcdefghijklmnopqrstuvwxyz';
+  '\n !"%&\'()*+,-./:;<=>?[]_{|}' + '0123456789' + 'ABCDEFGHIJKLMNOPQRSTUVWXYZ' + 'abcdefghijklmnopqrstuvwxyz';
 
 /** True when every character of `text` is in {@link SYNTHETIC_JS_CHARSET}. */
 export function inSyntheticJsCharset(text: string): boolean {

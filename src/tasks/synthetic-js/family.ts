@@ -64,7 +64,10 @@ export const syntheticJsSchema = z
     /** Array pipeline stages the grammar may use. */
     array_ops: z.array(z.enum(ARRAY_OPS)).min(1).default(['map', 'filter', 'reverse', 'slice', 'length', 'sum']),
     /** String operations the grammar may use. */
-    string_ops: z.array(z.enum(STRING_OPS)).min(1).default(['upper', 'reverse', 'slice', 'prefix', 'repeat', 'suffix', 'double', 'length']),
+    string_ops: z
+      .array(z.enum(STRING_OPS))
+      .min(1)
+      .default(['upper', 'reverse', 'slice', 'prefix', 'repeat', 'suffix', 'double', 'length']),
     /** Probability that an integer function with ≥ 2 operations is piecewise (`if (x < k) return …;`). */
     conditional_rate: z.number().min(0).max(1).default(0.15),
     /** Examples shown in the prompt. */
@@ -100,7 +103,10 @@ export const syntheticJsSchema = z
   })
   .strict()
   .refine((k) => k.min_ops <= k.max_ops, { message: 'min_ops must be <= max_ops', path: ['min_ops'] })
-  .refine((k) => k.kinds.int + k.kinds.array + k.kinds.string > 0, { message: 'at least one kind needs a positive weight', path: ['kinds'] });
+  .refine((k) => k.kinds.int + k.kinds.array + k.kinds.string > 0, {
+    message: 'at least one kind needs a positive weight',
+    path: ['kinds'],
+  });
 export type SyntheticJsKnobs = z.infer<typeof syntheticJsSchema>;
 
 /** Fixed probe inputs per kind: a function's behaviour on them decides its split. */
@@ -124,7 +130,11 @@ function call(fn: (x: JsValue) => unknown, x: JsValue): { ok: true; value: unkno
 function acceptableOutput(v: unknown, k: SyntheticJsKnobs): boolean {
   if (typeof v === 'number') return Number.isInteger(v) && !Object.is(v, -0) && Math.abs(v) <= k.max_abs_output;
   if (typeof v === 'string') return v.length <= 16;
-  if (Array.isArray(v)) return v.length <= 12 && v.every((e) => typeof e === 'number' && Number.isInteger(e) && !Object.is(e, -0) && Math.abs(e) <= k.max_abs_output);
+  if (Array.isArray(v))
+    return (
+      v.length <= 12 &&
+      v.every((e) => typeof e === 'number' && Number.isInteger(e) && !Object.is(e, -0) && Math.abs(e) <= k.max_abs_output)
+    );
   return false;
 }
 
@@ -173,7 +183,7 @@ function makeProblem(rng: Rng, kind: FunctionKind, k: SyntheticJsKnobs, split: s
   const probeOut: string[] = [];
   for (const x of PROBES[kind]) {
     const r = call(fn, x);
-    probeOut.push(r.ok ? literal(r.value) ?? 'undefined' : 'throws');
+    probeOut.push(r.ok ? (literal(r.value) ?? 'undefined') : 'throws');
   }
   const probeIn = PROBES[kind].map((x) => literal(x));
   if (new Set(probeOut).size < 3) return null; // constant or nearly constant
@@ -213,7 +223,10 @@ function makeProblem(rng: Rng, kind: FunctionKind, k: SyntheticJsKnobs, split: s
   );
   // Prompt holdout: both the prompt and the test block must hash to this split, so neither can
   // appear on the other side.
-  if (k.holdout === 'prompt' && (splitOf(prompt, salt, k.eval_fraction) !== split || splitOf(testCode, salt, k.eval_fraction) !== split)) {
+  if (
+    k.holdout === 'prompt' &&
+    (splitOf(prompt, salt, k.eval_fraction) !== split || splitOf(testCode, salt, k.eval_fraction) !== split)
+  ) {
     return null;
   }
   return {

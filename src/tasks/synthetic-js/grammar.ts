@@ -174,10 +174,7 @@ function drawString(rng: Rng, n: number, k: GrammarKnobs): DrawnFunction {
     const prev = ops[ops.length - 1];
     const choices = k.string_ops.filter(
       (o) =>
-        o !== prev &&
-        (last || o !== 'length') &&
-        (o !== 'upper' || !ops.includes('upper')) &&
-        (o !== 'double' || e.text === 'x'),
+        o !== prev && (last || o !== 'length') && (o !== 'upper' || !ops.includes('upper')) && (o !== 'double' || e.text === 'x'),
     );
     if (choices.length === 0) break;
     const op = rng.pick(choices);

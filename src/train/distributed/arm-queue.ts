@@ -8,7 +8,13 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Job, Queue, QueueEvents, Worker } from 'bullmq';
-import { armQueueName, closeQuietly, connectionOptions, DEFAULT_QUEUE_PREFIX, redactUrl } from '../../sandbox/queue/connection.ts';
+import {
+  armQueueName,
+  closeQuietly,
+  connectionOptions,
+  DEFAULT_QUEUE_PREFIX,
+  redactUrl,
+} from '../../sandbox/queue/connection.ts';
 import type { ArmMessage } from '../arm-process.ts';
 import type { ArmProgress } from '../arm-runner.ts';
 import { readStatus } from '../arm-runner.ts';
@@ -67,7 +73,8 @@ export async function runArmsOnQueue(opts: ArmDispatchOptions): Promise<string[]
     if (pending.has(jobId) && data && typeof data === 'object') opts.onProgress?.(data as unknown as ArmProgress);
   });
   const failures: string[] = [];
-  const add = (id: string, arm: string) => queue.add('arm', { runDir: opts.runDir, arm }, { jobId: id, removeOnComplete: false, removeOnFail: { age: 7 * 24 * 3600 } });
+  const add = (id: string, arm: string) =>
+    queue.add('arm', { runDir: opts.runDir, arm }, { jobId: id, removeOnComplete: false, removeOnFail: { age: 7 * 24 * 3600 } });
   try {
     let redisDownSince: number | undefined;
     let noWorkerSince: number | undefined;
@@ -93,7 +100,8 @@ export async function runArmsOnQueue(opts: ArmDispatchOptions): Promise<string[]
               // Stopped cleanly but unfinished (its worker was shut down): resume elsewhere.
               log(`arm ${p.arm} stopped at step ${status.stepsDone}; queued again to resume`);
               toAdd.push({ id: `${token}-${p.arm}-${p.requeues + 1}`, arm: p.arm, requeues: p.requeues + 1 });
-            } else failures.push(`${p.arm} (${status?.error ?? job?.failedReason ?? `exit code ${job?.returnvalue?.code ?? '?'}`})`);
+            } else
+              failures.push(`${p.arm} (${status?.error ?? job?.failedReason ?? `exit code ${job?.returnvalue?.code ?? '?'}`})`);
             await job?.remove().catch(() => {});
           } else if (state === 'unknown') {
             await add(id, p.arm); // Redis lost it: the arm resumes from its checkpoint
@@ -113,7 +121,10 @@ export async function runArmsOnQueue(opts: ArmDispatchOptions): Promise<string[]
         if (e instanceof AnchorError) throw e;
         redisDownSince ??= now;
         if (now - redisDownSince >= redisTimeoutMs) {
-          throw new AnchorError('RUN_FAILED', `Redis at ${redactUrl(opts.redis)} unreachable for ${Math.round((now - redisDownSince) / 1000)} s: ${(e as Error).message}`);
+          throw new AnchorError(
+            'RUN_FAILED',
+            `Redis at ${redactUrl(opts.redis)} unreachable for ${Math.round((now - redisDownSince) / 1000)} s: ${(e as Error).message}`,
+          );
         }
       }
       await new Promise((r) => setTimeout(r, pollMs));
@@ -155,7 +166,9 @@ export async function startTrainerWorker(opts: TrainerWorkerOptions): Promise<Tr
       log(`[${arm}] taking arm job ${job.id} (${runDir})`);
       let lastProgress = 0;
       const code = await new Promise<number>((res) => {
-        const child = forkModule('./arm-child', import.meta.url, [runDir, arm], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+        const child = forkModule('./arm-child', import.meta.url, [runDir, arm], {
+          stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        });
         children.add(child);
         child.on('message', (m: ArmMessage) => {
           if (m.type === 'progress') {

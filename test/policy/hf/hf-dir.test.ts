@@ -26,7 +26,10 @@ afterAll(() => {
 
 const llama: HfModelConfig = { arch: 'llama', llama: tinyLlamaConfig() };
 const qwen: HfModelConfig = { arch: 'llama', llama: tinyLlamaConfig({ qkvBias: true, tiedHead: true }) };
-const gpt2: HfModelConfig = { arch: 'gpt2', gpt: { vocabSize: 257, context: 64, layers: 2, dModel: 16, heads: 2, tiedHead: true } };
+const gpt2: HfModelConfig = {
+  arch: 'gpt2',
+  gpt: { vocabSize: 257, context: 64, layers: 2, dModel: 16, heads: 2, tiedHead: true },
+};
 
 function expectSame(a: WeightMap, b: WeightMap): void {
   expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
@@ -37,7 +40,11 @@ function expectSame(a: WeightMap, b: WeightMap): void {
 }
 
 describe('Hugging Face directories', () => {
-  for (const [label, cfg] of [['llama (GQA, untied)', llama], ['qwen2 (q/k/v bias, tied)', qwen], ['gpt2', gpt2]] as const) {
+  for (const [label, cfg] of [
+    ['llama (GQA, untied)', llama],
+    ['qwen2 (q/k/v bias, tied)', qwen],
+    ['gpt2', gpt2],
+  ] as const) {
     it(`${label}: load → export → load gives identical tensors, single file and sharded`, () => {
       const src = tmp();
       const written = writeRandomHfDir(src, cfg, { seed: 3, shardBytes: 20_000 });
@@ -70,7 +77,8 @@ describe('Hugging Face directories', () => {
       let maxRel = 0;
       for (const [n, t] of w) {
         const g = got.get(n)!;
-        for (let i = 0; i < t.data.length; i++) maxRel = Math.max(maxRel, Math.abs(g.data[i]! - t.data[i]!) / Math.max(Math.abs(t.data[i]!), 1e-3));
+        for (let i = 0; i < t.data.length; i++)
+          maxRel = Math.max(maxRel, Math.abs(g.data[i]! - t.data[i]!) / Math.max(Math.abs(t.data[i]!), 1e-3));
       }
       expect(maxRel).toBeGreaterThan(0);
       expect(maxRel).toBeLessThan(dtype === 'F16' ? 1e-3 : 8e-3);
@@ -95,7 +103,9 @@ describe('Hugging Face directories', () => {
     hf.delete('model.layers.1.mlp.up_proj.weight');
     hf.set('model.layers.0.self_attn.q_norm.weight', { shape: [8], data: new Float32Array(8) });
     writeFileSync(path.join(d, 'model.safetensors'), encodeSafetensors(hf));
-    expect(() => loadHfDir(d)).toThrow(/missing tensors: model\.layers\.1\.mlp\.up_proj\.weight; unexpected tensors: model\.layers\.0\.self_attn\.q_norm\.weight/);
+    expect(() => loadHfDir(d)).toThrow(
+      /missing tensors: model\.layers\.1\.mlp\.up_proj\.weight; unexpected tensors: model\.layers\.0\.self_attn\.q_norm\.weight/,
+    );
   });
 
   it('a non-finite weight is named', () => {
@@ -108,9 +118,13 @@ describe('Hugging Face directories', () => {
   });
 
   it('unsupported architectures and options are named', () => {
-    expect(() => parseHfConfig({ model_type: 'gemma2', architectures: ['Gemma2ForCausalLM'] })).toThrow(/unsupported architecture model_type "gemma2" \(Gemma2ForCausalLM\)/);
+    expect(() => parseHfConfig({ model_type: 'gemma2', architectures: ['Gemma2ForCausalLM'] })).toThrow(
+      /unsupported architecture model_type "gemma2" \(Gemma2ForCausalLM\)/,
+    );
     const base = JSON.parse(readFileSync(path.join(writeDir(), 'config.json'), 'utf8'));
-    expect(() => parseHfConfig({ ...base, rope_scaling: { rope_type: 'llama3', factor: 8 } })).toThrow(/rope_scaling is not supported/);
+    expect(() => parseHfConfig({ ...base, rope_scaling: { rope_type: 'llama3', factor: 8 } })).toThrow(
+      /rope_scaling is not supported/,
+    );
     expect(() => parseHfConfig({ ...base, hidden_act: 'gelu' })).toThrow(/hidden_act must be silu/);
     expect(() => parseHfConfig({ ...base, num_key_value_heads: 3 })).toThrow(/num_key_value_heads must divide/);
   });

@@ -62,13 +62,18 @@ describe('Hugging Face directories through the rollout engine', () => {
       const d = mkdtempSync(path.join(tmpdir(), 'anchor-hf-engine-'));
       try {
         const cfg: HfModelConfig =
-          arch === 'llama' ? { arch, llama: tinyLlamaConfig() } : { arch, gpt: { vocabSize: 257, context: 64, layers: 2, dModel: 16, heads: 2, tiedHead: true } };
+          arch === 'llama'
+            ? { arch, llama: tinyLlamaConfig() }
+            : { arch, gpt: { vocabSize: 257, context: 64, layers: 2, dModel: 16, heads: 2, tiedHead: true } };
         writeRandomHfDir(d, cfg, { seed: 6, shardBytes: 30_000 });
         const ck = loadHfDir(d);
         const p = createHfPolicy(ck.config, ck.weights);
         const engine = await OnnxRolloutEngine.fromWeights(p.serving, p.model.getWeights(), { tokenizer: ck.tokenizer });
         try {
-          const rows = [[100, 101, 102], [40, 41, 42, 43, 44]];
+          const rows = [
+            [100, 101, 102],
+            [40, 41, 42, 43, 44],
+          ];
           const served = await ortRowLogits(engine.currentDecoder, rows, 'full');
           expect(maxAbs(tfjsRowLogits(p.model, rows), served)).toBeLessThan(1e-4);
           const out = await engine.generate(['def add(a, b):', 'x'], { maxNewTokens: 5, seed: 1, stop: ['\n'] });

@@ -14,8 +14,14 @@ beforeAll(async () => {
 });
 
 const cfg = tinyLlamaConfig({ vocabSize: 40, layers: 1, qkvBias: true });
-const prompts = [[1, 2, 3], [4, 5]];
-const completions = [[6, 7, 8], [9, 10, 11, 12]];
+const prompts = [
+  [1, 2, 3],
+  [4, 5],
+];
+const completions = [
+  [6, 7, 8],
+  [9, 10, 11, 12],
+];
 
 describe('Llama full fine-tuning', () => {
   it('embedding and q-projection gradients match finite differences', () => {
@@ -30,7 +36,11 @@ describe('Llama full fine-tuning', () => {
         for (const [n, v] of model.params) out[n] = r.grads[v.name]!.dataSync() as Float32Array;
         return out;
       });
-      for (const [name, idx] of [['model.embed_tokens.weight', 2 * cfg.dModel + 5], ['model.layers.0.self_attn.q_proj.weight', 17], ['model.layers.0.self_attn.k_proj.bias', 3]] as const) {
+      for (const [name, idx] of [
+        ['model.embed_tokens.weight', 2 * cfg.dModel + 5],
+        ['model.layers.0.self_attn.q_proj.weight', 17],
+        ['model.layers.0.self_attn.k_proj.bias', 3],
+      ] as const) {
         const base = model.getWeights();
         const eps = 1e-2;
         const bump = (d: number): number => {
@@ -59,7 +69,8 @@ describe('Llama full fine-tuning', () => {
       let last = first;
       for (let s = 0; s < 8; s++) last = opt.trainStep(() => completionNll(model, batch)).loss;
       expect(last).toBeLessThan(first * 0.8);
-      for (const [n, t] of model.getWeights()) expect(Buffer.from(t.data.buffer).equals(Buffer.from(w.get(n)!.data.buffer)), n).toBe(false);
+      for (const [n, t] of model.getWeights())
+        expect(Buffer.from(t.data.buffer).equals(Buffer.from(w.get(n)!.data.buffer)), n).toBe(false);
     } finally {
       opt.dispose();
       model.dispose();

@@ -16,7 +16,9 @@ export function tfjsRowLogits(model: PolicyModel, rows: number[][]): number[][][
     const { hidden } = model.forward({ batch: B, length: L, ids, mask, positions: positionsFromMask(mask, B, L) });
     return model.head(hidden).dataSync() as Float32Array;
   });
-  return rows.map((r, b) => r.map((_, j) => Array.from(data.subarray((b * L + padCounts[b]! + j) * V, (b * L + padCounts[b]! + j + 1) * V))));
+  return rows.map((r, b) =>
+    r.map((_, j) => Array.from(data.subarray((b * L + padCounts[b]! + j) * V, (b * L + padCounts[b]! + j + 1) * V))),
+  );
 }
 
 /** ONNX Runtime logits of each real position: one forward, or prefill 2 tokens then cached single steps. */
@@ -26,14 +28,23 @@ export async function ortRowLogits(decoder: Decoder, rows: number[][], mode: 'fu
     for (let b = 0; b < rows.length; b++) {
       for (let s = 0; s < lg.logitsSeq; s++) {
         const j = at(b, s);
-        if (j !== undefined) out[b]![j] = Array.from(lg.logits.subarray((b * lg.logitsSeq + s) * lg.vocab, (b * lg.logitsSeq + s + 1) * lg.vocab));
+        if (j !== undefined)
+          out[b]![j] = Array.from(lg.logits.subarray((b * lg.logitsSeq + s) * lg.vocab, (b * lg.logitsSeq + s + 1) * lg.vocab));
       }
     }
   };
   const steps = mode === 'full' ? 0 : Math.min(...rows.map((r) => r.length)) - 2;
   const prefixes = rows.map((r) => r.slice(0, r.length - steps));
   const { L, ids, positions, padCounts } = leftPad(prefixes);
-  const { first, run } = await decoder.begin({ batch: rows.length, promptLen: L, ids, positions, padCounts, capacity: L + steps, useCache: true });
+  const { first, run } = await decoder.begin({
+    batch: rows.length,
+    promptLen: L,
+    ids,
+    positions,
+    padCounts,
+    capacity: L + steps,
+    useCache: true,
+  });
   take(first, (b, s) => (s >= padCounts[b]! ? s - padCounts[b]! : undefined));
   for (let t = 0; t < steps; t++) {
     const lg = await run.next(
@@ -50,4 +61,3 @@ export function maxAbs(a: number[][][], b: number[][][]): number {
   a.forEach((r, i) => r.forEach((p, j) => p.forEach((v, k) => (m = Math.max(m, Math.abs(v - (b[i]?.[j]?.[k] ?? Infinity)))))));
   return m;
 }
-

@@ -39,7 +39,11 @@ function fixture() {
 }
 
 const lora = loraSchema.parse({ rank: 4, alpha: 8, target_modules: ['q_proj', 'v_proj', 'down_proj'] });
-const rows = [[72, 101, 108, 108, 111], [61, 32, 49], [100, 101, 102, 32, 102]];
+const rows = [
+  [72, 101, 108, 108, 111],
+  [61, 32, 49],
+  [100, 101, 102, 32, 102],
+];
 
 describe('LoRA', () => {
   it('zero-initialised adapters give exactly the base logits', () => {
@@ -74,19 +78,25 @@ describe('LoRA', () => {
       // Two steps: B starts at zero, so the first step moves only B; the second moves A too.
       for (let s = 0; s < 2; s++) {
         opt.trainStep(() =>
-          grpoLoss(completionLogProbs(p.model, batch, { entropy: false }).logProbs, {
-            batch: batch.batch,
-            length: batch.completionLength,
-            oldLogp: old.logProbs,
-            refLogp: ref.logProbs,
-            mask: batch.completionMask,
-            advantages: Float32Array.from([1, -1, 0.5]),
-          }, { clipLow: 0.2, clipHigh: 0.2, beta: 0.04, aggregation: 'grpo' }),
+          grpoLoss(
+            completionLogProbs(p.model, batch, { entropy: false }).logProbs,
+            {
+              batch: batch.batch,
+              length: batch.completionLength,
+              oldLogp: old.logProbs,
+              refLogp: ref.logProbs,
+              mask: batch.completionMask,
+              advantages: Float32Array.from([1, -1, 0.5]),
+            },
+            { clipLow: 0.2, clipHigh: 0.2, beta: 0.04, aggregation: 'grpo' },
+          ),
         );
       }
-      for (const [n, t] of model.baseWeights()) expect(Buffer.from(t.data.buffer).equals(Buffer.from(baseBefore.get(n)!.data.buffer))).toBe(true);
+      for (const [n, t] of model.baseWeights())
+        expect(Buffer.from(t.data.buffer).equals(Buffer.from(baseBefore.get(n)!.data.buffer))).toBe(true);
       let changed = 0;
-      for (const [n, t] of model.getWeights()) if (!Buffer.from(t.data.buffer).equals(Buffer.from(adaptersBefore.get(n)!.data.buffer))) changed++;
+      for (const [n, t] of model.getWeights())
+        if (!Buffer.from(t.data.buffer).equals(Buffer.from(adaptersBefore.get(n)!.data.buffer))) changed++;
       expect(changed).toBe(adaptersBefore.size);
       const after = sequenceLogProbs(p.reference, prompts, completions, { padId: 256 });
       expect(Array.from(after.logProbs)).toEqual(Array.from(ref.logProbs));
@@ -118,7 +128,9 @@ describe('LoRA', () => {
       const d1 = maxAbs(ours, served);
       const d2 = maxAbs(ours, mergedLogits);
       const d0 = maxAbs(ours, tfjsRowLogits(p.reference, rows));
-      console.log(`LoRA sync: max |Δlogit| tfjs vs served adapters ${d1.toExponential(2)}, vs merged export ${d2.toExponential(2)} (adapters moved logits by ${d0.toFixed(3)})`);
+      console.log(
+        `LoRA sync: max |Δlogit| tfjs vs served adapters ${d1.toExponential(2)}, vs merged export ${d2.toExponential(2)} (adapters moved logits by ${d0.toFixed(3)})`,
+      );
       expect(d0).toBeGreaterThan(0.01);
       expect(d1).toBeLessThan(1e-4);
       expect(d2).toBeLessThan(1e-4);
@@ -158,11 +170,14 @@ describe('Hugging Face policy checkpoints', () => {
     try {
       expect(maxAbs(tfjsRowLogits(built.model, rows), tfjsRowLogits(rebuilt.model, rows))).toBe(0);
       expect(restored.optimizer!.state.step).toBe(2);
-      for (const [n, t] of opt.getState().m) expect(Array.from(restored.optimizer!.state.m.get(n)!.data)).toEqual(Array.from(t.data));
+      for (const [n, t] of opt.getState().m)
+        expect(Array.from(restored.optimizer!.state.m.get(n)!.data)).toEqual(Array.from(t.data));
       // A different base (same shapes, other weights) is refused.
       writeRandomHfDir(path.join(d, 'other'), { arch: 'llama', llama: tinyLlamaConfig() }, { seed: 5 });
       expect(() => hfSource(path.join(d, 'other'), { lora }).load(ckDir)).toThrow(/belongs to base/);
-      expect(() => hfSource(path.join(d, 'other'), { lora, expectHash: src.baseHash })).toThrow(/not the base this run started from/);
+      expect(() => hfSource(path.join(d, 'other'), { lora, expectHash: src.baseHash })).toThrow(
+        /not the base this run started from/,
+      );
     } finally {
       opt.dispose();
       built.dispose();

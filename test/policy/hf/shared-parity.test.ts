@@ -67,14 +67,21 @@ describe.skipIf(!present)('HF architectures against ONNX Runtime GenAI exports',
     const B = prompt.length;
     const T = prompt[0]!.length;
     const file = path.join(tinyGpt2Dir, 'past.onnx');
-    const empty = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`past_${i}`, { type: 'float32' as const, data: [], dims: [2, B, 4, 0, 8] }]));
+    const empty = Object.fromEntries(
+      Array.from({ length: 5 }, (_, i) => [`past_${i}`, { type: 'float32' as const, data: [], dims: [2, B, 4, 0, 8] }]),
+    );
     const o1 = await runOnnxOnce(file, {
       input_ids: { type: 'int32', data: prompt.flat(), dims: [B, T] },
       position_ids: { type: 'int32', data: prompt.flatMap((r) => r.map((_, j) => j)), dims: [B, T] },
       attention_mask: { type: 'int32', data: new Array(B * T).fill(1), dims: [B, T] },
       ...empty,
     });
-    const past = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`past_${i}`, { type: 'float32' as const, data: o1[`present_${i}`]!.data, dims: o1[`present_${i}`]!.dims }]));
+    const past = Object.fromEntries(
+      Array.from({ length: 5 }, (_, i) => [
+        `past_${i}`,
+        { type: 'float32' as const, data: o1[`present_${i}`]!.data, dims: o1[`present_${i}`]!.dims },
+      ]),
+    );
     const o2 = await runOnnxOnce(file, {
       input_ids: { type: 'int32', data: cont.flat(), dims: [B, 1] },
       position_ids: { type: 'int32', data: cont.map(() => T), dims: [B, 1] },
@@ -98,7 +105,11 @@ describe.skipIf(!present)('HF architectures against ONNX Runtime GenAI exports',
     let dr = 0;
     for (let p = 0; p < pos.length; p++) {
       for (let i = 0; i < h; i++) {
-        dr = Math.max(dr, Math.abs(cos[p * config.headDim + i]! - cosCache.data[p * h + i]!), Math.abs(sin[p * config.headDim + i]! - sinCache.data[p * h + i]!));
+        dr = Math.max(
+          dr,
+          Math.abs(cos[p * config.headDim + i]! - cosCache.data[p * h + i]!),
+          Math.abs(sin[p * config.headDim + i]! - sinCache.data[p * h + i]!),
+        );
       }
     }
     expect(dr).toBeLessThan(1e-3);
@@ -140,7 +151,9 @@ describe.skipIf(!present)('HF architectures against ONNX Runtime GenAI exports',
     for (const v of [...ref1, ...ref2]) scale = Math.max(scale, Math.abs(v));
     const d1 = maxDiff(ours.first, ref1);
     const d2 = maxDiff(ours.next, ref2);
-    console.log(`tiny-random-llama-fp16: max |logit| ${scale.toFixed(4)}, max |Δlogit| prompt ${d1.toExponential(2)}, cached continuation ${d2.toExponential(2)}`);
+    console.log(
+      `tiny-random-llama-fp16: max |logit| ${scale.toFixed(4)}, max |Δlogit| prompt ${d1.toExponential(2)}, cached continuation ${d2.toExponential(2)}`,
+    );
     // float16 has a 2^-11 relative rounding step; ONNX Runtime rounds activations to float16 at
     // every op, so allow a few steps of the largest logit.
     const tol = 8 * 2 ** -11 * scale;

@@ -25,7 +25,8 @@ describe('attack: floods through errors and answers', () => {
       expect(['fail', 'error'], `${id}: ${JSON.stringify(r).slice(0, 300)}`).toContain(r.status);
       expect(r.error!.length, id).toBeLessThanOrEqual(8000);
     }
-    for (const id of ['errorAtLoad', 'errorInCall', 'thrownString']) expect(res[id]!.error, id).toMatch(/truncated: messages are capped at \d+ characters/);
+    for (const id of ['errorAtLoad', 'errorInCall', 'thrownString'])
+      expect(res[id]!.error, id).toMatch(/truncated: messages are capped at \d+ characters/);
     expect(res.hugeArray!.error).toMatch(/snapshot cap/);
     expect(res.hugeString!.error).toMatch(/snapshot cap/);
     expect(res.deepNest!.error).toMatch(/nested deeper than/);

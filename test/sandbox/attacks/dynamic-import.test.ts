@@ -12,7 +12,8 @@ describe('attack: dynamic import', () => {
     const res = await runAll(ex, {
       awaited: `(async () => { const fs = await import('node:fs'); return fs.readFileSync('/etc/passwd', 'utf8'); })();`,
       childProcess: `(async () => { const cp = await import('child_process'); cp.execSync('touch /tmp/anchor-rl-pwned'); })();`,
-      caught: `${ASSERT}let got = 'none';\nimport('fs').then(() => { got = 'module'; }, (e) => { got = 'refused'; });\n` +
+      caught:
+        `${ASSERT}let got = 'none';\nimport('fs').then(() => { got = 'module'; }, (e) => { got = 'refused'; });\n` +
         `(async () => { await null; await null; await null; assert.strictEqual(got, 'refused'); })();\n`,
       dataUrl: `(async () => { await import('data:text/javascript,export default 1'); })();`,
       viaEval: `(async () => { await eval("import('fs')"); })();`,

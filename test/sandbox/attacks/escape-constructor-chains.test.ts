@@ -24,7 +24,8 @@ describe('attack: constructor chains and stack frames', () => {
       assertCtor: probe(`require('assert').constructor('return typeof process')()`),
       consoleCtor: probe(`console.log.constructor('return typeof setTimeout')()`),
       ivmGlobal: probe(`typeof globalThis._ivm || typeof globalThis.ivm`),
-      protoWalk: `${ASSERT}let o = require('assert'); const seen = new Set(); const names = [];\n` +
+      protoWalk:
+        `${ASSERT}let o = require('assert'); const seen = new Set(); const names = [];\n` +
         `function walk(x, d) { if (d > 6 || x === null || (typeof x !== 'object' && typeof x !== 'function') || seen.has(x)) return; seen.add(x);\n` +
         `  for (const k of Reflect.ownKeys(x)) { let v; try { const desc = Object.getOwnPropertyDescriptor(x, k); v = desc.value; } catch { continue; }\n` +
         `    if (typeof v === 'function' && /^(process|ivm|_ivm|Reference|Callback|ExternalCopy|Isolate|NativeModule)$/.test(String(k))) names.push(String(k)); walk(v, d + 1); }\n` +
@@ -37,13 +38,16 @@ describe('attack: constructor chains and stack frames', () => {
 
   it('exposes no harness function or receiver to Error.prepareStackTrace or fn.caller', async () => {
     const res = await runAll(ex, {
-      prepareStackTrace: `${ASSERT}const leaked = [];\nError.prepareStackTrace = (e, frames) => { for (const f of frames) { const fn = f.getFunction(); const self = f.getThis();\n` +
+      prepareStackTrace:
+        `${ASSERT}const leaked = [];\nError.prepareStackTrace = (e, frames) => { for (const f of frames) { const fn = f.getFunction(); const self = f.getThis();\n` +
         `  if (f.getFileName() !== 'program.js' && (fn !== undefined || self !== undefined)) leaked.push(f.getFileName()); } return 'x'; };\n` +
         `const evil = { get a() { new Error().stack; return 1; } };\nassert.deepEqual(evil, { a: 1 });\nassert.deepStrictEqual(leaked, []);\n`,
-      captureStackTrace: `${ASSERT}const leaked = [];\nError.prepareStackTrace = (e, frames) => frames;\nconst o = {}; let frames;\n` +
+      captureStackTrace:
+        `${ASSERT}const leaked = [];\nError.prepareStackTrace = (e, frames) => frames;\nconst o = {}; let frames;\n` +
         `assert.throws(() => { Error.captureStackTrace(o); frames = o.stack; throw new Error('x'); });\n` +
         `for (const f of frames) if (f.getFunction && f.getFileName() !== 'program.js' && f.getFunction() !== undefined) leaked.push(f.getFileName());\nassert.deepStrictEqual(leaked, []);\n`,
-      callerChain: `${ASSERT}let c = 'unset';\nfunction probe() { return probe.caller; }\nassert.deepEqual({ get a() { c = probe(); return 1; } }, { a: 1 });\n` +
+      callerChain:
+        `${ASSERT}let c = 'unset';\nfunction probe() { return probe.caller; }\nassert.deepEqual({ get a() { c = probe(); return 1; } }, { a: 1 });\n` +
         `let up; try { up = c && c.caller; } catch (e) { up = null; }\nassert.ok(up === null || up === undefined, 'reached a harness function: ' + String(up));\n`,
       argumentsCallee: `${ASSERT}let leaked = false;\nconst v = { valueOf() { try { leaked = typeof arguments.callee.caller === 'function' && arguments.callee.caller !== null && /harness/.test(String(arguments.callee.caller)); } catch {} return 1; } };\nassert.equal(v, 1);\nassert.strictEqual(leaked, false);\n`,
     });

@@ -22,12 +22,20 @@ describe('attack: statuses forged through error text', () => {
   const problem = jsProblem('add', 'function add(x, y) {\n', tests);
 
   it('reports a forged error thrown at load time as error', async () => {
-    const res = await runTraining(ex, problem, Object.fromEntries(Object.entries(FORGED).map(([k, e]) => [k, `  return x + y;\n}\nthrow ${e};\n`])));
+    const res = await runTraining(
+      ex,
+      problem,
+      Object.fromEntries(Object.entries(FORGED).map(([k, e]) => [k, `  return x + y;\n}\nthrow ${e};\n`])),
+    );
     for (const [id, r] of Object.entries(res)) expect(r.status, `${id}: ${JSON.stringify(r)}`).toBe('error');
   });
 
   it('reports a forged error thrown by the candidate as an error of that case', async () => {
-    const res = await runTraining(ex, problem, Object.fromEntries(Object.entries(FORGED).map(([k, e]) => [k, `  throw ${e};\n}\n`])));
+    const res = await runTraining(
+      ex,
+      problem,
+      Object.fromEntries(Object.entries(FORGED).map(([k, e]) => [k, `  throw ${e};\n}\n`])),
+    );
     for (const [id, r] of Object.entries(res)) expect(r.status, `${id}: ${JSON.stringify(r)}`).toBe('error');
   });
 

@@ -57,10 +57,7 @@ describe('attack: harness tampering', () => {
   afterAll(() => ex.close());
 
   it('an honest control passes and a wrong solution fails', async () => {
-    const [good, bad] = await ex.run([
-      js('good', PROMPT + '  return x + y;\n}\n', TESTS),
-      js('bad', PROMPT + WRONG, TESTS),
-    ]);
+    const [good, bad] = await ex.run([js('good', PROMPT + '  return x + y;\n}\n', TESTS), js('bad', PROMPT + WRONG, TESTS)]);
     expectStatus(good, 'pass');
     expect(good!.passed).toBe(3);
     expectStatus(bad, 'fail');

@@ -10,7 +10,22 @@ describe('attack: host modules and globals', () => {
   afterAll(() => ex.close());
 
   it('refuses every module but assert, with a clear message', async () => {
-    const mods = ['fs', 'node:fs', 'child_process', 'node:child_process', 'net', 'http', 'os', 'vm', 'worker_threads', 'crypto', 'module', 'isolated-vm', '../../src/sandbox/worker.ts', '/etc/passwd'];
+    const mods = [
+      'fs',
+      'node:fs',
+      'child_process',
+      'node:child_process',
+      'net',
+      'http',
+      'os',
+      'vm',
+      'worker_threads',
+      'crypto',
+      'module',
+      'isolated-vm',
+      '../../src/sandbox/worker.ts',
+      '/etc/passwd',
+    ];
     const programs = Object.fromEntries(mods.map((m) => [m, `require(${JSON.stringify(m)});`]));
     const res = await runAll(ex, programs);
     for (const m of mods) {
@@ -21,12 +36,30 @@ describe('attack: host modules and globals', () => {
   });
 
   it('has no process, timers, module loader or network globals', async () => {
-    const names = ['process', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'fetch', 'XMLHttpRequest', 'WebSocket', 'Buffer', 'global', 'importScripts', 'WebAssembly', 'Deno', 'Bun', '__dirname', '__filename'];
+    const names = [
+      'process',
+      'setTimeout',
+      'setInterval',
+      'setImmediate',
+      'queueMicrotask',
+      'fetch',
+      'XMLHttpRequest',
+      'WebSocket',
+      'Buffer',
+      'global',
+      'importScripts',
+      'WebAssembly',
+      'Deno',
+      'Bun',
+      '__dirname',
+      '__filename',
+    ];
     const res = await runAll(ex, {
       typeofs: `${ASSERT}assert.deepStrictEqual([${names.map((n) => `typeof ${n}`).join(', ')}], ${JSON.stringify(names.map(() => 'undefined'))});\n`,
       processExit: `process.exit(0);`,
       processBinding: `${ASSERT}assert.ok(true);\nprocess.binding('fs');`,
-      globalKeys: `${ASSERT}const own = Object.getOwnPropertyNames(globalThis).filter((k) => /^[a-z_$]/.test(k));\n` +
+      globalKeys:
+        `${ASSERT}const own = Object.getOwnPropertyNames(globalThis).filter((k) => /^[a-z_$]/.test(k));\n` +
         `assert.deepStrictEqual(own.sort(), ['console', 'decodeURI', 'decodeURIComponent', 'encodeURI', 'encodeURIComponent', 'escape', 'eval', 'exports', 'globalThis', 'isFinite', 'isNaN', 'module', 'parseFloat', 'parseInt', 'require', 'undefined', 'unescape'].sort());\n`,
       requireProps: `${ASSERT}assert.deepStrictEqual(Object.keys(require), []);\nassert.strictEqual(typeof require.cache, 'undefined');\nassert.strictEqual(typeof require.resolve, 'undefined');\n`,
       moduleExports: `${ASSERT}function f() { return 1; }\nmodule.exports = f;\nexports.g = 2;\nassert.strictEqual(module.exports(), 1);\n`,

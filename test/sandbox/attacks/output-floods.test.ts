@@ -44,7 +44,9 @@ describe('attack: output floods', () => {
   it('honours a smaller configured cap', async () => {
     const small = testExecutor({ workers: 1, stdoutLimit: 100 });
     try {
-      const [r] = await small.run([{ id: 's', language: 'javascript', code: `${ASSERT}for (let i = 0; i < 100; i++) console.log(i);\nassert.ok(true);` }]);
+      const [r] = await small.run([
+        { id: 's', language: 'javascript', code: `${ASSERT}for (let i = 0; i < 100; i++) console.log(i);\nassert.ok(true);` },
+      ]);
       expectStatus(r, 'pass');
       expect(Buffer.byteLength(r!.stdout.replace(MARK, ''))).toBeLessThanOrEqual(100);
       expect(r!.stdout.startsWith('0\n1\n2\n')).toBe(true);

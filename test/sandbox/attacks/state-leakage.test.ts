@@ -55,13 +55,18 @@ describe('attack: state leakage between programs', () => {
       expect(checker!.stdout).toBe('clean\n');
     }
     // Interleaved in one batch as well.
-    const mixed = await ex.run(Array.from({ length: 10 }, (_, i) => (i % 2 ? js(`check-${i}`, CHECK) : js(`pollute-${i}`, POLLUTE))));
+    const mixed = await ex.run(
+      Array.from({ length: 10 }, (_, i) => (i % 2 ? js(`check-${i}`, CHECK) : js(`pollute-${i}`, POLLUTE))),
+    );
     for (const r of mixed) if (r.id.startsWith('check')) expectStatus(r, 'pass');
   });
 
   it('assertion counts and output never carry over', async () => {
     const results = await ex.run([
-      js('a', `${ASSERT}for (let i = 0; i < 5; i++) assert.ok(true);\ntry { assert.ok(false); } catch {}\nconsole.log('from a');`),
+      js(
+        'a',
+        `${ASSERT}for (let i = 0; i < 5; i++) assert.ok(true);\ntry { assert.ok(false); } catch {}\nconsole.log('from a');`,
+      ),
       js('b', `${ASSERT}assert.ok(true);`),
     ]);
     expectStatus(results[0], 'fail');
@@ -74,8 +79,11 @@ describe('attack: state leakage between programs', () => {
 
   it('cannot schedule work into a later program', async () => {
     const [r1] = await ex.run([
-      js('sched', `${ASSERT}assert.strictEqual(typeof FinalizationRegistry, 'undefined');\nassert.strictEqual(typeof Atomics.waitAsync, 'undefined');\n` +
-        `const p = Promise.resolve(); for (let i = 0; i < 1000; i++) p.then(() => { globalThis.late = i; });`),
+      js(
+        'sched',
+        `${ASSERT}assert.strictEqual(typeof FinalizationRegistry, 'undefined');\nassert.strictEqual(typeof Atomics.waitAsync, 'undefined');\n` +
+          `const p = Promise.resolve(); for (let i = 0; i < 1000; i++) p.then(() => { globalThis.late = i; });`,
+      ),
     ]);
     expectStatus(r1, 'pass');
     const [r2] = await ex.run([js('after', `${ASSERT}assert.strictEqual(typeof late, 'undefined');`)]);

@@ -13,7 +13,8 @@ function py(id: string, code: string, tests?: string): ProgramSpec {
 }
 
 /** HumanEval-shaped tests for `add(a, b)`. */
-export const ADD_TESTS = 'def check(candidate):\n    assert candidate(1, 2) == 3\n    assert candidate(-1, 1) == 0\n    assert abs(candidate(0.5, 0.25) - 0.75) < 1e-9\n\ncheck(add)\n';
+export const ADD_TESTS =
+  'def check(candidate):\n    assert candidate(1, 2) == 3\n    assert candidate(-1, 1) == 0\n    assert abs(candidate(0.5, 0.25) - 0.75) < 1e-9\n\ncheck(add)\n';
 /** A correct solution for {@link ADD_TESTS}. */
 export const ADD_OK = 'def add(a, b):\n    return a + b\n';
 /** A wrong solution for {@link ADD_TESTS}. */

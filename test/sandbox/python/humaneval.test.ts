@@ -18,7 +18,12 @@ describe.skipIf(!have)('python sandbox: HumanEval', () => {
 
   it('all 164 canonical solutions pass', { timeout: 300_000 }, async () => {
     expect(problems).toHaveLength(164);
-    const specs: ProgramSpec[] = problems.map((p) => ({ id: p.id, language: 'python', code: p.prompt + p.reference!, tests: p.tests }));
+    const specs: ProgramSpec[] = problems.map((p) => ({
+      id: p.id,
+      language: 'python',
+      code: p.prompt + p.reference!,
+      tests: p.tests,
+    }));
     const rs = await ex.run(specs);
     const bad = rs.filter((r) => r.status !== 'pass').map((r) => `${r.id}: ${r.status} ${r.error ?? ''}`);
     expect(bad).toEqual([]);

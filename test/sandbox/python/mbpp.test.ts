@@ -27,10 +27,17 @@ describe.skipIf(!have)('python sandbox: MBPP', () => {
       tests: (p.setup ? p.setup + '\n' : '') + p.tests,
     }));
     const rs = await ex.run(specs);
-    const bad = rs.filter((r) => r.status !== 'pass' && !KNOWN_SLOW.has(r.id)).map((r) => `${r.id}: ${r.status} ${r.error ?? ''}`);
+    const bad = rs
+      .filter((r) => r.status !== 'pass' && !KNOWN_SLOW.has(r.id))
+      .map((r) => `${r.id}: ${r.status} ${r.error ?? ''}`);
     expect(bad).toEqual([]);
     const passed = rs.filter((r) => r.status === 'pass').length;
-    console.log(`MBPP reference solutions: ${passed}/974 pass; not passing: ${rs.filter((r) => r.status !== 'pass').map((r) => `${r.id} (${r.status})`).join(', ')}`);
+    console.log(
+      `MBPP reference solutions: ${passed}/974 pass; not passing: ${rs
+        .filter((r) => r.status !== 'pass')
+        .map((r) => `${r.id} (${r.status})`)
+        .join(', ')}`,
+    );
     expect(passed).toBeGreaterThanOrEqual(973);
   });
 });

@@ -11,13 +11,17 @@ describe('python attack: assertion counting', { timeout: 180_000 }, () => {
   const ex = pyExecutor();
   afterAll(() => ex.close());
 
-  it('passed/total are over the test file\'s assert statements', async () => {
+  it("passed/total are over the test file's assert statements", async () => {
     const tests = 'for x in range(100):\n    assert f(x) == x\nassert f(-1) == 0\nassert f(-2) == 0\nassert f(-3) == 0\n';
     const rs = await runPy(ex, [
       // Right on the 100 loop cases, wrong on the first single case.
       ['loop-heavy', 'def f(x):\n    return x\n', tests],
       // The solution runs many asserts of its own, at load time and inside the candidate.
-      ['own-asserts', 'for _ in range(1000):\n    assert True\ndef f(x):\n    for _ in range(1000):\n        assert True\n    return x\n', tests],
+      [
+        'own-asserts',
+        'for _ in range(1000):\n    assert True\ndef f(x):\n    for _ in range(1000):\n        assert True\n    return x\n',
+        tests,
+      ],
       ['all-right', 'def f(x):\n    return max(x, 0)\n', tests],
       ['loop-fails-late', 'def f(x):\n    return x if x < 99 else 0\n', tests],
     ]);
@@ -28,7 +32,7 @@ describe('python attack: assertion counting', { timeout: 180_000 }, () => {
     expect(rs['loop-fails-late']).toMatchObject({ status: 'fail', passed: 0, total: 4 });
   });
 
-  it('hooks a solution might guess (names, AssertionError, the tests\' helpers) record nothing', async () => {
+  it("hooks a solution might guess (names, AssertionError, the tests' helpers) record nothing", async () => {
     const tests = 'def check(candidate):\n    assert candidate(1) == 1\n    assert candidate(2) == 2\n\ncheck(f)\n';
     const rs = await runPy(ex, [
       [
@@ -47,7 +51,11 @@ describe('python attack: assertion counting', { timeout: 180_000 }, () => {
         ].join('\n') + '\n',
         tests,
       ],
-      ['swallow', 'def f(x):\n    return 0\n', 'def check(candidate):\n    try:\n        assert candidate(1) == 1\n    except AssertionError:\n        pass\n    assert candidate(0) == 0\n\ncheck(f)\n'],
+      [
+        'swallow',
+        'def f(x):\n    return 0\n',
+        'def check(candidate):\n    try:\n        assert candidate(1) == 1\n    except AssertionError:\n        pass\n    assert candidate(0) == 0\n\ncheck(f)\n',
+      ],
     ]);
     expect(rs['guess-hooks']).toMatchObject({ status: 'fail', passed: 0, total: 2 });
     // A failed assertion is recorded before it raises: swallowing it does not make a pass.

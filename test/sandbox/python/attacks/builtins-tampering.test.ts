@@ -8,7 +8,8 @@ import { expectNotPass, expectStillWorks, pyExecutor, runPy } from '../helpers.t
 
 const WRONG = 'def add(a, b):\n    return 99\n';
 /** Every assertion goes through `abs`: if the program could change it, the wrong answer would pass. */
-const ABS_TESTS = 'def check(candidate):\n    assert abs(candidate(0.5, 0.25) - 0.75) < 1e-9\n    assert abs(candidate(1, 2) - 3) < 1e-9\n\ncheck(add)\n';
+const ABS_TESTS =
+  'def check(candidate):\n    assert abs(candidate(0.5, 0.25) - 0.75) < 1e-9\n    assert abs(candidate(1, 2) - 3) < 1e-9\n\ncheck(add)\n';
 
 // Python workers boot Pyodide and some attacks force a reboot: generous on a loaded 2-core CI.
 describe('python attack: builtins tampering', { timeout: 180_000 }, () => {
@@ -31,7 +32,14 @@ describe('python attack: builtins tampering', { timeout: 180_000 }, () => {
     );
     for (const id of Object.keys(attacks)) expectNotPass(rs[id], ['fail', 'error']);
     // The wrong answer is caught by the first assertion, computed with the real abs.
-    for (const id of ['builtins-module', 'dunder-builtins', 'dunder-builtins-dict', 'shadow-def', 'shadow-assign', 'patch-during-call']) {
+    for (const id of [
+      'builtins-module',
+      'dunder-builtins',
+      'dunder-builtins-dict',
+      'shadow-def',
+      'shadow-assign',
+      'patch-during-call',
+    ]) {
       expect(rs[id]!.status, id).toBe('fail');
       expect(rs[id]!.passed, id).toBe(0);
     }

@@ -9,14 +9,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ExecResult } from '../../../../src/sandbox/index.ts';
 import { pyExecutor, runPy } from '../helpers.ts';
 
-const PROBE = [
-  'import random, os, secrets, uuid, time, datetime',
-  'vals = [random.random(), random.Random().random(), random.SystemRandom().random(), os.urandom(8).hex(),',
-  '        secrets.token_hex(8), str(uuid.uuid4()), time.time(), time.perf_counter(), str(datetime.datetime.now())]',
-  'print(vals)',
-  'def lucky():',
-  '    return random.SystemRandom().random() < 0.5',
-].join('\n') + '\n';
+const PROBE =
+  [
+    'import random, os, secrets, uuid, time, datetime',
+    'vals = [random.random(), random.Random().random(), random.SystemRandom().random(), os.urandom(8).hex(),',
+    '        secrets.token_hex(8), str(uuid.uuid4()), time.time(), time.perf_counter(), str(datetime.datetime.now())]',
+    'print(vals)',
+    'def lucky():',
+    '    return random.SystemRandom().random() < 0.5',
+  ].join('\n') + '\n';
 const TESTS = 'assert lucky()\n';
 
 describe('python attack: luck-dependent verdicts', { timeout: 240_000 }, () => {

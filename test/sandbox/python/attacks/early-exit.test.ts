@@ -23,11 +23,15 @@ describe('python attack: early exit', { timeout: 180_000 }, () => {
       'os-exit': 'import os\nos._exit(0)\n',
       'exit-in-candidate': 'def add(a, b):\n    import sys\n    sys.exit(0)\n',
       'os-exit-in-candidate': 'def add(a, b):\n    import os\n    os._exit(0)\n',
-      'atexit': 'import atexit, sys\natexit.register(lambda: None)\nsys.exit(0)\n',
+      atexit: 'import atexit, sys\natexit.register(lambda: None)\nsys.exit(0)\n',
     };
     const rs = await runPy(
       ex,
-      Object.entries(exits).map(([id, code]) => [id, code.includes('def add') ? code : code + 'def add(a, b):\n    return 0\n', ADD_TESTS]),
+      Object.entries(exits).map(([id, code]) => [
+        id,
+        code.includes('def add') ? code : code + 'def add(a, b):\n    return 0\n',
+        ADD_TESTS,
+      ]),
     );
     for (const id of Object.keys(exits)) expectNotPass(rs[id], ['error']);
     expect(rs['sys-exit-0']!.error).toMatch(/exited early \(SystemExit\)/);
@@ -37,7 +41,9 @@ describe('python attack: early exit', { timeout: 180_000 }, () => {
 
   it('a program whose tests run sys.exit(0) after failing nothing still needs its assertions', async () => {
     // Single-string mode (no separate tests): exiting before any assert is not a pass.
-    const rs = await runPy(ex, [['single', 'def add(a, b):\n    return a + b\nimport sys\nsys.exit(0)\nassert add(1, 2) == 3\n']]);
+    const rs = await runPy(ex, [
+      ['single', 'def add(a, b):\n    return a + b\nimport sys\nsys.exit(0)\nassert add(1, 2) == 3\n'],
+    ]);
     expectNotPass(rs.single, ['error']);
   });
 });

@@ -16,7 +16,11 @@ describe('python attack: error and answer floods', { timeout: 180_000 }, () => {
       ['msg-30mb', 'def add(a, b):\n    raise ValueError("x" * 30_000_000)\n', ADD_TESTS],
       ['assert-msg-30mb', 'def add(a, b):\n    raise AssertionError("y" * 30_000_000)\n', ADD_TESTS],
       ['many-args', 'def add(a, b):\n    raise ValueError(*range(1_000_000))\n', ADD_TESTS],
-      ['slow-str', 'class E(Exception):\n    def __str__(self):\n        return "z" * 30_000_000\ndef add(a, b):\n    raise E()\n', ADD_TESTS],
+      [
+        'slow-str',
+        'class E(Exception):\n    def __str__(self):\n        return "z" * 30_000_000\ndef add(a, b):\n    raise E()\n',
+        ADD_TESTS,
+      ],
       ['huge-answer', 'def f():\n    return list(range(3_000_000))\n', 'assert f() == [0]\n'],
       ['large-answer-ok', 'def f():\n    return list(range(1_000_000))\n', 'assert f() == list(range(1_000_000))\n'],
     ]);

@@ -23,7 +23,10 @@ describe('python attack: host escape', { timeout: 180_000 }, () => {
       ctypes: 'import ctypes\nctypes.CDLL(None)\n',
       'ctypes-builtin': 'import _ctypes\n',
     };
-    const rs = await runPy(ex, Object.entries(attacks).map(([id, code]) => [id, code, 'assert True\n']));
+    const rs = await runPy(
+      ex,
+      Object.entries(attacks).map(([id, code]) => [id, code, 'assert True\n']),
+    );
     // urllib's import chain is large: under load it may hit the short test timeout first.
     for (const id of Object.keys(attacks)) expectNotPass(rs[id], id === 'urllib' ? ['error', 'timeout'] : ['error']);
     expect(rs['etc-passwd']!.stdout).not.toMatch(/root:/);

@@ -18,10 +18,14 @@ describe('python attack: infinite loops', { timeout: 180_000 }, () => {
       sleep: 'import time\ntime.sleep(30)\n',
       redos: 'import re\nre.match(r"(a+)+$", "a" * 40 + "b")\n',
       'huge-sum': 'sum(range(10**13))\n',
-      'catch-and-continue': 'while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass\n',
+      'catch-and-continue':
+        'while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass\n',
     };
     const t0 = performance.now();
-    const rs = await runPy(ex, Object.entries(loops).map(([id, code]) => [id, code, 'assert True\n']));
+    const rs = await runPy(
+      ex,
+      Object.entries(loops).map(([id, code]) => [id, code, 'assert True\n']),
+    );
     for (const id of Object.keys(loops)) expect(rs[id]!.status, JSON.stringify(rs[id])).toBe('timeout');
     // Each program was stopped near its limit (boot time of replacement runtimes is not counted).
     for (const id of Object.keys(loops)) expect(rs[id]!.ms).toBeLessThan(400 + 1500);
@@ -32,7 +36,11 @@ describe('python attack: infinite loops', { timeout: 180_000 }, () => {
   it('deep recursion ends as an error, not a crash', async () => {
     const rs = await runPy(ex, [
       ['recursion', 'def r(n):\n    return r(n + 1)\nr(0)\n', 'assert True\n'],
-      ['recursion-raised-limit', 'import sys\nsys.setrecursionlimit(10**6)\ndef r(n):\n    return r(n + 1)\nr(0)\n', 'assert True\n'],
+      [
+        'recursion-raised-limit',
+        'import sys\nsys.setrecursionlimit(10**6)\ndef r(n):\n    return r(n + 1)\nr(0)\n',
+        'assert True\n',
+      ],
     ]);
     expect(['error', 'timeout', 'oom']).toContain(rs.recursion!.status);
     expect(rs.recursion!.error).toMatch(/RecursionError/);

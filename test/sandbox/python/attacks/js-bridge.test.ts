@@ -20,23 +20,25 @@ describe('python attack: JS bridge', { timeout: 180_000 }, () => {
       'pyodide-ffi': 'from pyodide.ffi import to_js\nto_js([1]).constructor.constructor("return 1")()\n',
       'dunder-import': '__import__("importlib").import_module("pyodide_js")\n',
       'sys-modules': 'import sys\nsys.modules["pyodide_js"].runPython("1")\n',
-      'create-builtin': [
-        'import _imp, importlib.machinery as m',
-        'core = _imp.create_builtin(m.ModuleSpec("_pyodide_core", None))',
-        'proxy = core.create_proxy(len)',
-        'F = proxy.constructor.constructor',
-        'F("Array.prototype.push = function () { return 0 }; globalThis.pwned = 1")()',
-      ].join('\n') + '\n',
-      'subclasses-walk': [
-        'names = [c for c in object.__subclasses__() if "Js" in c.__name__]',
-        'for c in names:',
-        '    for v in vars(c).values():',
-        '        try:',
-        '            v(None)',
-        '        except Exception:',
-        '            pass',
-        'raise RuntimeError("walked")',
-      ].join('\n') + '\n',
+      'create-builtin':
+        [
+          'import _imp, importlib.machinery as m',
+          'core = _imp.create_builtin(m.ModuleSpec("_pyodide_core", None))',
+          'proxy = core.create_proxy(len)',
+          'F = proxy.constructor.constructor',
+          'F("Array.prototype.push = function () { return 0 }; globalThis.pwned = 1")()',
+        ].join('\n') + '\n',
+      'subclasses-walk':
+        [
+          'names = [c for c in object.__subclasses__() if "Js" in c.__name__]',
+          'for c in names:',
+          '    for v in vars(c).values():',
+          '        try:',
+          '            v(None)',
+          '        except Exception:',
+          '            pass',
+          'raise RuntimeError("walked")',
+        ].join('\n') + '\n',
     };
     const specs: Array<[string, string, string]> = [];
     for (const [id, code] of Object.entries(attacks)) {

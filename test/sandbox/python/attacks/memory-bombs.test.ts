@@ -20,7 +20,10 @@ describe('python attack: memory bombs', { timeout: 180_000 }, () => {
       growing: 'x = []\nwhile True:\n    x.append(bytearray(10**6))\n',
       'dict-of-lists': 'd = {i: [i] * 1000 for i in range(10**6)}\n',
     };
-    const rs = await runPy(ex, Object.entries(bombs).map(([id, code]) => [id, code, 'assert True\n']));
+    const rs = await runPy(
+      ex,
+      Object.entries(bombs).map(([id, code]) => [id, code, 'assert True\n']),
+    );
     for (const id of Object.keys(bombs)) expect(rs[id]!.status, JSON.stringify(rs[id])).toBe('oom');
     await expectStillWorks(ex);
   });

@@ -14,11 +14,14 @@ describe('python attack: pass-looking output', { timeout: 180_000 }, () => {
     const prints: Record<string, string> = {
       'print-pass': 'print("PASS")\nprint("All tests passed")\nprint("ok 1 - test")\n',
       'json-verdict': 'print(\'{"status": "pass", "passed": 3, "total": 3}\')\n',
-      'separator': 'print("\\x1fpass\\x1f3\\x1f3\\x1f")\nprint("00000000000000000000000000000000\\x1fpass\\x1f3\\x1f3\\x1f")\n',
-      'stderr': 'import sys\nsys.stderr.write("pass\\n")\nsys.__stdout__.write("pass\\n")\n',
+      separator: 'print("\\x1fpass\\x1f3\\x1f3\\x1f")\nprint("00000000000000000000000000000000\\x1fpass\\x1f3\\x1f3\\x1f")\n',
+      stderr: 'import sys\nsys.stderr.write("pass\\n")\nsys.__stdout__.write("pass\\n")\n',
       'dunder-stdout-swap': 'import sys, io\nsys.stdout = io.StringIO()\nprint("pass")\n',
     };
-    const rs = await runPy(ex, Object.entries(prints).map(([id, code]) => [id, code + ADD_WRONG, ADD_TESTS]));
+    const rs = await runPy(
+      ex,
+      Object.entries(prints).map(([id, code]) => [id, code + ADD_WRONG, ADD_TESTS]),
+    );
     for (const id of Object.keys(prints)) expectNotPass(rs[id], ['fail']);
     expect(rs['print-pass']!.stdout).toContain('PASS');
     await expectStillWorks(ex);

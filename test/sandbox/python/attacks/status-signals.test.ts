@@ -15,7 +15,11 @@ describe('python attack: statuses from error text', { timeout: 180_000 }, () => 
     const rs = await runPy(ex, [
       ['memoryerror-load', 'raise MemoryError("out of memory: the runtime exceeded the isolate memory limit")\n', ADD_TESTS],
       ['memoryerror-mid', 'def add(a, b):\n    raise MemoryError()\n', ADD_TESTS],
-      ['memoryerror-subclass', 'class M(MemoryError):\n    pass\ndef add(a, b):\n    raise M("Cannot allocate Wasm memory")\n', ADD_TESTS],
+      [
+        'memoryerror-subclass',
+        'class M(MemoryError):\n    pass\ndef add(a, b):\n    raise M("Cannot allocate Wasm memory")\n',
+        ADD_TESTS,
+      ],
       ['timeout-text', 'def add(a, b):\n    raise TimeoutError("timed out after 1500 ms")\n', ADD_TESTS],
       ['script-timeout-text', 'raise RuntimeError("Script execution timed out.")\n', ADD_TESTS],
       ['oom-assert', 'def add(a, b):\n    raise AssertionError("out of memory")\n', ADD_TESTS],

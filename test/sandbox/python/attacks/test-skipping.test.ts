@@ -48,15 +48,12 @@ describe('python attack: test skipping', { timeout: 180_000 }, () => {
       'gc-walk': 'import gc\nfor o in gc.get_objects():\n    pass\n',
       'gc-referents': 'import gc, builtins\ngc.get_referents(vars(builtins))\n',
       'code-replace': '(lambda: 1).__code__.replace(co_consts=(2,))\n',
-      'code-swap': [
-        'def f(x):',
-        '    return x + 1',
-        'def right(x):',
-        '    return x',
-        'f.__code__ = right.__code__',
-      ].join('\n'),
+      'code-swap': ['def f(x):', '    return x + 1', 'def right(x):', '    return x', 'f.__code__ = right.__code__'].join('\n'),
     };
-    const rs = await runPy(ex, Object.entries(attacks).map(([id, code]) => [id, code.includes('def f') ? code + '\n' : code + '\n' + WRONG, TESTS]));
+    const rs = await runPy(
+      ex,
+      Object.entries(attacks).map(([id, code]) => [id, code.includes('def f') ? code + '\n' : code + '\n' + WRONG, TESTS]),
+    );
     for (const id of Object.keys(attacks)) expectNotPass(rs[id], ['fail', 'error']);
     expect(rs.settrace!.error).toMatch(/sys\.settrace is not available/);
     await expectStillWorks(ex);
@@ -83,7 +80,15 @@ describe('python attack: test skipping', { timeout: 180_000 }, () => {
   it('single-string mode: tests swallowed by an open string or skipped ran no assertion', async () => {
     const rs = await runPy(ex, [
       ['swallowed', WRONG + 'x = """\n' + TESTS + '"""\n'],
-      ['if-false', WRONG + 'if False:\n' + TESTS.split('\n').map((l) => '    ' + l).join('\n') + '\n'],
+      [
+        'if-false',
+        WRONG +
+          'if False:\n' +
+          TESTS.split('\n')
+            .map((l) => '    ' + l)
+            .join('\n') +
+          '\n',
+      ],
       ['legit-single', 'def f(x):\n    return x\n' + TESTS],
     ]);
     expect(rs.swallowed!.status).toBe('fail');

@@ -28,11 +28,20 @@ describe('python attack: verdict forgery through exception values', { timeout: 1
 
   it('no exception value reads as a completed run', async () => {
     const cases: Array<[string, string]> = [
-      ['str-radd-assert', FORGER + 'class E(AssertionError):\n    def __str__(self):\n        return S("x")\ndef add(a, b):\n    raise E()\n'],
-      ['str-radd-error', FORGER + 'class E(Exception):\n    def __str__(self):\n        return S("x")\ndef add(a, b):\n    raise E()\n'],
+      [
+        'str-radd-assert',
+        FORGER + 'class E(AssertionError):\n    def __str__(self):\n        return S("x")\ndef add(a, b):\n    raise E()\n',
+      ],
+      [
+        'str-radd-error',
+        FORGER + 'class E(Exception):\n    def __str__(self):\n        return S("x")\ndef add(a, b):\n    raise E()\n',
+      ],
       ['str-radd-load', FORGER + 'class E(Exception):\n    def __str__(self):\n        return S("x")\nraise E()\n'],
       ['args-forger', FORGER + 'def add(a, b):\n    raise AssertionError(S("x"))\n'],
-      ['repr-pass', 'class E(Exception):\n    def __repr__(self):\n        return "pass"\n    def __str__(self):\n        return ""\ndef add(a, b):\n    raise E()\n'],
+      [
+        'repr-pass',
+        'class E(Exception):\n    def __repr__(self):\n        return "pass"\n    def __str__(self):\n        return ""\ndef add(a, b):\n    raise E()\n',
+      ],
       ['name-pass', 'E = type("pass", (Exception,), {})\ndef add(a, b):\n    raise E("completed")\n'],
       ['str-raises', 'class E(Exception):\n    def __str__(self):\n        raise SystemExit(0)\ndef add(a, b):\n    raise E()\n'],
       ['base-exception', 'class B(BaseException):\n    pass\ndef add(a, b):\n    raise B()\n'],
@@ -45,7 +54,10 @@ describe('python attack: verdict forgery through exception values', { timeout: 1
       ['os-exit-mid', 'def add(a, b):\n    import os\n    os._exit(0)\n'],
       ['sys-exit-mid', 'def add(a, b):\n    import sys\n    sys.exit(0)\n'],
     ];
-    const rs = await runPy(ex, cases.map(([id, code]) => [id, code, ADD_TESTS]));
+    const rs = await runPy(
+      ex,
+      cases.map(([id, code]) => [id, code, ADD_TESTS]),
+    );
     for (const [id] of cases) expectNotPass(rs[id], ['fail', 'error']);
     expect(rs['str-radd-assert']!.status).toBe('fail');
     expect(rs['name-pass']!.error).toMatch(/^pass: completed$/);
@@ -56,7 +68,9 @@ describe('python attack: verdict forgery through exception values', { timeout: 1
   });
 
   it('sys.exit(0) inside the tests after some assertions is not a pass', async () => {
-    const rs = await runPy(ex, [['tests-exit', 'def f():\n    return 1\n', 'assert f() == 1\nimport sys\nsys.exit(0)\nassert f() == 2\n']]);
+    const rs = await runPy(ex, [
+      ['tests-exit', 'def f():\n    return 1\n', 'assert f() == 1\nimport sys\nsys.exit(0)\nassert f() == 2\n'],
+    ]);
     expectNotPass(rs['tests-exit'], ['error']);
   });
 });
