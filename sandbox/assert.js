@@ -10,7 +10,7 @@
 // `verdict` is the run's comparison mode: in `strict` the loose functions of the module served
 // to tests (`deepEqual`, `equal` and their negations) compare like types only (see
 // docs/sandbox.md); `parity` keeps Node's loose semantics.
-function _createAssert(P, C, I, R, verdict) {
+function createAssert(P, C, I, R, verdict) {
   'use strict';
   const {
     ObjectIs,

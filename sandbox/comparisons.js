@@ -6,7 +6,7 @@
 // iterator methods instead of the value's own (patchable) methods; brand checks use captured
 // getters instead of Node's native `util.types`.
 
-function _createComparisons(P) {
+function createComparisons(P) {
   'use strict';
   const {
     ArrayIsArray,

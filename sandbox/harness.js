@@ -19,7 +19,7 @@
 //   (function () { 'use strict'; <primordials.js> <comparisons.js> <inspect.js> <assert.js>
 //     <snapshot.js> <harness.js> return setupHarness(createPrimordials(globalThis), CONFIG); })()
 
-function _setupHarness(P, config) {
+function setupHarness(P, config) {
   'use strict';
   const {
     ObjectDefineProperty,

@@ -2,7 +2,7 @@
 // used for console capture and assertion messages. It never invokes getters (it reads property
 // descriptors), bounds depth, item count and output length, and only uses captured intrinsics.
 
-function _createInspect(P, C) {
+function createInspect(P, C) {
   'use strict';
   const {
     ObjectGetPrototypeOf,

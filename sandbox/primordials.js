@@ -10,7 +10,7 @@
 // Ported idea: Node.js "primordials" (lib/internal/per_context/primordials.js, MIT licence).
 
 /** @returns {Record<string, any>} a frozen null-prototype bag of captured intrinsics. */
-function _createPrimordials(g) {
+function createPrimordials(g) {
   'use strict';
   const FunctionPrototype = g.Function.prototype;
   const uncurryThis = FunctionPrototype.bind.bind(FunctionPrototype.call);

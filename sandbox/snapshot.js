@@ -27,7 +27,7 @@
 //   ["E", id, name, message, [[key, node]...]] error    ["W", node] boxed primitive
 //   ["F", handle] function   ["P", handle] promise
 
-function _createSnapshot(P, C) {
+function createSnapshot(P, C) {
   'use strict';
   const {
     ArrayIsArray,
@@ -455,7 +455,7 @@ function _createSnapshot(P, C) {
  * synchronous calls of the other realm's controller (`remote(op, handle, x, y)`) with strings
  * only. `describe` turns a thrown value into its message.
  */
-function _createBridge(P, S, describe, C) {
+function createBridge(P, S, describe, C) {
   'use strict';
   const {
     ReflectApply,

@@ -13,7 +13,7 @@
 // The host keeps References to the functions returned by createPythonRuntime; nothing of the
 // host is reachable from here.
 
-function _createPythonRuntime(g, files, config, guard) {
+function createPythonRuntime(g, files, config, guard) {
   'use strict';
   const U8 = Uint8Array;
   const U32 = Uint32Array;

@@ -17,7 +17,7 @@
 // Wrapped by the host as: (function (files, config) { 'use strict'; <shims.js> <harness.js> })
 // and evaluated once per context; see src/sandbox/python/runtime.ts.
 
-function _installShims(g, files, guard) {
+function installShims(g, files, guard) {
   'use strict';
   const ObjectFreeze = Object.freeze;
   const U8 = Uint8Array;
