@@ -124,11 +124,11 @@ describe('sweep (smoke)', () => {
     expect(readFileSync(join(out, 'sweep.json'), 'utf8')).toBe(record);
   });
 
-  it('a grid key outside grpo/settlement/gate/eval exits 2 before creating anything', () => {
+  it('a grid key outside grpo/settlement/proxy/gate/eval exits 2 before creating anything', () => {
     const never = join(work, 'never');
     const r = runCli(['sweep', '--config', 'configs/smoke.yaml', '--grid', 'reward_model.initial_samples=16,32', '--out', never]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--grid reward_model.initial_samples: a sweep can vary only keys an arm overlay may set (sections grpo, settlement, gate, eval)');
+    expect(r.stderr).toContain('--grid reward_model.initial_samples: a sweep can vary only keys an arm overlay may set (sections grpo, settlement, proxy, gate, eval)');
     expect(existsSync(never)).toBe(false);
   });
 });
