@@ -164,3 +164,33 @@ describe('RidgeRewardModel weighting', () => {
     p.forEach((s, i) => expect(s).toBeCloseTo(q[i]!, 3));
   });
 });
+
+describe('label provenance survives save and load (resume of weighted arms)', () => {
+  it('a loaded model weights and groups its labels as the saved one did', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { loadRewardModel } = await import('../../src/reward/models/kinds.ts');
+    const dir = mkdtempSync(join(tmpdir(), 'anchor-wridge-'));
+    try {
+      const { X, y, groups } = problem(8, 40, 5);
+      const rows = X.map((r) => Float32Array.from(r));
+      const w = { onPolicy: 3, halfLife: 2, pairwise: 1 };
+      const a = new RidgeRewardModel({ alpha: 1, standardize: false });
+      a.setWeighting(w);
+      await a.fit(rows.slice(0, 20), y.slice(0, 20));
+      await a.refit(rows.slice(20, 30), y.slice(20, 30), { window: 0, groups: groups.slice(20, 30) });
+      await a.save(dir);
+      const b = (await loadRewardModel(dir)) as RidgeRewardModel;
+      b.setWeighting(w);
+      expect(Array.from(b.labelWeights())).toEqual(Array.from(a.labelWeights()));
+      await a.refit(rows.slice(30), y.slice(30), { window: 1, groups: groups.slice(30) });
+      await b.refit(rows.slice(30), y.slice(30), { window: 1, groups: groups.slice(30) });
+      const pa = await a.predict(rows);
+      const pb = await b.predict(rows);
+      pa.forEach((v, i) => expect(pb[i]).toBeCloseTo(v, 5));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
