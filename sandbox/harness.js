@@ -249,51 +249,24 @@ function setupHarness(P, config) {
   const random = function random() {
     return nextRandom();
   };
-  ObjectDefineProperty(g.Math, 'random', {
-    __proto__: null,
-    value: random,
-    writable: true,
-    enumerable: false,
-    configurable: true,
-  });
   const RealDate = P.Date;
   const tick = () => clock++;
   const Date = function Date(...args) {
     if (new.target === undefined) return P.DatePrototypeToString(ReflectConstruct(RealDate, [tick()]));
     return ReflectConstruct(RealDate, args.length === 0 ? [tick()] : args, new.target);
   };
-  ObjectDefineProperty(Date, 'prototype', {
-    __proto__: null,
-    value: P.DatePrototype,
-    writable: false,
-    enumerable: false,
-    configurable: false,
-  });
-  ObjectDefineProperty(Date, 'now', {
-    __proto__: null,
-    value: function now() {
-      return tick();
-    },
-    writable: true,
-    enumerable: false,
-    configurable: true,
-  });
-  ObjectDefineProperty(Date, 'UTC', { __proto__: null, value: P.DateUTC, writable: true, enumerable: false, configurable: true });
-  ObjectDefineProperty(Date, 'parse', {
-    __proto__: null,
-    value: P.DateParse,
-    writable: true,
-    enumerable: false,
-    configurable: true,
-  });
-  ObjectDefineProperty(P.DatePrototype, 'constructor', {
-    __proto__: null,
-    value: Date,
-    writable: true,
-    enumerable: false,
-    configurable: true,
-  });
-  ObjectDefineProperty(g, 'Date', { __proto__: null, value: Date, writable: true, enumerable: false, configurable: true });
+  // Plain assignments (all these properties are writable data properties, and no program code has
+  // run yet): defineProperty on the realm's Date.prototype would turn it into a slow object and cost
+  // a fifth of the sandbox's throughput.
+  Date.prototype = P.DatePrototype;
+  Date.now = function now() {
+    return tick();
+  };
+  Date.UTC = P.DateUTC;
+  Date.parse = P.DateParse;
+  P.DatePrototype.constructor = Date;
+  g.Math.random = random;
+  g.Date = Date;
   // A WeakRef's target lives as long as the garbage collector decides: not deterministic.
   delete g.WeakRef;
 
@@ -462,6 +435,8 @@ function setupHarness(P, config) {
         runTests(a, b, c, d, arguments[5]);
         return undefined;
       case OP_COMPLETION:
+        // A primitive completion value settles nothing: the verdict is ready now (one host call).
+        if ((typeof a !== 'object' || a === null) && typeof a !== 'function') return verdict();
         void watch(a);
         return undefined;
       case OP_VERDICT: {

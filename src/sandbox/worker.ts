@@ -30,7 +30,7 @@ const HEAP_RECYCLE_FRACTION = 0.5;
 /** Isolate memory in use (fraction of the limit) at which a failed run counts as out of memory. */
 const OOM_FRACTION = 0.8;
 const MAX_ERROR = 4000;
-/** Cached compiled test wrappers and resolvers per isolate. */
+/** Cached compiled test wrappers per isolate. */
 const SCRIPT_CACHE_LIMIT = 256;
 /** Tests only: a program containing this string makes the worker kill itself (a simulated crash). */
 const CRASH_MARKER = process.env.ANCHOR_SANDBOX_TEST_CRASH_MARKER || undefined;
@@ -91,7 +91,6 @@ class Host {
   /** The tests realm: one per isolate (only strings from programs ever reach it). */
   private testsRealm: { ctx: ivm.Context; ctl: Controller } | undefined;
   private wrappers = new Map<string, ivm.Reference>();
-  private resolvers = new Map<string, ivm.Script>();
   private used = 0;
   private readonly sources = new Map<HarnessRole, string>();
 
@@ -111,7 +110,6 @@ class Host {
       this.isolate = new ivm.Isolate({ memoryLimit: this.opts.memoryMb });
       this.harness.clear();
       this.wrappers.clear();
-      this.resolvers.clear();
       this.testsRealm = undefined;
       this.used = 0;
     }
@@ -133,7 +131,6 @@ class Host {
     this.isolate = undefined;
     this.harness.clear();
     this.wrappers.clear();
-    this.resolvers.clear();
     this.testsRealm = undefined;
     if (iso && !iso.isDisposed) {
       try {
@@ -246,10 +243,17 @@ class Host {
         }
       }
 
-      // Compile everything first: a syntax error anywhere in the program means nothing runs.
+      // Compile everything first: a syntax error anywhere in the program means nothing runs. With
+      // separate tests, the script that runs is the program followed by the reader of the names the
+      // tests use (its completion value), once the program alone is known to parse: appending must
+      // never make an incomplete program (one ending in `if (x)`) valid.
       let program: ivm.Script;
       try {
         program = isolate.compileScriptSync(p.code, { filename: 'program.js' });
+        if (plan) {
+          program.release();
+          program = isolate.compileScriptSync(`${p.code}\n;${plan.plan.resolver}`, { filename: 'program.js' });
+        }
         refs.push(program);
       } catch (e) {
         if (isolate.isDisposed) {
@@ -280,24 +284,15 @@ class Host {
       }
       const { plan: tp } = plan;
       let wrapper: ivm.Reference;
-      let resolved: ivm.Reference;
       const realm = this.tests(isolate);
       try {
         wrapper = this.wrapper(isolate, realm.ctx, tp.wrapper);
       } catch (e) {
         return done('error', { error: `the tests do not compile: ${errName(e)}: ${errMessage(e)}` });
       }
-      try {
-        resolved = this.resolver(isolate, tp.resolver).runSync(ctx, { reference: true, timeout: left() }) as ivm.Reference;
-        refs.push(resolved);
-      } catch (e) {
-        const limit = limitStatus(e);
-        if (limit) return limit;
-        return done('error', {
-          stdout: stdoutOf(programOut()),
-          error: `reading the program's definitions failed: ${describeRunError(e)}`,
-        });
-      }
+      // The program script's completion value: the names the tests use, read once.
+      const resolved = r.kind === 'ok' ? r.value : undefined;
+      if (!resolved) return done('error', { stdout: stdoutOf(programOut()), error: "reading the program's definitions failed" });
       const t = await this.applyWatched(
         isolate,
         realm.ctl,
@@ -405,8 +400,13 @@ class Host {
     const value = r.kind === 'ok' ? r.value : undefined;
     let v: Verdict | undefined;
     try {
-      controller.applySync(undefined, [OP_COMPLETION, value ? value.derefInto() : undefined], { timeout: left() });
-      v = controller.applySync(undefined, [OP_VERDICT], { timeout: left(), result: { copy: true } }) as Verdict;
+      // A primitive completion value (the usual `test();`) gets the verdict in this one call.
+      v = controller.applySync(undefined, [OP_COMPLETION, value ? value.derefInto() : undefined], {
+        timeout: left(),
+        result: { copy: true },
+      }) as Verdict | undefined;
+      if (v === undefined)
+        v = controller.applySync(undefined, [OP_VERDICT], { timeout: left(), result: { copy: true } }) as Verdict;
     } catch (e) {
       const limit = limitStatus(e);
       if (limit) return limit;
@@ -454,21 +454,6 @@ class Host {
       this.wrappers.set(source, w);
     }
     return w;
-  }
-
-  /** The script that reads the tests' names in a program realm, compiled once per isolate. */
-  private resolver(isolate: ivm.Isolate, source: string): ivm.Script {
-    let s = this.resolvers.get(source);
-    if (!s) {
-      s = isolate.compileScriptSync(source, { filename: 'tests-names.js' });
-      if (this.resolvers.size >= SCRIPT_CACHE_LIMIT) {
-        const [k, old] = this.resolvers.entries().next().value as [string, ivm.Script];
-        old.release();
-        this.resolvers.delete(k);
-      }
-      this.resolvers.set(source, s);
-    }
-    return s;
   }
 
   private heapTooLarge(): boolean {
