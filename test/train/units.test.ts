@@ -12,7 +12,7 @@ import { Rng } from '../../src/util/rng.ts';
 
 describe('arm registry', () => {
   it('has the four arms of the study and the gated arm as data', () => {
-    expect(Object.keys(ARM_REGISTRY)).toEqual(['frozen', 'anchored', 'execution', 'judge', 'gated', 'anchored-top-proxy', 'anchored-weighted', 'anchored-groups', 'hybrid', 'settled-groups', 'ensemble', 'anchored-par', 'anchored-uncertainty']);
+    expect(Object.keys(ARM_REGISTRY)).toEqual(['frozen', 'anchored', 'execution', 'judge', 'gated', 'anchored-top-proxy', 'anchored-gao', 'anchored-weighted', 'anchored-groups', 'hybrid', 'settled-groups', 'ensemble', 'anchored-par', 'anchored-uncertainty']);
     expect(ARM_REGISTRY['anchored-top-proxy']).toMatchObject({ reward: 'rm', labels: 'execution', overlay: { settlement: { strategy: 'top-proxy' } } });
     expect(ARM_REGISTRY['anchored-uncertainty']).toMatchObject({ reward: 'rm', labels: 'execution', overlay: { settlement: { strategy: 'uncertainty' } } });
     expect(ARM_REGISTRY.gated).toMatchObject({ reward: 'rm', labels: 'execution', gate: true });
