@@ -75,6 +75,14 @@ export const ARM_REGISTRY: Record<string, ArmSpec> = {
     labels: 'execution',
     overlay: { settlement: { strategy: 'top-proxy' } },
   },
+  'anchored-gao': {
+    name: 'anchored-gao',
+    describe:
+      'anchored with a Gao thermostat: RM advantages are zeroed while the settled-label early warning (a Gao et al. fit on settled labels alone) says the policy is past its peak — same budget',
+    reward: 'rm',
+    labels: 'execution',
+    overlay: { settlement: { adaptive: { enabled: true, signal: 'gao', growth: 1, rm_weight: 0 } } },
+  },
   'anchored-weighted': {
     name: 'anchored-weighted',
     describe:

@@ -18,6 +18,7 @@ describe('arm registry', () => {
       'judge',
       'gated',
       'anchored-top-proxy',
+      'anchored-gao',
       'anchored-weighted',
       'anchored-groups',
       'hybrid',
