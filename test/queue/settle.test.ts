@@ -25,8 +25,10 @@ const js = (id: string, code: string, extra: Partial<ProgramSpec> = {}): Program
 });
 const noMs = (rs: ExecResult[]) => rs.map(({ ms: _ms, ...rest }) => rest);
 /** A program that passes after spinning for about `ms` milliseconds. */
+// CPU-bound (about `ms` ms): the sandbox's clock is virtual (1 ms per reading), so a Date.now()
+// busy-wait would end at once.
 const slow = (id: string, ms: number) =>
-  js(id, `const t = Date.now(); while (Date.now() - t < ${ms}) {} require('node:assert').equal(1, 1);`);
+  js(id, `let x = 0; for (let i = 0; i < ${ms} * 4e5; i++) x += i; require('node:assert').ok(x > 0);`);
 
 describe.skipIf(!haveRedis)('queue sandbox backend', () => {
   let redis: TestRedis;
@@ -101,10 +103,12 @@ describe.skipIf(!haveRedis)('queue sandbox backend', () => {
       const victim = workers[0]!;
       const run = ex.run(programs, (_r, i) => {
         calls[i]++;
-        // Once work is flowing both workers hold batches: kill one in the middle of them.
+        // Once work is flowing both workers hold batches: kill one in the middle of them. The first
+        // result may be the victim's own, just as it finishes a batch; 100 ms later it is inside its
+        // next one (a batch here takes about 750 ms), so the kill always leaves a batch stalled.
         if (!killed) {
           killed = true;
-          victim.proc.kill('SIGKILL');
+          setTimeout(() => victim.proc.kill('SIGKILL'), 100);
         }
       });
       const results = await run;
