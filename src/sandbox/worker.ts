@@ -202,9 +202,11 @@ class Host {
       return done('error', { error: `sandbox could not start an isolate: ${msg(e)}` });
     }
     const deadline = t0 + p.timeoutMs;
-    const left = () => Math.max(1, Math.floor(deadline - performance.now()));
+    // Rounded up, so isolated-vm's whole-millisecond timer never fires before the deadline.
+    const left = () => Math.max(1, Math.ceil(deadline - performance.now()));
     // The host's own signals decide timeout and out-of-memory, never an error's text.
-    const timedOut = () => performance.now() - t0 >= p.timeoutMs;
+    // (1 ms of slack for the timer's own granularity.)
+    const timedOut = () => performance.now() - t0 >= p.timeoutMs - 1;
     const refs: Array<{ release(): void }> = [];
     let recycle = false;
     // `error` is what the failed run threw: a RangeError (an allocation the engine refused) with
