@@ -27,11 +27,9 @@ function setupHarness(P, config) {
     String,
     StringPrototypeCharCodeAt,
     StringPrototypeSlice,
-    PromisePrototypeThen,
     TypeError,
     Error,
     ReflectConstruct,
-    MathImul,
     globalThis: g,
   } = P;
   const role = config.role;
@@ -245,7 +243,6 @@ function setupHarness(P, config) {
     clock = kEpoch;
   }
   reseed(0);
-  void MathImul;
   const random = function random() {
     return nextRandom();
   };

@@ -41,7 +41,6 @@ function createSnapshot(P, C) {
     ReflectConstruct,
     ObjectPrototype,
     ArrayPrototype,
-    FunctionPrototype,
     PromisePrototype,
     JSONStringify,
     JSONParse,

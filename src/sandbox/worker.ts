@@ -330,7 +330,7 @@ class Host {
           error: `out of memory: the isolate's memory (${this.opts.memoryMb} MB limit) is nearly exhausted (${v.thrownError.slice(0, 200)})`,
         });
       }
-      return this.testsVerdict(v, stdoutOf(pv) + stdoutOf(v), done);
+      return this.recordedVerdict(v, stdoutOf(pv) + stdoutOf(v), done, true);
     } finally {
       for (const r of refs.reverse()) {
         try {
@@ -344,36 +344,40 @@ class Host {
     }
   }
 
-  /** The verdict of separate tests: only the tests realm's counts and flags decide it. */
-  private testsVerdict(v: Verdict, stdout: string, done: (s: ExecStatus, e?: Partial<WireResult>) => WireResult): WireResult {
+  /**
+   * The status a realm's recorded verdict gives: separate tests (`separate`: only the tests
+   * realm's checks count, a tests script that threw is an error, one that ran no check fails) or a
+   * self-contained script (its own assertions count).
+   */
+  private recordedVerdict(
+    v: Verdict,
+    stdout: string,
+    done: (s: ExecStatus, e?: Partial<WireResult>) => WireResult,
+    separate: boolean,
+  ): WireResult {
     const c = counts(v);
+    const min = this.opts.minAssertions;
     if (v.failed > 0) return done('fail', { ...c, stdout, error: v.failure });
-    if (v.threw) return done('error', { ...c, stdout, error: v.thrownError });
+    if (separate && v.threw) return done('error', { ...c, stdout, error: v.thrownError });
     if (v.asyncState === 3) {
       return done('timeout', {
         ...c,
         stdout,
-        error: "the tests' promise never settled (it awaits something that cannot happen: the sandbox has no timers or I/O)",
+        error: `${separate ? "the tests'" : "the program's"} promise never settled (it awaits something that cannot happen: the sandbox has no timers or I/O)`,
       });
     }
     if (v.asyncState === 2) return done('error', { ...c, stdout, error: `unhandled rejection: ${v.asyncError}` });
     if (v.unsettled > 0)
       return done('fail', { ...c, stdout, error: `${v.unsettled} assert.rejects/doesNotReject call(s) never settled` });
-    if (v.passed === 0) {
-      return done('fail', {
-        ...c,
-        stdout,
-        error: 'the tests ran no check: a test file that runs no case never passes',
-        code: 'tests_not_run',
-      });
+    if (separate && v.passed === 0) {
+      const error = 'the tests ran no check: a test file that runs no case never passes';
+      return done('fail', { ...c, stdout, error, code: 'tests_not_run' });
     }
-    if (v.passed < this.opts.minAssertions) {
-      return done('fail', {
-        ...c,
-        stdout,
-        error: `only ${v.passed} check(s) ran (< min_assertions ${this.opts.minAssertions})`,
-        code: 'tests_not_run',
-      });
+    if (v.passed < min) {
+      const error = separate
+        ? `only ${v.passed} check(s) ran (< min_assertions ${min})`
+        : `no assertion ran (${v.passed} < min_assertions ${min}): the tests did not execute`;
+      return done('fail', { ...c, stdout, error, code: 'tests_not_run' });
     }
     return done('pass', { ...c, stdout });
   }
@@ -417,28 +421,7 @@ class Host {
       if (v2 && v2.failed > 0) return done('fail', { ...counts(v2), stdout: stdoutOf(v2), error: v2.failure });
       return done('error', { ...counts(v2), stdout: stdoutOf(v2), error: describeRunError(e) });
     }
-    const c = counts(v);
-    const out = stdoutOf(v);
-    if (v.failed > 0) return done('fail', { ...c, stdout: out, error: v.failure });
-    if (v.asyncState === 3) {
-      return done('timeout', {
-        ...c,
-        stdout: out,
-        error: "the program's promise never settled (it awaits something that cannot happen: the sandbox has no timers or I/O)",
-      });
-    }
-    if (v.asyncState === 2) return done('error', { ...c, stdout: out, error: `unhandled rejection: ${v.asyncError}` });
-    if (v.unsettled > 0)
-      return done('fail', { ...c, stdout: out, error: `${v.unsettled} assert.rejects/doesNotReject call(s) never settled` });
-    if (v.passed < this.opts.minAssertions) {
-      return done('fail', {
-        ...c,
-        stdout: out,
-        error: `no assertion ran (${v.passed} < min_assertions ${this.opts.minAssertions}): the tests did not execute`,
-        code: 'tests_not_run',
-      });
-    }
-    return done('pass', { ...c, stdout: out });
+    return this.recordedVerdict(v, stdoutOf(v), done, false);
   }
 
   /** The tests' wrapper function in the tests realm, compiled once per isolate. */
