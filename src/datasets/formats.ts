@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { AnchorError } from '../util/errors.ts';
 import { describeIssues } from '../config/validate.ts';
+import { FORMAT_NAMES } from './format-names.ts';
 import type { Problem } from './problem.ts';
 import { readRecords } from './read.ts';
 
@@ -180,8 +181,10 @@ const FORMATS: DatasetFormat[] = [
   },
 ];
 
-/** Names accepted by `--format`. */
-export const FORMAT_NAMES = FORMATS.map((f) => f.name);
+// `--help` lists the names from ./format-names.ts without loading this module: keep the two equal.
+if (FORMATS.map((f) => f.name).join() !== FORMAT_NAMES.join()) {
+  throw new AnchorError('INTERNAL', `dataset formats ${FORMATS.map((f) => f.name).join(', ')} differ from FORMAT_NAMES`);
+}
 
 /** Result of loading a dataset file. */
 export interface LoadedDataset {

@@ -6,10 +6,16 @@ import type { Problem } from '../datasets/problem.ts';
 import { AnchorError } from '../util/errors.ts';
 import { dsl6Family, richdslFamily } from './dsl/family.ts';
 import { syntheticJsFamily } from './synthetic-js/family.ts';
+import { FAMILY_NAMES } from './family-names.ts';
 import type { GenerateOptions, TaskFamily } from './types.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const FAMILIES: readonly TaskFamily<any>[] = [syntheticJsFamily, dsl6Family, richdslFamily];
+
+// `--help` lists the names from ./family-names.ts without loading the families: keep the two equal.
+if (FAMILIES.map((f) => f.name).join() !== FAMILY_NAMES.join()) {
+  throw new AnchorError('INTERNAL', `task families ${FAMILIES.map((f) => f.name).join(', ')} differ from FAMILY_NAMES`);
+}
 
 /** Names of the registered families. */
 export function listFamilies(): string[] {

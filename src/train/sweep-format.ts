@@ -112,3 +112,6 @@ export function expandSweepDirs(dirs: readonly string[]): string[] {
 
 /** Seeds when `--seeds` is not given: enough for a standard error. */
 export const DEFAULT_SEEDS = 3;
+
+/** The run-config sections an arm overlay (so a sweep's grid axis) may set. */
+export const SWEEP_SECTIONS = ['grpo', 'settlement', 'proxy', 'gate', 'eval'] as const;

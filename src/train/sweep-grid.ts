@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { checkKeyPath, keysAt, overrideValue, schemaAt, setPath } from '../config/overrides.ts';
 import { runConfigSchema } from '../config/run-config.ts';
 import { AnchorError } from '../util/errors.ts';
+import { SWEEP_SECTIONS } from './sweep-format.ts';
 import { ARM_REGISTRY, type armDefinitionSchema } from './arms.ts';
 
 /**
@@ -14,7 +15,6 @@ import { ARM_REGISTRY, type armDefinitionSchema } from './arms.ts';
  * the arms share: the task, policy, reward model, seed and arms are fixed for the whole sweep
  * (every cell of a seed starts from the same base policy, initial RM and data order).
  */
-export const SWEEP_SECTIONS = ['grpo', 'settlement', 'proxy', 'gate', 'eval'] as const;
 
 /** One `--grid` axis. */
 export interface GridAxis {

@@ -4,7 +4,7 @@
  * them, in their handlers. (Startup time itself is a benchmark figure, not a unit-test assertion.)
  */
 import { createRequire } from 'node:module';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 const HEAVY = ['@tensorflow', 'onnxruntime-node', 'isolated-vm', 'bullmq', 'vega'];
 
@@ -34,5 +34,23 @@ describe('CLI help is light', () => {
       console.log = log;
     }
     expect(loadedHeavy()).toEqual([]);
+  });
+
+  it("imports only the invoked command's module: none for the top-level --help", async () => {
+    const { main } = await import('../../src/cli/main.ts');
+    const { commands, commandName } = await import('../../src/cli/commands/index.ts');
+    const loads = commands.map((c) => vi.spyOn(c as { load: () => Promise<unknown> }, 'load'));
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = (() => true) as typeof process.stdout.write;
+    try {
+      expect(await main(['--help'])).toBe(0);
+      expect(loads.filter((l) => l.mock.calls.length > 0)).toHaveLength(0);
+      expect(await main(['compare', '--help'])).toBe(0);
+      const loaded = commands.filter((_, i) => loads[i]!.mock.calls.length > 0).map(commandName);
+      expect(loaded).toEqual(['compare']);
+    } finally {
+      process.stdout.write = write;
+      for (const l of loads) l.mockRestore();
+    }
   });
 });

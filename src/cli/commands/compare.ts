@@ -3,9 +3,9 @@
  * several run directories of one config (seeds) give mean ± standard error per arm. A sweep
  * directory (sweep.json) stands for its seed runs.
  */
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
+import type { CommandBody } from '../command-body.ts';
 import { AnchorError } from '../../util/errors.ts';
-import { compareRuns, formatCompareCsv, formatCompareText } from '../../report/compare.ts';
 import { formatWarning } from '../../report/read-run.ts';
 import { expandSweepDirs } from '../../train/sweep-format.ts';
 
@@ -24,9 +24,7 @@ export function checkWindow(w: number): number {
 }
 
 /** `anchor-rl compare`. */
-export const compareCommand: CommandModule<object, CompareArgs> = {
-  command: 'compare <runs..>',
-  describe: 'Compare the arms of one run (or mean ± SE over several seeds of one config)',
+export const compareCommand: CommandBody<object, CompareArgs> = {
   builder: (y) =>
     y
       .positional('runs', {
@@ -40,8 +38,10 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
       })
       .option('json', { type: 'boolean', default: false, describe: 'Print the table as JSON' })
       .option('csv', { type: 'boolean', default: false, describe: 'Print the table as CSV' }) as unknown as Argv<CompareArgs>,
-  handler: (args) => {
+  handler: async (args) => {
     if (args.json && args.csv) throw new AnchorError('BAD_ARGUMENT', '--json and --csv are mutually exclusive');
+    // The comparison (and the config schema it reads runs with) loads here: `compare --help` stays light.
+    const { compareRuns, formatCompareCsv, formatCompareText } = await import('../../report/compare.ts');
     // A sweep directory stands for its seed runs: its arms (= cells) get mean ± SE over seeds.
     const table = compareRuns(expandSweepDirs(args.runs), {
       window: args.window === undefined ? undefined : checkWindow(args.window),

@@ -2,7 +2,8 @@
  * `anchor-rl datasets inspect FILE [--format F] [--json]`: what a dataset file holds.
  */
 import type { CommandModule } from 'yargs';
-import { FORMAT_NAMES, loadDataset } from '../../datasets/formats.ts';
+import type { CommandBody } from '../command-body.ts';
+import { FORMAT_NAMES } from '../../datasets/format-names.ts';
 
 interface InspectArgs {
   file: string;
@@ -24,7 +25,8 @@ const inspect: CommandModule<object, InspectArgs> = {
       .option('format', { type: 'string', choices: FORMAT_NAMES, describe: 'Format (default: detected from the first record)' })
       .option('sample', { type: 'number', default: 0, describe: 'Index of the problem to show' })
       .option('json', { type: 'boolean', default: false, describe: 'Machine-readable output' }),
-  handler: (args) => {
+  handler: async (args) => {
+    const { loadDataset } = await import('../../datasets/formats.ts');
     const ds = loadDataset(args.file, args.format);
     const languages = [...new Set(ds.problems.map((p) => p.language))];
     const withRef = ds.problems.filter((p) => p.reference !== undefined).length;
@@ -77,9 +79,7 @@ function indent(label: string, text: string, maxLines = 15): string {
 }
 
 /** `anchor-rl datasets <subcommand>`. */
-export const datasetsCommand: CommandModule = {
-  command: 'datasets <command>',
-  describe: 'Inspect benchmark dataset files',
+export const datasetsCommand: CommandBody = {
   builder: (y) => y.command(inspect).demandCommand(1),
   handler: () => {},
 };

@@ -4,14 +4,10 @@
  * and report pass@k with the unbiased estimator.
  */
 import { writeFileSync } from 'node:fs';
-import type { CommandModule } from 'yargs';
-import { loadDataset } from '../../datasets/formats.ts';
+import type { CommandBody } from '../command-body.ts';
 import type { Problem } from '../../datasets/problem.ts';
-import { meanPassAtK } from '../../eval/pass-at-k.ts';
 import type { RolloutEngine } from '../../policy/engine/types.ts';
-import { problemProgram } from '../../sandbox/programs.ts';
-import { generateProblems, listFamilies } from '../../tasks/index.ts';
-import { goldOf } from '../../train/gold.ts';
+import { FAMILY_NAMES } from '../../tasks/family-names.ts';
 import { AnchorError } from '../../util/errors.ts';
 import { Rng } from '../../util/rng.ts';
 
@@ -45,17 +41,17 @@ async function openEngine(args: EvalArgs): Promise<RolloutEngine> {
   });
 }
 
-function problemsOf(args: EvalArgs): Problem[] {
-  if (listFamilies().includes(args.dataset))
+async function problemsOf(args: EvalArgs): Promise<Problem[]> {
+  const { generateProblems } = await import('../../tasks/index.ts');
+  const { loadDataset } = await import('../../datasets/formats.ts');
+  if ((FAMILY_NAMES as readonly string[]).includes(args.dataset))
     return generateProblems(args.dataset, { split: 'eval', count: args.limit ?? 100, seed: 1 });
   const ps = loadDataset(args.dataset).problems;
   return args.limit ? ps.slice(0, args.limit) : ps;
 }
 
 /** `anchor-rl eval`. */
-export const evalCommand: CommandModule<object, EvalArgs> = {
-  command: 'eval',
-  describe: 'pass@k of a policy on a dataset file or a task family (samples are executed in the sandbox)',
+export const evalCommand: CommandBody<object, EvalArgs> = {
   builder: (y) =>
     y
       .option('checkpoint', { type: 'string', describe: 'Native policy checkpoint directory' })
@@ -63,7 +59,7 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
       .option('dataset', {
         type: 'string',
         demandOption: true,
-        describe: `Dataset file (HumanEval/MBPP/MultiPL-E) or a family (${listFamilies().join(', ')})`,
+        describe: `Dataset file (HumanEval/MBPP/MultiPL-E) or a family (${FAMILY_NAMES.join(', ')})`,
       })
       .option('n', { type: 'number', default: 10, describe: 'Samples per problem' })
       .option('k', { type: 'string', default: '1,5,10', describe: 'Comma-separated k values (each <= n)' })
@@ -84,7 +80,11 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
     const ks = args.k.split(',').map((s) => Number(s.trim()));
     if (ks.some((k) => !Number.isInteger(k) || k < 1 || k > args.n))
       throw new AnchorError('BAD_ARGUMENT', `--k ${args.k}: every k must be an integer in [1, n=${args.n}]`);
-    const problems = problemsOf(args);
+    const problems = await problemsOf(args);
+    // The sandbox, the verdict and the estimator load here, not at import: `eval --help` stays light.
+    const { problemProgram } = await import('../../sandbox/programs.ts');
+    const { goldOf } = await import('../../train/gold.ts');
+    const { meanPassAtK } = await import('../../eval/pass-at-k.ts');
     const engine = await openEngine(args);
     const { createExecutor } = await import('../../sandbox/index.ts');
     const executor = createExecutor({

@@ -3,6 +3,7 @@
  * (see src/research/experiments/). Tables on stdout (or `--json`), a progress bar on stderr.
  */
 import type { Argv, CommandModule } from 'yargs';
+import type { CommandBody } from '../command-body.ts';
 import { runGoodhart, GOODHART_DEFAULTS, type GoodhartResult } from '../../research/experiments/goodhart.ts';
 import { runSettlementLoop, SETTLEMENT_DEFAULTS, type SettlementLoopResult } from '../../research/experiments/settlement-loop.ts';
 import { progressBar } from '../../research/experiments/format.ts';
@@ -391,10 +392,7 @@ const strongVerifier = simpleCommand<StrongArgs, StrongVerifierResult>({
 });
 
 /** `anchor-rl experiment <name>`. */
-export const experimentCommand: CommandModule = {
-  command: 'experiment <command>',
-  describe:
-    'Reproduction experiments (goodhart, settlement-loop, exchange-rate, copula, adversary, settlement-scaling, resolution, strong-verifier)',
+export const experimentCommand: CommandBody = {
   builder: (y) =>
     y
       .command(goodhart)

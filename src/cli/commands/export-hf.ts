@@ -2,7 +2,8 @@
  * `anchor-rl export-hf RUN_DIR --arm ARM --out DIR [--step N] [--shard-mb MB]`: write an arm's
  * trained policy (a run over a Hugging Face model) as a Hugging Face directory with merged weights.
  */
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
+import type { CommandBody } from '../command-body.ts';
 import { AnchorError } from '../../util/errors.ts';
 
 interface ExportHfArgs {
@@ -14,9 +15,7 @@ interface ExportHfArgs {
 }
 
 /** `anchor-rl export-hf`. */
-export const exportHfCommand: CommandModule<object, ExportHfArgs> = {
-  command: 'export-hf <run>',
-  describe: "Export an arm's trained policy as a Hugging Face model directory (merged weights, safetensors)",
+export const exportHfCommand: CommandBody<object, ExportHfArgs> = {
   builder: (y) =>
     y
       .positional('run', { type: 'string', demandOption: true, describe: 'Run directory' })

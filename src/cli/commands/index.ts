@@ -1,44 +1,117 @@
 /**
- * The command registry: one module per subcommand, each a yargs CommandModule.
- * Add a command by adding its module here.
+ * The command registry: each subcommand's name, positionals and one-line description, and how
+ * to load the module holding its options and handler. Only the invoked command's module is
+ * imported (see ../main.ts), so `anchor-rl --help` loads none of them and `anchor-rl X --help`
+ * loads X's alone. Add a command by adding an entry here.
  */
-import type { CommandModule } from 'yargs';
-import { resumeCommand, trainCommand } from './train.ts';
-import { evalCommand } from './eval.ts';
-import { configCommand } from './config.ts';
-import { datasetsCommand } from './datasets.ts';
-import { validateLoopCommand } from './validate-loop.ts';
-import { sandboxCommand } from './sandbox.ts';
-import { workerCommand } from './worker.ts';
-import { pretrainCommand } from './pretrain.ts';
-import { sampleCommand } from './sample.ts';
-import { sndCommand } from './snd.ts';
-import { experimentCommand } from './experiment.ts';
-import { reproduceCommand } from './reproduce.ts';
-import { compareCommand } from './compare.ts';
-import { reportCommand } from './report.ts';
-import { sweepCommand } from './sweep.ts';
-import { serveCommand } from './serve.ts';
-import { exportHfCommand } from './export-hf.ts';
+import type { CommandBody } from '../command-body.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const commands: CommandModule<any, any>[] = [
-  trainCommand,
-  resumeCommand,
-  sweepCommand,
-  evalCommand,
-  configCommand,
-  datasetsCommand,
-  validateLoopCommand,
-  sandboxCommand,
-  workerCommand,
-  pretrainCommand,
-  sampleCommand,
-  sndCommand,
-  experimentCommand,
-  reproduceCommand,
-  compareCommand,
-  reportCommand,
-  serveCommand,
-  exportHfCommand,
+/** One subcommand: what `--help` lists, and its module. */
+export interface CommandEntry {
+  /** yargs command string: the name, then positionals (`report <run>`). */
+  command: string;
+  describe: string;
+  // Each command has its own argument type.
+  load: () => Promise<CommandBody<any, any>>;
+}
+
+/** Every subcommand, in the order `--help` lists them. */
+export const commands: readonly CommandEntry[] = [
+  {
+    command: 'train',
+    describe: 'Train every arm of a run config (frozen, anchored, execution, judge by default)',
+    load: async () => (await import('./train.ts')).trainCommand,
+  },
+  {
+    command: 'resume <run>',
+    describe: 'Continue the unfinished arms of a run from their last checkpoints',
+    load: async () => (await import('./train.ts')).resumeCommand,
+  },
+  {
+    command: 'sweep',
+    describe: 'Settlement-budget sweep: train a grid of arm overlays (e.g. settlement rate × strategy) over several seeds',
+    load: async () => (await import('./sweep.ts')).sweepCommand,
+  },
+  {
+    command: 'eval',
+    describe: 'pass@k of a policy on a dataset file or a task family (samples are executed in the sandbox)',
+    load: async () => (await import('./eval.ts')).evalCommand,
+  },
+  {
+    command: 'config <command>',
+    describe: 'Work with run configs',
+    load: async () => (await import('./config.ts')).configCommand,
+  },
+  {
+    command: 'datasets <command>',
+    describe: 'Inspect benchmark dataset files',
+    load: async () => (await import('./datasets.ts')).datasetsCommand,
+  },
+  {
+    command: 'validate-loop',
+    describe: "Reproduce the gate's numerical validation (failure library, missing mass, grounded claims, memory)",
+    load: async () => (await import('./validate-loop.ts')).validateLoopCommand,
+  },
+  {
+    command: 'sandbox <command>',
+    describe: 'Run untrusted JavaScript programs against their tests in the isolated-vm sandbox',
+    load: async () => (await import('./sandbox.ts')).sandboxCommand,
+  },
+  {
+    command: 'worker',
+    describe: 'Scale-out worker: run settlement batches (or whole arms with --role trainer) from a Redis queue',
+    load: async () => (await import('./worker.ts')).workerCommand,
+  },
+  {
+    command: 'pretrain',
+    describe:
+      'Supervised pretraining of the base policy on a task family (prints held-out loss and executed pass rate, writes a checkpoint)',
+    load: async () => (await import('./pretrain.ts')).pretrainCommand,
+  },
+  {
+    command: 'sample',
+    describe: 'Sample completions from a policy checkpoint or an ONNX model directory',
+    load: async () => (await import('./sample.ts')).sampleCommand,
+  },
+  {
+    command: 'snd',
+    describe: 'Soundness-under-Pressure (Snd@N curve and AUC) of the verifiers in a scored candidate pool',
+    load: async () => (await import('./snd.ts')).sndCommand,
+  },
+  {
+    command: 'experiment <command>',
+    describe:
+      'Reproduction experiments (goodhart, settlement-loop, exchange-rate, copula, adversary, settlement-scaling, resolution, strong-verifier)',
+    load: async () => (await import('./experiment.ts')).experimentCommand,
+  },
+  {
+    command: 'reproduce',
+    describe: 'Run every reproduction experiment (resumable) and write the headline table and charts',
+    load: async () => (await import('./reproduce.ts')).reproduceCommand,
+  },
+  {
+    command: 'compare <runs..>',
+    describe: 'Compare the arms of one run (or mean ± SE over several seeds of one config)',
+    load: async () => (await import('./compare.ts')).compareCommand,
+  },
+  {
+    command: 'report <run>',
+    describe: 'Write a self-contained HTML report of a run (charts, comparison, config, samples)',
+    load: async () => (await import('./report.ts')).reportCommand,
+  },
+  {
+    command: 'serve [dir]',
+    describe: 'Watch runs live in a local web page: charts, progress and comparison update as the arms log',
+    load: async () => (await import('./serve.ts')).serveCommand,
+  },
+  {
+    command: 'export-hf <run>',
+    describe: "Export an arm's trained policy as a Hugging Face model directory (merged weights, safetensors)",
+    load: async () => (await import('./export-hf.ts')).exportHfCommand,
+  },
 ];
+
+/** A command entry's name: the first word of its command string. */
+export function commandName(entry: CommandEntry): string {
+  return entry.command.split(' ')[0]!;
+}

@@ -3,11 +3,9 @@
  * pretraining of the base policy on a task family's (prompt, reference) pairs; prints held-out
  * loss and executed pass rate and writes a checkpoint (config `output`).
  */
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
+import type { CommandBody } from '../command-body.ts';
 import cliProgress from 'cli-progress';
-import { loadConfig } from '../../config/load.ts';
-import { generateProblems } from '../../tasks/index.ts';
-import { pretrainConfigSchema } from '../../policy/pretrain/config.ts';
 
 interface PretrainArgs {
   config?: string;
@@ -17,10 +15,7 @@ interface PretrainArgs {
 }
 
 /** The `pretrain` subcommand. */
-export const pretrainCommand: CommandModule<object, PretrainArgs> = {
-  command: 'pretrain',
-  describe:
-    'Supervised pretraining of the base policy on a task family (prints held-out loss and executed pass rate, writes a checkpoint)',
+export const pretrainCommand: CommandBody<object, PretrainArgs> = {
   builder: (y) =>
     y
       .option('config', { type: 'string', describe: 'Pretraining YAML config (default: built-in defaults)' })
@@ -28,6 +23,10 @@ export const pretrainCommand: CommandModule<object, PretrainArgs> = {
       .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON on stdout' })
       .option('progress', { type: 'boolean', default: true, describe: 'Show a progress bar on stderr' }) as Argv<PretrainArgs>,
   handler: async (args) => {
+    // The config schema and the task families load here, not at import: `pretrain --help` stays light.
+    const { loadConfig } = await import('../../config/load.ts');
+    const { pretrainConfigSchema } = await import('../../policy/pretrain/config.ts');
+    const { generateProblems } = await import('../../tasks/index.ts');
     const cfg = loadConfig(pretrainConfigSchema, args.config, args.set ?? []);
     const gen = { seed: cfg.task.split_seed, ...cfg.task.options };
     const train = generateProblems(cfg.task.family, { ...gen, split: 'train', count: cfg.task.train });

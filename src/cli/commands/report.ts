@@ -3,7 +3,8 @@
  * run (charts as inline SVG, the comparison table, config and sample completions), or of a sweep
  * directory (the settlement-knob chart and the cells compared across seeds).
  */
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
+import type { CommandBody } from '../command-body.ts';
 import { AnchorError } from '../../util/errors.ts';
 import { formatWarning } from '../../report/read-run.ts';
 import { isSweepDir } from '../../train/sweep-format.ts';
@@ -17,9 +18,7 @@ interface ReportArgs {
 }
 
 /** `anchor-rl report`. */
-export const reportCommand: CommandModule<object, ReportArgs> = {
-  command: 'report <run>',
-  describe: 'Write a self-contained HTML report of a run (charts, comparison, config, samples)',
+export const reportCommand: CommandBody<object, ReportArgs> = {
   builder: (y) =>
     y
       .positional('run', {

@@ -7,7 +7,8 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
+import type { CommandBody } from '../command-body.ts';
 import { AnchorError } from '../../util/errors.ts';
 import type { JobResult, SuiteJob } from '../../research/experiments/suite.ts';
 import { headlinesMarkdown } from '../../research/experiments/text.ts';
@@ -112,9 +113,7 @@ function reproduceTables(jobs: readonly SuiteJob[], results: readonly JobResult[
 }
 
 /** `anchor-rl reproduce`. */
-export const reproduceCommand: CommandModule<object, ReproduceArgs> = {
-  command: 'reproduce',
-  describe: 'Run every reproduction experiment (resumable) and write the headline table and charts',
+export const reproduceCommand: CommandBody<object, ReproduceArgs> = {
   builder: (y) =>
     (y as Argv)
       .option('quick', { type: 'boolean', default: false, describe: 'Reduced sizes (CI smoke run)' })

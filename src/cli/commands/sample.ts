@@ -4,7 +4,8 @@
  * completions from a native policy checkpoint (exported to ONNX in memory) or a bring-your-own
  * ONNX export, through the ONNX Runtime rollout engine.
  */
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
+import type { CommandBody } from '../command-body.ts';
 import { AnchorError } from '../../util/errors.ts';
 import type { Completion, RolloutEngine } from '../../policy/engine/types.ts';
 
@@ -106,9 +107,7 @@ export async function runSample(
   }
 }
 
-export const sampleCommand: CommandModule<object, SampleArgs> = {
-  command: 'sample',
-  describe: 'Sample completions from a policy checkpoint or an ONNX model directory',
+export const sampleCommand: CommandBody<object, SampleArgs> = {
   builder: (y: Argv<object>) =>
     y
       .option('checkpoint', { type: 'string', describe: 'native policy checkpoint directory' })

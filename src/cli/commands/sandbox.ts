@@ -5,8 +5,8 @@
 import { closeSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import type { CommandModule } from 'yargs';
+import type { CommandBody } from '../command-body.ts';
 import { truncateAtStop, type Language } from '../../datasets/problem.ts';
-import { sandboxConfigSchema } from '../../sandbox/config.ts';
 import type { ExecResult, ExecStatus, ProgramSpec } from '../../sandbox/types.ts';
 import { AnchorError } from '../../util/errors.ts';
 import { stripBom } from '../../util/text.ts';
@@ -146,6 +146,8 @@ const run: CommandModule<object, RunArgs> = {
         describe: 'Assertions a program must run to pass (default 1; 0 = Node exit-code semantics)',
       }),
   handler: async (args) => {
+    // The config schema (zod) loads here, not at import: `sandbox --help` stays light.
+    const { sandboxConfigSchema } = await import('../../sandbox/config.ts');
     const parsedConfig = sandboxConfigSchema.safeParse({
       ...(args['timeout-ms'] !== undefined ? { timeout_ms: args['timeout-ms'] } : {}),
       ...(args['memory-mb'] !== undefined ? { memory_mb: args['memory-mb'] } : {}),
@@ -244,9 +246,7 @@ const run: CommandModule<object, RunArgs> = {
 };
 
 /** `anchor-rl sandbox <subcommand>`. */
-export const sandboxCommand: CommandModule = {
-  command: 'sandbox <command>',
-  describe: 'Run untrusted JavaScript programs against their tests in the isolated-vm sandbox',
+export const sandboxCommand: CommandBody = {
   builder: (y) => y.command(run).demandCommand(1),
   handler: () => {},
 };

@@ -3,7 +3,8 @@
  * (src/serve/). Prints the URL to open — with its access token — and serves until interrupted.
  */
 import { basename, dirname, relative, resolve } from 'node:path';
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
+import type { CommandBody } from '../command-body.ts';
 import { AnchorError } from '../../util/errors.ts';
 
 interface ServeArgs {
@@ -40,9 +41,7 @@ export function printServeHint(
 }
 
 /** `anchor-rl serve`. */
-export const serveCommand: CommandModule<object, ServeArgs> = {
-  command: 'serve [dir]',
-  describe: 'Watch runs live in a local web page: charts, progress and comparison update as the arms log',
+export const serveCommand: CommandBody<object, ServeArgs> = {
   builder: (y) =>
     y
       .positional('dir', {

@@ -10,7 +10,8 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
+import type { CommandBody } from '../command-body.ts';
 import { AnchorError } from '../../util/errors.ts';
 import { stripBom } from '../../util/text.ts';
 import { sndCurve, type SndResult } from '../../research/verifiers/snd.ts';
@@ -114,9 +115,7 @@ interface SndArgs {
 }
 
 /** `anchor-rl snd`. */
-export const sndCommand: CommandModule<object, SndArgs> = {
-  command: 'snd',
-  describe: 'Soundness-under-Pressure (Snd@N curve and AUC) of the verifiers in a scored candidate pool',
+export const sndCommand: CommandBody<object, SndArgs> = {
   builder: (y) =>
     y
       .option('pool', {

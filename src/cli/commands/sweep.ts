@@ -2,12 +2,11 @@
  * `anchor-rl sweep`: the settlement-budget sweep — a grid of arm overlays (e.g. settlement rate ×
  * strategy) × seeds, one run directory per seed, one queue of arm processes, resumable.
  */
-import type { Argv, CommandModule } from 'yargs';
-import { DEFAULT_SEEDS } from '../../train/sweep-format.ts';
-import { SWEEP_SECTIONS } from '../../train/sweep-grid.ts';
+import type { Argv } from 'yargs';
+import type { CommandBody } from '../command-body.ts';
+import { DEFAULT_SEEDS, SWEEP_SECTIONS } from '../../train/sweep-format.ts';
 import { configOptions, type ConfigArgs } from '../options.ts';
 import { summarizeRun, summarizeSweep } from '../summaries.ts';
-import { loadRunConfig } from '../../config/run-config.ts';
 import { printServeHint } from './serve.ts';
 import { join } from 'node:path';
 
@@ -21,9 +20,7 @@ interface SweepArgs extends ConfigArgs {
 }
 
 /** `anchor-rl sweep --config X --grid KEY=V1,V2 [--grid ...] [--seeds N] [--arm A] [--reference R,R|none] [--out DIR] [--force]`. */
-export const sweepCommand: CommandModule<object, SweepArgs> = {
-  command: 'sweep',
-  describe: 'Settlement-budget sweep: train a grid of arm overlays (e.g. settlement rate × strategy) over several seeds',
+export const sweepCommand: CommandBody<object, SweepArgs> = {
   builder: (y) =>
     configOptions(y)
       .usage(
@@ -58,6 +55,8 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
         'the settlement-budget sweep',
       ) as unknown as Argv<SweepArgs>,
   handler: async (args) => {
+    // The run-config schema (zod) is loaded here, not at import: `sweep --help` stays light.
+    const { loadRunConfig } = await import('../../config/run-config.ts');
     printServeHint(() => args.out ?? join('runs', `${loadRunConfig(args.config, args.set).name}-sweep`), 'sweep');
     const { sweepRun } = await import('../../train/sweep.ts');
     const dir = await sweepRun({

@@ -4,9 +4,11 @@
  * (src/research/gate-validation.ts). Prints each check with its figures and PASS/FAIL; exit code 1 if any
  * check fails.
  */
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
+import type { CommandBody } from '../command-body.ts';
 import cliProgress from 'cli-progress';
-import { runValidation, VALIDATION_DEFAULTS, type ValidationReport } from '../../research/gate-validation.ts';
+import type { ValidationReport } from '../../research/gate-validation.ts';
+import { VALIDATION_DEFAULTS } from '../../research/gate-validation-options.ts';
 import { AnchorError } from '../../util/errors.ts';
 
 interface ValidateLoopArgs {
@@ -20,9 +22,7 @@ interface ValidateLoopArgs {
 const BAR_AFTER_MS = 2000;
 
 /** The `validate-loop` command. */
-export const validateLoopCommand: CommandModule<object, ValidateLoopArgs> = {
-  command: 'validate-loop',
-  describe: "Reproduce the gate's numerical validation (failure library, missing mass, grounded claims, memory)",
+export const validateLoopCommand: CommandBody<object, ValidateLoopArgs> = {
   builder: (y) =>
     y
       .option('seed', { type: 'number', default: VALIDATION_DEFAULTS.seed, describe: 'Seed of the simulation' })
@@ -36,6 +36,7 @@ export const validateLoopCommand: CommandModule<object, ValidateLoopArgs> = {
   handler: async (args) => {
     const started = Date.now();
     let bar: cliProgress.SingleBar | undefined;
+    const { runValidation } = await import('../../research/gate-validation.ts');
     const report = await runValidation({
       seed: args.seed,
       rounds: args.rounds,

@@ -4,7 +4,7 @@
  * in this machine's local sandbox; `trainer` runs whole arms queued by `train --queue`. Runs until
  * SIGINT/SIGTERM, then finishes (settle) or checkpoints (trainer) its current work and exits.
  */
-import type { CommandModule } from 'yargs';
+import type { CommandBody } from '../command-body.ts';
 import type { Language } from '../../datasets/problem.ts';
 import { checkRedisUrl, DEFAULT_QUEUE_PREFIX } from '../../sandbox/queue/connection.ts';
 import { AnchorError } from '../../util/errors.ts';
@@ -37,9 +37,7 @@ export function parseLanguages(list: string): Language[] {
 }
 
 /** `anchor-rl worker`. */
-export const workerCommand: CommandModule<object, WorkerArgs> = {
-  command: 'worker',
-  describe: 'Scale-out worker: run settlement batches (or whole arms with --role trainer) from a Redis queue',
+export const workerCommand: CommandBody<object, WorkerArgs> = {
   builder: (y) =>
     y
       .option('redis', {
