@@ -7,10 +7,10 @@
  * ask the controller for the verdict. The verdict comes from the in-isolate recorder, never from
  * the program's output. Nothing of this process is put into the context.
  *
- * The isolate runs user code on isolated-vm's thread (async `run`), so this process's event loop
- * stays free: it reports progress to the parent (which kills us if a program outlives its
- * timeout — isolated-vm can hang outside its own timeout, e.g. while copying a hostile thrown
- * Proxy) and runs a second wall-clock watchdog that disposes a stuck isolate.
+ * User code runs synchronously under isolated-vm's timeout (an asynchronous run's thread handoff
+ * cost more CPU than most programs). Between programs the worker reports progress to the parent,
+ * which kills it if a program outlives its timeout by the grace period — isolated-vm can hang
+ * outside its own timeout, e.g. while copying a hostile thrown Proxy — and re-runs what it lost.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -23,8 +23,6 @@ import { sendToParent, serveWorker, type WireProgram, type WireResult, type Work
 const HARNESS_FILES = ['primordials.js', 'comparisons.js', 'inspect.js', 'assert.js', 'snapshot.js', 'harness.js'];
 /** How often the worker reports progress while a batch runs, ms. */
 const PROGRESS_MS = 50;
-/** Extra time beyond the program's timeout before the in-worker watchdog disposes the isolate. */
-const WATCHDOG_SLACK_MS = 250;
 /** Isolate heap use (fraction of the limit) above which the isolate is replaced between programs. */
 const HEAP_RECYCLE_FRACTION = 0.5;
 /** Isolate memory in use (fraction of the limit) at which a failed run counts as out of memory. */
@@ -83,7 +81,7 @@ interface Verdict {
 }
 
 type Controller = ivm.Reference<(...args: unknown[]) => unknown>;
-type RunOutcome = { kind: 'ok'; value: ivm.Reference | undefined } | { kind: 'error'; error: unknown } | { kind: 'hung' };
+type RunOutcome = { kind: 'ok'; value: ivm.Reference | undefined } | { kind: 'error'; error: unknown };
 
 class Host {
   private isolate: ivm.Isolate | undefined;
@@ -264,11 +262,7 @@ class Host {
         }
         return done('syntax_error', { error: `${errName(e)}: ${errMessage(e)}` });
       }
-      const r = await this.runWatched(isolate, program, ctx, left());
-      if (r.kind === 'hung') {
-        recycle = true;
-        return done('timeout', { error: `timed out after ${p.timeoutMs} ms (watchdog disposed the isolate)` });
-      }
+      const r = this.runTimed(program, ctx, left());
       if (r.kind === 'ok' && r.value) refs.push(r.value);
 
       if (!plan) return this.combinedVerdict(isolate, controller, r, done, limitStatus, left, () => (recycle = true));
@@ -295,16 +289,11 @@ class Host {
       // The program script's completion value: the names the tests use, read once.
       const resolved = r.kind === 'ok' ? r.value : undefined;
       if (!resolved) return done('error', { stdout: stdoutOf(programOut()), error: "reading the program's definitions failed" });
-      const t = await this.applyWatched(
-        isolate,
+      const t = this.applyTimed(
         realm.ctl,
         [OP_RUN, wrapper.derefInto(), controller.derefInto(), resolved.derefInto(), tp.namesJson, seed],
         left(),
       );
-      if (t.kind === 'hung') {
-        recycle = true;
-        return done('timeout', { error: `timed out after ${p.timeoutMs} ms (watchdog disposed the isolate)` });
-      }
       if (t.kind === 'error') {
         const limit = limitStatus(t.error);
         if (limit) return limit;
@@ -461,55 +450,29 @@ class Host {
     }
   }
 
-  /** Run a script with isolated-vm's timeout plus a wall-clock watchdog that disposes the isolate. */
-  private runWatched(isolate: ivm.Isolate, script: ivm.Script, ctx: ivm.Context, timeout: number): Promise<RunOutcome> {
-    return this.watched(isolate, timeout, () => script.run(ctx, { reference: true, timeout }));
+  /**
+   * Run a script under isolated-vm's timeout, synchronously: an asynchronous run hands the isolate
+   * to another thread and back, which cost more CPU than a short program itself (a sixth of the
+   * sandbox's throughput). If isolated-vm ever hangs outside its timeout, this process stops
+   * answering and the parent's watchdog kills it (local-executor.ts): the program is judged
+   * `timeout` and the worker replaced.
+   */
+  private runTimed(script: ivm.Script, ctx: ivm.Context, timeout: number): RunOutcome {
+    try {
+      return { kind: 'ok', value: script.runSync(ctx, { reference: true, timeout }) as ivm.Reference | undefined };
+    } catch (error) {
+      // A throw is an error whatever its value: `throw undefined` included.
+      return { kind: 'error', error };
+    }
   }
 
-  /** Call a controller asynchronously under the same watchdog. */
-  private applyWatched(isolate: ivm.Isolate, ctl: Controller, args: unknown[], timeout: number): Promise<RunOutcome> {
-    return this.watched(isolate, timeout, () => ctl.apply(undefined, args as never[], { timeout }) as Promise<unknown>);
-  }
-
-  private watched(isolate: ivm.Isolate, timeout: number, start: () => Promise<unknown>): Promise<RunOutcome> {
-    return new Promise((settle) => {
-      let finished = false;
-      const timer = setTimeout(() => {
-        if (finished) return;
-        finished = true;
-        settle({ kind: 'hung' });
-        try {
-          isolate.dispose();
-        } catch {
-          /* already disposed */
-        }
-      }, timeout + WATCHDOG_SLACK_MS);
-      let running: Promise<unknown>;
-      try {
-        running = start();
-      } catch (error) {
-        // isolated-vm throws synchronously when the isolate is already gone.
-        finished = true;
-        clearTimeout(timer);
-        settle({ kind: 'error', error });
-        return;
-      }
-      running.then(
-        (value) => {
-          if (finished) return;
-          finished = true;
-          clearTimeout(timer);
-          settle({ kind: 'ok', value: value as ivm.Reference | undefined });
-        },
-        // A rejection is an error whatever its value: `throw undefined` included.
-        (error: unknown) => {
-          if (finished) return;
-          finished = true;
-          clearTimeout(timer);
-          settle({ kind: 'error', error });
-        },
-      );
-    });
+  /** Call a controller under the same timeout (see {@link runTimed}). */
+  private applyTimed(ctl: Controller, args: unknown[], timeout: number): RunOutcome {
+    try {
+      return { kind: 'ok', value: ctl.applySync(undefined, args as never[], { timeout }) as ivm.Reference | undefined };
+    } catch (error) {
+      return { kind: 'error', error };
+    }
   }
 
   /** Best-effort read of a realm's verdict and console buffer. */
@@ -605,48 +568,43 @@ async function main(): Promise<void> {
 
 async function runBatch(host: Host, batch: number, programs: WireProgram[]): Promise<void> {
   let buffered: WireResult[] = [];
-  let running: number | undefined;
-  let started = 0;
-  const flush = (done: boolean) => {
+  // Programs run synchronously, so no timer fires during a batch: progress goes out between
+  // programs, at most every PROGRESS_MS, naming the program about to start (the parent times it
+  // from there and blames it if this process then falls silent).
+  const flush = (done: boolean, next?: number) => {
     const items = buffered;
     buffered = [];
-    send({
-      type: 'progress',
-      batch,
-      items,
-      done,
-      ...(running !== undefined && !done ? { running, elapsed: Math.round(performance.now() - started) } : {}),
-    });
+    send({ type: 'progress', batch, items, done, ...(next !== undefined ? { running: next, elapsed: 0 } : {}) });
   };
-  const ticker = setInterval(() => flush(false), PROGRESS_MS);
-  try {
-    for (const p of programs) {
-      running = p.i;
-      started = performance.now();
-      let r: WireResult;
-      try {
-        r = await host.run(p);
-      } catch (e) {
-        // A bug or an isolated-vm failure outside the per-program handling: never lose the program.
-        host.recycle();
-        r = {
-          i: p.i,
-          status: 'error',
-          passed: 0,
-          total: 0,
-          ms: Math.round(performance.now() - started),
-          stdout: '',
-          error: `sandbox internal error: ${e instanceof Error ? e.message : String(e)}`,
-        };
-        if (process.env.ANCHOR_DEBUG) process.stderr.write(`sandbox worker: ${e instanceof Error ? e.stack : String(e)}\n`);
-      }
-      buffered.push(r);
+  let lastFlush = performance.now();
+  for (let k = 0; k < programs.length; k++) {
+    const p = programs[k]!;
+    const started = performance.now();
+    let r: WireResult;
+    try {
+      r = await host.run(p);
+    } catch (e) {
+      // A bug or an isolated-vm failure outside the per-program handling: never lose the program.
+      host.recycle();
+      r = {
+        i: p.i,
+        status: 'error',
+        passed: 0,
+        total: 0,
+        ms: Math.round(performance.now() - started),
+        stdout: '',
+        error: `sandbox internal error: ${e instanceof Error ? e.message : String(e)}`,
+      };
+      if (process.env.ANCHOR_DEBUG) process.stderr.write(`sandbox worker: ${e instanceof Error ? e.stack : String(e)}\n`);
     }
-  } finally {
-    clearInterval(ticker);
-    running = undefined;
-    flush(true);
+    buffered.push(r);
+    const now = performance.now();
+    if (now - lastFlush >= PROGRESS_MS && k + 1 < programs.length) {
+      flush(false, programs[k + 1]!.i);
+      lastFlush = now;
+    }
   }
+  flush(true);
 }
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
