@@ -181,3 +181,21 @@ export const gelu = custom((x: tf.Tensor, save: tf.GradSaveFunc) => {
     },
   };
 }) as <R extends tf.Rank>(x: tf.Tensor<R>) => tf.Tensor<R>;
+
+/** x · W with W a constant (a frozen base weight): the backward pass computes dx only. */
+export function frozenMm(x: T2, w: T2): T2 {
+  const f = custom((xi: tf.Tensor) => ({
+    value: tf.matMul(xi as T2, w),
+    gradFunc: (dy: tf.Tensor) => [tf.matMul(dy as T2, tf.transpose(w, T2D))],
+  }));
+  return f(x) as T2;
+}
+
+/** x · Wᵀ with W a constant (a frozen tied head). */
+export function frozenMmT(x: T2, w: T2): T2 {
+  const f = custom((xi: tf.Tensor) => ({
+    value: tf.matMul(xi as T2, tf.transpose(w, T2D)),
+    gradFunc: (dy: tf.Tensor) => [tf.matMul(dy as T2, w)],
+  }));
+  return f(x) as T2;
+}

@@ -29,6 +29,12 @@ export interface ForwardOptions {
   pastMask?: Float32Array;
   /** Return the updated cache. */
   keepPresent?: boolean;
+  /**
+   * Marks the optimizer's forward pass: models with LoRA dropout drop adapter inputs with masks
+   * drawn from this key (the optimizer step) and the model's seed, so a resumed run redraws them.
+   * Absent everywhere else (π_old, the reference, evaluation): no dropout.
+   */
+  dropoutKey?: number;
 }
 
 /** The sizes every consumer of a policy needs. */

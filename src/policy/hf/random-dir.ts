@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Rng } from '../../util/rng.ts';
 import type { WeightMap } from '../weights.ts';
+import type { GptConfig } from '../gpt-config.ts';
 import type { HfModelConfig, LlamaConfig } from './hf-config.ts';
 import { hfWeightShapes, writeHfDir } from './hf-dir.ts';
 
@@ -97,6 +98,11 @@ export function tinyLlamaConfig(over: Partial<LlamaConfig> = {}): LlamaConfig {
     oBias: false,
     ...over,
   };
+}
+
+/** A tiny GPT-2 shape over the byte-level tokenizer (test model). */
+export function tinyGpt2Config(over: Partial<GptConfig> = {}): GptConfig {
+  return { vocabSize: BYTE_LEVEL_VOCAB, context: 64, layers: 2, dModel: 16, heads: 2, tiedHead: true, ...over };
 }
 
 /**
