@@ -227,7 +227,8 @@ export function applyGrpoUpdate(
   let newLogp = b.oldLogp;
   const results = Array.from({ length: k }, (_, it) =>
     optimizer.trainStep(() => {
-      const logp = completionLogProbs(policy, b.batch, { entropy: false }).logProbs;
+      // The optimizer's pass: LoRA dropout (when configured) draws its masks from the step count.
+      const logp = completionLogProbs(policy, b.batch, { entropy: false, dropoutKey: optimizer.step }).logProbs;
       if (it === 0 && !trainLogp) trainLogp = Float32Array.from(logp.dataSync());
       if (it === k - 1) newLogp = Float32Array.from(logp.dataSync());
       return grpoLoss(logp, tokens, opts);

@@ -31,9 +31,12 @@ export const loraSchema = z
     dropout: z
       .number()
       .min(0)
-      .max(0)
+      .lt(1)
       .default(0)
-      .describe('dropout on the adapter input; only 0 is supported (GRPO ratios need a deterministic forward)'),
+      .describe(
+        "probability of zeroing an adapter input element, as PEFT's lora_dropout (dropout(x) before lora_A), in the optimizer's forward pass only: " +
+          'rollouts, the ONNX graph and the log-probs of π_old and the reference run without it. Masks follow the run seed and the optimizer step, so a resumed run redraws them',
+      ),
     target_modules: z
       .array(z.enum([...TARGETS.llama.modules, ...TARGETS.gpt2.modules]))
       .min(1)

@@ -3,12 +3,13 @@
  * zero-initialised adapters give exactly the base logits; a GRPO step changes only the adapters
  * (base and reference untouched); the engine's adapter inputs take new adapters without a rebuild
  * and match the tfjs model and a merged-weights export; checkpoints restore adapters exactly.
+ * Adapter dropout acts in the optimizer's pass only, reproducibly from the seed and step.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initTf } from '../../../src/tf/backend.ts';
+import { initTf, tf } from '../../../src/tf/backend.ts';
 import { OnnxRolloutEngine } from '../../../src/policy/engine/rollout-engine.ts';
 import { OrtDecoder } from '../../../src/policy/engine/ort-decoder.ts';
 import type { HfModelConfig } from '../../../src/policy/hf/hf-config.ts';
@@ -248,5 +249,89 @@ describe('LoRA target modules', () => {
     expect(() => createHfPolicy(l.config, l.weights, { lora: loraSchema.parse({ target_modules: ['c_fc'] }) })).toThrow(
       /c_fc is not a Llama-family module/,
     );
+  });
+});
+
+describe.each(ARCHS)('LoRA dropout on $label', (arch) => {
+  const prompts = rows.map((r) => r.slice(0, 2));
+  const completions = rows.map((r) => r.slice(2));
+  const batch = buildCompletionBatch(prompts, completions, 256);
+  /** The summed completion log-prob's adapter gradients, optionally in the optimizer's pass (`key`). */
+  const grads = (model: PolicyModel, key?: number): Float32Array[] =>
+    tf.tidy(() => {
+      const vars = [...model.params.values()];
+      const r = tf.variableGrads(
+        () => tf.sum(completionLogProbs(model, batch, { entropy: false, ...(key === undefined ? {} : { dropoutKey: key }) }).logProbs) as tf.Scalar,
+        vars,
+      );
+      return vars.map((v) => Float32Array.from(r.grads[v.name]!.dataSync()));
+    });
+  const sameAll = (a: Float32Array[], b: Float32Array[]): boolean => a.every((t, i) => same(t, b[i]!));
+
+  it('changes the gradients only in the optimizer pass, the same way for the same seed and step', () => {
+    const ck = fixture(arch);
+    const spec = (dropout: number) => ({ ...arch.lora, dropout });
+    const p0 = createHfPolicy(ck.config, ck.weights, { lora: spec(0), seed: 1 });
+    const p1 = createHfPolicy(ck.config, ck.weights, { lora: spec(0.3), seed: 1 });
+    const p2 = createHfPolicy(ck.config, ck.weights, { lora: spec(0.3), seed: 1 });
+    try {
+      // Trained-looking adapters (B ≠ 0), the same in all three.
+      const rng = new Rng(8);
+      const adapters = p0.model.getWeights();
+      for (const t of adapters.values()) for (let i = 0; i < t.data.length; i++) t.data[i] = rng.normal() * 0.2;
+      for (const p of [p0, p1, p2]) p.model.setWeights(adapters);
+      const g0 = grads(p0.model, 5);
+      const g1 = grads(p1.model, 5);
+      expect(sameAll(g1, g0)).toBe(false);
+      expect(sameAll(grads(p1.model, 5), g1)).toBe(true); // the same step redraws the same masks
+      expect(sameAll(grads(p2.model, 5), g1)).toBe(true); // another model from the same seed too
+      expect(sameAll(grads(p1.model, 6), g1)).toBe(false); // the next step draws new ones
+      // Outside the optimizer's pass (π_old, evaluation) there is no dropout.
+      expect(sameAll(grads(p1.model), grads(p0.model))).toBe(true);
+      expect(maxAbs(tfjsRowLogits(p1.model, rows), tfjsRowLogits(p0.model, rows))).toBe(0);
+    } finally {
+      p0.dispose();
+      p1.dispose();
+      p2.dispose();
+    }
+  });
+
+  it('training with dropout resumes exactly from a checkpoint', () => {
+    const d = mkdtempSync(path.join(tmpdir(), 'anchor-lora-drop-'));
+    dirs.push(d);
+    const basePath = path.join(d, 'base');
+    writeRandomHfDir(basePath, arch.config, { seed: 0 });
+    const lora = { ...arch.lora, dropout: 0.25 };
+    const step = (model: PolicyModel, opt: AdamOptimizer): void => {
+      opt.trainStep(() => {
+        const lp = completionLogProbs(model, batch, { entropy: false, dropoutKey: opt.step }).logProbs;
+        return tf.neg(tf.mean(lp)) as tf.Scalar;
+      });
+    };
+    const src = hfSource(basePath, { lora });
+    const a = src.build({ seed: 3 });
+    const optA = new AdamOptimizer(a.model.params, { lr: 1e-2 });
+    for (let s = 0; s < 2; s++) step(a.model, optA);
+    src.save(path.join(d, 'ck'), a.model.getWeights(), { config: optA.config, state: optA.getState() }, { step: 2 });
+    const restored = src.load(path.join(d, 'ck'));
+    const b = src.build({ seed: 3, trainable: restored.trainable });
+    const optB = new AdamOptimizer(b.model.params, restored.optimizer!.config);
+    optB.setState(restored.optimizer!.state);
+    // Without dropout the same steps end elsewhere (dropout did take part).
+    const plain = hfSource(basePath, { lora: { ...lora, dropout: 0 } }).build({ seed: 3 });
+    const optP = new AdamOptimizer(plain.model.params, { lr: 1e-2 });
+    try {
+      for (let s = 0; s < 2; s++) {
+        step(a.model, optA);
+        step(b.model, optB);
+      }
+      for (let s = 0; s < 4; s++) step(plain.model, optP);
+      const wa = a.model.getWeights();
+      for (const [n, t] of b.model.getWeights()) expect(same(t.data, wa.get(n)!.data), n).toBe(true);
+      expect([...plain.model.getWeights()].every(([n, t]) => same(t.data, wa.get(n)!.data))).toBe(false);
+    } finally {
+      for (const o of [optA, optB, optP]) o.dispose();
+      for (const p of [a, b, plain]) p.dispose();
+    }
   });
 });
