@@ -9,7 +9,6 @@
  *
  * Under LoRA the base with adapters off is the KL reference (no second copy of the weights).
  */
-import { AnchorError } from '../../util/errors.ts';
 import { OrtDecoder } from '../engine/ort-decoder.ts';
 import { type NativeServing, gptServing } from '../engine/rollout-engine.ts';
 import { GptModel } from '../model.ts';

@@ -17,8 +17,9 @@
 import { tf } from '../../tf/backend.ts';
 import { AnchorError } from '../../util/errors.ts';
 import { attentionBias } from '../model.ts';
-import { bmm, mm } from '../ops.ts';
-import type { ForwardOptions, LayerKv, PolicyModel, TokenBatch } from '../policy-model.ts';
+import { bmm, embed, mm } from '../ops.ts';
+import type { ForwardOptions, LayerKv, PolicyModel, TokenBatch, TrainStepShape } from '../policy-model.ts';
+import { llamaRowsPerPass } from './train-memory.ts';
 import type { WeightMap } from '../weights.ts';
 import type { LlamaConfig } from './hf-config.ts';
 import { llamaWeightShapes } from './llama-weights.ts';
@@ -28,36 +29,6 @@ import { type LoraSpec, loraAdapterShapes, resolveLora } from './lora.ts';
 import { type AdapterUse, TrainableWeights, adaptersOffView } from '../trainable-weights.ts';
 
 type T2 = tf.Tensor2D;
-const T2D: [number, number] = [1, 0];
-
-/** tf.customGrad with positional tensor arguments. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function custom(
-  f: (...args: any[]) => { value: tf.Tensor; gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => tf.Tensor[] },
-): (...args: tf.Tensor[]) => tf.Tensor {
-  return tf.customGrad(f as unknown as Parameters<typeof tf.customGrad>[0]);
-}
-
-/**
- * Embedding rows table[ids]: a gather forward; the table gradient (one-hotᵀ · dy) is built
- * only in the backward pass, and only when the table is trainable.
- */
-function embedRows(ids: tf.Tensor1D, table: T2, trainable: boolean): T2 {
-  if (!trainable) return tf.gather(table, ids) as T2;
-  const depth = table.shape[0];
-  const f = custom((w: tf.Tensor, save: tf.GradSaveFunc) => {
-    // Saved so the ids outlive the forward pass's scope until the backward pass runs.
-    save([ids]);
-    return {
-      value: tf.gather(w as T2, ids),
-      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [
-        tf.matMul(tf.transpose(tf.oneHot(saved[0] as tf.Tensor1D, depth).toFloat() as T2, T2D), dy as T2),
-      ],
-    };
-  });
-  return f(table) as T2;
-}
-
 /** RMSNorm over the last axis of x [n, d]. */
 function rmsNorm(x: T2, w: tf.Tensor, eps: number): T2 {
   const rstd = tf.rsqrt(tf.add(tf.mean(tf.square(x), -1, true), eps));
@@ -149,6 +120,11 @@ export class LlamaModel implements PolicyModel {
     this.rotate.dispose();
   }
 
+  /** Rows per optimizer pass that fit the wasm heap (./train-memory.ts). */
+  trainRowsPerPass(shape: TrainStepShape): number {
+    return llamaRowsPerPass(this.config, this.lora !== undefined, shape);
+  }
+
   forward(x: TokenBatch, opts: ForwardOptions = {}): { hidden: tf.Tensor2D; present?: LayerKv[] } {
     return this.run(x, opts, { on: true, dropoutKey: opts.dropoutKey });
   }
@@ -179,7 +155,8 @@ export class LlamaModel implements PolicyModel {
     const past = opts.past;
     const pastLen = past && past.length > 0 ? past[0]!.values.shape[2] : 0;
     const ids = tf.tensor1d(x.ids, 'int32');
-    let h = embedRows(ids, this.w('model.embed_tokens.weight') as T2, !this.weights.frozen);
+    const table = this.w('model.embed_tokens.weight') as T2;
+    let h = this.weights.frozen ? (tf.gather(table, ids) as T2) : embed(ids, table);
     const bias = attentionBias(x, pastLen, opts.pastMask);
     const { cos, sin } = ropeTables(x.positions, c.headDim, c.ropeTheta);
     const cosT = tf.tensor3d(cos, [B * T, 1, c.headDim]);
