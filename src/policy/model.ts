@@ -235,7 +235,8 @@ export class GptModel implements PolicyModel {
   /** The q, k, v projections of c_attn [d, 3d]. */
   private qkv(a: tf.Tensor2D, module: string, adapters: AdapterUse): [tf.Tensor2D, tf.Tensor2D, tf.Tensor2D] {
     // With LoRA (a frozen base): one product with the adapter, split after.
-    if (this.weights.frozen) return tf.split(this.weights.proj(a, module, adapters), 3, 1) as [tf.Tensor2D, tf.Tensor2D, tf.Tensor2D];
+    if (this.weights.frozen)
+      return tf.split(this.weights.proj(a, module, adapters), 3, 1) as [tf.Tensor2D, tf.Tensor2D, tf.Tensor2D];
     // Slicing the small [d,3d] weight and doing three products is cheaper on wasm than
     // splitting the large [n,3d] activation.
     const [wq, wk, wv] = tf.split(this.p(module + '.weight'), 3, 1) as [tf.Tensor2D, tf.Tensor2D, tf.Tensor2D];

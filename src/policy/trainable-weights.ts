@@ -100,7 +100,8 @@ export class TrainableWeights {
   /** Overwrite the trainable parameters (validated: every tensor present with its shape). */
   setWeights(weights: WeightMap, validate?: (w: WeightMap) => void): void {
     if (validate) validate(weights);
-    else validateContract(new Map([...this.params].map(([k, v]) => [k, [...v.shape]])), weights, this.lora ? 'adapters' : 'weights');
+    else
+      validateContract(new Map([...this.params].map(([k, v]) => [k, [...v.shape]])), weights, this.lora ? 'adapters' : 'weights');
     for (const [name, v] of this.params) {
       const w = weights.get(name)!;
       tf.tidy(() => v.assign(tf.tensor(w.data, w.shape, 'float32')));

@@ -94,7 +94,10 @@ function adapterShapes(l: LoraLayout, s: LoraSpec): Map<string, number[]> {
 
 /** Adapter shapes of a Llama-family model (`model.layers.{i}.self_attn.q_proj.lora_A`, ...). */
 export function loraAdapterShapes(c: LlamaConfig, s: LoraSpec): Map<string, number[]> {
-  return adapterShapes({ arch: 'llama', layers: c.layers, prefix: (i) => `model.layers.${i}.`, projections: llamaProjections(c) }, s);
+  return adapterShapes(
+    { arch: 'llama', layers: c.layers, prefix: (i) => `model.layers.${i}.`, projections: llamaProjections(c) },
+    s,
+  );
 }
 
 /** Adapter shapes of a GPT-2 model (`h.{i}.attn.c_attn.lora_A`, ...). */

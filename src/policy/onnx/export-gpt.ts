@@ -100,7 +100,8 @@ export function exportGptToOnnx(
   const layout = opts.layout ?? 'optimum';
   validateGptConfig(config);
   validateWeights(config, weights);
-  if (opts.lora && layout !== 'optimum') throw new AnchorError('INTERNAL', 'exportGptToOnnx: LoRA adapters need the optimum layout');
+  if (opts.lora && layout !== 'optimum')
+    throw new AnchorError('INTERNAL', 'exportGptToOnnx: LoRA adapters need the optimum layout');
   const g = new GraphBuilder();
   const { vocabSize: V, dModel: d, heads: H, layers: L } = config;
   const hd = headDim(config);

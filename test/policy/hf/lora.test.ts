@@ -232,7 +232,9 @@ describe('LoRA target modules', () => {
     for (const arch of ARCHS) {
       const ck = fixture(arch);
       const p = createHfPolicy(ck.config, ck.weights, { lora: loraSchema.parse({ rank: 2 }) });
-      const modules = new Set([...p.model.params.keys()].map((n) => n.replace(/^(model\.layers|h)\.\d+\./, '').replace(/\.lora_[AB]$/, '')));
+      const modules = new Set(
+        [...p.model.params.keys()].map((n) => n.replace(/^(model\.layers|h)\.\d+\./, '').replace(/\.lora_[AB]$/, '')),
+      );
       p.dispose();
       expect([...modules].sort()).toEqual(
         arch.config.arch === 'gpt2'
@@ -261,7 +263,10 @@ describe.each(ARCHS)('LoRA dropout on $label', (arch) => {
     tf.tidy(() => {
       const vars = [...model.params.values()];
       const r = tf.variableGrads(
-        () => tf.sum(completionLogProbs(model, batch, { entropy: false, ...(key === undefined ? {} : { dropoutKey: key }) }).logProbs) as tf.Scalar,
+        () =>
+          tf.sum(
+            completionLogProbs(model, batch, { entropy: false, ...(key === undefined ? {} : { dropoutKey: key }) }).logProbs,
+          ) as tf.Scalar,
         vars,
       );
       return vars.map((v) => Float32Array.from(r.grads[v.name]!.dataSync()));

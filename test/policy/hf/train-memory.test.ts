@@ -14,7 +14,17 @@ beforeAll(async () => {
 });
 
 /** bench/hf-bench.ts's random ~50M Llama. */
-const m50 = tinyLlamaConfig({ vocabSize: 32000, context: 2048, layers: 10, dModel: 512, heads: 8, kvHeads: 4, headDim: 64, ffn: 1536, tiedHead: true });
+const m50 = tinyLlamaConfig({
+  vocabSize: 32000,
+  context: 2048,
+  layers: 10,
+  dModel: 512,
+  heads: 8,
+  kvHeads: 4,
+  headDim: 64,
+  ffn: 1536,
+  tiedHead: true,
+});
 const MB = 2 ** 20;
 
 describe('Llama training memory', () => {
