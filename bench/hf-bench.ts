@@ -17,7 +17,7 @@ import { OnnxRolloutEngine } from '../src/policy/engine/rollout-engine.ts';
 import { createHfPolicy, llamaServing } from '../src/policy/hf/hf-policy.ts';
 import type { HfModelConfig } from '../src/policy/hf/hf-config.ts';
 import { loraSchema } from '../src/policy/hf/lora.ts';
-import { randomHfWeights, tinyLlamaConfig } from '../src/policy/hf/random-dir.ts';
+import { llama50mConfig, randomHfWeights, tinyLlamaConfig } from '../src/policy/hf/random-dir.ts';
 import { hfWeightShapes } from '../src/policy/hf/hf-dir.ts';
 import { Rng } from '../src/util/rng.ts';
 import { writeBenchSection } from './benchmarks-file.ts';
@@ -122,21 +122,7 @@ async function main(): Promise<void> {
     arch: 'gpt2',
     gpt: { vocabSize: 257, context: 512, layers: 2, dModel: 32, heads: 4, tiedHead: true },
   };
-  // ~50M parameters, Llama-shaped (SmolLM-like proportions): 10 layers, d 512, 8 heads / 4 kv heads, SwiGLU 1536, vocab 32000 tied.
-  const m50: HfModelConfig = {
-    arch: 'llama',
-    llama: tinyLlamaConfig({
-      vocabSize: 32000,
-      context: 2048,
-      layers: 10,
-      dModel: 512,
-      heads: 8,
-      kvHeads: 4,
-      headDim: 64,
-      ffn: 1536,
-      tiedHead: true,
-    }),
-  };
+  const m50: HfModelConfig = { arch: 'llama', llama: llama50mConfig() };
   const small = { batch: 8, prompt: 32, completion: 32, steps: 3, newTokens: 32, sampleBatch: 8 };
   const rows: Row[] = [];
   const failures: string[] = [];

@@ -13,7 +13,8 @@ import { type WeightMap, expectedWeightShapes, validateWeights } from './weights
 import { bmm, embed, gelu, layerNorm, linear } from './ops.ts';
 import { type LoraSpec, gptLoraAdapterShapes, resolveLora } from './hf/lora.ts';
 import { type AdapterUse, TrainableWeights, adaptersOffView } from './trainable-weights.ts';
-import type { ForwardOptions, LayerKv, PolicyModel, TokenBatch } from './policy-model.ts';
+import type { ForwardOptions, LayerKv, PolicyModel, TokenBatch, TrainStepShape } from './policy-model.ts';
+import { type MemoryShape, countParams, rowsPerPass } from './hf/train-memory.ts';
 
 /** GPT-2 initialisation standard deviation. */
 const INIT_STD = 0.02;
@@ -44,6 +45,12 @@ export function denseBatch(rows: readonly (readonly number[])[]): TokenBatch {
   });
   const mask = new Float32Array(batch * length).fill(1);
   return { batch, length, ids, mask, positions: positionsFromMask(mask, batch, length) };
+}
+
+/** The sizes the memory estimate needs. */
+export function gptMemoryShape(c: GptConfig): MemoryShape {
+  const { layers, dModel, heads, vocabSize } = c;
+  return { arch: 'gpt2', params: countParams(expectedWeightShapes(c)), layers, dModel, ffn: 4 * dModel, heads, vocabSize };
 }
 
 /** Construction options. */
@@ -121,6 +128,11 @@ export class GptModel implements PolicyModel {
   reference(): PolicyModel {
     if (!this.lora) throw new AnchorError('INTERNAL', 'GptModel.reference() is only defined with LoRA');
     return adaptersOffView(this, (x, opts) => this.run(x, opts, { on: false }));
+  }
+
+  /** Rows per optimizer pass that fit the wasm heap (./hf/train-memory.ts). */
+  trainRowsPerPass(shape: TrainStepShape): number {
+    return rowsPerPass(gptMemoryShape(this.config), this.lora !== undefined, shape);
   }
 
   /** Release the tensors. */

@@ -19,7 +19,7 @@ import { AnchorError } from '../../util/errors.ts';
 import { attentionBias } from '../model.ts';
 import { bmm, embed, mm } from '../ops.ts';
 import type { ForwardOptions, LayerKv, PolicyModel, TokenBatch, TrainStepShape } from '../policy-model.ts';
-import { llamaRowsPerPass } from './train-memory.ts';
+import { type MemoryShape, countParams, rowsPerPass } from './train-memory.ts';
 import type { WeightMap } from '../weights.ts';
 import type { LlamaConfig } from './hf-config.ts';
 import { llamaWeightShapes } from './llama-weights.ts';
@@ -45,6 +45,12 @@ function rotateHalfMatrix(hd: number): Float32Array {
   for (let j = 0; j < h; j++) r[(j + h) * hd + j] = -1;
   for (let j = h; j < hd; j++) r[(j - h) * hd + j] = 1;
   return r;
+}
+
+/** The sizes the memory estimate needs. */
+export function llamaMemoryShape(c: LlamaConfig): MemoryShape {
+  const { layers, dModel, ffn, heads, vocabSize } = c;
+  return { arch: 'llama', params: countParams(llamaWeightShapes(c)), layers, dModel, ffn, heads, vocabSize };
 }
 
 /** Construction options. */
@@ -122,7 +128,7 @@ export class LlamaModel implements PolicyModel {
 
   /** Rows per optimizer pass that fit the wasm heap (./train-memory.ts). */
   trainRowsPerPass(shape: TrainStepShape): number {
-    return llamaRowsPerPass(this.config, this.lora !== undefined, shape);
+    return rowsPerPass(llamaMemoryShape(this.config), this.lora !== undefined, shape);
   }
 
   forward(x: TokenBatch, opts: ForwardOptions = {}): { hidden: tf.Tensor2D; present?: LayerKv[] } {

@@ -1,27 +1,28 @@
 /**
- * How much memory one optimizer step of a Llama-family policy needs, how many rows of it fit the
- * wasm backend's heap in one pass, and a coded error before a step that cannot fit at all (where running out aborts the whole process with
- * "Aborted()" / "memory access out of bounds", which no catch can recover).
+ * How much memory one optimizer step of a policy needs on the wasm backend, how many rows of it
+ * fit the heap in one pass, and a coded error before a step that cannot fit at all (running out
+ * aborts the whole process with "Aborted()" / "memory access out of bounds", which no catch can
+ * recover). The trainer asks {@link rowsPerPass} before every optimizer step and splits the step
+ * into micro-batches that fit.
  *
- * The trainer asks {@link llamaRowsPerPass} before every optimizer step and splits the step into
- * micro-batches that fit.
- *
- * The estimate is fitted to tf.profile peaks measured on this backend (float32, tied head, 8
- * heads / 4 key-value heads; bench/hf-bench.ts shapes): eight full-fine-tuning configurations
- * from 1.4M to 9.8M parameters fit within 1%, and the held-out 50M model (10 × 512, vocabulary
- * 32k, batch 4 × 128 tokens) came out 4% above its measured 3,329 MB. The backward pass holds
- * every activation and its gradient until it ends, so the peak is mostly per token: per layer
- * ~411 B per token·d, ~43 B per token·ffn and ~76 B per attention score (batch·heads·T²), and
- * ~48 B per completion token·vocabulary entry in the head. The state is ~8.7 weight copies with
- * full fine-tuning (weights, Adam m and v, gradients, transients) plus the KL reference's copy,
- * ~3 under LoRA (the frozen base and transposed copies of it; 50M LoRA: 2,659 MB estimated,
- * 2,621 MB measured).
+ * The estimates are fitted to tf.profile peaks measured on this backend (float32, tied heads,
+ * batch × (prompt + completion) with completion = half): the backward pass holds every activation
+ * and its gradient until it ends, so the peak is mostly per token — per layer, bytes per token·d,
+ * per token·ffn and per attention score (batch·heads·T²), and bytes per completion token·vocabulary
+ * entry in the head — plus a number of weight copies (weights, Adam moments, gradients, transients,
+ * and with full fine-tuning the KL reference's copy). Fits and their held-out checks:
+ * - Llama family, full: eight configurations 1.4M–9.8M parameters within 1%; held-out 50M
+ *   (10 × 512, vocabulary 32k, 4 × 128 tokens) 4% above its measured 3,329 MB.
+ * - Llama family, LoRA: the full fit's activation terms with 3 weight copies (chosen against the
+ *   50M model: 2,659 MB estimated, 2,621 MB measured).
+ * - GPT-2, full: eight configurations 1.6M–7.5M within 0.5%; held-out 36M (6 × 512, 32k) 2.6%
+ *   above its measured 2,328 MB.
+ * - GPT-2, LoRA: four configurations fitted exactly (its frozen path needs no embedding gradient);
+ *   held-out 36M: see the test.
  */
 import { tf } from '../../tf/backend.ts';
 import { AnchorError } from '../../util/errors.ts';
 import type { TrainStepShape } from '../policy-model.ts';
-import type { LlamaConfig } from './hf-config.ts';
-import { llamaWeightShapes } from './llama-weights.ts';
 
 /**
  * Bytes the wasm backend can address: emscripten's heap maximum in @tensorflow/tfjs-backend-wasm
@@ -29,21 +30,71 @@ import { llamaWeightShapes } from './llama-weights.ts';
  */
 export const WASM_HEAP_BYTES = 4_294_901_760;
 
-/** Estimated peak tensor bytes of one optimizer step (see the module docs for the fit). */
-export function llamaTrainStepBytes(c: LlamaConfig, lora: boolean, s: TrainStepShape): number {
-  const params = weightCount(c);
-  const tokens = s.rows * s.length;
-  // Full fine-tuning: 8.7 weight copies (the fit's embedding-table term −14.2 B per vocab·d
-  // corrects it) plus the KL reference's copy; LoRA: 3 copies.
-  const state = lora ? 3 * 4 * params : (8.7 + 1) * 4 * params - 14.2 * c.vocabSize * c.dModel;
-  const perLayer = 411 * tokens * c.dModel + 43.5 * tokens * c.ffn + 76 * s.rows * c.heads * s.length * s.length;
-  return 5.4e6 + state + c.layers * perLayer + 47.6 * s.rows * s.completion * c.vocabSize;
+/** What the estimate needs of a model. */
+export interface MemoryShape {
+  arch: 'llama' | 'gpt2';
+  params: number;
+  layers: number;
+  dModel: number;
+  /** MLP width (GPT-2: 4·d, folded into the per-token·d term). */
+  ffn: number;
+  heads: number;
+  vocabSize: number;
 }
 
-function weightCount(c: LlamaConfig): number {
-  let n = 0;
-  for (const shape of llamaWeightShapes(c).values()) n += shape.reduce((a, b) => a * b, 1);
-  return n;
+/** Fitted bytes per unit (see the module docs). */
+interface Fit {
+  base: number;
+  /** Weight copies (× 4 bytes × parameters), the reference copy included for full fine-tuning. */
+  copies: number;
+  perTokenD: number;
+  perTokenFfn: number;
+  perScore: number;
+  perHeadEntry: number;
+  /** Correction per embedding-table entry (vocabulary × d). */
+  perTableEntry: number;
+}
+
+const FITS: Record<MemoryShape['arch'], { full: Fit; lora: Fit }> = {
+  llama: {
+    full: {
+      base: 5.4e6,
+      copies: 8.7 + 1,
+      perTokenD: 411,
+      perTokenFfn: 43.5,
+      perScore: 76,
+      perHeadEntry: 47.6,
+      perTableEntry: -14.2,
+    },
+    lora: { base: 5.4e6, copies: 3, perTokenD: 411, perTokenFfn: 43.5, perScore: 76, perHeadEntry: 47.6, perTableEntry: 0 },
+  },
+  gpt2: {
+    full: {
+      base: 2.3e6,
+      copies: 10.1 + 1,
+      perTokenD: 506,
+      perTokenFfn: 0,
+      perScore: 75.6,
+      perHeadEntry: 49.4,
+      perTableEntry: -23.3,
+    },
+    lora: { base: 1e5, copies: 1.84, perTokenD: 654, perTokenFfn: 0, perScore: 75.6, perHeadEntry: 40.3, perTableEntry: 0 },
+  },
+};
+
+/** Estimated peak tensor bytes of one optimizer step of shape `s`. */
+export function trainStepBytes(m: MemoryShape, lora: boolean, s: TrainStepShape): number {
+  const f = FITS[m.arch][lora ? 'lora' : 'full'];
+  const tokens = s.rows * s.length;
+  const perLayer =
+    f.perTokenD * tokens * m.dModel + f.perTokenFfn * tokens * m.ffn + f.perScore * s.rows * m.heads * s.length ** 2;
+  return (
+    f.base +
+    f.copies * 4 * m.params +
+    m.layers * perLayer +
+    f.perHeadEntry * s.rows * s.completion * m.vocabSize +
+    f.perTableEntry * m.vocabSize * m.dModel
+  );
 }
 
 const gb = (b: number): string => `${(b / 1e9).toFixed(2)} GB`;
@@ -54,13 +105,13 @@ const gb = (b: number): string => `${(b / 1e9).toFixed(2)} GB`;
  * step fits; UNSUPPORTED when not even one row fits the heap (the message names the estimate and
  * the limit). Micro-batching keeps one more gradient set alive (counted in).
  */
-export function llamaRowsPerPass(c: LlamaConfig, lora: boolean, s: TrainStepShape): number {
-  if (tf.getBackend() !== 'wasm' || llamaTrainStepBytes(c, lora, s) <= WASM_HEAP_BYTES) return s.rows;
-  const accumulated = lora ? 0 : 4 * weightCount(c);
+export function rowsPerPass(m: MemoryShape, lora: boolean, s: TrainStepShape): number {
+  if (tf.getBackend() !== 'wasm' || trainStepBytes(m, lora, s) <= WASM_HEAP_BYTES) return s.rows;
+  const accumulated = lora ? 0 : 4 * m.params;
   let rows = s.rows - 1;
-  while (rows > 0 && llamaTrainStepBytes(c, lora, { ...s, rows }) + accumulated > WASM_HEAP_BYTES) rows--;
+  while (rows > 0 && trainStepBytes(m, lora, { ...s, rows }) + accumulated > WASM_HEAP_BYTES) rows--;
   if (rows > 0) return rows;
-  const one = llamaTrainStepBytes(c, lora, { ...s, rows: 1 }) + accumulated;
+  const one = trainStepBytes(m, lora, { ...s, rows: 1 }) + accumulated;
   throw new AnchorError(
     'UNSUPPORTED',
     `policy: a ${lora ? 'LoRA' : 'full fine-tuning'} step needs an estimated ${gb(one)} of tensors for even one sequence of ${s.length} tokens, ` +
@@ -69,4 +120,11 @@ export function llamaRowsPerPass(c: LlamaConfig, lora: boolean, s: TrainStepShap
       'or the native backend (@tensorflow/tfjs-node; README "Bring your own model") are the ways out.',
     { estimateBytes: one, limitBytes: WASM_HEAP_BYTES, length: s.length, completion: s.completion },
   );
+}
+
+/** Total scalar count of a weight-shape map. */
+export function countParams(shapes: Map<string, number[]>): number {
+  let n = 0;
+  for (const shape of shapes.values()) n += shape.reduce((a, b) => a * b, 1);
+  return n;
 }
