@@ -69,7 +69,7 @@ const policyConfigSchema = z
       .describe('The policy model: the built-in GPT (its shape must match the base checkpoint) or a Hugging Face directory.'),
     lora: loraSchema
       .nullish()
-      .describe('Low-rank adapters on a frozen base (Hugging Face Llama-family models); absent = full fine-tuning.'),
+      .describe('Low-rank adapters on a frozen base (Hugging Face GPT-2 and Llama-family models); absent = full fine-tuning.'),
     prompt: promptFormatSchema
       .prefault({})
       .describe("How problem prompts become model input: as they are, or through the model's chat template."),

@@ -96,11 +96,15 @@ export interface CompletionScores {
  * inside tf.tidy / a gradient function (e.g. the loss passed to `AdamOptimizer.trainStep`).
  * Uses log-softmax × one-hot rather than gather (gather with batchDims crashes on wasm).
  */
-export function completionLogProbs(model: PolicyModel, x: CompletionBatch, opts: { entropy?: boolean } = {}): CompletionScores {
+export function completionLogProbs(
+  model: PolicyModel,
+  x: CompletionBatch,
+  opts: { entropy?: boolean; dropoutKey?: number } = {},
+): CompletionScores {
   const { batch: B, length: T, promptLength: P, completionLength: C } = x;
   const d = model.config.dModel;
   const V = model.config.vocabSize;
-  const { hidden } = model.forward(x);
+  const { hidden } = model.forward(x, opts.dropoutKey === undefined ? {} : { dropoutKey: opts.dropoutKey });
   // Only the positions that predict completion tokens go through the (V-wide) output head.
   const h = tf.reshape(tf.slice(tf.reshape(hidden, [B, T, d]), [0, P - 1, 0], [B, C, d]), [B * C, d]) as tf.Tensor2D;
   const logp = tf.logSoftmax(model.head(h));

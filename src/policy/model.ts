@@ -10,8 +10,11 @@ import { Rng } from '../util/rng.ts';
 import { AnchorError } from '../util/errors.ts';
 import { type GptConfig, LAYER_NORM_EPS, headDim, validateGptConfig } from './gpt-config.ts';
 import { type WeightMap, expectedWeightShapes, validateWeights } from './weights.ts';
-import { bmm, embed, gelu, layerNorm, linear, mm, mmT } from './ops.ts';
-import type { ForwardOptions, LayerKv, PolicyModel, TokenBatch } from './policy-model.ts';
+import { bmm, embed, gelu, layerNorm, linear } from './ops.ts';
+import { type LoraSpec, gptLoraAdapterShapes, resolveLora } from './hf/lora.ts';
+import { type AdapterUse, TrainableWeights, adaptersOffView } from './trainable-weights.ts';
+import type { ForwardOptions, LayerKv, PolicyModel, TokenBatch, TrainStepShape } from './policy-model.ts';
+import { type MemoryShape, countParams, rowsPerPass } from './hf/train-memory.ts';
 
 /** GPT-2 initialisation standard deviation. */
 const INIT_STD = 0.02;
@@ -44,24 +47,42 @@ export function denseBatch(rows: readonly (readonly number[])[]): TokenBatch {
   return { batch, length, ids, mask, positions: positionsFromMask(mask, batch, length) };
 }
 
-/** The tfjs GPT. Holds one tf.Variable per weight-contract tensor. */
+/** The sizes the memory estimate needs. */
+export function gptMemoryShape(c: GptConfig): MemoryShape {
+  const { layers, dModel, heads, vocabSize } = c;
+  return { arch: 'gpt2', params: countParams(expectedWeightShapes(c)), layers, dModel, ffn: 4 * dModel, heads, vocabSize };
+}
+
+/** Construction options. */
+export interface GptModelOptions {
+  /** Train low-rank adapters on a frozen base instead of all weights (GPT-2 checkpoints). */
+  lora?: LoraSpec;
+  /** Seed of the adapters' A matrices and of LoRA dropout. */
+  seed?: number;
+}
+
+/**
+ * The tfjs GPT. Holds one tf.Variable per weight-contract tensor, or, with LoRA, the base as
+ * frozen tensors and the adapters as variables ({@link GptModel.reference} is the base).
+ */
 export class GptModel implements PolicyModel {
   readonly config: GptConfig;
-  /** Trainable parameters by contract name, in {@link expectedWeightShapes} order. */
+  readonly lora: LoraSpec | undefined;
+  /** Trainable parameters by contract name, in {@link expectedWeightShapes} order (or the adapters). */
   readonly params: Map<string, tf.Variable>;
+  private readonly weights: TrainableWeights;
   private disposed = false;
 
-  private constructor(config: GptConfig, weights: WeightMap) {
+  private constructor(config: GptConfig, weights: WeightMap, opts: GptModelOptions) {
     this.config = validateGptConfig({ ...config });
     validateWeights(this.config, weights);
-    this.params = new Map();
-    for (const name of expectedWeightShapes(this.config).keys()) {
-      const w = weights.get(name)!;
-      // Unnamed variables: tfjs variable names are process-global and several models coexist.
-      const t = tf.tensor(w.data, w.shape, 'float32');
-      this.params.set(name, tf.variable(t, true));
-      t.dispose(); // the variable holds its own reference to the data
-    }
+    const lora = opts.lora && resolveLora(opts.lora, 'gpt2');
+    this.weights = new TrainableWeights(expectedWeightShapes(this.config).keys(), weights, {
+      ...(lora ? { lora: { spec: lora, adapters: gptLoraAdapterShapes(this.config, lora) } } : {}),
+      seed: opts.seed ?? 0,
+    });
+    this.lora = lora;
+    this.params = this.weights.params;
   }
 
   /**
@@ -70,12 +91,12 @@ export class GptModel implements PolicyModel {
    * N(0, 0.02/sqrt(2·layers)); LayerNorm weight 1, biases 0).
    */
   static init(config: GptConfig, seed: number): GptModel {
-    return new GptModel(config, initWeights(config, seed));
+    return new GptModel(config, initWeights(config, seed), {});
   }
 
   /** A model holding a copy of `weights` (validated against `config`). */
-  static fromWeights(config: GptConfig, weights: WeightMap): GptModel {
-    return new GptModel(config, weights);
+  static fromWeights(config: GptConfig, weights: WeightMap, opts: GptModelOptions = {}): GptModel {
+    return new GptModel(config, weights, opts);
   }
 
   /** Parameters as a list (the order is stable). */
@@ -83,35 +104,46 @@ export class GptModel implements PolicyModel {
     return [...this.params.values()];
   }
 
-  /** A copy of all parameters in the weight-contract layout. */
+  /** A copy of the trainable parameters (all weights in the contract layout, or the adapters). */
   getWeights(): WeightMap {
-    const out: WeightMap = new Map();
-    for (const [name, v] of this.params) {
-      out.set(name, { shape: [...v.shape], data: new Float32Array(v.dataSync() as Float32Array) });
-    }
-    return out;
+    return this.weights.getWeights();
   }
 
-  /** Overwrite all parameters (validated: every tensor present with its contract shape). */
+  /** Overwrite the trainable parameters (validated: every tensor present with its contract shape). */
   setWeights(weights: WeightMap): void {
-    validateWeights(this.config, weights);
-    for (const [name, v] of this.params) {
-      const w = weights.get(name)!;
-      tf.tidy(() => v.assign(tf.tensor(w.data, w.shape, 'float32')));
-    }
+    this.weights.setWeights(weights, this.lora ? undefined : (w) => validateWeights(this.config, w));
   }
 
-  /** Release the variables. */
+  /** The base weights, contract layout (without adapters). */
+  baseWeights(): WeightMap {
+    return this.weights.baseWeights();
+  }
+
+  /** Full weights with the adapters merged in; equals the base weights without LoRA. */
+  mergedWeights(): WeightMap {
+    return this.weights.mergedWeights();
+  }
+
+  /** The frozen base as a policy (adapters off), sharing this model's tensors. Only with LoRA. */
+  reference(): PolicyModel {
+    if (!this.lora) throw new AnchorError('INTERNAL', 'GptModel.reference() is only defined with LoRA');
+    return adaptersOffView(this, (x, opts) => this.run(x, opts, { on: false }));
+  }
+
+  /** Rows per optimizer pass that fit the wasm heap (./hf/train-memory.ts). */
+  trainRowsPerPass(shape: TrainStepShape): number {
+    return rowsPerPass(gptMemoryShape(this.config), this.lora !== undefined, shape);
+  }
+
+  /** Release the tensors. */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    for (const v of this.params.values()) v.dispose();
+    this.weights.dispose();
   }
 
-  private p(name: string): tf.Variable {
-    const v = this.params.get(name);
-    if (!v) throw new AnchorError('INTERNAL', `missing parameter ${name}`);
-    return v;
+  private p(name: string): tf.Tensor {
+    return this.weights.w(name);
   }
 
   /**
@@ -119,6 +151,10 @@ export class GptModel implements PolicyModel {
    * With `past`, the batch holds only the new positions and attends to the cache too.
    */
   forward(x: TokenBatch, opts: ForwardOptions = {}): { hidden: tf.Tensor2D; present?: LayerKv[] } {
+    return this.run(x, opts, { on: true, dropoutKey: opts.dropoutKey });
+  }
+
+  private run(x: TokenBatch, opts: ForwardOptions, adapters: AdapterUse): { hidden: tf.Tensor2D; present?: LayerKv[] } {
     const c = this.config;
     const { batch: B, length: T } = x;
     const past = opts.past;
@@ -136,7 +172,9 @@ export class GptModel implements PolicyModel {
     for (const q of x.positions) if (q > maxPos) maxPos = q;
     const rows = Math.min(c.context, Math.max(2, maxPos + 1)); // tf.oneHot needs depth >= 2
     const wpe = rows < c.context ? tf.slice(this.p('wpe'), [0, 0], [rows, c.dModel]) : this.p('wpe');
-    let h = tf.add(embed(ids, this.p('wte') as tf.Tensor2D), embed(pos, wpe as tf.Tensor2D)) as tf.Tensor2D;
+    // A frozen base needs no table gradients: plain gathers.
+    const rowsOf = this.weights.frozen ? (i: tf.Tensor1D, t: tf.Tensor) => tf.gather(t, i) as tf.Tensor2D : embed;
+    let h = tf.add(rowsOf(ids, this.p('wte') as tf.Tensor2D), rowsOf(pos, wpe as tf.Tensor2D)) as tf.Tensor2D;
     const bias = attentionBias(x, pastLen, opts.pastMask);
     const present: LayerKv[] = [];
     for (let i = 0; i < c.layers; i++) {
@@ -147,7 +185,7 @@ export class GptModel implements PolicyModel {
         this.p(pre + 'ln_1.bias') as tf.Tensor1D,
         LAYER_NORM_EPS,
       );
-      const { out, kv } = this.attention(a, i, B, T, bias, past?.[i]);
+      const { out, kv } = this.attention(a, i, B, T, bias, past?.[i], adapters);
       if (opts.keepPresent) present.push(kv);
       h = tf.add(h, out);
       const m = layerNorm(
@@ -156,8 +194,8 @@ export class GptModel implements PolicyModel {
         this.p(pre + 'ln_2.bias') as tf.Tensor1D,
         LAYER_NORM_EPS,
       );
-      const f = gelu(linear(m, this.p(pre + 'mlp.c_fc.weight') as tf.Tensor2D, this.p(pre + 'mlp.c_fc.bias') as tf.Tensor1D));
-      h = tf.add(h, linear(f, this.p(pre + 'mlp.c_proj.weight') as tf.Tensor2D, this.p(pre + 'mlp.c_proj.bias') as tf.Tensor1D));
+      const f = gelu(this.weights.proj(m, pre + 'mlp.c_fc', adapters));
+      h = tf.add(h, this.weights.proj(f, pre + 'mlp.c_proj', adapters));
     }
     const hidden = layerNorm(h, this.p('ln_f.weight') as tf.Tensor1D, this.p('ln_f.bias') as tf.Tensor1D, LAYER_NORM_EPS);
     return opts.keepPresent ? { hidden, present } : { hidden };
@@ -165,8 +203,8 @@ export class GptModel implements PolicyModel {
 
   /** Logits [N, V] for hidden states [N, d]. */
   head(hidden: tf.Tensor2D): tf.Tensor2D {
-    if (this.config.tiedHead) return mmT(hidden, this.p('wte') as tf.Tensor2D);
-    return mm(hidden, this.p('lm_head.weight') as tf.Tensor2D);
+    const tied = this.config.tiedHead;
+    return this.weights.head(hidden, tied ? 'wte' : 'lm_head.weight', tied);
   }
 
   /** Logits [B, T, V] for a whole batch (call inside tidy). */
@@ -182,19 +220,14 @@ export class GptModel implements PolicyModel {
     T: number,
     bias: tf.Tensor4D,
     past: LayerKv | undefined,
+    adapters: AdapterUse,
   ): { out: tf.Tensor2D; kv: LayerKv } {
     const c = this.config;
     const d = c.dModel;
     const H = c.heads;
     const hd = headDim(c);
     const pre = `h.${layer}.attn.`;
-    // Slicing the small [d,3d] weight and doing three products is cheaper on wasm than
-    // splitting the large [n,3d] activation.
-    const [wq, wk, wv] = tf.split(this.p(pre + 'c_attn.weight'), 3, 1) as [tf.Tensor2D, tf.Tensor2D, tf.Tensor2D];
-    const [bq, bk, bv] = tf.split(this.p(pre + 'c_attn.bias'), 3, 0) as [tf.Tensor1D, tf.Tensor1D, tf.Tensor1D];
-    const q0 = linear(a, wq, bq);
-    const k0 = linear(a, wk, bk);
-    const v0 = linear(a, wv, bv);
+    const [q0, k0, v0] = this.qkv(a, pre + 'c_attn', adapters);
     const q = tf.transpose(tf.reshape(tf.mul(q0, 1 / Math.sqrt(hd)), [B, T, H, hd]), [0, 2, 1, 3]);
     let kT = tf.transpose(tf.reshape(k0, [B, T, H, hd]), [0, 2, 3, 1]) as tf.Tensor4D;
     let v = tf.transpose(tf.reshape(v0, [B, T, H, hd]), [0, 2, 1, 3]) as tf.Tensor4D;
@@ -207,8 +240,20 @@ export class GptModel implements PolicyModel {
     const probs = tf.softmax(tf.add(scores, bias));
     const ctx = bmm(tf.reshape(probs, [B * H, T, S]), tf.reshape(v, [B * H, S, hd]));
     const merged = tf.reshape(tf.transpose(tf.reshape(ctx, [B, H, T, hd]), [0, 2, 1, 3]), [B * T, d]) as tf.Tensor2D;
-    const out = linear(merged, this.p(pre + 'c_proj.weight') as tf.Tensor2D, this.p(pre + 'c_proj.bias') as tf.Tensor1D);
+    const out = this.weights.proj(merged, pre + 'c_proj', adapters);
     return { out, kv: { keysT: kT, values: v } };
+  }
+
+  /** The q, k, v projections of c_attn [d, 3d]. */
+  private qkv(a: tf.Tensor2D, module: string, adapters: AdapterUse): [tf.Tensor2D, tf.Tensor2D, tf.Tensor2D] {
+    // With LoRA (a frozen base): one product with the adapter, split after.
+    if (this.weights.frozen)
+      return tf.split(this.weights.proj(a, module, adapters), 3, 1) as [tf.Tensor2D, tf.Tensor2D, tf.Tensor2D];
+    // Slicing the small [d,3d] weight and doing three products is cheaper on wasm than
+    // splitting the large [n,3d] activation.
+    const [wq, wk, wv] = tf.split(this.p(module + '.weight'), 3, 1) as [tf.Tensor2D, tf.Tensor2D, tf.Tensor2D];
+    const [bq, bk, bv] = tf.split(this.p(module + '.bias'), 3, 0) as [tf.Tensor1D, tf.Tensor1D, tf.Tensor1D];
+    return [linear(a, wq, bq), linear(a, wk, bk), linear(a, wv, bv)];
   }
 }
 

@@ -74,26 +74,38 @@ export class AdamOptimizer {
       for (const fn of fns) {
         const r = tf.variableGrads(fn, vars);
         const g = vars.map((v) => r.grads[v.name]!);
-        grads = grads ? grads.map((a, i) => tf.add(a, g[i]!)) : g;
-        total = total ? tf.add(total, r.value) : r.value;
+        // Summed as they come, the addends freed at once: micro-batches exist to bound memory,
+        // so no more than two gradient sets may be alive.
+        const prev = grads;
+        grads = prev ? prev.map((a, i) => tf.add(a, g[i]!)) : g;
+        if (prev) tf.dispose([...prev, ...g]);
+        const t0 = total;
+        total = t0 ? tf.add(t0, r.value) : r.value;
+        if (t0) tf.dispose([t0, r.value]);
       }
       const gs = grads!;
       const norm = tf.sqrt(tf.addN(gs.map((g) => tf.sum(tf.square(g)))));
       const scale = c.grad_clip > 0 ? tf.minimum(1, tf.div(c.grad_clip, tf.add(norm, 1e-6))) : tf.scalar(1);
       const bc1 = 1 - c.beta1 ** t;
       const bc2 = 1 - c.beta2 ** t;
+      // One tidy per parameter, and each gradient released once applied: the update's ~12
+      // temporaries per element exist for one tensor at a time, not as ~12 copies of the whole
+      // model held until the step ends (the wasm heap is capped at 4 GiB; see hf/train-memory.ts).
       names.forEach((name, i) => {
-        const p = vars[i]!;
-        const g = tf.mul(gs[i]!, scale);
-        const m = this.m.get(name)!;
-        const v = this.v.get(name)!;
-        const m2 = tf.add(tf.mul(m, c.beta1), tf.mul(g, 1 - c.beta1));
-        const v2 = tf.add(tf.mul(v, c.beta2), tf.mul(tf.square(g), 1 - c.beta2));
-        m.assign(m2);
-        v.assign(v2);
-        let update = tf.div(tf.div(m2, bc1), tf.add(tf.sqrt(tf.div(v2, bc2)), c.eps));
-        if (c.weight_decay > 0 && p.rank >= 2) update = tf.add(update, tf.mul(p, c.weight_decay));
-        p.assign(tf.sub(p, tf.mul(update, lr)));
+        tf.tidy(() => {
+          const p = vars[i]!;
+          const g = tf.mul(gs[i]!, scale);
+          const m = this.m.get(name)!;
+          const v = this.v.get(name)!;
+          const m2 = tf.add(tf.mul(m, c.beta1), tf.mul(g, 1 - c.beta1));
+          const v2 = tf.add(tf.mul(v, c.beta2), tf.mul(tf.square(g), 1 - c.beta2));
+          m.assign(m2);
+          v.assign(v2);
+          let update = tf.div(tf.div(m2, bc1), tf.add(tf.sqrt(tf.div(v2, bc2)), c.eps));
+          if (c.weight_decay > 0 && p.rank >= 2) update = tf.add(update, tf.mul(p, c.weight_decay));
+          p.assign(tf.sub(p, tf.mul(update, lr)));
+        });
+        gs[i]!.dispose();
       });
       return tf.stack([tf.reshape(total!, []), norm]);
     });

@@ -29,6 +29,22 @@ export interface ForwardOptions {
   pastMask?: Float32Array;
   /** Return the updated cache. */
   keepPresent?: boolean;
+  /**
+   * Marks the optimizer's forward pass: models with LoRA dropout drop adapter inputs with masks
+   * drawn from this key (the optimizer step) and the model's seed, so a resumed run redraws them.
+   * Absent everywhere else (π_old, the reference, evaluation): no dropout.
+   */
+  dropoutKey?: number;
+}
+
+/** The token shape of one optimizer step. */
+export interface TrainStepShape {
+  /** Sequences in the step. */
+  rows: number;
+  /** Prompt + completion positions per sequence. */
+  length: number;
+  /** Completion positions per sequence (the ones that go through the output head). */
+  completion: number;
 }
 
 /** The sizes every consumer of a policy needs. */
@@ -53,5 +69,11 @@ export interface PolicyModel {
   getWeights(): WeightMap;
   /** Overwrite the trainable parameters (validated). */
   setWeights(weights: WeightMap): void;
+  /**
+   * The most rows of this shape one optimizer pass may hold in the backend's memory (the trainer
+   * micro-batches above it); throws a coded error when not even one fits. Models that do not
+   * estimate their memory leave it out (one pass, unchecked).
+   */
+  trainRowsPerPass?(shape: TrainStepShape): number;
   dispose(): void;
 }

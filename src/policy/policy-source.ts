@@ -24,7 +24,7 @@ import type { WeightMap } from './weights.ts';
 import type { HfModelConfig } from './hf/hf-config.ts';
 import { type HfCheckpoint, loadHfDir, weightsHash } from './hf/hf-dir.ts';
 import { createHfPolicy, llamaServing } from './hf/hf-policy.ts';
-import type { LoraSpec } from './hf/lora.ts';
+import { type LoraSpec, resolveLora } from './hf/lora.ts';
 import { tinyLlamaConfig, writeRandomHfDir } from './hf/random-dir.ts';
 
 /** A built policy: the model the optimizer trains, its KL reference and how it is served. */
@@ -115,12 +115,6 @@ export function hfSource(
 ): PolicySource & { checkpoint: HfCheckpoint } {
   if (!existsSync(path) && opts.randomIfMissing) writeRandomHfDir(path, { arch: 'llama', llama: tinyLlamaConfig() }, { seed: 0 });
   const ck = loadHfDir(path);
-  if (opts.lora && ck.config.arch === 'gpt2') {
-    throw new AnchorError(
-      'BAD_CONFIG',
-      `policy.lora: ${path} is a GPT-2 checkpoint; LoRA is implemented for the Llama family only (full fine-tuning: --set policy.lora=null)`,
-    );
-  }
   const baseHash = weightsHash(ck.weights);
   if (opts.expectHash && opts.expectHash !== baseHash) {
     throw new AnchorError(
@@ -128,7 +122,9 @@ export function hfSource(
       `${path}: its weights (sha256 ${baseHash.slice(0, 12)}…) are not the base this run started from (${opts.expectHash.slice(0, 12)}…)`,
     );
   }
-  const lora = opts.lora;
+  // Targets resolved for the architecture (its default when none are given), so what a
+  // checkpoint records is what the run trains.
+  const lora = opts.lora && resolveLora(opts.lora, ck.config.arch);
   return {
     kind: 'hf',
     checkpoint: ck,

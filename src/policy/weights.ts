@@ -29,6 +29,17 @@ export interface WeightTensor {
 /** All parameters of a model by GPT-2 name (see the module docs for names and shapes). */
 export type WeightMap = Map<string, WeightTensor>;
 
+/** Projection modules of a layer (the LoRA targets), with their [in, out] sizes. */
+export function gptProjections(c: GptConfig): Map<string, [number, number]> {
+  const d = c.dModel;
+  return new Map<string, [number, number]>([
+    ['attn.c_attn', [d, 3 * d]],
+    ['attn.c_proj', [d, d]],
+    ['mlp.c_fc', [d, 4 * d]],
+    ['mlp.c_proj', [4 * d, d]],
+  ]);
+}
+
 /** Names and shapes a model with config `c` must have, in a stable order. */
 export function expectedWeightShapes(c: GptConfig): Map<string, number[]> {
   const d = c.dModel;

@@ -290,10 +290,44 @@ export function grpoLossReference(
 }
 
 /**
+ * The loss's denominator over the whole batch (valid rows for `grpo`, rows × max length for
+ * `dr_grpo`, real tokens otherwise): what each micro-batch's share of {@link grpoLoss} divides by,
+ * so the shares sum to the whole batch's loss.
+ */
+export function grpoLossDenominator(t: Pick<GrpoTokens, 'batch' | 'length' | 'mask'>, opts: GrpoLossOptions): number {
+  const { batch: B, length: T, mask } = t;
+  if (opts.aggregation === 'dr_grpo') return B * (opts.maxLength ?? T);
+  let n = 0;
+  if (opts.aggregation === 'grpo') {
+    for (let b = 0; b < B; b++) if (mask.subarray(b * T, (b + 1) * T).some((m) => m > 0)) n++;
+  } else {
+    for (const m of mask) n += m > 0 ? 1 : 0;
+  }
+  return Math.max(n, 1);
+}
+
+/** Rows [start, end) of the token inputs (a micro-batch). */
+export function sliceGrpoTokens(t: GrpoTokens, start: number, end: number): GrpoTokens {
+  const T = t.length;
+  const rows = (a: Float32Array) => a.subarray(start * T, end * T);
+  return {
+    batch: end - start,
+    length: T,
+    oldLogp: rows(t.oldLogp),
+    refLogp: rows(t.refLogp),
+    mask: rows(t.mask),
+    advantages: t.advantages.length === t.batch * T ? rows(t.advantages) : t.advantages.subarray(start, end),
+    ...(t.isWeights ? { isWeights: rows(t.isWeights) } : {}),
+  };
+}
+
+/**
  * The same loss on tensors: `newLogp` is the differentiable [B, T] log-prob tensor of the
  * current policy. Returns a scalar to minimise. Call inside the optimizer's loss closure.
+ * With `denominator` (from {@link grpoLossDenominator} over the whole batch), `t` is a
+ * micro-batch and the result its share: the shares of a partition of the rows sum to the loss.
  */
-export function grpoLoss(newLogp: tf.Tensor2D, t: GrpoTokens, opts: GrpoLossOptions): tf.Scalar {
+export function grpoLoss(newLogp: tf.Tensor2D, t: GrpoTokens, opts: GrpoLossOptions, denominator?: number): tf.Scalar {
   return tf.tidy(() => {
     const { batch: B, length: T } = t;
     const old = tf.tensor2d(t.oldLogp, [B, T]);
@@ -317,9 +351,9 @@ export function grpoLoss(newLogp: tf.Tensor2D, t: GrpoTokens, opts: GrpoLossOpti
       const tokens = tf.sum(mask, 1);
       const rowValid = tf.cast(tf.greater(tokens, 0), 'float32');
       const rowMean = tf.div(tf.sum(perToken, 1), tf.maximum(tokens, 1));
-      return tf.div(tf.sum(tf.mul(rowMean, rowValid)), tf.maximum(tf.sum(rowValid), 1)) as tf.Scalar;
+      return tf.div(tf.sum(tf.mul(rowMean, rowValid)), denominator ?? tf.maximum(tf.sum(rowValid), 1)) as tf.Scalar;
     }
-    if (opts.aggregation === 'dr_grpo') return tf.div(tf.sum(perToken), B * (opts.maxLength ?? T)) as tf.Scalar;
-    return tf.div(tf.sum(perToken), tf.maximum(tf.sum(mask), 1)) as tf.Scalar;
+    if (opts.aggregation === 'dr_grpo') return tf.div(tf.sum(perToken), denominator ?? B * (opts.maxLength ?? T)) as tf.Scalar;
+    return tf.div(tf.sum(perToken), denominator ?? tf.maximum(tf.sum(mask), 1)) as tf.Scalar;
   });
 }

@@ -19,6 +19,8 @@ import type { ExecResult } from '../sandbox/types.ts';
 import {
   computeAdvantages,
   grpoLoss,
+  grpoLossDenominator,
+  sliceGrpoTokens,
   grpoLossReference,
   mismatchKl,
   overlongPenalty,
@@ -222,23 +224,64 @@ export function applyGrpoUpdate(
   // the rollout mismatch, read here instead of paying for another forward pass. The last
   // iteration's log-probs are the policy this step's loss was taken on: its KL to the reference
   // and the fraction of tokens the ratio clip cut off are the step's diagnostics.
+  // A step larger than the backend's memory runs as micro-batches of rows whose gradients are
+  // summed (each loss divided by the whole batch's denominator, so the sum is the same loss);
+  // a model that cannot fit even one row stops here with a coded error, not a process abort.
+  const { batch } = b;
+  const rowsPerPass =
+    policy.trainRowsPerPass?.({ rows: batch.batch, length: batch.length, completion: batch.completionLength }) ?? batch.batch;
+  const parts = microBatches(b, rowsPerPass);
+  const denominator = parts.length > 1 ? grpoLossDenominator(tokens, opts) : undefined;
   const k = g.inner_iterations;
   let trainLogp = b.trainLogp;
   let newLogp = b.oldLogp;
-  const results = Array.from({ length: k }, (_, it) =>
-    optimizer.trainStep(() => {
-      const logp = completionLogProbs(policy, b.batch, { entropy: false }).logProbs;
-      if (it === 0 && !trainLogp) trainLogp = Float32Array.from(logp.dataSync());
-      if (it === k - 1) newLogp = Float32Array.from(logp.dataSync());
-      return grpoLoss(logp, tokens, opts);
-    }),
-  );
+  const results = Array.from({ length: k }, (_, it) => {
+    const logpNow = new Float32Array(tokens.batch * C);
+    const r = optimizer.trainStep(
+      parts.map((part, pi) => () => {
+        // The optimizer's pass: LoRA dropout (when configured) draws its masks from the step count.
+        const dropoutKey = parts.length > 1 ? optimizer.step * 4096 + pi : optimizer.step;
+        const logp = completionLogProbs(policy, part.batch, { entropy: false, dropoutKey }).logProbs;
+        logpNow.set(logp.dataSync(), part.start * C);
+        const t = parts.length > 1 ? sliceGrpoTokens(tokens, part.start, part.end) : tokens;
+        return grpoLoss(logp, t, opts, denominator);
+      }),
+    );
+    if (it === 0 && !trainLogp) trainLogp = logpNow;
+    if (it === k - 1) newLogp = logpNow;
+    return r;
+  });
   const diag = grpoLossReference(newLogp, tokens, opts);
   const metrics = {
     [K.mismatchKl]: mismatchKl(b.rolloutLogp, trainLogp!, ref.mask),
     ...variantMetrics(g, sampling, b, truncated),
   };
   return { results, kl: diag.kl, clipFraction: diag.clipFraction, grpoMetrics: metrics };
+}
+
+/** Rows [start, end) of the update batch with their own completion batch (the whole batch when one part). */
+function microBatches(b: UpdateBatch, rows: number): { start: number; end: number; batch: CompletionBatch }[] {
+  const B = b.batch.batch;
+  if (rows >= B) return [{ start: 0, end: B, batch: b.batch }];
+  const C = b.batch.completionLength;
+  // Pad slots are masked out of attention and loss, so any token id serves.
+  const padId = 0;
+  const out: { start: number; end: number; batch: CompletionBatch }[] = [];
+  for (let start = 0; start < B; start += rows) {
+    const end = Math.min(B, start + rows);
+    const cs = b.completions.slice(start, end);
+    out.push({
+      start,
+      end,
+      batch: buildCompletionBatch(
+        cs.map((c) => c.promptIds),
+        cs.map((c) => c.tokenIds),
+        padId,
+        { completionLength: C },
+      ),
+    });
+  }
+  return out;
 }
 
 /** The step's metrics of the GRPO options that are set (reward shaping, truncation, TIS). */

@@ -2,7 +2,8 @@
  * CLI smoke run over a Hugging Face Llama-shaped policy (configs/smoke-llama.yaml): a tiny random
  * Llama written by the run itself (no download), LoRA on a frozen base, all four arms, adapters-only
  * checkpoints pinned to the base hash, the report listing every arm, and SIGKILL + resume giving
- * exactly the uninterrupted run's metrics and samples.
+ * exactly the uninterrupted run's metrics and samples. The same config over a tiny random GPT-2
+ * directory trains LoRA adapters on its Conv1D projections, exports merged and resumes exactly.
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
 import { killAndResumeRun, metrics } from '../helpers/kill-resume.ts';
 import { loadHfDir } from '../../src/policy/hf/hf-dir.ts';
+import { tinyGpt2Config, writeRandomHfDir } from '../../src/policy/hf/random-dir.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'anchor-train-llama-'));
 const common = ['--config', 'configs/smoke-llama.yaml', '--set', `policy.model.path=${join(work, 'tiny-llama')}`];
@@ -67,6 +69,47 @@ describe('train (smoke-llama)', () => {
   it(
     'SIGKILL + resume gives the metrics and samples of an uninterrupted run',
     () => killAndResumeRun({ work, common, arm: 'anchored' }),
+    900_000,
+  );
+});
+
+describe('train (smoke-llama config over a GPT-2 directory, LoRA)', () => {
+  const gptDir = join(work, 'tiny-gpt2');
+  const gpt = [
+    '--config',
+    'configs/smoke-llama.yaml',
+    '--set',
+    `policy.model.path=${gptDir}`,
+    '--set',
+    'policy.lora.target_modules=[c_attn, c_proj, c_fc]',
+  ];
+  let run: string;
+  beforeAll(() => {
+    writeRandomHfDir(gptDir, { arch: 'gpt2', gpt: tinyGpt2Config({ context: 512 }) }, { seed: 3 });
+    run = join(work, 'gpt2-run');
+    const r = runCli(['train', ...gpt, '--set', 'arms=[anchored]', '--out', run], { timeoutMs: 600_000 });
+    if (r.code !== 0) throw new Error(`GPT-2 LoRA train failed (${r.code}):\n${r.stderr.slice(-4000)}`);
+  }, 900_000);
+
+  it('checkpoints hold only the GPT-2 adapters; export-hf merges them into a loadable GPT-2 directory', () => {
+    const cks = readdirSync(join(run, 'anchored', 'checkpoints'));
+    const policy = join(run, 'anchored', 'checkpoints', cks.at(-1)!, 'policy');
+    expect(readdirSync(policy).sort()).toEqual(['adapters.safetensors', 'config.json', 'optimizer.safetensors']);
+    const cfg = JSON.parse(readFileSync(join(policy, 'config.json'), 'utf8'));
+    expect(cfg).toMatchObject({ model: { arch: 'gpt2' }, lora: { target_modules: ['c_attn', 'c_proj', 'c_fc'] } });
+    const out = join(work, 'gpt2-exported');
+    const r = runCli(['export-hf', run, '--arm', 'anchored', '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const back = loadHfDir(out);
+    const base = loadHfDir(gptDir);
+    expect(back.config).toEqual(base.config);
+    expect([...back.weights.keys()].sort()).toEqual([...base.weights.keys()].sort());
+  });
+
+  it(
+    'SIGKILL + resume gives the metrics and samples of an uninterrupted run',
+    // Its own directory: the helper names its runs after the arm.
+    () => killAndResumeRun({ work: mkdtempSync(join(work, 'gpt2-kill-')), common: gpt, arm: 'anchored' }),
     900_000,
   );
 });

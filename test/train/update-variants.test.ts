@@ -9,6 +9,7 @@ import type { Problem } from '../../src/datasets/problem.ts';
 import type { Completion, FinishReason } from '../../src/policy/engine/types.ts';
 import { sequenceLogProbs } from '../../src/policy/logprobs.ts';
 import { GptModel } from '../../src/policy/model.ts';
+import type { PolicyModel, TrainStepShape } from '../../src/policy/policy-model.ts';
 import { AdamOptimizer } from '../../src/policy/optimizer.ts';
 import { initTf } from '../../src/tf/backend.ts';
 import { k3 } from '../../src/train/grpo.ts';
@@ -139,4 +140,49 @@ describe('GRPO options in the update', () => {
     expect(u.kl).toBeGreaterThan(0);
     s.done();
   });
+});
+
+describe('micro-batched update', () => {
+  // A policy that reports room for fewer rows than the step holds is trained in micro-batches
+  // whose gradients sum to the whole batch's: same loss, same weights (up to float order).
+  for (const [label, grpo] of [
+    ['grpo aggregation, 2 inner iterations', { loss: 'grpo', inner_iterations: 2 }],
+    ['dr_grpo aggregation', { loss: 'dr_grpo' }],
+    ['token mean (bnpo), REINFORCE++ per-token advantages', { loss: 'bnpo', advantage: 'reinforce_pp' }],
+  ] as const) {
+    it(`${label}: 3 + 1 rows give the whole batch's loss and update`, () => {
+      const whole = setup(grpo);
+      const split = setup(grpo);
+      let asked = 0;
+      (split.parts.policy as PolicyModel).trainRowsPerPass = (shape: TrainStepShape) => {
+        asked++;
+        expect(shape).toEqual({ rows: 4, length: whole.batch.batch.length, completion: whole.C });
+        return 3;
+      };
+      const rewards = { values: [1, 0, 0.5, 0], advantageScale: 1 };
+      const a = applyGrpoUpdate(whole.parts, whole.batch, rewards);
+      const b = applyGrpoUpdate(split.parts, split.batch, rewards);
+      expect(asked).toBe(1);
+      a.results.forEach((r, i) => {
+        expect(b.results[i]!.loss).toBeCloseTo(r.loss, 6);
+        expect(b.results[i]!.gradNorm).toBeCloseTo(r.gradNorm, 5);
+      });
+      expect(b.kl).toBeCloseTo(a.kl, 6);
+      const wb = split.parts.policy.getWeights();
+      let maxDiff = 0;
+      for (const [n, t] of whole.parts.policy.getWeights())
+        t.data.forEach((v, i) => (maxDiff = Math.max(maxDiff, Math.abs(v - wb.get(n)!.data[i]!))));
+      // Float summation order differs; Adam (lr 0.01) turns that into ~1e-5 after two steps.
+      expect(maxDiff).toBeLessThan(5e-5);
+      // and the update did move the weights, by far more than that
+      const start = GptModel.init(MODEL, 3);
+      const w0 = start.getWeights();
+      start.dispose();
+      let moved = 0;
+      for (const [n, t] of wb) t.data.forEach((v, i) => (moved = Math.max(moved, Math.abs(v - w0.get(n)!.data[i]!))));
+      expect(moved).toBeGreaterThan(1e-3);
+      whole.done();
+      split.done();
+    });
+  }
 });

@@ -4,14 +4,16 @@
  *
  * | arch | full fine-tuning | LoRA |
  * |---|---|---|
- * | gpt2 | built-in GPT model (same semantics), engine layout | not supported (error) |
- * | llama family | {@link LlamaModel} | adapters on a frozen base; the base with adapters off is the reference |
+ * | gpt2 | built-in GPT model (same semantics), engine layout | adapters on c_attn / c_proj / c_fc of a frozen base, optimum layout with adapter inputs |
+ * | llama family | {@link LlamaModel} | adapters on a frozen base, adapter inputs |
+ *
+ * Under LoRA the base with adapters off is the KL reference (no second copy of the weights).
  */
-import { AnchorError } from '../../util/errors.ts';
 import { OrtDecoder } from '../engine/ort-decoder.ts';
 import { type NativeServing, gptServing } from '../engine/rollout-engine.ts';
 import { GptModel } from '../model.ts';
-import { exportLlamaToOnnx, loraInputName } from '../onnx/export-llama.ts';
+import { exportGptToOnnx, loraInputName } from '../onnx/export-gpt.ts';
+import { exportLlamaToOnnx } from '../onnx/export-llama.ts';
 import type { PolicyModel } from '../policy-model.ts';
 import type { WeightMap } from '../weights.ts';
 import type { HfModelConfig, LlamaConfig } from './hf-config.ts';
@@ -40,20 +42,16 @@ function adapterFeeds(adapters: WeightMap): Record<string, { type: 'float32'; da
   return out;
 }
 
-/** Serving of a Llama-family policy: full weights re-exported per sync, or adapters fed as inputs. */
-export function llamaServing(config: LlamaConfig, lora: LoraSpec | undefined, base: () => WeightMap): NativeServing {
-  if (!lora) {
-    return {
-      context: config.context,
-      vocabSize: config.vocabSize,
-      open: (weights, level) => OrtDecoder.create(exportLlamaToOnnx(config, weights), level ? { optimizationLevel: level } : {}),
-    };
-  }
+/**
+ * Serving of a LoRA policy: a session on `exportWithAdapters()` (the base as initializers, the
+ * adapters as inputs) that takes each weight sync's adapters as new feeds.
+ */
+function loraServing(shape: { context: number; vocabSize: number }, exportWithAdapters: () => Uint8Array): NativeServing {
   return {
-    context: config.context,
-    vocabSize: config.vocabSize,
+    context: shape.context,
+    vocabSize: shape.vocabSize,
     open: (adapters, level) =>
-      OrtDecoder.create(exportLlamaToOnnx(config, base(), { lora }), {
+      OrtDecoder.create(exportWithAdapters(), {
         constants: adapterFeeds(adapters),
         ...(level ? { optimizationLevel: level } : {}),
       }),
@@ -62,6 +60,16 @@ export function llamaServing(config: LlamaConfig, lora: LoraSpec | undefined, ba
       decoder.setConstantFeeds(adapterFeeds(adapters));
       return true;
     },
+  };
+}
+
+/** Serving of a Llama-family policy: full weights re-exported per sync, or adapters fed as inputs. */
+export function llamaServing(config: LlamaConfig, lora: LoraSpec | undefined, base: () => WeightMap): NativeServing {
+  if (lora) return loraServing(config, () => exportLlamaToOnnx(config, base(), { lora }));
+  return {
+    context: config.context,
+    vocabSize: config.vocabSize,
+    open: (weights, level) => OrtDecoder.create(exportLlamaToOnnx(config, weights), level ? { optimizationLevel: level } : {}),
   };
 }
 
@@ -75,36 +83,28 @@ export function createHfPolicy(
   base: WeightMap,
   opts: { lora?: LoraSpec; seed?: number; trainable?: WeightMap } = {},
 ): HfPolicy {
-  if (config.arch === 'gpt2') {
-    if (opts.lora)
-      throw new AnchorError(
-        'BAD_CONFIG',
-        'policy.lora: LoRA is supported for Llama-family models only; GPT-2 checkpoints train fully (remove policy.lora)',
-      );
-    const model = GptModel.fromWeights(config.gpt, opts.trainable ?? base);
-    const reference = GptModel.fromWeights(config.gpt, base);
-    return {
-      model,
-      reference,
-      serving: gptServing(config.gpt),
-      mergedWeights: () => model.getWeights(),
-      dispose: () => {
-        model.dispose();
-        reference.dispose();
-      },
-    };
-  }
-  const c = config.llama;
-  const model = LlamaModel.fromWeights(c, opts.lora ? base : (opts.trainable ?? base), {
-    ...(opts.lora ? { lora: opts.lora } : {}),
-    seed: opts.seed ?? 0,
-  });
-  if (opts.lora && opts.trainable) model.setWeights(opts.trainable);
-  const reference = opts.lora ? model.reference() : LlamaModel.fromWeights(c, base);
+  const lora = opts.lora;
+  const seed = opts.seed ?? 0;
+  const model =
+    config.arch === 'gpt2'
+      ? GptModel.fromWeights(config.gpt, lora ? base : (opts.trainable ?? base), { ...(lora ? { lora } : {}), seed })
+      : LlamaModel.fromWeights(config.llama, lora ? base : (opts.trainable ?? base), { ...(lora ? { lora } : {}), seed });
+  if (lora && opts.trainable) model.setWeights(opts.trainable);
+  const reference = lora
+    ? model.reference()
+    : config.arch === 'gpt2'
+      ? GptModel.fromWeights(config.gpt, base)
+      : LlamaModel.fromWeights(config.llama, base);
+  const serving =
+    config.arch === 'gpt2'
+      ? lora
+        ? loraServing(config.gpt, () => exportGptToOnnx(config.gpt, model.baseWeights(), { lora: model.lora! }))
+        : gptServing(config.gpt)
+      : llamaServing(config.llama, model.lora, () => model.baseWeights());
   return {
     model,
     reference,
-    serving: llamaServing(c, opts.lora, () => model.baseWeights()),
+    serving,
     mergedWeights: () => model.mergedWeights(),
     dispose: () => {
       model.dispose();

@@ -16,66 +16,19 @@
  */
 import { tf } from '../../tf/backend.ts';
 import { AnchorError } from '../../util/errors.ts';
-import { Rng } from '../../util/rng.ts';
 import { attentionBias } from '../model.ts';
-import { bmm, linear, mm, mmT } from '../ops.ts';
-import type { ForwardOptions, LayerKv, PolicyModel, TokenBatch } from '../policy-model.ts';
+import { bmm, embed, mm } from '../ops.ts';
+import type { ForwardOptions, LayerKv, PolicyModel, TokenBatch, TrainStepShape } from '../policy-model.ts';
+import { type MemoryShape, countParams, rowsPerPass } from './train-memory.ts';
 import type { WeightMap } from '../weights.ts';
 import type { LlamaConfig } from './hf-config.ts';
 import { llamaWeightShapes } from './llama-weights.ts';
 import { ropeTables } from './rope.ts';
 import { validateContract } from './validate.ts';
-import { type LoraSpec, loraAdapterShapes, loraScale } from './lora.ts';
+import { type LoraSpec, loraAdapterShapes, resolveLora } from './lora.ts';
+import { type AdapterUse, TrainableWeights, adaptersOffView } from '../trainable-weights.ts';
 
 type T2 = tf.Tensor2D;
-const T2D: [number, number] = [1, 0];
-
-/** tf.customGrad with positional tensor arguments. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function custom(
-  f: (...args: any[]) => { value: tf.Tensor; gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => tf.Tensor[] },
-): (...args: tf.Tensor[]) => tf.Tensor {
-  return tf.customGrad(f as unknown as Parameters<typeof tf.customGrad>[0]);
-}
-
-/** x · W with W a constant (frozen base weight): the backward pass computes dx only. */
-function frozenMm(x: T2, w: T2): T2 {
-  const f = custom((xi: tf.Tensor) => ({
-    value: tf.matMul(xi as T2, w),
-    gradFunc: (dy: tf.Tensor) => [tf.matMul(dy as T2, tf.transpose(w, T2D))],
-  }));
-  return f(x) as T2;
-}
-
-/** x · Wᵀ with W a constant (frozen tied head). */
-function frozenMmT(x: T2, w: T2): T2 {
-  const f = custom((xi: tf.Tensor) => ({
-    value: tf.matMul(xi as T2, tf.transpose(w, T2D)),
-    gradFunc: (dy: tf.Tensor) => [tf.matMul(dy as T2, w)],
-  }));
-  return f(x) as T2;
-}
-
-/**
- * Embedding rows table[ids]: a gather forward; the table gradient (one-hotᵀ · dy) is built
- * only in the backward pass, and only when the table is trainable.
- */
-function embedRows(ids: tf.Tensor1D, table: T2, trainable: boolean): T2 {
-  if (!trainable) return tf.gather(table, ids) as T2;
-  const depth = table.shape[0];
-  const f = custom((w: tf.Tensor, save: tf.GradSaveFunc) => {
-    // Saved so the ids outlive the forward pass's scope until the backward pass runs.
-    save([ids]);
-    return {
-      value: tf.gather(w as T2, ids),
-      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [
-        tf.matMul(tf.transpose(tf.oneHot(saved[0] as tf.Tensor1D, depth).toFloat() as T2, T2D), dy as T2),
-      ],
-    };
-  });
-  return f(table) as T2;
-}
-
 /** RMSNorm over the last axis of x [n, d]. */
 function rmsNorm(x: T2, w: tf.Tensor, eps: number): T2 {
   const rstd = tf.rsqrt(tf.add(tf.mean(tf.square(x), -1, true), eps));
@@ -94,6 +47,12 @@ function rotateHalfMatrix(hd: number): Float32Array {
   return r;
 }
 
+/** The sizes the memory estimate needs. */
+export function llamaMemoryShape(c: LlamaConfig): MemoryShape {
+  const { layers, dModel, ffn, heads, vocabSize } = c;
+  return { arch: 'llama', params: countParams(llamaWeightShapes(c)), layers, dModel, ffn, heads, vocabSize };
+}
+
 /** Construction options. */
 export interface LlamaModelOptions {
   /** Train low-rank adapters on a frozen base instead of all weights. */
@@ -108,45 +67,21 @@ export class LlamaModel implements PolicyModel {
   readonly lora: LoraSpec | undefined;
   /** Trainable parameters: every weight (full fine-tuning) or only the adapters (LoRA). */
   readonly params: Map<string, tf.Variable>;
-  /** The base weights by contract name (the same tensors as `params` when fully fine-tuned). */
-  private readonly base: Map<string, tf.Tensor>;
+  private readonly weights: TrainableWeights;
   private readonly rotate: T2;
   private disposed = false;
 
   private constructor(config: LlamaConfig, weights: WeightMap, opts: LlamaModelOptions) {
     this.config = config;
-    this.lora = opts.lora;
-    validateContract(llamaWeightShapes(config), weights, 'weights');
-    this.params = new Map();
-    this.base = new Map();
-    for (const name of llamaWeightShapes(config).keys()) {
-      const w = weights.get(name)!;
-      const t = tf.tensor(w.data, w.shape, 'float32');
-      if (this.lora) {
-        this.base.set(name, t);
-      } else {
-        const v = tf.variable(t, true);
-        t.dispose();
-        this.params.set(name, v);
-        this.base.set(name, v);
-      }
-    }
-    if (this.lora) {
-      const root = new Rng(opts.seed ?? 0);
-      for (const [name, shape] of loraAdapterShapes(config, this.lora)) {
-        const size = shape[0]! * shape[1]!;
-        const data = new Float32Array(size);
-        if (name.endsWith('.lora_A')) {
-          // PEFT's default: kaiming-uniform A (bound 1/sqrt(in)), zero B.
-          const rng = root.fork(name);
-          const bound = 1 / Math.sqrt(shape[0]!);
-          for (let i = 0; i < size; i++) data[i] = (rng.next() * 2 - 1) * bound;
-        }
-        const t = tf.tensor(data, shape, 'float32');
-        this.params.set(name, tf.variable(t, true));
-        t.dispose();
-      }
-    }
+    const shapes = llamaWeightShapes(config);
+    validateContract(shapes, weights, 'weights');
+    const lora = opts.lora && resolveLora(opts.lora, 'llama');
+    this.weights = new TrainableWeights(shapes.keys(), weights, {
+      ...(lora ? { lora: { spec: lora, adapters: loraAdapterShapes(config, lora) } } : {}),
+      seed: opts.seed ?? 0,
+    });
+    this.lora = lora;
+    this.params = this.weights.params;
     this.rotate = tf.keep(tf.tensor2d(rotateHalfMatrix(config.headDim), [config.headDim, config.headDim]));
   }
 
@@ -157,85 +92,53 @@ export class LlamaModel implements PolicyModel {
 
   /** A copy of the trainable parameters (all weights, or the adapters with LoRA). */
   getWeights(): WeightMap {
-    const out: WeightMap = new Map();
-    for (const [name, v] of this.params)
-      out.set(name, { shape: [...v.shape], data: new Float32Array(v.dataSync() as Float32Array) });
-    return out;
+    return this.weights.getWeights();
   }
 
   /** Overwrite the trainable parameters (validated: every tensor present with its shape). */
   setWeights(weights: WeightMap): void {
-    const shapes = new Map([...this.params].map(([k, v]) => [k, [...v.shape]]));
-    validateContract(shapes, weights, this.lora ? 'adapters' : 'weights');
-    for (const [name, v] of this.params) {
-      const w = weights.get(name)!;
-      tf.tidy(() => v.assign(tf.tensor(w.data, w.shape, 'float32')));
-    }
+    this.weights.setWeights(weights);
   }
 
   /** The base weights, contract layout (without adapters). */
   baseWeights(): WeightMap {
-    const out: WeightMap = new Map();
-    for (const [name, t] of this.base)
-      out.set(name, { shape: [...t.shape], data: new Float32Array(t.dataSync() as Float32Array) });
-    return out;
+    return this.weights.baseWeights();
   }
 
   /** Full weights with the adapters merged in (W + scale·A·B); equals the base weights without LoRA. */
   mergedWeights(): WeightMap {
-    const out = this.baseWeights();
-    if (!this.lora) return out;
-    const scale = loraScale(this.lora);
-    for (const [name, a] of this.params) {
-      if (!name.endsWith('.lora_A')) continue;
-      const mod = name.slice(0, -'.lora_A'.length);
-      const b = this.params.get(`${mod}.lora_B`)!;
-      const w = out.get(`${mod}.weight`)!;
-      const delta = tf.tidy(() => tf.mul(tf.matMul(a, b), scale).dataSync() as Float32Array);
-      for (let i = 0; i < w.data.length; i++) w.data[i]! += delta[i]!;
-    }
-    return out;
+    return this.weights.mergedWeights();
   }
 
   /**
    * The frozen base as a policy (adapters off), sharing this model's tensors: the KL reference
-   * under LoRA. Disposing it is a no-op. Only for LoRA models (full fine-tuning changes the base).
+   * under LoRA. Only for LoRA models (full fine-tuning changes the base).
    */
   reference(): PolicyModel {
     if (!this.lora) throw new AnchorError('INTERNAL', 'LlamaModel.reference() is only defined with LoRA');
-    return {
-      config: this.config,
-      params: new Map(),
-      forward: (x, opts) => this.run(x, opts ?? {}, false),
-      head: (h) => this.head(h),
-      getWeights: () => new Map(),
-      setWeights: () => {},
-      dispose: () => {},
-    };
+    return adaptersOffView(this, (x, opts) => this.run(x, opts, { on: false }));
   }
 
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    for (const v of this.params.values()) v.dispose();
-    if (this.lora) for (const t of this.base.values()) t.dispose();
+    this.weights.dispose();
     this.rotate.dispose();
   }
 
+  /** Rows per optimizer pass that fit the wasm heap (./train-memory.ts). */
+  trainRowsPerPass(shape: TrainStepShape): number {
+    return rowsPerPass(llamaMemoryShape(this.config), this.lora !== undefined, shape);
+  }
+
   forward(x: TokenBatch, opts: ForwardOptions = {}): { hidden: tf.Tensor2D; present?: LayerKv[] } {
-    return this.run(x, opts, true);
+    return this.run(x, opts, { on: true, dropoutKey: opts.dropoutKey });
   }
 
   /** Logits [N, V] for hidden states [N, d]. */
   head(hidden: tf.Tensor2D): tf.Tensor2D {
-    const c = this.config;
-    const trainable = !this.lora;
-    if (c.tiedHead) {
-      const e = this.w('model.embed_tokens.weight') as T2;
-      return trainable ? mmT(hidden, e) : frozenMmT(hidden, e);
-    }
-    const lm = this.w('lm_head.weight') as T2;
-    return trainable ? mm(hidden, lm) : frozenMm(hidden, lm);
+    const tied = this.config.tiedHead;
+    return this.weights.head(hidden, tied ? 'model.embed_tokens.weight' : 'lm_head.weight', tied);
   }
 
   /** Logits [B, T, V] for a whole batch (call inside tidy). */
@@ -245,31 +148,10 @@ export class LlamaModel implements PolicyModel {
   }
 
   private w(name: string): tf.Tensor {
-    const t = this.base.get(name);
-    if (!t) throw new AnchorError('INTERNAL', `missing parameter ${name}`);
-    return t;
+    return this.weights.w(name);
   }
 
-  /** A projection x · W (+ b) (+ scale · (x · A) · B when an adapter targets it). */
-  private proj(x: T2, prefix: string, module: string, adapters: boolean): T2 {
-    const w = this.w(`${prefix}${module}.weight`) as T2;
-    const b = this.base.get(`${prefix}${module}.bias`);
-    let y: T2;
-    if (this.lora) {
-      y = frozenMm(x, w);
-      if (b) y = tf.add(y, b);
-    } else {
-      y = b ? linear(x, w, b as tf.Tensor1D) : mm(x, w);
-    }
-    const a = adapters ? this.params.get(`${prefix}${module}.lora_A`) : undefined;
-    if (a) {
-      const bm = this.params.get(`${prefix}${module}.lora_B`)!;
-      y = tf.add(y, tf.mul(mm(mm(x, a as T2), bm as T2), loraScale(this.lora!)));
-    }
-    return y;
-  }
-
-  private run(x: TokenBatch, opts: ForwardOptions, adapters: boolean): { hidden: tf.Tensor2D; present?: LayerKv[] } {
+  private run(x: TokenBatch, opts: ForwardOptions, adapters: AdapterUse): { hidden: tf.Tensor2D; present?: LayerKv[] } {
     const c = this.config;
     const { batch: B, length: T } = x;
     for (const pos of x.positions) {
@@ -279,7 +161,8 @@ export class LlamaModel implements PolicyModel {
     const past = opts.past;
     const pastLen = past && past.length > 0 ? past[0]!.values.shape[2] : 0;
     const ids = tf.tensor1d(x.ids, 'int32');
-    let h = embedRows(ids, this.w('model.embed_tokens.weight') as T2, !this.lora);
+    const table = this.w('model.embed_tokens.weight') as T2;
+    let h = this.weights.frozen ? (tf.gather(table, ids) as T2) : embed(ids, table);
     const bias = attentionBias(x, pastLen, opts.pastMask);
     const { cos, sin } = ropeTables(x.positions, c.headDim, c.ropeTheta);
     const cosT = tf.tensor3d(cos, [B * T, 1, c.headDim]);
@@ -294,16 +177,16 @@ export class LlamaModel implements PolicyModel {
     for (let i = 0; i < c.layers; i++) {
       const pre = `model.layers.${i}.`;
       const a = rmsNorm(h, this.w(pre + 'input_layernorm.weight'), c.rmsEps);
-      const q = rope(this.proj(a, pre, 'self_attn.q_proj', adapters), c.heads);
-      const k = rope(this.proj(a, pre, 'self_attn.k_proj', adapters), c.kvHeads);
-      const v0 = this.proj(a, pre, 'self_attn.v_proj', adapters);
+      const q = rope(this.weights.proj(a, pre + 'self_attn.q_proj', adapters), c.heads);
+      const k = rope(this.weights.proj(a, pre + 'self_attn.k_proj', adapters), c.kvHeads);
+      const v0 = this.weights.proj(a, pre + 'self_attn.v_proj', adapters);
       const { out, kv } = this.attention(q, k, v0, B, T, bias, past?.[i]);
       if (opts.keepPresent) present.push(kv);
-      h = tf.add(h, this.proj(out, pre, 'self_attn.o_proj', adapters));
+      h = tf.add(h, this.weights.proj(out, pre + 'self_attn.o_proj', adapters));
       const m = rmsNorm(h, this.w(pre + 'post_attention_layernorm.weight'), c.rmsEps);
-      const g = this.proj(m, pre, 'mlp.gate_proj', adapters);
-      const u = this.proj(m, pre, 'mlp.up_proj', adapters);
-      h = tf.add(h, this.proj(tf.mul(tf.mul(g, tf.sigmoid(g)), u) as T2, pre, 'mlp.down_proj', adapters));
+      const g = this.weights.proj(m, pre + 'mlp.gate_proj', adapters);
+      const u = this.weights.proj(m, pre + 'mlp.up_proj', adapters);
+      h = tf.add(h, this.weights.proj(tf.mul(tf.mul(g, tf.sigmoid(g)), u) as T2, pre + 'mlp.down_proj', adapters));
     }
     const hidden = rmsNorm(h, this.w('model.norm.weight'), c.rmsEps);
     return opts.keepPresent ? { hidden, present } : { hidden };

@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Rng } from '../../util/rng.ts';
 import type { WeightMap } from '../weights.ts';
+import type { GptConfig } from '../gpt-config.ts';
 import type { HfModelConfig, LlamaConfig } from './hf-config.ts';
 import { hfWeightShapes, writeHfDir } from './hf-dir.ts';
 
@@ -97,6 +98,30 @@ export function tinyLlamaConfig(over: Partial<LlamaConfig> = {}): LlamaConfig {
     oBias: false,
     ...over,
   };
+}
+
+/**
+ * A ~50M-parameter Llama shape (SmolLM-like proportions: 10 layers, d 512, 8 heads / 4 key-value
+ * heads, SwiGLU 1536, vocabulary 32,000, tied): the throughput benchmark's and the memory fit's
+ * held-out model.
+ */
+export function llama50mConfig(): LlamaConfig {
+  return tinyLlamaConfig({
+    vocabSize: 32000,
+    context: 2048,
+    layers: 10,
+    dModel: 512,
+    heads: 8,
+    kvHeads: 4,
+    headDim: 64,
+    ffn: 1536,
+    tiedHead: true,
+  });
+}
+
+/** A tiny GPT-2 shape over the byte-level tokenizer (test model). */
+export function tinyGpt2Config(over: Partial<GptConfig> = {}): GptConfig {
+  return { vocabSize: BYTE_LEVEL_VOCAB, context: 64, layers: 2, dModel: 16, heads: 2, tiedHead: true, ...over };
 }
 
 /**

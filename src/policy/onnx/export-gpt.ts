@@ -21,6 +21,8 @@ import { GraphBuilder } from './graph-builder.ts';
 import { OnnxDataType } from './onnx-proto.ts';
 import { LAYER_NORM_EPS, headDim, validateGptConfig, type GptConfig } from '../gpt-config.ts';
 import { validateWeights, type WeightMap, type WeightTensor } from '../weights.ts';
+import { type LoraSpec, gptLoraAdapterShapes, loraScale } from '../hf/lora.ts';
+import { AnchorError } from '../../util/errors.ts';
 
 /** Opset of the exported graph. */
 export const EXPORT_OPSET = 17;
@@ -60,11 +62,46 @@ export const engineCacheValueName = (layer: number): string => `cache.${layer}.v
 export const engineNewKeyName = (layer: number): string => `new.${layer}.key`;
 export const engineNewValueName = (layer: number): string => `new.${layer}.value`;
 
-/** Build the ONNX model bytes for `config` with weights `weights` (validated against the contract). */
-export function exportGptToOnnx(config: GptConfig, weights: WeightMap, opts: { layout?: ExportLayout } = {}): Uint8Array {
+/** Graph input name of an adapter tensor (`<module>.lora_A` → `lora.<module>.A`). */
+export function loraInputName(adapter: string): string {
+  return 'lora.' + adapter.replace(/\.lora_([AB])$/, '.$1');
+}
+
+/**
+ * Declare the adapter inputs of `adapters` and return the adapter term of a projection:
+ * y + scale · (x · A) · B where an adapter targets `module`, else y. Shared by both exports.
+ */
+export function loraGraphInputs(
+  g: GraphBuilder,
+  adapters: Map<string, number[]>,
+  lora: LoraSpec | undefined,
+): (y: string, x: string, module: string) => string {
+  for (const [name, shape] of adapters) g.input(loraInputName(name), OnnxDataType.FLOAT, shape);
+  const scale = lora ? g.constF32(loraScale(lora)) : undefined;
+  return (y, x, module) => {
+    const a = `${module}.lora_A`;
+    if (!adapters.has(a)) return y;
+    const low = g.op('MatMul', [g.op('MatMul', [x, loraInputName(a)]), loraInputName(`${module}.lora_B`)]);
+    return g.op('Add', [y, g.op('Mul', [low, scale!])]);
+  };
+}
+
+/**
+ * Build the ONNX model bytes for `config` with weights `weights` (validated against the
+ * contract). With `lora` (optimum layout only), the weights are the base and each adapter matrix
+ * is a graph input `lora.<module>.A|B` (module = contract name without `.weight`), so a weight
+ * sync feeds new adapters to the running session.
+ */
+export function exportGptToOnnx(
+  config: GptConfig,
+  weights: WeightMap,
+  opts: { layout?: ExportLayout; lora?: LoraSpec } = {},
+): Uint8Array {
   const layout = opts.layout ?? 'optimum';
   validateGptConfig(config);
   validateWeights(config, weights);
+  if (opts.lora && layout !== 'optimum')
+    throw new AnchorError('INTERNAL', 'exportGptToOnnx: LoRA adapters need the optimum layout');
   const g = new GraphBuilder();
   const { vocabSize: V, dModel: d, heads: H, layers: L } = config;
   const hd = headDim(config);
@@ -102,6 +139,8 @@ export function exportGptToOnnx(config: GptConfig, weights: WeightMap, opts: { l
     }
   }
 
+  const adapt = loraGraphInputs(g, opts.lora ? gptLoraAdapterShapes(config, opts.lora) : new Map(), opts.lora);
+
   // Embeddings.
   const wte = init('wte');
   const wpe = init('wpe');
@@ -128,7 +167,8 @@ export function exportGptToOnnx(config: GptConfig, weights: WeightMap, opts: { l
   const qScale = g.constF32(1 / Math.sqrt(hd));
   const splitSizes = g.constI64([d, d, d]);
   // Linear layers are Gemm on the 2-D residual stream (standard ONNX, bias fused).
-  const linear = (inp: string, wName: string, bName: string): string => g.op('Gemm', [inp, init(wName), init(bName)]);
+  const linear = (inp: string, module: string): string =>
+    adapt(g.op('Gemm', [inp, init(`${module}.weight`), init(`${module}.bias`)]), inp, module);
   const layerNorm = (inp: string, prefix: string): string =>
     g.op('LayerNormalization', [inp, init(`${prefix}.weight`), init(`${prefix}.bias`)], {
       axis: -1,
@@ -140,7 +180,7 @@ export function exportGptToOnnx(config: GptConfig, weights: WeightMap, opts: { l
     const h1 = layerNorm(x, `${p}ln_1`);
     const qkv = fused
       ? g.op('Gemm', [h1, scaledQ(`${p}attn.c_attn.weight`, d), scaledQ(`${p}attn.c_attn.bias`, d)])
-      : linear(h1, `${p}attn.c_attn.weight`, `${p}attn.c_attn.bias`);
+      : linear(h1, `${p}attn.c_attn`);
     const [q, k, v] = g.node('Split', [qkv, splitSizes], 3, { axis: 1 }) as [string, string, string];
     const toHeads = (t: string, outName?: string): string =>
       g.op('Transpose', [g.op('Reshape', [t, headsShape])], { perm: [0, 2, 1, 3] }, outName);
@@ -167,13 +207,13 @@ export function exportGptToOnnx(config: GptConfig, weights: WeightMap, opts: { l
       ctx = g.op('Add', [g.op('MatMul', [pCache, engineCacheValueName(i)]), g.op('MatMul', [pNew, vNew])]);
     }
     ctx = g.op('Reshape', [g.op('Transpose', [ctx], { perm: [0, 2, 1, 3] }), mergeShape]);
-    x = g.op('Add', [x, linear(ctx, `${p}attn.c_proj.weight`, `${p}attn.c_proj.bias`)]);
+    x = g.op('Add', [x, linear(ctx, `${p}attn.c_proj`)]);
 
     const h2 = layerNorm(x, `${p}ln_2`);
     const f = fused
       ? g.op('FastGelu', [g.op('MatMul', [h2, init(`${p}mlp.c_fc.weight`)]), init(`${p}mlp.c_fc.bias`)], {}, undefined, MS_DOMAIN)
-      : gelu(g, linear(h2, `${p}mlp.c_fc.weight`, `${p}mlp.c_fc.bias`));
-    x = g.op('Add', [x, linear(f, `${p}mlp.c_proj.weight`, `${p}mlp.c_proj.bias`)]);
+      : gelu(g, linear(h2, `${p}mlp.c_fc`));
+    x = g.op('Add', [x, linear(f, `${p}mlp.c_proj`)]);
   }
 
   const hf = layerNorm(x, 'ln_f');
@@ -198,7 +238,11 @@ export function exportGptToOnnx(config: GptConfig, weights: WeightMap, opts: { l
   return g.encode({
     opset: EXPORT_OPSET,
     graphName: 'anchor_rl_gpt',
-    metadata: { 'anchor-rl.config': JSON.stringify(config), 'anchor-rl.layout': layout },
+    metadata: {
+      'anchor-rl.config': JSON.stringify(config),
+      'anchor-rl.layout': layout,
+      ...(opts.lora ? { 'anchor-rl.lora': JSON.stringify(opts.lora) } : {}),
+    },
   });
 }
 

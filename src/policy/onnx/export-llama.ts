@@ -15,18 +15,21 @@
  */
 import { GraphBuilder } from './graph-builder.ts';
 import { OnnxDataType } from './onnx-proto.ts';
-import { EXPORT_OPSET, attentionMaskNodes, pastKeyName, pastValueName, presentKeyName, presentValueName } from './export-gpt.ts';
+import {
+  EXPORT_OPSET,
+  attentionMaskNodes,
+  loraGraphInputs,
+  pastKeyName,
+  pastValueName,
+  presentKeyName,
+  presentValueName,
+} from './export-gpt.ts';
 import type { WeightMap } from '../weights.ts';
 import type { LlamaConfig } from '../hf/hf-config.ts';
 import { llamaWeightShapes, transpose2d } from '../hf/llama-weights.ts';
-import { type LoraSpec, loraAdapterShapes, loraScale } from '../hf/lora.ts';
+import { type LoraSpec, loraAdapterShapes } from '../hf/lora.ts';
 import { ropeTables } from '../hf/rope.ts';
 import { validateContract } from '../hf/validate.ts';
-
-/** Graph input name of an adapter tensor (`<module>.lora_A` → `lora.<module>.A`). */
-export function loraInputName(adapter: string): string {
-  return 'lora.' + adapter.replace(/\.lora_([AB])$/, '.$1');
-}
 
 /** Build the ONNX bytes for a Llama-family model (base weights as initializers; adapters as inputs with `lora`). */
 export function exportLlamaToOnnx(config: LlamaConfig, weights: WeightMap, opts: { lora?: LoraSpec } = {}): Uint8Array {
@@ -47,9 +50,7 @@ export function exportLlamaToOnnx(config: LlamaConfig, weights: WeightMap, opts:
     g.input(pastKeyName(i), OnnxDataType.FLOAT, pastDims);
     g.input(pastValueName(i), OnnxDataType.FLOAT, pastDims);
   }
-  const adapters = opts.lora ? loraAdapterShapes(c, opts.lora) : new Map<string, number[]>();
-  for (const [name, shape] of adapters) g.input(loraInputName(name), OnnxDataType.FLOAT, shape);
-  const scale = opts.lora ? g.constF32(loraScale(opts.lora)) : undefined;
+  const adapt = loraGraphInputs(g, opts.lora ? loraAdapterShapes(c, opts.lora) : new Map(), opts.lora);
 
   const { idsShape, allowed, masked } = attentionMaskNodes(g, inputIds, attnMask);
   // Residual stream kept 2-D [batch·seq, d].
@@ -74,15 +75,10 @@ export function exportLlamaToOnnx(config: LlamaConfig, weights: WeightMap, opts:
   };
   const proj = (inp: string, prefix: string, module: string): string => {
     const wName = `${prefix}${module}.weight`;
-    let y = weights.has(`${prefix}${module}.bias`)
+    const y = weights.has(`${prefix}${module}.bias`)
       ? g.op('Gemm', [inp, init(wName), init(`${prefix}${module}.bias`)])
       : g.op('MatMul', [inp, init(wName)]);
-    const a = `${prefix}${module}.lora_A`;
-    if (adapters.has(a)) {
-      const low = g.op('MatMul', [g.op('MatMul', [inp, loraInputName(a)]), loraInputName(`${prefix}${module}.lora_B`)]);
-      y = g.op('Add', [y, g.op('Mul', [low, scale!])]);
-    }
-    return y;
+    return adapt(y, inp, `${prefix}${module}`);
   };
   const rope = (t: string, heads: number): string => {
     const t3 = g.op('Reshape', [t, g.constI64([-1, heads, hd])]);
