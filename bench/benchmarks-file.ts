@@ -5,13 +5,19 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 
-/** Replace (or append) the section whose heading line is exactly `## ${heading}` in `file`. */
-export function writeBenchSection(file: string, heading: string, section: string): void {
+/**
+ * Replace the section whose heading line is exactly `## ${heading}` in `file`; when absent, append
+ * it (or, with `first`, insert it before the first section).
+ */
+export function writeBenchSection(file: string, heading: string, section: string, opts: { first?: boolean } = {}): void {
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
   const lines = text.split('\n');
   const start = lines.findIndex((l) => l.trim() === `## ${heading}`);
   let out: string[];
-  if (start < 0) {
+  const firstSection = lines.findIndex((l) => /^## /.test(l));
+  if (start < 0 && opts.first && firstSection >= 0) {
+    out = [...lines.slice(0, firstSection), ...section.trimEnd().split('\n'), '', ...lines.slice(firstSection)];
+  } else if (start < 0) {
     out = [...text.trimEnd().split('\n'), '', ...section.trimEnd().split('\n'), ''];
   } else {
     let end = lines.findIndex((l, i) => i > start && /^## /.test(l));
