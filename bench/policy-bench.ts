@@ -123,7 +123,13 @@ async function main(): Promise<void> {
     const flopsPerToken = trainFlopsPerToken(config, 64);
     const trainGflops = (tokensPerStepRate * flopsPerToken) / 1e9;
     for (const [label, g] of gflops)
-      rows.push([`dense matMul ${label}, tfjs ${backend}`, `${g.toFixed(1)} GFLOP/s`, '', 'median of fresh operands; same process, right after training', '']);
+      rows.push([
+        `dense matMul ${label}, tfjs ${backend}`,
+        `${g.toFixed(1)} GFLOP/s`,
+        '',
+        'median of fresh operands; same process, right after training',
+        '',
+      ]);
     rows.push([
       'training as a share of dense matMul',
       `${trainGflops.toFixed(1)} GFLOP/s = ${((100 * trainGflops) / best).toFixed(0)}% of ${best.toFixed(1)}`,

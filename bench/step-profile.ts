@@ -45,16 +45,9 @@ type Row = Record<string, number | string | null>;
 
 function main(): void {
   const loadBefore = machineLoad();
-  const every = (parse(readFileSync(path.join(repoRoot, CONFIG), 'utf8')) as { settlement: { every: number } }).settlement
-    .every;
+  const every = (parse(readFileSync(path.join(repoRoot, CONFIG), 'utf8')) as { settlement: { every: number } }).settlement.every;
   const out = mkdtempSync(path.join(tmpdir(), 'anchor-step-profile-'));
-  const sets = [
-    `grpo.steps=${STEPS}`,
-    `arms=[${ARMS.join(',')}]`,
-    'concurrency=1',
-    'eval.every=0',
-    `checkpoint.every=${STEPS}`,
-  ];
+  const sets = [`grpo.steps=${STEPS}`, `arms=[${ARMS.join(',')}]`, 'concurrency=1', 'eval.every=0', `checkpoint.every=${STEPS}`];
   process.stderr.write(`step profile: ${ARMS.length} arms x ${STEPS} steps of ${CONFIG} into ${out}\n`);
   const t0 = performance.now();
   const r = spawnSync(

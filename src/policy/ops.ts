@@ -134,9 +134,7 @@ export const linear = custom((x: tf.Tensor, w: tf.Tensor, b: tf.Tensor, save: tf
       // dW = xᵀ·dy. Materialise the transpose of whichever of x, dy is narrower (transposes of
       // [n, 4d] activations cost as much as a matMul on wasm); (dyᵀ·x)ᵀ is the same product.
       const dw =
-        sx.shape[1] <= d2.shape[1]
-          ? tf.matMul(transposeSaved(sx), d2)
-          : tf.transpose(tf.matMul(tf.transpose(d2, T2D), sx), T2D);
+        sx.shape[1] <= d2.shape[1] ? tf.matMul(transposeSaved(sx), d2) : tf.transpose(tf.matMul(tf.transpose(d2, T2D), sx), T2D);
       return [tf.matMul(d2, tf.transpose(sw, T2D)), dw, tf.reshape(tf.matMul(tf.ones([1, n]) as T2, d2), [d2.shape[1]])];
     },
   };
