@@ -4,9 +4,8 @@
  * BENCHMARKS.md; this writes the "## Run" section on top: when, the machine's load before and
  * after, and which benches ran. A failing bench is reported and the others still run.
  *
- * Env: BENCH_HF=1 adds `bench:hf` (Hugging Face policies up to a ~50M Llama: minutes of
- * LoRA steps on the wasm backend); BENCH_ONLY=policy,step runs a subset; the sub-benches' own
- * variables (BENCH_QUICK, BENCH_STEPS, ...) pass through.
+ * Env: BENCH_ONLY=policy,step runs a subset; the sub-benches' own variables (BENCH_QUICK,
+ * BENCH_STEPS, ...) pass through.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -21,7 +20,7 @@ const BENCHES: [script: string, sections: string][] = [
   ['bench:policy', 'Policy'],
   ['bench:queue', 'Queue'],
   ['bench:step', 'Step profile'],
-  ...(process.env.BENCH_HF === '1' ? ([['bench:hf', 'Hugging Face policies']] as [string, string][]) : []),
+  ['bench:hf', 'Hugging Face policies'],
 ];
 
 function main(): void {
