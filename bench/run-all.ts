@@ -40,8 +40,6 @@ function main(): void {
         : `- \`${script}\`: FAILED (exit ${r.status ?? r.signal}) after ${s} s; its section below is from an earlier run`,
     );
   }
-  if (process.env.BENCH_HF !== '1')
-    results.push('- `bench:hf`: not run (BENCH_HF=1 adds it); its section below is from an earlier run');
   const section = [
     '## Run',
     '',
