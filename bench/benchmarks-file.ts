@@ -3,14 +3,21 @@
  * replaces only that one (appending it when absent), leaving the other benches' figures alone.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 
-/** Replace (or append) the section whose heading line is exactly `## ${heading}` in `file`. */
-export function writeBenchSection(file: string, heading: string, section: string): void {
+/**
+ * Replace the section whose heading line is exactly `## ${heading}` in `file`; when absent, append
+ * it (or, with `first`, insert it before the first section).
+ */
+export function writeBenchSection(file: string, heading: string, section: string, opts: { first?: boolean } = {}): void {
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
   const lines = text.split('\n');
   const start = lines.findIndex((l) => l.trim() === `## ${heading}`);
   let out: string[];
-  if (start < 0) {
+  const firstSection = lines.findIndex((l) => /^## /.test(l));
+  if (start < 0 && opts.first && firstSection >= 0) {
+    out = [...lines.slice(0, firstSection), ...section.trimEnd().split('\n'), '', ...lines.slice(firstSection)];
+  } else if (start < 0) {
     out = [...text.trimEnd().split('\n'), '', ...section.trimEnd().split('\n'), ''];
   } else {
     let end = lines.findIndex((l, i) => i > start && /^## /.test(l));
@@ -24,4 +31,26 @@ export function writeBenchSection(file: string, heading: string, section: string
       .replace(/\n{3,}/g, '\n\n')
       .trimEnd() + '\n',
   );
+}
+
+/** Median of a non-empty list (mean of the middle two for an even count). */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
+
+/** The 1 / 5 / 15-minute load averages, e.g. "1.84 / 2.58 / 4.48". */
+export function machineLoad(): string {
+  return loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' / ');
+}
+
+/**
+ * The first line of a bench's section: which command wrote it, when, on how many cores, and the
+ * machine's load before and after (figures from a shared machine are noisy; ratios measured side
+ * by side in one run are what compare across runs).
+ */
+export function benchHeader(command: string, file: string, loadBefore: string, loadAfter: string): string {
+  return `Written by \`${command}\` (${file}) on ${new Date().toISOString()}; ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}; load average ${loadBefore} before → ${loadAfter} after.`;
 }

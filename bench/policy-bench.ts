@@ -7,7 +7,6 @@
  *
  * Env: BENCH_QUICK=1 shrinks every workload (smoke run); BENCH_SYNCS overrides the sync count.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { initTf, tf } from '../src/tf/backend.ts';
@@ -22,14 +21,10 @@ import { exportGptToOnnx } from '../src/policy/onnx/export-gpt.ts';
 import type { GptConfig } from '../src/policy/gpt-config.ts';
 import type { WeightMap } from '../src/policy/weights.ts';
 import { Rng } from '../src/util/rng.ts';
-import { writeBenchSection } from './benchmarks-file.ts';
+import { benchHeader, machineLoad, median, writeBenchSection } from './benchmarks-file.ts';
 
 const quick = process.env.BENCH_QUICK === '1';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 /** Process CPU time in ms (user + system, all threads). */
 const cpuMs = (): number => {
   const u = process.cpuUsage();
@@ -39,7 +34,36 @@ const log = (m: string): void => {
   process.stderr.write(m + '\n');
 };
 
+/**
+ * Training FLOPs per token of a GPT (the usual 6·N count for N parameters in matrix products,
+ * the tied head included, embeddings lookups not; plus attention's QKᵀ and PV over a causal
+ * context of T positions, forward and backward: 3 × 4·T·d per layer, full T×T products as run).
+ */
+function trainFlopsPerToken(c: GptConfig, T: number): number {
+  const matmulParams = c.layers * 12 * c.dModel * c.dModel + c.vocabSize * c.dModel;
+  return 6 * matmulParams + c.layers * 12 * T * c.dModel;
+}
+
+/**
+ * Dense matMul throughput of the tfjs backend on the training step's shapes (GFLOP/s, median of
+ * `reps`). Each repetition multiplies fresh tensors: the wasm backend caches the packed right-hand
+ * operand by tensor, and in training every product meets new activations or updated weights.
+ */
+function matmulGflops(m: number, k: number, n: number, reps: number): number {
+  const times: number[] = [];
+  for (let r = 0; r < reps + 1; r++) {
+    const [a, b] = [tf.randomNormal([m, k]), tf.randomNormal([k, n])] as [tf.Tensor2D, tf.Tensor2D];
+    const t0 = performance.now();
+    const c = tf.matMul(a, b);
+    c.dataSync();
+    if (r > 0) times.push(performance.now() - t0); // the first is a warm-up
+    tf.dispose([a, b, c]);
+  }
+  return (2 * m * k * n) / (median(times) / 1000) / 1e9;
+}
+
 async function main(): Promise<void> {
+  const loadBefore = machineLoad();
   const backend = await initTf(log);
   const tok = CharTokenizer.fromCorpus([]);
   const config: GptConfig = { vocabSize: tok.vocabSize, context: 256, layers: 2, dModel: 128, heads: 4, tiedHead: true };
@@ -84,6 +108,35 @@ async function main(): Promise<void> {
       '≥ 4,000 tok/s',
     ]);
     model.setWeights(weights); // the sampling benches use the initial weights
+
+    // Dense matMul in the same backend, right after: the training step's product shapes.
+    const N = B * 64;
+    const d = config.dModel;
+    const shapes: [string, number, number, number][] = [
+      [`[${N},${d}]·[${d},${4 * d}] (MLP in)`, N, d, 4 * d],
+      [`[${N},${4 * d}]·[${4 * d},${d}] (MLP out)`, N, 4 * d, d],
+      [`[${N},${d}]·[${d},${d}] (q, k, v, attention out)`, N, d, d],
+      [`[${d},${N}]·[${N},${4 * d}] (a weight gradient)`, d, N, 4 * d],
+    ];
+    const gflops = shapes.map(([label, m, k, n]) => [label, matmulGflops(m, k, n, quick ? 2 : 7)] as const);
+    const best = Math.max(...gflops.map(([, g]) => g));
+    const flopsPerToken = trainFlopsPerToken(config, 64);
+    const trainGflops = (tokensPerStepRate * flopsPerToken) / 1e9;
+    for (const [label, g] of gflops)
+      rows.push([
+        `dense matMul ${label}, tfjs ${backend}`,
+        `${g.toFixed(1)} GFLOP/s`,
+        '',
+        'median of fresh operands; same process, right after training',
+        '',
+      ]);
+    rows.push([
+      'training as a share of dense matMul',
+      `${trainGflops.toFixed(1)} GFLOP/s = ${((100 * trainGflops) / best).toFixed(0)}% of ${best.toFixed(1)}`,
+      '',
+      `${(flopsPerToken / 1e6).toFixed(2)} MFLOP per trained token (6 × ${((flopsPerToken - config.layers * 12 * 64 * d) / 6 / 1e3).toFixed(0)}k matmul parameters + attention over 64 positions) × ${fmt(tokensPerStepRate)} tok/s, against the best shape above`,
+      '',
+    ]);
   }
 
   // --- sampling at batch 64: prompts of 16 tokens, `newTokens` new tokens, no EOS.
@@ -254,14 +307,14 @@ async function main(): Promise<void> {
   if (tokensPerStepRate < 4000)
     notes.push(`training ${fmt(tokensPerStepRate)} tok/s wall clock is below the 4,000 tok/s target (see docs/policy.md).`);
 
-  const load = os
-    .loadavg()
-    .map((x) => x.toFixed(1))
-    .join(' / ');
+  const wasmSetup =
+    backend === 'wasm'
+      ? `; wasm SIMD ${(await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT')) ? 'on' : 'off'}, threads ${(await tf.env().getAsync('WASM_HAS_MULTITHREAD_SUPPORT')) ? 'on' : 'off (tfjs-backend-wasm disables its threaded build under Node, tensorflow/tfjs#3830: one core per process)'}`
+      : '';
   const section = [
     '## Policy',
     '',
-    `Written by \`npm run bench:policy\` (bench/policy-bench.ts) on ${new Date().toISOString()}; ${os.cpus().length} cores, load average ${load} at the end; tfjs backend ${backend}; ONNX Runtime with intraOpNumThreads 1, sequential.${quick ? ' QUICK smoke run (BENCH_QUICK=1): small workloads, not comparable.' : ''}`,
+    `${benchHeader('npm run bench:policy', 'bench/policy-bench.ts', loadBefore, machineLoad())} tfjs backend ${backend}${wasmSetup}; ONNX Runtime with intraOpNumThreads 1, sequential.${quick ? ' QUICK smoke run (BENCH_QUICK=1): small workloads, not comparable.' : ''}`,
     `Default model: 2 layers, d_model 128, 4 heads, context 256, char vocab ${config.vocabSize}, tied head. Sampling: temperature 1, no EOS (every row runs to the limit), random-init weights.`,
     'The "per CPU-second" column divides by the process CPU time (user + system, all threads) spent in the measurement: it is much less disturbed by other processes sharing the cores than wall clock, and equals the wall-clock rate on an idle machine for single-threaded work (ONNX Runtime runs with one intra-op thread).',
     '',

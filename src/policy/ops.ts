@@ -29,7 +29,7 @@ export const mm = custom((a: tf.Tensor, b: tf.Tensor, save: tf.GradSaveFunc) => 
     value: tf.matMul(a as T2, b as T2),
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
       const [sa, sb] = saved as [T2, T2];
-      return [tf.matMul(dy as T2, tf.transpose(sb, T2D)), tf.matMul(tf.transpose(sa, T2D), dy as T2)];
+      return [tf.matMul(dy as T2, tf.transpose(sb, T2D)), tf.matMul(transposeSaved(sa), dy as T2)];
     },
   };
 }) as (a: T2, b: T2) => T2;
@@ -110,6 +110,21 @@ export function embed(ids: tf.Tensor1D, table: tf.Tensor2D): tf.Tensor2D {
 }
 
 /**
+ * Transposes of saved activations made in the current backward pass, by the buffer they
+ * transpose: q, k and v are three linears of one input, so its [n, d] transpose is made once per
+ * layer rather than three times. Entries die with the backward pass's scope (a disposed entry is
+ * made again).
+ */
+const transposes = new WeakMap<object, T2>();
+function transposeSaved(x: T2): T2 {
+  const hit = transposes.get(x.dataId);
+  if (hit && !hit.isDisposed) return hit;
+  const t = tf.transpose(x, T2D);
+  transposes.set(x.dataId, t);
+  return t;
+}
+
+/**
  * x · W + b for x [n,in], W [in,out], b [out]. Hand-written gradient: explicit transposes
  * (see module docs), and the bias gradient as ones[1,n] · dy, a plain matMul that runs much
  * faster on wasm than a column sum.
@@ -125,9 +140,7 @@ export const linear = custom((x: tf.Tensor, w: tf.Tensor, b: tf.Tensor, save: tf
       // dW = xᵀ·dy. Materialise the transpose of whichever of x, dy is narrower (transposes of
       // [n, 4d] activations cost as much as a matMul on wasm); (dyᵀ·x)ᵀ is the same product.
       const dw =
-        sx.shape[1] <= d2.shape[1]
-          ? tf.matMul(tf.transpose(sx, T2D), d2)
-          : tf.transpose(tf.matMul(tf.transpose(d2, T2D), sx), T2D);
+        sx.shape[1] <= d2.shape[1] ? tf.matMul(transposeSaved(sx), d2) : tf.transpose(tf.matMul(tf.transpose(d2, T2D), sx), T2D);
       return [tf.matMul(d2, tf.transpose(sw, T2D)), dw, tf.reshape(tf.matMul(tf.ones([1, n]) as T2, d2), [d2.shape[1]])];
     },
   };

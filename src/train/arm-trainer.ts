@@ -143,6 +143,10 @@ export class ArmTrainer {
   private windowD: number[] = [];
   private readonly gao = new GaoWarning();
   private gaoReading: { fired: boolean | null; dStar: number | null } = { fired: null, dStar: null };
+  /** Milliseconds of the current step spent on RM features + predict, and on gold execution (parts of scoring). */
+  private phases = { rm: 0, gold: 0 };
+  /** Milliseconds the previous step's metrics record took to write (reported in this step's `perf/log_s`). */
+  private lastDumpMs = 0;
   /** The conservative ensemble's members, refreshed after every refit (`proxy.ensemble`). */
   private ensemble: { committee: Committee; refits: number } | undefined;
   private readonly rewardSource: RewardSource;
@@ -205,6 +209,7 @@ export class ArmTrainer {
   async step(): Promise<Record<string, unknown>> {
     const cfg = this.c.config;
     const G = cfg.grpo.group_size;
+    this.phases = { rm: 0, gold: 0 };
     const t = [performance.now()];
     const rollout = await this.rolloutStep();
     t.push(performance.now());
@@ -262,11 +267,15 @@ export class ArmTrainer {
   private async score(r: Rollouts): Promise<ScoredRollouts> {
     const { problems, texts } = r;
     const cfg = this.c.config;
+    const t0 = performance.now();
     const features = texts.map((t, i) => this.c.features.extract(t, problems[i]!.prompt));
     const proxy = await this.c.rm.predict(features);
+    const t1 = performance.now();
     // Gold: executed for the metrics, or because the reward is execution (then it is budget).
     const executes = this.rewardSource.executesRollouts;
     const results = cfg.metrics.gold === 'all' || executes ? await this.execute(problems, texts) : undefined;
+    this.phases.rm += t1 - t0;
+    this.phases.gold += performance.now() - t1;
     const gold = results ? results.map((r, i) => goldOf(r, problems[i]!)) : texts.map(() => null);
     if (executes) this.budget += texts.length;
     else if (results) this.goldBudget += texts.length;
@@ -414,17 +423,29 @@ export class ArmTrainer {
     log.recordAll(r.update.metrics());
     log.record(K.budget, this.budget);
     log.record(K.goldBudget, this.goldBudget);
+    let evalMs = 0;
     if (cfg.eval.every > 0 && ((step + 1) % cfg.eval.every === 0 || step + 1 === this.totalSteps)) {
+      const e0 = performance.now();
       log.recordAll(await this.evaluate());
+      evalMs = performance.now() - e0;
     }
+    // --- the step's phase times (seconds) ---
     const [t0, t1, t2, t3, t4, t5] = r.t as [number, number, number, number, number, number];
+    const now = performance.now();
     log.record(K.rolloutSeconds, (t1 - t0) / 1000);
     log.record(K.rewardSeconds, (t2 - t1) / 1000);
+    log.record(K.rewardRmSeconds, this.phases.rm / 1000);
+    log.record(K.rewardGoldSeconds, this.phases.gold / 1000);
     log.record(K.trainSeconds, (t3 - t2) / 1000);
     log.record(K.syncSeconds, (t4 - t3) / 1000);
     log.record(K.settleSeconds, (t5 - t4) / 1000);
-    log.record(K.stepSeconds, (performance.now() - t0) / 1000);
-    return log.dump(step);
+    log.record(K.logSeconds, (now - t5 - evalMs + this.lastDumpMs) / 1000);
+    log.record(K.evalSeconds, evalMs / 1000);
+    log.record(K.stepSeconds, (now - t0 + this.lastDumpMs) / 1000);
+    const d0 = performance.now();
+    const record = log.dump(step);
+    this.lastDumpMs = performance.now() - d0;
+    return record;
   }
 
   /** Sample G completions per problem through the ORT engine. */
@@ -544,6 +565,8 @@ export class ArmTrainer {
     // The refit: labels carry their window (recency weights) and group (pairwise objective).
     if (X.length) await this.c.rm.refit(X, y, { window: this.refits, groups: keep.map((i) => chosen[i]!.group ?? -1) });
     this.refits++;
+    // The ensemble's members follow the refit; rebuilt here so their cost counts as settlement.
+    if (cfg.proxy.ensemble.members > 0) await this.ensembleCommittee();
     // The settled-label early warning: this window's point (√KL, mean settled label).
     const reading =
       !judged && y.length ? this.gao.push(windowD, y.reduce((a, v) => a + v, 0) / y.length) : { fired: null, fit: null };

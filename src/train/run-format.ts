@@ -89,11 +89,25 @@ export const METRIC_KEYS = {
   budget: 'budget/exec',
   /** Cumulative programs executed only for gold metrics (monitoring, never training). */
   goldBudget: 'budget/gold_exec',
+  /** Wall-clock seconds of the step's phases. Rollout: sampling the step's completions. */
   rolloutSeconds: 'perf/rollout_s',
+  /** Scoring, all of it: the RM's features and prediction, gold execution, and the reward source's own work (judge, ensemble). */
   rewardSeconds: 'perf/reward_s',
+  /** The part of `perf/reward_s` spent extracting RM features and predicting with the RM. */
+  rewardRmSeconds: 'perf/reward_rm_s',
+  /** The part of `perf/reward_s` spent executing the step's completions (gold metrics, or the execution reward). */
+  rewardGoldSeconds: 'perf/reward_gold_s',
+  /** Settlement at a window's end: choosing, executing or judging, refitting the RM (and rebuilding an ensemble's members). */
   settleSeconds: 'perf/settle_s',
+  /** The GRPO update (reference log-probs, loss, optimizer step; the gate's work on gated arms). */
   trainSeconds: 'perf/train_s',
+  /** Sending the updated weights to the rollout engine. */
   syncSeconds: 'perf/sync_s',
+  /** Computing the step's metrics and writing the previous step's record (its own is written after this is measured). */
+  logSeconds: 'perf/log_s',
+  /** Held-out evaluation (steps where it is due; excluded from `perf/log_s`). */
+  evalSeconds: 'perf/eval_s',
+  /** The whole step: rollout to metrics, plus the previous record's write (the phases above add up to it). */
   stepSeconds: 'perf/step_s',
   evalGreedy: 'eval/greedy_pass',
   evalSampled: 'eval/sampled_pass',

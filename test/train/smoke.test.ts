@@ -66,6 +66,15 @@ describe('train (smoke)', () => {
       ]) {
         expect(rows[0], `${arm} ${key}`).toHaveProperty(key);
       }
+      // The step's phase times add up to the step (held-out evaluation aside); RM and gold are parts of scoring.
+      const phases = ['rollout', 'reward', 'train', 'sync', 'settle', 'log'];
+      for (const r of rows) {
+        const sum = phases.reduce((a, p) => a + (r[`perf/${p}_s`] as number), 0) + (r['perf/eval_s'] as number);
+        expect(sum, `${arm} step ${r.step}`).toBeCloseTo(r['perf/step_s'] as number, 6);
+        expect((r['perf/reward_rm_s'] as number) + (r['perf/reward_gold_s'] as number)).toBeLessThanOrEqual(
+          (r['perf/reward_s'] as number) + 1e-9,
+        );
+      }
       const samples = readFileSync(join(full, arm, 'samples.jsonl'), 'utf8')
         .trim()
         .split('\n')

@@ -117,9 +117,13 @@ export class RidgeRewardModel implements RewardModel {
       pairwise: this.weighting.pairwise,
     });
     const { A, m, d } = design;
+    // AᵀA (primal) or AAᵀ (dual) with the transpose materialised first: on the wasm backend a
+    // matMul with a transposed operand leaves XNNPACK for a naive loop, ~20x slower — seconds per
+    // refit at the default's 1,600+ labels × 1,030 features.
     const gram = tf.tidy(() => {
       const a = tf.tensor2d(Float32Array.from(A), [m, d]);
-      return ridgeForm(m, d) === 'primal' ? tf.matMul(a, a, true, false) : tf.matMul(a, a, false, true);
+      const at = tf.transpose(a);
+      return ridgeForm(m, d) === 'primal' ? tf.matMul(at, a) : tf.matMul(a, at);
     });
     const G = gram.dataSync();
     gram.dispose();
