@@ -21,6 +21,7 @@ const BENCHES: [script: string, sections: string][] = [
   ['bench:queue', 'Queue'],
   ['bench:step', 'Step profile'],
   ['bench:hf', 'Hugging Face policies'],
+  ['bench:cli', 'CLI start-up'],
 ];
 
 function main(): void {
