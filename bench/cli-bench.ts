@@ -48,7 +48,7 @@ for (let r = 0; r < REPEATS; r++) {
   for (const row of rows) {
     const argv = [...(row.name ? [row.name] : []), '--help'];
     row.dist.push(time([join(root, 'bin', 'anchor-rl.js'), ...argv]));
-    row.tsx.push(time(['--input-type=module', '-e', tsxMain, ...argv]));
+    row.tsx.push(time(['--input-type=module', '-e', tsxMain, '--', ...argv]));
   }
 }
 const load1 = loadavg()
