@@ -38,7 +38,7 @@ import { cellArm, checkArmBase, gridCells, parseGrid, parseReferences } from './
 export interface SweepOptions {
   configPath?: string;
   sets?: string[];
-  /** `KEY=V1,V2,...` axes. */
+  /** `KEY=V1,V2,...` axes; none: the sweep trains the `references` alone (a comparison of registry arms over seeds). */
   grids: string[];
   /** Number of seeds: config.seed, config.seed + 1, ... Default {@link DEFAULT_SEEDS}. */
   seeds?: number;
@@ -81,6 +81,11 @@ export function planSweep(opts: SweepOptions): SweepPlan {
     throw new AnchorError('BAD_ARGUMENT', `--seeds must be a positive integer, got ${nSeeds}`);
   const seeds = Array.from({ length: nSeeds }, (_, i) => config.seed + i);
   const arms = [...references, ...cells.map((c) => cellArm(c, armBase))];
+  if (arms.length === 0)
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      'nothing to train: give at least one --grid KEY=V1,V2,... (e.g. --grid settlement.rate=0,0.05,0.1) or --reference arms',
+    );
   const out = resolve(opts.out ?? join('runs', `${config.name}-sweep`));
   const runs = seeds.map((seed) => {
     const seedConfig = parseConfig(
