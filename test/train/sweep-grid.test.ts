@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resolveArms } from '../../src/train/arms.ts';
-import { planSweep } from '../../src/train/sweep.ts';
+import { armMajor, planSweep } from '../../src/train/sweep.ts';
 import {
   cellArm,
   gridCells,
@@ -199,6 +199,26 @@ describe('planSweep', () => {
     const e = errorOf(() => planSweep({ configPath: 'configs/smoke.yaml', grids: [], references: 'none' }));
     expect(e.code).toBe('BAD_ARGUMENT');
     expect(e.message).toMatch(/nothing to train: give at least one --grid/);
+  });
+
+  it('queues arm by arm: every seed of an arm before the next arm; done pairs are skipped', () => {
+    // Seed 0 has finished frozen; seed 2 has finished frozen and anchored.
+    const order = armMajor(
+      ['frozen', 'execution', 'anchored'],
+      [
+        { item: 0, arms: ['execution', 'anchored'] },
+        { item: 1, arms: ['frozen', 'execution', 'anchored'] },
+        { item: 2, arms: ['execution'] },
+      ],
+    );
+    expect(order.map((o) => `${o.arm}/${o.item}`)).toEqual([
+      'frozen/1',
+      'execution/0',
+      'execution/1',
+      'execution/2',
+      'anchored/0',
+      'anchored/1',
+    ]);
   });
 
   it('a grid value out of range is a config error naming the key, the value and the cell', () => {
