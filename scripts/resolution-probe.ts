@@ -7,7 +7,11 @@
  * window itself (in-sample, an upper bound); scores the window: mean within-group Spearman(RM,
  * gold) over groups whose gold varies, Snd@G, mean |RM − gold|.
  *
- *   npx tsx scripts/resolution-probe.ts RUN_DIR ARM
+ * FEATURES (default js-surface, the RM's) names the extractors the probe's ridge fits use,
+ * comma-separated to concatenate them (e.g. js-surface,js-ast); the base labels are then
+ * re-extracted from the run's shared/initial-labels.jsonl (the initial RM's label set).
+ *
+ *   npx tsx scripts/resolution-probe.ts RUN_DIR ARM [FEATURES]
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,9 +30,34 @@ if (!runDir || !arm) throw new Error('usage: npx tsx scripts/resolution-probe.ts
 const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8'));
 const { train } = loadProblems(manifest.config);
 const byId = new Map(train.map((p) => [p.id, p]));
-const fx = createFeatureExtractor('js-surface');
-const rm = await loadRewardModel(join(runDir, 'shared', 'initial-rm'));
-const base = rm.labelSet();
+const featureNames = (process.argv[4] ?? 'js-surface').split(',');
+const extractors = featureNames.map((n) => createFeatureExtractor(n));
+const fx = {
+  extract: (text: string, prompt: string): Float32Array => {
+    const parts = extractors.map((e) => e.extract(text, prompt));
+    const out = new Float32Array(parts.reduce((a, p) => a + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  },
+};
+const base =
+  featureNames.join(',') === 'js-surface'
+    ? (await loadRewardModel(join(runDir, 'shared', 'initial-rm'))).labelSet()
+    : (() => {
+        const labels = readFileSync(join(runDir, 'shared', 'initial-labels.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { problem: string; text: string; gold: number });
+        return {
+          X: labels.map((l) => fx.extract(l.text, byId.get(l.problem)!.prompt)),
+          y: labels.map((l) => l.gold),
+        };
+      })();
+console.log(`features: ${featureNames.join(' + ')} (${base.X[0]!.length} dims), ${base.y.length} base labels`);
 const samples = readFileSync(join(runDir, arm, 'samples.jsonl'), 'utf8')
   .trim()
   .split('\n')

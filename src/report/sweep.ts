@@ -395,12 +395,15 @@ export function knobTableHtml(d: KnobData, sweep: SweepInfo): string {
 }
 
 function gridText(sweep: SweepInfo): string {
+  if (sweep.grid.length === 0) return 'none (the reference arms only)';
   return sweep.grid.map((a) => `${a.key} = ${a.values.map(text).join(', ')}`).join('; ');
 }
 
 function notes(d: KnobData, sweep: SweepRecord, window: number): string[] {
   return [
-    `grid: ${gridText(sweep)} (${Object.keys(sweep.cells).length} cells, each an arm extending ${sweep.armBase})`,
+    sweep.grid.length === 0
+      ? `grid: ${gridText(sweep)}`
+      : `grid: ${gridText(sweep)} (${Object.keys(sweep.cells).length} cells, each an arm extending ${sweep.armBase})`,
     `references: ${sweep.references.length ? sweep.references.join(', ') : 'none'}`,
     `seeds: ${sweep.seeds.join(', ')} (${d.runs} run${d.runs === 1 ? '' : 's'} found)${d.runs > 1 ? '; mean ± standard error over seeds' : ''}; final window ${window} steps`,
     "exec budget: programs executed to produce training signal (last budget/exec); × execution: gold final over the execution arm's; gap: proxy − gold over the final window",

@@ -301,6 +301,7 @@ export class ArmTrainer {
     const shape = (r: ArrayLike<number>): number[] => Array.from(par.enabled ? parShape(r, centre, par.scale) : r);
     return {
       rmWeight: this.rmWeight,
+      rmShare: cfg.proxy.weight,
       rmReward: async (s) => {
         const e = cfg.proxy.ensemble;
         if (e.members === 0) return shape(s.proxy);

@@ -114,6 +114,16 @@ export const ARM_REGISTRY: Record<string, ArmSpec> = {
     labels: 'execution',
     overlay: { settlement: { strategy: 'groups' } },
   },
+  'settled-gao': {
+    name: 'settled-gao',
+    describe:
+      "settled groups + the RM under a Gao thermostat: σ of the groups executed as rolled out train on their gold; the other groups train on the RM's score, zeroed while the settled-label early warning fires — same budget",
+    reward: 'settled-rm',
+    labels: 'execution',
+    overlay: {
+      settlement: { strategy: 'groups', adaptive: { enabled: true, signal: 'gao', growth: 1, rm_weight: 0 } },
+    },
+  },
   ensemble: {
     name: 'ensemble',
     describe:
@@ -216,7 +226,7 @@ export function resolveArms(entries: readonly (string | z.output<typeof armDefin
         `arms[${i}] (${spec.name}): a gated arm needs reward rm and labels execution (the gate settles and verifies by execution)`,
       );
     }
-    if ((spec.reward === 'hybrid' || spec.reward === 'settled') && spec.labels !== 'execution') {
+    if ((spec.reward === 'hybrid' || spec.reward === 'settled' || spec.reward === 'settled-rm') && spec.labels !== 'execution') {
       throw new AnchorError(
         'BAD_CONFIG',
         `arms[${i}] (${spec.name}): a ${spec.reward} arm needs labels execution (its instantly settled labels refit the RM)`,

@@ -342,5 +342,12 @@ export const proxyConfigSchema = z
       .strict()
       .prefault({})
       .describe('Bounded reward shaping (PAR, arXiv 2502.18770): a sigmoid of the reward centred on a reference reward.'),
+    weight: z
+      .number()
+      .min(0)
+      .default(1)
+      .describe(
+        "Multiplier on the advantages of the completions trained on the RM's reward in an arm that also trains on instantly executed gold (reward source `settled-rm`; its executed completions weigh 1). 0 = the executed groups alone (the `settled` control).",
+      ),
   })
   .strict();

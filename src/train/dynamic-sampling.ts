@@ -47,7 +47,11 @@ function selectGroups(
       results: s.results ? pick(s.results) : undefined,
       gold: pick(s.gold),
     },
-    rewards: { ...r.rewards, values: pick(r.rewards.values) },
+    rewards: {
+      ...r.rewards,
+      values: pick(r.rewards.values),
+      ...(r.rewards.weights ? { weights: pick(r.rewards.weights) } : {}),
+    },
   };
 }
 
@@ -69,7 +73,11 @@ function concat(parts: readonly { scored: ScoredRollouts; rewards: Rewards }[]):
       results,
       gold: cat('gold'),
     },
-    rewards: { ...first.rewards, values: parts.flatMap((p) => p.rewards.values) },
+    rewards: {
+      ...first.rewards,
+      values: parts.flatMap((p) => p.rewards.values),
+      ...(parts.every((p) => p.rewards.weights) ? { weights: parts.flatMap((p) => p.rewards.weights!) } : {}),
+    },
   };
 }
 

@@ -36,6 +36,11 @@ export interface RewardContext {
   /** Multiplier on RM-reward advantages (< 1 while adaptive settlement is alarmed). */
   rmWeight: number;
   /**
+   * `proxy.weight`: multiplier on the advantages of the completions a `settled-rm` arm trains on
+   * the RM's reward (its executed completions weigh 1).
+   */
+  rmShare: number;
+  /**
    * The RM's training reward for the rollouts: its score, or — per the run's `proxy:` config —
    * a conservative ensemble reward and/or PAR shaping of it (./proxy-reward.ts).
    */
@@ -59,6 +64,11 @@ export interface Rewards {
   /** Multiplier on the group-relative advantages computed from `values`. */
   advantageScale: number;
   /**
+   * Per-completion multiplier on the advantages, applied after `advantageScale` (absent: 1 for
+   * every completion). Lets executed gold and the RM's score train side by side at different weights.
+   */
+  weights?: number[];
+  /**
    * Completions settled while scoring (instant settlement): their executed label, already charged
    * to the budget. The window-end refit uses exactly these labels.
    */
@@ -74,6 +84,20 @@ export interface RewardSource {
   readonly executesRollouts: boolean;
   /** The step's training reward. */
   reward(scored: ScoredRollouts, ctx: RewardContext): Rewards | Promise<Rewards>;
+}
+
+/**
+ * Instant settlement of a step: the completions the arm's strategy picks, executed now and
+ * charged to the budget. Returns their indices and executed gold.
+ */
+async function settleNow(s: ScoredRollouts, ctx: RewardContext): Promise<{ index: number; label: number }[]> {
+  const chosen = await ctx.instantChoice(s);
+  const gold = await ctx.execute(
+    chosen.map((i) => s.problems[i]!),
+    chosen.map((i) => s.texts[i]!),
+  );
+  ctx.charge(chosen.length);
+  return chosen.map((index, j) => ({ index, label: gold[j]! }));
 }
 
 /** The built-in reward sources. */
@@ -92,14 +116,30 @@ export const REWARD_SOURCES = {
     executesRollouts: false,
     reward: async (s, ctx) => {
       const values: (number | null)[] = await ctx.rmReward(s);
-      const chosen = await ctx.instantChoice(s);
-      const gold = await ctx.execute(
-        chosen.map((i) => s.problems[i]!),
-        chosen.map((i) => s.texts[i]!),
-      );
-      ctx.charge(chosen.length);
-      chosen.forEach((i, j) => (values[i] = ctx.shapeGold(gold[j]!)));
-      return { values, advantageScale: ctx.rmWeight, settled: chosen.map((index, j) => ({ index, label: gold[j]! })) };
+      const settled = await settleNow(s, ctx);
+      for (const { index, label } of settled) values[index] = ctx.shapeGold(label);
+      return { values, advantageScale: ctx.rmWeight, settled };
+    },
+  },
+  /**
+   * Settled groups plus the RM: σ of the groups are executed as they are rolled out (with
+   * `settlement.strategy: groups`) and train on their gold at full weight, as in `settled`; every
+   * other group trains on the RM's reward with its advantages weighted `proxy.weight` × the
+   * adaptive RM weight — so a Gao thermostat (`settlement.adaptive: {signal: gao, rm_weight: 0}`)
+   * silences the RM while the settled-label warning fires and leaves the executed groups training.
+   * Same budget as `settled`; the RM refits on the settled labels at each window end.
+   */
+  'settled-rm': {
+    executesRollouts: false,
+    reward: async (s, ctx) => {
+      const values: (number | null)[] = await ctx.rmReward(s);
+      const weights = values.map(() => ctx.rmWeight * ctx.rmShare);
+      const settled = await settleNow(s, ctx);
+      for (const { index, label } of settled) {
+        values[index] = ctx.shapeGold(label);
+        weights[index] = 1;
+      }
+      return { values, advantageScale: 1, weights, settled };
     },
   },
   /** The executed test pass fraction (the sound ceiling). */
@@ -117,14 +157,9 @@ export const REWARD_SOURCES = {
     executesRollouts: false,
     reward: async (s, ctx) => {
       const values: (number | null)[] = s.texts.map(() => null);
-      const chosen = await ctx.instantChoice(s);
-      const gold = await ctx.execute(
-        chosen.map((i) => s.problems[i]!),
-        chosen.map((i) => s.texts[i]!),
-      );
-      ctx.charge(chosen.length);
-      chosen.forEach((i, j) => (values[i] = gold[j]!));
-      return { values, advantageScale: 1, settled: chosen.map((index, j) => ({ index, label: gold[j]! })) };
+      const settled = await settleNow(s, ctx);
+      for (const { index, label } of settled) values[index] = label;
+      return { values, advantageScale: 1, settled };
     },
   },
 } satisfies Record<string, RewardSource>;

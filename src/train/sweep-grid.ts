@@ -111,10 +111,8 @@ export function parseGridArg(text: string, schema: z.ZodType = runConfigSchema):
   return { key, path, values };
 }
 
-/** Parse every `--grid` (at least one; a key at most once). */
+/** Parse every `--grid` (a key at most once; none: a sweep of the `--reference` arms alone). */
 export function parseGrid(texts: readonly string[], schema: z.ZodType = runConfigSchema): GridAxis[] {
-  if (texts.length === 0)
-    throw new AnchorError('BAD_ARGUMENT', 'give at least one --grid KEY=V1,V2,..., e.g. --grid settlement.rate=0,0.05,0.1');
   const axes = texts.map((t) => parseGridArg(t, schema));
   for (let i = 0; i < axes.length; i++) {
     for (let j = 0; j < i; j++) {
@@ -148,11 +146,13 @@ export function valueLabel(v: unknown): string {
 }
 
 /**
- * The cells: the cartesian product of the axes (first axis outermost), each named
+ * The cells: the cartesian product of the axes (first axis outermost; none without axes), each named
  * `<label>-<value>` joined by `_`, e.g. `rate-0.1_strategy-top-proxy`. Two cells that would get
  * the same name (values that differ only in characters a name cannot hold) are BAD_ARGUMENT.
  */
 export function gridCells(axes: readonly GridAxis[]): SweepCell[] {
+  // No axes, no cells (not one empty cell): the sweep trains its reference arms only.
+  if (axes.length === 0) return [];
   let cells: SweepCell[] = [{ name: '', values: {} }];
   for (const a of axes) {
     cells = cells.flatMap((c) =>

@@ -2,7 +2,8 @@
  * `anchor-rl sweep`: the settlement-budget sweep. The cartesian product of `--grid` axes becomes
  * one inline arm per cell (extending `--arm`), trained next to the `--reference` arms in one
  * ordinary run directory per seed (`OUT/seed-<s>/`, so `compare`, `report` and `resume` work on
- * each unchanged). Every (seed, arm) pair goes through one p-queue, each arm in its own process
+ * each unchanged). Every (seed, arm) pair goes through one p-queue, arm by arm (all seeds of an arm
+ * before the next arm), each arm in its own process
  * (the same {@link forkArm} as `train`). Rerunning the same command continues the sweep: done
  * arms are skipped, unfinished ones resume from their checkpoints.
  */
@@ -38,7 +39,7 @@ import { cellArm, checkArmBase, gridCells, parseGrid, parseReferences } from './
 export interface SweepOptions {
   configPath?: string;
   sets?: string[];
-  /** `KEY=V1,V2,...` axes. */
+  /** `KEY=V1,V2,...` axes; none: the sweep trains the `references` alone (a comparison of registry arms over seeds). */
   grids: string[];
   /** Number of seeds: config.seed, config.seed + 1, ... Default {@link DEFAULT_SEEDS}. */
   seeds?: number;
@@ -81,6 +82,11 @@ export function planSweep(opts: SweepOptions): SweepPlan {
     throw new AnchorError('BAD_ARGUMENT', `--seeds must be a positive integer, got ${nSeeds}`);
   const seeds = Array.from({ length: nSeeds }, (_, i) => config.seed + i);
   const arms = [...references, ...cells.map((c) => cellArm(c, armBase))];
+  if (arms.length === 0)
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      'nothing to train: give at least one --grid KEY=V1,V2,... (e.g. --grid settlement.rate=0,0.05,0.1) or --reference arms',
+    );
   const out = resolve(opts.out ?? join('runs', `${config.name}-sweep`));
   const runs = seeds.map((seed) => {
     const seedConfig = parseConfig(
@@ -110,6 +116,18 @@ export function planSweep(opts: SweepOptions): SweepPlan {
     },
     runs,
   };
+}
+
+/**
+ * The training order of a sweep's unfinished (seed run, arm) pairs: arm by arm, every seed of an
+ * arm before the next arm (in `order`, the run config's arm order), so a sweep stopped part-way has
+ * its first arms complete over all seeds (mean ± SE) rather than complete seeds of every arm.
+ */
+export function armMajor<T>(
+  order: readonly string[],
+  pending: readonly { item: T; arms: readonly string[] }[],
+): { item: T; arm: string }[] {
+  return order.flatMap((arm) => pending.filter((p) => p.arms.includes(arm)).map((p) => ({ item: p.item, arm })));
 }
 
 /** What makes two sweeps the same sweep (the source of the config and the times do not). */
@@ -214,18 +232,18 @@ async function sweepLocked(
   const ran = new Set<number>();
   let total = 0;
   let todo = 0;
-  for (const run of plan.runs) {
-    total += resolveArms(run.config.arms).length;
-    for (const arm of unfinishedArms(run.dir, run.config)) {
-      todo++;
-      ran.add(run.seed);
-      const label = `${seedDirName(run.seed)}/${arm.name}`;
-      void queue.add(async () => {
-        const failure = await forkArm(run.dir, arm.name, { label, log, progress: (p) => progress.update({ ...p, arm: label }) });
-        progress.finish(label);
-        if (failure) failures.push(failure);
-      });
-    }
+  for (const run of plan.runs) total += resolveArms(run.config.arms).length;
+  const pending = plan.runs.map((run) => ({ item: run, arms: unfinishedArms(run.dir, run.config).map((a) => a.name) }));
+  const order = resolveArms(plan.runs[0]!.config.arms).map((a) => a.name);
+  for (const { item: run, arm } of armMajor(order, pending)) {
+    todo++;
+    ran.add(run.seed);
+    const label = `${seedDirName(run.seed)}/${arm}`;
+    void queue.add(async () => {
+      const failure = await forkArm(run.dir, arm, { label, log, progress: (p) => progress.update({ ...p, arm: label }) });
+      progress.finish(label);
+      if (failure) failures.push(failure);
+    });
   }
   log(
     `sweep: ${plan.runs.length} seed${plan.runs.length > 1 ? 's' : ''} × ${total / plan.runs.length} arms; ${todo} to train (${total - todo} done), ${concurrency} at a time`,

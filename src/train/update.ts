@@ -207,6 +207,12 @@ export function applyGrpoUpdate(
         )
       : computeAdvantages(values, g.group_size, g.scale_rewards, g.eps, g.advantage).advantages;
   if (rewards.advantageScale !== 1) for (let i = 0; i < advantages.length; i++) advantages[i]! *= rewards.advantageScale;
+  // Per-completion weights (a sequence's advantage, or each of its tokens' under reinforce_pp).
+  const w = rewards.weights;
+  if (w) {
+    const per = advantages.length / ref.batch;
+    for (let i = 0; i < advantages.length; i++) advantages[i]! *= w[Math.floor(i / per)]!;
+  }
   // Truncated completions leave the loss, after taking part in the advantage statistics (as in TRL).
   const truncated = b.completions.map((c) => c.finishReason === 'length');
   if (g.overlong.mask_truncated) for (let r = 0; r < ref.batch; r++) if (truncated[r]) mask.fill(0, r * C, (r + 1) * C);

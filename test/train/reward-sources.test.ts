@@ -18,11 +18,12 @@ const scored = {
   gold: gold.map(() => null),
 } as unknown as ScoredRollouts;
 
-function context(chosen: number[]): RewardContext & { charged: number; executed: string[] } {
+function context(chosen: number[], rmShare = 1): RewardContext & { charged: number; executed: string[] } {
   const ctx = {
     charged: 0,
     executed: [] as string[],
     rmWeight: 0.5,
+    rmShare,
     rmReward: async (s: ScoredRollouts) => Array.from(s.proxy),
     shapeGold: (g: number) => g,
     instantChoice: async () => chosen,
@@ -77,12 +78,31 @@ describe('settled-only reward source (control without an RM)', () => {
   });
 });
 
+describe('settled-rm reward source (settled groups + the RM)', () => {
+  it('trains the executed group on its gold at weight 1 and the other group on the RM at proxy.weight × the adaptive weight', async () => {
+    const ctx = context([4, 5, 6, 7], 0.4);
+    const r = await REWARD_SOURCES['settled-rm'].reward(scored, ctx);
+    expect(r.values.map((v) => Number(v!.toFixed(6)))).toEqual([0.9, 0.2, 0.3, 0.1, 0, 1, 0, 0]);
+    expect(r.advantageScale).toBe(1);
+    // rmWeight 0.5 (an alarmed thermostat would give 0) × proxy.weight 0.4 on the RM group.
+    expect(r.weights).toEqual([0.2, 0.2, 0.2, 0.2, 1, 1, 1, 1]);
+    expect(ctx.charged).toBe(4);
+    expect(r.settled?.map((x) => x.index)).toEqual([4, 5, 6, 7]);
+  });
+  it('with the thermostat firing (rmWeight 0) only the executed group keeps an advantage', async () => {
+    const ctx = { ...context([4, 5, 6, 7]), rmWeight: 0 };
+    const r = await REWARD_SOURCES['settled-rm'].reward(scored, ctx);
+    expect(r.weights).toEqual([0, 0, 0, 0, 1, 1, 1, 1]);
+  });
+});
+
 describe('anchoring arms in the registry', () => {
   it('each method is an arm; a hybrid arm needs execution labels', async () => {
     const { resolveArms } = await import('../../src/train/arms.ts');
-    const arms = resolveArms(['hybrid', 'ensemble', 'anchored-groups', 'anchored-weighted', 'anchored-par']);
+    const arms = resolveArms(['hybrid', 'settled-gao', 'ensemble', 'anchored-groups', 'anchored-weighted', 'anchored-par']);
     expect(arms.map((a) => [a.reward, a.labels])).toEqual([
       ['hybrid', 'execution'],
+      ['settled-rm', 'execution'],
       ['rm', 'execution'],
       ['rm', 'execution'],
       ['rm', 'execution'],

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resolveArms } from '../../src/train/arms.ts';
-import { planSweep } from '../../src/train/sweep.ts';
+import { armMajor, planSweep } from '../../src/train/sweep.ts';
 import {
   cellArm,
   gridCells,
@@ -78,7 +78,11 @@ describe('--grid parsing', () => {
       /overlap/,
     );
     expect(errorOf(() => parseGrid(['grpo.clip={low: 0.2'])).message).toMatch(/--grid grpo\.clip=\{low: 0\.2: cannot read value/);
-    expect(errorOf(() => parseGrid([])).message).toMatch(/at least one --grid/);
+  });
+
+  it('no axes: no cells (a sweep of the reference arms alone)', () => {
+    expect(parseGrid([])).toEqual([]);
+    expect(gridCells([])).toEqual([]);
   });
 });
 
@@ -177,6 +181,44 @@ describe('planSweep', () => {
     expect(plan.out).toMatch(/\/runs\/smoke-sweep$/);
     expect(plan.runs.map((r) => r.seed)).toEqual([0, 1, 2]);
     expect(resolveArms(plan.runs[0]!.config.arms).map((a) => a.name)).toEqual(['frozen', 'execution', 'rate-0.1']);
+  });
+
+  it('without --grid it trains the reference arms alone; with neither it is an error', () => {
+    const plan = planSweep({
+      configPath: 'configs/smoke.yaml',
+      grids: [],
+      seeds: 3,
+      references: 'frozen,anchored,execution,settled-gao',
+      out: '/tmp/x-sweep',
+    });
+    expect(plan.runs.map((r) => r.seed)).toEqual([0, 1, 2]);
+    for (const r of plan.runs)
+      expect(resolveArms(r.config.arms).map((a) => a.name)).toEqual(['frozen', 'anchored', 'execution', 'settled-gao']);
+    expect(plan.record.cells).toEqual({});
+    expect(plan.record.grid).toEqual([]);
+    const e = errorOf(() => planSweep({ configPath: 'configs/smoke.yaml', grids: [], references: 'none' }));
+    expect(e.code).toBe('BAD_ARGUMENT');
+    expect(e.message).toMatch(/nothing to train: give at least one --grid/);
+  });
+
+  it('queues arm by arm: every seed of an arm before the next arm; done pairs are skipped', () => {
+    // Seed 0 has finished frozen; seed 2 has finished frozen and anchored.
+    const order = armMajor(
+      ['frozen', 'execution', 'anchored'],
+      [
+        { item: 0, arms: ['execution', 'anchored'] },
+        { item: 1, arms: ['frozen', 'execution', 'anchored'] },
+        { item: 2, arms: ['execution'] },
+      ],
+    );
+    expect(order.map((o) => `${o.arm}/${o.item}`)).toEqual([
+      'frozen/1',
+      'execution/0',
+      'execution/1',
+      'execution/2',
+      'anchored/0',
+      'anchored/1',
+    ]);
   });
 
   it('a grid value out of range is a config error naming the key, the value and the cell', () => {

@@ -23,6 +23,7 @@ describe('arm registry', () => {
       'anchored-groups',
       'hybrid',
       'settled-groups',
+      'settled-gao',
       'ensemble',
       'anchored-par',
       'anchored-uncertainty',
@@ -36,6 +37,11 @@ describe('arm registry', () => {
       reward: 'rm',
       labels: 'execution',
       overlay: { settlement: { strategy: 'uncertainty' } },
+    });
+    expect(ARM_REGISTRY['settled-gao']).toMatchObject({
+      reward: 'settled-rm',
+      labels: 'execution',
+      overlay: { settlement: { strategy: 'groups', adaptive: { enabled: true, signal: 'gao', growth: 1, rm_weight: 0 } } },
     });
     expect(ARM_REGISTRY.gated).toMatchObject({ reward: 'rm', labels: 'execution', gate: true });
     expect(ARM_REGISTRY.frozen).toMatchObject({ reward: 'rm', labels: null });

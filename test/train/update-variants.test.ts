@@ -105,6 +105,16 @@ describe('GRPO options in the update', () => {
     s.done();
   });
 
+  it('per-completion weights multiply each completion’s advantage (settled gold at 1, the RM’s groups lighter)', () => {
+    const s = setup({ scale_rewards: 'none', beta: 0 });
+    const A = [0.5, -0.5, 0.5, -0.5]; // rewards [1, 0, 1, 0], group mean baseline, no scaling
+    const weights = [1, 1, 0.25, 0.25];
+    const want = rowMeans(tokenIds.map((t, b) => t.map(() => -A[b]! * weights[b]!)));
+    const u = applyGrpoUpdate(s.parts, s.batch, { values: [1, 0, 1, 0], advantageScale: 1, weights });
+    expect(u.results[0]!.loss).toBeCloseTo(want, 5);
+    s.done();
+  });
+
   it('TIS: π_old is the trainer’s, each token weighted by min(π_train/π_rollout, cap); mismatch KL logged', () => {
     // Row 0's tokens were sampled at logp − 1 by the "engine" (ratio e ≈ 2.72, capped at 1.5); others at logp + 0.1.
     const shift = (b: number) => (b === 0 ? -1 : 0.1);

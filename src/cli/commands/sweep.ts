@@ -19,22 +19,23 @@ interface SweepArgs extends ConfigArgs {
   force: boolean;
 }
 
-/** `anchor-rl sweep --config X --grid KEY=V1,V2 [--grid ...] [--seeds N] [--arm A] [--reference R,R|none] [--out DIR] [--force]`. */
+/** `anchor-rl sweep --config X [--grid KEY=V1,V2 ...] [--seeds N] [--arm A] [--reference R,R|none] [--out DIR] [--force]`. */
 export const sweepCommand: CommandBody<object, SweepArgs> = {
   builder: (y) =>
     configOptions(y)
       .usage(
-        '$0 sweep --config X --grid KEY=V1,V2,... [--grid ...] [options]\n\n' +
+        '$0 sweep --config X [--grid KEY=V1,V2,... ...] [options]\n\n' +
           'Each cell of the grid (the cartesian product of the --grid axes) becomes an inline arm extending --arm, trained next to the ' +
           '--reference arms in one run directory per seed (OUT/seed-<s>/). Rerunning the same command continues the sweep ' +
           '(done arms are skipped, unfinished ones resume from their checkpoints).\n\n' +
+          'Without --grid the sweep trains the --reference arms alone: many registry arms × seeds in one command.\n\n' +
           'Writes OUT/sweep.json, OUT/compare.md (mean ± SE per cell over seeds), OUT/sweep.md and OUT/report.html (the settlement-knob chart).',
       )
       .option('grid', {
         type: 'string',
         array: true,
-        demandOption: true,
-        describe: `An axis: a config key an arm overlay may set (sections ${SWEEP_SECTIONS.join(', ')}) and its values, typed like --set: --grid settlement.rate=0,0.05,0.1`,
+        default: [],
+        describe: `An axis: a config key an arm overlay may set (sections ${SWEEP_SECTIONS.join(', ')}) and its values, typed like --set: --grid settlement.rate=0,0.05,0.1. None: only the --reference arms are trained (a comparison of registry arms over seeds)`,
       })
       .option('seeds', { type: 'number', default: DEFAULT_SEEDS, describe: 'Seeds per cell: config seed, seed+1, ...' })
       .option('arm', { type: 'string', default: 'anchored', describe: 'The built-in arm every cell extends' })
@@ -53,6 +54,10 @@ export const sweepCommand: CommandBody<object, SweepArgs> = {
       .example(
         '$0 sweep --config configs/default.yaml --grid settlement.rate=0,0.025,0.05,0.1,0.2 --grid settlement.strategy=random,top-proxy --seeds 3',
         'the settlement-budget sweep',
+      )
+      .example(
+        '$0 sweep --config configs/default.yaml --reference frozen,anchored,execution,judge,anchored-gao,settled-groups --seeds 3',
+        'registry arms compared over three seeds (no grid)',
       ) as unknown as Argv<SweepArgs>,
   handler: async (args) => {
     // The run-config schema (zod) is loaded here, not at import: `sweep --help` stays light.
