@@ -29,7 +29,8 @@ export const commands: readonly CommandEntry[] = [
   },
   {
     command: 'sweep',
-    describe: 'Settlement-budget sweep: train a grid of arm overlays (e.g. settlement rate × strategy) over several seeds',
+    describe:
+      'Sweep over seeds: a grid of arm overlays (e.g. settlement rate × strategy), or a list of registry arms side by side',
     load: async () => (await import('./sweep.ts')).sweepCommand,
   },
   {
