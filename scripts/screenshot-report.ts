@@ -7,7 +7,7 @@
  * of its top part (title, comparison table and charts) — or the whole page with --full — taken in
  * headless Chromium (/usr/bin/chromium, or CHROMIUM_PATH).
  *
- * With --live it writes nothing into RUN_DIR: it starts `anchor-rl serve` on RUN_DIR's parent
+ * With --live it writes nothing into RUN_DIR: it starts `anchor-rl serve` on RUN_DIR
  * (any free port), opens the run's (or sweep's) live page and saves its screenshot (default
  * docs/live-screenshot.png) once the page is connected.
  */
@@ -37,7 +37,8 @@ async function main(): Promise<void> {
     process.stderr.write(`cannot take a screenshot: ${missing}\n`);
     process.exit(1);
   }
-  const server = live ? await startServer({ dir: dirname(resolve(runDir)), port: 0 }) : null;
+  // Served from the run (or sweep) itself: its id is then its directory name, also inside a sweep.
+  const server = live ? await startServer({ dir: resolve(runDir), port: 0 }) : null;
   const rep = live
     ? null
     : isSweepDir(runDir)
