@@ -11,7 +11,7 @@
  * (any free port), opens the run's (or sweep's) live page and saves its screenshot (default
  * docs/live-screenshot.png) once the page is connected.
  */
-import { basename, dirname, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeReport } from '../src/report/report.ts';
 import { writeSweepReport } from '../src/report/sweep.ts';
