@@ -7,10 +7,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { commandName, commands } from '../src/cli/commands/index.ts';
-import { writeBenchSection } from './benchmarks-file.ts';
+import { benchHeader, machineLoad, median, writeBenchSection } from './benchmarks-file.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const REPEATS = 7;
@@ -25,11 +24,6 @@ function time(args: string[]): number {
   return s;
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-};
-
 // ---- which flavour the shim runs here ------------------------------------------------------
 const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
 if (build.status !== 0) throw new Error(`npm run build failed: ${build.stderr}`);
@@ -37,9 +31,7 @@ if (!existsSync(join(root, 'dist', 'build-stamp.json'))) throw new Error('no dis
 const tsxMain = `const { register } = await import('tsx/esm/api'); register(); const { main } = await import('./src/cli/main.ts'); process.exitCode = await main(process.argv.slice(1));`;
 
 // ---- measure, interleaved ------------------------------------------------------------------
-const load0 = loadavg()
-  .map((l) => l.toFixed(2))
-  .join(' ');
+const load0 = machineLoad();
 const names = ['', ...commands.map(commandName)];
 const rows = names.map((name) => ({ name, dist: [] as number[], tsx: [] as number[] }));
 const bare: number[] = [];
@@ -51,9 +43,7 @@ for (let r = 0; r < REPEATS; r++) {
     row.tsx.push(time(['--input-type=module', '-e', tsxMain, '--', ...argv]));
   }
 }
-const load1 = loadavg()
-  .map((l) => l.toFixed(2))
-  .join(' ');
+const load1 = machineLoad();
 
 // ---- write ---------------------------------------------------------------------------------
 const fmt = (s: number): string => `${s.toFixed(3)} s`;
@@ -74,7 +64,7 @@ writeBenchSection(
   [
     '## CLI start-up',
     '',
-    `Written by \`npm run bench:cli\` (bench/cli-bench.ts) on ${new Date().toISOString()}; ${cpus().length} cores, load average ${load0} → ${load1}. Node ${process.version}.`,
+    benchHeader('npm run bench:cli', 'bench/cli-bench.ts', load0, load1),
     `Wall time of \`node bin/anchor-rl.js [COMMAND] --help\`, median of ${REPEATS} runs, interleaved with a bare \`node -e 0\` so all see the same load. The first column is what users run (the installed package, or a checkout whose build is fresh); the second is a checkout with edits since its build, where the shim runs the sources through tsx.`,
     '',
     ...table,

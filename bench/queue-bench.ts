@@ -15,7 +15,7 @@ import { QueueExecutor } from '../src/sandbox/queue/queue-executor.ts';
 import type { Executor, ProgramSpec } from '../src/sandbox/types.ts';
 import { Rng } from '../src/util/rng.ts';
 import { redisServerInstalled, startWorker, TestRedis, type WorkerProc } from '../support/redis.ts';
-import { writeBenchSection } from './benchmarks-file.ts';
+import { median, writeBenchSection } from './benchmarks-file.ts';
 
 const quick = process.env.BENCH_QUICK === '1';
 const N = Number(process.env.BENCH_PROGRAMS ?? (quick ? 300 : 1000));
@@ -57,11 +57,6 @@ function programs(n: number, seed: number): ProgramSpec[] {
   });
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const fmt = (x: number, d = 0) => x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
 async function throughput(ex: Executor, progs: ProgramSpec[]): Promise<number> {

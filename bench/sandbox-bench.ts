@@ -17,7 +17,7 @@ import PQueue from 'p-queue';
 import { LocalExecutor } from '../src/sandbox/local-executor.ts';
 import type { ProgramSpec } from '../src/sandbox/types.ts';
 import { Rng } from '../src/util/rng.ts';
-import { writeBenchSection } from './benchmarks-file.ts';
+import { median, writeBenchSection } from './benchmarks-file.ts';
 
 const quick = process.env.BENCH_QUICK === '1';
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
@@ -192,12 +192,6 @@ function programs(n: number, seed: number): ProgramSpec[] {
 }
 
 // ---- measurement helpers -------------------------------------------------------------------------
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 /** CPU seconds of a process: [own utime+stime, reaped children's cutime+cstime]. */
 function procCpu(pid: number | 'self'): [number, number] {

@@ -15,19 +15,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadDataset } from '../src/datasets/formats.ts';
 import { createExecutor, type ProgramSpec } from '../src/sandbox/index.ts';
-import { writeBenchSection } from './benchmarks-file.ts';
+import { median, writeBenchSection } from './benchmarks-file.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const datasets = path.resolve(repoRoot, '../shared/datasets');
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 const ROUNDS = 2; // passes over the 164 programs per executor repeat
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 function fmt(x: number, d = 0): string {
   return x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
