@@ -51,6 +51,22 @@ export type FromWorker =
   | { type: 'fatal'; message: string };
 
 /** Send a message to the parent executor (dropped once the channel is gone). */
+/**
+ * The result of a program whose run failed outside the per-program handling (a bug, or an
+ * isolated-vm failure): reported as an `error`, never lost.
+ */
+export function internalErrorResult(i: number, started: number, e: unknown): WireResult {
+  return {
+    i,
+    status: 'error',
+    passed: 0,
+    total: 0,
+    ms: Math.round(performance.now() - started),
+    stdout: '',
+    error: `sandbox internal error: ${e instanceof Error ? e.message : String(e)}`,
+  };
+}
+
 export function sendToParent(m: FromWorker): void {
   if (process.send && process.connected) process.send(m);
 }

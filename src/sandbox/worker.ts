@@ -18,7 +18,14 @@ import { fileURLToPath } from 'node:url';
 import ivm from 'isolated-vm';
 import type { ExecStatus, VerdictMode } from './types.ts';
 import { planTests } from './test-plan.ts';
-import { sendToParent, serveWorker, type WireProgram, type WireResult, type WorkerOptions } from './protocol.ts';
+import {
+  internalErrorResult,
+  sendToParent,
+  serveWorker,
+  type WireProgram,
+  type WireResult,
+  type WorkerOptions,
+} from './protocol.ts';
 
 const HARNESS_FILES = ['primordials.js', 'comparisons.js', 'inspect.js', 'assert.js', 'snapshot.js', 'harness.js'];
 /** How often the worker reports progress while a batch runs, ms. */
@@ -175,7 +182,7 @@ class Host {
     return [ctx, controller];
   }
 
-  async run(p: WireProgram): Promise<WireResult> {
+  run(p: WireProgram): WireResult {
     // Test hook: emulate a native crash of this process (tests cannot crash it from inside).
     if (CRASH_MARKER && p.code.includes(CRASH_MARKER)) process.kill(process.pid, 'SIGKILL');
     const t0 = performance.now();
@@ -582,19 +589,11 @@ async function runBatch(host: Host, batch: number, programs: WireProgram[]): Pro
     const started = performance.now();
     let r: WireResult;
     try {
-      r = await host.run(p);
+      r = host.run(p);
     } catch (e) {
       // A bug or an isolated-vm failure outside the per-program handling: never lose the program.
       host.recycle();
-      r = {
-        i: p.i,
-        status: 'error',
-        passed: 0,
-        total: 0,
-        ms: Math.round(performance.now() - started),
-        stdout: '',
-        error: `sandbox internal error: ${e instanceof Error ? e.message : String(e)}`,
-      };
+      r = internalErrorResult(p.i, started, e);
       if (process.env.ANCHOR_DEBUG) process.stderr.write(`sandbox worker: ${e instanceof Error ? e.stack : String(e)}\n`);
     }
     buffered.push(r);

@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sendToParent, serveWorker, type WireProgram, type WireResult } from '../protocol.ts';
+import { internalErrorResult, sendToParent, serveWorker, type WireProgram, type WireResult } from '../protocol.ts';
 import { PythonRuntime } from './runtime.ts';
 
 const PROGRESS_MS = 50;
@@ -68,15 +68,7 @@ async function runBatch(rt: PythonRuntime, batch: number, programs: WireProgram[
         };
       } catch (e) {
         rt.discard(true);
-        r = {
-          i: p.i,
-          status: 'error',
-          passed: 0,
-          total: 0,
-          ms: Math.round(performance.now() - started),
-          stdout: '',
-          error: `sandbox internal error: ${e instanceof Error ? e.message : String(e)}`,
-        };
+        r = internalErrorResult(p.i, started, e);
       }
       buffered.push(r);
     }
