@@ -286,6 +286,9 @@ function setupHarness(P, config) {
   // The tests' script threw (a separate flag: any value, `undefined` included, can be thrown).
   let threw = false;
   let thrownError = '';
+  // What the tests' script threw was the bridge's refusal of an answer too large or too deep to
+  // snapshot (a harness verdict, never re-read as the program running out of memory).
+  let refused = false;
   function describe(e) {
     try {
       if (typeof e === 'object' && e !== null && P.ObjectPrototypeHasOwnProperty(e, 'snapshotRefused')) {
@@ -324,6 +327,7 @@ function setupHarness(P, config) {
       asyncError,
       threw,
       thrownError,
+      refused,
     };
   }
 
@@ -367,6 +371,7 @@ function setupHarness(P, config) {
     asyncError = '';
     threw = false;
     thrownError = '';
+    refused = false;
     reseed(seed);
     const B = getBridge();
     B.reset();
@@ -409,6 +414,7 @@ function setupHarness(P, config) {
     } catch (e) {
       threw = true;
       thrownError = describe(e);
+      refused = B.refused(e);
       return;
     }
     void watch(result);

@@ -478,6 +478,11 @@ function createBridge(P, S, describe, C) {
   // any Proxy without running its traps. Given by the tests realm at the first binding.
   let ExternalCopy;
   let opaque = 0;
+  // Tests realm: the last error made for an answer the snapshot refused (see `stub`).
+  let refusal;
+  // encodeOut's own refusals only (it reads no getters and runs no traps, so nothing of the
+  // program's can be thrown from it).
+  const refusedBySnapshot = (e) => typeof e === 'object' && e !== null && P.ObjectPrototypeHasOwnProperty(e, 'snapshotRefused');
 
   const out = {
     __proto__: null,
@@ -581,7 +586,11 @@ function createBridge(P, S, describe, C) {
       if (tag === 49) return S.decode(StringPrototypeSlice(answer, 1), into);
       // '2': the function threw a value that could be snapshotted (an error keeps its class).
       if (tag === 50) throw S.decode(StringPrototypeSlice(answer, 1), into);
-      throw new Error(StringPrototypeSlice(answer, 1));
+      const e = new Error(StringPrototypeSlice(answer, 1));
+      // '3': the snapshot refused the answer (too large, too deep, a Proxy). Remembered by
+      // identity so the harness can tell this refusal from anything the program threw.
+      if (tag === 51) refusal = e;
+      throw e;
     };
   }
 
@@ -596,13 +605,14 @@ function createBridge(P, S, describe, C) {
         try {
           return '2' + encodeOut(e);
         } catch {
+          // The program's own error, too large to copy: its (capped) description, not a refusal.
           return '0' + describe(e);
         }
       }
       try {
         return '1' + encodeOut(result);
       } catch (e) {
-        return '0' + describe(e);
+        return (refusedBySnapshot(e) ? '3' : '0') + describe(e);
       }
     }
     if (op === OP_SETTLE) {
@@ -636,6 +646,11 @@ function createBridge(P, S, describe, C) {
       local = [];
       waiting = new Map();
       remote = undefined;
+      refusal = undefined;
+    },
+    /** Whether `e` is the error this realm made for an answer the snapshot refused. */
+    refused(e) {
+      return refusal !== undefined && e === refusal;
     },
     encode: encodeOut,
     decodeNode: (node) => S.decodeTree(node, into),

@@ -85,6 +85,8 @@ interface Verdict {
   asyncError: string;
   threw: boolean;
   thrownError: string;
+  /** What the tests threw was the snapshot's refusal of an answer (too large, too deep, a Proxy). */
+  refused: boolean;
 }
 
 type Controller = ivm.Reference<(...args: unknown[]) => unknown>;
@@ -317,8 +319,10 @@ class Host {
       }
       const pv = programOut();
       // The tests stopped on an error while the isolate's memory is nearly exhausted (a call of
-      // the solution ran out of it): out of memory, by the host's measure.
-      if (v.threw && v.failed === 0 && this.nearMemoryLimit(isolate)) {
+      // the solution ran out of it): out of memory, by the host's measure. An answer the snapshot
+      // refused stays an error whatever the heap holds (a 30 MB answer fills much of 64 MB, and
+      // whether it is collected yet must not decide the status).
+      if (v.threw && !v.refused && v.failed === 0 && this.nearMemoryLimit(isolate)) {
         recycle = true;
         return done('oom', {
           ...counts(v),

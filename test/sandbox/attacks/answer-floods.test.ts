@@ -19,6 +19,10 @@ describe('attack: floods through errors and answers', () => {
       thrownString: `  throw 'z'.repeat(30e6);\n}\n`,
       hugeArray: `  return new Array(3e6).fill(7);\n}\n`,
       hugeString: `  return 's'.repeat(30e6);\n}\n`,
+      // The same refusal with the isolate's memory held nearly full on purpose: still the
+      // snapshot's error, not `oom` (whether the heap was full once decided it).
+      hugeStringFullHeap: `  globalThis.keep = new Uint8Array(50e6).fill(1);\n  return 's'.repeat(20e6);\n}\n`,
+      hugeArrayFullHeap: `  globalThis.keep = new Uint8Array(50e6).fill(1);\n  return new Array(3e6).fill(7);\n}\n`,
       deepNest: `  let a = [];\n  for (let i = 0; i < 1e5; i++) a = [a];\n  return a;\n}\n`,
     });
     for (const [id, r] of Object.entries(res)) {
@@ -29,6 +33,8 @@ describe('attack: floods through errors and answers', () => {
       expect(res[id]!.error, id).toMatch(/truncated: messages are capped at \d+ characters/);
     expect(res.hugeArray!.error).toMatch(/snapshot cap/);
     expect(res.hugeString!.error).toMatch(/snapshot cap/);
+    expect(res.hugeStringFullHeap!.error).toMatch(/snapshot cap/);
+    expect(res.hugeArrayFullHeap!.error).toMatch(/snapshot cap/);
     expect(res.deepNest!.error).toMatch(/nested deeper than/);
   });
 
