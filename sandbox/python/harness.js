@@ -25,6 +25,16 @@ function createPythonRuntime(g, files, config, guard) {
   let M;
   let stagePtr = 0;
   let runPtr = 0;
+  let compilePtr = 0;
+  // The tests' compiled parts (harness.py's compile_tests), by verdict mode, tests and prompt: a
+  // GRPO group's completions, or an eval's samples, share one problem's tests. Kept here, out of
+  // the program's reach (Python cannot touch JavaScript objects), least recently used first out.
+  const testsCache = new Map();
+  const TESTS_CACHE_ENTRIES = 256;
+  const TESTS_CACHE_MAX_CHARS = 65536;
+  // The private names' tag (harness.py's _names): random per runtime, from the host, so a
+  // program cannot know it in advance; fixed for the runtime, so cached tests stay valid.
+  const tag = String(config.tag);
   let image;
   let imageTop = 0;
   let sbrkAddr = 0;
@@ -155,9 +165,9 @@ function createPythonRuntime(g, files, config, guard) {
       .runPython(
         [
           'import sys',
-          '_anchor_keep = (_anchor_stage, _anchor_run)',
-          '_anchor_ids = (id(_anchor_stage), id(_anchor_run), id(None))',
-          'del _anchor_stage, _anchor_run',
+          '_anchor_keep = (_anchor_stage, _anchor_run, _anchor_compile_tests)',
+          '_anchor_ids = (id(_anchor_stage), id(_anchor_run), id(None), id(_anchor_compile_tests))',
+          'del _anchor_stage, _anchor_run, _anchor_compile_tests',
           // Warm the modules tests commonly import, so programs do not pay for it every time.
           // Drop the JS bridge modules: re-importing them is denied by the audit hook.
           'for _m in [m for m in sys.modules if m.split(".")[0] in ("js", "pyodide_js", "pyodide", "_pyodide", "_pyodide_core")]: del sys.modules[_m]',
@@ -174,8 +184,10 @@ function createPythonRuntime(g, files, config, guard) {
     stagePtr = ids[0];
     runPtr = ids[1];
     noneRef = ids[2];
+    compilePtr = ids[3];
     M._Py_IncRef(stagePtr);
     M._Py_IncRef(runPtr);
+    M._Py_IncRef(compilePtr);
     py.runPython('del _anchor_ids, _anchor_keep; import gc; gc.collect()');
     sbrkAddr = M._emscripten_get_sbrk_ptr();
     // Warm-up programs so lazily created state (caches, interned strings) is in the image.
@@ -237,6 +249,35 @@ function createPythonRuntime(g, files, config, guard) {
     M.stackRestore(savedStack);
   }
 
+  /**
+   * The tests' compiled parts as text, from the cache or compiled now (on the pristine heap:
+   * no program has run since the last restore); null when they do not compile, and stage then
+   * compiles them itself and reports why.
+   */
+  function compiledTests(tests, prompt, verdict) {
+    const key = verdict + '\0' + tests + '\0' + (prompt === null ? '\u0001' : prompt);
+    const hit = testsCache.get(key);
+    if (hit !== undefined) {
+      testsCache.delete(key);
+      testsCache.set(key, hit);
+      return hit;
+    }
+    const r = callPy(compilePtr, [tests, prompt, tag, verdict]);
+    if (!r) {
+      M._PyErr_Clear();
+      return null;
+    }
+    const text = r === noneRef ? null : bytesOf(r);
+    M._Py_DecRef(r);
+    if (text === null) return null;
+    // Very large tests are not kept (the isolate's own heap is small); they compile every time.
+    if (key.length + text.length <= TESTS_CACHE_MAX_CHARS) {
+      testsCache.set(key, text);
+      if (testsCache.size > TESTS_CACHE_ENTRIES) testsCache.delete(testsCache.keys().next().value);
+    }
+    return text;
+  }
+
   function runOnce(code, tests, prompt, nonce, seed, verdict, watch) {
     fsDirty = false;
     guard.tainted = false;
@@ -244,11 +285,12 @@ function createPythonRuntime(g, files, config, guard) {
     // Per-program random source and clocks (see shims.js): a verdict is a function of the program.
     guard.rng = seed | 0;
     guard.ticks = 0;
+    const compiled = tests === null ? null : compiledTests(tests, prompt, verdict);
     guard.watching = watch;
     let staged;
     let result;
     try {
-      staged = callPy(stagePtr, [code, tests, prompt, nonce, String(seed | 0), verdict]);
+      staged = callPy(stagePtr, [code, tests, prompt, nonce, String(seed | 0), verdict, tag, compiled]);
       if (!staged) {
         if (config.debug) M._PyErr_Print();
         M._PyErr_Clear();

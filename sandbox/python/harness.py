@@ -1,9 +1,10 @@
 # Runs INSIDE the isolate, in Pyodide, once per runtime before the pristine memory image is taken.
 #
-# Defines the two entry points the in-isolate JavaScript harness calls by raw pointer (no
-# PyProxy, no JS objects cross into Python): stage(code, tests, prompt, nonce, seed, strict)
-# compiles the program and prepares its namespaces; run() executes it and returns the verdict as
-# bytes. Nothing here is bound in any module: after setup the JS side holds the only references,
+# Defines the three entry points the in-isolate JavaScript harness calls by raw pointer (no
+# PyProxy, no JS objects cross into Python): compile_tests(tests, prompt, tag, mode) compiles a
+# problem's tests once, for the JS side to cache; stage(code, tests, prompt, nonce, seed, mode,
+# tag, compiled) compiles the program and prepares its namespaces; run() executes it and returns
+# the verdict as bytes. Nothing here is bound in any module: after setup the JS side holds the only references,
 # so Python code can reach these functions only through introspection, which the audit hook denies.
 #
 # Realms. The solution runs in a fresh `__main__`-like namespace whose `__builtins__` is a private
@@ -90,6 +91,11 @@ def _anchor_setup():
     _everything = slice(None)
     import _collections
     _tuplegetter = _collections._tuplegetter
+    import marshal
+    _marshal_dumps = marshal.dumps
+    _marshal_loads = marshal.loads
+    _str_encode = str.encode
+    _bytes_decode = bytes.decode
     ERR_CAP = 2000
 
     # Signal handlers are called with the frame that was running, whose f_back chain leads to
@@ -552,8 +558,7 @@ def _anchor_setup():
                         new = ast.If(ast.UnaryOp(ast.Not(), call), [ast.Raise(exc, None)], [])
                         ast.copy_location(new, s)
                         seq[j] = new
-        st['assert_lines'] = [n.lineno for n in asserts]
-        return _fix(tree), _len(asserts)
+        return _fix(tree), _len(asserts), [n.lineno for n in asserts]
 
     def _rewrite_expr(e, cmp_name):
         if _isinstance(e, ast.Compare) and _len(e.ops) == 1 and _type(e.ops[0]) in OPS:
@@ -591,9 +596,37 @@ def _anchor_setup():
         except _BaseException:
             return None, ()
 
+    # ---- the tests, compiled once -----------------------------------------------------------
+
+    def _names(tag):
+        # The private names the instrumented tests call (see stage).
+        return ('__anchor_ok_' + tag + '__', '__anchor_ae_' + tag + '__', '__anchor_cmp_' + tag + '__')
+
+    def _tests_parts(tests, prompt, tag, strict):
+        # Everything a program's run needs of its tests and prompt: a function of these arguments
+        # alone, computed before any program code runs.
+        tree = _ast_parse(tests, 'tests.py')
+        tests_names = _frozenset(x.id for x in _ast_walk(tree) if _isinstance(x, ast.Name))
+        tree, n, lines = _instrument(tree, _names(tag), strict)
+        code = _compile(tree, 'tests.py', 'exec', dont_inherit=True)
+        prompt_code, prompt_names = _prompt_names(prompt) if prompt is not None else (None, ())
+        return code, n, lines, tests_names, prompt_code, prompt_names
+
+    def compile_tests(tests, prompt, tag, mode):
+        # The tests' parts, marshaled, for the JS side to keep: many programs share one problem's
+        # tests (a GRPO group, an eval's samples), and parsing, instrumenting and compiling them
+        # costs more than running a short solution. Called on the pristine heap, before the
+        # program; its bytes travel as text (latin-1 code points in UTF-8). None if they do not
+        # compile (stage then reports why).
+        try:
+            parts = _tests_parts(tests, prompt, tag, mode == 'strict')
+            return _str_encode(_bytes_decode(_marshal_dumps(parts), 'latin-1'), 'utf-8')
+        except _BaseException:
+            return None
+
     # ---- one program --------------------------------------------------------------------------
 
-    def stage(code, tests, prompt, nonce, seed, mode):
+    def stage(code, tests, prompt, nonce, seed, mode, tag, compiled):
         seed = _int(seed)
         strict = mode == 'strict'
         st.clear()
@@ -620,31 +653,33 @@ def _anchor_setup():
             (passed if v else failed).add(k)
             return v
 
-        # Private names are per run: a program cannot call them by a name it knows in advance.
-        # With separate tests they are bound only in the tests' namespace.
-        tag = nonce[:16]
-        names = ('__anchor_ok_' + tag + '__', '__anchor_ae_' + tag + '__', '__anchor_cmp_' + tag + '__')
+        # Private names carry the runtime's random tag: a program cannot call them by a name it
+        # knows in advance. With separate tests they are bound only in the tests' namespace.
+        names = _names(tag)
         st['names'] = names
         st['ok'] = ok
         try:
             if tests is None:
-                tree, n = _instrument(_ast_parse(code, 'program.py'), names, False)
+                tree, n, lines = _instrument(_ast_parse(code, 'program.py'), names, False)
                 st['code'] = _compile(tree, 'program.py', 'exec', dont_inherit=True)
                 st['tests'] = None
+                st['prompt'] = (None, ())
             else:
                 st['code'] = _compile(code, 'program.py', 'exec', dont_inherit=True)
-                tree = _ast_parse(tests, 'tests.py')
-                st['tests_names'] = frozenset(x.id for x in _ast_walk(tree) if _isinstance(x, ast.Name))
-                tree, n = _instrument(tree, names, st['strict'])
-                st['tests'] = _compile(tree, 'tests.py', 'exec', dont_inherit=True)
+                if compiled is not None:
+                    parts = _marshal_loads(_str_encode(compiled, 'latin-1'))
+                else:
+                    parts = _tests_parts(tests, prompt, tag, st['strict'])
+                st['tests'], n, lines, st['tests_names'], prompt_code, prompt_names = parts
+                st['prompt'] = (prompt_code, prompt_names)
             st['n_asserts'] = n
+            st['assert_lines'] = lines
         except _MemoryError:
             return _out('memory', 'MemoryError while compiling')
         except _BaseException as e:
             # Raised by the compiler before any program code ran: its own str() is safe here and
             # carries the file and line.
             return _out('syntax', _cap(_class_name(_type(e)) + ': ' + _str(e)))
-        st['prompt'] = _prompt_names(prompt) if (prompt is not None and tests is not None) else (None, ())
         main = _ModuleType('__main__')
         g = main.__dict__
         g['__builtins__'] = _builtins_module()
@@ -739,8 +774,8 @@ def _anchor_setup():
             return _out('fail', 'the assertion at line ' + _str(st['assert_lines'][_min(st['failed'])]) + ' failed (the tests caught its AssertionError)')
         return _out('completed', '')
 
-    return stage, run
+    return stage, run, compile_tests
 
 
-_anchor_stage, _anchor_run = _anchor_setup()
+_anchor_stage, _anchor_run, _anchor_compile_tests = _anchor_setup()
 del _anchor_setup

@@ -131,6 +131,9 @@ export class PythonRuntime {
         recycleHeapBytes: 0,
         // Fixed, so every runtime's pristine image is the same; programs are reseeded per run.
         seed: 0x2545f491,
+        // The tests' private names' tag (harness.py): random per runtime, so no program can name
+        // them in advance; the same for all its programs, so compiled tests can be reused.
+        tag: randomBytes(8).toString('hex'),
         debug: !!process.env.ANCHOR_DEBUG,
       };
       // Heap limits depend on the pristine image size, known only after boot; set generously

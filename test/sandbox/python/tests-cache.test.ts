@@ -1,0 +1,58 @@
+/**
+ * The Python runtime compiles a problem's tests once and keeps the compiled form (by verdict
+ * mode, tests and prompt) for the programs that share them. A cached entry must give exactly the
+ * verdicts a fresh compile gives: per program, per prompt, and whatever the previous program did.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { PythonRuntime } from '../../../src/sandbox/python/runtime.ts';
+import { ADD_OK, ADD_TESTS, ADD_WRONG } from './helpers.ts';
+
+describe('python sandbox: compiled tests shared between programs', () => {
+  const rt = new PythonRuntime({ memoryMb: 64, stdoutLimit: 65536, minAssertions: 1, verdict: 'strict', seed: 0 });
+  afterAll(() => rt.close());
+
+  it('right and wrong solutions of one problem, interleaved, keep their own verdicts', async () => {
+    const seen: string[] = [];
+    for (const code of [ADD_OK, ADD_WRONG, ADD_OK, ADD_WRONG, ADD_OK]) {
+      const r = await rt.run({ code, tests: ADD_TESTS }, 5000);
+      seen.push(`${r.status} ${r.passed}/${r.total}`);
+    }
+    expect(seen).toEqual(['pass 3/3', 'fail 0/3', 'pass 3/3', 'fail 0/3', 'pass 3/3']);
+  });
+
+  it("the same tests under another prompt use that prompt's helpers", async () => {
+    // The tests call the prompt's `helper`, not the solution's redefinition of it.
+    const tests = 'assert f() == helper()\n';
+    // Prompts end in a docstring, as HumanEval's do (a prompt that does not parse has no helpers).
+    const promptOne = 'def helper():\n    return 1\n\ndef f():\n    """Return helper()."""\n';
+    const promptTwo = 'def helper():\n    return 2\n\ndef f():\n    """Return helper()."""\n';
+    const completion = '    return 2\n\ndef helper():\n    return 2\n';
+    const run = (prompt: string) => rt.run({ code: prompt + completion, tests, prompt }, 5000);
+    const verdicts: string[] = [];
+    for (const prompt of [promptOne, promptTwo, promptOne, promptTwo]) verdicts.push((await run(prompt)).status);
+    expect(verdicts).toEqual(['fail', 'pass', 'fail', 'pass']);
+  });
+
+  it('tests that do not compile are reported every time', async () => {
+    for (let i = 0; i < 2; i++) {
+      const r = await rt.run({ code: ADD_OK, tests: 'assert add(1, 2) == 3\nassert (\n' }, 5000);
+      expect(r.status).toBe('syntax_error');
+    }
+    expect((await rt.run({ code: ADD_OK, tests: ADD_TESTS }, 5000)).status).toBe('pass');
+  });
+
+  it("a program that patches the compiler's and marshal's functions changes nothing for the next", async () => {
+    const tamper = [
+      'import marshal, builtins, ast',
+      "marshal.loads = lambda *a, **k: compile('pass', 'tests.py', 'exec')",
+      "builtins.compile = lambda *a, **k: compile('pass', 'tests.py', 'exec')",
+      'ast.parse = lambda *a, **k: ast.Module([], [])',
+    ].join('\n');
+    const first = await rt.run({ code: `${tamper}\n${ADD_WRONG}`, tests: ADD_TESTS }, 5000);
+    expect(first.status).toBe('fail');
+    const next = await rt.run({ code: ADD_WRONG, tests: ADD_TESTS }, 5000);
+    expect(`${next.status} ${next.passed}/${next.total}`).toBe('fail 0/3');
+    const fresh = await rt.run({ code: ADD_WRONG, tests: `${ADD_TESTS}\n# another problem's tests\n` }, 5000);
+    expect(`${fresh.status} ${fresh.passed}/${fresh.total}`).toBe('fail 0/3');
+  });
+});
