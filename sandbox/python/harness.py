@@ -602,6 +602,9 @@ def _anchor_setup():
         # The private names the instrumented tests call (see stage).
         return ('__anchor_ok_' + tag + '__', '__anchor_ae_' + tag + '__', '__anchor_cmp_' + tag + '__')
 
+    # The parts compile_tests just made, for the stage right after it (emptied by the heap restore).
+    fresh = []
+
     def _tests_parts(tests, prompt, tag, strict):
         # Everything a program's run needs of its tests and prompt: a function of these arguments
         # alone, computed before any program code runs.
@@ -618,15 +621,20 @@ def _anchor_setup():
         # costs more than running a short solution. Called on the pristine heap, before the
         # program; its bytes travel as text (latin-1 code points in UTF-8). None if they do not
         # compile (stage then reports why).
+        fresh.clear()
         try:
             parts = _tests_parts(tests, prompt, tag, mode == 'strict')
-            return _str_encode(_bytes_decode(_marshal_dumps(parts), 'latin-1'), 'utf-8')
+            text = _str_encode(_bytes_decode(_marshal_dumps(parts), 'latin-1'), 'utf-8')
         except _BaseException:
             return None
+        # The stage that follows uses these objects as they are (no round trip through marshal).
+        fresh.append(parts)
+        return text
 
     # ---- one program --------------------------------------------------------------------------
 
     def stage(code, tests, prompt, nonce, seed, mode, tag, compiled):
+        just_compiled = fresh.pop() if fresh else None
         seed = _int(seed)
         strict = mode == 'strict'
         st.clear()
@@ -666,7 +674,9 @@ def _anchor_setup():
                 st['prompt'] = (None, ())
             else:
                 st['code'] = _compile(code, 'program.py', 'exec', dont_inherit=True)
-                if compiled is not None:
+                if just_compiled is not None:
+                    parts = just_compiled
+                elif compiled is not None:
                     parts = _marshal_loads(_str_encode(compiled, 'latin-1'))
                 else:
                     parts = _tests_parts(tests, prompt, tag, st['strict'])
