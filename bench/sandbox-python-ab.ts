@@ -8,19 +8,32 @@
  *   npx tsx bench/sandbox-python-ab.ts /path/to/other-checkout [repeats]
  *
  * The other checkout needs its own `src/sandbox/index.ts` with the same `createExecutor` API and
- * can share this checkout's node_modules (a symlink). The first repeat of each side is reported
- * apart: runtimes that keep state between programs (compiled tests) are cold there.
- * Needs ../shared/datasets/HumanEval.jsonl and Linux's /proc.
+ * can share this checkout's node_modules (a symlink). Two workloads: tests seen before (a GRPO
+ * group's completions share their tests) and tests never seen. Writes the "## Sandbox (Python)
+ * against another checkout" section of BENCHMARKS.md. Needs ../shared/datasets/HumanEval.jsonl
+ * and Linux's /proc.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadDataset } from '../src/datasets/formats.ts';
 import { createExecutor, type Executor, type ProgramSpec } from '../src/sandbox/index.ts';
-import { median } from './benchmarks-file.ts';
+import { machineLoad, median, writeBenchSection } from './benchmarks-file.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TICKS_PER_S = 100; // Linux USER_HZ
+
+type Kind = 'repeated' | 'fresh';
+
+/** A checkout's commit, short (or its path when it is not a git checkout). */
+function gitHead(dir: string): string {
+  try {
+    return execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return dir;
+  }
+}
 
 /** CPU seconds (user + system) of the live descendants of this process whose command line names `root`. */
 function workersCpu(root: string): number {
@@ -71,40 +84,65 @@ async function main(): Promise<void> {
     createExecutor: typeof createExecutor;
   };
   const opts = { workers: 2, timeoutMs: 10_000, memoryMb: 64 };
-  const sides: Array<{ name: string; root: string; ex: Executor; rates: number[]; cpu: number[] }> = [
-    { name: 'this', root: repoRoot, ex: createExecutor(opts), rates: [], cpu: [] },
-    { name: 'other', root: other, ex: otherModule.createExecutor(opts), rates: [], cpu: [] },
-  ];
-  const load0 = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  type Side = { name: string; root: string; ex: Executor; rates: Record<Kind, number[]>; cpu: Record<Kind, number[]> };
+  const side = (name: string, root: string, ex: Executor): Side => ({
+    name,
+    root,
+    ex,
+    rates: { repeated: [], fresh: [] },
+    cpu: { repeated: [], fresh: [] },
+  });
+  const sides: Side[] = [side('this', repoRoot, createExecutor(opts)), side('other', other, otherModule.createExecutor(opts))];
+  const load0 = machineLoad();
   // Spawn the workers and boot Pyodide in each (not timed).
   for (const s of sides) await s.ex.run(specs.slice(0, 4).map((p) => ({ ...p, tests: 'assert True\n' })));
-  for (let r = 0; r < repeats; r++) {
-    for (const s of sides) {
-      const batch = [...specs, ...specs];
-      const c0 = workersCpu(s.root);
-      const t0 = performance.now();
-      const results = await s.ex.run(batch);
-      const rate = batch.length / ((performance.now() - t0) / 1000);
-      const cpuMs = ((workersCpu(s.root) - c0) * 1000) / batch.length;
-      const passed = results.filter((x) => x.status === 'pass').length;
-      s.rates.push(rate);
-      s.cpu.push(cpuMs);
-      console.log(
-        `${s.name} repeat ${r}: ${rate.toFixed(1)} programs/s, ${cpuMs.toFixed(2)} ms worker CPU/program, ${passed}/${batch.length} pass`,
-      );
+  let unique = 0;
+  // All repeats of one workload, then the other's: fresh tests must not push the repeated ones
+  // out of a runtime's cache between repeats.
+  for (const kind of ['repeated', 'fresh'] as const) {
+    for (let r = 0; r < repeats; r++) {
+      for (const s of sides) {
+        // repeated: the 164 programs twice, tests as in the dataset (seen before after the first
+        // pass); fresh: each program once with tests no run has seen (a comment appended).
+        const batch =
+          kind === 'repeated' ? [...specs, ...specs] : specs.map((p) => ({ ...p, tests: `${p.tests}\n# ${unique++}\n` }));
+        const c0 = workersCpu(s.root);
+        const t0 = performance.now();
+        const results = await s.ex.run(batch);
+        const rate = batch.length / ((performance.now() - t0) / 1000);
+        const cpuMs = ((workersCpu(s.root) - c0) * 1000) / batch.length;
+        const passed = results.filter((x) => x.status === 'pass').length;
+        s.rates[kind].push(rate);
+        s.cpu[kind].push(cpuMs);
+        console.log(
+          `${s.name} repeat ${r} ${kind}: ${rate.toFixed(1)} programs/s, ${cpuMs.toFixed(2)} ms worker CPU/program, ${passed}/${batch.length} pass`,
+        );
+      }
     }
   }
-  const load1 = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  const [a, b] = sides as [(typeof sides)[0], (typeof sides)[0]];
-  const warm = (x: number[]) => (x.length > 1 ? x.slice(1) : x);
-  console.log(`load average ${load0} → ${load1}; this = ${repoRoot}, other = ${other}`);
-  console.log(
-    `first repeat (cold): this ${a.rates[0]!.toFixed(1)}/s vs other ${b.rates[0]!.toFixed(1)}/s; CPU ${a.cpu[0]!.toFixed(2)} vs ${b.cpu[0]!.toFixed(2)} ms/program`,
-  );
-  console.log(
-    `later repeats, medians: wall this ${median(warm(a.rates)).toFixed(1)}/s vs other ${median(warm(b.rates)).toFixed(1)}/s (this/other ${(median(warm(a.rates)) / median(warm(b.rates))).toFixed(3)}); ` +
-      `CPU ${median(warm(a.cpu)).toFixed(2)} vs ${median(warm(b.cpu)).toFixed(2)} ms/program (throughput this/other ${(median(warm(b.cpu)) / median(warm(a.cpu))).toFixed(3)})`,
-  );
+  const [a, b] = sides as [Side, Side];
+  const row = (kind: Kind, what: string) => {
+    const ra = median(a.rates[kind]);
+    const rb = median(b.rates[kind]);
+    const ca = median(a.cpu[kind]);
+    const cb = median(b.cpu[kind]);
+    return `| ${what} | ${ra.toFixed(1)} vs ${rb.toFixed(1)} programs/s (**${(ra / rb).toFixed(2)}×**) | ${ca.toFixed(2)} vs ${cb.toFixed(2)} ms (**${(cb / ca).toFixed(2)}×**) |`;
+  };
+  const section = [
+    '## Sandbox (Python) against another checkout',
+    '',
+    `Written by \`npx tsx bench/sandbox-python-ab.ts ${process.argv[2]} ${repeats}\` on ${new Date().toISOString()}; load average ${load0} before → ${machineLoad()} after.`,
+    `This checkout (${gitHead(repoRoot)}) against ${gitHead(other)}, both executors alive in one process (2 workers each, 10 s timeout, 64 MB), repeats alternated so both see the same load; medians of ${repeats} repeats.`,
+    'Workload: the 164 HumanEval canonical solutions (prompt + canonical_solution; test + check(entry_point)) — *repeated*: all 164 twice per repeat, tests as in the dataset (a runtime that keeps compiled tests has seen them after the first pass, as the completions of one GRPO group share their tests); *fresh*: each once with tests no earlier run has seen (a comment appended). Worker CPU = user + system time of the sandbox worker processes (from /proc), much less disturbed by other processes than wall clock.',
+    '',
+    '| workload | wall clock, this vs other (ratio) | worker CPU per program, this vs other (throughput ratio) |',
+    '|---|---|---|',
+    row('repeated', 'repeated tests'),
+    row('fresh', 'fresh tests'),
+    '',
+  ].join('\n');
+  console.log(section);
+  writeBenchSection(path.join(repoRoot, 'BENCHMARKS.md'), 'Sandbox (Python) against another checkout', section);
   for (const s of sides) await s.ex.close();
 }
 

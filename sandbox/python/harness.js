@@ -30,8 +30,12 @@ function createPythonRuntime(g, files, config, guard) {
   // GRPO group's completions, or an eval's samples, share one problem's tests. Kept here, out of
   // the program's reach (Python cannot touch JavaScript objects), least recently used first out.
   const testsCache = new Map();
-  const TESTS_CACHE_ENTRIES = 256;
-  const TESTS_CACHE_MAX_CHARS = 65536;
+  let testsCacheChars = 0;
+  // A whole training set's problems fit (MBPP's 974; an entry is a few kB), well inside the
+  // isolate's V8 heap; one entry over 64k characters is not kept.
+  const TESTS_CACHE_ENTRIES = 1024;
+  const TESTS_CACHE_CHARS = 8 * 1024 * 1024;
+  const TESTS_ENTRY_MAX_CHARS = 65536;
   // The private names' tag (harness.py's _names): random per runtime, from the host, so a
   // program cannot know it in advance; fixed for the runtime, so cached tests stay valid.
   const tag = String(config.tag);
@@ -270,10 +274,15 @@ function createPythonRuntime(g, files, config, guard) {
     const text = r === noneRef ? null : bytesOf(r);
     M._Py_DecRef(r);
     if (text === null) return null;
-    // Very large tests are not kept (the isolate's own heap is small); they compile every time.
-    if (key.length + text.length <= TESTS_CACHE_MAX_CHARS) {
+    const size = key.length + text.length;
+    if (size <= TESTS_ENTRY_MAX_CHARS) {
       testsCache.set(key, text);
-      if (testsCache.size > TESTS_CACHE_ENTRIES) testsCache.delete(testsCache.keys().next().value);
+      testsCacheChars += size;
+      while (testsCache.size > TESTS_CACHE_ENTRIES || testsCacheChars > TESTS_CACHE_CHARS) {
+        const [k, v] = testsCache.entries().next().value;
+        testsCache.delete(k);
+        testsCacheChars -= k.length + v.length;
+      }
     }
     return text;
   }
