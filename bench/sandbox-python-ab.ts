@@ -26,10 +26,10 @@ const TICKS_PER_S = 100; // Linux USER_HZ
 
 type Kind = 'repeated' | 'fresh';
 
-/** A checkout's commit, short (or its path when it is not a git checkout). */
+/** A checkout's commit, short, "-dirty" with uncommitted changes (its path when not a git checkout). */
 function gitHead(dir: string): string {
   try {
-    return execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    return execFileSync('git', ['-C', dir, 'describe', '--always', '--dirty'], { encoding: 'utf8' }).trim();
   } catch {
     return dir;
   }
