@@ -3,7 +3,7 @@
  * records, malformed lines), through the real entry point.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +51,32 @@ describe('anchor-rl sandbox run', () => {
     const last = r.stderr.trim().split('\n').at(-1);
     expect(last).toBe('3 passed, 6 failed (pass 3, fail 2, error 2, syntax_error 1, timeout 1)');
     expect(r.stdout).toBe('');
+  });
+
+  it('runs {program, tests} records with the tests apart: only their checks count', () => {
+    const input = path.join(tmp, 'separate.jsonl');
+    const tests = "const assert = require('node:assert');\nassert.deepEqual(double(2), 4);\nassert.deepEqual(double(5), 10);\n";
+    const padded = "const assert = require('node:assert');\nfor (let i = 0; i < 5; i++) assert.ok(true);\n";
+    const records = [
+      { id: 'right', program: 'function double(x) { return 2 * x; }', tests },
+      { id: 'padded-wrong', program: `${padded}function double(x) { return x + 2; }`, tests },
+      { id: 'bad-tests', program: 'function double(x) { return 2 * x; }', tests: 42 },
+    ];
+    writeFileSync(input, `${records.map((x) => JSON.stringify(x)).join('\n')}\n`);
+    const r = cli(['sandbox', 'run', input, '--timeout-ms', '1000', '--workers', '1']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows.map((x) => [x.id, x.status, x.passed, x.total])).toEqual([
+      ['right', 'pass', 2, 2],
+      // padded-wrong passes its first check (4 = 2 + 2) and fails the second; its own five
+      // assert.ok calls score nothing.
+      ['padded-wrong', 'fail', 1, 2],
+      ['bad-tests', 'error', 0, 0],
+    ]);
+    expect(String(rows[2]!.error)).toMatch(/"tests" must be a string/);
   });
 
   it('writes results to stdout without --out', () => {

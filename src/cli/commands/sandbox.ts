@@ -66,7 +66,13 @@ function parseInput(text: string): ParsedLine[] {
     }
     const language = (langRaw === undefined ? 'javascript' : (LANGUAGES[langRaw.toLowerCase()] ?? langRaw)) as Language;
     if (typeof r.program === 'string') {
-      out.push({ line, spec: { id, language, code: r.program } });
+      // With `tests`, the program is the solution and only the tests' own checks count (they run
+      // in their own realm, as in training); without, it is a self-contained program.
+      if (r.tests !== undefined && typeof r.tests !== 'string') {
+        out.push({ line, id, error: `line ${line}: "tests" must be a string` });
+        return;
+      }
+      out.push({ line, spec: { id, language, code: r.program, ...(typeof r.tests === 'string' ? { tests: r.tests } : {}) } });
       return;
     }
     if (typeof r.prompt === 'string' && typeof r.completion === 'string' && typeof r.tests === 'string') {
