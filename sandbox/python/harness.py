@@ -65,7 +65,6 @@ def _anchor_setup():
     _list = list
     _ast_parse = ast.parse
     _ast_walk = ast.walk
-    _fix = ast.fix_missing_locations
     _stdout = sys.stdout
     _stderr = sys.stderr
     _rand_inst = _random_mod._inst
@@ -529,48 +528,77 @@ def _anchor_setup():
 
     OPS = {ast.Eq: 0, ast.NotEq: 1, ast.In: 2, ast.NotIn: 3}
 
+    # Nodes without child nodes that matter here: not visited (a test's literal lists are most of
+    # its nodes).
+    LEAVES = (ast.Constant, ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)
+    _AST = ast.AST
+    _Assert = ast.Assert
+    _Compare = ast.Compare
+    _Name = ast.Name
+    _iter_fields = ast.iter_fields
+    _copy_location = ast.copy_location
+    _enumerate = enumerate
+    _hasattr = hasattr
+    _setattr = setattr
+
     def _instrument(tree, names, strict):
         # Number every `assert` statement (the tests' own checks), in source order, and turn
         # `assert T, M` into `if not ok(k, T): raise AssertionError(M)`. In strict mode,
-        # single ==, !=, in, not in comparisons inside an assert go through `compare`.
+        # single ==, !=, in, not in comparisons inside an assert's test go through `compare`.
+        # One pass over the tree, which also collects the names it reads. Returns the tree, the
+        # number of asserts, their lines and the names.
         ok_name, ae_name, cmp_name = names
-        asserts = [n for n in _ast_walk(tree) if _isinstance(n, ast.Assert)]
-        asserts.sort(key=lambda n: (n.lineno, n.col_offset))
-        index = {_ident(n): k for k, n in enumerate(asserts)}
-        if strict:
-            for a in asserts:
-                for node in _list(_ast_walk(a.test)):
-                    for field, value in _list(ast.iter_fields(node)):
-                        _rewrite_field(node, field, value, cmp_name)
-                a.test = _rewrite_expr(a.test, cmp_name)
-        for node in _list(_ast_walk(tree)):
-            for field in ('body', 'orelse', 'finalbody', 'handlers'):
-                seq = getattr(node, field, None)
-                if not _isinstance(seq, _list):
-                    continue
-                for j, s in enumerate(seq):
-                    if _isinstance(s, ast.Assert):
-                        k = index[_ident(s)]
-                        call = ast.Call(ast.Name(ok_name, ast.Load()), [ast.Constant(k), s.test], [])
-                        exc = ast.Name(ae_name, ast.Load())
-                        if s.msg is not None:
-                            exc = ast.Call(exc, [s.msg], [])
-                        new = ast.If(ast.UnaryOp(ast.Not(), call), [ast.Raise(exc, None)], [])
-                        ast.copy_location(new, s)
-                        seq[j] = new
-        return _fix(tree), _len(asserts), [n.lineno for n in asserts]
+        found = []  # (assert, the statement list holding it, its index there)
+        ids = []
+        stack = [(tree, False)]
+        while stack:
+            node, inside = stack.pop()
+            for field, value in _iter_fields(node):
+                if _isinstance(value, _list):
+                    for j, v in _enumerate(value):
+                        if _isinstance(v, LEAVES) or not _isinstance(v, _AST):
+                            continue
+                        if _type(v) is _Name:
+                            ids.append(v.id)
+                            continue
+                        if inside and strict and _type(v) is _Compare:
+                            v = _rewrite_expr(v, cmp_name)
+                            value[j] = v
+                        elif _type(v) is _Assert:
+                            found.append((v, value, j))
+                        stack.append((v, inside))
+                elif _isinstance(value, _AST) and not _isinstance(value, LEAVES):
+                    if _type(value) is _Name:
+                        ids.append(value.id)
+                        continue
+                    test = inside or (_type(node) is _Assert and field == 'test')
+                    if test and strict and _type(value) is _Compare:
+                        value = _rewrite_expr(value, cmp_name)
+                        _setattr(node, field, value)
+                    stack.append((value, test))
+        found.sort(key=lambda f: (f[0].lineno, f[0].col_offset))
+        for k, (s, seq, j) in _enumerate(found):
+            call = ast.Call(ast.Name(ok_name, ast.Load()), [ast.Constant(k), s.test], [])
+            exc = ast.Name(ae_name, ast.Load())
+            if s.msg is not None:
+                exc = ast.Call(exc, [s.msg], [])
+            new = ast.If(ast.UnaryOp(ast.Not(), call), [ast.Raise(exc, None)], [])
+            seq[j] = _located(new, s)
+        return tree, _len(found), [f[0].lineno for f in found], _frozenset(ids)
+
+    def _located(node, src):
+        # A new node and the new nodes under it take src's location (what fix_missing_locations
+        # would give them; it walks the whole tree).
+        for n in _ast_walk(node):
+            if 'lineno' in n._attributes and not _hasattr(n, 'lineno'):
+                _copy_location(n, src)
+        return node
 
     def _rewrite_expr(e, cmp_name):
-        if _isinstance(e, ast.Compare) and _len(e.ops) == 1 and _type(e.ops[0]) in OPS:
+        if _len(e.ops) == 1 and _type(e.ops[0]) in OPS:
             call = ast.Call(ast.Name(cmp_name, ast.Load()), [ast.Constant(OPS[_type(e.ops[0])]), e.left, e.comparators[0]], [])
-            return ast.copy_location(call, e)
+            return _located(call, e)
         return e
-
-    def _rewrite_field(node, field, value, cmp_name):
-        if _isinstance(value, ast.expr):
-            setattr(node, field, _rewrite_expr(value, cmp_name))
-        elif _isinstance(value, _list):
-            value[:] = [_rewrite_expr(v, cmp_name) if _isinstance(v, ast.expr) else v for v in value]
 
     def _prompt_names(prompt):
         # Top-level names the prompt defines, except the function the completion completes
@@ -608,9 +636,7 @@ def _anchor_setup():
     def _tests_parts(tests, prompt, tag, strict):
         # Everything a program's run needs of its tests and prompt: a function of these arguments
         # alone, computed before any program code runs.
-        tree = _ast_parse(tests, 'tests.py')
-        tests_names = _frozenset(x.id for x in _ast_walk(tree) if _isinstance(x, ast.Name))
-        tree, n, lines = _instrument(tree, _names(tag), strict)
+        tree, n, lines, tests_names = _instrument(_ast_parse(tests, 'tests.py'), _names(tag), strict)
         code = _compile(tree, 'tests.py', 'exec', dont_inherit=True)
         prompt_code, prompt_names = _prompt_names(prompt) if prompt is not None else (None, ())
         return code, n, lines, tests_names, prompt_code, prompt_names
@@ -668,7 +694,7 @@ def _anchor_setup():
         st['ok'] = ok
         try:
             if tests is None:
-                tree, n, lines = _instrument(_ast_parse(code, 'program.py'), names, False)
+                tree, n, lines, _ = _instrument(_ast_parse(code, 'program.py'), names, False)
                 st['code'] = _compile(tree, 'program.py', 'exec', dont_inherit=True)
                 st['tests'] = None
                 st['prompt'] = (None, ())
