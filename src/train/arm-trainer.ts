@@ -108,6 +108,17 @@ export interface TrainerState {
   windowD?: number[];
   /** The settled-label early warning. */
   gao?: GaoWarningState;
+  /**
+   * Its last reading, logged on every step until the next window closes (absent before it was
+   * checkpointed: null, as at a fresh start).
+   */
+  gaoReading?: GaoReadingLog;
+}
+
+/** The early warning's last reading as the step log reports it (`alarm/gao`, `alarm/gao_dstar`). */
+interface GaoReadingLog {
+  fired: boolean | null;
+  dStar: number | null;
 }
 
 /** One step as it moves through the pipeline (rollout → score → update → sync → settle → log). */
@@ -142,7 +153,7 @@ export class ArmTrainer {
   private readonly baseMean: { value: number };
   private windowD: number[] = [];
   private readonly gao = new GaoWarning();
-  private gaoReading: { fired: boolean | null; dStar: number | null } = { fired: null, dStar: null };
+  private gaoReading: GaoReadingLog = { fired: null, dStar: null };
   /** Milliseconds of the current step spent on RM features + predict, and on gold execution (parts of scoring). */
   private phases = { rm: 0, gold: 0 };
   /** Milliseconds the previous step's metrics record took to write (reported in this step's `perf/log_s`). */
@@ -687,6 +698,7 @@ export class ArmTrainer {
       baseMean: this.baseMean.value,
       windowD: [...this.windowD],
       gao: this.gao.getState(),
+      gaoReading: { ...this.gaoReading },
       ...(gate !== undefined ? { gate: gate as GatedState } : {}),
     };
   }
@@ -709,6 +721,7 @@ export class ArmTrainer {
     this.windowD = [...(s.windowD ?? [])];
     this.gao.setState(s.gao);
     if (s.gao === undefined) this.gao.setBase(this.baseMean.value);
+    this.gaoReading = { ...(s.gaoReading ?? { fired: null, dStar: null }) };
     this.updater.setState(s.gate);
   }
 }
