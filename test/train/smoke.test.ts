@@ -16,6 +16,13 @@ const common = ['--config', 'configs/smoke.yaml', '--set', `policy.base=${base}`
 
 const killAndResume = (arm: string) => killAndResumeRun({ work, common, arm, tensorboard: true });
 
+/** The strategy a refit line names, where it is not `random` (instant: settled as rolled out). */
+const SETTLEMENT_LOGGED: Record<string, string> = {
+  'anchored-uncertainty': 'uncertainty',
+  hybrid: 'instant',
+  'settled-gao': 'instant',
+};
+
 describe('train (smoke)', () => {
   let full: string;
   beforeAll(() => {
@@ -101,11 +108,7 @@ describe('train (smoke)', () => {
       expect(refits).toHaveLength(arm === 'gated' ? 4 : 2);
       for (const r of refits) {
         expect(r).toHaveProperty('rank');
-        expect(r.strategy).toBe(
-          r.refit
-            ? (({ 'anchored-uncertainty': 'uncertainty', hybrid: 'instant' } as Record<string, string>)[arm] ?? 'random')
-            : null,
-        );
+        expect(r.strategy).toBe(r.refit ? (SETTLEMENT_LOGGED[arm] ?? 'random') : null);
       }
     }
     const settledOf = (arm: string) =>
