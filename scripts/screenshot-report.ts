@@ -1,11 +1,12 @@
 /**
  * Render a run's (or a sweep's) report and save a screenshot of it:
  *
- *   npx tsx scripts/screenshot-report.ts RUN_DIR [OUT.png] [--window N] [--full] [--live]
+ *   npx tsx scripts/screenshot-report.ts RUN_DIR [OUT.png] [--window N] [--full] [--chart NAME] [--live]
  *
  * Writes RUN_DIR/report.html (like `anchor-rl report`) and a PNG (default docs/report-screenshot.png)
- * of its top part (title, comparison table and charts) — or the whole page with --full — taken in
- * headless Chromium (/usr/bin/chromium, or CHROMIUM_PATH).
+ * of its top part (title, comparison table and charts) — or the whole page with --full, or one
+ * chart with --chart NAME (its figure `#chart-NAME`, e.g. `gold-kl`: docs/anchoring-gold-kl.png) —
+ * taken in headless Chromium (/usr/bin/chromium, or CHROMIUM_PATH).
  *
  * With --live it writes nothing into RUN_DIR: it starts `anchor-rl serve` on RUN_DIR
  * (any free port), opens the run's (or sweep's) live page and saves its screenshot (default
@@ -26,10 +27,14 @@ async function main(): Promise<void> {
   const wi = args.indexOf('--window');
   // Default: the run's settlement window (what `anchor-rl report` uses).
   const window = wi >= 0 ? Number(args[wi + 1]) : undefined;
-  const pos = args.filter((a, i) => !a.startsWith('--') && !(wi >= 0 && i === wi + 1));
+  const ci = args.indexOf('--chart');
+  const chart = ci >= 0 ? args[ci + 1] : undefined;
+  const pos = args.filter((a, i) => !a.startsWith('--') && !(wi >= 0 && i === wi + 1) && !(ci >= 0 && i === ci + 1));
   const [runDir, outPng = live ? 'docs/live-screenshot.png' : 'docs/report-screenshot.png'] = pos;
   if (!runDir) {
-    process.stderr.write('usage: npx tsx scripts/screenshot-report.ts RUN_DIR [OUT.png] [--window N] [--full] [--live]\n');
+    process.stderr.write(
+      'usage: npx tsx scripts/screenshot-report.ts RUN_DIR [OUT.png] [--window N] [--full] [--chart NAME] [--live]\n',
+    );
     process.exit(2);
   }
   const missing = chromiumMissingReason();
@@ -55,7 +60,8 @@ async function main(): Promise<void> {
       await page.goto(url.href);
       await page.locator('#live-status.ok').waitFor({ timeout: 30_000 });
     } else await page.goto(pathToFileURL(rep!.path).href);
-    await page.screenshot({ path: resolve(outPng), fullPage: full });
+    if (chart) await page.locator(`#chart-${chart}`).screenshot({ path: resolve(outPng) });
+    else await page.screenshot({ path: resolve(outPng), fullPage: full });
   } finally {
     await browser.close();
     await server?.close();

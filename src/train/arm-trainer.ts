@@ -27,7 +27,7 @@ import { Rng, type RngState } from '../util/rng.ts';
 import type { ArmSpec } from './arms.ts';
 import { DataLoader } from './data.ts';
 import { collectGroups, type DynamicBatch, type SampledRound } from './dynamic-sampling.ts';
-import { GaoWarning, type GaoWarningState } from './early-warning.ts';
+import { type AlarmState, GaoWarning, type GaoWarningState, nextAlarm } from './early-warning.ts';
 import { k3 } from './grpo.ts';
 import { conservativeReward, parShape } from './proxy-reward.ts';
 import { GatedStep, resolveGateConfig, type GatedState } from './gated-step.ts';
@@ -108,6 +108,19 @@ export interface TrainerState {
   windowD?: number[];
   /** The settled-label early warning. */
   gao?: GaoWarningState;
+  /**
+   * Its last reading, logged on every step until the next window closes (absent before it was
+   * checkpointed: null, as at a fresh start).
+   */
+  gaoReading?: GaoReadingLog;
+  /** Adaptive settlement's alarm: raised, and quiet refits since (absent before it was checkpointed: not raised). */
+  alarm?: AlarmState;
+}
+
+/** The early warning's last reading as the step log reports it (`alarm/gao`, `alarm/gao_dstar`). */
+interface GaoReadingLog {
+  fired: boolean | null;
+  dStar: number | null;
 }
 
 /** One step as it moves through the pipeline (rollout → score → update → sync → settle → log). */
@@ -142,7 +155,8 @@ export class ArmTrainer {
   private readonly baseMean: { value: number };
   private windowD: number[] = [];
   private readonly gao = new GaoWarning();
-  private gaoReading: { fired: boolean | null; dStar: number | null } = { fired: null, dStar: null };
+  private gaoReading: GaoReadingLog = { fired: null, dStar: null };
+  private alarm: AlarmState = { raised: false, quiet: 0 };
   /** Milliseconds of the current step spent on RM features + predict, and on gold execution (parts of scoring). */
   private phases = { rm: 0, gold: 0 };
   /** Milliseconds the previous step's metrics record took to write (reported in this step's `perf/log_s`). */
@@ -421,6 +435,7 @@ export class ArmTrainer {
     log.record(K.lr, last.lr);
     log.record(K.settled, r.settled);
     log.record(K.settleRate, this.updater.settlementRate(this.settleRate));
+    if (cfg.settlement.adaptive.enabled) log.record(K.rmWeight, this.rmWeight);
     log.recordAll(r.update.metrics());
     log.record(K.budget, this.budget);
     log.record(K.goldBudget, this.goldBudget);
@@ -597,11 +612,13 @@ export class ArmTrainer {
     });
 
     // Adaptive settlement: an alarm (drift above τ, or the settled-label early warning) raises σ
-    // and damps the RM reward for the next window.
+    // and damps the RM reward for the next window; it is released after `release` quiet refits in
+    // a row (never when null), so one noisy reading does not hand the policy back to the RM.
     const a = cfg.settlement.adaptive;
     if (a.enabled) {
-      const alarmed = a.signal === 'gao' ? reading.fired === true : drift > a.tau;
-      if (alarmed) {
+      const fired = a.signal === 'gao' ? reading.fired === true : drift > a.tau;
+      this.alarm = nextAlarm(this.alarm, fired, a.release);
+      if (this.alarm.raised) {
         this.settleRate = Math.min(a.max_rate, this.settleRate * a.growth);
         this.rmWeight = a.rm_weight;
       } else {
@@ -687,6 +704,8 @@ export class ArmTrainer {
       baseMean: this.baseMean.value,
       windowD: [...this.windowD],
       gao: this.gao.getState(),
+      gaoReading: { ...this.gaoReading },
+      alarm: { ...this.alarm },
       ...(gate !== undefined ? { gate: gate as GatedState } : {}),
     };
   }
@@ -709,6 +728,8 @@ export class ArmTrainer {
     this.windowD = [...(s.windowD ?? [])];
     this.gao.setState(s.gao);
     if (s.gao === undefined) this.gao.setBase(this.baseMean.value);
+    this.gaoReading = { ...(s.gaoReading ?? { fired: null, dStar: null }) };
+    this.alarm = { ...(s.alarm ?? { raised: false, quiet: 0 }) };
     this.updater.setState(s.gate);
   }
 }

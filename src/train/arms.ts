@@ -124,6 +124,19 @@ export const ARM_REGISTRY: Record<string, ArmSpec> = {
       settlement: { strategy: 'groups', adaptive: { enabled: true, signal: 'gao', growth: 1, rm_weight: 0 } },
     },
   },
+  'settled-gao-hold': {
+    name: 'settled-gao-hold',
+    describe:
+      "settled-gao with a steadier thermostat: once the settled-label early warning fires, the RM's groups stay silenced until 3 refits in a row are quiet (settlement.adaptive.release 3), so one noisy window does not hand the policy back to the RM — same budget",
+    reward: 'settled-rm',
+    labels: 'execution',
+    overlay: {
+      settlement: {
+        strategy: 'groups',
+        adaptive: { enabled: true, signal: 'gao', growth: 1, rm_weight: 0, release: 3 },
+      },
+    },
+  },
   ensemble: {
     name: 'ensemble',
     describe:

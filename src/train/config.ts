@@ -221,11 +221,20 @@ export const settlementConfigSchema = z
           .max(1)
           .default(0.5)
           .describe('Multiplier on RM-reward advantages in a window after a drift alarm (1 otherwise).'),
+        release: z
+          .number()
+          .int()
+          .min(1)
+          .nullable()
+          .default(1)
+          .describe(
+            'Hysteresis: consecutive quiet refits (no alarm) before a raised alarm is released (refits; default 1: the first quiet refit releases it). null: never — once raised, the alarm holds for the rest of the run.',
+          ),
       })
       .strict()
       .prefault({})
       .describe(
-        'Adaptive settlement: a drift alarm at a refit raises the settlement rate and damps the RM reward for the next window; a quiet refit restores `rate`.',
+        'Adaptive settlement: an alarm at a refit raises the settlement rate and damps the RM reward for the next window; `release` quiet refits in a row restore `rate`.',
       ),
   })
   .strict();

@@ -56,3 +56,20 @@ export class GaoWarning {
     this.s = s ? structuredClone(s) : { base: null, points: [] };
   }
 }
+
+/** Adaptive settlement's alarm with its release hysteresis (`settlement.adaptive.release`; checkpointed). */
+export interface AlarmState {
+  raised: boolean;
+  /** Consecutive quiet refits while raised. */
+  quiet: number;
+}
+
+/**
+ * The alarm after a refit: raised when the refit's signal fires; once raised, released only after
+ * `release` quiet refits in a row (never when null), so one noisy reading does not end it.
+ */
+export function nextAlarm(alarm: AlarmState, fired: boolean, release: number | null): AlarmState {
+  const quiet = fired ? 0 : alarm.quiet + 1;
+  const raised = fired || (alarm.raised && (release === null || quiet < release));
+  return { raised, quiet: raised ? quiet : 0 };
+}

@@ -85,6 +85,8 @@ export const METRIC_KEYS = {
   settled: 'settle/count',
   /** Settlement rate in force (changes under adaptive settlement). */
   settleRate: 'settle/rate',
+  /** Multiplier on RM-reward advantages in force (adaptive settlement only: < 1 while its alarm is raised). */
+  rmWeight: 'settle/rm_weight',
   /** Cumulative programs executed to produce training signal (rewards or RM labels). */
   budget: 'budget/exec',
   /** Cumulative programs executed only for gold metrics (monitoring, never training). */

@@ -22,18 +22,25 @@ export function metrics(dir: string, arm: string): Record<string, unknown>[] {
 const withoutTiming = (rows: Record<string, unknown>[]) =>
   rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('perf/'))));
 
-/** Train `arm` for 6 steps (CLI args `common`), SIGKILL it once step 3 is logged, resume, compare with an uninterrupted run. */
+/**
+ * Train `arm` for `steps` steps (CLI args `common`), SIGKILL it once `killAfter` steps are logged,
+ * resume, compare with an uninterrupted run. Returns the resumed run's metrics lines.
+ */
 export async function killAndResumeRun({
   work,
   common,
   arm,
   tensorboard = false,
+  steps = 6,
+  killAfter = 3,
 }: {
   work: string;
   common: string[];
   arm: string;
   tensorboard?: boolean;
-}): Promise<void> {
+  steps?: number;
+  killAfter?: number;
+}): Promise<Record<string, unknown>[]> {
   const killed = join(work, `killed-${arm}`);
   const tb = tensorboard ? ['--set', 'logging.tensorboard=true'] : [];
   const args = [
@@ -43,7 +50,7 @@ export async function killAndResumeRun({
     '--set',
     `arms=[${arm}]`,
     '--set',
-    'grpo.steps=6',
+    `grpo.steps=${steps}`,
     ...tb,
     '--out',
     killed,
@@ -55,7 +62,7 @@ export async function killAndResumeRun({
     let sent = false;
     const t = setInterval(() => {
       const p = join(killed, arm, 'metrics.jsonl');
-      if (existsSync(p) && readFileSync(p, 'utf8').trim().split('\n').length >= 3) {
+      if (existsSync(p) && readFileSync(p, 'utf8').trim().split('\n').length >= killAfter) {
         clearInterval(t);
         sent = true;
         process.kill(-child.pid!, 'SIGKILL');
@@ -71,10 +78,13 @@ export async function killAndResumeRun({
   const r = runCli(['resume', killed], { timeoutMs: 600_000 });
   expect(r.code, r.stderr).toBe(0);
   const ref = join(work, `uninterrupted-${arm}`);
-  const u = runCli(['train', ...common, '--set', `arms=[${arm}]`, '--set', 'grpo.steps=6', '--out', ref], { timeoutMs: 600_000 });
+  const u = runCli(['train', ...common, '--set', `arms=[${arm}]`, '--set', `grpo.steps=${steps}`, '--out', ref], {
+    timeoutMs: 600_000,
+  });
   expect(u.code, u.stderr).toBe(0);
   const a = metrics(killed, arm);
-  expect(a.map((x) => x.step)).toEqual([0, 1, 2, 3, 4, 5]); // truncated on resume, never duplicated
+  const allSteps = Array.from({ length: steps }, (_, i) => i);
+  expect(a.map((x) => x.step)).toEqual(allSteps); // truncated on resume, never duplicated
   expect(withoutTiming(a)).toEqual(withoutTiming(metrics(ref, arm)));
   const samples = (d: string) => readFileSync(join(d, arm, 'samples.jsonl'), 'utf8');
   expect(samples(killed)).toBe(samples(ref));
@@ -87,7 +97,7 @@ export async function killAndResumeRun({
       .map((n) => join(killed, arm, n));
     expect(events).toHaveLength(2);
     const view = tensorboardView(events);
-    expect([...view.keys()].sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect([...view.keys()].sort((x, y) => x - y)).toEqual(allSteps);
     for (const row of a) {
       for (const key of ['reward/proxy', 'kl/ref', 'loss/total', 'budget/exec']) {
         if (typeof row[key] === 'number')
@@ -101,4 +111,5 @@ export async function killAndResumeRun({
     const gate = (d: string) => readFileSync(join(d, arm, 'gate.jsonl'), 'utf8');
     expect(gate(killed)).toBe(gate(ref));
   }
+  return a;
 }

@@ -16,6 +16,13 @@ const common = ['--config', 'configs/smoke.yaml', '--set', `policy.base=${base}`
 
 const killAndResume = (arm: string) => killAndResumeRun({ work, common, arm, tensorboard: true });
 
+/** The strategy a refit line names, where it is not `random` (instant: settled as rolled out). */
+const SETTLEMENT_LOGGED: Record<string, string> = {
+  'anchored-uncertainty': 'uncertainty',
+  hybrid: 'instant',
+  'settled-gao': 'instant',
+};
+
 describe('train (smoke)', () => {
   let full: string;
   beforeAll(() => {
@@ -35,6 +42,7 @@ describe('train (smoke)', () => {
       'anchored-uncertainty',
       'hybrid',
       'ensemble',
+      'settled-gao',
       'gspo-dapo',
       'reinforce-pp',
     ]);
@@ -100,11 +108,7 @@ describe('train (smoke)', () => {
       expect(refits).toHaveLength(arm === 'gated' ? 4 : 2);
       for (const r of refits) {
         expect(r).toHaveProperty('rank');
-        expect(r.strategy).toBe(
-          r.refit
-            ? (({ 'anchored-uncertainty': 'uncertainty', hybrid: 'instant' } as Record<string, string>)[arm] ?? 'random')
-            : null,
-        );
+        expect(r.strategy).toBe(r.refit ? (SETTLEMENT_LOGGED[arm] ?? 'random') : null);
       }
     }
     const settledOf = (arm: string) =>
@@ -287,4 +291,22 @@ describe('train (smoke)', () => {
     () => killAndResume('ensemble'),
     900_000,
   );
+});
+
+describe('train (smoke): resume of the Gao thermostat', () => {
+  it('a resumed settled-gao arm logs the early warning of an uninterrupted one, between windows too', async () => {
+    // Settlement every 2 steps: the warning's first reading is at the third window (step 5); the
+    // kill after 7 logged steps resumes from the step-6 (or step-8) checkpoint, whose first
+    // logged step closes no window, so it logs the checkpointed reading. The tiny policy's gold is
+    // all 0: the overlong penalty varies its rewards and a larger learning rate moves it far enough
+    // from its base (√KL ≈ 1.5) for the warning's curve to be fitted (flat: it reads 0, not null).
+    const rows = await killAndResumeRun({
+      work,
+      common: [...common, '--set', 'grpo.lr=0.01', '--set', 'grpo.overlong.buffer=16'],
+      arm: 'settled-gao',
+      steps: 10,
+      killAfter: 7,
+    });
+    expect(rows.slice(5).map((r) => r['alarm/gao'])).not.toContain(null);
+  }, 900_000);
 });

@@ -24,6 +24,7 @@ describe('arm registry', () => {
       'hybrid',
       'settled-groups',
       'settled-gao',
+      'settled-gao-hold',
       'ensemble',
       'anchored-par',
       'anchored-uncertainty',
@@ -42,6 +43,11 @@ describe('arm registry', () => {
       reward: 'settled-rm',
       labels: 'execution',
       overlay: { settlement: { strategy: 'groups', adaptive: { enabled: true, signal: 'gao', growth: 1, rm_weight: 0 } } },
+    });
+    expect(ARM_REGISTRY['settled-gao-hold']).toMatchObject({
+      reward: 'settled-rm',
+      labels: 'execution',
+      overlay: { settlement: { strategy: 'groups', adaptive: { enabled: true, signal: 'gao', rm_weight: 0, release: 3 } } },
     });
     expect(ARM_REGISTRY.gated).toMatchObject({ reward: 'rm', labels: 'execution', gate: true });
     expect(ARM_REGISTRY.frozen).toMatchObject({ reward: 'rm', labels: null });
