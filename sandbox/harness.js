@@ -291,7 +291,7 @@ function setupHarness(P, config) {
   let refused = false;
   function describe(e) {
     try {
-      if (typeof e === 'object' && e !== null && P.ObjectPrototypeHasOwnProperty(e, 'snapshotRefused')) {
+      if (isSnapshotRefusal(P, e)) {
         return 'the value could not be snapshotted: ' + e.snapshotRefused;
       }
       let s = typeof e === 'object' && e !== null ? I.errorText(e) : 'thrown value: ' + I.inspect(e, 2000);

@@ -454,6 +454,11 @@ function createSnapshot(P, C) {
  * synchronous calls of the other realm's controller (`remote(op, handle, x, y)`) with strings
  * only. `describe` turns a thrown value into its message.
  */
+/** Whether `e` is what the snapshot throws for a value it refuses (`{ snapshotRefused }`). */
+function isSnapshotRefusal(P, e) {
+  return typeof e === 'object' && e !== null && P.ObjectPrototypeHasOwnProperty(e, 'snapshotRefused');
+}
+
 function createBridge(P, S, describe, C) {
   'use strict';
   const {
@@ -480,9 +485,6 @@ function createBridge(P, S, describe, C) {
   let opaque = 0;
   // Tests realm: the last error made for an answer the snapshot refused (see `stub`).
   let refusal;
-  // encodeOut's own refusals only (it reads no getters and runs no traps, so nothing of the
-  // program's can be thrown from it).
-  const refusedBySnapshot = (e) => typeof e === 'object' && e !== null && P.ObjectPrototypeHasOwnProperty(e, 'snapshotRefused');
 
   const out = {
     __proto__: null,
@@ -612,7 +614,8 @@ function createBridge(P, S, describe, C) {
       try {
         return '1' + encodeOut(result);
       } catch (e) {
-        return (refusedBySnapshot(e) ? '3' : '0') + describe(e);
+        // encodeOut reads no getters and runs no traps: a refusal caught here is its own.
+        return (isSnapshotRefusal(P, e) ? '3' : '0') + describe(e);
       }
     }
     if (op === OP_SETTLE) {

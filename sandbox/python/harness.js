@@ -254,9 +254,10 @@ function createPythonRuntime(g, files, config, guard) {
   }
 
   /**
-   * The tests' compiled parts as text, from the cache or compiled now (on the pristine heap:
-   * no program has run since the last restore); null when they do not compile, and stage then
-   * compiles them itself and reports why.
+   * The tests' compiled parts as text when the cache holds them; otherwise compiled now (on the
+   * pristine heap: no program has run since the last restore), kept, and null returned — stage
+   * then takes the parts compile_tests left for it, or compiles the tests itself and reports why
+   * they do not compile.
    */
   function compiledTests(tests, prompt, verdict) {
     const key = verdict + '\0' + tests + '\0' + (prompt === null ? '\u0001' : prompt);
@@ -284,7 +285,7 @@ function createPythonRuntime(g, files, config, guard) {
         testsCacheChars -= k.length + v.length;
       }
     }
-    return text;
+    return null;
   }
 
   function runOnce(code, tests, prompt, nonce, seed, verdict, watch) {

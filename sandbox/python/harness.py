@@ -645,8 +645,9 @@ def _anchor_setup():
         # The tests' parts, marshaled, for the JS side to keep: many programs share one problem's
         # tests (a GRPO group, an eval's samples), and parsing, instrumenting and compiling them
         # costs more than running a short solution. Called on the pristine heap, before the
-        # program; its bytes travel as text (latin-1 code points in UTF-8). None if they do not
-        # compile (stage then reports why).
+        # program; its bytes travel as text (latin-1 code points in UTF-8), and the parts stay
+        # here for the stage right after (the JS side passes the text back only on a cache hit).
+        # None if they do not compile (stage then reports why).
         fresh.clear()
         try:
             parts = _tests_parts(tests, prompt, tag, mode == 'strict')

@@ -50,7 +50,6 @@ export type FromWorker =
   | { type: 'progress'; batch: number; items: WireResult[]; running?: number; elapsed?: number; done: boolean }
   | { type: 'fatal'; message: string };
 
-/** Send a message to the parent executor (dropped once the channel is gone). */
 /**
  * The result of a program whose run failed outside the per-program handling (a bug, or an
  * isolated-vm failure): reported as an `error`, never lost.
@@ -67,6 +66,7 @@ export function internalErrorResult(i: number, started: number, e: unknown): Wir
   };
 }
 
+/** Send a message to the parent executor (dropped once the channel is gone). */
 export function sendToParent(m: FromWorker): void {
   if (process.send && process.connected) process.send(m);
 }

@@ -271,7 +271,8 @@ class Host {
         }
         return done('syntax_error', { error: `${errName(e)}: ${errMessage(e)}` });
       }
-      const r = this.runTimed(program, ctx, left());
+      const timeout = left();
+      const r = this.timed(() => program.runSync(ctx, { reference: true, timeout }));
       if (r.kind === 'ok' && r.value) refs.push(r.value);
 
       if (!plan) return this.combinedVerdict(isolate, controller, r, done, limitStatus, left, () => (recycle = true));
@@ -298,11 +299,9 @@ class Host {
       // The program script's completion value: the names the tests use, read once.
       const resolved = r.kind === 'ok' ? r.value : undefined;
       if (!resolved) return done('error', { stdout: stdoutOf(programOut()), error: "reading the program's definitions failed" });
-      const t = this.applyTimed(
-        realm.ctl,
-        [OP_RUN, wrapper.derefInto(), controller.derefInto(), resolved.derefInto(), tp.namesJson, seed],
-        left(),
-      );
+      const args = [OP_RUN, wrapper.derefInto(), controller.derefInto(), resolved.derefInto(), tp.namesJson, seed];
+      const runTimeout = left();
+      const t = this.timed(() => realm.ctl.applySync(undefined, args as never[], { timeout: runTimeout }));
       if (t.kind === 'error') {
         const limit = limitStatus(t.error);
         if (limit) return limit;
@@ -462,26 +461,17 @@ class Host {
   }
 
   /**
-   * Run a script under isolated-vm's timeout, synchronously: an asynchronous run hands the isolate
-   * to another thread and back, which cost more CPU than a short program itself (a sixth of the
-   * sandbox's throughput). If isolated-vm ever hangs outside its timeout, this process stops
-   * answering and the parent's watchdog kills it (local-executor.ts): the program is judged
-   * `timeout` and the worker replaced.
+   * Run a script or call a controller under isolated-vm's timeout, synchronously: an asynchronous
+   * run hands the isolate to another thread and back, which cost more CPU than a short program
+   * itself (a sixth of the sandbox's throughput). If isolated-vm ever hangs outside its timeout,
+   * this process stops answering and the parent's watchdog kills it (local-executor.ts): the
+   * program is judged `timeout` and the worker replaced.
    */
-  private runTimed(script: ivm.Script, ctx: ivm.Context, timeout: number): RunOutcome {
+  private timed(call: () => unknown): RunOutcome {
     try {
-      return { kind: 'ok', value: script.runSync(ctx, { reference: true, timeout }) as ivm.Reference | undefined };
+      return { kind: 'ok', value: call() as ivm.Reference | undefined };
     } catch (error) {
       // A throw is an error whatever its value: `throw undefined` included.
-      return { kind: 'error', error };
-    }
-  }
-
-  /** Call a controller under the same timeout (see {@link runTimed}). */
-  private applyTimed(ctl: Controller, args: unknown[], timeout: number): RunOutcome {
-    try {
-      return { kind: 'ok', value: ctl.applySync(undefined, args as never[], { timeout }) as ivm.Reference | undefined };
-    } catch (error) {
       return { kind: 'error', error };
     }
   }

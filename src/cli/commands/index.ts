@@ -55,7 +55,7 @@ export const commands: readonly CommandEntry[] = [
   },
   {
     command: 'sandbox <command>',
-    describe: 'Run untrusted JavaScript programs against their tests in the isolated-vm sandbox',
+    describe: 'Run untrusted JavaScript or Python programs against their tests in the isolated-vm sandbox',
     load: async () => (await import('./sandbox.ts')).sandboxCommand,
   },
   {
