@@ -467,14 +467,16 @@ function createAssert(P, C, I, R, verdict) {
   // rejects/doesNotReject: counted as pending until they settle; an unsettled one fails the run.
   function asyncAssert(name, promiseFn, error, message, wantReject) {
     R.pendingStart();
+    // The site is the caller's, read now: the outcome is recorded later, from a callback.
+    const site = R.site();
     let settled = false;
     const settle = (okFlag, text) => {
       if (settled) return;
       settled = true;
       R.pendingEnd();
-      if (okFlag) R.pass();
+      if (okFlag) R.pass(site);
       else {
-        R.fail();
+        R.fail(site);
         R.note(text);
       }
     };
@@ -487,6 +489,8 @@ function createAssert(P, C, I, R, verdict) {
       try {
         if (typeof promiseFn === 'function') p = promiseFn();
         else p = promiseFn;
+        // The tests handle this promise's rejection here (not an unhandled rejection).
+        R.seen(p);
         if (p === null || (typeof p !== 'object' && typeof p !== 'function') || typeof p.then !== 'function') {
           throw new TypeError('assert.' + name + ' expects a promise, a thenable or a function returning one');
         }

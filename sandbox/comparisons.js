@@ -10,6 +10,7 @@ function createComparisons(P) {
   'use strict';
   const {
     ArrayIsArray,
+    ObjectPrototype,
     ObjectIs,
     ObjectKeys,
     ObjectGetPrototypeOf,
@@ -216,6 +217,14 @@ function createComparisons(P) {
     return false;
   }
 
+  // A null-prototype object and a plain object are the same kind of answer (a dictionary of own
+  // data): the `strict` verdict's deepEqual accepts one for the other (deepStrictEqual does not).
+  function plainPair(a, b) {
+    const pa = ObjectGetPrototypeOf(a);
+    const pb = ObjectGetPrototypeOf(b);
+    return (pa === null && pb === ObjectPrototype) || (pa === ObjectPrototype && pb === null);
+  }
+
   function innerDeepEqual(val1, val2, strict, memos) {
     if (val1 === val2) {
       return val1 !== 0 || ObjectIs(val1, val2) || !strict || strict === kAnswer;
@@ -229,7 +238,7 @@ function createComparisons(P) {
         typeof val1 !== 'object' ||
         val1 === null ||
         val2 === null ||
-        ObjectGetPrototypeOf(val1) !== ObjectGetPrototypeOf(val2)
+        (ObjectGetPrototypeOf(val1) !== ObjectGetPrototypeOf(val2) && !(strict === kAnswer && plainPair(val1, val2)))
       ) {
         return false;
       }

@@ -48,10 +48,56 @@ function setupHarness(P, config) {
   };
 
   // ---- assertion recorder (unreachable from the program) ----------------------------------
+  // Counts are of assertion *sites*: the source position (line:column in the tests' script) of
+  // the call that made the check, read from the stack. A site passes only if every execution of
+  // it passed, so a check inside a loop counts once however often it runs.
+  let sites = new P.Map();
   let passed = 0;
   let failed = 0;
   let pending = 0;
   let firstFailure = '';
+  const ErrorCaptureStackTrace = P.Error.captureStackTrace;
+  const structuredStack = (_, frames) => frames;
+  // The innermost frame in a script of the realm's own (the tests' script, or the program of a
+  // self-contained run), not the harness's or a builtin's: where the check is written.
+  function site() {
+    const E = P.Error;
+    const saved = E.prepareStackTrace;
+    const limit = E.stackTraceLimit;
+    E.prepareStackTrace = structuredStack;
+    E.stackTraceLimit = 32;
+    const holder = { __proto__: null, stack: undefined };
+    try {
+      ErrorCaptureStackTrace(holder, site);
+      const frames = holder.stack;
+      if (P.ArrayIsArray(frames)) {
+        for (let i = 0; i < frames.length; i++) {
+          const f = frames[i];
+          const file = f.getFileName();
+          if (typeof file === 'string' && file !== '' && P.StringPrototypeIndexOf(file, 'sandbox-harness-') !== 0)
+            return file + ':' + f.getLineNumber() + ':' + f.getColumnNumber();
+        }
+      }
+    } catch {
+      /* no stack: one anonymous site */
+    } finally {
+      E.prepareStackTrace = saved;
+      E.stackTraceLimit = limit;
+    }
+    return '?';
+  }
+  function record(key, ok) {
+    const was = P.MapPrototypeGet(sites, key);
+    if (was === undefined) {
+      P.MapPrototypeSet(sites, key, ok ? 1 : 2);
+      if (ok) passed++;
+      else failed++;
+    } else if (was === 1 && !ok) {
+      P.MapPrototypeSet(sites, key, 2);
+      passed--;
+      failed++;
+    }
+  }
   const kMaxMessage = 4000;
   // Error and failure text is capped, and says so.
   function cap(text) {
@@ -64,11 +110,15 @@ function setupHarness(P, config) {
   const R = counting
     ? {
         __proto__: null,
-        pass() {
-          passed++;
+        pass(at) {
+          record(at === undefined ? site() : at, true);
         },
-        fail() {
-          failed++;
+        fail(at) {
+          record(at === undefined ? site() : at, false);
+        },
+        site,
+        seen(p) {
+          markSeen(p);
         },
         note(msg) {
           if (firstFailure !== '') return;
@@ -81,7 +131,7 @@ function setupHarness(P, config) {
           pending--;
         },
       }
-    : { __proto__: null, pass() {}, fail() {}, note() {}, pendingStart() {}, pendingEnd() {} };
+    : { __proto__: null, pass() {}, fail() {}, note() {}, pendingStart() {}, pendingEnd() {}, site() {}, seen() {} };
 
   // ---- console capture, capped in UTF-8 bytes ----------------------------------------------
   const limit = config.stdoutLimit;
@@ -264,6 +314,54 @@ function setupHarness(P, config) {
   P.DatePrototype.constructor = Date;
   g.Math.random = random;
   g.Date = Date;
+
+  // ---- RangeErrors the program makes itself ---------------------------------------------------
+  // `oom` is the host's measure (src/sandbox/worker.ts): a RangeError while the isolate's memory
+  // is nearly exhausted is the engine refusing an allocation — unless the program constructed a
+  // RangeError itself (it could throw one while holding memory). Counted here: the engine's own
+  // RangeErrors never pass through the global constructor.
+  let madeRangeErrors = 0;
+  if (role !== 'tests') {
+    const RealRangeError = g.RangeError;
+    const CountedRangeError = new g.Proxy(RealRangeError, {
+      __proto__: null,
+      apply(target, _self, args) {
+        madeRangeErrors++;
+        return ReflectConstruct(target, args);
+      },
+      construct(target, args, newTarget) {
+        madeRangeErrors++;
+        return ReflectConstruct(target, args, newTarget === CountedRangeError ? target : newTarget);
+      },
+    });
+    RealRangeError.prototype.constructor = CountedRangeError;
+    g.RangeError = CountedRangeError;
+  }
+
+  // ---- Node's host globals, this realm's own (sandbox/node-globals.js) ----------------------
+  // exited: the realm called process.exit/abort/kill (never a pass, whatever it did next).
+  let exited = '';
+  const timers = installNodeGlobals(
+    P,
+    g,
+    {
+      __proto__: null,
+      epoch: kEpoch,
+      now: () => clock,
+      tick,
+      advanceTo(t) {
+        if (t > clock) clock = t;
+      },
+      randomByte: () => (nextRandom() * 256) | 0,
+      exit(how) {
+        if (exited === '') exited = how;
+      },
+      write(text) {
+        write(text);
+      },
+    },
+    role === 'tests',
+  );
   // A WeakRef's target lives as long as the garbage collector decides: not deterministic.
   delete g.WeakRef;
 
@@ -277,6 +375,9 @@ function setupHarness(P, config) {
   const OP_VERDICT = 6;
   const OP_COMPLETION = 7;
   const OP_COPIER = 8;
+  const OP_TIMER = 9;
+  const OP_NEXT_TIMER = 10;
+  const OP_SOURCE = 11;
   let ExternalCopy;
 
   // asyncState: 0 = no completion value watched, 1 fulfilled, 2 rejected, 3 still pending after
@@ -314,11 +415,104 @@ function setupHarness(P, config) {
       asyncError = describe(e);
     }
   }
+  // ---- completion tracking (tests realm) ------------------------------------------------------
+  // Every promise the tests create is tracked: async calls of the tests' own functions (the
+  // worker instruments them: src/sandbox/test-plan.ts), `new Promise`/`Promise.*` (this realm's
+  // `Promise` is wrapped), and the stand-ins for the solution's promises. At the verdict, one that
+  // never settled fails the run, and one that rejected without the tests handling it (awaiting it,
+  // `then`/`catch`, `assert.rejects`) is an unhandled rejection, as under Node.
+  let tracked = new P.Map();
+  function track(p) {
+    if (typeof p !== 'object' || p === null || P.MapPrototypeHas(tracked, p)) return p;
+    const rec = { __proto__: null, state: 0, reason: undefined, handled: false };
+    try {
+      P.PromisePrototypeThen(
+        p,
+        () => {
+          rec.state = 1;
+        },
+        (e) => {
+          rec.state = 2;
+          rec.reason = e;
+        },
+      );
+    } catch {
+      return p; // not a native promise
+    }
+    P.MapPrototypeSet(tracked, p, rec);
+    return p;
+  }
+  function markSeen(p) {
+    if (typeof p !== 'object' || p === null) return;
+    const rec = P.MapPrototypeGet(tracked, p);
+    if (rec !== undefined) rec.handled = true;
+  }
+  function asyncOutcome() {
+    let never = 0;
+    let unhandled = 0;
+    let firstUnhandled = '';
+    const it = P.MapPrototypeEntries(tracked);
+    for (let r = P.MapIteratorNext(it); !r.done; r = P.MapIteratorNext(it)) {
+      const rec = r.value[1];
+      if (rec.state === 0) never++;
+      else if (rec.state === 2 && !rec.handled) {
+        unhandled++;
+        if (firstUnhandled === '') firstUnhandled = describe(rec.reason);
+      }
+    }
+    return { never, unhandled, firstUnhandled };
+  }
+  const hooks = {
+    __proto__: null,
+    // An async function of the tests: its calls are tracked.
+    async(fn) {
+      return function (...args) {
+        return track(P.ReflectApply(fn, this, args));
+      };
+    },
+    // The operand of an `await` in the tests: handled.
+    seen(x) {
+      markSeen(x);
+      return x;
+    },
+    // The tests realm's copy of the prompt's classes: answers of those classes are rebuilt as them.
+    classes(table) {
+      getSnapshot().setClasses(table);
+    },
+  };
+  if (role === 'tests') {
+    const OriginalPromise = g.Promise;
+    const originalThen = OriginalPromise.prototype.then;
+    ObjectDefineProperty(OriginalPromise.prototype, 'then', {
+      __proto__: null,
+      value: function then(onFulfilled, onRejected) {
+        markSeen(this);
+        return P.ReflectApply(originalThen, this, [onFulfilled, onRejected]);
+      },
+      writable: true,
+      enumerable: false,
+      configurable: true,
+    });
+    const TrackedPromise = new g.Proxy(OriginalPromise, {
+      construct(target, args, newTarget) {
+        return track(ReflectConstruct(target, args, newTarget === TrackedPromise ? target : newTarget));
+      },
+    });
+    g.Promise = TrackedPromise;
+  }
+
   function verdict() {
+    const a = role === 'tests' ? asyncOutcome() : { never: 0, unhandled: 0, firstUnhandled: '' };
     return {
       __proto__: null,
       passed,
       failed,
+      neverSettled: a.never,
+      unhandled: a.unhandled,
+      unhandledError: a.firstUnhandled,
+      exited,
+      madeRangeErrors,
+      nextTimer: timers.nextDue(),
       unsettled: pending,
       failure: firstFailure,
       stdout: out,
@@ -333,7 +527,10 @@ function setupHarness(P, config) {
 
   // The bridge between the two realms (programs with separate tests only).
   let bridge;
-  const getBridge = () => bridge || (bridge = createBridge(P, createSnapshot(P, getC()), describe, getC()));
+  let snapshot;
+  const getSnapshot = () => snapshot || (snapshot = createSnapshot(P, getC()));
+  const getBridge = () =>
+    bridge || (bridge = createBridge(P, getSnapshot(), describe, getC(), role === 'tests' ? track : undefined));
 
   // Program realm: snapshot the names the tests use (functions become handles).
   function bindings(resolved, names, remote, copier) {
@@ -359,7 +556,13 @@ function setupHarness(P, config) {
   }
 
   // Tests realm: connect to the program realm, bind the names, run the tests' function.
-  function runTests(fn, pctl, resolved, names, seed) {
+  // `nanExpected`: the tests mention NaN (see the bridge); always true outside the strict verdict.
+  function runTests(fn, pctl, resolved, names, seed, nanExpected) {
+    sites = new P.Map();
+    tracked = new P.Map();
+    getSnapshot().setClasses(null);
+    timers.reset();
+    exited = '';
     passed = 0;
     failed = 0;
     pending = 0;
@@ -376,6 +579,7 @@ function setupHarness(P, config) {
     const B = getBridge();
     B.reset();
     B.connect(pctl);
+    B.expectNaN(config.verdict !== 'strict' || nanExpected !== false);
     const scope = { __proto__: null };
     try {
       const list = P.JSONParse(pctl(OP_BINDINGS, resolved, names, control, ExternalCopy));
@@ -410,13 +614,14 @@ function setupHarness(P, config) {
     }
     let result;
     try {
-      result = fn(scope);
+      result = fn(scope, hooks);
     } catch (e) {
       threw = true;
       thrownError = describe(e);
       refused = B.refused(e);
       return;
     }
+    markSeen(result);
     void watch(result);
   }
 
@@ -424,6 +629,7 @@ function setupHarness(P, config) {
     switch (op) {
       case OP_CALL:
       case OP_SETTLE:
+      case OP_SOURCE:
         return getBridge().entry(op, a, b, c);
       case OP_SEED:
         reseed(a);
@@ -435,13 +641,26 @@ function setupHarness(P, config) {
         if (role === 'tests' && ExternalCopy === undefined) ExternalCopy = a.ExternalCopy;
         return undefined;
       case OP_RUN:
-        runTests(a, b, c, d, arguments[5]);
+        runTests(a, b, c, d, arguments[5], arguments[6]);
         return undefined;
       case OP_COMPLETION:
         // A primitive completion value settles nothing: the verdict is ready now (one host call).
         if ((typeof a !== 'object' || a === null) && typeof a !== 'function') return verdict();
         void watch(a);
         return undefined;
+      case OP_TIMER:
+        // Run this realm's next due timer (virtual time); the next one's instant, or -1.
+        try {
+          timers.runNext();
+        } catch (e) {
+          if (!threw) {
+            threw = true;
+            thrownError = 'a timer callback threw: ' + describe(e);
+          }
+        }
+        return timers.nextDue();
+      case OP_NEXT_TIMER:
+        return timers.nextDue();
       case OP_VERDICT: {
         const v = verdict();
         if (bridge) bridge.reset();

@@ -12,7 +12,7 @@ import { parse, type Node } from 'acorn';
 import { runInNewContext } from 'node:vm';
 
 /** What the worker needs to run one problem's tests. */
-interface TestPlan {
+export interface TestPlan {
   /** Names the tests read from the program realm, as JSON (a string array). */
   namesJson: string;
   names: readonly string[];
@@ -20,6 +20,8 @@ interface TestPlan {
   wrapper: string;
   /** Source of the program-realm script that reads those names (null-prototype object). */
   resolver: string;
+  /** The tests (or the prompt's copy) mention NaN, so a NaN answer can be what they expect. */
+  nanExpected: boolean;
 }
 
 /** A plan, or why the tests cannot be run. */
@@ -27,6 +29,29 @@ export type TestPlanResult = { ok: true; plan: TestPlan } | { ok: false; error: 
 
 const CACHE_LIMIT = 512;
 const cache = new Map<string, TestPlanResult>();
+
+/** Node's host globals each realm gets from sandbox/node-globals.js. */
+const NODE_GLOBALS = [
+  'btoa',
+  'atob',
+  'Buffer',
+  'TextEncoder',
+  'TextDecoder',
+  'structuredClone',
+  'URL',
+  'URLSearchParams',
+  'crypto',
+  'performance',
+  'queueMicrotask',
+  'setTimeout',
+  'setInterval',
+  'setImmediate',
+  'clearTimeout',
+  'clearInterval',
+  'clearImmediate',
+  'process',
+  'global',
+];
 
 /** Globals every realm has (V8 builtins plus what the harness installs): never read from the program. */
 const REALM_GLOBALS: ReadonlySet<string> = new Set([
@@ -43,12 +68,26 @@ const REALM_GLOBALS: ReadonlySet<string> = new Set([
   'Infinity',
   '__anchorScope',
   '__anchorRead',
+  '__anchorHooks',
+  // Node's host globals: every realm has its own (sandbox/node-globals.js), so the tests never read
+  // them from the program.
+  ...NODE_GLOBALS,
 ]);
 
 type AnyNode = Node & Record<string, unknown>;
 
 function isNode(v: unknown): v is AnyNode {
   return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string';
+}
+
+/** Call `fn` on each child node of `n` with the key it sits under. */
+function eachChild(n: AnyNode, fn: (child: AnyNode, key: string) => void): void {
+  for (const k of Object.keys(n)) {
+    const v = n[k];
+    if (Array.isArray(v)) {
+      for (const c of v) if (isNode(c)) fn(c, k);
+    } else if (isNode(v) && k !== 'loc') fn(v, k);
+  }
 }
 
 /** Names bound by a declaration pattern. */
@@ -113,12 +152,7 @@ function scan(root: AnyNode): { refs: Set<string>; declared: Set<string> } {
       default:
         break;
     }
-    for (const k of Object.keys(n)) {
-      const v = n[k];
-      if (Array.isArray(v)) {
-        for (const c of v) if (isNode(c)) visit(c, n, k);
-      } else if (isNode(v) && k !== 'loc') visit(v, n, k);
-    }
+    eachChild(n, (c, k) => visit(c, n, k));
   };
   visit(root, undefined, undefined);
   return { refs, declared };
@@ -133,38 +167,72 @@ function parseScript(src: string): AnyNode | undefined {
 }
 
 /**
- * The prompt's top-level helper declarations the tests may use, as source: every top-level
- * function, class or variable declaration except the last function (the one the completion
- * writes). The prompt normally ends inside that function, so it is closed before parsing.
+ * The tests realm's own copy of the prompt: every top-level statement of the trusted prompt except
+ * the last function declaration (the entry point the completion writes), so helpers, constants and
+ * classes — and what they use in turn — are the tests realm's own. A declaration whose name the
+ * tests declare themselves is left out (the tests' wins). The prompt normally ends inside the entry
+ * point, so it is closed before parsing. `classes` are the class declarations among them.
  */
-function promptHelpers(
+function promptCopy(
   prompt: string,
   testsDeclared: ReadonlySet<string>,
-  testsRefs: ReadonlySet<string>,
-): { source: string; names: Set<string> } {
-  const none = { source: '', names: new Set<string>() };
+): { source: string; names: Set<string>; classes: string[] } {
+  const none = { source: '', names: new Set<string>(), classes: [] };
   const ast = parseScript(prompt) ?? parseScript(`${prompt}\n}`);
   if (!ast) return none;
-  const body = (ast.body as AnyNode[]).filter(
-    (s) => s.type === 'FunctionDeclaration' || s.type === 'ClassDeclaration' || s.type === 'VariableDeclaration',
-  );
+  const body = ast.body as AnyNode[];
   let lastFn = -1;
   for (let i = 0; i < body.length; i++) if (body[i]!.type === 'FunctionDeclaration') lastFn = i;
   const parts: string[] = [];
   const names = new Set<string>();
+  const classes: string[] = [];
   body.forEach((stmt, i) => {
     if (i === lastFn) return;
     const declared = new Set<string>();
     if (stmt.type === 'VariableDeclaration')
       for (const d of stmt.declarations as AnyNode[]) patternNames(d.id as AnyNode, declared);
-    else patternNames(stmt.id as AnyNode, declared);
-    const used = [...declared].some((n) => testsRefs.has(n));
-    const clash = [...declared].some((n) => testsDeclared.has(n));
-    if (!used || clash) return;
+    else if (stmt.type === 'FunctionDeclaration' || stmt.type === 'ClassDeclaration') patternNames(stmt.id as AnyNode, declared);
+    if ([...declared].some((n) => testsDeclared.has(n))) return;
     parts.push(prompt.slice(stmt.start, Math.min(stmt.end, prompt.length)));
     for (const n of declared) names.add(n);
+    if (stmt.type === 'ClassDeclaration') classes.push((stmt.id as AnyNode).name as string);
   });
-  return { source: parts.join('\n'), names };
+  return { source: parts.join('\n'), names, classes };
+}
+
+/**
+ * The tests with their promises made observable (sandbox/harness.js tracks them): every async
+ * function or arrow of the tests is wrapped so each call's promise is tracked, and the operand of
+ * every `await` is marked handled. Async methods (object and class members) are not wrapped.
+ */
+function instrumentAsync(src: string, ast: AnyNode): string {
+  const edits: Array<[number, string]> = [];
+  const visit = (n: AnyNode, parent: AnyNode | undefined, block: AnyNode | undefined): void => {
+    const method =
+      parent?.type === 'MethodDefinition' || (parent?.type === 'Property' && (parent.method || parent.kind !== 'init'));
+    if ((n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression') && n.async && !n.generator && !method) {
+      edits.push([n.start, '__anchorHooks.async('], [n.end, ')']);
+    } else if (n.type === 'FunctionDeclaration' && n.async && !n.generator && block) {
+      const name = (n.id as AnyNode).name as string;
+      edits.push([block.type === 'Program' ? block.start : block.start + 1, `${name} = __anchorHooks.async(${name});`]);
+    } else if (n.type === 'AwaitExpression') {
+      const arg = n.argument as AnyNode;
+      edits.push([arg.start, '__anchorHooks.seen('], [arg.end, ')']);
+    }
+    const inner = n.type === 'Program' || n.type === 'BlockStatement' ? n : block;
+    eachChild(n, (c) => visit(c, n, inner));
+  };
+  visit(ast, undefined, undefined);
+  if (edits.length === 0) return src;
+  // Stable by position; insertions at one position keep their order of discovery.
+  const order = edits.map((e, i) => [e[0], i, e[1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let out = '';
+  let at = 0;
+  for (const [pos, , text] of order) {
+    out += src.slice(at, pos) + text;
+    at = pos;
+  }
+  return out + src.slice(at);
 }
 
 /** Build (or fetch from the cache) the plan for one problem's tests. */
@@ -188,25 +256,34 @@ function buildPlan(tests: string, prompt: string | undefined): TestPlanResult {
     }
   }
   const { refs, declared } = scan(ast!);
-  const helpers = prompt ? promptHelpers(prompt, declared, refs) : { source: '', names: new Set<string>() };
+  const helpers = prompt ? promptCopy(prompt, declared) : { source: '', names: new Set<string>(), classes: [] };
   if (helpers.source) {
     const h = parseScript(helpers.source);
-    if (h) for (const n of scan(h).refs) refs.add(n);
+    if (h) {
+      const inPrompt = scan(h);
+      // A name the prompt's copy uses but only declares inside itself (a parameter, a local) is
+      // still not read from the program: `declared` is scope-blind on purpose (conservative).
+      for (const n of inPrompt.refs) if (!inPrompt.declared.has(n)) refs.add(n);
+    }
   }
   const names = [...refs].filter((n) => !declared.has(n) && !helpers.names.has(n) && !REALM_GLOBALS.has(n)).sort();
 
   // The last top-level expression statement's value is the tests' completion (an async test
   // returns its promise there), so it is returned from the function.
-  const stmts = ast!.body as AnyNode[];
-  let body = tests;
+  const instrumented = instrumentAsync(tests, ast!);
+  const iast = instrumented === tests ? ast! : parseScript(instrumented)!;
+  const stmts = iast.body as AnyNode[];
+  let body = instrumented;
   const last = stmts[stmts.length - 1];
   if (last && last.type === 'ExpressionStatement' && !(last as { directive?: string }).directive) {
     const expr = last.expression as AnyNode;
-    body = `${tests.slice(0, expr.start)}return (${tests.slice(expr.start, expr.end)});${tests.slice(last.end)}`;
+    body = `${instrumented.slice(0, expr.start)}return (${instrumented.slice(expr.start, expr.end)});${instrumented.slice(last.end)}`;
   }
   const binding = names.length ? `const { ${names.join(', ')} } = __anchorScope;\n` : '';
-  const wrapper = `(function (__anchorScope) {\n'use strict';\n${binding}${helpers.source}\n${body}\n})`;
+  const classes = helpers.classes.length ? `__anchorHooks.classes({ ${helpers.classes.join(', ')} });\n` : '';
+  const wrapper = `(function (__anchorScope, __anchorHooks) {\n'use strict';\n${binding}${helpers.source}\n${classes}${body}\n})`;
   const reads = names.map((n) => `try { __anchorRead[${JSON.stringify(n)}] = ${n}; } catch {}`).join('\n');
   const resolver = `(function () {\n'use strict';\nconst __anchorRead = { __proto__: null };\n${reads}\nreturn __anchorRead;\n})()`;
-  return { ok: true, plan: { names, namesJson: JSON.stringify(names), wrapper, resolver } };
+  const nanExpected = /NaN/.test(tests) || /NaN/.test(helpers.source);
+  return { ok: true, plan: { names, namesJson: JSON.stringify(names), wrapper, resolver, nanExpected } };
 }

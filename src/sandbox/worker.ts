@@ -17,7 +17,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ivm from 'isolated-vm';
 import type { ExecStatus, VerdictMode } from './types.ts';
-import { planTests } from './test-plan.ts';
+import { planTests, type TestPlan } from './test-plan.ts';
 import {
   internalErrorResult,
   sendToParent,
@@ -27,7 +27,15 @@ import {
   type WorkerOptions,
 } from './protocol.ts';
 
-const HARNESS_FILES = ['primordials.js', 'comparisons.js', 'inspect.js', 'assert.js', 'snapshot.js', 'harness.js'];
+const HARNESS_FILES = [
+  'primordials.js',
+  'comparisons.js',
+  'inspect.js',
+  'assert.js',
+  'snapshot.js',
+  'node-globals.js',
+  'harness.js',
+];
 /** How often the worker reports progress while a batch runs, ms. */
 const PROGRESS_MS = 50;
 /** Isolate heap use (fraction of the limit) above which the isolate is replaced between programs. */
@@ -46,6 +54,8 @@ const OP_RUN = 5;
 const OP_VERDICT = 6;
 const OP_COMPLETION = 7;
 const OP_COPIER = 8;
+const OP_TIMER = 9;
+const OP_NEXT_TIMER = 10;
 
 /** The realm a harness sets up: see sandbox/harness.js. */
 export type HarnessRole = 'combined' | 'program' | 'tests';
@@ -75,8 +85,21 @@ export function programSeed(seed: number, code: string, tests: string | undefine
 }
 
 interface Verdict {
+  /** Assertion sites whose every execution passed. */
   passed: number;
+  /** Assertion sites with a failed execution. */
   failed: number;
+  /** Tracked promises / async calls of the tests that never settled. */
+  neverSettled: number;
+  /** Tracked promises that rejected without the tests handling them, and the first reason. */
+  unhandled: number;
+  unhandledError: string;
+  /** The realm called process.exit/abort/kill ('' if not): never a pass. */
+  exited: string;
+  /** RangeErrors the program constructed itself (never read as the engine refusing memory). */
+  madeRangeErrors: number;
+  /** Virtual instant of the realm's next timer, or -1. */
+  nextTimer: number;
   unsettled: number;
   failure: string;
   stdout: string;
@@ -91,6 +114,49 @@ interface Verdict {
 
 type Controller = ivm.Reference<(...args: unknown[]) => unknown>;
 type RunOutcome = { kind: 'ok'; value: ivm.Reference | undefined } | { kind: 'error'; error: unknown };
+
+/** One program's run: its clock, the references to release, and whether to replace the isolate. */
+class ProgramRun {
+  readonly t0 = performance.now();
+  readonly refs: Array<{ release(): void }> = [];
+  isolate: ivm.Isolate | undefined;
+  /** The program realm's controller (asked whether a RangeError may be the program's own). */
+  program: Controller | undefined;
+  recycle = false;
+
+  constructor(readonly p: WireProgram) {}
+
+  /** The program's result with `status` (zero counts unless given). */
+  readonly done = (status: ExecStatus, extra: Partial<WireResult> = {}): WireResult => ({
+    i: this.p.i,
+    passed: 0,
+    total: 0,
+    stdout: '',
+    ...extra,
+    status,
+    ms: Math.round((performance.now() - this.t0) * 100) / 100,
+  });
+
+  /** Milliseconds left, rounded up so isolated-vm's whole-millisecond timer never fires early. */
+  left(): number {
+    return Math.max(1, Math.ceil(this.t0 + this.p.timeoutMs - performance.now()));
+  }
+
+  /** The host's clock passed the limit (1 ms of slack for the timer's own granularity). */
+  timedOut(): boolean {
+    return performance.now() - this.t0 >= this.p.timeoutMs - 1;
+  }
+
+  release(): void {
+    for (const r of this.refs.reverse()) {
+      try {
+        r.release();
+      } catch {
+        /* isolate gone */
+      }
+    }
+  }
+}
 
 class Host {
   private isolate: ivm.Isolate | undefined;
@@ -187,160 +253,215 @@ class Host {
   run(p: WireProgram): WireResult {
     // Test hook: emulate a native crash of this process (tests cannot crash it from inside).
     if (CRASH_MARKER && p.code.includes(CRASH_MARKER)) process.kill(process.pid, 'SIGKILL');
-    const t0 = performance.now();
-    const done = (status: ExecStatus, extra: Partial<WireResult> = {}): WireResult => ({
-      i: p.i,
-      passed: 0,
-      total: 0,
-      stdout: '',
-      ...extra,
-      status,
-      ms: Math.round((performance.now() - t0) * 100) / 100,
-    });
-    const seed = programSeed(this.opts.seed ?? 0, p.code, p.tests);
+    const run = new ProgramRun(p);
     const plan = p.tests === undefined ? undefined : planTests(p.tests, p.prompt);
     // Tests that do not parse mean nothing can run, as for a program that does not parse.
-    if (plan && !plan.ok) return done('syntax_error', { error: plan.error });
-    let isolate: ivm.Isolate;
+    if (plan && !plan.ok) return run.done('syntax_error', { error: plan.error });
     try {
-      isolate = this.ensure();
+      return this.runIn(run, plan?.plan);
+    } finally {
+      run.release();
+      this.used++;
+      if (run.recycle || this.used >= this.opts.recycleAfter || this.heapTooLarge()) this.recycle();
+    }
+  }
+
+  /** One program, from a fresh context to its status (`plan`: its separate tests, if any). */
+  private runIn(run: ProgramRun, plan: TestPlan | undefined): WireResult {
+    const p = run.p;
+    const seed = programSeed(this.opts.seed ?? 0, p.code, p.tests);
+    const started = this.startContext(run, plan ? 'program' : 'combined', seed);
+    if ('status' in started) return started;
+    const { ctx, controller } = started;
+    run.program = controller;
+    const program = this.compileProgram(run, plan);
+    if ('status' in program) return program;
+    const timeout = run.left();
+    const r = this.timed(() => program.runSync(ctx, { reference: true, timeout }));
+    if (r.kind === 'ok' && r.value) run.refs.push(r.value);
+    if (!plan) return this.combinedVerdict(run, controller, r);
+    return this.separateVerdict(run, plan, controller, r, seed);
+  }
+
+  /** A fresh context with the role's harness (retried once on a fresh isolate), or the failure. */
+  private startContext(
+    run: ProgramRun,
+    role: HarnessRole,
+    seed: number,
+  ): { ctx: ivm.Context; controller: Controller } | WireResult {
+    try {
+      run.isolate = this.ensure();
     } catch (e) {
       this.recycle();
-      return done('error', { error: `sandbox could not start an isolate: ${msg(e)}` });
+      return run.done('error', { error: `sandbox could not start an isolate: ${msg(e)}` });
     }
-    const deadline = t0 + p.timeoutMs;
-    // Rounded up, so isolated-vm's whole-millisecond timer never fires before the deadline.
-    const left = () => Math.max(1, Math.ceil(deadline - performance.now()));
-    // The host's own signals decide timeout and out-of-memory, never an error's text.
-    // (1 ms of slack for the timer's own granularity.)
-    const timedOut = () => performance.now() - t0 >= p.timeoutMs - 1;
-    const refs: Array<{ release(): void }> = [];
-    let recycle = false;
-    // `error` is what the failed run threw: a RangeError (an allocation the engine refused) with
-    // the isolate's memory measured near its limit is out of memory; its text is never read.
-    const limitStatus = (error?: unknown): WireResult | undefined => {
-      if (isolate.isDisposed) {
-        recycle = true;
-        return done('oom', { error: `out of memory: isolate memory limit (${this.opts.memoryMb} MB) reached` });
-      }
-      if (timedOut()) {
-        recycle = true;
-        return done('timeout', { error: `timed out after ${p.timeoutMs} ms` });
-      }
-      if (errName(error) === 'RangeError' && this.nearMemoryLimit(isolate)) {
-        recycle = true;
-        return done('oom', { error: `out of memory: the isolate's memory (${this.opts.memoryMb} MB limit) is nearly exhausted` });
-      }
-      return undefined;
-    };
     try {
-      const role: HarnessRole = plan ? 'program' : 'combined';
-      let ctx: ivm.Context;
-      let controller: Controller;
+      const [ctx, controller] = this.prepare(run.isolate, role, seed, run.refs);
+      return { ctx, controller };
+    } catch {
+      // Not this program's fault (e.g. garbage of an earlier program still counted against the
+      // limit): start over with a fresh isolate once.
+      this.recycle();
       try {
-        [ctx, controller] = this.prepare(isolate, role, seed, refs);
-      } catch {
-        // Not this program's fault (e.g. garbage of an earlier program still counted against the
-        // limit): start over with a fresh isolate once.
-        this.recycle();
-        try {
-          isolate = this.ensure();
-          [ctx, controller] = this.prepare(isolate, role, seed, refs);
-        } catch (e) {
-          recycle = true;
-          return done('error', { error: `sandbox could not prepare a context: ${msg(e)}` });
-        }
-      }
-
-      // Compile everything first: a syntax error anywhere in the program means nothing runs. With
-      // separate tests, the script that runs is the program followed by the reader of the names the
-      // tests use (its completion value), once the program alone is known to parse: appending must
-      // never make an incomplete program (one ending in `if (x)`) valid.
-      let program: ivm.Script;
-      try {
-        program = isolate.compileScriptSync(p.code, { filename: 'program.js' });
-        if (plan) {
-          program.release();
-          program = isolate.compileScriptSync(`${p.code}\n;${plan.plan.resolver}`, { filename: 'program.js' });
-        }
-        refs.push(program);
+        run.isolate = this.ensure();
+        const [ctx, controller] = this.prepare(run.isolate, role, seed, run.refs);
+        return { ctx, controller };
       } catch (e) {
-        if (isolate.isDisposed) {
-          recycle = true;
-          return done('oom', { error: 'isolate memory limit reached while compiling' });
-        }
-        return done('syntax_error', { error: `${errName(e)}: ${errMessage(e)}` });
+        run.recycle = true;
+        return run.done('error', { error: `sandbox could not prepare a context: ${msg(e)}` });
       }
-      const timeout = left();
-      const r = this.timed(() => program.runSync(ctx, { reference: true, timeout }));
-      if (r.kind === 'ok' && r.value) refs.push(r.value);
-
-      if (!plan) return this.combinedVerdict(isolate, controller, r, done, limitStatus, left, () => (recycle = true));
-
-      // ---- program with separate tests: the program ran; now the tests, in their own realm ----
-      const programOut = () => this.collect(isolate, controller, 50);
-      if (r.kind === 'error') {
-        const limit = limitStatus(r.error);
-        if (limit) return limit;
-        const v = programOut();
-        return done('error', {
-          stdout: stdoutOf(v),
-          error: `the program failed before the tests ran: ${describeRunError(r.error)}`,
-        });
-      }
-      const { plan: tp } = plan;
-      let wrapper: ivm.Reference;
-      const realm = this.tests(isolate);
-      try {
-        wrapper = this.wrapper(isolate, realm.ctx, tp.wrapper);
-      } catch (e) {
-        return done('error', { error: `the tests do not compile: ${errName(e)}: ${errMessage(e)}` });
-      }
-      // The program script's completion value: the names the tests use, read once.
-      const resolved = r.kind === 'ok' ? r.value : undefined;
-      if (!resolved) return done('error', { stdout: stdoutOf(programOut()), error: "reading the program's definitions failed" });
-      const args = [OP_RUN, wrapper.derefInto(), controller.derefInto(), resolved.derefInto(), tp.namesJson, seed];
-      const runTimeout = left();
-      const t = this.timed(() => realm.ctl.applySync(undefined, args as never[], { timeout: runTimeout }));
-      if (t.kind === 'error') {
-        const limit = limitStatus(t.error);
-        if (limit) return limit;
-        // Only the harness itself can throw here (the tests' own errors are caught inside).
-        recycle = true;
-        return done('error', { error: `the tests realm failed: ${describeRunError(t.error)}` });
-      }
-      const v = this.collect(isolate, realm.ctl, left());
-      if (!v) {
-        const limit = limitStatus();
-        if (limit) return limit;
-        recycle = true;
-        return done('error', { error: 'the tests realm did not report a verdict' });
-      }
-      const pv = programOut();
-      // The tests stopped on an error while the isolate's memory is nearly exhausted (a call of
-      // the solution ran out of it): out of memory, by the host's measure. An answer the snapshot
-      // refused stays an error whatever the heap holds (a 30 MB answer fills much of 64 MB, and
-      // whether it is collected yet must not decide the status).
-      if (v.threw && !v.refused && v.failed === 0 && this.nearMemoryLimit(isolate)) {
-        recycle = true;
-        return done('oom', {
-          ...counts(v),
-          stdout: stdoutOf(pv) + stdoutOf(v),
-          error: `out of memory: the isolate's memory (${this.opts.memoryMb} MB limit) is nearly exhausted (${v.thrownError.slice(0, 200)})`,
-        });
-      }
-      return this.recordedVerdict(v, stdoutOf(pv) + stdoutOf(v), done, true);
-    } finally {
-      for (const r of refs.reverse()) {
-        try {
-          r.release();
-        } catch {
-          /* isolate gone */
-        }
-      }
-      this.used++;
-      if (recycle || this.used >= this.opts.recycleAfter || this.heapTooLarge()) this.recycle();
     }
+  }
+
+  /**
+   * Compile everything first: a syntax error anywhere in the program means nothing runs. With
+   * separate tests, the script that runs is the program followed by the reader of the names the
+   * tests use (its completion value), once the program alone is known to parse: appending must
+   * never make an incomplete program (one ending in `if (x)`) valid.
+   */
+  private compileProgram(run: ProgramRun, plan: TestPlan | undefined): ivm.Script | WireResult {
+    const isolate = run.isolate!;
+    try {
+      let program = isolate.compileScriptSync(run.p.code, { filename: 'program.js' });
+      if (plan) {
+        program.release();
+        program = isolate.compileScriptSync(`${run.p.code}\n;${plan.resolver}`, { filename: 'program.js' });
+      }
+      run.refs.push(program);
+      return program;
+    } catch (e) {
+      if (isolate.isDisposed) {
+        run.recycle = true;
+        return run.done('oom', { error: 'isolate memory limit reached while compiling' });
+      }
+      return run.done('syntax_error', { error: `${errName(e)}: ${errMessage(e)}` });
+    }
+  }
+
+  /** The program ran; now its separate tests, in their own realm, and the verdict. */
+  private separateVerdict(run: ProgramRun, plan: TestPlan, controller: Controller, r: RunOutcome, seed: number): WireResult {
+    const isolate = run.isolate!;
+    const programOut = () => this.collect(isolate, controller, 50);
+    if (r.kind === 'error') {
+      const limit = this.limitStatus(run, r.error);
+      if (limit) return limit;
+      const v = programOut();
+      return run.done('error', {
+        stdout: stdoutOf(v),
+        error: `the program failed before the tests ran: ${describeRunError(r.error)}`,
+      });
+    }
+    const exitedEarly = programOut();
+    if (exitedEarly?.exited) return run.done('error', { stdout: stdoutOf(exitedEarly), error: exitMessage(exitedEarly.exited) });
+    let wrapper: ivm.Reference;
+    const realm = this.tests(isolate);
+    try {
+      wrapper = this.wrapper(isolate, realm.ctx, plan.wrapper);
+    } catch (e) {
+      return run.done('error', { error: `the tests do not compile: ${errName(e)}: ${errMessage(e)}` });
+    }
+    // The program script's completion value: the names the tests use, read once.
+    const resolved = r.value;
+    if (!resolved)
+      return run.done('error', { stdout: stdoutOf(programOut()), error: "reading the program's definitions failed" });
+    const args = [
+      OP_RUN,
+      wrapper.derefInto(),
+      controller.derefInto(),
+      resolved.derefInto(),
+      plan.namesJson,
+      seed,
+      plan.nanExpected,
+    ];
+    const runTimeout = run.left();
+    const t = this.timed(() => realm.ctl.applySync(undefined, args as never[], { timeout: runTimeout }));
+    if (t.kind === 'error') {
+      const limit = this.limitStatus(run, t.error);
+      if (limit) return limit;
+      // Only the harness itself can throw here (the tests' own errors are caught inside).
+      run.recycle = true;
+      return run.done('error', { error: `the tests realm failed: ${describeRunError(t.error)}` });
+    }
+    const settled = this.settle(run, [realm.ctl, controller]);
+    if (settled) return settled;
+    const v = this.collect(isolate, realm.ctl, run.left());
+    if (!v) {
+      const limit = this.limitStatus(run);
+      if (limit) return limit;
+      run.recycle = true;
+      return run.done('error', { error: 'the tests realm did not report a verdict' });
+    }
+    const pv = programOut();
+    const stdout = stdoutOf(pv) + stdoutOf(v);
+    // A program that exits (or whose timer callback threw) is never a pass, whatever the tests saw.
+    if (pv?.exited) return run.done('error', { ...counts(v), stdout, error: exitMessage(pv.exited) });
+    if (pv?.threw) return run.done('error', { ...counts(v), stdout, error: `the program failed: ${pv.thrownError}` });
+    // The tests stopped on an error while the isolate's memory is nearly exhausted (a call of
+    // the solution ran out of it): out of memory, by the host's measure. An answer the snapshot
+    // refused is the program's wrong answer whatever the heap holds (a 30 MB answer fills much of
+    // 64 MB, and whether it is collected yet must not decide the status).
+    if (v.threw && !v.refused && v.failed === 0 && this.engineRefusedMemory(run)) {
+      run.recycle = true;
+      return run.done('oom', {
+        ...counts(v),
+        stdout,
+        error: `out of memory: the isolate's memory (${this.opts.memoryMb} MB limit) is nearly exhausted (${v.thrownError.slice(0, 200)})`,
+      });
+    }
+    return this.recordedVerdict(run, v, stdout, true);
+  }
+
+  /**
+   * Run the realms' timers in virtual-time order until none is left (the host's clock still
+   * bounds it: a timer that re-arms forever ends as `timeout`). Microtasks run after each call.
+   * Returns a result only when a limit ended the run.
+   */
+  private settle(run: ProgramRun, controllers: Controller[]): WireResult | undefined {
+    const next = controllers.map(() => 0);
+    for (;;) {
+      let best = -1;
+      for (let k = 0; k < controllers.length; k++) {
+        if (next[k] === -2) continue;
+        if (next[k] === 0) {
+          const v = this.collect(run.isolate!, controllers[k]!, run.left(), OP_NEXT_TIMER);
+          next[k] = typeof v === 'number' && v >= 0 ? v : -2;
+          if (next[k] === -2) continue;
+        }
+        if (best === -1 || next[k]! < next[best]!) best = k;
+      }
+      if (best === -1) return undefined;
+      if (run.timedOut()) return this.limitStatus(run);
+      const timeout = run.left();
+      const t = this.timed(() => controllers[best]!.applySync(undefined, [OP_TIMER], { timeout }));
+      if (t.kind === 'error')
+        return this.limitStatus(run, t.error) ?? run.done('error', { error: `a timer failed: ${describeRunError(t.error)}` });
+      // A timer of one realm can arm timers in the other (through a call across): ask both again.
+      next.fill(0);
+    }
+  }
+
+  /**
+   * The status the host's own measurements give (timeout, out of memory), if any. `error` is what
+   * the failed run threw: a RangeError (an allocation the engine refused) with the isolate's
+   * memory measured near its limit is out of memory; its text is never read.
+   */
+  private limitStatus(run: ProgramRun, error?: unknown): WireResult | undefined {
+    const isolate = run.isolate!;
+    if (isolate.isDisposed) {
+      run.recycle = true;
+      return run.done('oom', { error: `out of memory: isolate memory limit (${this.opts.memoryMb} MB) reached` });
+    }
+    if (run.timedOut()) {
+      run.recycle = true;
+      return run.done('timeout', { error: `timed out after ${run.p.timeoutMs} ms` });
+    }
+    if (errName(error) === 'RangeError' && this.engineRefusedMemory(run)) {
+      run.recycle = true;
+      return run.done('oom', {
+        error: `out of memory: the isolate's memory (${this.opts.memoryMb} MB limit) is nearly exhausted`,
+      });
+    }
+    return undefined;
   }
 
   /**
@@ -348,24 +469,31 @@ class Host {
    * realm's checks count, a tests script that threw is an error, one that ran no check fails) or a
    * self-contained script (its own assertions count).
    */
-  private recordedVerdict(
-    v: Verdict,
-    stdout: string,
-    done: (s: ExecStatus, e?: Partial<WireResult>) => WireResult,
-    separate: boolean,
-  ): WireResult {
+  private recordedVerdict(run: ProgramRun, v: Verdict, stdout: string, separate: boolean): WireResult {
     const c = counts(v);
+    const done = run.done;
     const min = this.opts.minAssertions;
+    const who = separate ? "the tests'" : "the program's";
     if (v.failed > 0) return done('fail', { ...c, stdout, error: v.failure });
-    if (separate && v.threw) return done('error', { ...c, stdout, error: v.thrownError });
+    // An answer the snapshot refused (a Proxy, a getter, over the caps) is not an answer: fail.
+    if (separate && v.threw && v.refused) return done('fail', { ...c, stdout, error: v.thrownError });
+    if (v.exited) return done('error', { ...c, stdout, error: exitMessage(v.exited) });
+    if (v.threw) return done('error', { ...c, stdout, error: v.thrownError });
     if (v.asyncState === 3) {
       return done('timeout', {
         ...c,
         stdout,
-        error: `${separate ? "the tests'" : "the program's"} promise never settled (it awaits something that cannot happen: the sandbox has no timers or I/O)`,
+        error: `${who} promise never settled (it awaits something that cannot happen: no timer or I/O is left)`,
       });
     }
     if (v.asyncState === 2) return done('error', { ...c, stdout, error: `unhandled rejection: ${v.asyncError}` });
+    if (v.unhandled > 0) return done('error', { ...c, stdout, error: `unhandled rejection: ${v.unhandledError}` });
+    if (v.neverSettled > 0)
+      return done('fail', {
+        ...c,
+        stdout,
+        error: `${v.neverSettled} promise(s) or async call(s) of the tests never settled: the tests did not finish`,
+      });
     if (v.unsettled > 0)
       return done('fail', { ...c, stdout, error: `${v.unsettled} assert.rejects/doesNotReject call(s) never settled` });
     if (separate && v.passed === 0) {
@@ -382,45 +510,43 @@ class Host {
   }
 
   /** The verdict of a self-contained script (its own assertions count). */
-  private combinedVerdict(
-    isolate: ivm.Isolate,
-    controller: Controller,
-    r: RunOutcome,
-    done: (s: ExecStatus, e?: Partial<WireResult>) => WireResult,
-    limitStatus: (error?: unknown) => WireResult | undefined,
-    left: () => number,
-    markRecycle: () => void,
-  ): WireResult {
+  private combinedVerdict(run: ProgramRun, controller: Controller, r: RunOutcome): WireResult {
+    const isolate = run.isolate!;
+    const done = run.done;
     if (r.kind === 'error') {
-      const limit = limitStatus(r.error);
+      const limit = this.limitStatus(run, r.error);
       if (limit) {
         const v = this.collect(isolate, controller, 50);
         return { ...limit, ...counts(v), stdout: stdoutOf(v) };
       }
-      const v = this.collect(isolate, controller, left());
+      const v = this.collect(isolate, controller, run.left());
       const c = counts(v);
       if (v && v.failed > 0) return done('fail', { ...c, stdout: stdoutOf(v), error: v.failure });
+      if (v?.exited) return done('error', { ...c, stdout: stdoutOf(v), error: exitMessage(v.exited) });
       return done('error', { ...c, stdout: stdoutOf(v), error: describeRunError(r.error) });
     }
-    const value = r.kind === 'ok' ? r.value : undefined;
+    const value = r.value;
     let v: Verdict | undefined;
     try {
       // A primitive completion value (the usual `test();`) gets the verdict in this one call.
       v = controller.applySync(undefined, [OP_COMPLETION, value ? value.derefInto() : undefined], {
-        timeout: left(),
+        timeout: run.left(),
         result: { copy: true },
       }) as Verdict | undefined;
-      if (v === undefined)
-        v = controller.applySync(undefined, [OP_VERDICT], { timeout: left(), result: { copy: true } }) as Verdict;
+      if (v === undefined || v.nextTimer >= 0) {
+        const settled = this.settle(run, [controller]);
+        if (settled) return settled;
+        v = controller.applySync(undefined, [OP_VERDICT], { timeout: run.left(), result: { copy: true } }) as Verdict;
+      }
     } catch (e) {
-      const limit = limitStatus(e);
+      const limit = this.limitStatus(run, e);
       if (limit) return limit;
-      markRecycle();
-      const v2 = this.collect(isolate, controller, left());
+      run.recycle = true;
+      const v2 = this.collect(isolate, controller, run.left());
       if (v2 && v2.failed > 0) return done('fail', { ...counts(v2), stdout: stdoutOf(v2), error: v2.failure });
       return done('error', { ...counts(v2), stdout: stdoutOf(v2), error: describeRunError(e) });
     }
-    return this.recordedVerdict(v, stdoutOf(v), done, false);
+    return this.recordedVerdict(run, v, stdoutOf(v), false);
   }
 
   /** The tests' wrapper function in the tests realm, compiled once per isolate. */
@@ -450,6 +576,17 @@ class Host {
     }
   }
 
+  /**
+   * A RangeError just ended the run: whether it is the engine refusing memory — the isolate's
+   * memory is near its limit (the host's measure) and the program never constructed a RangeError
+   * itself (it could throw one, with a huge message, while holding memory).
+   */
+  private engineRefusedMemory(run: ProgramRun): boolean {
+    if (!this.nearMemoryLimit(run.isolate!)) return false;
+    const v = run.program ? this.collect(run.isolate!, run.program, 50) : undefined;
+    return v !== undefined && v.madeRangeErrors === 0;
+  }
+
   /** Whether the isolate's memory in use is near its limit (the host's measure, after a failure). */
   private nearMemoryLimit(isolate: ivm.Isolate): boolean {
     try {
@@ -476,15 +613,21 @@ class Host {
     }
   }
 
-  /** Best-effort read of a realm's verdict and console buffer. */
-  private collect(isolate: ivm.Isolate, controller: Controller, timeout: number): Verdict | undefined {
+  /** Best-effort read of a realm's verdict and console buffer (or, with `op`, another controller answer). */
+  private collect(isolate: ivm.Isolate, controller: Controller, timeout: number): Verdict | undefined;
+  private collect(isolate: ivm.Isolate, controller: Controller, timeout: number, op: number): unknown;
+  private collect(isolate: ivm.Isolate, controller: Controller, timeout: number, op = OP_VERDICT): unknown {
     if (isolate.isDisposed) return undefined;
     try {
-      return controller.applySync(undefined, [OP_VERDICT], { timeout: Math.max(10, timeout), result: { copy: true } }) as Verdict;
+      return controller.applySync(undefined, [op], { timeout: Math.max(10, timeout), result: { copy: true } });
     } catch {
       return undefined;
     }
   }
+}
+
+function exitMessage(how: string): string {
+  return `the program called process.${how}: a program that exits never passes`;
 }
 
 function counts(v: Verdict | undefined): { passed: number; total: number } {
