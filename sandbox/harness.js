@@ -528,7 +528,7 @@ function setupHarness(P, config) {
   // The bridge between the two realms (programs with separate tests only).
   let bridge;
   let snapshot;
-  const getSnapshot = () => snapshot || (snapshot = createSnapshot(P, getC()));
+  const getSnapshot = () => snapshot || (snapshot = createSnapshot(P, getC(), role === 'program' && config.verdict === 'strict'));
   const getBridge = () =>
     bridge || (bridge = createBridge(P, getSnapshot(), describe, getC(), role === 'tests' ? track : undefined));
 

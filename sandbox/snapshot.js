@@ -27,7 +27,10 @@
 //   ["E", id, name, message, [[key, node]...]] error    ["W", node] boxed primitive
 //   ["F", handle] function   ["P", handle] promise
 
-function createSnapshot(P, C) {
+// `hooks` (the program realm under the strict verdict): refuse a value holding its own function
+// under a name the tests' engine calls implicitly (coercion, JSON, promise resolution), so no
+// program code runs when the tests compare, print or await an answer.
+function createSnapshot(P, C, hooks) {
   'use strict';
   const {
     ArrayIsArray,
@@ -55,8 +58,10 @@ function createSnapshot(P, C) {
     MapPrototypeGet,
     MapPrototypeSet,
     MapPrototypeEntries,
+    MapPrototypeGetSize,
     MapIteratorNext,
     SetPrototypeAdd,
+    SetPrototypeGetSize,
     SetPrototypeValues,
     SetIteratorNext,
     DatePrototypeGetTime,
@@ -90,9 +95,16 @@ function createSnapshot(P, C) {
   const { isDate, isRegExp, isMap, isSet, isAnyArrayBuffer, isBoxedPrimitive, isNativeError, typedArrayTag } = C;
 
   /** Values (nodes) one snapshot may hold, and the longest encoding, in UTF-16 code units. */
-  const kMaxNodes = 1000000;
-  const kMaxChars = 16 * 1024 * 1024;
+  // Caps sized so a refused answer is refused long before the isolate's memory (64 MB by default)
+  // or time runs short: near either limit the status would depend on the machine's load.
+  const kMaxNodes = 250000;
+  const kMaxChars = 4 * 1024 * 1024;
+  // BigInts over 2^(2^20) bits' worth are refused before their (superlinear) decimal conversion.
+  const kMaxBigIntBits = 1048576;
+  let maxBigInt;
   const kMaxDepth = 2000;
+  const kHooks = { __proto__: null, toString: 1, valueOf: 1, toJSON: 1, toLocaleString: 1 };
+  kHooks['then'] = 1;
   const kErrorNames = {
     __proto__: null,
     Error: 1,
@@ -169,6 +181,8 @@ function createSnapshot(P, C) {
         const k = keys[i];
         if (typeof k !== 'string') continue;
         const p = ownData(obj, k, what);
+        if (hooks === true && typeof p.value === 'function' && kHooks[k] === 1)
+          refuse(what + ' has its own ' + k + ' method (program code the tests would run implicitly)');
         if (!p.enumerable) {
           if (error === true && (k === 'cause' || k === 'errors')) {
             out += (first ? '' : ',') + '[' + str(k) + ',' + enc(p.value, depth + 1) + ',0]';
@@ -207,8 +221,12 @@ function createSnapshot(P, C) {
           if (ObjectIs(v, -0)) return '["N","-0"]';
           chars += 24;
           return String(v);
-        case 'bigint':
+        case 'bigint': {
+          if (maxBigInt === undefined) maxBigInt = BigInt(1) << BigInt(kMaxBigIntBits);
+          if (v >= maxBigInt || -v >= maxBigInt)
+            refuse('the BigInt has more than ' + kMaxBigIntBits + ' bits (the snapshot cap)');
           return '["I",' + str(String(v)) + ']';
+        }
         case 'symbol': {
           handles.opaque();
           const d = SymbolPrototypeDescription(v);
@@ -241,6 +259,8 @@ function createSnapshot(P, C) {
         return '["A",' + id + ',' + kind + ',' + len + ',' + items + '],[]]';
       }
       if (isMap(v)) {
+        if (nodes + 2 * MapPrototypeGetSize(v) > kMaxNodes)
+          refuse('the Map has more entries than the snapshot cap allows (' + kMaxNodes + ' values)');
         const it = MapPrototypeEntries(v);
         let out = '["M",' + id + ',[';
         let first = true;
@@ -251,6 +271,8 @@ function createSnapshot(P, C) {
         return out + ']]';
       }
       if (isSet(v)) {
+        if (nodes + SetPrototypeGetSize(v) > kMaxNodes)
+          refuse('the Set has more elements than the snapshot cap allows (' + kMaxNodes + ')');
         const it = SetPrototypeValues(v);
         let out = '["S",' + id + ',[';
         let first = true;
