@@ -2,7 +2,8 @@
  * BENCHMARKS.md is shared by every `npm run bench:*`: each bench owns one `## Heading` section and
  * replaces only that one (appending it when absent), leaving the other benches' figures alone.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 
 /**
@@ -53,4 +54,41 @@ export function machineLoad(): string {
  */
 export function benchHeader(command: string, file: string, loadBefore: string, loadAfter: string): string {
   return `Written by \`${command}\` (${file}) on ${new Date().toISOString()}; ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}; load average ${loadBefore} before → ${loadAfter} after.`;
+}
+
+const TICKS_PER_S = 100; // Linux USER_HZ
+
+/** A checkout's commit, short, "-dirty" with uncommitted changes (its path when not a git checkout). */
+export function gitHead(dir: string): string {
+  try {
+    return execFileSync('git', ['-C', dir, 'describe', '--always', '--dirty'], { encoding: 'utf8' }).trim();
+  } catch {
+    return dir;
+  }
+}
+
+/** CPU seconds (user + system) of the live descendants of this process whose command line names `root`. */
+export function workersCpu(root: string): number {
+  const info = new Map<number, { ppid: number; cpu: number; cmd: string }>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      info.set(Number(d), { ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) / TICKS_PER_S, cmd });
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  let total = 0;
+  const walk = (parent: number): void => {
+    for (const [pid, i] of info) {
+      if (i.ppid !== parent) continue;
+      if (i.cmd.includes(`${root}/src/`)) total += i.cpu;
+      walk(pid);
+    }
+  };
+  walk(process.pid);
+  return total;
 }

@@ -13,53 +13,16 @@
  * against another checkout" section of BENCHMARKS.md. Needs ../shared/datasets/HumanEval.jsonl
  * and Linux's /proc.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadDataset } from '../src/datasets/formats.ts';
 import { createExecutor, type Executor, type ProgramSpec } from '../src/sandbox/index.ts';
-import { machineLoad, median, writeBenchSection } from './benchmarks-file.ts';
+import { gitHead, machineLoad, median, workersCpu, writeBenchSection } from './benchmarks-file.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TICKS_PER_S = 100; // Linux USER_HZ
 
 type Kind = 'repeated' | 'fresh';
-
-/** A checkout's commit, short, "-dirty" with uncommitted changes (its path when not a git checkout). */
-function gitHead(dir: string): string {
-  try {
-    return execFileSync('git', ['-C', dir, 'describe', '--always', '--dirty'], { encoding: 'utf8' }).trim();
-  } catch {
-    return dir;
-  }
-}
-
-/** CPU seconds (user + system) of the live descendants of this process whose command line names `root`. */
-function workersCpu(root: string): number {
-  const info = new Map<number, { ppid: number; cpu: number; cmd: string }>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      info.set(Number(d), { ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) / TICKS_PER_S, cmd });
-    } catch {
-      /* exited meanwhile */
-    }
-  }
-  let total = 0;
-  const walk = (parent: number): void => {
-    for (const [pid, i] of info) {
-      if (i.ppid !== parent) continue;
-      if (i.cmd.includes(`${root}/src/`)) total += i.cpu;
-      walk(pid);
-    }
-  };
-  walk(process.pid);
-  return total;
-}
 
 async function main(): Promise<void> {
   const other = path.resolve(process.argv[2] ?? '');

@@ -61,11 +61,17 @@ function setupHarness(P, config) {
   // The innermost frame in a script of the realm's own (the tests' script, or the program of a
   // self-contained run), not the harness's or a builtin's: where the check is written.
   function site() {
+    // Few frames first (the check is usually a frame or two above the harness's own); the deep
+    // capture only when a helper chain hides it.
+    const key = siteWithin(8);
+    return key === '' ? siteWithin(64) || '?' : key;
+  }
+  function siteWithin(depth) {
     const E = P.Error;
     const saved = E.prepareStackTrace;
     const limit = E.stackTraceLimit;
     E.prepareStackTrace = structuredStack;
-    E.stackTraceLimit = 32;
+    E.stackTraceLimit = depth;
     const holder = { __proto__: null, stack: undefined };
     try {
       ErrorCaptureStackTrace(holder, site);
@@ -84,7 +90,7 @@ function setupHarness(P, config) {
       E.prepareStackTrace = saved;
       E.stackTraceLimit = limit;
     }
-    return '?';
+    return '';
   }
   function record(key, ok) {
     const was = P.MapPrototypeGet(sites, key);
@@ -376,7 +382,6 @@ function setupHarness(P, config) {
   const OP_COMPLETION = 7;
   const OP_COPIER = 8;
   const OP_TIMER = 9;
-  const OP_NEXT_TIMER = 10;
   const OP_SOURCE = 11;
   let ExternalCopy;
 
@@ -512,7 +517,6 @@ function setupHarness(P, config) {
       unhandledError: a.firstUnhandled,
       exited,
       madeRangeErrors,
-      nextTimer: timers.nextDue(),
       unsettled: pending,
       failure: firstFailure,
       stdout: out,
@@ -642,7 +646,8 @@ function setupHarness(P, config) {
         return undefined;
       case OP_RUN:
         runTests(a, b, c, d, arguments[5], arguments[6]);
-        return undefined;
+        // The host runs the timers the tests armed (OP_TIMER) until none is left.
+        return timers.nextDue();
       case OP_COMPLETION:
         // A primitive completion value settles nothing: the verdict is ready now (one host call).
         if ((typeof a !== 'object' || a === null) && typeof a !== 'function') return verdict();
@@ -658,8 +663,6 @@ function setupHarness(P, config) {
             thrownError = 'a timer callback threw: ' + describe(e);
           }
         }
-        return timers.nextDue();
-      case OP_NEXT_TIMER:
         return timers.nextDue();
       case OP_VERDICT: {
         const v = verdict();

@@ -1,10 +1,11 @@
 /**
  * How a JavaScript program's separate tests are run in their own realm (sandbox/harness.js): the
  * tests become the body of a strict-mode function whose parameters object carries the names the
- * tests take from the program (the candidate function, constants), and the prompt's own helper
- * definitions (e.g. a `poly()` the tests use to check `find_zero`) are prepended from the trusted
- * prompt, so a completion that redefines a helper after its function body changes only what the
- * candidate sees, never what the tests use.
+ * tests take from the program (the entry points: names that neither the tests, the tests realm's
+ * copy of the prompt nor the realm's globals define). The tests realm evaluates its own copy of the
+ * trusted prompt (everything but the entry point the completion writes), so a completion that
+ * rebinds a helper, constant or class changes only what the candidate sees. The tests' async
+ * functions and awaits are instrumented so the harness observes their completion.
  *
  * Parsing is done once per distinct (tests, prompt) pair and cached.
  */

@@ -27,9 +27,9 @@ export interface ProgramSpec {
   /**
    * The trusted prefix of `code` (the problem's setup and prompt). With `tests`, definitions the
    * tests use that the prompt provides (a helper such as HumanEval's `poly`) are taken from here,
-   * so a completion that redefines them changes only what its own code sees (JavaScript: defined
-   * in the tests realm from the prompt's declarations; Python: the prompt is executed apart into
-   * the tests' namespace).
+   * so a completion that redefines them changes only what its own code sees (JavaScript: the tests
+   * realm evaluates its own copy of the prompt, all of it but the entry point; Python: the prompt
+   * is executed apart into the tests' namespace).
    */
   prompt?: string;
   /** Per-program overrides of the executor defaults. */

@@ -55,7 +55,6 @@ const OP_VERDICT = 6;
 const OP_COMPLETION = 7;
 const OP_COPIER = 8;
 const OP_TIMER = 9;
-const OP_NEXT_TIMER = 10;
 
 /** The realm a harness sets up: see sandbox/harness.js. */
 export type HarnessRole = 'combined' | 'program' | 'tests';
@@ -98,8 +97,6 @@ interface Verdict {
   exited: string;
   /** RangeErrors the program constructed itself (never read as the engine refusing memory). */
   madeRangeErrors: number;
-  /** Virtual instant of the realm's next timer, or -1. */
-  nextTimer: number;
   unsettled: number;
   failure: string;
   stdout: string;
@@ -351,8 +348,6 @@ class Host {
         error: `the program failed before the tests ran: ${describeRunError(r.error)}`,
       });
     }
-    const exitedEarly = programOut();
-    if (exitedEarly?.exited) return run.done('error', { stdout: stdoutOf(exitedEarly), error: exitMessage(exitedEarly.exited) });
     let wrapper: ivm.Reference;
     const realm = this.tests(isolate);
     try {
@@ -382,8 +377,11 @@ class Host {
       run.recycle = true;
       return run.done('error', { error: `the tests realm failed: ${describeRunError(t.error)}` });
     }
-    const settled = this.settle(run, [realm.ctl, controller]);
-    if (settled) return settled;
+    // OP_RUN answers the tests realm's next timer (-1: none). The program realm has no timers.
+    if (typeof t.value === 'number' && t.value >= 0) {
+      const settled = this.settle(run, realm.ctl);
+      if (settled) return settled;
+    }
     const v = this.collect(isolate, realm.ctl, run.left());
     if (!v) {
       const limit = this.limitStatus(run);
@@ -393,9 +391,6 @@ class Host {
     }
     const pv = programOut();
     const stdout = stdoutOf(pv) + stdoutOf(v);
-    // A program that exits (or whose timer callback threw) is never a pass, whatever the tests saw.
-    if (pv?.exited) return run.done('error', { ...counts(v), stdout, error: exitMessage(pv.exited) });
-    if (pv?.threw) return run.done('error', { ...counts(v), stdout, error: `the program failed: ${pv.thrownError}` });
     // The tests stopped on an error while the isolate's memory is nearly exhausted (a call of
     // the solution ran out of it): out of memory, by the host's measure. An answer the snapshot
     // refused is the program's wrong answer whatever the heap holds (a 30 MB answer fills much of
@@ -412,31 +407,18 @@ class Host {
   }
 
   /**
-   * Run the realms' timers in virtual-time order until none is left (the host's clock still
+   * Run the tests realm's timers in virtual-time order until none is left (the host's clock still
    * bounds it: a timer that re-arms forever ends as `timeout`). Microtasks run after each call.
    * Returns a result only when a limit ended the run.
    */
-  private settle(run: ProgramRun, controllers: Controller[]): WireResult | undefined {
-    const next = controllers.map(() => 0);
+  private settle(run: ProgramRun, tests: Controller): WireResult | undefined {
     for (;;) {
-      let best = -1;
-      for (let k = 0; k < controllers.length; k++) {
-        if (next[k] === -2) continue;
-        if (next[k] === 0) {
-          const v = this.collect(run.isolate!, controllers[k]!, run.left(), OP_NEXT_TIMER);
-          next[k] = typeof v === 'number' && v >= 0 ? v : -2;
-          if (next[k] === -2) continue;
-        }
-        if (best === -1 || next[k]! < next[best]!) best = k;
-      }
-      if (best === -1) return undefined;
       if (run.timedOut()) return this.limitStatus(run);
       const timeout = run.left();
-      const t = this.timed(() => controllers[best]!.applySync(undefined, [OP_TIMER], { timeout }));
+      const t = this.timed(() => tests.applySync(undefined, [OP_TIMER], { timeout }));
       if (t.kind === 'error')
         return this.limitStatus(run, t.error) ?? run.done('error', { error: `a timer failed: ${describeRunError(t.error)}` });
-      // A timer of one realm can arm timers in the other (through a call across): ask both again.
-      next.fill(0);
+      if (typeof t.value !== 'number' || t.value < 0) return undefined;
     }
   }
 
@@ -533,11 +515,8 @@ class Host {
         timeout: run.left(),
         result: { copy: true },
       }) as Verdict | undefined;
-      if (v === undefined || v.nextTimer >= 0) {
-        const settled = this.settle(run, [controller]);
-        if (settled) return settled;
+      if (v === undefined)
         v = controller.applySync(undefined, [OP_VERDICT], { timeout: run.left(), result: { copy: true } }) as Verdict;
-      }
     } catch (e) {
       const limit = this.limitStatus(run, e);
       if (limit) return limit;
@@ -613,13 +592,11 @@ class Host {
     }
   }
 
-  /** Best-effort read of a realm's verdict and console buffer (or, with `op`, another controller answer). */
-  private collect(isolate: ivm.Isolate, controller: Controller, timeout: number): Verdict | undefined;
-  private collect(isolate: ivm.Isolate, controller: Controller, timeout: number, op: number): unknown;
-  private collect(isolate: ivm.Isolate, controller: Controller, timeout: number, op = OP_VERDICT): unknown {
+  /** Best-effort read of a realm's verdict and console buffer. */
+  private collect(isolate: ivm.Isolate, controller: Controller, timeout: number): Verdict | undefined {
     if (isolate.isDisposed) return undefined;
     try {
-      return controller.applySync(undefined, [op], { timeout: Math.max(10, timeout), result: { copy: true } });
+      return controller.applySync(undefined, [OP_VERDICT], { timeout: Math.max(10, timeout), result: { copy: true } }) as Verdict;
     } catch {
       return undefined;
     }
@@ -627,7 +604,7 @@ class Host {
 }
 
 function exitMessage(how: string): string {
-  return `the program called process.${how}: a program that exits never passes`;
+  return `process.${how} was called: a run that exits never passes`;
 }
 
 function counts(v: Verdict | undefined): { passed: number; total: number } {
