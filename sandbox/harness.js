@@ -48,9 +48,11 @@ function setupHarness(P, config) {
   };
 
   // ---- assertion recorder (unreachable from the program) ----------------------------------
-  // Counts are of assertion *sites*: the source position (line:column in the tests' script) of
-  // the call that made the check, read from the stack. A site passes only if every execution of
-  // it passed, so a check inside a loop counts once however often it runs.
+  // Counts are of assertion *sites*: where in the tests' source a check is made, read from the
+  // stack as the chain of the realm's own frames (script:line:column, innermost first) — the
+  // check's line and the lines that called the tests' helper it sits in. A loop repeats the same
+  // chain, so a check inside it counts once however often it runs; one helper called from five
+  // lines of the tests is five sites. A site passes only if every execution of it passed.
   let sites = new P.Map();
   let passed = 0;
   let failed = 0;
@@ -58,21 +60,14 @@ function setupHarness(P, config) {
   let firstFailure = '';
   const ErrorCaptureStackTrace = P.Error.captureStackTrace;
   const structuredStack = (_, frames) => frames;
-  // The innermost frame in a script of the realm's own (the tests' script, or the program of a
-  // self-contained run), not the harness's or a builtin's: where the check is written.
   function site() {
-    // Few frames first (the check is usually a frame or two above the harness's own); the deep
-    // capture only when a helper chain hides it.
-    const key = siteWithin(8);
-    return key === '' ? siteWithin(64) || '?' : key;
-  }
-  function siteWithin(depth) {
     const E = P.Error;
     const saved = E.prepareStackTrace;
     const limit = E.stackTraceLimit;
     E.prepareStackTrace = structuredStack;
-    E.stackTraceLimit = depth;
+    E.stackTraceLimit = 32;
     const holder = { __proto__: null, stack: undefined };
+    let key = '';
     try {
       ErrorCaptureStackTrace(holder, site);
       const frames = holder.stack;
@@ -80,8 +75,9 @@ function setupHarness(P, config) {
         for (let i = 0; i < frames.length; i++) {
           const f = frames[i];
           const file = f.getFileName();
+          // Frames of the harness and of builtins (forEach, Promise jobs) are not the tests' source.
           if (typeof file === 'string' && file !== '' && P.StringPrototypeIndexOf(file, 'sandbox-harness-') !== 0)
-            return file + ':' + f.getLineNumber() + ':' + f.getColumnNumber();
+            key += file + ':' + f.getLineNumber() + ':' + f.getColumnNumber() + ' ';
         }
       }
     } catch {
@@ -90,7 +86,7 @@ function setupHarness(P, config) {
       E.prepareStackTrace = saved;
       E.stackTraceLimit = limit;
     }
-    return '';
+    return key === '' ? '?' : key;
   }
   function record(key, ok) {
     const was = P.MapPrototypeGet(sites, key);
