@@ -59,6 +59,8 @@ function setupHarness(P, config) {
   let pending = 0;
   let firstFailure = '';
   const ErrorCaptureStackTrace = P.Error.captureStackTrace;
+  // The script whose checks count (the worker's file names: src/sandbox/worker.ts).
+  const ownScript = role === 'tests' ? 'tests.js' : 'program.js';
   const structuredStack = (_, frames) => frames;
   function site() {
     const E = P.Error;
@@ -75,9 +77,9 @@ function setupHarness(P, config) {
         for (let i = 0; i < frames.length; i++) {
           const f = frames[i];
           const file = f.getFileName();
-          // Frames of the harness and of builtins (forEach, Promise jobs) are not the tests' source.
-          if (typeof file === 'string' && file !== '' && P.StringPrototypeIndexOf(file, 'sandbox-harness-') !== 0)
-            key += file + ':' + f.getLineNumber() + ':' + f.getColumnNumber() + ' ';
+          // Only the realm's own script counts: not the harness, builtins (forEach, Promise jobs),
+          // or the program's frames when the program calls back into a tests' function.
+          if (file === ownScript) key += f.getLineNumber() + ':' + f.getColumnNumber() + ' ';
         }
       }
     } catch {

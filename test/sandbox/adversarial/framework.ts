@@ -69,6 +69,9 @@ export interface Generator {
   cases(rng: Rng): AdversarialCase[];
 }
 
+/** The MultiPL-E tests' first line (JavaScript). */
+export const JS_ASSERT = "const assert = require('node:assert');\n";
+
 /** Identity helper that types a generator. */
 export function defineGenerator(g: Generator): Generator {
   return g;

@@ -3,9 +3,7 @@
  * finishes), counts are of assertion sites, time is virtual and seeded, and answers that lie about
  * themselves never pass.
  */
-import { type AdversarialCase, defineGenerator, variants } from './framework.ts';
-
-const ASSERT = "const assert = require('node:assert');\n";
+import { type AdversarialCase, defineGenerator, JS_ASSERT as ASSERT, variants } from './framework.ts';
 
 /** Ways a wrong async answer can avoid ever being checked. */
 const NEVER = [

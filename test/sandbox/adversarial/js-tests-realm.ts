@@ -3,9 +3,7 @@
  * (issue classes "host globals" and "prompt helpers"), and honest code using the prompt's own
  * classes and errors keeps passing.
  */
-import { type AdversarialCase, defineGenerator, variants } from './framework.ts';
-
-const ASSERT = "const assert = require('node:assert');\n";
+import { type AdversarialCase, defineGenerator, JS_ASSERT as ASSERT, variants } from './framework.ts';
 
 /** A host global, an expression of the tests using it, and a fake that makes the expression `fake`. */
 const HOST_PROBES: Array<{ name: string; probe: string; fake: string; fakeValue: string }> = [
