@@ -7,6 +7,7 @@ import { compile, type TopLevelSpec } from 'vega-lite';
 import { METRIC_KEYS as K } from '../train/run-format.ts';
 import { armGaoFit, gaoCurve, gaoPoints } from './gao.ts';
 import type { ArmData, RunData } from './read-run.ts';
+import { CHART_CONFIG } from './chart-style.ts';
 import { rollingMean } from './stats.ts';
 
 /** One rendered chart. */
@@ -52,15 +53,6 @@ function withGap(run: RunData): RunData {
     })),
   };
 }
-
-const BASE_CONFIG = {
-  background: 'white',
-  font: 'sans-serif',
-  axis: { labelFontSize: 11, titleFontSize: 12, grid: true, gridColor: '#eee' },
-  legend: { labelFontSize: 11, titleFontSize: 12 },
-  title: { fontSize: 13, anchor: 'start' as const },
-  view: { stroke: '#ddd' },
-};
 
 /** Render a Vega-Lite spec to an SVG string, headless. */
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
@@ -113,7 +105,7 @@ export function gaoChart(
       '; lines: the RL form gold = g₀ + d(α − β ln d) fitted per arm (all its seeds pooled). A curve that turns over marks where optimising the reward began to cost gold.',
     spec: {
       $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-      config: BASE_CONFIG,
+      config: CHART_CONFIG,
       width: 420,
       height: 260,
       layer: [
@@ -160,7 +152,7 @@ export async function buildCharts(runIn: RunData, opts: ChartOptions): Promise<C
     caption,
     spec: {
       $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-      config: BASE_CONFIG,
+      config: CHART_CONFIG,
       width: 420,
       height: 220,
       data: { values: series(run, key, w, yTitle) },
@@ -190,7 +182,7 @@ export async function buildCharts(runIn: RunData, opts: ChartOptions): Promise<C
       caption: `Proxy = mean RM score (dashed), gold = executed pass rate (solid), ${rolled}. The Goodhart signature: proxy climbing while gold peaks and falls.`,
       spec: {
         $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-        config: BASE_CONFIG,
+        config: CHART_CONFIG,
         data: { values: proxyGold },
         facet: { field: 'arm', type: 'nominal', sort: arms, title: null },
         columns: Math.min(4, Math.max(1, arms.length)),
@@ -226,7 +218,7 @@ export async function buildCharts(runIn: RunData, opts: ChartOptions): Promise<C
       caption: `Lines: hacking gap proxy − gold, ${rolled}. Markers: drift mean |RM − label| on the newly settled claims at each settlement window, measured before the refit (triangles, "refit") or only monitored against gold in arms that never refit (diamonds, "monitor"). Grey rules: settlement windows.`,
       spec: {
         $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-        config: BASE_CONFIG,
+        config: CHART_CONFIG,
         width: 420,
         height: 220,
         layer: [
@@ -323,7 +315,7 @@ export async function buildOverlayChart(runs: readonly OverlayRun[], key: string
   const w = opts.window;
   const spec = {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    config: BASE_CONFIG,
+    config: CHART_CONFIG,
     width: 760,
     height: 320,
     data: { values },

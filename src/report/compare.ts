@@ -12,6 +12,7 @@ import { armGaoFit, sqrtKlOf } from './gao.ts';
 import { readRun, type ArmData, type MetricsLine, type RunData, type RunWarning } from './read-run.ts';
 import { finalWindowMean, finiteOrNull, lastValue, meanOf, meanSe, metricValue, rollingPeak } from './stats.ts';
 import { AnchorError } from '../util/errors.ts';
+import { formatSeedStatsMarkdown, SEED_STAT_MEASURES, seedStatistics, type SeedStatistics } from './seed-stats.ts';
 
 /** The columns of the comparison, in display order. */
 const COMPARE_COLUMNS = [
@@ -232,12 +233,24 @@ export interface CompareTable {
   /** Arms with no logged steps in any run. */
   emptyArms: string[];
   warnings: RunWarning[];
+  /**
+   * Interval estimates over seeds (several runs only): every arm against the reference arm paired
+   * by seed, and P(A > B) between every two arms ({@link seedStatistics}); null with one run or
+   * without a reference arm.
+   */
+  statistics: SeedStatistics | null;
 }
 
 /** Options of {@link compareRuns}. */
 export interface CompareOptions {
   /** Final/rolling window in steps (default: {@link defaultWindow}). */
   window?: number;
+  /** The arm the statistics over seeds pair every arm with (default: the execution arm). */
+  reference?: string;
+  /** Bootstrap replicates of the statistics over seeds (default: interval-stats DEFAULT_REPS). */
+  reps?: number;
+  /** Seed of the bootstrap (default 0). */
+  bootstrapSeed?: number;
 }
 
 /** The window when none is given: the first run's settlement window (`settlement.every`), else 25. */
@@ -454,7 +467,33 @@ export function compareRunData(runs: readonly RunData[], opts: CompareOptions = 
     incompleteArms: rows.filter((r) => r.incomplete).map((r) => r.arm),
     emptyArms: armNames.filter((n) => runInfo.some((r) => r.emptyArms.includes(n))),
     warnings,
+    statistics: statisticsOf(rows, runInfo, opts),
   };
+}
+
+/** The statistics over seeds of the rows, or null (one run, or no reference arm among them). */
+function statisticsOf(rows: readonly CompareRow[], runs: CompareTable['runs'], opts: CompareOptions): SeedStatistics | null {
+  if (opts.reference !== undefined && !rows.some((r) => r.arm === opts.reference))
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      `--reference-arm ${JSON.stringify(opts.reference)} is not an arm of the compared runs (${rows.map((r) => r.arm).join(', ')})`,
+    );
+  if (runs.length < 2) return null;
+  const reference = opts.reference ?? rows.find((r) => r.role === 'execution')?.arm;
+  if (reference === undefined) return null;
+  return seedStatistics(
+    {
+      seeds: runs.map((r) => r.seed),
+      arms: rows.map((r) => ({
+        arm: r.arm,
+        values: Object.fromEntries(SEED_STAT_MEASURES.map((m) => [m.key, r.perRun.map((v) => (v ? v[m.key] : null))])) as Record<
+          (typeof SEED_STAT_MEASURES)[number]['key'],
+          (number | null)[]
+        >,
+      })),
+    },
+    { reference, reps: opts.reps, seed: opts.bootstrapSeed },
+  );
 }
 
 /** Read run directories and compare their arms (several dirs = seeds of one config). */
@@ -505,7 +544,10 @@ export function formatCompareText(t: CompareTable): string {
     );
   };
   const rest = t.columns.map((c) => c.key).filter((k) => !OUTCOME_KEYS.includes(k) && !ALARM_KEYS.includes(k));
-  return [table(OUTCOME_KEYS), '', table(['steps', ...rest]), '', table(ALARM_KEYS), '', ...footnotes(t)].join('\n') + '\n';
+  const stats = t.statistics ? ['', formatSeedStatsMarkdown(t.statistics).trimEnd()] : [];
+  return (
+    [table(OUTCOME_KEYS), '', table(['steps', ...rest]), '', table(ALARM_KEYS), '', ...footnotes(t), ...stats].join('\n') + '\n'
+  );
 }
 
 /** Markdown tables (compare.md, README): the arm table, then the alarm comparison. */
@@ -528,6 +570,7 @@ export function formatCompareMarkdown(t: CompareTable): string {
       'Alarms (each oriented so larger = more alarmed; ρ = Spearman with the concurrent hacking gap over settlement windows; lead = steps before the rolling-gold peak of the first threshold crossing, n/a = never crossed):',
       '',
       ...table(alarms),
+      ...(t.statistics ? ['', '## Over seeds', '', formatSeedStatsMarkdown(t.statistics).trimEnd()] : []),
     ].join('\n') + '\n'
   );
 }

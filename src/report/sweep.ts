@@ -10,6 +10,7 @@
  */
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
+import { CHART_CONFIG } from './chart-style.ts';
 import { stringify as toYaml } from 'yaml';
 import { ARM_REGISTRY } from '../train/arms.ts';
 import { readSweepRecord, sweepRunDirs, type SweepRecord } from '../train/sweep-format.ts';
@@ -28,7 +29,8 @@ import {
   type CompareTable,
 } from './compare.ts';
 import { formatWarning, readRun, type RunData, type RunWarning } from './read-run.ts';
-import { compareHtml, escapeHtml, figureHtml, htmlPage } from './report.ts';
+import { compareHtml, escapeHtml, figureHtml, htmlPage, seedStatsHtml } from './report.ts';
+import { intervalChartSpec } from './seed-stats.ts';
 
 /** The grid key that orders a strategy's points (and is not a line of its own). */
 export const RATE_KEY = 'settlement.rate';
@@ -286,13 +288,7 @@ export function knobChartSpec(d: KnobData, measure: KnobMeasure = 'gold'): TopLe
   });
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    config: {
-      background: 'white',
-      font: 'sans-serif',
-      axis: { labelFontSize: 11, titleFontSize: 12, grid: true, gridColor: '#eee' },
-      legend: { labelFontSize: 11, titleFontSize: 12 },
-      view: { stroke: '#ddd' },
-    },
+    config: CHART_CONFIG,
     width: 620,
     height: 320,
     layer: [
@@ -457,6 +453,18 @@ export async function buildSweepReportHtml(
     await buildKnobChart(knob, 'gap'),
     { ...gao, svg: await renderSvg(gao.spec) },
   ];
+  const stats = table.statistics;
+  const intervalSpec = stats ? intervalChartSpec(stats, colors) : null;
+  const intervalChart: Chart | null =
+    stats && intervalSpec
+      ? {
+          id: 'seed-intervals',
+          title: `Final gold and held-out pass rate over seeds, × ${stats.reference} (paired by seed)`,
+          caption: `Bars: ${Math.round(stats.confidence * 100)}% stratified bootstrap intervals of the mean and the IQM of the per-seed ratios; ticks: the point estimates; dashed rule: the reference (1). An interval crossing the rule is not distinguishable from the reference.`,
+          svg: await renderSvg(intervalSpec),
+          spec: intervalSpec,
+        }
+      : null;
   const title = `anchor-rl sweep — ${sweep.name}`;
   const links = opts.runDirs
     .map((d) => {
@@ -479,6 +487,7 @@ ${charts.map((chart) => figureHtml(chart, true)).join('\n')}
 ${knobTableHtml(knob, sweep)}
 <h2>All arms</h2>
 ${compareHtml(table, colors)}
+${stats ? `<h2>Over seeds</h2>\n${intervalChart ? figureHtml(intervalChart, true) : ''}\n${seedStatsHtml(stats)}` : ''}
 <h2>Seed runs</h2>
 <p class="meta">Each seed is an ordinary run directory with its own report (per-step charts and samples).</p>
 <ul>${links}</ul>
