@@ -13,3 +13,17 @@ export const CHART_CONFIG = {
   title: { fontSize: 13, anchor: 'start' as const },
   view: { stroke: '#ddd' },
 };
+
+/**
+ * The colour encoding of a chart with one mark per arm: each arm in its report-wide colour
+ * (`colors`, grey for an arm not in it), in the given order.
+ */
+export function armColorEncoding(arms: readonly string[], colors: Map<string, string>) {
+  return {
+    field: 'arm',
+    type: 'nominal' as const,
+    title: 'arm',
+    sort: [...arms],
+    scale: { domain: [...arms], range: arms.map((a) => colors.get(a) ?? '#999') },
+  };
+}

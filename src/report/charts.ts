@@ -7,7 +7,7 @@ import { compile, type TopLevelSpec } from 'vega-lite';
 import { METRIC_KEYS as K } from '../train/run-format.ts';
 import { armGaoFit, gaoCurve, gaoPoints } from './gao.ts';
 import type { ArmData, RunData } from './read-run.ts';
-import { CHART_CONFIG } from './chart-style.ts';
+import { armColorEncoding, CHART_CONFIG } from './chart-style.ts';
 import { rollingMean } from './stats.ts';
 
 /** One rendered chart. */
@@ -74,13 +74,7 @@ export function gaoChart(
   colors: Map<string, string>,
 ): { id: string; title: string; caption: string; spec: TopLevelSpec } {
   const names = arms.map((a) => a.name);
-  const color = {
-    field: 'arm',
-    type: 'nominal' as const,
-    title: 'arm',
-    sort: names,
-    scale: { domain: names, range: names.map((a) => colors.get(a) ?? '#888') },
-  };
+  const color = armColorEncoding(names, colors);
   const points: { arm: string; d: number; gold: number }[] = [];
   const curves: { arm: string; d: number; gold: number }[] = [];
   let approximate = false;
@@ -128,13 +122,7 @@ export interface ChartOptions {
 export async function buildCharts(runIn: RunData, opts: ChartOptions): Promise<Chart[]> {
   const run = withGap(runIn);
   const arms = run.arms.map((a) => a.name);
-  const color = {
-    field: 'arm',
-    type: 'nominal' as const,
-    title: 'arm',
-    sort: arms,
-    scale: { domain: arms, range: arms.map((a) => opts.colors.get(a)!) },
-  };
+  const color = armColorEncoding(arms, opts.colors);
   const x = { field: 'step', type: 'quantitative' as const, title: 'step' };
   const w = opts.window;
   const rolled = `rolling mean over ${w} step${w > 1 ? 's' : ''}`;
@@ -323,13 +311,7 @@ export async function buildOverlayChart(runs: readonly OverlayRun[], key: string
     encoding: {
       x: { field: 'step', type: 'quantitative', title: 'step' },
       y: { field: 'value', type: 'quantitative', title: key, scale: { zero: false } },
-      color: {
-        field: 'arm',
-        type: 'nominal',
-        title: 'arm',
-        sort: arms,
-        scale: { domain: arms, range: arms.map((a) => opts.colors.get(a) ?? '#999') },
-      },
+      color: armColorEncoding(arms, opts.colors),
       strokeDash: {
         field: 'measure',
         type: 'nominal',

@@ -55,6 +55,20 @@ const COMPARE_COLUMNS = [
   },
   { key: 'judgeError', label: 'judge err', digits: 3, describe: 'judge label error |judge − gold|, mean over refits' },
   {
+    key: 'rmPairAcc',
+    label: 'RM pair acc',
+    digits: 3,
+    describe:
+      "RM quality: within-group pairwise accuracy of the RM on each settlement window's settled labels, before the refit that adds them (out of sample; arms that never refit: on the window's gold), mean over windows",
+  },
+  {
+    key: 'rmAuc',
+    label: 'RM AUC',
+    digits: 3,
+    describe:
+      "RM quality: concordance (AUC) of the RM score with each window's settled labels over all pairs with different labels, before the refit, mean over windows",
+  },
+  {
     key: 'gaoAlpha',
     label: 'α',
     digits: 3,
@@ -335,6 +349,8 @@ function armValues(arm: ArmData, run: RunData, window: number): Record<CompareKe
     execBudget: lastValue(m, K.budget),
     execFraction,
     judgeError: meanOf(arm.refits.map((r) => (typeof r.judgeLabelError === 'number' ? r.judgeLabelError : null))),
+    rmPairAcc: meanOf(arm.refits.map((r) => finiteOrNull(r.pairAcc))),
+    rmAuc: meanOf(arm.refits.map((r) => finiteOrNull(r.auc))),
     gaoAlpha: gao?.fit.alpha ?? null,
     gaoBeta: gao?.fit.beta ?? null,
     gaoDStar: gao?.fit.dStar ?? null,

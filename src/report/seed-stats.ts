@@ -8,7 +8,7 @@
  * includes ½ are reported as not distinguishable.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { CHART_CONFIG } from './chart-style.ts';
+import { armColorEncoding, CHART_CONFIG } from './chart-style.ts';
 import { AnchorError } from '../util/errors.ts';
 import { markdownTable } from '../util/table.ts';
 import { Rng } from '../util/rng.ts';
@@ -253,12 +253,7 @@ export function intervalChartSpec(s: SeedStatistics, colors: Map<string, string>
   }
   if (rows.length === 0) return null;
   const arms = [...new Set(rows.map((r) => r.arm))];
-  const color = {
-    field: 'arm',
-    type: 'nominal' as const,
-    legend: null,
-    scale: { domain: arms, range: arms.map((a) => colors.get(a) ?? '#888') },
-  };
+  const color = { ...armColorEncoding(arms, colors), legend: null };
   const y = { field: 'arm', type: 'nominal' as const, sort: arms, title: null };
   const x = { field: 'lo', type: 'quantitative' as const, title: `× ${s.reference}`, scale: { zero: false } };
   return {

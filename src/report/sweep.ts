@@ -30,6 +30,7 @@ import {
 } from './compare.ts';
 import { formatWarning, readRun, type RunData, type RunWarning } from './read-run.ts';
 import { compareHtml, escapeHtml, figureHtml, htmlPage, seedStatsHtml } from './report.ts';
+import { rmQualityChartSpec, rmQualityRelation, rmQualitySentence } from './rm-quality.ts';
 import { intervalChartSpec } from './seed-stats.ts';
 
 /** The grid key that orders a strategy's points (and is not a line of its own). */
@@ -427,6 +428,7 @@ export function formatSweepMarkdown(d: KnobData, sweep: SweepRecord, table: Comp
     '',
     formatCompareMarkdown(table).trimEnd(),
     '',
+    ...(rmQualityRelation(table) ? ['## RM quality', '', rmQualitySentence(rmQualityRelation(table)!), ''] : []),
   ].join('\n');
 }
 
@@ -465,6 +467,18 @@ export async function buildSweepReportHtml(
           spec: intervalSpec,
         }
       : null;
+  const quality = rmQualityRelation(table);
+  const qualitySpec = quality ? rmQualityChartSpec(quality, colors) : null;
+  const qualityChart: Chart | null =
+    quality && qualitySpec
+      ? {
+          id: 'rm-quality',
+          title: 'Is ranking quality what decides anchoring? RM pair accuracy against gold ratio',
+          caption: `x: the RM's within-group pairwise accuracy on each settlement window's labels before the refit that adds them, mean over windows; y: final gold × the execution arm's. Small points: one per arm and seed; large: the arm's mean. ${rmQualitySentence(quality)}`,
+          svg: await renderSvg(qualitySpec),
+          spec: qualitySpec,
+        }
+      : null;
   const title = `anchor-rl sweep — ${sweep.name}`;
   const links = opts.runDirs
     .map((d) => {
@@ -488,6 +502,7 @@ ${knobTableHtml(knob, sweep)}
 <h2>All arms</h2>
 ${compareHtml(table, colors)}
 ${stats ? `<h2>Over seeds</h2>\n${intervalChart ? figureHtml(intervalChart, true) : ''}\n${seedStatsHtml(stats)}` : ''}
+${qualityChart ? `<h2>RM quality</h2>\n${figureHtml(qualityChart, true)}` : ''}
 <h2>Seed runs</h2>
 <p class="meta">Each seed is an ordinary run directory with its own report (per-step charts and samples).</p>
 <ul>${links}</ul>

@@ -19,6 +19,7 @@ import type { FeatureExtractor } from '../reward/features/types.ts';
 import type { Judge } from '../reward/judges/types.ts';
 import { buildCommittee, committeeDisagreement, type Committee } from '../reward/models/committee.ts';
 import type { RewardModel } from '../reward/models/types.ts';
+import { rankingQuality } from '../reward/models/ranking-quality.ts';
 import { problemProgram } from '../sandbox/programs.ts';
 import type { Executor, ExecResult } from '../sandbox/types.ts';
 import { spearmanOrNull } from '../util/correlation.ts';
@@ -507,6 +508,11 @@ export class ArmTrainer {
         golds.map((c) => c.proxy),
         golds.map((c) => c.gold!),
       );
+      const quality = this.recordRmQuality(
+        golds.map((c) => c.proxy),
+        golds.map((c) => c.gold!),
+        golds.map((c) => c.group ?? -1),
+      );
       this.sinks.refits({
         step,
         labels: this.c.rm.labelCount,
@@ -516,6 +522,7 @@ export class ArmTrainer {
         judgeLabelError: null,
         gap: windowGap,
         rank,
+        ...quality,
         strategy: null,
         fit: {},
         refit: false,
@@ -559,6 +566,11 @@ export class ArmTrainer {
     const before = X.length ? await this.c.rm.predict(X) : new Float32Array();
     const drift = y.length ? y.reduce((a, v, j) => a + Math.abs(before[j]! - v), 0) / y.length : 0;
     const rank = spearmanOrNull(before, y);
+    const quality = this.recordRmQuality(
+      before,
+      y,
+      keep.map((i) => chosen[i]!.group ?? -1),
+    );
     const goldKnown = keep.filter((i) => goldOfChosen[i] !== null);
     const driftGold = goldKnown.length
       ? goldKnown.reduce((a, i) => a + Math.abs(before[keep.indexOf(i)]! - goldOfChosen[i]!), 0) / goldKnown.length
@@ -606,6 +618,7 @@ export class ArmTrainer {
       judgeLabelError,
       gap: windowGap,
       rank,
+      ...quality,
       strategy: instant.length ? 'instant' : cfg.settlement.strategy,
       fit: { new_mse: fitMse, ...gao },
       refit: true,
@@ -629,6 +642,21 @@ export class ArmTrainer {
     // samples.jsonl: the judge's score is what the judge arm labelled its settled claims with.
     this.flushSamples(claims, new Map(chosen.map((c, i) => [c, judged ? labels[i]! : null])));
     return chosen.length;
+  }
+
+  /**
+   * The RM's ranking quality on a window's labels it has not been fitted on; logged as metrics
+   * on the step that closes the window (`rm/pair_acc`, `rm/auc`) and returned for its refits line.
+   */
+  private recordRmQuality(
+    scores: ArrayLike<number>,
+    labels: readonly number[],
+    groups: readonly number[],
+  ): { pairAcc: number | null; auc: number | null } {
+    const q = rankingQuality(scores, labels, groups);
+    this.sinks.metrics.record(K.rmPairAcc, q.pairAccuracy);
+    this.sinks.metrics.record(K.rmAuc, q.auc);
+    return { pairAcc: q.pairAccuracy, auc: q.auc };
   }
 
   /** What settlement strategies may ask about a window (computed only when asked). */

@@ -200,6 +200,10 @@ describe('a sweep directory of fake seed runs', async () => {
     expect(md).toMatch(/^\| rate-0\.2 \| 0\.2 \| n\/a \| 160 \| \d\.\d{3} ± \d\.\d{3} \| \d\.\d{2} \|/m);
     expect(md).toMatch(/^\| execution \(reference\) \| — \| — \| 1600 \| [\d.]+ ± [\d.]+ \| 1\.00 \|/m);
     expect(md).toMatch(/^## All arms$/m);
+    // The fake arms' RM quality falls as their gap opens: ranked against their gold ratios.
+    expect(md).toMatch(
+      /^RM ranking quality vs gold ratio across 3 arms \(execution-reward arms left out\): Spearman ρ = -?\d\.\d\d for the within-group pairwise accuracy/m,
+    );
   });
 
   it('report.html is self-contained and holds the knob chart with a line and two reference rules', async () => {
@@ -220,6 +224,7 @@ describe('a sweep directory of fake seed runs', async () => {
     expect(intervals).not.toBeNull();
     expect(intervals![1]).toMatch(/<svg[^>]*class="marks"/);
     expect(html).toMatch(/<h3>P\(row &gt; column\) on final gold/);
+    expect(html).toMatch(/<figure id="chart-rm-quality"[^>]*>[\s\S]*?<svg[^>]*class="marks"/);
     // `report SWEEP_DIR --out elsewhere` links the seed reports relative to where it is written.
     const other = await writeSweepReport(dir, join(root, 'elsewhere', 'r.html'));
     expect(readFileSync(other.path, 'utf8')).toContain('<a href="../sweep/seed-1/report.html">');
