@@ -290,7 +290,7 @@ function armRole(spec: ArmStatus['spec'] | undefined): ArmRole {
 }
 
 /** The arm whose budget is the denominator of execFraction: the first whose reward executes every rollout. */
-function executionArm(run: RunData): ArmData | undefined {
+export function executionArm(run: RunData): ArmData | undefined {
   return run.arms.find((a) => armRole(a.status?.spec) === 'execution');
 }
 

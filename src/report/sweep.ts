@@ -17,7 +17,8 @@ import { readSweepRecord, sweepRunDirs, type SweepRecord } from '../train/sweep-
 import { AnchorError } from '../util/errors.ts';
 import { writeFileAtomic } from '../util/fs.ts';
 import { markdownTable } from '../util/table.ts';
-import { gaoChart, renderSvg, type Chart } from './charts.ts';
+import { renderSvg, type Chart } from './charts.ts';
+import { gaoChart } from './gao-chart.ts';
 import { armColor, armColors } from './colors.ts';
 import {
   compareRunData,
@@ -449,6 +450,7 @@ export async function buildSweepReportHtml(
   const gao = gaoChart(
     table.rows.map((r) => ({ name: r.arm, data: opts.runs.flatMap((run) => run.arms.filter((x) => x.name === r.arm)) })),
     colors,
+    { reference: table.rows.find((r) => r.role === 'execution')?.arm },
   );
   const charts = [
     await buildKnobChart(knob, 'gold'),
