@@ -591,7 +591,10 @@ export class ArmTrainer {
       })),
     );
     // The refit: labels carry their window (recency weights) and group (pairwise objective).
+    const r0 = performance.now();
     if (X.length) await this.c.rm.refit(X, y, { window: this.refits, groups: keep.map((i) => chosen[i]!.group ?? -1) });
+    // The refit's own wall time (its share of the arm's time is the RM's cost; docs/reward.md).
+    const refitSeconds = (performance.now() - r0) / 1000;
     this.refits++;
     // The ensemble's members follow the refit; rebuilt here so their cost counts as settlement.
     if (cfg.proxy.ensemble.members > 0) await this.ensembleCommittee();
@@ -620,7 +623,7 @@ export class ArmTrainer {
       rank,
       ...quality,
       strategy: instant.length ? 'instant' : cfg.settlement.strategy,
-      fit: { new_mse: fitMse, ...gao },
+      fit: { new_mse: fitMse, refit_seconds: refitSeconds, ...gao },
       refit: true,
     });
 
