@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import type { RunConfig } from '../config/run-config.ts';
+import type { RunConfig } from './run-config.ts';
 import { OnnxRolloutEngine } from '../policy/engine/rollout-engine.ts';
 import { assertFiniteTensors, decodeSafetensors } from '../policy/safetensors.ts';
 import { AdamOptimizer } from '../policy/optimizer.ts';

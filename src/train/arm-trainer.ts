@@ -9,7 +9,7 @@
  * window end → metrics and samples. Checkpoints are the caller's (./arm-runner.ts).
  */
 import type { Problem } from '../datasets/problem.ts';
-import type { RunConfig } from '../config/run-config.ts';
+import type { RunConfig } from './run-config.ts';
 import type { Completion } from '../policy/engine/types.ts';
 import type { OnnxRolloutEngine } from '../policy/engine/rollout-engine.ts';
 import type { PolicyModel } from '../policy/policy-model.ts';
