@@ -1,5 +1,5 @@
 /**
- * dependency-cruiser rules: the module structure as designed (README "Layout"), checked by `npm run lint:deps`.
+ * dependency-cruiser rules: the module structure as designed (README "Architecture"), checked by `npm run lint:deps`.
  *
  * Layers point one way:  cli → train / report / research → reward, policy, sandbox, tasks, gate, datasets,
  * config, eval, tf → util. Backends stay isolated: one module talks to ONNX Runtime, one to TensorFlow.js.
