@@ -237,6 +237,11 @@ export interface RefitLine {
   strategy?: string | null;
   /** RM fit diagnostics (e.g. train MSE). */
   fit: Record<string, number>;
+  /**
+   * Wall times of the window in seconds (`refit_s`: the RM refit alone); like the metrics'
+   * `perf/*` keys, the only part of a line a resumed run does not reproduce.
+   */
+  perf?: Record<string, number>;
   /** False for arms whose RM is never refitted (the line then only monitors drift against gold). */
   refit: boolean;
 }
