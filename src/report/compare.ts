@@ -259,6 +259,12 @@ export interface CompareTable {
 export interface CompareOptions {
   /** Final/rolling window in steps (default: {@link defaultWindow}). */
   window?: number;
+  /**
+   * Compute the interval estimates over seeds (several runs; a bootstrap of every arm and pair,
+   * about a second for a dozen arms over ten seeds — the CLI and the written summaries ask for
+   * them, the live view does not). Default false.
+   */
+  statistics?: boolean;
   /** The arm the statistics over seeds pair every arm with (default: the execution arm). */
   reference?: string;
   /** Bootstrap replicates of the statistics over seeds (default: interval-stats DEFAULT_REPS). */
@@ -494,7 +500,7 @@ function statisticsOf(rows: readonly CompareRow[], runs: CompareTable['runs'], o
       'BAD_ARGUMENT',
       `--reference-arm ${JSON.stringify(opts.reference)} is not an arm of the compared runs (${rows.map((r) => r.arm).join(', ')})`,
     );
-  if (runs.length < 2) return null;
+  if (!opts.statistics || runs.length < 2) return null;
   const reference = opts.reference ?? rows.find((r) => r.role === 'execution')?.arm;
   if (reference === undefined) return null;
   return seedStatistics(

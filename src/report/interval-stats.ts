@@ -66,11 +66,11 @@ export function aggregateMean(scores: ScoreMatrix): number {
 }
 
 /** The trimmed mean cutting ⌊proportion·n⌋ values from each end of the sorted values (scipy `trim_mean`). */
-export function trimMean(values: readonly number[], proportion: number): number {
+export function trimMean(values: ArrayLike<number>, proportion: number): number {
   if (values.length === 0) throw new AnchorError('BAD_ARGUMENT', 'trimMean: no values');
   if (!(proportion >= 0 && proportion < 0.5))
     throw new AnchorError('BAD_ARGUMENT', `trimMean: proportion must be in [0, 0.5), got ${proportion}`);
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = Float64Array.from(values).sort();
   const cut = Math.floor(proportion * sorted.length);
   let s = 0;
   for (let i = cut; i < sorted.length - cut; i++) s += sorted[i]!;
@@ -79,8 +79,10 @@ export function trimMean(values: readonly number[], proportion: number): number 
 
 /** The interquartile mean over every run of every task (rliable `aggregate_iqm`). */
 export function aggregateIqm(scores: ScoreMatrix): number {
-  checkMatrix(scores, 'IQM');
-  return trimMean(scores.flat(), 0.25);
+  const tasks = checkMatrix(scores, 'IQM');
+  const all = new Float64Array(scores.length * tasks);
+  scores.forEach((row, i) => all.set(row, i * tasks));
+  return trimMean(all, 0.25);
 }
 
 /** P(X > Y) averaged over tasks (rliable `probability_of_improvement`); ties count ½. */
@@ -104,7 +106,7 @@ export function probabilityOfImprovement(x: ScoreMatrix, y: ScoreMatrix): number
 }
 
 /** The q-th quantile (0 ≤ q ≤ 1) of sorted values, linearly interpolated (numpy's default `percentile`). */
-export function quantileSorted(sorted: readonly number[], q: number): number {
+export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
   if (sorted.length === 0) throw new AnchorError('BAD_ARGUMENT', 'quantile of no values');
   const h = (sorted.length - 1) * q;
   const lo = Math.floor(h);
@@ -112,13 +114,17 @@ export function quantileSorted(sorted: readonly number[], q: number): number {
   return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
 }
 
-/** One stratified resample: within each task, runs drawn with replacement (independently per task). */
-function stratifiedResample(scores: ScoreMatrix, tasks: number, rng: Rng): number[][] {
+/**
+ * Stratified resampling into a reused buffer: within each task, runs drawn with replacement
+ * (independently per task). Draw order (task-major) is part of the seeded stream's contract.
+ */
+function stratifiedResampler(scores: ScoreMatrix, tasks: number, rng: Rng): () => number[][] {
   const n = scores.length;
-  const out: number[][] = Array.from({ length: n }, () => new Array<number>(tasks));
-  // Draw order (task-major) is part of the seeded stream's contract: do not reorder.
-  for (let t = 0; t < tasks; t++) for (let i = 0; i < n; i++) out[i]![t] = scores[rng.int(n)]![t]!;
-  return out;
+  const out: number[][] = Array.from({ length: n }, () => new Array<number>(tasks).fill(0));
+  return () => {
+    for (let t = 0; t < tasks; t++) for (let i = 0; i < n; i++) out[i]![t] = scores[rng.int(n)]![t]!;
+    return out;
+  };
 }
 
 function bootstrapInterval(point: number, replicate: () => number, opts: BootstrapOptions): Interval {
@@ -128,7 +134,9 @@ function bootstrapInterval(point: number, replicate: () => number, opts: Bootstr
     throw new AnchorError('BAD_ARGUMENT', `bootstrap reps must be a positive integer, got ${reps}`);
   if (!(confidence > 0 && confidence < 1))
     throw new AnchorError('BAD_ARGUMENT', `bootstrap confidence must be in (0, 1), got ${confidence}`);
-  const values = Array.from({ length: reps }, replicate).sort((a, b) => a - b);
+  const values = new Float64Array(reps);
+  for (let r = 0; r < reps; r++) values[r] = replicate();
+  values.sort();
   const tail = (1 - confidence) / 2;
   return { point, lo: quantileSorted(values, tail), hi: quantileSorted(values, 1 - tail) };
 }
@@ -140,8 +148,8 @@ export function stratifiedBootstrap(
   opts: BootstrapOptions = {},
 ): Interval {
   const tasks = checkMatrix(scores, 'bootstrap');
-  const rng = new Rng(opts.seed ?? 0);
-  return bootstrapInterval(statistic(scores), () => statistic(stratifiedResample(scores, tasks, rng)), opts);
+  const resample = stratifiedResampler(scores, tasks, new Rng(opts.seed ?? 0));
+  return bootstrapInterval(statistic(scores), () => statistic(resample()), opts);
 }
 
 /** A statistic of two score matrices, each resampled independently (stratified), with its interval. */
@@ -154,11 +162,10 @@ export function independentBootstrap(
   const tx = checkMatrix(x, 'bootstrap');
   const ty = checkMatrix(y, 'bootstrap');
   const rng = new Rng(opts.seed ?? 0);
-  return bootstrapInterval(
-    statistic(x, y),
-    () => statistic(stratifiedResample(x, tx, rng), stratifiedResample(y, ty, rng)),
-    opts,
-  );
+  const rx = stratifiedResampler(x, tx, rng);
+  const ry = stratifiedResampler(y, ty, rng);
+  // x's draws, then y's, per replicate (one stream).
+  return bootstrapInterval(statistic(x, y), () => statistic(rx(), ry()), opts);
 }
 
 /** True when `value` lies inside the closed interval (the difference from it is not distinguishable). */

@@ -27,6 +27,7 @@ import {
   formatCompareMarkdown,
   type ArmRole,
   type CompareCell,
+  type CompareOptions,
   type CompareTable,
 } from './compare.ts';
 import { formatWarning, readRun, type RunData, type RunWarning } from './read-run.ts';
@@ -520,13 +521,14 @@ ${qualityChart ? `<h2>RM quality</h2>\n${figureHtml(qualityChart, true)}` : ''}
 export function readSweep(
   dir: string,
   window?: number,
+  opts: Pick<CompareOptions, 'statistics'> = {},
 ): { root: string; sweep: SweepRecord; runDirs: string[]; runs: RunData[]; table: CompareTable } {
   const root = resolve(dir);
   const sweep = readSweepRecord(root);
   const runDirs = sweepRunDirs(root, sweep);
   if (runDirs.length === 0) throw new AnchorError('BAD_ARGUMENT', `sweep ${dir} has no seed run yet (no seed-*/manifest.json)`);
   const runs = runDirs.map((d) => readRun(d));
-  const table = compareRunData(runs, { window: window ?? defaultWindow(runs) });
+  const table = compareRunData(runs, { window: window ?? defaultWindow(runs), ...opts });
   return { root, sweep, runDirs, runs, table };
 }
 
@@ -545,7 +547,7 @@ export async function writeSweepReport(
   outPath?: string,
   opts: { window?: number } = {},
 ): Promise<SweepReportResult> {
-  const { root, sweep, runDirs, runs, table } = readSweep(dir, opts.window);
+  const { root, sweep, runDirs, runs, table } = readSweep(dir, opts.window, { statistics: true });
   const path = resolve(outPath ?? join(root, 'report.html'));
   const { html, knob } = await buildSweepReportHtml(sweep, table, {
     dir: root,
@@ -573,7 +575,7 @@ export interface SweepSummaries {
  * across seeds), sweep.md (the knob table) and report.html (the knob chart), from one read.
  */
 export async function writeSweepSummaries(dir: string, opts: { window?: number } = {}): Promise<SweepSummaries> {
-  const { root, sweep, runDirs, runs, table } = readSweep(dir, opts.window);
+  const { root, sweep, runDirs, runs, table } = readSweep(dir, opts.window, { statistics: true });
   const out = {
     compareJson: join(root, 'compare.json'),
     compareMd: join(root, 'compare.md'),

@@ -95,7 +95,7 @@ describe('compare over seeds carries the statistics', () => {
   const dirs = [0, 1, 2].map((seed) => writeFakeRun(join(root, `s${seed}`), { steps: 40, seed, noise: 0.02 }).dir);
 
   it('several runs: ratios against the execution arm by default; one run: none', () => {
-    const t = compareRuns(dirs, { window: 10, reps: 500 });
+    const t = compareRuns(dirs, { window: 10, reps: 500, statistics: true });
     expect(t.statistics?.reference).toBe('execution');
     const gold = t.statistics!.measures[0]!;
     const frozen = gold.arms.find((a) => a.arm === 'frozen')!;
@@ -103,8 +103,12 @@ describe('compare over seeds carries the statistics', () => {
     const exec = t.rows.find((r) => r.arm === 'execution')!.perRun;
     expect(frozen.ratios).toEqual(perRun.map((v, i) => v!.finalGold! / exec[i]!.finalGold!));
     expect(formatCompareMarkdown(t)).toMatch(/## Over seeds/);
-    expect(compareRuns([dirs[0]!], { window: 10 }).statistics).toBeNull();
-    expect(compareRuns(dirs, { window: 10, reps: 200, reference: 'anchored' }).statistics?.reference).toBe('anchored');
+    expect(compareRuns([dirs[0]!], { window: 10, statistics: true }).statistics).toBeNull();
+    expect(compareRuns(dirs, { window: 10, reps: 200, reference: 'anchored', statistics: true }).statistics?.reference).toBe(
+      'anchored',
+    );
     expect(() => compareRuns(dirs, { reference: 'nope' })).toThrow(/--reference-arm "nope" is not an arm/);
+    // Not asked for (the live view): none computed.
+    expect(compareRuns(dirs, { window: 10 }).statistics).toBeNull();
   });
 });

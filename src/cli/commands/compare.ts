@@ -64,6 +64,7 @@ export const compareCommand: CommandBody<object, CompareArgs> = {
     // A sweep directory stands for its seed runs: its arms (= cells) get mean ± SE over seeds.
     const table = compareRuns(expandSweepDirs(args.runs), {
       window: args.window === undefined ? undefined : checkWindow(args.window),
+      statistics: true,
       reference: args['reference-arm'],
       reps: args.reps === undefined ? undefined : checkCount(args.reps, '--reps'),
       bootstrapSeed: checkCount(args['bootstrap-seed'], '--bootstrap-seed', 0),
