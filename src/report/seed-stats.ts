@@ -46,7 +46,7 @@ interface ArmRatioStats {
   mean: Interval | null;
   /** Interquartile mean of the ratios with its interval. */
   iqm: Interval | null;
-  /** Against the reference by the IQM interval: above 1, below 1, or including 1 (null: no ratio). */
+  /** Against the reference by the IQM interval: above 1, below 1, or including 1 (null: fewer than 2 paired seeds). */
   verdict: Verdict | null;
 }
 
@@ -67,7 +67,7 @@ export interface MeasureStats {
   key: SeedStatKey;
   label: string;
   arms: ArmRatioStats[];
-  /** Every unordered pair of arms with values (P(B > A) = 1 − P(A > B)). */
+  /** Every unordered pair of arms with values in at least 2 runs each (P(B > A) = 1 − P(A > B)). */
   pairs: PairImprovement[];
 }
 
@@ -131,11 +131,14 @@ export function seedStatistics(input: SeedStatInput, opts: SeedStatOptions): See
       const scores = paired.map((r) => [r]);
       const mean = stratifiedBootstrap(scores, aggregateMean, { ...bs, seed: streamSeed(seed, `${key}/mean/${a.arm}`) });
       const iqm = stratifiedBootstrap(scores, aggregateIqm, { ...bs, seed: streamSeed(seed, `${key}/iqm/${a.arm}`) });
-      return { arm: a.arm, ratios, seeds, mean, iqm, verdict: a.arm === ref.arm ? null : verdictAgainst(iqm, 1) };
+      // One seed has a degenerate interval: no verdict from it.
+      const verdict = a.arm === ref.arm || paired.length < 2 ? null : verdictAgainst(iqm, 1);
+      return { arm: a.arm, ratios, seeds, mean, iqm, verdict };
     });
     const present = input.arms
       .map((a) => ({ arm: a.arm, scores: a.values[key].filter((v): v is number => v !== null).map((v) => [v]) }))
-      .filter((a) => a.scores.length > 0);
+      // An arm with one run has no interval to compare: it takes part in no pair.
+      .filter((a) => a.scores.length >= 2);
     const pairs: PairImprovement[] = [];
     for (let i = 0; i < present.length; i++) {
       for (let j = i + 1; j < present.length; j++) {

@@ -24,6 +24,8 @@ const input: SeedStatInput = {
     { arm: 'b', values: { finalGold: [1.0, 0.8, 1.2], heldOut: [null, null, null] } },
     // Missing on seed 1: paired on seeds 0 and 2 only (ratios 0.2, 0.5).
     { arm: 'c', values: { finalGold: [0.1, null, 0.3], heldOut: [null, null, null] } },
+    // One seed only: a ratio, but no verdict and no pair.
+    { arm: 'd', values: { finalGold: [null, 0.8, null], heldOut: [null, null, null] } },
   ],
 };
 
@@ -51,6 +53,8 @@ describe('seedStatistics on a small example worked by hand', () => {
     expect(arm('b').verdict).toBe('higher');
     expect(arm('c').verdict).toBe('lower');
     expect(arm('execution').verdict).toBeNull();
+    expect(arm('d').iqm!.point).toBeCloseTo(2, 12);
+    expect(arm('d').verdict).toBeNull();
   });
 
   it('P(A > B) between every two arms on the raw per-seed values', () => {
@@ -59,7 +63,8 @@ describe('seedStatistics on a small example worked by hand', () => {
     expect(improvementOf(gold, 'execution', 'a')!.poi.point).toBeCloseTo(7.5 / 9, 12);
     expect(improvementOf(gold, 'b', 'execution')).toEqual({ poi: { point: 1, lo: 1, hi: 1 }, verdict: 'higher' });
     expect(improvementOf(gold, 'execution', 'b')!.verdict).toBe('lower');
-    expect(gold.pairs).toHaveLength(6);
+    expect(gold.pairs).toHaveLength(6); // execution, a, b, c; d has one run
+    expect(improvementOf(gold, 'd', 'a')).toBeNull();
     // No held-out values anywhere: no pairs, no ratios.
     expect(s.measures.find((m) => m.key === 'heldOut')!.pairs).toEqual([]);
   });
@@ -84,7 +89,7 @@ describe('seedStatistics on a small example worked by hand', () => {
 
   it('an unknown reference is an error naming the arms', () => {
     expect(() => seedStatistics(input, { reference: 'nope' })).toThrow(
-      /"nope" is not among the compared arms \(execution, a, b, c\)/,
+      /"nope" is not among the compared arms \(execution, a, b, c, d\)/,
     );
   });
 });
