@@ -260,8 +260,8 @@ export interface CompareOptions {
   /** Final/rolling window in steps (default: {@link defaultWindow}). */
   window?: number;
   /**
-   * Compute the interval estimates over seeds (several runs; a bootstrap of every arm and pair,
-   * about a second for a dozen arms over ten seeds — the CLI and the written summaries ask for
+   * Compute the interval estimates over seeds (several runs; a bootstrap of every arm and every
+   * pair, seconds for a dozen arms over ten seeds — the CLI and the written summaries ask for
    * them, the live view does not). Default false.
    */
   statistics?: boolean;
