@@ -103,8 +103,8 @@ function createSnapshot(P, C, hooks) {
   const kMaxBigIntBits = 1048576;
   let maxBigInt;
   const kMaxDepth = 2000;
-  const kHooks = { __proto__: null, toString: 1, valueOf: 1, toJSON: 1, toLocaleString: 1 };
-  kHooks['then'] = 1;
+  // Method names the tests' engine calls implicitly (coercion, JSON, promise resolution).
+  const isHook = (k) => k === 'toString' || k === 'valueOf' || k === 'toJSON' || k === 'toLocaleString' || k === 'then';
   const kErrorNames = {
     __proto__: null,
     Error: 1,
@@ -181,7 +181,7 @@ function createSnapshot(P, C, hooks) {
         const k = keys[i];
         if (typeof k !== 'string') continue;
         const p = ownData(obj, k, what);
-        if (hooks === true && typeof p.value === 'function' && kHooks[k] === 1)
+        if (hooks === true && typeof p.value === 'function' && isHook(k))
           refuse(what + ' has its own ' + k + ' method (program code the tests would run implicitly)');
         if (!p.enumerable) {
           if (error === true && (k === 'cause' || k === 'errors')) {
