@@ -22,6 +22,8 @@ import {
 } from '../train/config.ts';
 import { armsConfigSchema, resolveArms } from '../train/arms.ts';
 import { taskFamilyConfigSchema } from '../tasks/config.ts';
+import { canaryConfigSchema } from '../tasks/canaries.ts';
+import { goldWatchConfigSchema } from '../train/gold-watch-config.ts';
 import { loadConfig } from './load.ts';
 import { dirNameSchema } from './validate.ts';
 
@@ -149,6 +151,14 @@ export const runConfigSchema = z
     eval: evalConfigSchema.prefault({}).describe('Held-out evaluation during training.'),
     checkpoint: checkpointConfigSchema.prefault({}).describe('Checkpointing.'),
     logging: loggingConfigSchema.prefault({}).describe('Extra logs other tools read (TensorBoard event files).'),
+    canaries: canaryConfigSchema
+      .prefault({})
+      .describe(
+        'Canary tasks (docs/gold-watch.md): a share of prompts also executed against impossible variants of their tests; any pass is a tamper. Off by default; an arm overlay may set its own.',
+      ),
+    gold_watch: goldWatchConfigSchema
+      .prefault({})
+      .describe('Watching executed gold (docs/gold-watch.md): both verdict modes per executed rollout.'),
     gate: runGateConfigSchema
       .prefault({})
       .describe('The pre-action gate of gated arms: oracle invariants, simulator, critic, risk budget and escalation.'),

@@ -21,6 +21,7 @@
  *   compare.json / compare.md / report.html   written at the end of `train`
  * ```
  */
+import type { SampleWatch } from './gold-watch.ts';
 
 /** Metric keys (namespaced) written to metrics.jsonl. */
 export const METRIC_KEYS = {
@@ -180,8 +181,12 @@ export interface ArmStatus {
   error?: string;
 }
 
-/** One line of samples.jsonl. */
-export interface SampleLine {
+/**
+ * One line of samples.jsonl. The provenance stamps (`policy`, `rm`, `harness`, `verdict`, `seed`)
+ * and the gold watch's `verdicts`/`canary` come from ./gold-watch.ts (absent in runs written
+ * before it; docs/gold-watch.md).
+ */
+export interface SampleLine extends Partial<SampleWatch> {
   step: number;
   problem: string;
   /** Index within the step's batch. */

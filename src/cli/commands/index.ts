@@ -106,6 +106,16 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import('./serve.ts')).serveCommand,
   },
   {
+    command: 'audit <run>',
+    describe: "Re-judge a run's recorded passes under the current sandbox harness (strict); exit 1 if any verdict changed",
+    load: async () => (await import('./audit.ts')).auditCommand,
+  },
+  {
+    command: 'gold-watch <completions>',
+    describe: 'Judge a file of completions (a scripted policy) as one step of the gold watch: both verdicts, canaries',
+    load: async () => (await import('./audit.ts')).goldWatchCommand,
+  },
+  {
     command: 'export-hf <run>',
     describe: "Export an arm's trained policy as a Hugging Face model directory (merged weights, safetensors)",
     load: async () => (await import('./export-hf.ts')).exportHfCommand,
