@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runConfigSchema, type RunConfig } from '../config/run-config.ts';
+import { runConfigSchema, type RunConfig } from './run-config.ts';
 import type { Problem } from '../datasets/problem.ts';
 import { createExecutorFromConfig } from '../sandbox/index.ts';
 import { problemProgram } from '../sandbox/programs.ts';

@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunConfig } from '../config/run-config.ts';
+import type { RunConfig } from './run-config.ts';
 import type { Problem } from '../datasets/problem.ts';
 import type { RewardModel } from '../reward/models/types.ts';
 import { createExecutorFromConfig, type SandboxConfig } from '../sandbox/index.ts';

@@ -80,7 +80,7 @@ export const goldWatchCommand: CommandBody<object, GoldWatchArgs> = {
         .option('json', { type: 'boolean', default: false, describe: 'Print metrics and per-line fields as JSON' }),
     ) as unknown as Argv<GoldWatchArgs>,
   handler: async (args) => {
-    const { loadRunConfig } = await import('../../config/run-config.ts');
+    const { loadRunConfig } = await import('../../train/run-config.ts');
     const { loadProblems } = await import('../../train/assets.ts');
     const { watchCompletions } = await import('../../train/gold-watch.ts');
     const config = loadRunConfig(args.config, args.set);

@@ -19,13 +19,13 @@ import {
   metricsConfigSchema,
   proxyConfigSchema,
   settlementConfigSchema,
-} from '../train/config.ts';
-import { armsConfigSchema, resolveArms } from '../train/arms.ts';
+} from './config.ts';
+import { armsConfigSchema, resolveArms } from './arms.ts';
 import { taskFamilyConfigSchema } from '../tasks/config.ts';
 import { canaryConfigSchema } from '../tasks/canaries.ts';
-import { goldWatchConfigSchema } from '../train/gold-watch-config.ts';
-import { loadConfig } from './load.ts';
-import { dirNameSchema } from './validate.ts';
+import { goldWatchConfigSchema } from './gold-watch-config.ts';
+import { loadConfig } from '../config/load.ts';
+import { dirNameSchema } from '../config/validate.ts';
 
 /** Where problems come from: a built-in task family or a dataset file. */
 const taskConfigSchema = z.union([
