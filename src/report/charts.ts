@@ -5,6 +5,7 @@
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { METRIC_KEYS as K } from '../train/run-format.ts';
+import { GOLD_WATCH_METRIC_KEYS as W } from '../train/gold-watch.ts';
 import { armGaoFit, gaoCurve, gaoPoints } from './gao.ts';
 import type { ArmData, RunData } from './read-run.ts';
 import { rollingMean } from './stats.ts';
@@ -296,6 +297,31 @@ export async function buildCharts(runIn: RunData, opts: ChartOptions): Promise<C
             `Gold of the RM's favourite over the group's best gold, mean over groups with a positive best (1 = sound), ${rolled}. It rises when a group collapses onto near-identical completions, so read it next to entropy.`,
             K.sndG,
             'Snd@G',
+            true,
+          ),
+        ]
+      : []),
+    // The gold watch (docs/gold-watch.md): runs logged before it have neither key.
+    ...(run.arms.some((a) => a.metrics.some((m) => typeof m[W.parityOnlyRate] === 'number'))
+      ? [
+          lineChart(
+            'parity-only',
+            'Hacks the strict verdict caught (gold/parity_only_rate)',
+            `Share of executed rollouts that pass the published harness (parity) but fail strict, ${rolled}. Above 0: the policy answers in ways only the loose harness accepts.`,
+            W.parityOnlyRate,
+            'parity-only rate',
+            true,
+          ),
+        ]
+      : []),
+    ...(run.arms.some((a) => a.metrics.some((m) => typeof m[W.canaryPassRate] === 'number'))
+      ? [
+          lineChart(
+            'canary',
+            'Canary pass rate (canary/pass_rate)',
+            `Share of canary executions (impossible variants of the tests) that pass under either verdict, ${rolled}. No honest program passes a canary: any pass is a tamper.`,
+            W.canaryPassRate,
+            'canary pass rate',
             true,
           ),
         ]

@@ -22,6 +22,7 @@ import { AnchorError } from '../util/errors.ts';
 import { writeJsonAtomic } from '../util/fs.ts';
 import type { ArmSpec } from './arms.ts';
 import { ArmTrainer, type TrainerState, type TrainerStateV1 } from './arm-trainer.ts';
+import { otherVerdictExecutor } from './gold-watch.ts';
 import { grpoOptimizerConfig } from './config.ts';
 import { LABEL_SOURCES } from './label-sources.ts';
 import { JsonlWriter, KvLogger, writeCsvFromJsonl } from './logger.ts';
@@ -187,6 +188,7 @@ export async function runArm(opts: {
   const judge =
     arm.labels && LABEL_SOURCES[arm.labels].usesJudge ? await createJudge(config.judge, { learnedDir: shared.judge }) : undefined;
   const executor = createExecutorFromConfig(config.sandbox, config.seed);
+  const watchExecutor = otherVerdictExecutor(config);
 
   // --- logs (truncated to the checkpoint's offsets on resume: never duplicated) -----------------
   let state: CheckpointState | undefined;
@@ -221,6 +223,7 @@ export async function runArm(opts: {
       rm,
       judge,
       executor,
+      ...(watchExecutor ? { watchExecutor } : {}),
     },
     {
       metrics,
@@ -333,6 +336,7 @@ export async function runArm(opts: {
     refitsFile.close();
     gateFile?.close();
     await executor.close();
+    await watchExecutor?.close();
     await engine.release();
     await judge?.close?.();
     built.dispose();

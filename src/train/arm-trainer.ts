@@ -30,6 +30,7 @@ import { k3, zeroStdGroups } from './grpo.ts';
 import { conservativeReward, parShape } from './proxy-reward.ts';
 import { GatedStep, resolveGateConfig, type GatedState } from './gated-step.ts';
 import { goldOf } from './gold.ts';
+import { GoldWatch, type GoldWatchState, harnessHash, weightsHash } from './gold-watch.ts';
 import { LABEL_SOURCES } from './label-sources.ts';
 import { RollingMean, withinGroupSoundness } from './monitor.ts';
 import type { KvLogger } from './logger.ts';
@@ -70,6 +71,8 @@ export interface ArmComponents {
   rm: RewardModel;
   judge: Judge | undefined;
   executor: Executor;
+  /** Executor of the other verdict mode, for the gold watch (absent: `gold_watch.both_verdicts: false`). */
+  watchExecutor?: Executor;
 }
 
 /** Sinks for the arm's logs. */
@@ -99,6 +102,8 @@ export interface TrainerState {
   settlement: SettlementState;
   /** Gate loop, failure library and memory (gated arms). */
   gate?: GatedState;
+  /** The gold watch's stamps of completions whose samples.jsonl line is not written yet (absent before it existed). */
+  watch?: GoldWatchState;
 }
 
 /** A version-1 trainer state (checkpoints written before the settlement window was its own object). */
@@ -191,6 +196,10 @@ export class ArmTrainer {
   private readonly rewardSource: RewardSource;
   /** How the arm's updates are applied: plain, or through the pre-action gate (gated arms). */
   readonly updater: Updater;
+  /** Both verdicts, canaries and provenance stamps (./gold-watch.ts). */
+  private readonly watch: GoldWatch;
+  /** Hash of the policy weights that sample the next step (recomputed after an applied update). */
+  private weights: string | undefined;
   /** Steps completed. */
   stepsDone = 0;
 
@@ -253,7 +262,17 @@ export class ArmTrainer {
         if (c.config.proxy.ensemble.members > 0) await this.ensembleCommittee();
       },
       refits: sinks.refits,
-      samples: sinks.samples,
+      // Each line carries its provenance stamps and both verdicts.
+      samples: (line) => sinks.samples({ ...line, ...this.watch.sampleFields(line.step, line.index) }),
+    });
+    this.watch = new GoldWatch({
+      seed,
+      groupSize: c.config.grpo.group_size,
+      verdict: c.config.sandbox.verdict,
+      canaries: c.config.canaries,
+      executor: c.executor,
+      other: c.watchExecutor,
+      harness: harnessHash(),
     });
   }
 
@@ -268,6 +287,8 @@ export class ArmTrainer {
     const G = cfg.grpo.group_size;
     this.phases = { rm: 0, gold: 0 };
     const t = [performance.now()];
+    this.weights ??= weightsHash(this.c.policy.getWeights());
+    this.watch.beginStep(this.stepsDone, this.weights, this.c.rm, this.settlement.refits);
     const rollout = await this.rolloutStep();
     t.push(performance.now());
     const first = await this.scoreRound(rollout);
@@ -282,12 +303,17 @@ export class ArmTrainer {
         })
       : undefined;
     const { scored, rewards } = sampling ?? first;
+    // The second verdict and the canaries run while the policy updates (awaited when logging).
+    this.watch.observe(scored.step, scored.problems, scored.texts, scored.results);
     t.push(performance.now());
     const batch = prepareUpdate(this.updateParts(), scored);
     const update = await this.updater.update(batch, rewards);
     t.push(performance.now());
     // The engine serves the updated policy (unchanged if nothing was committed).
-    if (update.applied) await this.c.engine.updateWeights(this.c.policy.getWeights());
+    if (update.applied) {
+      await this.c.engine.updateWeights(this.c.policy.getWeights());
+      this.weights = undefined;
+    }
     t.push(performance.now());
     const klSeq = sequenceKl(batch);
     const settled = await this.settlement.add(
@@ -449,6 +475,7 @@ export class ArmTrainer {
     log.recordAll(r.update.metrics());
     log.record(K.budget, this.budget);
     log.record(K.goldBudget, this.goldBudget);
+    log.recordAll(await this.watch.stepMetrics());
     let evalMs = 0;
     if (cfg.eval.every > 0 && ((step + 1) % cfg.eval.every === 0 || step + 1 === this.totalSteps)) {
       const e0 = performance.now();
@@ -495,7 +522,7 @@ export class ArmTrainer {
   }
 
   /** Held-out pass rates: greedy (one completion) and sampled (eval.samples per problem). */
-  private async evaluate(): Promise<Record<string, number>> {
+  private async evaluate(): Promise<Record<string, number | null>> {
     const cfg = this.c.config;
     const probs = this.c.evalProblems.slice(0, cfg.eval.problems);
     if (probs.length === 0) return {};
@@ -512,7 +539,13 @@ export class ArmTrainer {
       sampled.map((c) => c.text),
     );
     const passRate = (rs: ExecResult[]) => rs.filter((r) => r.status === 'pass').length / rs.length;
-    return { [K.evalGreedy]: passRate(gRes), [K.evalSampled]: passRate(sRes) };
+    const watched = await this.watch.evalMetrics(
+      this.stepsDone,
+      probs,
+      greedy.map((c) => c.text),
+      gRes,
+    );
+    return { [K.evalGreedy]: passRate(gRes), [K.evalSampled]: passRate(sRes), ...watched };
   }
 
   /** State for a checkpoint (weights, optimizer and RM are saved by the caller). */
@@ -527,6 +560,7 @@ export class ArmTrainer {
       goldBudget: this.goldBudget,
       sndRecent: this.sndRolling.getState(),
       settlement: this.settlement.getState(),
+      watch: this.watch.getState(),
       ...(gate !== undefined ? { gate: gate as GatedState } : {}),
     };
   }
@@ -541,6 +575,7 @@ export class ArmTrainer {
     this.goldBudget = s.goldBudget;
     this.sndRolling.setState(s.sndRecent);
     this.settlement.setState(s.settlement);
+    this.watch.setState(s.watch);
     this.updater.setState(s.gate);
   }
 }

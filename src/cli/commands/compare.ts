@@ -12,6 +12,7 @@ import { expandSweepDirs } from '../../train/sweep-format.ts';
 interface CompareArgs {
   runs: string[];
   window?: number;
+  where: string[];
   json: boolean;
   csv: boolean;
 }
@@ -22,6 +23,15 @@ export function checkWindow(w: number): number {
     throw new AnchorError('BAD_ARGUMENT', `--window must be a positive integer (steps), got ${w}`);
   return w;
 }
+
+/** `--where KEY=VALUE` (shared with `report`): only the steps whose samples carry these provenance stamps. */
+export const WHERE_OPTION = {
+  type: 'string',
+  array: true,
+  default: [] as string[],
+  describe:
+    'Only steps whose samples carry this provenance stamp (repeatable): policy.step, policy.weights, rm.refit, rm.hash, harness, verdict, seed; hashes match by prefix',
+} as const;
 
 /** `anchor-rl compare`. */
 export const compareCommand: CommandBody<object, CompareArgs> = {
@@ -36,6 +46,7 @@ export const compareCommand: CommandBody<object, CompareArgs> = {
         type: 'number',
         describe: "Final/rolling window in steps (default: the run's settlement window settlement.every, else 25)",
       })
+      .option('where', WHERE_OPTION)
       .option('json', { type: 'boolean', default: false, describe: 'Print the table as JSON' })
       .option('csv', { type: 'boolean', default: false, describe: 'Print the table as CSV' }) as unknown as Argv<CompareArgs>,
   handler: async (args) => {
@@ -45,6 +56,7 @@ export const compareCommand: CommandBody<object, CompareArgs> = {
     // A sweep directory stands for its seed runs: its arms (= cells) get mean ± SE over seeds.
     const table = compareRuns(expandSweepDirs(args.runs), {
       window: args.window === undefined ? undefined : checkWindow(args.window),
+      where: args.where,
     });
     for (const w of table.warnings) process.stderr.write(`warning: ${formatWarning(w, process.cwd())}\n`);
     if (table.rows.every((r) => r.values.steps.mean === 0 || r.values.steps.mean === null)) {
