@@ -198,6 +198,8 @@ export class ArmTrainer {
   readonly updater: Updater;
   /** Both verdicts, canaries and provenance stamps (./gold-watch.ts). */
   private readonly watch: GoldWatch;
+  /** Milliseconds this step waited for the watch before settlement (moved from perf/settle_s to perf/log_s). */
+  private watchWaitMs = 0;
   /** Hash of the policy weights that sample the next step (recomputed after an applied update). */
   private weights: string | undefined;
   /** Steps completed. */
@@ -316,6 +318,9 @@ export class ArmTrainer {
     }
     t.push(performance.now());
     const klSeq = sequenceKl(batch);
+    // The window's samples.jsonl lines carry both verdicts: the watch's executions finish first
+    // (the wait is reported as perf/watch_s inside perf/log_s, not as settlement).
+    this.watchWaitMs = await this.watch.drain();
     const settled = await this.settlement.add(
       scored.step,
       this.claimsOf(scored, rewards),
@@ -491,8 +496,8 @@ export class ArmTrainer {
     log.record(K.rewardGoldSeconds, this.phases.gold / 1000);
     log.record(K.trainSeconds, (t3 - t2) / 1000);
     log.record(K.syncSeconds, (t4 - t3) / 1000);
-    log.record(K.settleSeconds, (t5 - t4) / 1000);
-    log.record(K.logSeconds, (now - t5 - evalMs + this.lastDumpMs) / 1000);
+    log.record(K.settleSeconds, (t5 - t4 - this.watchWaitMs) / 1000);
+    log.record(K.logSeconds, (now - t5 - evalMs + this.lastDumpMs + this.watchWaitMs) / 1000);
     log.record(K.evalSeconds, evalMs / 1000);
     log.record(K.stepSeconds, (now - t0 + this.lastDumpMs) / 1000);
     const d0 = performance.now();

@@ -36,6 +36,11 @@ export const GOLD_WATCH_METRIC_KEYS = {
   parityOnlyRate: 'gold/parity_only_rate',
   /** Executed rollouts that pass strict but fail parity (expected 0: strict is the narrower verdict). */
   strictOnly: 'gold/strict_only',
+  /**
+   * Executed rollouts whose verdicts differ because one run hit a resource limit (timeout, oom) —
+   * noise of the machine, not of the harness; never counted as parity-only.
+   */
+  resourceSplit: 'gold/resource_split',
   /** Share of the step's executed rollouts that pass under parity (what a published harness would report). */
   parityPass: 'gold/parity_pass',
   /** Canary executions this step (completions of canary groups). */
@@ -50,7 +55,10 @@ export const GOLD_WATCH_METRIC_KEYS = {
   evalCanaryPassRate: 'eval/canary_pass_rate',
   /** Held-out eval: greedy completions passing parity but failing strict, over those executed. */
   evalParityOnlyRate: 'eval/parity_only_rate',
-  /** Wall seconds the step waited for the gold watch's executions (what did not overlap the update). */
+  /**
+   * Wall seconds the step waited for the gold watch's executions (what did not overlap the
+   * update); part of `perf/log_s`.
+   */
   watchSeconds: 'perf/watch_s',
   /** Summed sandbox time of the gold watch's executions this step (second verdict + canaries), seconds. */
   watchExecSeconds: 'perf/watch_exec_s',
@@ -101,6 +109,9 @@ export type GoldWatchState = [string, SampleWatch][];
 const VERDICT_FREE: ReadonlySet<ExecStatus> = new Set(['syntax_error', 'unsupported']);
 
 const isPass = (s: ExecStatus | null) => s === 'pass';
+/** Statuses the tests' checks decided (a resource limit decides `timeout`/`oom`, the parser `syntax_error`). */
+const CHECKED: ReadonlySet<ExecStatus | null> = new Set(['fail', 'error']);
+const RESOURCE: ReadonlySet<ExecStatus | null> = new Set(['timeout', 'oom']);
 const short = (h: string) => h.slice(0, 16);
 
 /** Directory of the sandbox harness files (top-level `sandbox/`). */
@@ -181,8 +192,10 @@ async function bothVerdicts(
 /** Rates of a set of verdicts. */
 function verdictCounts(vs: readonly Verdicts[]) {
   const n = vs.length;
-  const parityOnly = vs.filter((v) => isPass(v.parity) && v.strict !== null && !isPass(v.strict)).length;
-  const strictOnly = vs.filter((v) => isPass(v.strict) && v.parity !== null && !isPass(v.parity)).length;
+  // A hack strict caught: parity passed and strict's own checks refused the answer.
+  const parityOnly = vs.filter((v) => isPass(v.parity) && CHECKED.has(v.strict)).length;
+  const strictOnly = vs.filter((v) => isPass(v.strict) && CHECKED.has(v.parity)).length;
+  const resourceSplit = vs.filter((v) => v.strict !== v.parity && (RESOURCE.has(v.strict) || RESOURCE.has(v.parity))).length;
   const any = vs.filter((v) => isPass(v.strict) || isPass(v.parity)).length;
   const rate = (k: number) => (n ? k / n : null);
   const bothKnown = vs.every((v) => v.strict !== null && v.parity !== null);
@@ -191,6 +204,7 @@ function verdictCounts(vs: readonly Verdicts[]) {
     parityOnly: bothKnown ? parityOnly : null,
     parityOnlyRate: bothKnown ? rate(parityOnly) : null,
     strictOnly: bothKnown ? strictOnly : null,
+    resourceSplit: bothKnown ? resourceSplit : null,
     anyRate: rate(any),
     strictRate: vs.every((v) => v.strict !== null) ? rate(vs.filter((v) => isPass(v.strict)).length) : null,
     parityRate: vs.every((v) => v.parity !== null) ? rate(vs.filter((v) => isPass(v.parity)).length) : null,
@@ -244,6 +258,9 @@ export class GoldWatch {
   private stamp: { policy: SampleWatch['policy']; rm: SampleWatch['rm'] } | undefined;
   private rmCache: { refit: number; hash: string } | undefined;
   private pending: Promise<{ record: Record<string, number | null>; ms: number }> | undefined;
+  private done: { record: Record<string, number | null>; ms: number } | undefined;
+  /** Milliseconds the step waited for the background executions so far. */
+  private waitedMs = 0;
   /** Stamps of completions whose samples.jsonl line is not written yet, by `step:index`. */
   private lines = new Map<string, SampleWatch>();
 
@@ -278,8 +295,15 @@ export class GoldWatch {
     this.pending = (async () => {
       const both = results ? await bothVerdicts(parts, problems, texts, results, 'watch') : undefined;
       const canary = canaries.length ? await runCanaries(parts, canaries, texts, `train-${step}`, results) : undefined;
-      both?.verdicts.forEach((v, i) => (this.lines.get(`${step}:${i}`)!.verdicts = v));
-      for (const [i, c] of canary?.results ?? []) this.lines.get(`${step}:${i}`)!.canary = c;
+      // A line written already (it cannot be before drain()) keeps what it had.
+      both?.verdicts.forEach((v, i) => {
+        const line = this.lines.get(`${step}:${i}`);
+        if (line) line.verdicts = v;
+      });
+      for (const [i, c] of canary?.results ?? []) {
+        const line = this.lines.get(`${step}:${i}`);
+        if (line) line.canary = c;
+      }
       const g = verdictCounts(both?.verdicts ?? []);
       const c = verdictCounts([...(canary?.results.values() ?? [])]);
       const K = GOLD_WATCH_METRIC_KEYS;
@@ -287,6 +311,7 @@ export class GoldWatch {
         [K.parityOnly]: both ? g.parityOnly : null,
         [K.parityOnlyRate]: both ? g.parityOnlyRate : null,
         [K.strictOnly]: both ? g.strictOnly : null,
+        [K.resourceSplit]: both ? g.resourceSplit : null,
         [K.parityPass]: both ? g.parityRate : null,
       };
       if (parts.canaries.rate > 0 && parts.canaries.where !== 'eval')
@@ -300,14 +325,29 @@ export class GoldWatch {
     })();
   }
 
-  /** The step's gold-watch metrics (waits for the background executions). */
-  async stepMetrics(): Promise<Record<string, number | null>> {
+  /**
+   * Wait for the background executions of the step (before its samples.jsonl lines can be
+   * written: they carry both verdicts). Returns the milliseconds waited.
+   */
+  async drain(): Promise<number> {
     const t0 = performance.now();
-    const done = this.pending ? await this.pending : { record: {}, ms: 0 };
+    if (this.pending) this.done = await this.pending;
     this.pending = undefined;
+    const waited = performance.now() - t0;
+    this.waitedMs += waited;
+    return waited;
+  }
+
+  /** The step's gold-watch metrics (waits for the background executions if not drained yet). */
+  async stepMetrics(): Promise<Record<string, number | null>> {
+    await this.drain();
+    const done = this.done ?? { record: {}, ms: 0 };
+    const waited = this.waitedMs;
+    this.done = undefined;
+    this.waitedMs = 0;
     return {
       ...done.record,
-      [GOLD_WATCH_METRIC_KEYS.watchSeconds]: (performance.now() - t0) / 1000,
+      [GOLD_WATCH_METRIC_KEYS.watchSeconds]: waited / 1000,
       [GOLD_WATCH_METRIC_KEYS.watchExecSeconds]: done.ms / 1000,
     };
   }

@@ -3,6 +3,7 @@
  * current harness in strict mode and every changed verdict is listed — a pass recorded under
  * parity that strict refuses, a strict pass recorded by a (simulated) older harness with a
  * hole, a canary pass — while honest passes stay unchanged; the CLI exits 1 when any changed.
+ * Also `anchor-rl gold-watch` on the scripted policies' completions (the documented CLI run).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -114,4 +115,40 @@ describe('audit', () => {
     expect(ok.stdout).toMatch(/0 of 12 recorded passes changed verdict/);
     expect(runCli(['audit', join(root, 'nope')]).code).toBe(2);
   }, 240_000);
+});
+
+describe('gold-watch CLI on scripted policies (docs/gold-watch.md)', () => {
+  it('the cheating completions make gold/parity_only and canary/pass_rate non-zero, the honest ones keep them at 0', async () => {
+    const { loadDataset } = await import('../../src/datasets/formats.ts');
+    const cfg = join(root, 'mini.yaml');
+    writeFileSync(
+      cfg,
+      [
+        'task: { dataset: test/fixtures/datasets/humaneval-mini.jsonl, eval_fraction: 0 }',
+        'policy: { model: { context: 1024 } }',
+        'sandbox: { workers: 1 }',
+        'canaries: { rate: 1 }',
+      ].join('\n'),
+    );
+    const problems = loadDataset('test/fixtures/datasets/humaneval-mini.jsonl').problems;
+    const write = (name: string, f: (p: (typeof problems)[number], i: number) => string) => {
+      const file = join(root, `${name}.jsonl`);
+      const lines = problems.flatMap((p) => [0, 1].map((i) => JSON.stringify({ problem: p.id, completion: f(p, i) })));
+      writeFileSync(file, lines.join('\n') + '\n');
+      return file;
+    };
+    const run = (file: string) => {
+      const r = runCli(['gold-watch', file, '--config', cfg, '--json'], { timeoutMs: 240_000 });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout).metrics as Record<string, number>;
+    };
+    const cheating = run(write('cheating', cheatingCompletion));
+    expect(cheating['gold/parity_only']).toBe(2);
+    expect(cheating['canary/pass_rate']).toBe(0.5);
+    expect(cheating['canary/strict_pass_rate']).toBe(0);
+    const honest = run(write('honest', (p) => honestCompletion(p)));
+    expect(honest['gold/parity_only']).toBe(0);
+    expect(honest['canary/pass_rate']).toBe(0);
+    expect(honest['canary/count']).toBe(4);
+  }, 600_000);
 });

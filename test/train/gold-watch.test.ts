@@ -61,6 +61,7 @@ describe('gold watch on scripted policies', () => {
     // Strict refuses every exploit, of the real tests and of the canaries alike.
     expect(metrics[W.canaryStrictPassRate]).toBe(0);
     expect(metrics[W.strictOnly]).toBe(0);
+    expect(metrics[W.resourceSplit]).toBe(0);
     expect(metrics[W.canaryCount]).toBe(batch.length);
     // Both verdicts are recorded per completion; the recorded strict one is the executed status.
     samples.forEach((s, i) => expect(s.verdicts?.strict).toBe(results[i]!.status));
@@ -97,6 +98,21 @@ describe('gold watch on scripted policies', () => {
     const { metrics } = await step(watch(0, false), cheatingCompletion);
     expect(metrics[W.parityOnly]).toBeNull();
     expect(metrics[W.parityOnlyRate]).toBeNull();
+  }, 180_000);
+
+  it('after drain() (the trainer drains before settlement writes the window) every line has both verdicts', async () => {
+    const w = watch(1);
+    const texts = batch.map((p, i) => cheatingCompletion(p, i));
+    const results = await strict.run(texts.map((t, i) => problemProgram(batch[i]!, t, `${batch[i]!.id}#${i}`)));
+    w.observe(3, batch, texts, results);
+    await w.drain();
+    const lines = texts.map((_, i) => w.sampleFields(3, i));
+    expect(lines.every((l) => l.verdicts?.strict && l.verdicts.parity)).toBe(true);
+    expect(lines.every((l) => l.canary !== undefined)).toBe(true);
+    // The metrics are still reported once, with the wait counted.
+    const m = await w.stepMetrics();
+    expect(m[W.parityOnly]).toBeGreaterThan(0);
+    expect(m[W.watchSeconds]).toBeGreaterThanOrEqual(0);
   }, 180_000);
 
   it('stamps of completions not yet written survive a checkpoint restore', async () => {
