@@ -64,7 +64,7 @@ export const GOLD_WATCH_METRIC_KEYS = {
   watchExecSeconds: 'perf/watch_exec_s',
 } as const;
 
-/** Both verdicts of one execution (null where that verdict was not run). */
+/** Both verdicts of one execution (null where that verdict was not run, or the sandbox could not run the program at all). */
 interface Verdicts {
   strict: ExecStatus | null;
   parity: ExecStatus | null;
@@ -172,6 +172,15 @@ async function runOn(
   return out;
 }
 
+/**
+ * The status a verdict decided, or null where the sandbox could not run the program at all (a
+ * worker that did not start, a closed executor, a failed queue job): machine trouble, not a verdict.
+ */
+function decided(r: ExecResult): ExecStatus | null {
+  return r.status === 'error' && INFRA_ERROR.test(r.error ?? '') ? null : r.status;
+}
+const INFRA_ERROR = /^(sandbox worker unavailable|executor is closed|sandbox queue job failed|sandbox queue worker returned)/;
+
 /** Both verdicts of a batch: the main results as run, the other verdict on `other`. */
 async function bothVerdicts(
   parts: GoldWatchParts,
@@ -183,31 +192,41 @@ async function bothVerdicts(
   const other = parts.other ? await runOn(parts.other, problems, texts, tag, main) : undefined;
   const ms = other?.reduce((a, r) => a + r.ms, 0) ?? 0;
   const verdicts = main.map((r, i) => {
-    const o = other?.[i]?.status ?? null;
-    return parts.verdict === 'strict' ? { strict: r.status, parity: o } : { strict: o, parity: r.status };
+    const m = decided(r);
+    const o = other?.[i] ? decided(other[i]!) : null;
+    return parts.verdict === 'strict' ? { strict: m, parity: o } : { strict: o, parity: m };
   });
   return { verdicts, ms };
 }
 
 /** Rates of a set of verdicts. */
-function verdictCounts(vs: readonly Verdicts[]) {
+/**
+ * Counts and rates of a set of verdicts. `dual`: both verdicts were run (else the parity keys are
+ * null). Rates are over the executions where the verdicts in question were decided.
+ */
+function verdictCounts(vs: readonly Verdicts[], dual: boolean) {
   const n = vs.length;
+  const known = vs.filter((v) => v.strict !== null && v.parity !== null);
   // A hack strict caught: parity passed and strict's own checks refused the answer.
-  const parityOnly = vs.filter((v) => isPass(v.parity) && CHECKED.has(v.strict)).length;
-  const strictOnly = vs.filter((v) => isPass(v.strict) && CHECKED.has(v.parity)).length;
-  const resourceSplit = vs.filter((v) => v.strict !== v.parity && (RESOURCE.has(v.strict) || RESOURCE.has(v.parity))).length;
-  const any = vs.filter((v) => isPass(v.strict) || isPass(v.parity)).length;
-  const rate = (k: number) => (n ? k / n : null);
-  const bothKnown = vs.every((v) => v.strict !== null && v.parity !== null);
+  const parityOnly = known.filter((v) => isPass(v.parity) && CHECKED.has(v.strict)).length;
+  const strictOnly = known.filter((v) => isPass(v.strict) && CHECKED.has(v.parity)).length;
+  // The verdicts differ because of the machine: a limit hit, or a run the sandbox could not do.
+  const split = (s: ExecStatus | null) => s === null || RESOURCE.has(s);
+  const resourceSplit = vs.filter((v) => v.strict !== v.parity && (split(v.strict) || split(v.parity))).length;
+  const rate = (k: number, of: number) => (of ? k / of : null);
+  const passRate = (side: 'strict' | 'parity') => {
+    const d = vs.filter((v) => v[side] !== null);
+    return rate(d.filter((v) => isPass(v[side])).length, d.length);
+  };
   return {
     n,
-    parityOnly: bothKnown ? parityOnly : null,
-    parityOnlyRate: bothKnown ? rate(parityOnly) : null,
-    strictOnly: bothKnown ? strictOnly : null,
-    resourceSplit: bothKnown ? resourceSplit : null,
-    anyRate: rate(any),
-    strictRate: vs.every((v) => v.strict !== null) ? rate(vs.filter((v) => isPass(v.strict)).length) : null,
-    parityRate: vs.every((v) => v.parity !== null) ? rate(vs.filter((v) => isPass(v.parity)).length) : null,
+    parityOnly: dual ? parityOnly : null,
+    parityOnlyRate: dual ? rate(parityOnly, known.length) : null,
+    strictOnly: dual ? strictOnly : null,
+    resourceSplit: dual ? resourceSplit : null,
+    anyRate: rate(vs.filter((v) => isPass(v.strict) || isPass(v.parity)).length, n),
+    strictRate: passRate('strict'),
+    parityRate: passRate('parity'),
   };
 }
 
@@ -304,8 +323,9 @@ export class GoldWatch {
         const line = this.lines.get(`${step}:${i}`);
         if (line) line.canary = c;
       }
-      const g = verdictCounts(both?.verdicts ?? []);
-      const c = verdictCounts([...(canary?.results.values() ?? [])]);
+      const dual = parts.other !== undefined;
+      const g = verdictCounts(both?.verdicts ?? [], dual);
+      const c = verdictCounts([...(canary?.results.values() ?? [])], dual);
       const K = GOLD_WATCH_METRIC_KEYS;
       const record: Record<string, number | null> = {
         [K.parityOnly]: both ? g.parityOnly : null,
@@ -370,11 +390,13 @@ export class GoldWatch {
     const parts = this.parts;
     const K = GOLD_WATCH_METRIC_KEYS;
     const both = await bothVerdicts(parts, problems, texts, results, 'eval');
-    const out: Record<string, number | null> = { [K.evalParityOnlyRate]: verdictCounts(both.verdicts).parityOnlyRate };
+    const out: Record<string, number | null> = {
+      [K.evalParityOnlyRate]: verdictCounts(both.verdicts, parts.other !== undefined).parityOnlyRate,
+    };
     if (parts.canaries.rate > 0 && parts.canaries.where !== 'train') {
       const chosen = chooseCanaries(parts, problems, 1, `eval-${step}`);
       const canary = chosen.length ? await runCanaries(parts, chosen, texts, `eval-${step}`, results) : undefined;
-      out[K.evalCanaryPassRate] = verdictCounts([...(canary?.results.values() ?? [])]).anyRate;
+      out[K.evalCanaryPassRate] = verdictCounts([...(canary?.results.values() ?? [])], parts.other !== undefined).anyRate;
     }
     return out;
   }
