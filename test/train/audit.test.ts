@@ -7,7 +7,7 @@
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExecutor } from '../../src/sandbox/index.ts';
 import { problemProgram } from '../../src/sandbox/programs.ts';
@@ -124,7 +124,7 @@ describe('gold-watch CLI on scripted policies (docs/gold-watch.md)', () => {
     writeFileSync(
       cfg,
       [
-        'task: { dataset: test/fixtures/datasets/humaneval-mini.jsonl, eval_fraction: 0 }',
+        `task: { dataset: ${resolve('test/fixtures/datasets/humaneval-mini.jsonl')}, eval_fraction: 0 }`,
         'policy: { model: { context: 1024 } }',
         'sandbox: { workers: 1 }',
         'canaries: { rate: 1 }',
