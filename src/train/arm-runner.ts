@@ -26,6 +26,7 @@ import { grpoOptimizerConfig } from './config.ts';
 import { LABEL_SOURCES } from './label-sources.ts';
 import { JsonlWriter, KvLogger, writeCsvFromJsonl } from './logger.ts';
 import { TensorBoardWriter } from './tensorboard.ts';
+import { updaterOf } from './updaters.ts';
 import type { ArmStatus, RefitLine } from './run-format.ts';
 import { loadProblems, openRunPolicy, sharedPaths } from './assets.ts';
 import { checkArmWriter } from './run-dir.ts';
@@ -187,6 +188,7 @@ export async function runArm(opts: {
   const judge =
     arm.labels && LABEL_SOURCES[arm.labels].usesJudge ? await createJudge(config.judge, { learnedDir: shared.judge }) : undefined;
   const executor = createExecutorFromConfig(config.sandbox, config.seed);
+  const updater = updaterOf(arm);
 
   // --- logs (truncated to the checkpoint's offsets on resume: never duplicated) -----------------
   let state: CheckpointState | undefined;
@@ -194,7 +196,8 @@ export async function runArm(opts: {
   const metricsFile = new JsonlWriter(join(armDir, 'metrics.jsonl'), state?.offsets.metrics ?? 0);
   const samplesFile = new JsonlWriter(join(armDir, 'samples.jsonl'), state?.offsets.samples ?? 0);
   const refitsFile = new JsonlWriter(join(armDir, 'refits.jsonl'), state?.offsets.refits ?? 0);
-  const gateFile = arm.gate ? new JsonlWriter(join(armDir, 'gate.jsonl'), state?.offsets.gate ?? 0) : undefined;
+  // The updater's own log (gate.jsonl); its checkpoint offset keeps the key `gate` of earlier checkpoints.
+  const updaterFile = updater.logFile ? new JsonlWriter(join(armDir, updater.logFile), state?.offsets.gate ?? 0) : undefined;
   // A new event file per process; on resume it tells TensorBoard to drop the old one's later steps.
   const tensorboard = config.logging.tensorboard ? new TensorBoardWriter(armDir, state?.trainer.step) : undefined;
   const metrics = new KvLogger([metricsFile, ...(tensorboard ? [tensorboard] : [])]);
@@ -221,12 +224,13 @@ export async function runArm(opts: {
       rm,
       judge,
       executor,
+      updater: await updater.load(),
     },
     {
       metrics,
       samples: (l) => samplesFile.write(l),
       refits,
-      ...(gateFile ? { gate: (l: string) => gateFile.writeLine(l) } : {}),
+      ...(updaterFile ? { updaterLog: (l: string) => updaterFile.writeLine(l) } : {}),
     },
   );
   if (state) {
@@ -263,7 +267,7 @@ export async function runArm(opts: {
     const tmp = join(root, `.tmp-${process.pid}-${step}`);
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp, { recursive: true });
-    for (const f of [metricsFile, samplesFile, refitsFile, gateFile, tensorboard]) f?.sync();
+    for (const f of [metricsFile, samplesFile, refitsFile, updaterFile, tensorboard]) f?.sync();
     source.save(join(tmp, 'policy'), weights, { config: optimizer.config, state: optState }, { arm: arm.name, step });
     await rm.save(join(tmp, 'rm'));
     const ck: CheckpointState = {
@@ -272,7 +276,7 @@ export async function runArm(opts: {
         metrics: metricsFile.offset(),
         samples: samplesFile.offset(),
         refits: refitsFile.offset(),
-        ...(gateFile ? { gate: gateFile.offset() } : {}),
+        ...(updaterFile ? { gate: updaterFile.offset() } : {}),
       },
       files: Object.fromEntries(filesUnder(tmp).map((f) => [f, sha256File(join(tmp, f))])),
     };
@@ -331,7 +335,7 @@ export async function runArm(opts: {
     metrics.close();
     samplesFile.close();
     refitsFile.close();
-    gateFile?.close();
+    updaterFile?.close();
     await executor.close();
     await engine.release();
     await judge?.close?.();

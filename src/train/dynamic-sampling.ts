@@ -6,7 +6,7 @@
  * sampling rounds; this module owns which groups make up the batch.
  */
 import type { Rewards, ScoredRollouts } from './reward-sources.ts';
-import { zeroStdGroups } from './grpo.ts';
+import { zeroStdGroups } from './advantages.ts';
 
 /** A round's scored rollouts with their training reward, and the reward the zero-std test reads. */
 export interface SampledRound {

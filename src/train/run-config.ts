@@ -9,7 +9,6 @@ import { promptFormatSchema } from '../policy/tokenizer/prompt-format.ts';
 import { pretrainConfigSchema } from '../policy/pretrain/config.ts';
 import { judgeSchema } from '../reward/judges/config.ts';
 import { rewardModelSchema } from '../reward/models/config.ts';
-import { escalationConfigSchema, gateConfigSchema } from '../gate/config.ts';
 import { sandboxConfigSchema } from '../sandbox/config.ts';
 import {
   checkpointConfigSchema,
@@ -18,6 +17,8 @@ import {
   loggingConfigSchema,
   metricsConfigSchema,
   proxyConfigSchema,
+  runGateConfigSchema,
+  samplingConfigSchema,
   settlementConfigSchema,
 } from './config.ts';
 import { armsConfigSchema, resolveArms } from './arms.ts';
@@ -46,21 +47,6 @@ const taskConfigSchema = z.union([
     .strict(),
 ]);
 
-/** Sampling settings for rollouts. */
-const samplingConfigSchema = z
-  .object({
-    temperature: z.number().min(0).default(1.0).describe('Sampling temperature of rollouts (0 = greedy).'),
-    top_p: z
-      .number()
-      .gt(0)
-      .max(1)
-      .default(1.0)
-      .describe('Nucleus sampling: keep the smallest set of tokens with this total probability (1 = off).'),
-    top_k: z.number().int().min(0).default(0).describe('Keep only the k most likely tokens (0 = off).'),
-    max_new_tokens: z.number().int().min(1).default(48).describe('Longest completion, tokens.'),
-  })
-  .strict();
-
 /** The policy: a native model (trained from a pretrained base) or a bring-your-own ONNX export. */
 const policyConfigSchema = z
   .object({
@@ -87,27 +73,6 @@ const policyConfigSchema = z
     sampling: samplingConfigSchema.prefault({}).describe('Sampling settings for rollouts.'),
   })
   .strict();
-
-/**
- * The gate (`gate:`, used by gated arms). `escalation.base_settlement_rate` has no default here:
- * unset, it follows `settlement.rate` (resolved where the gate is built, so an arm overlay that
- * changes `settlement.rate` carries over too).
- */
-const runGateConfigSchema = gateConfigSchema.extend({
-  escalation: escalationConfigSchema
-    .extend({
-      base_settlement_rate: z
-        .number()
-        .positive()
-        .max(1)
-        .optional()
-        .describe(
-          "Settlement rate when not escalated; unset = the run's settlement.rate (an arm overlay of settlement.rate carries over).",
-        ),
-    })
-    .prefault({})
-    .describe('How ESCALATE and surprises raise settlement and simulation depth.'),
-});
 
 /** The whole run config. */
 export const runConfigSchema = z
