@@ -231,6 +231,7 @@ export class ArmTrainer {
       rm: c.rm,
       features: c.features,
       labels: c.arm.labels ? LABEL_SOURCES[c.arm.labels] : undefined,
+      instant: this.rewardSource.settlesInstantly,
       judge: c.judge,
       execute: (ps, ts) => this.execute(ps, ts),
       charge: (n) => (this.budget += n),
@@ -285,9 +286,15 @@ export class ArmTrainer {
     if (update.applied) await this.c.engine.updateWeights(this.c.policy.getWeights());
     t.push(performance.now());
     const klSeq = sequenceKl(batch);
+    // Instantly settled completions of groups dynamic sampling left out still refit the RM.
+    const offBatch = (sampling?.offBatch ?? []).flatMap((b) =>
+      this.claimsOf(b.scored, b.rewards)
+        .filter((c) => c.label !== undefined)
+        .map(({ group: _g, ...c }) => ({ ...c, offBatch: true })),
+    );
     const settled = await this.settlement.add(
       scored.step,
-      this.claimsOf(scored, rewards),
+      [...this.claimsOf(scored, rewards), ...offBatch],
       Math.sqrt(klSeq),
       scored.step + 1 === this.totalSteps,
     );
