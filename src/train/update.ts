@@ -151,7 +151,9 @@ export function prepareUpdate(p: UpdateParts, scored: ScoredRollouts): UpdateBat
   const completions: readonly Completion[] = scored.completions;
   const promptIds = completions.map((c) => c.promptIds);
   const completionIds = completions.map((c) => c.tokenIds);
-  const ref = sequenceLogProbs(p.reference, promptIds, completionIds, { padId });
+  // Every log-prob of the update is the sampling distribution's: logits / temperature.
+  const temperature = p.sampling.temperature;
+  const ref = sequenceLogProbs(p.reference, promptIds, completionIds, { padId, temperature });
   const C = ref.completionLength;
   // π_old: the policy that sampled. With one inner iteration and plain sampling (temperature 1,
   // no truncation) it is the current policy and the engine's per-token log-probs are exactly
@@ -166,7 +168,7 @@ export function prepareUpdate(p: UpdateParts, scored: ScoredRollouts): UpdateBat
   completions.forEach((c, b) => rolloutLogp.set(c.logprobs, b * C));
   const batch = buildCompletionBatch(promptIds, completionIds, padId, { completionLength: C });
   if (plain) return { ...scored, ref, oldLogp: rolloutLogp, batch, rolloutLogp };
-  const trainLogp = sequenceLogProbs(policy, promptIds, completionIds, { padId }).logProbs;
+  const trainLogp = sequenceLogProbs(policy, promptIds, completionIds, { padId, temperature }).logProbs;
   return {
     ...scored,
     ref,
@@ -241,7 +243,11 @@ export function applyGrpoUpdate(
       parts.map((part, pi) => () => {
         // The optimizer's pass: LoRA dropout (when configured) draws its masks from the step count.
         const dropoutKey = parts.length > 1 ? optimizer.step * 4096 + pi : optimizer.step;
-        const logp = completionLogProbs(policy, part.batch, { entropy: false, dropoutKey }).logProbs;
+        const logp = completionLogProbs(policy, part.batch, {
+          entropy: false,
+          dropoutKey,
+          temperature: sampling.temperature,
+        }).logProbs;
         logpNow.set(logp.dataSync(), part.start * C);
         const t = parts.length > 1 ? sliceGrpoTokens(tokens, part.start, part.end) : tokens;
         return grpoLoss(logp, t, opts, denominator);
