@@ -106,7 +106,9 @@ export const grpoConfigSchema = z
           .int()
           .min(0)
           .default(0)
-          .describe('Tokens before max_new_tokens over which the penalty ramps up (0 = off).'),
+          .describe(
+            'Tokens before max_new_tokens over which the penalty ramps up (0 = off; less than policy.sampling.max_new_tokens).',
+          ),
         penalty: z.number().min(0).default(1).describe('Penalty at max_new_tokens (reward units).'),
         mask_truncated: z.boolean().default(false).describe('Drop completions cut at max_new_tokens from the loss.'),
       })

@@ -24,7 +24,8 @@ import {
 import { armsConfigSchema, resolveArms } from './arms.ts';
 import { taskFamilyConfigSchema } from '../tasks/config.ts';
 import { loadConfig } from '../config/load.ts';
-import { dirNameSchema } from '../config/validate.ts';
+import { deepMerge } from '../config/overrides.ts';
+import { dirNameSchema, parseConfig } from '../config/validate.ts';
 
 /** Where problems come from: a built-in task family or a dataset file. */
 const taskConfigSchema = z.union([
@@ -122,7 +123,19 @@ export const runConfigSchema = z
     ),
     concurrency: z.number().int().min(1).default(1).describe('Arms trained at the same time, each in its own process.'),
   })
-  .strict();
+  .strict()
+  .superRefine((c, ctx) => {
+    // DAPO's soft overlong window lies inside the completion budget: a buffer of the whole budget
+    // or more would punish every completion, however short.
+    const { buffer } = c.grpo.overlong;
+    const max = c.policy.sampling.max_new_tokens;
+    if (buffer >= max)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['grpo', 'overlong', 'buffer'],
+        message: `expected less than policy.sampling.max_new_tokens (${max})`,
+      });
+  });
 
 /** A validated run config. */
 export type RunConfig = z.output<typeof runConfigSchema>;
@@ -130,6 +143,9 @@ export type RunConfig = z.output<typeof runConfigSchema>;
 /** Load a run config file (or the embedded defaults) with `--set` overrides. */
 export function loadRunConfig(path: string | undefined, sets: readonly string[] = []): RunConfig {
   const config = loadConfig(runConfigSchema, path, sets);
-  resolveArms(config.arms); // unknown arm names are config errors, caught before any work
+  // Unknown arm names and arm overlays the run config does not accept (each arm's process checks
+  // its overlay the same way) are config errors, caught before any work.
+  for (const arm of resolveArms(config.arms))
+    parseConfig(runConfigSchema, deepMerge(config as unknown as Record<string, unknown>, arm.overlay), `arm ${arm.name} overlay`);
   return config;
 }
