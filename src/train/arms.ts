@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { deepMerge } from '../config/overrides.ts';
 import { dirNameSchema } from '../config/validate.ts';
 import { AnchorError } from '../util/errors.ts';
+import { DEFAULT_ARMS } from './default-arms.ts';
 import { LABEL_SOURCE_NAMES, type LabelSourceName } from './label-sources.ts';
 import { REWARD_SOURCES, REWARD_SOURCE_NAMES, type RewardSource, type RewardSourceName } from './reward-sources.ts';
 import { updaterOf } from './updaters.ts';
@@ -197,7 +198,7 @@ export const armDefinitionSchema = z
 export const armsConfigSchema = z
   .array(z.union([z.string().min(1), armDefinitionSchema]))
   .min(1)
-  .default(['frozen', 'anchored', 'execution', 'judge']);
+  .default([...DEFAULT_ARMS]);
 
 /** Resolve `arms:` entries to specs; unknown names and duplicates are BAD_CONFIG. */
 export function resolveArms(entries: readonly (string | z.output<typeof armDefinitionSchema>)[]): ArmSpec[] {

@@ -3,11 +3,13 @@
  * a valid run config; inline arms inherit and override; the rules that keep an arm's parts
  * together come from the reward-source and updater registries.
  */
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ARM_REGISTRY, resolveArms } from '../../src/train/arms.ts';
 import { deepMerge } from '../../src/config/overrides.ts';
 import { REWARD_SOURCES, REWARD_SOURCE_NAMES, type RewardSource } from '../../src/train/reward-sources.ts';
-import { runConfigSchema } from '../../src/train/run-config.ts';
+import { loadRunConfig, runConfigSchema } from '../../src/train/run-config.ts';
+import { repoRoot } from '../helpers/paths.ts';
 
 describe('arm registry', () => {
   it('every registered arm resolves under its own name, and its overlay is a valid run config', () => {
@@ -59,5 +61,17 @@ describe('arm registry', () => {
     );
     expect(() => resolveArms([{ name: 'g', extends: 'gated', reward: 'execution', overlay: {} }])).toThrow(/a gated arm/);
     expect(() => resolveArms([{ name: 'g', reward: 'rm', labels: 'execution', gate: true, overlay: {} }])).not.toThrow();
+  });
+});
+
+describe('default arms', () => {
+  it('are one list: the schema default, configs/default.yaml and the CLI help', async () => {
+    const { DEFAULT_ARMS } = await import('../../src/train/default-arms.ts');
+    expect(loadRunConfig(undefined).arms).toEqual([...DEFAULT_ARMS]);
+    expect(loadRunConfig(resolve(repoRoot, 'configs/default.yaml')).arms).toEqual([...DEFAULT_ARMS]);
+    const { commands } = await import('../../src/cli/commands/index.ts');
+    const train = commands.find((c) => c.command.startsWith('train'))!;
+    expect(train.describe).toContain(DEFAULT_ARMS.join(', '));
+    for (const name of DEFAULT_ARMS) expect(ARM_REGISTRY[name]).toBeDefined();
   });
 });
