@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { crossingLog2, runExchangeRate, simulateReplicate } from '../../src/research/experiments/exchange-rate.ts';
-import { Rng } from '../../src/util/rng.ts';
-import { runCli } from '../helpers/cli.ts';
+import { crossingLog2, runExchangeRate, simulateReplicate } from '../../../src/research/experiments/exchange-rate.ts';
+import { Rng } from '../../../src/util/rng.ts';
+import { runCli } from '../../helpers/cli.ts';
 import { runMain } from './run-main.ts';
 
 describe('exchange-rate', () => {

@@ -11,7 +11,7 @@
  * good splits go to the lowest feature index, then the lowest threshold: deterministic.
  * Not a tfjs model: trees gain nothing from tensors, so this stays out of the tfjs path.
  */
-import type { Rows } from './ridge-math.ts';
+import type { Rows } from '../../reward/models/ridge-math.ts';
 import { AnchorError } from '../../util/errors.ts';
 
 /** Booster settings. */

@@ -1,6 +1,6 @@
 /** Run the CLI in-process (no child process start-up cost) and capture what it writes to stdout. */
 import { vi } from 'vitest';
-import { main } from '../../src/cli/main.ts';
+import { main } from '../../../src/cli/main.ts';
 
 export async function runMain(args: string[]): Promise<{ code: number; stdout: string }> {
   let stdout = '';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { brierDecomposition } from '../../src/research/verifiers/brier.ts';
+import { brierDecomposition } from '../../../src/research/verifiers/brier.ts';
 
 describe('Brier decomposition', () => {
   it('hand case with constant forecasts per bin (identity is exact)', () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { runScaling, uncertaintyPick } from '../../src/research/experiments/settlement-scaling.ts';
-import { linearFit, sndAuc } from '../../src/research/experiments/common.ts';
-import { sndCurve } from '../../src/research/verifiers/snd.ts';
-import { expectedBestOfNCurve, powersOfTwo } from '../../src/research/verifiers/best-of-n.ts';
-import { Rng } from '../../src/util/rng.ts';
+import { runScaling, uncertaintyPick } from '../../../src/research/experiments/settlement-scaling.ts';
+import { linearFit, sndAuc } from '../../../src/research/experiments/common.ts';
+import { sndCurve } from '../../../src/research/verifiers/snd.ts';
+import { expectedBestOfNCurve, powersOfTwo } from '../../../src/research/verifiers/best-of-n.ts';
+import { Rng } from '../../../src/util/rng.ts';
 import { runMain } from './run-main.ts';
-import { main } from '../../src/cli/main.ts';
+import { main } from '../../../src/cli/main.ts';
 
 describe('settlement-scaling pieces', () => {
   it('linearFit recovers a line with R² = 1 and reports a lower R² for noise', () => {

@@ -7,8 +7,8 @@ import {
   normCdf,
   normInv,
   upperTail,
-} from '../../src/research/experiments/gaussian.ts';
-import { Rng } from '../../src/util/rng.ts';
+} from '../../../src/research/experiments/gaussian.ts';
+import { Rng } from '../../../src/util/rng.ts';
 
 describe('normal numerics', () => {
   it('Φ, Φ⁻¹ and the tails match reference values', () => {

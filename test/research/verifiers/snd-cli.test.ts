@@ -2,9 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { analysePool, readPool } from '../../src/cli/commands/snd.ts';
-import { runCli } from '../helpers/cli.ts';
-import { main } from '../../src/cli/main.ts';
+import { analysePool, readPool } from '../../../src/cli/commands/snd.ts';
+import { runCli } from '../../helpers/cli.ts';
+import { main } from '../../../src/cli/main.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'snd-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,8 +5,8 @@ import {
   expectedBestOfN,
   meanAndSe,
   sampledBestOfN,
-} from '../../src/research/verifiers/best-of-n.ts';
-import { Rng } from '../../src/util/rng.ts';
+} from '../../../src/research/verifiers/best-of-n.ts';
+import { Rng } from '../../../src/util/rng.ts';
 
 describe('exact best-of-N expectation', () => {
   it('matches a hand enumeration of all subsets', () => {

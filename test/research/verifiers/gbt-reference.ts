@@ -1,9 +1,9 @@
 /**
- * Test reference for src/reward/models/gbt.ts: the straightforward dense version (per-node
+ * Test reference for src/research/verifiers/gbt.ts: the straightforward dense version (per-node
  * histograms over every row and feature) with the same split rule and tie tolerance. The fast
  * sparse level-wise implementation must build the same trees.
  */
-import type { Rows } from '../../src/reward/models/ridge-math.ts';
+import type { Rows } from '../../../src/reward/models/ridge-math.ts';
 
 /** Booster settings. */
 export interface GbtOptions {

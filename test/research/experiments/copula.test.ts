@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copulaPickGold, predictPool, runCopula, runCopulaOnRecords } from '../../src/research/experiments/copula.ts';
-import { normCdf } from '../../src/research/experiments/gaussian.ts';
-import { Rng } from '../../src/util/rng.ts';
+import { copulaPickGold, predictPool, runCopula, runCopulaOnRecords } from '../../../src/research/experiments/copula.ts';
+import { normCdf } from '../../../src/research/experiments/gaussian.ts';
+import { Rng } from '../../../src/util/rng.ts';
 import { runMain } from './run-main.ts';
 
 function discreteGold(rng: Rng, m: number): number[] {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { runGoodhart } from '../../src/research/experiments/goodhart.ts';
-import { runCli } from '../helpers/cli.ts';
-import { main } from '../../src/cli/main.ts';
+import { runGoodhart } from '../../../src/research/experiments/goodhart.ts';
+import { runCli } from '../../helpers/cli.ts';
+import { main } from '../../../src/cli/main.ts';
 
 describe('goodhart experiment (tiny sizes)', () => {
   const opts = { domain: 'dsl6' as const, tasks: 2, seed: 3, train: 150, pool: 64 };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { runStrongVerifier } from '../../src/research/experiments/strong-verifier.ts';
-import { runSettlementLoop } from '../../src/research/experiments/settlement-loop.ts';
+import { runStrongVerifier } from '../../../src/research/experiments/strong-verifier.ts';
+import { runSettlementLoop } from '../../../src/research/experiments/settlement-loop.ts';
 import { runMain } from './run-main.ts';
-import { main } from '../../src/cli/main.ts';
+import { main } from '../../../src/cli/main.ts';
 
 describe('strong-verifier', () => {
   it('settlement-loop takes the GBT verifier and differs from ridge', () => {

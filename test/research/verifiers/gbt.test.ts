@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fitGbt, predictGbt } from '../../src/reward/models/gbt.ts';
-import { fitRidgeF64, predictLinear } from '../../src/reward/models/ridge-math.ts';
-import { Rng } from '../../src/util/rng.ts';
+import { fitGbt, predictGbt } from '../../../src/research/verifiers/gbt.ts';
+import { fitRidgeF64, predictLinear } from '../../../src/reward/models/ridge-math.ts';
+import { Rng } from '../../../src/util/rng.ts';
 
 describe('gradient-boosted trees', () => {
   it('a single depth-1 tree with learning rate 1 is the best stump (hand case)', () => {
@@ -34,7 +34,7 @@ describe('gradient-boosted trees', () => {
 
 describe('sparse level-wise GBT equals the dense reference', () => {
   it('same predictions on RichDSL strong features', async () => {
-    const { richdsl } = await import('../../src/tasks/index.ts');
+    const { richdsl } = await import('../../../src/tasks/index.ts');
     const { fitGbtReference, predictGbtReference } = await import('./gbt-reference.ts');
     const rng = new Rng(2);
     const task = richdsl.sampleTask(rng);

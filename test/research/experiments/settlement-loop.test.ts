@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runSettlementLoop, topK } from '../../src/research/experiments/settlement-loop.ts';
-import { fitRidgeF64, predictLinear } from '../../src/reward/models/ridge-math.ts';
-import { RidgeRewardModel } from '../../src/reward/models/ridge.ts';
-import { initTf } from '../../src/tf/backend.ts';
-import { dsl6 } from '../../src/tasks/index.ts';
-import { Rng } from '../../src/util/rng.ts';
-import { runCli } from '../helpers/cli.ts';
-import { main } from '../../src/cli/main.ts';
+import { runSettlementLoop, topK } from '../../../src/research/experiments/settlement-loop.ts';
+import { fitRidgeF64, predictLinear } from '../../../src/reward/models/ridge-math.ts';
+import { RidgeRewardModel } from '../../../src/reward/models/ridge.ts';
+import { initTf } from '../../../src/tf/backend.ts';
+import { dsl6 } from '../../../src/tasks/index.ts';
+import { Rng } from '../../../src/util/rng.ts';
+import { runCli } from '../../helpers/cli.ts';
+import { main } from '../../../src/cli/main.ts';
 
 describe('settlement loop (tiny sizes)', () => {
   it('topK takes the largest scores, lower index first on ties', () => {

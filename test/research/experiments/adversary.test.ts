@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { editDistance, mutate, runAdversaryExperiment } from '../../src/research/experiments/adversary.ts';
-import { dsl6, richdsl } from '../../src/tasks/index.ts';
-import { Rng } from '../../src/util/rng.ts';
+import { editDistance, mutate, runAdversaryExperiment } from '../../../src/research/experiments/adversary.ts';
+import { dsl6, richdsl } from '../../../src/tasks/index.ts';
+import { Rng } from '../../../src/util/rng.ts';
 import { runMain } from './run-main.ts';
-import { main } from '../../src/cli/main.ts';
+import { main } from '../../../src/cli/main.ts';
 
 describe('adversary pieces', () => {
   it('editDistance is Levenshtein', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sndCurve } from '../../src/research/verifiers/snd.ts';
+import { sndCurve } from '../../../src/research/verifiers/snd.ts';
 
 describe('Snd@N', () => {
   it('hand case: a verifier that ranks the bad candidate first', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fitLogistic, predictLogistic, runResolution } from '../../src/research/experiments/resolution.ts';
-import { Rng } from '../../src/util/rng.ts';
+import { fitLogistic, predictLogistic, runResolution } from '../../../src/research/experiments/resolution.ts';
+import { Rng } from '../../../src/util/rng.ts';
 import { runMain } from './run-main.ts';
 
 describe('resolution pieces', () => {

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runChunked, suiteJobs } from '../../src/research/experiments/suite.ts';
-import { runTaskRange } from '../../src/research/experiments/common.ts';
-import { main } from '../../src/cli/main.ts';
+import { runChunked, suiteJobs } from '../../../src/research/experiments/suite.ts';
+import { runTaskRange } from '../../../src/research/experiments/common.ts';
+import { main } from '../../../src/cli/main.ts';
 
 describe('chunked and monolithic runs give identical figures', () => {
   for (const job of suiteJobs(true)) {
