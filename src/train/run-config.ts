@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { policyModelSchema } from '../policy/gpt-config.ts';
 import { loraSchema } from '../policy/hf/lora.ts';
 import { promptFormatSchema } from '../policy/tokenizer/prompt-format.ts';
-import { pretrainConfigSchema } from '../policy/pretrain/config.ts';
+import { pretrainConfigSchema } from './pretrain/config.ts';
 import { judgeSchema } from '../reward/judges/config.ts';
 import { rewardModelSchema } from '../reward/models/config.ts';
 import { sandboxConfigSchema } from '../sandbox/config.ts';

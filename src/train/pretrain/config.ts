@@ -3,8 +3,8 @@
  * family's (prompt, reference) pairs. Strict zod schema; every field defaulted.
  */
 import { z } from 'zod';
-import { policyModelSchema } from '../gpt-config.ts';
-import { lrScheduleSchema, optimizerConfigSchema } from '../optimizer-config.ts';
+import { policyModelSchema } from '../../policy/gpt-config.ts';
+import { lrScheduleSchema, optimizerConfigSchema } from '../../policy/optimizer-config.ts';
 import { sandboxConfigSchema } from '../../sandbox/config.ts';
 
 /**

@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initTf, tf } from '../../src/tf/backend.ts';
 import { AnchorError } from '../../src/util/errors.ts';
-import { pretrainConfigSchema } from '../../src/policy/pretrain/config.ts';
-import { runPretrain, toExamples, lengthBucketedBatches } from '../../src/policy/pretrain/pretrain.ts';
+import { pretrainConfigSchema } from '../../src/train/pretrain/config.ts';
+import { runPretrain, toExamples, lengthBucketedBatches } from '../../src/train/pretrain/pretrain.ts';
 import { loadCheckpoint } from '../../src/policy/checkpoint.ts';
 import { GptModel, denseBatch } from '../../src/policy/model.ts';
 import { CharTokenizer } from '../../src/policy/tokenizer/index.ts';
 import { Rng } from '../../src/util/rng.ts';
-import { fixtureProblems, vmExecutor } from './pretrain-fixtures.ts';
+import { fixtureProblems, vmExecutor } from '../policy/pretrain-fixtures.ts';
 
 let dir: string;
 beforeAll(async () => {

@@ -9,13 +9,13 @@ import { Rng } from '../../util/rng.ts';
 import { AnchorError } from '../../util/errors.ts';
 import { type Problem, assembleProgram, truncateAtStop } from '../../datasets/problem.ts';
 import type { ExecResult, Executor, ProgramSpec } from '../../sandbox/types.ts';
-import { gptConfigFrom } from '../gpt-config.ts';
-import { GptModel } from '../model.ts';
-import { AdamOptimizer, type OptimizerConfig } from '../optimizer.ts';
-import { buildCompletionBatch, completionLogProbs, type CompletionBatch } from '../logprobs.ts';
-import { generate } from '../generate.ts';
-import { CharTokenizer, type Tokenizer } from '../tokenizer/index.ts';
-import { saveCheckpoint } from '../checkpoint.ts';
+import { gptConfigFrom } from '../../policy/gpt-config.ts';
+import { GptModel } from '../../policy/model.ts';
+import { AdamOptimizer, type OptimizerConfig } from '../../policy/optimizer.ts';
+import { buildCompletionBatch, completionLogProbs, type CompletionBatch } from '../../policy/logprobs.ts';
+import { generate } from '../../policy/generate.ts';
+import { CharTokenizer, type Tokenizer } from '../../policy/tokenizer/index.ts';
+import { saveCheckpoint } from '../../policy/checkpoint.ts';
 import type { PretrainConfig } from './config.ts';
 
 /** One tokenized (prompt, reference + eos) pair. */
