@@ -1,5 +1,5 @@
 /**
- * dependency-cruiser rules: the module structure as designed (README "Layout"), checked by `npm run lint:deps`.
+ * dependency-cruiser rules: the module structure as designed (README "Architecture"), checked by `npm run lint:deps`.
  *
  * Layers point one way, with no exceptions:
  *   cli → train / report / research / serve → reward, policy, sandbox, tasks, gate, datasets, eval, tf

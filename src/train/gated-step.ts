@@ -9,7 +9,7 @@
  * verified by executing it again. MODIFY refits the RM on the verified failures (hard examples),
  * re-scores the step's completions and recomputes the update, which is gated again (capped).
  *
- * What commits (README "Verified before acting"): AUTHORIZE, and ESCALATE unless
+ * What commits (docs/gate.md): AUTHORIZE, and ESCALATE unless
  * `gate.escalation.pause` — with u = +Infinity until `gate.min_settled` gaps are settled, a
  * strict reading would never let the arm train before its first few windows; instead ESCALATE
  * raises settlement and probe depth, and (`gate.training.settle_until_evidence`) the arm settles
