@@ -1,12 +1,12 @@
 /**
- * One arm's training loop: the GRPO step with settlement windows (docs/design.md, "One settlement
- * epoch"). Every arm runs this same code; what differs is data — the arm's reward source
- * (./reward-sources.ts), refit-label source (./label-sources.ts) and updater (./update.ts, or the
- * gate of ./gated-step.ts), and its config overlay.
+ * One arm's training loop: the GRPO step (docs/design.md, "One settlement epoch"). Every arm runs
+ * this same code; what differs is data — the arm's reward source (./reward-sources.ts), refit-label
+ * source (./label-sources.ts), updater (./updaters.ts) and its config overlay. Settlement is its own
+ * subsystem, the settlement window (./settlement-window.ts), which the step feeds.
  *
  * The step is a forward pipeline over one step record: rollout → score (RM proxy, gold where
- * executed, the reward source's training reward) → update → weight sync → settlement at the
- * window end → metrics and samples. Checkpoints are the caller's (./arm-runner.ts).
+ * executed, the reward source's training reward) → update → weight sync → add to the settlement
+ * window (which closes at the window end) → metrics. Checkpoints are the caller's (./arm-runner.ts).
  */
 import type { Problem } from '../datasets/problem.ts';
 import type { RunConfig } from './run-config.ts';

@@ -8,8 +8,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../helpers/paths.ts';
-import { haveRedisServer, startWorker, TestRedis, type WorkerProc } from '../../support/redis.ts';
+import { repoRoot } from '../../helpers/paths.ts';
+import { haveRedisServer, startWorker, TestRedis, type WorkerProc } from '../../../support/redis.ts';
 
 const haveRedis = haveRedisServer('queued-arms test');
 

@@ -6,12 +6,12 @@
  */
 import { Queue, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalExecutor } from '../../src/sandbox/local-executor.ts';
-import { connectionOptions, settleQueueName } from '../../src/sandbox/queue/connection.ts';
-import { QueueExecutor } from '../../src/sandbox/queue/queue-executor.ts';
-import { createExecutorFromConfig, sandboxConfigSchema, type ExecResult, type ProgramSpec } from '../../src/sandbox/index.ts';
-import { AnchorError } from '../../src/util/errors.ts';
-import { haveRedisServer, startWorker, TestRedis, type WorkerProc } from '../../support/redis.ts';
+import { LocalExecutor } from '../../../src/sandbox/local-executor.ts';
+import { connectionOptions, settleQueueName } from '../../../src/sandbox/queue/connection.ts';
+import { QueueExecutor } from '../../../src/sandbox/queue/queue-executor.ts';
+import { createExecutorFromConfig, sandboxConfigSchema, type ExecResult, type ProgramSpec } from '../../../src/sandbox/index.ts';
+import { AnchorError } from '../../../src/util/errors.ts';
+import { haveRedisServer, startWorker, TestRedis, type WorkerProc } from '../../../support/redis.ts';
 
 const haveRedis = haveRedisServer('queue backend tests');
 

@@ -4,12 +4,12 @@
  */
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createExecutorFromConfig, LocalExecutor, QueueExecutor, sandboxConfigSchema } from '../../src/sandbox/index.ts';
-import { checkRedisUrl, connectionOptions, redactUrl } from '../../src/sandbox/queue/connection.ts';
-import { parseLanguages } from '../../src/cli/commands/worker.ts';
-import { AnchorError } from '../../src/util/errors.ts';
-import { runCli } from '../helpers/cli.ts';
-import { freePort, haveRedisServer } from '../../support/redis.ts';
+import { createExecutorFromConfig, LocalExecutor, QueueExecutor, sandboxConfigSchema } from '../../../src/sandbox/index.ts';
+import { checkRedisUrl, connectionOptions, redactUrl } from '../../../src/sandbox/queue/connection.ts';
+import { parseLanguages } from '../../../src/cli/commands/worker.ts';
+import { AnchorError } from '../../../src/util/errors.ts';
+import { runCli } from '../../helpers/cli.ts';
+import { freePort, haveRedisServer } from '../../../support/redis.ts';
 
 describe('queue backend config', () => {
   it('accepts backend: queue with defaults for every queue key and rejects bad values', () => {
