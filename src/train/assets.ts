@@ -6,7 +6,7 @@
  */
 import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunConfig } from '../config/run-config.ts';
+import type { RunConfig } from './run-config.ts';
 import { loadDataset } from '../datasets/formats.ts';
 import type { Problem } from '../datasets/problem.ts';
 import { isCheckpointDir, loadCheckpoint } from '../policy/checkpoint.ts';

@@ -15,7 +15,7 @@
  * raises settlement and probe depth, and (`gate.training.settle_until_evidence`) the arm settles
  * every step until the gate has its evidence. DENY, MODIFY (after its retries) and WAIT never commit.
  */
-import type { RunConfig } from '../config/run-config.ts';
+import type { RunConfig } from './run-config.ts';
 import type { Problem } from '../datasets/problem.ts';
 import {
   countNonFinite,

@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import PQueue from 'p-queue';
 import { configDiff, describeChange } from '../config/diff.ts';
-import { loadRunConfig, runConfigSchema, type RunConfig } from '../config/run-config.ts';
+import { loadRunConfig, runConfigSchema, type RunConfig } from './run-config.ts';
 import { parseConfig } from '../config/validate.ts';
 import { createExecutorFromConfig } from '../sandbox/index.ts';
 import { initTf } from '../tf/backend.ts';

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadRunConfig } from '../../src/config/run-config.ts';
+import { loadRunConfig } from '../../src/train/run-config.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'anchor-config-paths-'));

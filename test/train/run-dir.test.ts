@@ -11,7 +11,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyOverrides, parseOverrides } from '../../src/config/overrides.ts';
-import { runConfigSchema } from '../../src/config/run-config.ts';
+import { runConfigSchema } from '../../src/train/run-config.ts';
 import { readRecords } from '../../src/datasets/read.ts';
 import { tinyLlamaConfig, writeRandomHfDir } from '../../src/policy/hf/random-dir.ts';
 import { decodeSafetensors, encodeSafetensors } from '../../src/policy/safetensors.ts';

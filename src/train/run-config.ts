@@ -19,13 +19,13 @@ import {
   metricsConfigSchema,
   proxyConfigSchema,
   settlementConfigSchema,
-} from '../train/config.ts';
-import { armsConfigSchema, resolveArms } from '../train/arms.ts';
+} from './config.ts';
+import { armsConfigSchema, resolveArms } from './arms.ts';
 import { taskFamilyConfigSchema } from '../tasks/config.ts';
 import { DATASET_NAMES, isDatasetName } from '../datasets/catalog.ts';
-import { loadConfig } from './load.ts';
-import type { ConfigPathKey } from './paths.ts';
-import { dirNameSchema } from './validate.ts';
+import { loadConfig } from '../config/load.ts';
+import type { ConfigPathKey } from '../config/paths.ts';
+import { dirNameSchema } from '../config/validate.ts';
 
 /** Where problems come from: a built-in task family or a dataset file. */
 const taskConfigSchema = z.union([
