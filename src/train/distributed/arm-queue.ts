@@ -10,9 +10,12 @@ import { join } from 'node:path';
 import { Job, Queue, QueueEvents, Worker } from 'bullmq';
 import {
   armQueueName,
+  authMessage,
   closeQuietly,
   connectionOptions,
   DEFAULT_QUEUE_PREFIX,
+  errorLogOnce,
+  isAuthError,
   redactUrl,
 } from '../../sandbox/queue/connection.ts';
 import type { ArmMessage } from '../arm-process.ts';
@@ -64,9 +67,14 @@ export async function runArmsOnQueue(opts: ArmDispatchOptions): Promise<string[]
   const pollMs = opts.pollMs ?? 500;
   const maxRequeues = opts.maxRequeues ?? 20;
   const queue = new Queue<ArmJobData, ArmJobResult>(name, { connection: connectionOptions(opts.redis, 'client') });
-  queue.on('error', () => {});
+  // Wrong credentials are final (no waiting out redis_timeout); other errors are waited out below.
+  let authError: unknown;
+  const onError = (e: Error) => {
+    if (isAuthError(e)) authError ??= e;
+  };
+  queue.on('error', onError);
   const events = new QueueEvents(name, { connection: connectionOptions(opts.redis, 'blocking') });
-  events.on('error', () => {});
+  events.on('error', onError);
   const token = randomUUID().slice(0, 12);
   const pending = new Map<string, { arm: string; requeues: number }>();
   events.on('progress', ({ jobId, data }) => {
@@ -119,6 +127,8 @@ export async function runArmsOnQueue(opts: ArmDispatchOptions): Promise<string[]
         } else noWorkerSince = undefined;
       } catch (e) {
         if (e instanceof AnchorError) throw e;
+        if (authError !== undefined || isAuthError(e))
+          throw new AnchorError('BAD_CONFIG', authMessage(opts.redis, authError ?? e));
         redisDownSince ??= now;
         if (now - redisDownSince >= redisTimeoutMs) {
           throw new AnchorError(
@@ -150,7 +160,10 @@ export interface TrainerWorkerOptions {
 export interface TrainerWorker {
   /** Process ids of the arm processes running now (tests kill them). */
   armPids(): number[];
-  close(): Promise<void>;
+  /** Rejects when the worker cannot go on (Redis refused its credentials); never resolves otherwise. */
+  readonly fatal: Promise<never>;
+  /** Stop: arms checkpoint and stop (`_force` is for the settlement worker's sake: arms always get to checkpoint). */
+  close(_force?: boolean): Promise<void>;
 }
 
 /** Take arms off the arm queue and run each in its own process (resuming from checkpoints). */
@@ -197,11 +210,27 @@ export async function startTrainerWorker(opts: TrainerWorkerOptions): Promise<Tr
       maxStalledCount: 10,
     },
   );
-  worker.on('error', (e) => log(`trainer worker error: ${e.message}`));
-  await worker.waitUntilReady();
+  let failFatal: (e: Error) => void = () => {};
+  const fatal = new Promise<never>((_, reject) => {
+    failFatal = reject;
+  });
+  fatal.catch(() => {});
+  // ioredis reports an outage on every reconnect attempt of every connection: log each message once.
+  const logRedisError = errorLogOnce(log, `Redis at ${redactUrl(opts.redis)}`);
+  worker.on('error', (e) => {
+    if (isAuthError(e)) failFatal(new AnchorError('BAD_CONFIG', authMessage(opts.redis, e)));
+    else logRedisError(e);
+  });
+  try {
+    await Promise.race([worker.waitUntilReady(), fatal]);
+  } catch (e) {
+    await closeQuietly(worker, 1000, true);
+    throw e;
+  }
   log(`trainer worker ready on ${redactUrl(opts.redis)} (queue ${name})`);
   return {
     armPids: () => [...children].map((c) => c.pid).filter((p): p is number => p !== undefined),
+    fatal,
     close: async () => {
       // Arms stop at their next step boundary and checkpoint (runArm handles SIGTERM); the
       // dispatcher sees them unfinished and queues them again.
