@@ -283,6 +283,62 @@ describe.skipIf(!haveRedis || !haveProc)('queue backend under faults', () => {
     }, 90_000);
   }
 
+  it('redis down past redis_timeout_ms during train: the command returns non-zero with a clear message', async () => {
+    const own = await TestRedis.start();
+    let stopped = false;
+    try {
+      workers.push(await startWorker(['--redis', own.url, ...FAST]));
+      const runDir = join(work, 'train-run');
+      const train = spawn(
+        process.execPath,
+        [
+          resolve(repoRoot, 'bin/anchor-rl.js'),
+          'train',
+          '--config',
+          'configs/smoke.yaml',
+          '--set',
+          'arms=[execution]',
+          '--set',
+          'grpo.steps=400',
+          '--set',
+          `policy.base=${join(work, 'train-base')}`,
+          '--set',
+          'sandbox.backend=queue',
+          '--set',
+          `sandbox.redis=${own.url}`,
+          '--set',
+          'sandbox.redis_timeout_ms=2000',
+          '--out',
+          runDir,
+        ],
+        { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      extra.push(train);
+      let err = '';
+      train.stderr!.setEncoding('utf8');
+      train.stderr!.on('data', (d: string) => (err += d));
+      // Once the arm trains (its settlement goes through the queue), Redis goes away for good.
+      const armStarted = await until(() => existsSync(join(runDir, 'execution', 'arm.json')) || train.exitCode !== null, 240_000);
+      expect(armStarted && train.exitCode === null, err.slice(-3000)).toBe(true);
+      await own.stop();
+      stopped = true;
+      const t = Date.now();
+      const code = await exitWithin(train, 90_000);
+      note(
+        `redis down in train: the command returned ${((Date.now() - t) / 1000).toFixed(1)} s after Redis went (redis_timeout_ms 2000)`,
+      );
+      expect(code, err.slice(-3000)).not.toBe(null);
+      expect(code).not.toBe(0);
+      expect(err).toMatch(/Redis at redis:\/\/127\.0\.0\.1:\d+\/? unreachable for \d+ s \(sandbox\.redis_timeout_ms = 2000\)/);
+      expect(err).not.toMatch(/Unhandled error event/);
+      const arm = JSON.parse(readFileSync(join(runDir, 'execution', 'arm.json'), 'utf8'));
+      expect(arm.state).toBe('failed');
+    } finally {
+      await stopWorkers();
+      if (!stopped) await own.stop();
+    }
+  }, 400_000);
+
   it('a worker from other code (a changed sandbox harness) refuses the batch; the run fails naming the worker and why', async () => {
     // A copy of the package whose sandbox/assert.js differs by one line, run from its sources.
     const other = join(work, 'other');

@@ -22,6 +22,13 @@ export function armQueueName(prefix: string): string {
   return `${prefix}-arms`;
 }
 
+/**
+ * XREAD block of our QueueEvents listeners, ms (BullMQ's default is 10 s). When Redis is down a
+ * pending read outlives close() until BullMQ's watchdog (this + 1 s) fires, keeping the process
+ * alive that long; a short block bounds it at the cost of one idle read every 2 s.
+ */
+export const EVENTS_BLOCK_MS = 2000;
+
 /** Validate a `redis://` / `rediss://` URL; throws BAD_CONFIG with the reason. */
 export function checkRedisUrl(url: string): URL {
   let parsed: URL;

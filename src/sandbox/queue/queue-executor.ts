@@ -26,6 +26,7 @@ import {
   closeQuietly,
   connectionOptions,
   DEFAULT_QUEUE_PREFIX,
+  EVENTS_BLOCK_MS,
   isAuthError,
   QUEUE_LANGUAGES,
   redactUrl,
@@ -139,6 +140,7 @@ export class QueueExecutor implements Executor {
       this.queues.set(language, q);
       const ev = new QueueEvents(settleQueueName(this.opts.prefix, language), {
         connection: connectionOptions(this.opts.redis, 'blocking'),
+        blockingTimeout: EVENTS_BLOCK_MS,
       });
       ev.on('error', (e) => {
         // The poll loop notices Redis being down and bounds the wait; wrong credentials are final.

@@ -15,6 +15,7 @@ import {
   connectionOptions,
   DEFAULT_QUEUE_PREFIX,
   errorLogOnce,
+  EVENTS_BLOCK_MS,
   isAuthError,
   redactUrl,
 } from '../../sandbox/queue/connection.ts';
@@ -73,7 +74,10 @@ export async function runArmsOnQueue(opts: ArmDispatchOptions): Promise<string[]
     if (isAuthError(e)) authError ??= e;
   };
   queue.on('error', onError);
-  const events = new QueueEvents(name, { connection: connectionOptions(opts.redis, 'blocking') });
+  const events = new QueueEvents(name, {
+    connection: connectionOptions(opts.redis, 'blocking'),
+    blockingTimeout: EVENTS_BLOCK_MS,
+  });
   events.on('error', onError);
   const token = randomUUID().slice(0, 12);
   const pending = new Map<string, { arm: string; requeues: number }>();
