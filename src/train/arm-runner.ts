@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import type { RunConfig } from '../config/run-config.ts';
+import type { RunConfig } from './run-config.ts';
 import { OnnxRolloutEngine } from '../policy/engine/rollout-engine.ts';
 import { assertFiniteTensors, decodeSafetensors } from '../policy/safetensors.ts';
 import { AdamOptimizer } from '../policy/optimizer.ts';
@@ -21,7 +21,7 @@ import { initTf } from '../tf/backend.ts';
 import { AnchorError } from '../util/errors.ts';
 import { writeJsonAtomic } from '../util/fs.ts';
 import type { ArmSpec } from './arms.ts';
-import { ArmTrainer, type TrainerState } from './arm-trainer.ts';
+import { ArmTrainer, type TrainerState, type TrainerStateV1 } from './arm-trainer.ts';
 import { grpoOptimizerConfig } from './config.ts';
 import { LABEL_SOURCES } from './label-sources.ts';
 import { JsonlWriter, KvLogger, writeCsvFromJsonl } from './logger.ts';
@@ -41,7 +41,7 @@ export interface ArmProgress {
 }
 
 interface CheckpointState {
-  trainer: TrainerState;
+  trainer: TrainerState | TrainerStateV1;
   offsets: { metrics: number; samples: number; refits: number; gate?: number };
   /** SHA-256 (hex) of every other file of the checkpoint, by path relative to it. */
   files?: Record<string, string>;

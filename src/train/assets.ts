@@ -6,7 +6,7 @@
  */
 import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunConfig } from '../config/run-config.ts';
+import type { RunConfig } from './run-config.ts';
 import { loadDataset } from '../datasets/formats.ts';
 import type { Problem } from '../datasets/problem.ts';
 import { isCheckpointDir, loadCheckpoint } from '../policy/checkpoint.ts';
@@ -238,7 +238,7 @@ export async function prepareShared(
     if (bc.layers !== m.layers || bc.dModel !== m.d_model || bc.heads !== m.heads || bc.context !== m.context) {
       throw new AnchorError(
         'BAD_CONFIG',
-        `policy.base ${config.policy.base} holds a ${bc.layers}x${bc.dModel} model (${bc.heads} heads, context ${bc.context}) but policy.model asks for ${m.layers}x${m.d_model} (${m.heads} heads, context ${m.context}); point policy.base elsewhere or delete the cache`,
+        `policy.base ${config.policy.base} holds a ${bc.layers}x${bc.dModel} model (${bc.heads} heads, context ${bc.context}) but policy.model asks for ${m.layers}x${m.d_model} (${m.heads} heads, context ${m.context}); set policy.base to a new directory (e.g. runs/.cache/base-NAME) to pretrain a base of that shape there`,
       );
     }
     basePassRate ??= typeof base.meta?.passRate === 'number' ? (base.meta.passRate as number) : null;

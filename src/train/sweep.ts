@@ -10,7 +10,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import PQueue from 'p-queue';
-import { loadRunConfig, runConfigSchema, type RunConfig } from '../config/run-config.ts';
+import { loadRunConfig, runConfigSchema, type RunConfig } from './run-config.ts';
 import { configDiff, describeChange } from '../config/diff.ts';
 import { parseConfig } from '../config/validate.ts';
 import { initTf } from '../tf/backend.ts';

@@ -61,7 +61,7 @@ export const sweepCommand: CommandBody<object, SweepArgs> = {
       ) as unknown as Argv<SweepArgs>,
   handler: async (args) => {
     // The run-config schema (zod) is loaded here, not at import: `sweep --help` stays light.
-    const { loadRunConfig } = await import('../../config/run-config.ts');
+    const { loadRunConfig } = await import('../../train/run-config.ts');
     printServeHint(() => args.out ?? join('runs', `${loadRunConfig(args.config, args.set).name}-sweep`), 'sweep');
     const { sweepRun } = await import('../../train/sweep.ts');
     const dir = await sweepRun({

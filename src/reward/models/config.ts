@@ -1,5 +1,5 @@
 /**
- * Reward-model config (`reward_model:` in a run config). Owned here; src/config/run-config.ts
+ * Reward-model config (`reward_model:` in a run config). Owned here; src/train/run-config.ts
  * composes it into the run config schema.
  */
 import { z } from 'zod';
