@@ -455,8 +455,12 @@ describe.skipIf(!haveRedis || !haveProc)('queue backend under faults', () => {
       p.stderr!.on('data', (d: string) => (err += d));
       return { p, err: () => err };
     };
-    for (const url of [`redis://:wrong@127.0.0.1:${port}`, `redis://127.0.0.1:${port}`]) {
-      const w = cli(['worker', '--redis', url]);
+    for (const [url, role] of [
+      [`redis://:wrong@127.0.0.1:${port}`, 'settle'],
+      [`redis://127.0.0.1:${port}`, 'settle'],
+      [`redis://:wrong@127.0.0.1:${port}`, 'trainer'],
+    ]) {
+      const w = cli(['worker', '--redis', url!, '--role', role!]);
       const code = await exitWithin(w.p, 30_000);
       expect(code, w.err()).toBe(2);
       expect(w.err().match(/refused the credentials/g)?.length, w.err()).toBe(1);
@@ -473,6 +477,56 @@ describe.skipIf(!haveRedis || !haveProc)('queue backend under faults', () => {
     expect(s.err()).not.toMatch(/Unhandled error event/);
     expect(Date.now() - t).toBeLessThan(30_000);
   }, 120_000);
+
+  it('sandbox run --queue (a fleet check) gives the local results; queue options need --queue', async () => {
+    await addWorker();
+    const input = join(work, 'fleet.jsonl');
+    const lines = [
+      { id: 'pass', program: "require('node:assert').equal(1 + 1, 2);" },
+      { id: 'fail', program: "require('node:assert').equal(1, 2);" },
+      { id: 'hang', program: 'while (true) {}' },
+      { id: 'split', program: 'function add(a, b) { return a + b; }', tests: "require('node:assert').equal(add(2, 3), 5);" },
+    ];
+    writeFileSync(input, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const run = async (args: string[]) => {
+      const p = spawn(
+        process.execPath,
+        [resolve(repoRoot, 'bin/anchor-rl.js'), 'sandbox', 'run', input, '--timeout-ms', '1000', ...args],
+        {
+          cwd: repoRoot,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      extra.push(p);
+      let out = '';
+      let err = '';
+      p.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+      p.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+      const code = await exitWithin(p, 120_000);
+      return {
+        code,
+        err,
+        results: out.trim()
+          ? out
+              .trim()
+              .split('\n')
+              .map((l) => JSON.parse(l))
+          : [],
+      };
+    };
+    const local = await run([]);
+    const fleet = await run(['--queue', redis.url, '--batch-size', '2', '--no-worker-timeout-ms', '20000']);
+    expect(local.code, local.err).toBe(0);
+    expect(fleet.code, fleet.err).toBe(0);
+    const key = (r: { id: string; status: string; passed: number; total: number }) =>
+      `${r.id} ${r.status} ${r.passed}/${r.total}`;
+    expect(fleet.results.map(key)).toEqual(local.results.map(key));
+    expect(fleet.results.map((r) => r.status)).toEqual(['pass', 'fail', 'timeout', 'pass']);
+    expect(fleet.err).toMatch(/2 passed, 2 failed .* \(queue anchor-rl at redis:\/\/127\.0\.0\.1:\d+\/?\)/);
+    const stray = await run(['--batch-size', '4']);
+    expect(stray.code).toBe(2);
+    expect(stray.err).toMatch(/--batch-size only apply with --queue URL/);
+  }, 300_000);
 
   it('after a fatal error nothing more is sent, and close() leaves no job waiting', async () => {
     // No worker serves this prefix: the no-worker timeout is the fatal error.

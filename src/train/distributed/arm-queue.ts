@@ -166,8 +166,8 @@ export interface TrainerWorker {
   armPids(): number[];
   /** Rejects when the worker cannot go on (Redis refused its credentials); never resolves otherwise. */
   readonly fatal: Promise<never>;
-  /** Stop: arms checkpoint and stop (`_force` is for the settlement worker's sake: arms always get to checkpoint). */
-  close(_force?: boolean): Promise<void>;
+  /** Stop: arms checkpoint and stop; `force` does not wait for BullMQ (only when no job can be in hand). */
+  close(force?: boolean): Promise<void>;
 }
 
 /** Take arms off the arm queue and run each in its own process (resuming from checkpoints). */
@@ -235,11 +235,12 @@ export async function startTrainerWorker(opts: TrainerWorkerOptions): Promise<Tr
   return {
     armPids: () => [...children].map((c) => c.pid).filter((p): p is number => p !== undefined),
     fatal,
-    close: async () => {
+    close: async (force = false) => {
       // Arms stop at their next step boundary and checkpoint (runArm handles SIGTERM); the
-      // dispatcher sees them unfinished and queues them again.
+      // dispatcher sees them unfinished and queues them again. `force` (Redis refused the
+      // credentials, so no job can be in hand): do not wait for BullMQ's fetch loop.
       for (const c of children) c.kill('SIGTERM');
-      await closeQuietly(worker, 600_000);
+      await closeQuietly(worker, force ? 1000 : 600_000, force);
     },
   };
 }
