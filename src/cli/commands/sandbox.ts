@@ -171,6 +171,8 @@ const run: CommandModule<object, RunArgs> = {
   describe: 'Run the programs of a JSONL file in the sandbox; one JSON result line per input line',
   builder: (y) =>
     y
+      // `--no-worker-timeout-ms` is the config's no_worker_timeout_ms, not the negation of a flag.
+      .parserConfiguration({ 'boolean-negation': false })
       .positional('input', {
         type: 'string',
         demandOption: true,

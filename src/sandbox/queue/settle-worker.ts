@@ -152,8 +152,11 @@ export async function startSettlementWorker(opts: SettlementWorkerOptions): Prom
         lockDuration: opts.lockDurationMs ?? 30_000,
         stalledInterval: opts.stalledIntervalMs ?? 30_000,
         maxStalledCount: opts.maxStalledCount ?? 5,
-        // After a Redis outage the fetch loop retries this soon (BullMQ's default waits 15 s).
+        // After a Redis outage the fetch loop retries this soon (BullMQ's default waits 15 s), and
+        // an idle fetch blocks 2 s (default 5 s; BullMQ abandons a fetch stuck in a dead connection
+        // a second after its block ends), so a restarted Redis is served again within seconds.
         runRetryDelay: 1000,
+        drainDelay: 2,
         autorun: true,
         name: me,
       },
