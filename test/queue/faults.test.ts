@@ -103,23 +103,23 @@ async function exitWithin(proc: ChildProcess, ms: number): Promise<number | null
   return code;
 }
 
-/** CPU time a process has used, seconds (utime + stime at Linux's 100 ticks a second). */
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
 /**
- * Whether a sandbox process of `pid` is inside a looping program: it has used a second of CPU,
- * several times what starting a sandbox process costs. (Killed earlier, a sandbox process would
- * see its parent go between programs, which proves nothing.)
+ * Wait until a worker is inside the looping program of a batch `[pass, loop, ...]`: the worker
+ * reports progress after each program, so progress 1 means the pass is done and the loop has
+ * begun (killed earlier, a sandbox process would see its parent go between programs, which
+ * proves nothing). Resolves with the pid of the worker holding the batch.
  */
-const looping = (pid: number) => childrenOf(pid).some((c) => cpuSeconds(c) >= 1);
+async function loopingWorker(queue: Queue, ms: number): Promise<number | undefined> {
+  let pid: number | undefined;
+  await until(async () => {
+    const job = (await queue.getActive()).find(
+      (j) => j.progress === 1 && (j.data as { programs?: ProgramSpec[] }).programs?.[1]?.id === 'loop',
+    );
+    pid = job ? Number(job.processedBy?.split(':').pop()) : undefined;
+    return pid !== undefined;
+  }, ms);
+  return pid;
+}
 
 /** Lines of a worker's log that report a Redis connection error. */
 const redisErrorLines = (w: WorkerProc) =>
@@ -172,13 +172,13 @@ describe.skipIf(!haveRedis || !haveProc)('queue backend under faults', () => {
     events.on('stalled', () => (stalledAt ||= Date.now()));
     await events.waitUntilReady();
     const ex = new QueueExecutor({ redis: redis.url, batchSize: 4, maxInFlight: 16 });
-    // One batch, a looping program first: the worker that takes it is the only one with a busy sandbox process.
-    const programs = [loop('loop', 10_000), pass('p0'), pass('p1')];
+    const programs = [pass('p0'), loop('loop', 10_000), pass('p1')];
     const calls = new Array(programs.length).fill(0);
     try {
       const run = ex.run(programs, (_r, i) => calls[i]++);
-      let victim: WorkerProc | undefined;
-      expect(await until(() => (victim = ws.find((w) => looping(w.proc.pid!))) !== undefined, 60_000)).toBe(true);
+      const victimPid = await loopingWorker(queue, 60_000);
+      const victim = ws.find((w) => w.proc.pid === victimPid);
+      expect(victim, `worker ${victimPid} is not one of ${ws.map((w) => w.proc.pid)}`).toBeDefined();
       const sandboxes = childrenOf(victim!.proc.pid!);
       const killedAt = Date.now();
       victim!.proc.kill('SIGKILL');
@@ -189,7 +189,7 @@ describe.skipIf(!haveRedis || !haveProc)('queue backend under faults', () => {
       const more = Array.from({ length: 6 }, (_, i) => spin(`s${i}`, 100));
       const [results, moreResults] = await Promise.all([run, ex.run(more)]);
       expect(results.map((r) => r.id)).toEqual(programs.map((p) => p.id));
-      expect(results.map((r) => r.status)).toEqual(['timeout', 'pass', 'pass']);
+      expect(results.map((r) => r.status)).toEqual(['pass', 'timeout', 'pass']);
       expect(moreResults.map((r) => r.status)).toEqual(more.map(() => 'pass'));
       expect(calls).toEqual([1, 1, 1]);
       expect(stalledAt).toBeGreaterThan(0);
@@ -210,12 +210,12 @@ describe.skipIf(!haveRedis || !haveProc)('queue backend under faults', () => {
 
   it('kill -9 of all workers, then a new one: the run completes on the new worker, no sandbox process is left', async () => {
     const ws = await Promise.all([addWorker(), addWorker()]);
-    const ex = new QueueExecutor({ redis: redis.url, batchSize: 2, maxInFlight: 16, noWorkerTimeoutMs: 120_000 });
-    const programs = [loop('loop', 10_000), pass('p0'), ...Array.from({ length: 6 }, (_, i) => spin(`s${i}`, 100))];
+    const ex = new QueueExecutor({ redis: redis.url, batchSize: 3, maxInFlight: 16, noWorkerTimeoutMs: 120_000 });
+    const programs = [pass('p0'), loop('loop', 10_000), pass('p1'), ...Array.from({ length: 6 }, (_, i) => spin(`s${i}`, 100))];
     const calls = new Array(programs.length).fill(0);
     try {
       const run = ex.run(programs, (_r, i) => calls[i]++);
-      expect(await until(() => ws.some((w) => looping(w.proc.pid!)), 60_000)).toBe(true);
+      expect(await loopingWorker(queue, 60_000)).toBeDefined();
       const sandboxes = ws.flatMap((w) => childrenOf(w.proc.pid!));
       const killedAt = Date.now();
       for (const w of ws) w.proc.kill('SIGKILL');
@@ -228,7 +228,7 @@ describe.skipIf(!haveRedis || !haveProc)('queue backend under faults', () => {
       note(
         `all workers killed: a new worker finished the run ${((Date.now() - startedAt) / 1000).toFixed(1)} s after it was started (incl. the 10 s looping program)`,
       );
-      expect(results.map((r) => r.status)).toEqual(['timeout', ...programs.slice(1).map(() => 'pass')]);
+      expect(results.map((r) => r.status)).toEqual(programs.map((p) => (p.id === 'loop' ? 'timeout' : 'pass')));
       expect(calls.every((c) => c === 1)).toBe(true);
     } finally {
       await ex.close();
@@ -611,8 +611,8 @@ describe.skipIf(!haveRedis || !haveProc)('queue backend under faults', () => {
     const w = await addWorker();
     const ex = new QueueExecutor({ redis: redis.url });
     try {
-      void ex.run([loop('orphan', 20_000)]).catch(() => {});
-      expect(await until(() => looping(w.proc.pid!), 60_000)).toBe(true);
+      void ex.run([pass('p0'), loop('loop', 20_000)]).catch(() => {});
+      expect(await loopingWorker(queue, 60_000)).toBe(w.proc.pid);
       const kids = childrenOf(w.proc.pid!);
       w.proc.kill('SIGKILL');
       expect(await until(() => kids.every((p) => !alive(p)), 5000), `still running: ${kids.filter(alive)}`).toBe(true);
