@@ -79,4 +79,7 @@ if (process.connected) process.disconnect();
 // The driver waits for this process to exit, so anything a library leaves running (a Redis
 // client still reconnecting after the arm failed on a Redis timeout, say) must not keep it alive.
 // Everything the arm writes is written by now; unref'd, this fires only if the process lingers.
-setTimeout(() => process.exit(), ARM_EXIT_GRACE_MS).unref();
+setTimeout(() => {
+  process.stderr.write(`arm process: exiting with handles still open (${process.getActiveResourcesInfo().join(', ')})\n`);
+  process.exit();
+}, ARM_EXIT_GRACE_MS).unref();
