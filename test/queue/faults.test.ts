@@ -243,7 +243,7 @@ describe.skipIf(!haveRedis || !haveProc)('queue backend under faults', () => {
         const ws = await Promise.all([0, 1].map(() => startWorker(['--redis', own.url, ...FAST])));
         workers.push(...ws);
         const ex = new QueueExecutor({ redis: own.url, batchSize: 2, maxInFlight: 8, redisTimeoutMs: 60_000 });
-        const programs = Array.from({ length: 16 }, (_, i) => spin(`r${i}`, 150));
+        const programs = Array.from({ length: 12 }, (_, i) => spin(`r${i}`, 100));
         const calls = new Array(programs.length).fill(0);
         let restarted: Promise<void> | undefined;
         let upAt = 0;
