@@ -13,9 +13,8 @@ import type { RunConfig } from './run-config.ts';
 import { OnnxRolloutEngine } from '../policy/engine/rollout-engine.ts';
 import { assertFiniteTensors, decodeSafetensors } from '../policy/safetensors.ts';
 import { AdamOptimizer } from '../policy/optimizer.ts';
-import { createFeatureExtractor } from '../reward/features/registry.ts';
 import { createJudge } from '../reward/judges/index.ts';
-import { loadRewardModel } from '../reward/models/index.ts';
+import { createRewardFeatures, loadRewardModel } from '../reward/models/index.ts';
 import { createExecutorFromConfig } from '../sandbox/index.ts';
 import { initTf } from '../tf/backend.ts';
 import { AnchorError } from '../util/errors.ts';
@@ -183,7 +182,10 @@ export async function runArm(opts: {
     padTokenId: source.tokenizer.padId,
   });
   const rm = await loadRewardModel(latest ? join(latest.dir, 'rm') : shared.initialRm);
-  const features = createFeatureExtractor(config.reward_model.features);
+  const features = createRewardFeatures(config.reward_model, {
+    tokenizer: source.tokenizer,
+    context: config.policy.model.context,
+  });
   const judge =
     arm.labels && LABEL_SOURCES[arm.labels].usesJudge ? await createJudge(config.judge, { learnedDir: shared.judge }) : undefined;
   const executor = createExecutorFromConfig(config.sandbox, config.seed);

@@ -252,7 +252,12 @@ export class ArmTrainer {
       afterRefit: async () => {
         if (c.config.proxy.ensemble.members > 0) await this.ensembleCommittee();
       },
-      refits: sinks.refits,
+      // The window's RM quality (measured before its refit) is also a metric of the step that closes it.
+      refits: (line) => {
+        sinks.metrics.record(K.rmPairAcc, line.pairAcc ?? null);
+        sinks.metrics.record(K.rmAuc, line.auc ?? null);
+        sinks.refits(line);
+      },
       samples: sinks.samples,
     });
   }

@@ -15,6 +15,7 @@ import type { FeatureExtractor } from '../reward/features/types.ts';
 import type { Judge } from '../reward/judges/types.ts';
 import type { RewardModel } from '../reward/models/types.ts';
 import type { ExecResult } from '../sandbox/types.ts';
+import { rankingQuality } from '../reward/models/ranking-quality.ts';
 import { spearmanOrNull } from '../util/correlation.ts';
 import type { Rng, RngState } from '../util/rng.ts';
 import type { SettlementConfig } from './config.ts';
@@ -213,6 +214,11 @@ export class SettlementWindow {
         golds.map((c) => c.proxy),
         golds.map((c) => c.gold!),
       ),
+      ...rmQualityOf(
+        golds.map((c) => c.proxy),
+        golds.map((c) => c.gold!),
+        golds.map((c) => c.group ?? -1),
+      ),
       strategy: null,
       fit: {},
       refit: false,
@@ -252,6 +258,12 @@ export class SettlementWindow {
     const before = X.length ? await this.p.rm.predict(X) : new Float32Array();
     const drift = y.length ? y.reduce((a, v, j) => a + Math.abs(before[j]! - v), 0) / y.length : 0;
     const rank = spearmanOrNull(before, y);
+    // Ranking quality out of sample: the RM has not been fitted on these labels yet.
+    const quality = rmQualityOf(
+      before,
+      y,
+      keep.map((i) => chosen[i]!.group ?? -1),
+    );
     const goldKnown = keep.filter((i) => gold[i] !== null);
     const driftGold = goldKnown.length
       ? goldKnown.reduce((a, i) => a + Math.abs(before[keep.indexOf(i)]! - gold[i]!), 0) / goldKnown.length
@@ -272,7 +284,10 @@ export class SettlementWindow {
       ),
     );
     // The refit: labels carry their window (recency weights) and group (pairwise objective).
+    const r0 = performance.now();
     if (X.length) await this.p.rm.refit(X, y, { window: this.s.refits, groups: keep.map((i) => chosen[i]!.group ?? -1) });
+    // The refit's own wall time (its share of the arm's time is the RM's cost; docs/reward.md).
+    const refitSeconds = (performance.now() - r0) / 1000;
     this.s.refits++;
     await this.p.afterRefit?.();
     // The settled-label early warning: this window's point (√KL, mean settled label). A judge's
@@ -299,8 +314,10 @@ export class SettlementWindow {
       judgeLabelError,
       gap: windowGap(claims),
       rank,
+      ...quality,
       strategy: l.strategy,
       fit: { new_mse: fitMse, ...gao },
+      perf: { refit_s: refitSeconds },
       refit: true,
     });
     return { drift };
@@ -393,4 +410,14 @@ export function stepClaims(s: ScoredRollouts, groupSize: number, promptsPerStep:
 function windowGap(claims: readonly Claim[]): number | null {
   const golds = claims.filter((c) => c.gold !== null);
   return golds.length ? golds.reduce((a, c) => a + c.proxy - c.gold!, 0) / golds.length : null;
+}
+
+/** The RM's within-group pairwise accuracy and AUC on labels it was not fitted on (refits.jsonl `pairAcc`, `auc`). */
+function rmQualityOf(
+  scores: ArrayLike<number>,
+  labels: readonly number[],
+  groups: readonly number[],
+): { pairAcc: number | null; auc: number | null } {
+  const q = rankingQuality(scores, labels, groups);
+  return { pairAcc: q.pairAccuracy, auc: q.auc };
 }

@@ -2,6 +2,7 @@
  * The settlement window on its own: a fake reward model (its score is the completion's first
  * feature), a fake feature extractor and a fake sandbox — no policy, no tensors.
  */
+import { rankingQuality } from '../../src/reward/models/ranking-quality.ts';
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/datasets/problem.ts';
 import type { Judge } from '../../src/reward/judges/types.ts';
@@ -137,6 +138,11 @@ describe('SettlementWindow', () => {
     const expected = refit!.X.reduce((a, x, i) => a + Math.abs(x - refit!.y[i]!), 0) / 4;
     expect(line.drift).toBeCloseTo(expected, 6);
     expect(line.fit.d).toBeCloseTo(0.2, 9); // the window's mean √KL
+    // RM quality out of sample: the RM as it stood (bias 0: score = feature) ranked against the new labels.
+    const q = rankingQuality(refit!.X, refit!.y, refit!.meta!.groups!);
+    expect(line.pairAcc).toBe(q.pairAccuracy);
+    expect(line.auc).toBe(q.auc);
+    expect(line.perf?.refit_s).toBeGreaterThanOrEqual(0);
     expect(h.samples).toHaveLength(8);
     expect(h.samples.filter((s) => s.settled).map((s) => s.text)).toEqual(h.executed);
     expect(h.window.refits).toBe(1);
@@ -162,6 +168,8 @@ describe('SettlementWindow', () => {
     expect(h.rm.refitCalls).toEqual([]);
     expect(h.refits[0]).toMatchObject({ refit: false, newLabels: 0, strategy: null });
     expect(h.refits[0]!.driftGold).toBeCloseTo((0.9 + 0.9 + 0.8 + 0.8) / 4, 6);
+    // The frozen RM ranks the known gold backwards in both groups (0.9 over 0.1, 0.8 over 0.2).
+    expect(h.refits[0]).toMatchObject({ pairAcc: 0, auc: 0 });
     expect(h.window.rate).toBe(0);
   });
 
@@ -251,7 +259,8 @@ describe('SettlementWindow', () => {
           h.window.setState(state);
         }
         const n = await h.window.add(s, stepOf(s, [0.1 * (s % 7), 0.5, 0.2, 0.9], [s % 2 ? 1 : 0, 1, 0, 0]), 0.05 * s, false);
-        if (n) lines.push(h.refits.at(-1)!);
+        // Wall times aside (perf), a resumed window writes the same lines.
+        if (n) lines.push({ ...h.refits.at(-1)!, perf: {} });
       }
       return { lines, state: h.window.getState() };
     };
