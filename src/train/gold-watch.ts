@@ -27,6 +27,7 @@ import type { ExecResult, ExecStatus, Executor, VerdictMode } from '../sandbox/t
 import { applyCanary, type CanaryConfig, type CanaryKind, type CanaryTag, pickCanary } from '../tasks/canaries.ts';
 import { Rng } from '../util/rng.ts';
 import type { GoldWatchConfig } from './gold-watch-config.ts';
+import type { SampleWatch, Verdicts } from './run-format.ts';
 
 /** Metric keys written by the gold watch (metrics.jsonl). */
 export const GOLD_WATCH_METRIC_KEYS = {
@@ -63,30 +64,6 @@ export const GOLD_WATCH_METRIC_KEYS = {
   /** Summed sandbox time of the gold watch's executions this step (second verdict + canaries), seconds. */
   watchExecSeconds: 'perf/watch_exec_s',
 } as const;
-
-/** Both verdicts of one execution (null where that verdict was not run, or the sandbox could not run the program at all). */
-interface Verdicts {
-  strict: ExecStatus | null;
-  parity: ExecStatus | null;
-}
-
-/** A samples.jsonl line's provenance and gold-watch fields (see run-format.ts SampleLine). */
-export interface SampleWatch {
-  /** The policy that sampled the completion: the step and a hash of its weights. */
-  policy: { step: number; weights: string };
-  /** The RM that scored it: its refit index (0 = initial fit) and a hash of its label set. */
-  rm: { refit: number; hash: string } | null;
-  /** SHA-256 (first 16 hex) of the sandbox harness files that executed it. */
-  harness: string;
-  /** The verdict mode `gold` and `status` were decided under (`sandbox.verdict`). */
-  verdict: VerdictMode;
-  /** Run seed (each program's random sources are derived from it and the program). */
-  seed: number;
-  /** Status under each verdict (absent when the completion was not executed for the metrics). */
-  verdicts?: Verdicts;
-  /** The group's canary and this completion's statuses against it (canary groups only). */
-  canary?: CanaryTag & Verdicts;
-}
 
 /** What the watch needs from the arm. */
 export interface GoldWatchParts {
