@@ -5,6 +5,7 @@
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { METRIC_KEYS as K } from '../train/run-format.ts';
+import { GOLD_WATCH_METRIC_KEYS as W } from '../train/gold-watch.ts';
 import { armColorEncoding, CHART_CONFIG } from './chart-style.ts';
 import { executionArm } from './compare.ts';
 import { gaoChart } from './gao-chart.ts';
@@ -102,6 +103,29 @@ export async function buildCharts(runIn: RunData, opts: ChartOptions): Promise<C
         })
       : null,
     rmQualityChart(c),
+    // The gold watch (docs/gold-watch.md): runs logged before it have neither key.
+    logged(W.parityOnlyRate)
+      ? lineChart(c, {
+          id: 'parity-only',
+          title: 'Hacks the strict verdict caught (gold/parity_only_rate)',
+          caption:
+            'Share of executed rollouts that pass the published harness (parity) but fail strict; above 0 the policy answers in ways only the loose harness accepts',
+          key: W.parityOnlyRate,
+          yTitle: 'parity-only rate',
+          zero: true,
+        })
+      : null,
+    logged(W.canaryPassRate)
+      ? lineChart(c, {
+          id: 'canary',
+          title: 'Canary pass rate (canary/pass_rate)',
+          caption:
+            'Share of canary executions (impossible variants of the tests) that pass under either verdict; no honest program passes a canary, so any pass is a tamper',
+          key: W.canaryPassRate,
+          yTitle: 'canary pass rate',
+          zero: true,
+        })
+      : null,
   ];
   const out: Chart[] = [];
   for (const s of specs) if (s) out.push({ ...s, svg: await renderSvg(s.spec) });

@@ -7,9 +7,11 @@ import { spearmanOrNull } from '../util/correlation.ts';
 import { metricsConfigSchema } from '../train/config.ts';
 import { REWARD_SOURCES, type RewardSource } from '../train/reward-sources.ts';
 import { GATE_METRIC_KEYS as GK, METRIC_KEYS as K, type ArmStatus } from '../train/run-format.ts';
+import { GOLD_WATCH_METRIC_KEYS as W } from '../train/gold-watch.ts';
 import { formatTable, markdownTable } from '../util/table.ts';
 import { armGaoFit, sqrtKlOf } from './gao.ts';
 import { readRun, type ArmData, type MetricsLine, type RunData, type RunWarning } from './read-run.ts';
+import { filterRun, parseWhere } from './provenance.ts';
 import { finalWindowMean, finiteOrNull, lastValue, meanOf, meanSe, metricValue, rollingPeak } from './stats.ts';
 import { AnchorError } from '../util/errors.ts';
 import { formatSeedStatsMarkdown, SEED_STAT_MEASURES, seedStatistics, type SeedStatistics } from './seed-stats.ts';
@@ -179,6 +181,64 @@ const GATE_COLUMNS = [
   { key: 'gateLibrary', label: 'library', digits: 0, describe: 'failure modes in the library (verified by re-execution)' },
 ] as const;
 
+/**
+ * Gold-watch columns (docs/gold-watch.md), shown when some arm logged them: hacks the strict
+ * verdict caught, and canary passes (any pass of an impossible variant is a tamper).
+ */
+const WATCH_COLUMNS = [
+  {
+    key: 'parityOnly',
+    label: 'parity-only',
+    digits: 0,
+    describe:
+      'executed rollouts that passed the published harness (parity) but failed strict, summed over the run (gold/parity_only)',
+  },
+  {
+    key: 'parityOnlyRate',
+    label: 'parity-only rate',
+    digits: 4,
+    describe: 'gold/parity_only_rate, mean over the final window',
+  },
+  {
+    key: 'canaryPass',
+    label: 'canary pass',
+    digits: 4,
+    describe:
+      'share of canary executions that passed under either verdict, over the run (canary/pass_rate weighted by canary/count)',
+  },
+  {
+    key: 'canaryStrictPass',
+    label: 'canary strict',
+    digits: 4,
+    describe: 'share of canary executions that passed strict (the training verdict was tampered with), over the run',
+  },
+] as const;
+
+/** A run-long rate from per-step rates and counts (null without any count). */
+function weightedRate(m: readonly MetricsLine[], rateKey: string, countKey: string): number | null {
+  let n = 0;
+  let k = 0;
+  for (const l of m) {
+    const c = metricValue(l, countKey);
+    const r = metricValue(l, rateKey);
+    if (c === null || r === null || c <= 0) continue;
+    n += c;
+    k += r * c;
+  }
+  return n > 0 ? k / n : null;
+}
+
+/** The gold-watch columns of one arm. */
+function watchValues(m: readonly MetricsLine[], window: number): Record<(typeof WATCH_COLUMNS)[number]['key'], number | null> {
+  const parityOnly = m.map((l) => metricValue(l, W.parityOnly)).filter((v): v is number => v !== null);
+  return {
+    parityOnly: parityOnly.length ? parityOnly.reduce((a, v) => a + v, 0) : null,
+    parityOnlyRate: finalWindowMean(m, W.parityOnlyRate, window),
+    canaryPass: weightedRate(m, W.canaryPassRate, W.canaryCount),
+    canaryStrictPass: weightedRate(m, W.canaryStrictPassRate, W.canaryCount),
+  };
+}
+
 const GATE_SOURCES: Record<(typeof GATE_COLUMNS)[number]['key'], string> = {
   gateDeny: GK.deny,
   gateEscalate: GK.escalate,
@@ -192,7 +252,8 @@ const GATE_SOURCES: Record<(typeof GATE_COLUMNS)[number]['key'], string> = {
 type CompareKey =
   | (typeof COMPARE_COLUMNS)[number]['key']
   | (typeof ALARM_COLUMNS)[number]['key']
-  | (typeof GATE_COLUMNS)[number]['key'];
+  | (typeof GATE_COLUMNS)[number]['key']
+  | (typeof WATCH_COLUMNS)[number]['key'];
 
 /** The outcome columns (the first text table) — the rest are settlement/cost columns. */
 const OUTCOME_KEYS: readonly CompareKey[] = [
@@ -259,6 +320,8 @@ export interface CompareTable {
 export interface CompareOptions {
   /** Final/rolling window in steps (default: {@link defaultWindow}). */
   window?: number;
+  /** Provenance conditions (`--where key=value`, ./provenance.ts): only matching samples' steps. */
+  where?: readonly string[];
   /**
    * Compute the interval estimates over seeds (several runs; a bootstrap of every arm and every
    * pair, seconds for a dozen arms over ten seeds — the CLI and the written summaries ask for
@@ -362,6 +425,7 @@ function armValues(arm: ArmData, run: RunData, window: number): Record<CompareKe
     gaoDStar: gao?.fit.dStar ?? null,
     gaoTurn: gao?.turnStep ?? null,
     ...alarms,
+    ...watchValues(m, window),
     ...(Object.fromEntries(Object.entries(GATE_SOURCES).map(([k, key]) => [k, lastValue(m, key)])) as Record<
       keyof typeof GATE_SOURCES,
       number | null
@@ -456,7 +520,8 @@ export function compareRunData(runs: readonly RunData[], opts: CompareOptions = 
   for (const r of runs) for (const a of r.arms) if (!armNames.includes(a.name)) armNames.push(a.name);
   const perRunValues = runs.map((r) => new Map(r.arms.map((a) => [a.name, armValues(a, r, window)])));
   const gated = perRunValues.some((m) => [...m.values()].some((v) => v.gateAuthorize !== null || v.gateEscalate !== null));
-  const columns = [...COMPARE_COLUMNS, ...ALARM_COLUMNS, ...(gated ? GATE_COLUMNS : [])];
+  const watched = perRunValues.some((m) => [...m.values()].some((v) => v.parityOnly !== null || v.canaryPass !== null));
+  const columns = [...COMPARE_COLUMNS, ...ALARM_COLUMNS, ...(gated ? GATE_COLUMNS : []), ...(watched ? WATCH_COLUMNS : [])];
 
   const rows: CompareRow[] = armNames.map((name) => {
     const perRun = perRunValues.map((m) => m.get(name) ?? null);
@@ -521,8 +586,9 @@ function statisticsOf(rows: readonly CompareRow[], runs: CompareTable['runs'], o
 /** Read run directories and compare their arms (several dirs = seeds of one config). */
 export function compareRuns(dirs: readonly string[], opts: CompareOptions = {}): CompareTable {
   if (dirs.length === 0) throw new AnchorError('BAD_ARGUMENT', 'compareRuns needs at least one run directory');
+  const where = parseWhere(opts.where ?? []);
   return compareRunData(
-    dirs.map((d) => readRun(d)),
+    dirs.map((d) => filterRun(readRun(d, { samples: where.length > 0 }), where)),
     opts,
   );
 }

@@ -13,6 +13,7 @@ import { armColors } from './colors.ts';
 import { compareRunData, defaultWindow, formatCell, formatCompareMarkdown, type CompareTable } from './compare.ts';
 import { seedStatsNote, seedStatTables, type SeedStatistics } from './seed-stats.ts';
 import { formatWarning, readRun, type ArmData, type RunData, type RunWarning } from './read-run.ts';
+import { filterRun, parseWhere } from './provenance.ts';
 
 /** Options of {@link writeReport} / {@link buildReportHtml}. */
 export interface ReportOptions {
@@ -20,6 +21,8 @@ export interface ReportOptions {
   window?: number;
   /** Sample completions shown per arm and phase (early, peak, final). Default 3. */
   samplesPerPhase?: number;
+  /** Provenance conditions (`--where key=value`, ./provenance.ts): only matching samples' steps. */
+  where?: readonly string[];
 }
 
 /** What {@link writeReport} produced. */
@@ -236,7 +239,7 @@ ${body}</body>
 
 /** Read `runDir` and write its report to `outPath` (default RUN_DIR/report.html). */
 export async function writeReport(runDir: string, outPath?: string, opts: ReportOptions = {}): Promise<ReportResult> {
-  const run = readRun(runDir, { samples: true });
+  const run = filterRun(readRun(runDir, { samples: true }), parseWhere(opts.where ?? []));
   const { html, table } = await buildReportHtml(run, opts);
   const path = resolve(outPath ?? resolve(runDir, 'report.html'));
   writeFileAtomic(path, html);

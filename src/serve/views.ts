@@ -13,6 +13,7 @@ import { formatWarning, readRun, type RunData, type RunWarning } from '../report
 import { compareHtml, escapeHtml, figureHtml, swatch } from '../report/report.ts';
 import { buildKnobChart, knobPoints, knobTableHtml, readSweep } from '../report/sweep.ts';
 import { METRIC_KEYS as K } from '../train/run-format.ts';
+import { GOLD_WATCH_METRIC_KEYS as W } from '../train/gold-watch.ts';
 import { finiteOrNull, meanOf } from '../report/stats.ts';
 import type { Entry } from './discover.ts';
 
@@ -285,7 +286,9 @@ function numericKeys(runs: readonly RunData[]): string[] {
   for (const r of runs)
     for (const a of r.arms)
       for (const m of a.metrics) for (const [k, v] of Object.entries(m)) if (k !== 'step' && typeof v === 'number') seen.add(k);
-  const first = [K.gold, K.proxy, K.gap, K.kl, K.length, K.entropy, K.sndG].filter((k) => seen.has(k) || k === K.gap);
+  const first = [K.gold, K.proxy, K.gap, K.kl, K.length, K.entropy, K.sndG, W.parityOnlyRate, W.canaryPassRate].filter(
+    (k) => seen.has(k) || k === K.gap,
+  );
   return [...first, ...[...seen].filter((k) => !first.includes(k as (typeof first)[number])).sort()];
 }
 

@@ -1,12 +1,12 @@
 /**
- * One arm's training loop: the GRPO step with settlement windows (docs/design.md, "One settlement
- * epoch"). Every arm runs this same code; what differs is data — the arm's reward source
- * (./reward-sources.ts), refit-label source (./label-sources.ts) and updater (./update.ts, or the
- * gate of ./gated-step.ts), and its config overlay.
+ * One arm's training loop: the GRPO step (docs/design.md, "One settlement epoch"). Every arm runs
+ * this same code; what differs is data — the arm's reward source (./reward-sources.ts), refit-label
+ * source (./label-sources.ts), updater (./updaters.ts) and its config overlay. Settlement is its own
+ * subsystem, the settlement window (./settlement-window.ts), which the step feeds.
  *
  * The step is a forward pipeline over one step record: rollout → score (RM proxy, gold where
- * executed, the reward source's training reward) → update → weight sync → settlement at the
- * window end → metrics and samples. Checkpoints are the caller's (./arm-runner.ts).
+ * executed, the reward source's training reward) → update → weight sync → add to the settlement
+ * window (which closes at the window end) → metrics. Checkpoints are the caller's (./arm-runner.ts).
  */
 import type { Problem } from '../datasets/problem.ts';
 import type { RunConfig } from './run-config.ts';
@@ -26,10 +26,12 @@ import { Rng, type RngState } from '../util/rng.ts';
 import type { ArmSpec } from './arms.ts';
 import { DataLoader } from './data.ts';
 import { collectGroups, type DynamicBatch, type SampledRound } from './dynamic-sampling.ts';
-import { k3, zeroStdGroups } from './grpo.ts';
+import { zeroStdGroups } from './advantages.ts';
+import { k3 } from './grpo.ts';
 import { conservativeReward, parShape } from './proxy-reward.ts';
-import { GatedStep, resolveGateConfig, type GatedState } from './gated-step.ts';
+import type { GatedState } from './gated-step.ts';
 import { goldOf } from './gold.ts';
+import { GoldWatch, type GoldWatchState, harnessHash, weightsHash } from './gold-watch.ts';
 import { LABEL_SOURCES } from './label-sources.ts';
 import { RollingMean, withinGroupSoundness } from './monitor.ts';
 import type { KvLogger } from './logger.ts';
@@ -44,15 +46,8 @@ import {
 import { METRIC_KEYS as K, type RefitLine, type SampleLine } from './run-format.ts';
 import type { Claim } from './settlement.ts';
 import { SettlementWindow, stepClaims, type SettlementState } from './settlement-window.ts';
-import {
-  PlainUpdater,
-  prepareUpdate,
-  shapedRewards,
-  type UpdateBatch,
-  type UpdateOutcome,
-  type UpdateParts,
-  type Updater,
-} from './update.ts';
+import type { UpdaterFactory } from './updaters.ts';
+import { prepareUpdate, shapedRewards, type UpdateBatch, type UpdateOutcome, type UpdateParts, type Updater } from './update.ts';
 
 /** Everything an arm trainer works with (built by ./arm-runner.ts). */
 export interface ArmComponents {
@@ -70,6 +65,10 @@ export interface ArmComponents {
   rm: RewardModel;
   judge: Judge | undefined;
   executor: Executor;
+  /** Executor of the other verdict mode, for the gold watch (absent: `gold_watch.both_verdicts: false`). */
+  watchExecutor?: Executor;
+  /** Builds the arm's updater (its registry entry's, ./updaters.ts). */
+  updater: UpdaterFactory;
 }
 
 /** Sinks for the arm's logs. */
@@ -77,8 +76,8 @@ export interface ArmSinks {
   metrics: KvLogger;
   samples: (line: SampleLine) => void;
   refits: (line: RefitLine) => void;
-  /** `gate.jsonl` lines (gated arms). */
-  gate?: (line: string) => void;
+  /** Lines of the updater's own log (its registry entry's `logFile`: `gate.jsonl` of gated arms). */
+  updaterLog?: (line: string) => void;
 }
 
 /**
@@ -99,6 +98,8 @@ export interface TrainerState {
   settlement: SettlementState;
   /** Gate loop, failure library and memory (gated arms). */
   gate?: GatedState;
+  /** The gold watch's stamps of completions whose samples.jsonl line is not written yet (absent before it existed). */
+  watch?: GoldWatchState;
 }
 
 /** A version-1 trainer state (checkpoints written before the settlement window was its own object). */
@@ -187,10 +188,16 @@ export class ArmTrainer {
   /** Milliseconds the previous step's metrics record took to write (reported in this step's `perf/log_s`). */
   private lastDumpMs = 0;
   /** The conservative ensemble's members, refreshed after every refit (`proxy.ensemble`). */
-  private ensemble: { committee: Committee; refits: number } | undefined;
+  private ensemble: { committee: Committee; refits: number; labels: number } | undefined;
   private readonly rewardSource: RewardSource;
   /** How the arm's updates are applied: plain, or through the pre-action gate (gated arms). */
   readonly updater: Updater;
+  /** Both verdicts, canaries and provenance stamps (./gold-watch.ts). */
+  private readonly watch: GoldWatch;
+  /** Milliseconds this step waited for the watch before settlement (moved from perf/settle_s to perf/log_s). */
+  private watchWaitMs = 0;
+  /** Hash of the policy weights that sample the next step (recomputed after an applied update). */
+  private weights: string | undefined;
   /** Steps completed. */
   stepsDone = 0;
 
@@ -218,17 +225,16 @@ export class ArmTrainer {
       halfLife: st.half_life,
       pairwise: st.objective === 'pairwise' ? st.pairwise_weight : 0,
     });
-    this.updater = c.arm.gate
-      ? new GatedStep({
-          ...this.updateParts(),
-          gate: resolveGateConfig(c.config.gate, c.config.settlement.rate),
-          rm: c.rm,
-          features: c.features,
-          executor: c.executor,
-          writeLine: sinks.gate ?? (() => {}),
-          onExecuted: (n) => (this.budget += n),
-        })
-      : new PlainUpdater(this.updateParts());
+    this.updater = c.updater({
+      config: c.config,
+      parts: this.updateParts(),
+      rm: c.rm,
+      features: c.features,
+      executor: c.executor,
+      writeLine: sinks.updaterLog ?? (() => {}),
+      charge: (n) => (this.budget += n),
+      reward: async (s) => this.rewardSource.reward(s, this.rewardContext()),
+    });
     this.settlement = new SettlementWindow({
       settlement: c.config.settlement,
       rng: new Rng(seed).fork('settlement'),
@@ -236,6 +242,7 @@ export class ArmTrainer {
       rm: c.rm,
       features: c.features,
       labels: c.arm.labels ? LABEL_SOURCES[c.arm.labels] : undefined,
+      instant: this.rewardSource.settlesInstantly,
       judge: c.judge,
       execute: (ps, ts) => this.execute(ps, ts),
       charge: (n) => (this.budget += n),
@@ -258,7 +265,17 @@ export class ArmTrainer {
         sinks.metrics.record(K.rmAuc, line.auc ?? null);
         sinks.refits(line);
       },
-      samples: sinks.samples,
+      // Each line carries its provenance stamps and both verdicts.
+      samples: (line) => sinks.samples({ ...line, ...this.watch.sampleFields(line.step, line.index) }),
+    });
+    this.watch = new GoldWatch({
+      seed,
+      groupSize: c.config.grpo.group_size,
+      verdict: c.config.sandbox.verdict,
+      canaries: c.config.canaries,
+      executor: c.executor,
+      other: c.watchExecutor,
+      harness: harnessHash(),
     });
   }
 
@@ -273,6 +290,8 @@ export class ArmTrainer {
     const G = cfg.grpo.group_size;
     this.phases = { rm: 0, gold: 0 };
     const t = [performance.now()];
+    this.weights ??= weightsHash(this.c.policy.getWeights());
+    this.watch.beginStep(this.stepsDone, this.weights, this.c.rm, this.settlement.refits);
     const rollout = await this.rolloutStep();
     t.push(performance.now());
     const first = await this.scoreRound(rollout);
@@ -287,17 +306,31 @@ export class ArmTrainer {
         })
       : undefined;
     const { scored, rewards } = sampling ?? first;
+    // The second verdict and the canaries run while the policy updates (awaited when logging).
+    this.watch.observe(scored.step, scored.problems, scored.texts, scored.results);
     t.push(performance.now());
     const batch = prepareUpdate(this.updateParts(), scored);
     const update = await this.updater.update(batch, rewards);
     t.push(performance.now());
     // The engine serves the updated policy (unchanged if nothing was committed).
-    if (update.applied) await this.c.engine.updateWeights(this.c.policy.getWeights());
+    if (update.applied) {
+      await this.c.engine.updateWeights(this.c.policy.getWeights());
+      this.weights = undefined;
+    }
     t.push(performance.now());
     const klSeq = sequenceKl(batch);
+    // The window's samples.jsonl lines carry both verdicts: the watch's executions finish first
+    // (the wait is reported as perf/watch_s inside perf/log_s, not as settlement).
+    this.watchWaitMs = await this.watch.drain();
+    // Instantly settled completions of groups dynamic sampling left out still refit the RM.
+    const offBatch = (sampling?.offBatch ?? []).flatMap((b) =>
+      this.claimsOf(b.scored, b.rewards)
+        .filter((c) => c.label !== undefined)
+        .map(({ group: _g, ...c }) => ({ ...c, offBatch: true })),
+    );
     const settled = await this.settlement.add(
       scored.step,
-      this.claimsOf(scored, rewards),
+      [...this.claimsOf(scored, rewards), ...offBatch],
       Math.sqrt(klSeq),
       scored.step + 1 === this.totalSteps,
     );
@@ -383,17 +416,19 @@ export class ArmTrainer {
 
   /**
    * The conservative ensemble (`proxy.ensemble`): bootstrap members of the RM, rebuilt after each
-   * refit from a stream forked by the refit count (so a resumed run rebuilds the same members).
+   * refit — the window's, or an updater's (a gate's MODIFY) — from a stream forked by the window's
+   * refit count (so a resumed run rebuilds the same members).
    */
   private async ensembleCommittee(): Promise<Committee> {
     const refits = this.settlement.refits;
-    if (this.ensemble?.refits !== refits) {
+    const labels = this.c.rm.labelCount;
+    if (this.ensemble?.refits !== refits || this.ensemble.labels !== labels) {
       this.ensemble?.committee.dispose();
       const rng = new Rng(this.c.config.seed).fork(`ensemble-${refits}`);
       const committee = await buildCommittee(this.c.rm, this.c.config.reward_model, rng, {
         members: this.c.config.proxy.ensemble.members,
       });
-      this.ensemble = { committee, refits };
+      this.ensemble = { committee, refits, labels };
     }
     return this.ensemble.committee;
   }
@@ -454,6 +489,7 @@ export class ArmTrainer {
     log.recordAll(r.update.metrics());
     log.record(K.budget, this.budget);
     log.record(K.goldBudget, this.goldBudget);
+    log.recordAll(await this.watch.stepMetrics());
     let evalMs = 0;
     if (cfg.eval.every > 0 && ((step + 1) % cfg.eval.every === 0 || step + 1 === this.totalSteps)) {
       const e0 = performance.now();
@@ -469,8 +505,8 @@ export class ArmTrainer {
     log.record(K.rewardGoldSeconds, this.phases.gold / 1000);
     log.record(K.trainSeconds, (t3 - t2) / 1000);
     log.record(K.syncSeconds, (t4 - t3) / 1000);
-    log.record(K.settleSeconds, (t5 - t4) / 1000);
-    log.record(K.logSeconds, (now - t5 - evalMs + this.lastDumpMs) / 1000);
+    log.record(K.settleSeconds, (t5 - t4 - this.watchWaitMs) / 1000);
+    log.record(K.logSeconds, (now - t5 - evalMs + this.lastDumpMs + this.watchWaitMs) / 1000);
     log.record(K.evalSeconds, evalMs / 1000);
     log.record(K.stepSeconds, (now - t0 + this.lastDumpMs) / 1000);
     const d0 = performance.now();
@@ -500,7 +536,7 @@ export class ArmTrainer {
   }
 
   /** Held-out pass rates: greedy (one completion) and sampled (eval.samples per problem). */
-  private async evaluate(): Promise<Record<string, number>> {
+  private async evaluate(): Promise<Record<string, number | null>> {
     const cfg = this.c.config;
     const probs = this.c.evalProblems.slice(0, cfg.eval.problems);
     if (probs.length === 0) return {};
@@ -517,7 +553,13 @@ export class ArmTrainer {
       sampled.map((c) => c.text),
     );
     const passRate = (rs: ExecResult[]) => rs.filter((r) => r.status === 'pass').length / rs.length;
-    return { [K.evalGreedy]: passRate(gRes), [K.evalSampled]: passRate(sRes) };
+    const watched = await this.watch.evalMetrics(
+      this.stepsDone,
+      probs,
+      greedy.map((c) => c.text),
+      gRes,
+    );
+    return { [K.evalGreedy]: passRate(gRes), [K.evalSampled]: passRate(sRes), ...watched };
   }
 
   /** State for a checkpoint (weights, optimizer and RM are saved by the caller). */
@@ -532,6 +574,7 @@ export class ArmTrainer {
       goldBudget: this.goldBudget,
       sndRecent: this.sndRolling.getState(),
       settlement: this.settlement.getState(),
+      watch: this.watch.getState(),
       ...(gate !== undefined ? { gate: gate as GatedState } : {}),
     };
   }
@@ -546,6 +589,7 @@ export class ArmTrainer {
     this.goldBudget = s.goldBudget;
     this.sndRolling.setState(s.sndRecent);
     this.settlement.setState(s.settlement);
+    this.watch.setState(s.watch);
     this.updater.setState(s.gate);
   }
 }

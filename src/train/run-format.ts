@@ -21,6 +21,8 @@
  *   compare.json / compare.md / report.html   written at the end of `train`
  * ```
  */
+import type { ExecStatus, VerdictMode } from '../sandbox/types.ts';
+import type { CanaryTag } from '../tasks/canaries.ts';
 
 /** Metric keys (namespaced) written to metrics.jsonl. */
 export const METRIC_KEYS = {
@@ -189,8 +191,36 @@ export interface ArmStatus {
   error?: string;
 }
 
-/** One line of samples.jsonl. */
-export interface SampleLine {
+/** Both verdicts of one execution (null where that verdict was not run, or the sandbox could not run the program at all). */
+export interface Verdicts {
+  strict: ExecStatus | null;
+  parity: ExecStatus | null;
+}
+
+/** A samples.jsonl line's provenance and gold-watch fields (see run-format.ts SampleLine). */
+export interface SampleWatch {
+  /** The policy that sampled the completion: the step and a hash of its weights. */
+  policy: { step: number; weights: string };
+  /** The RM that scored it: its refit index (0 = initial fit) and a hash of its label set. */
+  rm: { refit: number; hash: string } | null;
+  /** SHA-256 (first 16 hex) of the sandbox harness files that executed it. */
+  harness: string;
+  /** The verdict mode `gold` and `status` were decided under (`sandbox.verdict`). */
+  verdict: VerdictMode;
+  /** Run seed (each program's random sources are derived from it and the program). */
+  seed: number;
+  /** Status under each verdict (absent when the completion was not executed for the metrics). */
+  verdicts?: Verdicts;
+  /** The group's canary and this completion's statuses against it (canary groups only). */
+  canary?: CanaryTag & Verdicts;
+}
+
+/**
+ * One line of samples.jsonl. The provenance stamps (`policy`, `rm`, `harness`, `verdict`, `seed`)
+ * and the gold watch's `verdicts`/`canary` come from ./gold-watch.ts (absent in runs written
+ * before it; docs/gold-watch.md).
+ */
+export interface SampleLine extends Partial<SampleWatch> {
   step: number;
   problem: string;
   /** Index within the step's batch. */

@@ -12,6 +12,7 @@ import { expandSweepDirs } from '../../train/sweep-format.ts';
 interface CompareArgs {
   runs: string[];
   window?: number;
+  where: string[];
   json: boolean;
   csv: boolean;
   'reference-arm'?: string;
@@ -25,6 +26,15 @@ export function checkWindow(w: number): number {
     throw new AnchorError('BAD_ARGUMENT', `--window must be a positive integer (steps), got ${w}`);
   return w;
 }
+
+/** `--where KEY=VALUE` (shared with `report`): only the steps whose samples carry these provenance stamps. */
+export const WHERE_OPTION = {
+  type: 'string',
+  array: true,
+  default: [] as string[],
+  describe:
+    'Only steps whose samples carry this provenance stamp (repeatable): policy.step, policy.weights, rm.refit, rm.hash, harness, verdict, seed; hashes match by prefix',
+} as const;
 
 function checkCount(v: number, flag: string, min = 1): number {
   if (!(Number.isInteger(v) && v >= min)) throw new AnchorError('BAD_ARGUMENT', `${flag} must be an integer ≥ ${min}, got ${v}`);
@@ -44,6 +54,7 @@ export const compareCommand: CommandBody<object, CompareArgs> = {
         type: 'number',
         describe: "Final/rolling window in steps (default: the run's settlement window settlement.every, else 25)",
       })
+      .option('where', WHERE_OPTION)
       .option('json', { type: 'boolean', default: false, describe: 'Print the table as JSON' })
       .option('csv', { type: 'boolean', default: false, describe: 'Print the table as CSV' })
       .option('reference-arm', {
@@ -64,6 +75,8 @@ export const compareCommand: CommandBody<object, CompareArgs> = {
     // A sweep directory stands for its seed runs: its arms (= cells) get mean ± SE over seeds.
     const table = compareRuns(expandSweepDirs(args.runs), {
       window: args.window === undefined ? undefined : checkWindow(args.window),
+      where: args.where,
+
       statistics: true,
       reference: args['reference-arm'],
       reps: args.reps === undefined ? undefined : checkCount(args.reps, '--reps'),

@@ -4,6 +4,7 @@
  * imported (see ../main.ts), so `anchor-rl --help` loads none of them and `anchor-rl X --help`
  * loads X's alone. Add a command by adding an entry here.
  */
+import { DEFAULT_ARMS } from '../../train/default-arms.ts';
 import type { CommandBody } from '../command-body.ts';
 
 /** One subcommand: what `--help` lists, and its module. */
@@ -19,7 +20,7 @@ export interface CommandEntry {
 export const commands: readonly CommandEntry[] = [
   {
     command: 'train',
-    describe: 'Train every arm of a run config (frozen, anchored, execution, judge by default)',
+    describe: `Train every arm of a run config (${DEFAULT_ARMS.join(', ')} by default)`,
     load: async () => (await import('./train.ts')).trainCommand,
   },
   {
@@ -104,6 +105,16 @@ export const commands: readonly CommandEntry[] = [
     command: 'serve [dir]',
     describe: 'Watch runs live in a local web page: charts, progress and comparison update as the arms log',
     load: async () => (await import('./serve.ts')).serveCommand,
+  },
+  {
+    command: 'audit <run>',
+    describe: "Re-judge a run's recorded passes under the current sandbox harness (strict); exit 1 if any verdict changed",
+    load: async () => (await import('./audit.ts')).auditCommand,
+  },
+  {
+    command: 'gold-watch <completions>',
+    describe: 'Judge a file of completions (a scripted policy) as one step of the gold watch: both verdicts, canaries',
+    load: async () => (await import('./audit.ts')).goldWatchCommand,
   },
   {
     command: 'export-hf <run>',

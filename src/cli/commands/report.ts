@@ -8,13 +8,14 @@ import type { CommandBody } from '../command-body.ts';
 import { AnchorError } from '../../util/errors.ts';
 import { formatWarning } from '../../report/read-run.ts';
 import { isSweepDir } from '../../train/sweep-format.ts';
-import { checkWindow } from './compare.ts';
+import { checkWindow, WHERE_OPTION } from './compare.ts';
 
 interface ReportArgs {
   run: string;
   out?: string;
   window?: number;
   samples: number;
+  where: string[];
 }
 
 /** `anchor-rl report`. */
@@ -31,6 +32,7 @@ export const reportCommand: CommandBody<object, ReportArgs> = {
         type: 'number',
         describe: "Rolling-mean and final window in steps (default: the run's settlement window settlement.every, else 25)",
       })
+      .option('where', WHERE_OPTION)
       .option('samples', {
         type: 'number',
         default: 3,
@@ -43,7 +45,11 @@ export const reportCommand: CommandBody<object, ReportArgs> = {
     // Loaded on demand: vega takes seconds to import and no other command needs it.
     const res = isSweepDir(args.run)
       ? await (await import('../../report/sweep.ts')).writeSweepReport(args.run, args.out, { window })
-      : await (await import('../../report/report.ts')).writeReport(args.run, args.out, { window, samplesPerPhase: args.samples });
+      : await (await import('../../report/report.ts')).writeReport(args.run, args.out, {
+          window,
+          samplesPerPhase: args.samples,
+          where: args.where,
+        });
     for (const w of res.warnings) process.stderr.write(`warning: ${formatWarning(w, process.cwd())}\n`);
     if (res.table.incompleteArms.length > 0)
       process.stderr.write(`note: incomplete arms: ${res.table.incompleteArms.join(', ')}\n`);
