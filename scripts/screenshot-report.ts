@@ -5,7 +5,7 @@
  *
  * Writes RUN_DIR/report.html (like `anchor-rl report`) and a PNG (default docs/report-screenshot.png)
  * of its top part (title, comparison table and charts) — or the whole page with --full, or one
- * chart with --chart NAME (its figure `#chart-NAME`, e.g. `gold-kl`: docs/anchoring-gold-kl.png) —
+ * chart with --chart NAME (its figure `#chart-NAME`, e.g. `gold-kl`: docs/default-gold-kl.png) —
  * taken in headless Chromium (/usr/bin/chromium, or CHROMIUM_PATH).
  *
  * With --live it writes nothing into RUN_DIR: it starts `anchor-rl serve` on RUN_DIR
