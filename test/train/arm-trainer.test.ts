@@ -82,3 +82,147 @@ describe('trainer checkpoint state', () => {
     expect(migrateTrainerState(v2, fresh)).toBe(v2);
   });
 });
+
+/**
+ * The trainer itself on fakes: a tiny tfjs policy, a rollout engine that draws token ids from the
+ * trainer's sampling stream, a reward model whose score is the completion's first feature, and
+ * a sandbox that passes completions containing token 5.
+ */
+describe('ArmTrainer', () => {
+  const MODEL = { vocabSize: 12, context: 24, layers: 1, dModel: 16, heads: 2, tiedHead: true };
+
+  class FakeRm {
+    readonly kind = 'ridge' as const;
+    readonly dim = 1;
+    X: Float32Array[] = [new Float32Array([0.5])];
+    y: number[] = [0.25];
+    get labelCount() {
+      return this.y.length;
+    }
+    async fit() {}
+    async refit(X: readonly Float32Array[], y: ArrayLike<number>) {
+      this.X.push(...X);
+      this.y.push(...Array.from(y));
+    }
+    labelSet() {
+      return { X: this.X, y: this.y };
+    }
+    async predict(X: readonly Float32Array[]) {
+      const bias = this.y.reduce((a, v) => a + v, 0) / this.y.length;
+      return Float32Array.from(X, (x) => x[0]! * 0.1 + bias);
+    }
+    async save() {}
+  }
+
+  async function trainer(armName: string, config: Record<string, unknown>) {
+    const { initTf } = await import('../../src/tf/backend.ts');
+    await initTf(() => {});
+    const { GptModel } = await import('../../src/policy/model.ts');
+    const { AdamOptimizer } = await import('../../src/policy/optimizer.ts');
+    const { ArmTrainer } = await import('../../src/train/arm-trainer.ts');
+    const { resolveArms } = await import('../../src/train/arms.ts');
+    const { runConfigSchema } = await import('../../src/train/run-config.ts');
+    const { updaterOf } = await import('../../src/train/updaters.ts');
+    const { KvLogger } = await import('../../src/train/logger.ts');
+    const arm = resolveArms([armName])[0]!;
+    const cfg = runConfigSchema.parse({
+      grpo: { steps: 4, prompts_per_step: 2, group_size: 2, lr: 0.01 },
+      settlement: { every: 2, rate: 0.25 },
+      policy: { sampling: { max_new_tokens: 3 } },
+      eval: { every: 0 },
+      ...config,
+    });
+    const policy = GptModel.init(MODEL, 1);
+    const reference = GptModel.init(MODEL, 1);
+    const problems = [0, 1, 2, 3].map((i) => ({ id: `p${i}`, prompt: `p${i}`, tests: '', stopTokens: [] }) as never);
+    const out = {
+      metrics: [] as Record<string, unknown>[],
+      samples: [] as unknown[],
+      refits: [] as { strategy?: string | null }[],
+      executed: 0,
+    };
+    const components = {
+      config: cfg,
+      arm,
+      train: problems,
+      evalProblems: [],
+      tokenizer: { padId: 0 } as never,
+      policy,
+      reference,
+      optimizer: new AdamOptimizer(policy.params, { lr: 0.01, grad_clip: 1 }),
+      engine: {
+        generate: async (prompts: string[], o: { rng: { int(n: number): number } }) =>
+          prompts.map((_, i) => {
+            const tokenIds = [1 + o.rng.int(10), 1 + o.rng.int(10), 1 + o.rng.int(10)];
+            return {
+              promptIndex: i,
+              promptIds: [1, 2],
+              tokenIds,
+              text: tokenIds.join(' '),
+              logprobs: [-2, -2, -2],
+              samplerLogprobs: [],
+              finishReason: 'length',
+            };
+          }),
+        updateWeights: async () => {},
+      } as never,
+      features: {
+        name: 'fake',
+        dim: 1,
+        extract: (t: string) => new Float32Array([t.split(' ').length ? Number(t.split(' ')[0]) : 0]),
+      },
+      rm: new FakeRm(),
+      judge: undefined,
+      executor: {
+        run: async (ps: readonly { id: string; code: string }[]) => {
+          out.executed += ps.length;
+          return ps.map((p) => ({
+            id: p.id,
+            status: /\b5\b/.test(p.code) ? 'pass' : 'fail',
+            passed: 0,
+            total: 1,
+            ms: 0,
+            stdout: '',
+          }));
+        },
+        close: async () => {},
+      } as never,
+      updater: await updaterOf(arm).load(),
+    };
+    const sinks = {
+      metrics: new KvLogger([{ write: (r: Record<string, unknown>) => out.metrics.push(r) } as never]),
+      samples: (l: unknown) => out.samples.push(l),
+      refits: (l: { strategy?: string | null }) => out.refits.push(l),
+    };
+    return { t: new ArmTrainer(components as never, sinks as never), out, components, sinks, ArmTrainer };
+  }
+
+  const noPerf = (r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('perf/')));
+
+  it('a hybrid arm settles σ of each step as it scores it, pays for exactly those, and refits at each window end', async () => {
+    const { t, out } = await trainer('hybrid', { metrics: { gold: 'settled' } });
+    for (let s = 0; s < 4; s++) await t.step();
+    expect(t.stepsDone).toBe(4);
+    expect(out.samples).toHaveLength(16); // every completion, written when its window closes
+    expect(out.refits.map((r) => r.strategy)).toEqual(['instant', 'instant']);
+    expect(out.executed).toBe(4); // σ 0.25 of 4 completions, 4 steps: one each, nothing at the window end
+    expect(out.metrics.at(-1)!['budget/exec']).toBe(4);
+  });
+
+  it('a trainer restored from getState() (through JSON) continues exactly as the uninterrupted one', async () => {
+    const straight = await trainer('anchored', {});
+    for (let s = 0; s < 4; s++) await straight.t.step();
+    const first = await trainer('anchored', {});
+    for (let s = 0; s < 3; s++) await first.t.step();
+    const state = JSON.parse(JSON.stringify(first.t.getState()));
+    // A new trainer over the same (trained) policy, optimizer and RM: what a resumed process builds.
+    const resumed = new first.ArmTrainer(first.components as never, first.sinks as never);
+    resumed.setState(state);
+    await resumed.step();
+    expect(noPerf(first.out.metrics.at(-1)!)).toEqual(noPerf(straight.out.metrics.at(-1)!));
+    // Refit lines agree but for the refit's wall time (`perf`).
+    const noWallTime = (ls: object[]) => ls.map(({ perf: _p, ...l }: { perf?: unknown }) => l);
+    expect(noWallTime(first.out.refits)).toEqual(noWallTime(straight.out.refits));
+    expect(first.out.samples).toEqual(straight.out.samples);
+  });
+});
