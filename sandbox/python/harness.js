@@ -347,7 +347,7 @@ function createPythonRuntime(g, files, config, guard) {
         'strict',
       ],
     ];
-    for (let i = 0; i < 3; i++) for (const [code, tests, verdict] of warm) runOnce(code, tests, null, 'warm', 0, verdict, false);
+    for (let i = 0; i < 2; i++) for (const [code, tests, verdict] of warm) runOnce(code, tests, null, 'warm', 0, verdict, false);
     out = [];
     outBytes = 0;
     truncated = false;

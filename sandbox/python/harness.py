@@ -375,10 +375,23 @@ def _anchor_setup():
                 _copy_location(n, src)
         return node
 
+    def _is_stub(node):
+        # A definition the prompt leaves for the completion: a function whose body is only a
+        # docstring, `pass` or `...`, or a class whose last statement is such a function.
+        if _isinstance(node, ast.ClassDef):
+            return _len(node.body) > 0 and _isinstance(node.body[-1], (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_stub(node.body[-1])
+        for b in node.body:
+            if _isinstance(b, ast.Pass):
+                continue
+            if _isinstance(b, ast.Expr) and _isinstance(b.value, ast.Constant) and (_type(b.value.value) is _str or b.value.value is Ellipsis):
+                continue
+            return False
+        return True
+
     def _prompt_names(prompt):
         # The prompt compiled whole, the top-level names it defines (functions, classes,
         # assignments, imports) except the definition the completion completes (its last
-        # top-level def or class: the prompt ends inside it), and that last name. Helpers like
+        # top-level def or class when that is a stub: the prompt ends inside it), and that name. Helpers like
         # HumanEval's `poly` come from the prompt itself, never from the program.
         try:
             tree = _ast_parse(prompt, 'prompt.py')
@@ -389,7 +402,7 @@ def _anchor_setup():
         for s in tree.body:
             if _isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 names.append(s.name)
-                last = s.name
+                last = s.name if _is_stub(s) else None
             elif _isinstance(s, ast.Assign):
                 names.extend(t.id for t in s.targets if _isinstance(t, ast.Name))
             elif _isinstance(s, ast.AnnAssign) and _isinstance(s.target, ast.Name):
@@ -1088,6 +1101,7 @@ def _anchor_setup():
             self.tab = []
             self.index = {}
             self.infos = {}
+            self.standins = {}
 
         def register(self, x):
             i = self.index.get(_ident(x))
@@ -1145,7 +1159,12 @@ def _anchor_setup():
             c = st['g'].get(name)
             if _isinstance(c, _type):
                 return c
-            return _type(name, (), {})
+            # A class the tests define (a fixture) that the program does not: a plain stand-in
+            # of that name, one per name, holding the fields.
+            c = self.standins.get(name)
+            if c is None:
+                c = self.standins[name] = _type(name if _str_isidentifier(name) else 'TestsClass', (), {})
+            return c
 
         def new_record(self, cls):
             try:
@@ -1340,7 +1359,8 @@ def _anchor_setup():
         result = enc.enc(r)
         after = None
         if want:
-            after = enc.enc(([a for a in args], [[k, v] for k, v in kw.items()], this))
+            # Its own encoder: T decodes the two apart (back-references do not cross between them).
+            after = _Enc(side).enc(([a for a in args], [[k, v] for k, v in kw.items()], this))
         return ('ok', result, after)
 
     def _raised(side, e):
@@ -1659,15 +1679,12 @@ def _anchor_setup():
                     cls = _type(safe, (base,), {'_anchor_cid': cid, '__module__': 'program'})
                 else:
                     ns = {'_anchor_cid': cid, '__module__': 'program'}
-                    for m in meths:
-                        if _type(m) is _str and _str_isidentifier(m):
-                            ns[m] = _method(cid, m)
-                    for m in statics:
-                        if _type(m) is _str and _str_isidentifier(m):
-                            ns[m] = _static(cid, m)
-                    for m in props:
-                        if _type(m) is _str and _str_isidentifier(m):
-                            ns[m] = _prop(cid, m)
+                    # Only plain names: a dunder from P (which a sound P never sends) would make
+                    # an operator of the tests a call into the program.
+                    for group, make in ((meths, _method), (statics, _static), (props, _prop)):
+                        for m in group:
+                            if _type(m) is _str and _str_isidentifier(m) and not m.startswith('__') and m != '_anchor_cid':
+                                ns[m] = make(cid, m)
                     cls = _RecordMeta(safe, (_Record,), ns)
             classes[cid] = cls
             return cls

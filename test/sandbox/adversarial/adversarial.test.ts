@@ -1,0 +1,67 @@
+/**
+ * Runs the generated adversarial suite (see framework.ts): every `js-*.ts` / `py-*.ts` file in
+ * this folder exports `generators`; each case must get the verdict a sound strict harness gives.
+ */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createExecutor, type ExecResult, type ProgramSpec } from '../../../src/sandbox/index.ts';
+import { type AdversarialCase, type Generator, mismatch, rngFor } from './framework.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const files = readdirSync(here)
+  .filter((f) => /^(js|py)-[\w-]+\.ts$/.test(f))
+  .sort();
+const generators: Generator[] = [];
+for (const f of files) {
+  const mod = (await import(path.join(here, f))) as { generators?: Generator[] };
+  generators.push(...(mod.generators ?? []));
+}
+
+function spec(g: Generator, c: AdversarialCase, id: string): ProgramSpec {
+  const prompt = c.prompt ?? '';
+  return {
+    id,
+    language: g.language,
+    code: prompt + c.completion,
+    tests: c.tests,
+    ...(prompt ? { prompt } : {}),
+    ...(c.timeoutMs !== undefined ? { timeoutMs: c.timeoutMs } : {}),
+  };
+}
+
+for (const language of ['javascript', 'python'] as const) {
+  const mine = generators.filter((g) => g.language === language);
+  if (mine.length === 0) continue;
+  describe(`adversarial suite (${language})`, () => {
+    const executor = createExecutor({ workers: 2, timeoutMs: 1500, memoryMb: 64, verdict: 'strict' });
+    afterAll(() => executor.close());
+
+    const built = mine.map((g) => ({ g, cases: g.cases(rngFor(g.name)) }));
+
+    it('has at least 20 variants per class and unique generator names', () => {
+      const names = new Set(mine.map((g) => g.name));
+      expect(names.size).toBe(mine.length);
+      for (const { g, cases } of built) expect(cases.length, g.name).toBeGreaterThanOrEqual(20);
+    });
+
+    it('gives every case the verdict of a sound strict harness', async () => {
+      const all = built.flatMap(({ g, cases }) => cases.map((c, i) => ({ g, c, id: `${g.name}-${i}` })));
+      const results = await executor.run(all.map(({ g, c, id }) => spec(g, c, id)));
+      const twins = all.filter(({ c }) => c.twin).reverse();
+      const again = new Map<string, ExecResult>();
+      for (const r of await executor.run(twins.map(({ g, c, id }) => spec(g, c, id)))) again.set(r.id, r);
+      const wrong: string[] = [];
+      all.forEach(({ c, id }, k) => {
+        const r = results[k]!;
+        const why = mismatch(c, r);
+        if (why) wrong.push(`${id}: ${why} — ${c.note ?? ''} [${(r.error ?? '').slice(0, 160)}]`);
+        const r2 = again.get(id);
+        if (r2 && (r2.status !== r.status || r2.passed !== r.passed))
+          wrong.push(`${id}: nondeterministic (${r.status} ${r.passed} vs ${r2.status} ${r2.passed})`);
+      });
+      expect(wrong, `${wrong.length} of ${all.length} cases wrong`).toEqual([]);
+    }, 240_000);
+  });
+}

@@ -1,0 +1,105 @@
+/**
+ * Generated adversarial suite: a small framework that turns attack *classes* into many concrete
+ * programs, each with the verdict a sound strict harness gives, and runs them through the sandbox
+ * as training does (trusted prompt, untrusted completion, tests in their own field, `strict`).
+ *
+ * README — how to add generators (JavaScript files are `js-*.ts`, Python files `py-*.ts`, all in
+ * this folder; `adversarial.test.ts` imports every such file and runs what it exports):
+ *
+ * ```ts
+ * import { defineGenerator, variants } from './framework.ts';
+ * export const generators = [
+ *   defineGenerator({
+ *     name: 'js-prompt-helper-rebound',          // unique; the prefix of every case id
+ *     language: 'javascript',
+ *     about: 'the completion rebinds a helper the prompt defines and the tests use',
+ *     cases: (rng) => variants(20, (i) => ({      // ≥ 20 variants per generator (checked)
+ *       prompt: '...', completion: '...', tests: '...',
+ *       expect: ['fail'],                          // statuses a sound strict harness may give
+ *       maxPassed: 0,                              // optional: passed must not exceed this
+ *     })),
+ *   }),
+ * ];
+ * ```
+ *
+ * - `prompt` is trusted (ProgramSpec.prompt); the program is `prompt + completion`.
+ * - `expect` lists acceptable statuses; `maxPassed` caps `passed` (gold inflation).
+ * - `twin: true` runs the case twice (in separate batches, so on a different isolate state):
+ *   both runs must give the same status and passed count (determinism).
+ * - `rng` is a seeded generator (same cases on every run); use it to vary names and values.
+ * - Keep each generator's cases cheap: the whole suite runs in CI in a few tens of seconds.
+ */
+import type { ExecStatus } from '../../../src/sandbox/types.ts';
+
+/** One generated program and the verdict a sound strict harness gives it. */
+export interface AdversarialCase {
+  /** Trusted prefix of the program (the problem's prompt); default ''. */
+  prompt?: string;
+  /** The untrusted part of the program. */
+  completion: string;
+  /** The tests, run apart from the program. */
+  tests: string;
+  /** Statuses a sound strict harness may give. */
+  expect: readonly ExecStatus[];
+  /** `passed` must be at most this (default: unbounded). */
+  maxPassed?: number;
+  /** Run twice; both results must agree (status and passed). */
+  twin?: boolean;
+  /** Per-program time limit, ms (default: the runner's). */
+  timeoutMs?: number;
+  /** What the case does, shown when it fails. */
+  note?: string;
+}
+
+/** A seeded random source for generators. */
+export interface Rng {
+  /** Uniform in [0, 1). */
+  next(): number;
+  /** Integer in [lo, hi]. */
+  int(lo: number, hi: number): number;
+  /** One element of `xs`. */
+  pick<T>(xs: readonly T[]): T;
+}
+
+/** A class of attacks (or honest controls) and its variants. */
+export interface Generator {
+  name: string;
+  language: 'javascript' | 'python';
+  about: string;
+  cases(rng: Rng): AdversarialCase[];
+}
+
+/** Identity helper that types a generator. */
+export function defineGenerator(g: Generator): Generator {
+  return g;
+}
+
+/** `n` cases built by `build(i)`. */
+export function variants(n: number, build: (i: number) => AdversarialCase): AdversarialCase[] {
+  return Array.from({ length: n }, (_, i) => build(i));
+}
+
+/** A seeded generator (mulberry32) from a generator's name, so every run builds the same cases. */
+export function rngFor(name: string): Rng {
+  let s = 0x9e3779b9;
+  for (let i = 0; i < name.length; i++) s = Math.imul(s ^ name.charCodeAt(i), 0x01000193) >>> 0;
+  const next = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)),
+    pick: (xs) => xs[Math.floor(next() * xs.length)]!,
+  };
+}
+
+/** Why a result does not match its case, or null. */
+export function mismatch(c: AdversarialCase, r: { status: ExecStatus; passed: number }): string | null {
+  if (!c.expect.includes(r.status)) return `status ${r.status}, expected ${c.expect.join('|')}`;
+  if (c.maxPassed !== undefined && r.passed > c.maxPassed) return `passed ${r.passed} > ${c.maxPassed}`;
+  return null;
+}
