@@ -626,6 +626,7 @@ def _anchor_setup():
     _object_setattr = object.__setattr__
     _object_getattribute = object.__getattribute__
     _callable = callable
+    _iter = iter
     _issubclass = issubclass
     _Exception = Exception
     _TypeError = TypeError
@@ -705,6 +706,7 @@ def _anchor_setup():
     value_or_std = protected
 
     MAX_DEPTH = 400
+    MAX_ITEMS = 1000000
 
     class _Opaque:
         # A value the program returned that is not data, held inside a record's fields: any use
@@ -895,6 +897,15 @@ def _anchor_setup():
                     return ('sd', sd[0], sd[1])
                 if _callable(x):
                     return side.handle(x, False)
+                if _hasattr(t, '__next__') and _hasattr(t, '__iter__'):
+                    # A standard iterator (generator, map, filter, zip, ...): drained here, and an
+                    # iterator over the plain values it yielded on the other side.
+                    items = []
+                    for v in x:
+                        if _len(items) >= MAX_ITEMS:
+                            return ('bad', _class_name(t) + ' yielding more than ' + _str(MAX_ITEMS) + ' items')
+                        items.append(v)
+                    return ('it', [self.enc(v, depth + 1) for v in items])
                 return ('bad', _class_name(t))
             # An instance of a class of the program (in P) or of the tests or prompt (in T).
             if _isinstance(x, _BaseException):
@@ -1052,6 +1063,8 @@ def _anchor_setup():
                 return _tdelta(days=e[1], seconds=e[2], microseconds=e[3])
             if tag == 'rg':
                 return _range(e[1], e[2], e[3])
+            if tag == 'it':
+                return _iter([dec(v) for v in e[1]])
             if tag == 'ty':
                 return builtin_type_objs[e[1]]
             if tag == 'sd':
@@ -1133,7 +1146,7 @@ def _anchor_setup():
             i = self.register(t)
             info = self.infos.get(i)
             if info is None:
-                info = self.infos[i] = _class_info(t)
+                info = self.infos[i] = _class_info(t, self)
                 return (i,) + info
             return i
 
@@ -1220,8 +1233,10 @@ def _anchor_setup():
         except _BaseException:
             return 'function'
 
-    def _class_info(t):
-        # (name, kind, instance methods, static/class methods, other attributes, exception base)
+    def _class_info(t, side):
+        # (name, kind, instance methods, static/class methods, other attributes, extra): extra is
+        # the builtin exception base ('exc'), (int/str base, members) ('enum'), or (fields, eq,
+        # order, frozen) ('dc').
         name = _class_name(t)
         kind = 'rec'
         meths, statics, props = [], [], []
@@ -1236,6 +1251,22 @@ def _anchor_setup():
                         break
             elif _issubclass(t, _Enum):
                 kind = 'enum'
+                base = 'int' if _issubclass(t, _int) else 'str' if _issubclass(t, _str) else ''
+                members = []
+                for m in _list(t.__members__.items())[:1000]:
+                    members.append((_str_copy(m[0]), _Enc(side).enc(_object_getattribute(m[1], '_value_'))))
+                excbase = (base, members)
+            else:
+                dfields = _getattr(t, '__dataclass_fields__', None)
+                params = _getattr(t, '__dataclass_params__', None)
+                if _isinstance(dfields, _dict) and params is not None:
+                    # A dataclass crosses with the standard dataclass semantics over its fields
+                    # (compared as tuples of the fields marked compare=True); its own methods
+                    # stay in the program.
+                    fl = [(_str_copy(k), _bool(_getattr(f, 'compare', True))) for k, f in _list(dfields.items()) if _type(k) is _str]
+                    excbase = (fl, _bool(_getattr(params, 'eq', True)), _bool(_getattr(params, 'order', False)),
+                               _bool(_getattr(params, 'frozen', False)))
+                    kind = 'dc'
             seen = set()
             for c in _type_mro(t, _type):
                 if _ident(c) in value_or_std:
@@ -1248,7 +1279,9 @@ def _anchor_setup():
                         statics.append(k)
                     elif _type(v) is _FunctionType:
                         meths.append(k)
-                    else:
+                    elif _hasattr(_type(v), '__get__'):
+                        # property and other descriptors: read through the program. Plain class
+                        # attributes (constants, dataclass defaults) are read on demand instead.
                         props.append(k)
         except _BaseException:
             pass
@@ -1355,8 +1388,14 @@ def _anchor_setup():
             return ('exit', 'the program exited (' + _class_name(_type(e)) + ') during a call from the tests: not a pass')
         enc = _Enc(side)
         # The answer first, then (when the tests passed mutable values) the arguments as the
-        # program left them, so in-place algorithms work as they would in one interpreter.
-        result = enc.enc(r)
+        # program left them, so in-place algorithms work as they would in one interpreter. A
+        # generator answer runs the program while it is drained: what it raises is the call's.
+        try:
+            result = enc.enc(r)
+        except _Exception as e:
+            return _raised(side, e)
+        except _BaseException as e:
+            return ('exit', 'the program exited (' + _class_name(_type(e)) + ') during a call from the tests: not a pass')
         after = None
         if want:
             # Its own encoder: T decodes the two apart (back-references do not cross between them).
@@ -1584,13 +1623,17 @@ def _anchor_setup():
             return _call_handle(cls.__dict__['_anchor_cid'], args, kwargs)
 
         def __getattr__(cls, name):
-            if name.startswith('__'):
+            if name.startswith('__') or _building[0]:
                 raise _AttributeError(name)
             resp = _request(('getattr', cls.__dict__['_anchor_cid'], None, name))
             return _decode_answer(resp[1], 'attribute')
 
     class _Record(metaclass=_RecordMeta):
         _anchor_cid = None
+
+        def __getattr__(self, name):
+            # Not a field: a class attribute of the program's class (a constant), read there.
+            return _RecordMeta.__getattr__(_type(self), name)
 
     for _n in VALUE_DUNDERS:
         _type.__setattr__(_Record, _n, _not_a_value(_n))
@@ -1627,6 +1670,42 @@ def _anchor_setup():
             resp = _request(('getattr', cid, _Enc(_tside).enc(self), name))
             return _decode_answer(resp[1], 'attribute')
         return property(get)
+
+    import dataclasses as _dataclasses
+    _make_dataclass = _dataclasses.make_dataclass
+    _dc_field = _dataclasses.field
+    _building = [False]
+
+    def _true(self):
+        return True
+
+    def _dataclass_standin(name, ns, extra):
+        # T's own dataclass of the same fields and flags: == and < are the generated field-tuple
+        # comparisons over plain data. Construction stays a forwarded call (the metaclass).
+        try:
+            fields, eq, order, frozen = extra
+            spec = [(_str(f), object, _dc_field(default=None, compare=_bool(c))) for f, c in fields]
+            # As any dataclass: != is the negation of the generated ==, and an instance is true.
+            ns['__ne__'] = object.__ne__
+            ns['__bool__'] = _true
+            _building[0] = True
+            try:
+                return _make_dataclass(name, spec, bases=(_Record,), namespace=ns, eq=_bool(eq), order=_bool(order) and _bool(eq),
+                                       frozen=_bool(frozen))
+            finally:
+                _building[0] = False
+        except _BaseException:
+            return None
+
+    def _enum_standin(name, extra):
+        # T's own Enum of the same member names and plain values.
+        try:
+            base, members = extra
+            values = [(_str(m), _Dec(_tside).dec(v)) for m, v in members]
+            kind = _enum_mod.IntEnum if base == 'int' else _enum_mod.StrEnum if base == 'str' else _enum_mod.Enum
+            return kind(name, values)
+        except _BaseException:
+            return None
 
     class _TSide:
         def std(self, x):
@@ -1672,12 +1751,15 @@ def _anchor_setup():
                 cls = own
             else:
                 safe = name if _str_isidentifier(name) else 'ProgramClass'
+                cls = None
                 if kind == 'exc':
                     base = pristine.get(excbase) if _type(excbase) is _str else None
                     if not (_isinstance(base, _type) and _issubclass(base, _Exception)):
                         base = _Exception
                     cls = _type(safe, (base,), {'_anchor_cid': cid, '__module__': 'program'})
-                else:
+                elif kind == 'enum':
+                    cls = _enum_standin(safe, excbase)
+                if cls is None:
                     ns = {'_anchor_cid': cid, '__module__': 'program'}
                     # Only plain names: a dunder from P (which a sound P never sends) would make
                     # an operator of the tests a call into the program.
@@ -1685,7 +1767,10 @@ def _anchor_setup():
                         for m in group:
                             if _type(m) is _str and _str_isidentifier(m) and not m.startswith('__') and m != '_anchor_cid':
                                 ns[m] = make(cid, m)
-                    cls = _RecordMeta(safe, (_Record,), ns)
+                    if kind == 'dc':
+                        cls = _dataclass_standin(safe, ns, excbase)
+                    if cls is None:
+                        cls = _RecordMeta(safe, (_Record,), ns)
             classes[cid] = cls
             return cls
 

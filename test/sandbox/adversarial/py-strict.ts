@@ -63,6 +63,10 @@ const LIARS: Array<[string, string]> = [
     'from collections import UserList\nclass E:\n    def __eq__(self, o):\n        return True\n    __hash__ = object.__hash__\n\ndef wrong(v):\n    return UserList([E()])[0]\n',
   ],
   [
+    'dataclass whose own __eq__ lies',
+    'from dataclasses import dataclass\n@dataclass\nclass Ans:\n    v: int\n    def __eq__(self, o):\n        return True\n    __hash__ = object.__hash__\n    def __sub__(self, o):\n        return 0\n    __rsub__ = __sub__\n    def __str__(self):\n        return STR\n\ndef wrong(v):\n    return Ans(v + 1)\n',
+  ],
+  [
     'SimpleNamespace with __eq__ swapped in its class',
     'import types\nclass NS(types.SimpleNamespace):\n    def __eq__(self, o):\n        return True\n    __hash__ = object.__hash__\n\ndef wrong(v):\n    return NS(v=v)\n',
   ],
@@ -73,7 +77,7 @@ const lyingAnswers = defineGenerator({
   language: 'python',
   about: 'wrong answers whose ==, <, -, abs, str or hash lie, against every common check style',
   cases: (rng) =>
-    variants(40, (i) => {
+    variants(42, (i) => {
       const [what, liar] = LIARS[i % LIARS.length]!;
       const { k, xs, want } = scaleProblem(rng);
       const check = INT_CHECKS[i % INT_CHECKS.length]!;
@@ -671,6 +675,16 @@ const HONEST: Array<[string, string, string, string?]> = [
     'def make_adder(n):\n    def add(x):\n        return x + n\n    return add\n',
     'assert make_adder(2)(3) == 5\n',
   ],
+  [
+    'own dataclass',
+    'from dataclasses import dataclass\n@dataclass(order=True)\nclass P:\n    x: int\n    y: int = 0\n    def norm(self):\n        return abs(self.x) + abs(self.y)\ndef f(a):\n    return P(a, -a)\n',
+    'assert f(2) == P(2, -2)\nassert f(2) != P(2, 2)\nassert f(2).norm() == 4\nassert sorted([f(3), f(1)])[0] == P(1, -1)\n',
+  ],
+  [
+    'own Enum',
+    'import enum\nclass C(enum.Enum):\n    R = 1\n    B = 2\ndef f(x):\n    return C.R if x else C.B\n',
+    'assert f(1) == C.R\nassert f(0) is C.B\nassert f(0).value == 2\n',
+  ],
 ];
 
 const honest = defineGenerator({
@@ -678,7 +692,7 @@ const honest = defineGenerator({
   language: 'python',
   about: 'control: honest solutions in many styles (stdlib values, classes, fixtures, prompt types) pass',
   cases: () =>
-    variants(20, (i) => {
+    variants(22, (i) => {
       const [what, completion, tests, prompt] = HONEST[i % HONEST.length]!;
       return { ...(prompt ? { prompt } : {}), completion, tests, expect: ['pass'], note: what };
     }),
