@@ -1,8 +1,11 @@
 /**
- * dependency-cruiser rules: the module structure as designed (README "Layout"), checked by `npm run lint:deps`.
+ * dependency-cruiser rules: the module structure as designed (README "Architecture"), checked by `npm run lint:deps`.
  *
- * Layers point one way:  cli → train / report / research → reward, policy, sandbox, tasks, gate, datasets,
- * config, eval, tf → util. Backends stay isolated: one module talks to ONNX Runtime, one to TensorFlow.js.
+ * Layers point one way, with no exceptions:
+ *   cli → train / report / research / serve → reward, policy, sandbox, tasks, gate, datasets, eval, tf
+ *       → config (generic config machinery: load, overrides, validation) → util.
+ * Each component owns its config section's schema; the trainer composes the run config
+ * (src/train/run-config.ts). Backends stay isolated: one module talks to ONNX Runtime, one to TensorFlow.js.
  */
 const LOWER = '^src/(reward|policy|sandbox|tasks|gate|datasets|config|eval|tf|util)/';
 
@@ -26,11 +29,17 @@ module.exports = {
     {
       name: 'lower-layers-not-up',
       severity: 'error',
-      comment: 'Components (reward, policy, sandbox, tasks, gate, datasets, config, eval, tf, util) never reach up into train, report or research.',
+      comment: 'Components (reward, policy, sandbox, tasks, gate, datasets, config, eval, tf, util) never reach up into train, report, research or serve.',
       from: { path: LOWER },
-      // The run config composes every component's schema, the trainer's own sections included:
-      // src/train/config.ts and src/train/arms.ts are schema modules with no trainer imports.
-      to: { path: '^src/(train|report|research)/', pathNot: '^src/train/(config|arms)\\.ts$' },
+      to: { path: '^src/(train|report|research|serve)/' },
+    },
+    {
+      name: 'config-is-generic',
+      severity: 'error',
+      comment:
+        'src/config holds the generic config machinery (YAML loading, --set overrides, validation messages) every component may use; it knows no component, so it imports only src/util.',
+      from: { path: '^src/config/' },
+      to: { path: '^src/', pathNot: '^src/(config|util)/' },
     },
     {
       name: 'util-is-the-bottom',

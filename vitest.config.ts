@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -9,5 +10,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    // The published benchmarks come from ../shared/datasets through the dataset cache, as a
+    // user's `task.dataset: mbpp` does from theirs (src/datasets/catalog.ts): same names, same
+    // pinned SHA-256 checks.
+    env: { ANCHOR_RL_DATASETS: process.env.ANCHOR_RL_DATASETS ?? resolve(import.meta.dirname, '../shared/datasets') },
   },
 });

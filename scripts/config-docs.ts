@@ -1,11 +1,11 @@
 /**
  * `npm run docs:config`: write docs/config.md and the configs' JSON Schema files from the zod
- * schemas (src/config/docs.ts), and list config keys that still lack a `.describe()` text.
+ * schemas (src/train/config-docs.ts), and list config keys that still lack a `.describe()` text.
  */
 import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generatedConfigFiles, undocumentedConfigKeys } from '../src/config/docs.ts';
+import { generatedConfigFiles, undocumentedConfigKeys } from '../src/train/config-docs.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 for (const [path, text] of generatedConfigFiles()) {

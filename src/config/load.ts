@@ -3,10 +3,13 @@
  * Nothing is written anywhere until this has succeeded.
  */
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { AnchorError } from '../util/errors.ts';
+import { PACKAGE_ROOT } from '../util/package-root.ts';
 import { applyOverrides, parseOverrides } from './overrides.ts';
+import { type ConfigPathKey, hasKey, resolveConfigPaths } from './paths.ts';
 import { parseConfig } from './validate.ts';
 
 /** Read a YAML file into a plain object; syntax errors name the file, line and column. */
@@ -38,9 +41,15 @@ function readYamlFile(path: string): unknown {
 
 /**
  * Load and validate a config: `path` may be undefined (embedded defaults only), `sets` are
- * `a.b.c=value` overrides applied before validation.
+ * `a.b.c=value` overrides applied before validation. Relative paths at `paths` resolve against
+ * the config file, and defaults against the package (./paths.ts); `--set` paths stay as typed.
  */
-export function loadConfig<S extends z.ZodType>(schema: S, path: string | undefined, sets: readonly string[] = []): z.output<S> {
+export function loadConfig<S extends z.ZodType>(
+  schema: S,
+  path: string | undefined,
+  sets: readonly string[] = [],
+  paths: readonly ConfigPathKey[] = [],
+): z.output<S> {
   const raw = path ? readYamlFile(path) : {};
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new AnchorError(
@@ -48,7 +57,10 @@ export function loadConfig<S extends z.ZodType>(schema: S, path: string | undefi
       `invalid config in ${path}: the top level must be a mapping of keys to values, got ${Array.isArray(raw) ? 'a list' : JSON.stringify(raw)}`,
     );
   }
+  if (path) resolveConfigPaths(raw, dirname(resolve(path)), paths);
   const merged = applyOverrides(raw, parseOverrides(sets), schema);
   const where = [path ?? 'embedded defaults', sets.length ? `--set ${sets.join(' --set ')}` : ''].filter(Boolean).join(' + ');
-  return parseConfig(schema, merged, where);
+  const config = parseConfig(schema, merged, where);
+  resolveConfigPaths(config, PACKAGE_ROOT, paths, (key) => !hasKey(merged, key));
+  return config;
 }

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { AnchorError } from '../util/errors.ts';
 import { describeIssues } from '../config/validate.ts';
+import { resolveDataset } from './catalog.ts';
 import { FORMAT_NAMES } from './format-names.ts';
 import type { Problem } from './problem.ts';
 import { readRecords } from './read.ts';
@@ -196,10 +197,12 @@ export interface LoadedDataset {
 }
 
 /**
- * Load a dataset file of any supported format (detected from the first record unless
- * `format` is given). A malformed record throws BAD_DATASET naming file, line and problem.
+ * Load a dataset of any supported format (detected from the first record unless `format` is
+ * given): `spec` is a published dataset's name (./catalog.ts: its verified cached file) or a
+ * path. A malformed record throws BAD_DATASET naming file, line and problem.
  */
-export function loadDataset(path: string, format?: string): LoadedDataset {
+export function loadDataset(spec: string, format?: string): LoadedDataset {
+  const path = resolveDataset(spec);
   const records = readRecords(path);
   if (records.length === 0) throw new AnchorError('BAD_DATASET', `${path}: no records`);
   const first = records[0]!;

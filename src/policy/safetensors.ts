@@ -67,7 +67,9 @@ export function decodeSafetensors(bytes: Uint8Array, what = 'safetensors file'):
   if (bytes.length < 8) bad('too short for a header');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const n = Number(view.getBigUint64(0, true));
-  if (n > bytes.length - 8 || n > 100_000_000) bad(`header length ${n} exceeds the file`);
+  if (n > 100_000_000) bad(`header length ${n} exceeds the 100,000,000-byte limit`);
+  if (n > bytes.length - 8)
+    bad(`truncated: the header says ${n} header bytes, the file has ${bytes.length - 8} after the length`);
   let header: Record<string, unknown>;
   try {
     header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n))) as Record<string, unknown>;
@@ -79,6 +81,7 @@ export function decodeSafetensors(bytes: Uint8Array, what = 'safetensors file'):
   const dataLen = bytes.length - dataStart;
   const tensors: WeightMap = new Map();
   let metadata: Record<string, string> = {};
+  const spans: { name: string; begin: number; end: number }[] = [];
   for (const [name, entry] of Object.entries(header)) {
     if (name === '__metadata__') {
       metadata = (entry ?? {}) as Record<string, string>;
@@ -93,12 +96,35 @@ export function decodeSafetensors(bytes: Uint8Array, what = 'safetensors file'):
     if (!Array.isArray(e.data_offsets) || e.data_offsets.length !== 2) bad(`tensor '${name}' has bad data_offsets`);
     const [begin, end] = e.data_offsets as [number, number];
     const count = shape.reduce((a, b) => a * b, 1);
-    if (!(begin >= 0 && end >= begin && end <= dataLen) || end - begin !== count * width!) {
-      bad(`tensor '${name}' data_offsets [${begin}, ${end}] do not match shape [${shape}] ${dtype} within ${dataLen} data bytes`);
-    }
+    if (!(Number.isInteger(begin) && Number.isInteger(end) && begin >= 0 && end >= begin) || end - begin !== count * width!)
+      bad(`tensor '${name}' data_offsets [${begin}, ${end}] do not match shape [${shape}] ${dtype}`);
+    if (end > dataLen)
+      bad(`truncated: tensor '${name}' ends at data byte ${end} but the file holds ${dataLen} data bytes after its header`);
+    spans.push({ name, begin, end });
     tensors.set(name, { shape, data: toFloat32(bytes, dataStart + begin, count, dtype) });
   }
+  checkSpans(spans, dataLen, bad);
   return { tensors, metadata };
+}
+
+/**
+ * The reference implementation's layout rule: sorted by offset, the tensors tile the data
+ * section exactly, each starting where the previous one ended. Overlapping tensors would alias
+ * each other's bytes (one weight silently the other's), and a gap or trailing bytes mean the
+ * header does not describe the file.
+ */
+function checkSpans(spans: { name: string; begin: number; end: number }[], dataLen: number, bad: (msg: string) => never): void {
+  const sorted = [...spans].sort((a, b) => a.begin - b.begin || a.end - b.end);
+  let at = 0;
+  let prev: string | undefined;
+  for (const s of sorted) {
+    if (s.begin < at)
+      bad(`tensor '${s.name}' data_offsets [${s.begin}, ${s.end}] overlap tensor '${prev}' (which ends at ${at})`);
+    if (s.begin > at) bad(`tensor '${s.name}' starts at data byte ${s.begin}, leaving bytes ${at}–${s.begin} unused`);
+    at = s.end;
+    prev = s.name;
+  }
+  if (at !== dataLen) bad(`the tensors end at data byte ${at} but the file holds ${dataLen} data bytes after its header`);
 }
 
 function toFloat32(bytes: Uint8Array, at: number, count: number, dtype: string): Float32Array {

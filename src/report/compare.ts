@@ -12,6 +12,7 @@ import { armGaoFit, sqrtKlOf } from './gao.ts';
 import { readRun, type ArmData, type MetricsLine, type RunData, type RunWarning } from './read-run.ts';
 import { finalWindowMean, finiteOrNull, lastValue, meanOf, meanSe, metricValue, rollingPeak } from './stats.ts';
 import { AnchorError } from '../util/errors.ts';
+import { formatSeedStatsMarkdown, SEED_STAT_MEASURES, seedStatistics, type SeedStatistics } from './seed-stats.ts';
 
 /** The columns of the comparison, in display order. */
 const COMPARE_COLUMNS = [
@@ -53,6 +54,20 @@ const COMPARE_COLUMNS = [
     describe: "exec budget as a fraction of the execution arm's at the same step",
   },
   { key: 'judgeError', label: 'judge err', digits: 3, describe: 'judge label error |judge − gold|, mean over refits' },
+  {
+    key: 'rmPairAcc',
+    label: 'RM pair acc',
+    digits: 3,
+    describe:
+      "RM quality: within-group pairwise accuracy of the RM on each settlement window's settled labels, before the refit that adds them (out of sample; arms that never refit: on the window's gold), mean over windows",
+  },
+  {
+    key: 'rmAuc',
+    label: 'RM AUC',
+    digits: 3,
+    describe:
+      "RM quality: concordance (AUC) of the RM score with each window's settled labels over all pairs with different labels, before the refit, mean over windows",
+  },
   {
     key: 'gaoAlpha',
     label: 'α',
@@ -232,12 +247,30 @@ export interface CompareTable {
   /** Arms with no logged steps in any run. */
   emptyArms: string[];
   warnings: RunWarning[];
+  /**
+   * Interval estimates over seeds (several runs only): every arm against the reference arm paired
+   * by seed, and P(A > B) between every two arms ({@link seedStatistics}); null with one run or
+   * without a reference arm.
+   */
+  statistics: SeedStatistics | null;
 }
 
 /** Options of {@link compareRuns}. */
 export interface CompareOptions {
   /** Final/rolling window in steps (default: {@link defaultWindow}). */
   window?: number;
+  /**
+   * Compute the interval estimates over seeds (several runs; a bootstrap of every arm and every
+   * pair, seconds for a dozen arms over ten seeds — the CLI and the written summaries ask for
+   * them, the live view does not). Default false.
+   */
+  statistics?: boolean;
+  /** The arm the statistics over seeds pair every arm with (default: the execution arm). */
+  reference?: string;
+  /** Bootstrap replicates of the statistics over seeds (default: interval-stats DEFAULT_REPS). */
+  reps?: number;
+  /** Seed of the bootstrap (default 0). */
+  bootstrapSeed?: number;
 }
 
 /** The window when none is given: the first run's settlement window (`settlement.every`), else 25. */
@@ -263,7 +296,7 @@ function armRole(spec: ArmStatus['spec'] | undefined): ArmRole {
 }
 
 /** The arm whose budget is the denominator of execFraction: the first whose reward executes every rollout. */
-function executionArm(run: RunData): ArmData | undefined {
+export function executionArm(run: RunData): ArmData | undefined {
   return run.arms.find((a) => armRole(a.status?.spec) === 'execution');
 }
 
@@ -322,6 +355,8 @@ function armValues(arm: ArmData, run: RunData, window: number): Record<CompareKe
     execBudget: lastValue(m, K.budget),
     execFraction,
     judgeError: meanOf(arm.refits.map((r) => (typeof r.judgeLabelError === 'number' ? r.judgeLabelError : null))),
+    rmPairAcc: meanOf(arm.refits.map((r) => finiteOrNull(r.pairAcc))),
+    rmAuc: meanOf(arm.refits.map((r) => finiteOrNull(r.auc))),
     gaoAlpha: gao?.fit.alpha ?? null,
     gaoBeta: gao?.fit.beta ?? null,
     gaoDStar: gao?.fit.dStar ?? null,
@@ -454,7 +489,33 @@ export function compareRunData(runs: readonly RunData[], opts: CompareOptions = 
     incompleteArms: rows.filter((r) => r.incomplete).map((r) => r.arm),
     emptyArms: armNames.filter((n) => runInfo.some((r) => r.emptyArms.includes(n))),
     warnings,
+    statistics: statisticsOf(rows, runInfo, opts),
   };
+}
+
+/** The statistics over seeds of the rows, or null (one run, or no reference arm among them). */
+function statisticsOf(rows: readonly CompareRow[], runs: CompareTable['runs'], opts: CompareOptions): SeedStatistics | null {
+  if (opts.reference !== undefined && !rows.some((r) => r.arm === opts.reference))
+    throw new AnchorError(
+      'BAD_ARGUMENT',
+      `--reference-arm ${JSON.stringify(opts.reference)} is not an arm of the compared runs (${rows.map((r) => r.arm).join(', ')})`,
+    );
+  if (!opts.statistics || runs.length < 2) return null;
+  const reference = opts.reference ?? rows.find((r) => r.role === 'execution')?.arm;
+  if (reference === undefined) return null;
+  return seedStatistics(
+    {
+      seeds: runs.map((r) => r.seed),
+      arms: rows.map((r) => ({
+        arm: r.arm,
+        values: Object.fromEntries(SEED_STAT_MEASURES.map((m) => [m.key, r.perRun.map((v) => (v ? v[m.key] : null))])) as Record<
+          (typeof SEED_STAT_MEASURES)[number]['key'],
+          (number | null)[]
+        >,
+      })),
+    },
+    { reference, reps: opts.reps, seed: opts.bootstrapSeed },
+  );
 }
 
 /** Read run directories and compare their arms (several dirs = seeds of one config). */
@@ -505,7 +566,10 @@ export function formatCompareText(t: CompareTable): string {
     );
   };
   const rest = t.columns.map((c) => c.key).filter((k) => !OUTCOME_KEYS.includes(k) && !ALARM_KEYS.includes(k));
-  return [table(OUTCOME_KEYS), '', table(['steps', ...rest]), '', table(ALARM_KEYS), '', ...footnotes(t)].join('\n') + '\n';
+  const stats = t.statistics ? ['', formatSeedStatsMarkdown(t.statistics).trimEnd()] : [];
+  return (
+    [table(OUTCOME_KEYS), '', table(['steps', ...rest]), '', table(ALARM_KEYS), '', ...footnotes(t), ...stats].join('\n') + '\n'
+  );
 }
 
 /** Markdown tables (compare.md, README): the arm table, then the alarm comparison. */
@@ -528,6 +592,7 @@ export function formatCompareMarkdown(t: CompareTable): string {
       'Alarms (each oriented so larger = more alarmed; ρ = Spearman with the concurrent hacking gap over settlement windows; lead = steps before the rolling-gold peak of the first threshold crossing, n/a = never crossed):',
       '',
       ...table(alarms),
+      ...(t.statistics ? ['', '## Over seeds', '', formatSeedStatsMarkdown(t.statistics).trimEnd()] : []),
     ].join('\n') + '\n'
   );
 }

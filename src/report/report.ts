@@ -11,6 +11,7 @@ import { writeFileAtomic } from '../util/fs.ts';
 import { buildCharts, type Chart } from './charts.ts';
 import { armColors } from './colors.ts';
 import { compareRunData, defaultWindow, formatCell, formatCompareMarkdown, type CompareTable } from './compare.ts';
+import { seedStatsNote, seedStatTables, type SeedStatistics } from './seed-stats.ts';
 import { formatWarning, readRun, type ArmData, type RunData, type RunWarning } from './read-run.ts';
 
 /** Options of {@link writeReport} / {@link buildReportHtml}. */
@@ -87,6 +88,17 @@ export function compareHtml(t: CompareTable, colors: Map<string, string>): strin
   const notes = [`Final-window columns average the last ${t.window} steps; hover a column header for its definition.`];
   if (t.incompleteArms.length > 0) notes.push(`* incomplete (running, failed or not started): ${t.incompleteArms.join(', ')}.`);
   return `<div class="table-wrap"><table class="compare"><thead>${head}</thead><tbody>${rows.join('')}</tbody></table></div><p class="meta">${notes.map(escapeHtml).join('<br>')}</p>`;
+}
+
+/** The statistics over seeds as HTML tables (the sweep report's "Over seeds" section). */
+export function seedStatsHtml(s: SeedStatistics): string {
+  const tables = seedStatTables(s).map((t) => {
+    const cls = (i: number) => (t.numeric[i] ? '' : ' style="text-align:left"');
+    const head = t.header.map((h, i) => `<th${cls(i)}>${escapeHtml(h)}</th>`).join('');
+    const body = t.rows.map((r) => `<tr>${r.map((c, i) => `<td${cls(i)}>${escapeHtml(c)}</td>`).join('')}</tr>`).join('');
+    return `<h3>${escapeHtml(t.title)}</h3><div class="table-wrap"><table class="compare seed-stats"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>`;
+  });
+  return `<p class="meta">${escapeHtml(seedStatsNote(s))}</p>${tables.join('\n')}`;
 }
 
 /** The sample completions shown for one arm: up to `k` from the early, peak and final steps. */

@@ -10,13 +10,15 @@
  */
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
+import { CHART_CONFIG } from './chart-style.ts';
 import { stringify as toYaml } from 'yaml';
 import { ARM_REGISTRY } from '../train/arms.ts';
 import { readSweepRecord, sweepRunDirs, type SweepRecord } from '../train/sweep-format.ts';
 import { AnchorError } from '../util/errors.ts';
 import { writeFileAtomic } from '../util/fs.ts';
 import { markdownTable } from '../util/table.ts';
-import { gaoChart, renderSvg, type Chart } from './charts.ts';
+import { renderSvg, type Chart } from './charts.ts';
+import { gaoChart } from './gao-chart.ts';
 import { armColor, armColors } from './colors.ts';
 import {
   compareRunData,
@@ -25,10 +27,13 @@ import {
   formatCompareMarkdown,
   type ArmRole,
   type CompareCell,
+  type CompareOptions,
   type CompareTable,
 } from './compare.ts';
 import { formatWarning, readRun, type RunData, type RunWarning } from './read-run.ts';
-import { compareHtml, escapeHtml, figureHtml, htmlPage } from './report.ts';
+import { compareHtml, escapeHtml, figureHtml, htmlPage, seedStatsHtml } from './report.ts';
+import { rmQualityChartSpec, rmQualityRelation, rmQualitySentence } from './rm-quality.ts';
+import { intervalChartSpec } from './seed-stats.ts';
 
 /** The grid key that orders a strategy's points (and is not a line of its own). */
 export const RATE_KEY = 'settlement.rate';
@@ -286,13 +291,7 @@ export function knobChartSpec(d: KnobData, measure: KnobMeasure = 'gold'): TopLe
   });
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    config: {
-      background: 'white',
-      font: 'sans-serif',
-      axis: { labelFontSize: 11, titleFontSize: 12, grid: true, gridColor: '#eee' },
-      legend: { labelFontSize: 11, titleFontSize: 12 },
-      view: { stroke: '#ddd' },
-    },
+    config: CHART_CONFIG,
     width: 620,
     height: 320,
     layer: [
@@ -431,6 +430,7 @@ export function formatSweepMarkdown(d: KnobData, sweep: SweepRecord, table: Comp
     '',
     formatCompareMarkdown(table).trimEnd(),
     '',
+    ...(rmQualityRelation(table) ? ['## RM quality', '', rmQualitySentence(rmQualityRelation(table)!), ''] : []),
   ].join('\n');
 }
 
@@ -451,12 +451,37 @@ export async function buildSweepReportHtml(
   const gao = gaoChart(
     table.rows.map((r) => ({ name: r.arm, data: opts.runs.flatMap((run) => run.arms.filter((x) => x.name === r.arm)) })),
     colors,
+    { reference: table.rows.find((r) => r.role === 'execution')?.arm },
   );
   const charts = [
     await buildKnobChart(knob, 'gold'),
     await buildKnobChart(knob, 'gap'),
     { ...gao, svg: await renderSvg(gao.spec) },
   ];
+  const stats = table.statistics;
+  const intervalSpec = stats ? intervalChartSpec(stats, colors) : null;
+  const intervalChart: Chart | null =
+    stats && intervalSpec
+      ? {
+          id: 'seed-intervals',
+          title: `Final gold and held-out pass rate over seeds, × ${stats.reference} (paired by seed)`,
+          caption: `Bars: ${Math.round(stats.confidence * 100)}% stratified bootstrap intervals of the mean and the IQM of the per-seed ratios; ticks: the point estimates; dashed rule: the reference (1). An interval crossing the rule is not distinguishable from the reference.`,
+          svg: await renderSvg(intervalSpec),
+          spec: intervalSpec,
+        }
+      : null;
+  const quality = rmQualityRelation(table);
+  const qualitySpec = quality ? rmQualityChartSpec(quality, colors) : null;
+  const qualityChart: Chart | null =
+    quality && qualitySpec
+      ? {
+          id: 'rm-quality',
+          title: 'Is ranking quality what decides anchoring? RM pair accuracy against gold ratio',
+          caption: `x: the RM's within-group pairwise accuracy on each settlement window's labels before the refit that adds them, mean over windows; y: final gold × the execution arm's. Small points: one per arm and seed; large: the arm's mean. ${rmQualitySentence(quality)}`,
+          svg: await renderSvg(qualitySpec),
+          spec: qualitySpec,
+        }
+      : null;
   const title = `anchor-rl sweep — ${sweep.name}`;
   const links = opts.runDirs
     .map((d) => {
@@ -479,6 +504,8 @@ ${charts.map((chart) => figureHtml(chart, true)).join('\n')}
 ${knobTableHtml(knob, sweep)}
 <h2>All arms</h2>
 ${compareHtml(table, colors)}
+${stats ? `<h2>Over seeds</h2>\n${intervalChart ? figureHtml(intervalChart, true) : ''}\n${seedStatsHtml(stats)}` : ''}
+${qualityChart ? `<h2>RM quality</h2>\n${figureHtml(qualityChart, true)}` : ''}
 <h2>Seed runs</h2>
 <p class="meta">Each seed is an ordinary run directory with its own report (per-step charts and samples).</p>
 <ul>${links}</ul>
@@ -494,13 +521,14 @@ ${compareHtml(table, colors)}
 export function readSweep(
   dir: string,
   window?: number,
+  opts: Pick<CompareOptions, 'statistics'> = {},
 ): { root: string; sweep: SweepRecord; runDirs: string[]; runs: RunData[]; table: CompareTable } {
   const root = resolve(dir);
   const sweep = readSweepRecord(root);
   const runDirs = sweepRunDirs(root, sweep);
   if (runDirs.length === 0) throw new AnchorError('BAD_ARGUMENT', `sweep ${dir} has no seed run yet (no seed-*/manifest.json)`);
   const runs = runDirs.map((d) => readRun(d));
-  const table = compareRunData(runs, { window: window ?? defaultWindow(runs) });
+  const table = compareRunData(runs, { window: window ?? defaultWindow(runs), ...opts });
   return { root, sweep, runDirs, runs, table };
 }
 
@@ -519,7 +547,7 @@ export async function writeSweepReport(
   outPath?: string,
   opts: { window?: number } = {},
 ): Promise<SweepReportResult> {
-  const { root, sweep, runDirs, runs, table } = readSweep(dir, opts.window);
+  const { root, sweep, runDirs, runs, table } = readSweep(dir, opts.window, { statistics: true });
   const path = resolve(outPath ?? join(root, 'report.html'));
   const { html, knob } = await buildSweepReportHtml(sweep, table, {
     dir: root,
@@ -547,7 +575,7 @@ export interface SweepSummaries {
  * across seeds), sweep.md (the knob table) and report.html (the knob chart), from one read.
  */
 export async function writeSweepSummaries(dir: string, opts: { window?: number } = {}): Promise<SweepSummaries> {
-  const { root, sweep, runDirs, runs, table } = readSweep(dir, opts.window);
+  const { root, sweep, runDirs, runs, table } = readSweep(dir, opts.window, { statistics: true });
   const out = {
     compareJson: join(root, 'compare.json'),
     compareMd: join(root, 'compare.md'),

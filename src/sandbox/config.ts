@@ -1,5 +1,5 @@
 /**
- * Sandbox section of the run config (`sandbox:` in YAML). Owned here; src/config/run-config.ts
+ * Sandbox section of the run config (`sandbox:` in YAML). Owned here; src/train/run-config.ts
  * composes it into the run config. Every field has a default, unknown keys are rejected.
  */
 import { z } from 'zod';

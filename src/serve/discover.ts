@@ -115,9 +115,9 @@ export function findEntry(root: string, only: string | null, kind: Entry['kind']
     id.includes('\\') ||
     isAbsolute(id) ||
     id.split('/').some((p) => p === '..' || p === '.' || p === '');
-  if (bad) throw new AnchorError('BAD_ARGUMENT', `not a run id: ${JSON.stringify(id)}`);
+  if (bad) throw new AnchorError('BAD_REQUEST', `not a run id: ${JSON.stringify(id)}`);
   const dir = resolve(root, id);
-  if (!dir.startsWith(root + sep)) throw new AnchorError('BAD_ARGUMENT', `not a run id: ${JSON.stringify(id)}`);
+  if (!dir.startsWith(root + sep)) throw new AnchorError('BAD_REQUEST', `not a run id: ${JSON.stringify(id)}`);
   if (only !== null && id !== only && !id.startsWith(only + '/')) throw new AnchorError('NOT_FOUND', `${kind} not found: ${id}`);
   const ok = kind === 'sweep' ? isSweepDir(dir) : isRunDir(dir);
   if (!ok) throw new AnchorError('NOT_FOUND', `${kind} not found: ${id} (deleted, or not a ${kind} directory)`);

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runConfigSchema } from '../config/run-config.ts';
+import { runConfigSchema } from './run-config.ts';
 import { parseConfig } from '../config/validate.ts';
 import { deepMerge } from '../config/overrides.ts';
 import { resolveArms } from './arms.ts';

@@ -9,19 +9,18 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import type { RunConfig } from '../config/run-config.ts';
+import type { RunConfig } from './run-config.ts';
 import { OnnxRolloutEngine } from '../policy/engine/rollout-engine.ts';
 import { assertFiniteTensors, decodeSafetensors } from '../policy/safetensors.ts';
 import { AdamOptimizer } from '../policy/optimizer.ts';
-import { createFeatureExtractor } from '../reward/features/registry.ts';
 import { createJudge } from '../reward/judges/index.ts';
-import { loadRewardModel } from '../reward/models/index.ts';
+import { createRewardFeatures, loadRewardModel } from '../reward/models/index.ts';
 import { createExecutorFromConfig } from '../sandbox/index.ts';
 import { initTf } from '../tf/backend.ts';
 import { AnchorError } from '../util/errors.ts';
 import { writeJsonAtomic } from '../util/fs.ts';
 import type { ArmSpec } from './arms.ts';
-import { ArmTrainer, type TrainerState } from './arm-trainer.ts';
+import { ArmTrainer, type TrainerState, type TrainerStateV1 } from './arm-trainer.ts';
 import { grpoOptimizerConfig } from './config.ts';
 import { LABEL_SOURCES } from './label-sources.ts';
 import { JsonlWriter, KvLogger, writeCsvFromJsonl } from './logger.ts';
@@ -41,7 +40,7 @@ export interface ArmProgress {
 }
 
 interface CheckpointState {
-  trainer: TrainerState;
+  trainer: TrainerState | TrainerStateV1;
   offsets: { metrics: number; samples: number; refits: number; gate?: number };
   /** SHA-256 (hex) of every other file of the checkpoint, by path relative to it. */
   files?: Record<string, string>;
@@ -183,7 +182,10 @@ export async function runArm(opts: {
     padTokenId: source.tokenizer.padId,
   });
   const rm = await loadRewardModel(latest ? join(latest.dir, 'rm') : shared.initialRm);
-  const features = createFeatureExtractor(config.reward_model.features);
+  const features = createRewardFeatures(config.reward_model, {
+    tokenizer: source.tokenizer,
+    context: config.policy.model.context,
+  });
   const judge =
     arm.labels && LABEL_SOURCES[arm.labels].usesJudge ? await createJudge(config.judge, { learnedDir: shared.judge }) : undefined;
   const executor = createExecutorFromConfig(config.sandbox, config.seed);

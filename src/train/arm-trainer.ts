@@ -9,7 +9,7 @@
  * window end → metrics and samples. Checkpoints are the caller's (./arm-runner.ts).
  */
 import type { Problem } from '../datasets/problem.ts';
-import type { RunConfig } from '../config/run-config.ts';
+import type { RunConfig } from './run-config.ts';
 import type { Completion } from '../policy/engine/types.ts';
 import type { OnnxRolloutEngine } from '../policy/engine/rollout-engine.ts';
 import type { PolicyModel } from '../policy/policy-model.ts';
@@ -21,20 +21,17 @@ import { buildCommittee, committeeDisagreement, type Committee } from '../reward
 import type { RewardModel } from '../reward/models/types.ts';
 import { problemProgram } from '../sandbox/programs.ts';
 import type { Executor, ExecResult } from '../sandbox/types.ts';
-import { spearmanOrNull } from '../util/correlation.ts';
 import { AnchorError } from '../util/errors.ts';
 import { Rng, type RngState } from '../util/rng.ts';
 import type { ArmSpec } from './arms.ts';
 import { DataLoader } from './data.ts';
 import { collectGroups, type DynamicBatch, type SampledRound } from './dynamic-sampling.ts';
-import { type AlarmState, GaoWarning, type GaoWarningState, nextAlarm } from './early-warning.ts';
-import { k3 } from './grpo.ts';
+import { k3, zeroStdGroups } from './grpo.ts';
 import { conservativeReward, parShape } from './proxy-reward.ts';
 import { GatedStep, resolveGateConfig, type GatedState } from './gated-step.ts';
 import { goldOf } from './gold.ts';
-import { LABEL_SOURCES, type LabelSource } from './label-sources.ts';
+import { LABEL_SOURCES } from './label-sources.ts';
 import { RollingMean, withinGroupSoundness } from './monitor.ts';
-import { zeroStdGroups } from './grpo.ts';
 import type { KvLogger } from './logger.ts';
 import {
   REWARD_SOURCES,
@@ -45,7 +42,8 @@ import {
   type ScoredRollouts,
 } from './reward-sources.ts';
 import { METRIC_KEYS as K, type RefitLine, type SampleLine } from './run-format.ts';
-import { SETTLEMENT_STRATEGIES, instantCount, settleCount, type Claim, type SelectionContext } from './settlement.ts';
+import type { Claim } from './settlement.ts';
+import { SettlementWindow, stepClaims, type SettlementState } from './settlement-window.ts';
 import {
   PlainUpdater,
   prepareUpdate,
@@ -83,8 +81,28 @@ export interface ArmSinks {
   gate?: (line: string) => void;
 }
 
-/** Counters and state that go into checkpoints besides weights and the RM. */
+/**
+ * Counters and state that go into checkpoints besides weights and the RM (version 2: the
+ * settlement window's state is one object; version-1 checkpoints, flat, are read by
+ * {@link migrateTrainerState}).
+ */
 export interface TrainerState {
+  version: 2;
+  step: number;
+  data: ReturnType<DataLoader['getState']>;
+  sampleRng: RngState;
+  budget: number;
+  goldBudget: number;
+  /** Recent `monitor/snd_g` values for its rolling mean. */
+  sndRecent: (number | null)[];
+  /** The settlement window, thermostat and early warning. */
+  settlement: SettlementState;
+  /** Gate loop, failure library and memory (gated arms). */
+  gate?: GatedState;
+}
+
+/** A version-1 trainer state (checkpoints written before the settlement window was its own object). */
+export interface TrainerStateV1 {
   step: number;
   data: ReturnType<DataLoader['getState']>;
   sampleRng: RngState;
@@ -93,34 +111,50 @@ export interface TrainerState {
   budget: number;
   goldBudget: number;
   settleRate: number;
-  /** Multiplier on RM-reward advantages (< 1 while adaptive settlement is alarmed). */
   rmWeight: number;
   refits: number;
-  /** Recent `monitor/snd_g` values for its rolling mean (absent in checkpoints before it existed). */
   sndRecent?: (number | null)[];
-  /** Gate loop, failure library and memory (gated arms). */
   gate?: GatedState;
-  /** Instant settlement's owed fraction of a completion (absent before it existed: 0). */
   instantCarry?: number;
-  /** Mean label of the initial base-policy label set (PAR's default centre, the early warning's base point). */
   baseMean?: number;
-  /** √KL of each step of the open window (for the window's point of the early warning). */
   windowD?: number[];
-  /** The settled-label early warning. */
-  gao?: GaoWarningState;
-  /**
-   * Its last reading, logged on every step until the next window closes (absent before it was
-   * checkpointed: null, as at a fresh start).
-   */
-  gaoReading?: GaoReadingLog;
-  /** Adaptive settlement's alarm: raised, and quiet refits since (absent before it was checkpointed: not raised). */
-  alarm?: AlarmState;
+  gao?: SettlementState['gao'];
+  gaoReading?: SettlementState['gaoReading'];
+  alarm?: SettlementState['alarm'];
 }
 
-/** The early warning's last reading as the step log reports it (`alarm/gao`, `alarm/gao_dstar`). */
-interface GaoReadingLog {
-  fired: boolean | null;
-  dStar: number | null;
+/**
+ * A checkpoint's trainer state as the current version. Version 1 kept the settlement fields flat;
+ * fields it predates take the values a fresh start has (`baseMean` and the early warning's base
+ * point from the restored RM's label set, via `fresh`).
+ */
+export function migrateTrainerState(s: TrainerState | TrainerStateV1, fresh: SettlementState): TrainerState {
+  if ('version' in s && s.version === 2) return s;
+  const v1 = s as TrainerStateV1;
+  const baseMean = v1.baseMean ?? fresh.baseMean;
+  return {
+    version: 2,
+    step: v1.step,
+    data: v1.data,
+    sampleRng: v1.sampleRng,
+    budget: v1.budget,
+    goldBudget: v1.goldBudget,
+    sndRecent: v1.sndRecent ?? [],
+    settlement: {
+      rng: v1.settleRng,
+      window: v1.window,
+      rate: v1.settleRate,
+      rmWeight: v1.rmWeight,
+      refits: v1.refits,
+      instantCarry: v1.instantCarry ?? 0,
+      baseMean,
+      windowD: v1.windowD ?? [],
+      gao: v1.gao ?? { base: baseMean, points: [] },
+      gaoReading: v1.gaoReading ?? { fired: null, dStar: null },
+      alarm: v1.alarm ?? { raised: false, quiet: 0 },
+    },
+    ...(v1.gate !== undefined ? { gate: v1.gate } : {}),
+  };
 }
 
 /** One step as it moves through the pipeline (rollout → score → update → sync → settle → log). */
@@ -143,20 +177,11 @@ interface StepRecord {
 export class ArmTrainer {
   private readonly data: DataLoader;
   private readonly sampleRng: Rng;
-  private readonly settleRng: Rng;
-  private window: Claim[] = [];
   private budget = 0;
   private goldBudget = 0;
-  private settleRate: number;
-  private rmWeight = 1;
-  private refits = 0;
   private readonly sndRolling: RollingMean;
-  private instantCarry = 0;
-  private readonly baseMean: { value: number };
-  private windowD: number[] = [];
-  private readonly gao = new GaoWarning();
-  private gaoReading: GaoReadingLog = { fired: null, dStar: null };
-  private alarm: AlarmState = { raised: false, quiet: 0 };
+  /** Settlement: the window, its choice, labels and refit, the thermostat and the early warning. */
+  readonly settlement: SettlementWindow;
   /** Milliseconds of the current step spent on RM features + predict, and on gold execution (parts of scoring). */
   private phases = { rm: 0, gold: 0 };
   /** Milliseconds the previous step's metrics record took to write (reported in this step's `perf/log_s`). */
@@ -164,7 +189,6 @@ export class ArmTrainer {
   /** The conservative ensemble's members, refreshed after every refit (`proxy.ensemble`). */
   private ensemble: { committee: Committee; refits: number } | undefined;
   private readonly rewardSource: RewardSource;
-  private readonly labelSource: LabelSource | undefined;
   /** How the arm's updates are applied: plain, or through the pre-action gate (gated arms). */
   readonly updater: Updater;
   /** Steps completed. */
@@ -178,10 +202,7 @@ export class ArmTrainer {
     const seed = c.config.seed;
     this.data = new DataLoader(c.train.length, seed);
     this.sampleRng = new Rng(seed).fork('rollout');
-    this.settleRng = new Rng(seed).fork('settlement');
     this.rewardSource = REWARD_SOURCES[c.arm.reward];
-    this.labelSource = c.arm.labels ? LABEL_SOURCES[c.arm.labels] : undefined;
-    this.settleRate = this.labelSource ? c.config.settlement.rate : 0;
     this.sndRolling = new RollingMean(c.config.metrics.snd_window);
     // Weighted refits (ridge RMs): on-policy weight, recency half-life, pairwise objective.
     const st = c.config.settlement;
@@ -197,10 +218,6 @@ export class ArmTrainer {
       halfLife: st.half_life,
       pairwise: st.objective === 'pairwise' ? st.pairwise_weight : 0,
     });
-    // At a fresh start the RM holds only the base-policy labels (restored from the checkpoint on resume).
-    const ys = c.rm.labelSet().y;
-    this.baseMean = { value: ys.reduce((a, v) => a + v, 0) / Math.max(1, ys.length) };
-    this.gao.setBase(this.baseMean.value);
     this.updater = c.arm.gate
       ? new GatedStep({
           ...this.updateParts(),
@@ -212,6 +229,37 @@ export class ArmTrainer {
           onExecuted: (n) => (this.budget += n),
         })
       : new PlainUpdater(this.updateParts());
+    this.settlement = new SettlementWindow({
+      settlement: c.config.settlement,
+      rng: new Rng(seed).fork('settlement'),
+      train: c.train,
+      rm: c.rm,
+      features: c.features,
+      labels: c.arm.labels ? LABEL_SOURCES[c.arm.labels] : undefined,
+      judge: c.judge,
+      execute: (ps, ts) => this.execute(ps, ts),
+      charge: (n) => (this.budget += n),
+      updater: this.updater,
+      disagreement: (claims, rng) =>
+        committeeDisagreement(
+          c.rm,
+          c.config.reward_model,
+          claims.map((cl) => c.features.extract(cl.text, c.train[cl.problem]!.prompt)),
+          rng,
+          { members: c.config.settlement.committee.members },
+        ),
+      // The ensemble's members follow the refit; rebuilt here so their cost counts as settlement.
+      afterRefit: async () => {
+        if (c.config.proxy.ensemble.members > 0) await this.ensembleCommittee();
+      },
+      // The window's RM quality (measured before its refit) is also a metric of the step that closes it.
+      refits: (line) => {
+        sinks.metrics.record(K.rmPairAcc, line.pairAcc ?? null);
+        sinks.metrics.record(K.rmAuc, line.auc ?? null);
+        sinks.refits(line);
+      },
+      samples: sinks.samples,
+    });
   }
 
   /** Total steps configured. */
@@ -247,8 +295,12 @@ export class ArmTrainer {
     if (update.applied) await this.c.engine.updateWeights(this.c.policy.getWeights());
     t.push(performance.now());
     const klSeq = sequenceKl(batch);
-    this.windowD.push(Math.sqrt(klSeq));
-    const settled = await this.settleStep(scored, rewards);
+    const settled = await this.settlement.add(
+      scored.step,
+      this.claimsOf(scored, rewards),
+      Math.sqrt(klSeq),
+      scored.step + 1 === this.totalSteps,
+    );
     t.push(performance.now());
     const fracZeroStd = zeroStd.filter(Boolean).length / zeroStd.length;
     const record = await this.logStep({ scored, klSeq, update, settled, t, fracZeroStd, sampling });
@@ -311,10 +363,10 @@ export class ArmTrainer {
   private rewardContext(): RewardContext {
     const cfg = this.c.config;
     const par = cfg.proxy.par;
-    const centre = par.centre ?? this.baseMean.value;
+    const centre = par.centre ?? this.settlement.baseMean;
     const shape = (r: ArrayLike<number>): number[] => Array.from(par.enabled ? parShape(r, centre, par.scale) : r);
     return {
-      rmWeight: this.rmWeight,
+      rmWeight: this.settlement.rmWeight,
       rmShare: cfg.proxy.weight,
       rmReward: async (s) => {
         const e = cfg.proxy.ensemble;
@@ -323,22 +375,7 @@ export class ArmTrainer {
         return shape(conservativeReward(await committee.predict(s.features), e.mode, e.lambda));
       },
       shapeGold: (g) => shape([g])[0]!,
-      instantChoice: async (s) => {
-        const { k, carry } = instantCount(s.texts.length, this.updater.settlementRate(this.settleRate), this.instantCarry);
-        const chosen =
-          k > 0
-            ? await SETTLEMENT_STRATEGIES[cfg.settlement.strategy].select(
-                this.claimsOf(s),
-                k,
-                this.settleRng,
-                this.selectionContext(),
-              )
-            : [];
-        // A strategy may settle more than k (`groups`: a whole group); the excess is owed back, so
-        // the total stays σ of the rollouts to within one group.
-        this.instantCarry = carry + k - chosen.length;
-        return chosen;
-      },
+      instantChoice: (s) => this.settlement.instantChoice(this.claimsOf(s)),
       execute: async (problems, texts) => (await this.execute(problems, texts)).map((r, i) => goldOf(r, problems[i]!)),
       charge: (n) => (this.budget += n),
     };
@@ -349,47 +386,24 @@ export class ArmTrainer {
    * refit from a stream forked by the refit count (so a resumed run rebuilds the same members).
    */
   private async ensembleCommittee(): Promise<Committee> {
-    if (this.ensemble?.refits !== this.refits) {
+    const refits = this.settlement.refits;
+    if (this.ensemble?.refits !== refits) {
       this.ensemble?.committee.dispose();
-      const rng = new Rng(this.c.config.seed).fork(`ensemble-${this.refits}`);
+      const rng = new Rng(this.c.config.seed).fork(`ensemble-${refits}`);
       const committee = await buildCommittee(this.c.rm, this.c.config.reward_model, rng, {
         members: this.c.config.proxy.ensemble.members,
       });
-      this.ensemble = { committee, refits: this.refits };
+      this.ensemble = { committee, refits };
     }
     return this.ensemble.committee;
   }
 
-  /** The step's completions as settlement claims. */
-  private claimsOf(s: ScoredRollouts): Claim[] {
-    const cfg = this.c.config;
-    const G = cfg.grpo.group_size;
-    return s.completions.map((c, i) => ({
-      step: s.step,
-      index: i,
-      problem: s.promptIdx[Math.floor(i / G)]!,
-      text: s.texts[i]!,
-      proxy: s.proxy[i]!,
-      gold: s.gold[i] ?? null,
-      tokens: c.tokenIds.length,
-      group: s.step * cfg.grpo.prompts_per_step + Math.floor(i / G),
-      ...(s.results?.[i]?.status !== undefined ? { status: s.results[i]!.status } : {}),
-    }));
-  }
-
-  /** Add the step to the settlement window; settle at the window end (or when the updater needs evidence). */
-  private async settleStep(s: ScoredRollouts, rewards: Rewards): Promise<number> {
-    const cfg = this.c.config;
-    const claims = this.claimsOf(s);
-    for (const { index, label } of rewards.settled ?? []) claims[index]!.label = label;
-    this.window.push(...claims);
-    // A gated arm without enough settled evidence for its gate settles every step.
-    if ((s.step + 1) % cfg.settlement.every === 0 || this.updater.needsEvidence()) return this.settle(s.step);
-    if (s.step + 1 === this.totalSteps) {
-      this.flushSamples(this.window, new Map()); // a last partial window is never settled
-      this.window = [];
-    }
-    return 0;
+  /** The step's completions as settlement claims (with the labels of those its reward source settled). */
+  private claimsOf(s: ScoredRollouts, rewards?: Rewards): Claim[] {
+    const { group_size: G, prompts_per_step: P } = this.c.config.grpo;
+    const claims = stepClaims(s, G, P);
+    for (const { index, label } of rewards?.settled ?? []) claims[index]!.label = label;
+    return claims;
   }
 
   /** Metrics of the step (and the held-out evaluation when due); returns the logged record. */
@@ -423,9 +437,10 @@ export class ArmTrainer {
     }
     log.record(K.klSeq, r.klSeq);
     log.record(K.klSqrt, Math.sqrt(r.klSeq));
-    if (this.labelSource) {
-      log.record(K.alarmGao, this.gaoReading.fired === null ? null : Number(this.gaoReading.fired));
-      log.record(K.alarmGaoPeak, this.gaoReading.dStar);
+    if (this.settlement.refitsRm) {
+      const reading = this.settlement.gaoReading;
+      log.record(K.alarmGao, reading.fired === null ? null : Number(reading.fired));
+      log.record(K.alarmGaoPeak, reading.dStar);
     }
     log.record(K.entropy, entN ? entSum / entN : 0);
     log.record(K.length, mean(completions.map((c) => c.tokenIds.length)));
@@ -434,8 +449,8 @@ export class ArmTrainer {
     log.record(K.gradNorm, last.gradNorm);
     log.record(K.lr, last.lr);
     log.record(K.settled, r.settled);
-    log.record(K.settleRate, this.updater.settlementRate(this.settleRate));
-    if (cfg.settlement.adaptive.enabled) log.record(K.rmWeight, this.rmWeight);
+    log.record(K.settleRate, this.settlement.rate);
+    if (cfg.settlement.adaptive.enabled) log.record(K.rmWeight, this.settlement.rmWeight);
     log.recordAll(r.update.metrics());
     log.record(K.budget, this.budget);
     log.record(K.goldBudget, this.goldBudget);
@@ -484,186 +499,6 @@ export class ArmTrainer {
     return this.c.executor.run(texts.map((t, i) => problemProgram(problems[i]!, t, `${problems[i]!.id}#${i}`)));
   }
 
-  /**
-   * Settle σ of the window: execute (or judge) the claims the arm's strategy chooses, measure
-   * drift and rank agreement with the RM as it stands, append the labels and refit. Arms without
-   * a label source only record the monitoring drift against gold (when gold is known) and never
-   * refit. The window's samples.jsonl lines are written here, when their settled flag and judge
-   * score are final. Returns the number of claims settled.
-   */
-  private async settle(step: number): Promise<number> {
-    const cfg = this.c.config;
-    const claims = this.window;
-    this.window = [];
-    const windowD = this.windowD.reduce((a, v) => a + v, 0) / Math.max(1, this.windowD.length);
-    this.windowD = [];
-    const golds = claims.filter((c) => c.gold !== null);
-    const windowGap = golds.length ? golds.reduce((a, c) => a + c.proxy - c.gold!, 0) / golds.length : null;
-    const rate = this.updater.settlementRate(this.settleRate);
-    if (!this.labelSource || rate <= 0) {
-      // Monitoring only: how far the (frozen) RM is from reality on this window.
-      const driftGold = golds.length ? golds.reduce((a, c) => a + Math.abs(c.proxy - c.gold!), 0) / golds.length : null;
-      const rank = spearmanOrNull(
-        golds.map((c) => c.proxy),
-        golds.map((c) => c.gold!),
-      );
-      this.sinks.refits({
-        step,
-        labels: this.c.rm.labelCount,
-        newLabels: 0,
-        drift: driftGold ?? 0,
-        driftGold,
-        judgeLabelError: null,
-        gap: windowGap,
-        rank,
-        strategy: null,
-        fit: {},
-        refit: false,
-      });
-      this.flushSamples(claims, new Map());
-      return 0;
-    }
-    // Instant settlement (hybrid reward) settled its claims as they were rolled out: refit on
-    // exactly those; otherwise the strategy chooses σ of the window now.
-    const instant = claims.filter((c) => c.label !== undefined);
-    const chosen = instant.length
-      ? instant
-      : (
-          await SETTLEMENT_STRATEGIES[cfg.settlement.strategy].select(
-            claims,
-            settleCount(claims.length, rate),
-            this.settleRng,
-            this.selectionContext(),
-          )
-        ).map((i) => claims[i]!);
-    const problems = chosen.map((c) => this.c.train[c.problem]!);
-    const texts = chosen.map((c) => c.text);
-
-    // Labels from the arm's label source (executed for anchored arms, judged for the judge arm).
-    const {
-      labels,
-      gold: goldOfChosen,
-      results,
-      judged,
-    } = instant.length
-      ? { labels: instant.map((c) => c.label!), gold: instant.map((c) => c.label!), results: undefined, judged: false }
-      : await this.labelSource.label(chosen, problems, {
-          execute: (ps, ts) => this.execute(ps, ts),
-          charge: (n) => (this.budget += n),
-          judge: this.c.judge,
-        });
-    const keep = chosen.map((_, i) => i).filter((i) => labels[i] !== null);
-    const X = keep.map((i) => this.c.features.extract(texts[i]!, problems[i]!.prompt));
-    const y = keep.map((i) => labels[i]!);
-    // Drift before the refit: the RM as it stands, on the new claims.
-    const before = X.length ? await this.c.rm.predict(X) : new Float32Array();
-    const drift = y.length ? y.reduce((a, v, j) => a + Math.abs(before[j]! - v), 0) / y.length : 0;
-    const rank = spearmanOrNull(before, y);
-    const goldKnown = keep.filter((i) => goldOfChosen[i] !== null);
-    const driftGold = goldKnown.length
-      ? goldKnown.reduce((a, i) => a + Math.abs(before[keep.indexOf(i)]! - goldOfChosen[i]!), 0) / goldKnown.length
-      : null;
-    const judgeLabelError =
-      judged && goldKnown.length
-        ? goldKnown.reduce((a, i) => a + Math.abs(labels[i]! - goldOfChosen[i]!), 0) / goldKnown.length
-        : null;
-    // The updater (the gate) learns from the settled gaps under the RM that priced them (before the refit).
-    await this.updater.settled(
-      keep.map((i, j) => ({
-        ...chosen[i]!,
-        problem: problems[i]!,
-        x: X[j]!,
-        gold: y[j]!,
-        proxy: before[j]!,
-        result: results?.[i],
-      })),
-    );
-    // The refit: labels carry their window (recency weights) and group (pairwise objective).
-    if (X.length) await this.c.rm.refit(X, y, { window: this.refits, groups: keep.map((i) => chosen[i]!.group ?? -1) });
-    this.refits++;
-    // The ensemble's members follow the refit; rebuilt here so their cost counts as settlement.
-    if (cfg.proxy.ensemble.members > 0) await this.ensembleCommittee();
-    // The settled-label early warning: this window's point (√KL, mean settled label).
-    const reading =
-      !judged && y.length ? this.gao.push(windowD, y.reduce((a, v) => a + v, 0) / y.length) : { fired: null, fit: null };
-    this.gaoReading = { fired: reading.fired, dStar: reading.fit?.dStar ?? null };
-    const after = X.length ? await this.c.rm.predict(X) : new Float32Array();
-    const fitMse = y.length ? y.reduce((a, v, j) => a + (after[j]! - v) ** 2, 0) / y.length : 0;
-    // The window's √KL and, once fitted, the early warning's curve (gao_dstar only when it turns over).
-    const gao: Record<string, number> = { d: windowD };
-    if (reading.fit)
-      Object.assign(
-        gao,
-        { gao_alpha: reading.fit.alpha, gao_beta: reading.fit.beta, gao_fired: Number(reading.fired) },
-        reading.fit.dStar !== null ? { gao_dstar: reading.fit.dStar } : {},
-      );
-    this.sinks.refits({
-      step,
-      labels: this.c.rm.labelCount,
-      newLabels: X.length,
-      drift,
-      driftGold,
-      judgeLabelError,
-      gap: windowGap,
-      rank,
-      strategy: instant.length ? 'instant' : cfg.settlement.strategy,
-      fit: { new_mse: fitMse, ...gao },
-      refit: true,
-    });
-
-    // Adaptive settlement: an alarm (drift above τ, or the settled-label early warning) raises σ
-    // and damps the RM reward for the next window; it is released after `release` quiet refits in
-    // a row (never when null), so one noisy reading does not hand the policy back to the RM.
-    const a = cfg.settlement.adaptive;
-    if (a.enabled) {
-      const fired = a.signal === 'gao' ? reading.fired === true : drift > a.tau;
-      this.alarm = nextAlarm(this.alarm, fired, a.release);
-      if (this.alarm.raised) {
-        this.settleRate = Math.min(a.max_rate, this.settleRate * a.growth);
-        this.rmWeight = a.rm_weight;
-      } else {
-        this.settleRate = cfg.settlement.rate;
-        this.rmWeight = 1;
-      }
-    }
-    // samples.jsonl: the judge's score is what the judge arm labelled its settled claims with.
-    this.flushSamples(claims, new Map(chosen.map((c, i) => [c, judged ? labels[i]! : null])));
-    return chosen.length;
-  }
-
-  /** What settlement strategies may ask about a window (computed only when asked). */
-  private selectionContext(): SelectionContext {
-    const { config: cfg, rm, features, train } = this.c;
-    return {
-      disagreement: (claims) =>
-        committeeDisagreement(
-          rm,
-          cfg.reward_model,
-          claims.map((c) => features.extract(c.text, train[c.problem]!.prompt)),
-          this.settleRng,
-          { members: cfg.settlement.committee.members },
-        ),
-    };
-  }
-
-  /** Write the samples.jsonl lines of a closed window; `settled` maps chosen claims to their judge score. */
-  private flushSamples(claims: readonly Claim[], settled: ReadonlyMap<Claim, number | null>): void {
-    for (const c of claims) {
-      this.sinks.samples({
-        step: c.step,
-        problem: this.c.train[c.problem]!.id,
-        index: c.index,
-        text: c.text,
-        tokens: c.tokens ?? 0,
-        proxy: c.proxy,
-        gold: c.gold,
-        judge: settled.get(c) ?? null,
-        settled: settled.has(c),
-        ...(c.status !== undefined ? { status: c.status } : {}),
-      });
-    }
-  }
-
   /** Held-out pass rates: greedy (one completion) and sampled (eval.samples per problem). */
   private async evaluate(): Promise<Record<string, number>> {
     const cfg = this.c.config;
@@ -689,47 +524,28 @@ export class ArmTrainer {
   getState(): TrainerState {
     const gate = this.updater.getState();
     return {
+      version: 2,
       step: this.stepsDone,
       data: this.data.getState(),
       sampleRng: this.sampleRng.getState(),
-      settleRng: this.settleRng.getState(),
-      window: structuredClone(this.window),
       budget: this.budget,
       goldBudget: this.goldBudget,
-      settleRate: this.settleRate,
-      rmWeight: this.rmWeight,
-      refits: this.refits,
       sndRecent: this.sndRolling.getState(),
-      instantCarry: this.instantCarry,
-      baseMean: this.baseMean.value,
-      windowD: [...this.windowD],
-      gao: this.gao.getState(),
-      gaoReading: { ...this.gaoReading },
-      alarm: { ...this.alarm },
+      settlement: this.settlement.getState(),
       ...(gate !== undefined ? { gate: gate as GatedState } : {}),
     };
   }
 
-  /** Restore a state from {@link getState}. */
-  setState(s: TrainerState): void {
+  /** Restore a state from {@link getState} (or a version-1 checkpoint's). */
+  setState(state: TrainerState | TrainerStateV1): void {
+    const s = migrateTrainerState(state, this.settlement.getState());
     this.stepsDone = s.step;
     this.data.setState(s.data);
     this.sampleRng.setState(s.sampleRng);
-    this.settleRng.setState(s.settleRng);
-    this.window = structuredClone(s.window);
     this.budget = s.budget;
     this.goldBudget = s.goldBudget;
-    this.settleRate = s.settleRate;
-    this.rmWeight = s.rmWeight;
-    this.refits = s.refits;
-    this.sndRolling.setState(s.sndRecent ?? []);
-    this.instantCarry = s.instantCarry ?? 0;
-    if (s.baseMean !== undefined) this.baseMean.value = s.baseMean;
-    this.windowD = [...(s.windowD ?? [])];
-    this.gao.setState(s.gao);
-    if (s.gao === undefined) this.gao.setBase(this.baseMean.value);
-    this.gaoReading = { ...(s.gaoReading ?? { fired: null, dStar: null }) };
-    this.alarm = { ...(s.alarm ?? { raised: false, quiet: 0 }) };
+    this.sndRolling.setState(s.sndRecent);
+    this.settlement.setState(s.settlement);
     this.updater.setState(s.gate);
   }
 }

@@ -6,17 +6,17 @@
  */
 import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunConfig } from '../config/run-config.ts';
+import type { RunConfig } from './run-config.ts';
 import { loadDataset } from '../datasets/formats.ts';
 import type { Problem } from '../datasets/problem.ts';
 import { isCheckpointDir, loadCheckpoint } from '../policy/checkpoint.ts';
+import type { GptConfig } from '../policy/gpt-config.ts';
 import { OnnxRolloutEngine } from '../policy/engine/rollout-engine.ts';
 import { type PolicySource, hfSource, nativeSource } from '../policy/policy-source.ts';
 import { pretrainConfigSchema } from '../policy/pretrain/config.ts';
 import { runPretrain } from '../policy/pretrain/pretrain.ts';
-import { createFeatureExtractor } from '../reward/features/registry.ts';
 import { LearnedJudge } from '../reward/judges/learned.ts';
-import { createRewardModel } from '../reward/models/index.ts';
+import { createRewardFeatures, createRewardModel } from '../reward/models/index.ts';
 import { problemProgram } from '../sandbox/programs.ts';
 import type { Executor } from '../sandbox/types.ts';
 import { generateProblems } from '../tasks/index.ts';
@@ -224,6 +224,7 @@ export async function prepareShared(
     }
   }
   let source: PolicySource;
+  let trunkConfig: GptConfig | undefined;
   if (hf) {
     const m = config.policy.model;
     source = hfSource(m.path!, {
@@ -238,16 +239,18 @@ export async function prepareShared(
     if (bc.layers !== m.layers || bc.dModel !== m.d_model || bc.heads !== m.heads || bc.context !== m.context) {
       throw new AnchorError(
         'BAD_CONFIG',
-        `policy.base ${config.policy.base} holds a ${bc.layers}x${bc.dModel} model (${bc.heads} heads, context ${bc.context}) but policy.model asks for ${m.layers}x${m.d_model} (${m.heads} heads, context ${m.context}); point policy.base elsewhere or delete the cache`,
+        `policy.base ${config.policy.base} holds a ${bc.layers}x${bc.dModel} model (${bc.heads} heads, context ${bc.context}) but policy.model asks for ${m.layers}x${m.d_model} (${m.heads} heads, context ${m.context}); set policy.base to a new directory (e.g. runs/.cache/base-NAME) to pretrain a base of that shape there`,
       );
     }
     basePassRate ??= typeof base.meta?.passRate === 'number' ? (base.meta.passRate as number) : null;
     cpSync(config.policy.base, p.base, { recursive: true });
     source = nativeSource(p.base);
+    trunkConfig = bc;
   }
 
   // --- initial RM: fitted once on executed base-policy samples ----------------------------------
   const served = source.base();
+  const trunk = trunkConfig ? { config: trunkConfig, weights: served.weights } : undefined;
   const engine = await OnnxRolloutEngine.fromWeights(served.serving, served.weights, {
     tokenizer: source.promptTokenizer(config.policy.prompt),
     eosTokenId: source.tokenizer.eosId,
@@ -258,8 +261,12 @@ export async function prepareShared(
     const n = config.reward_model.initial_samples;
     log(`initial reward model: sampling and executing ${n} base-policy completions`);
     const labelled = await labelledSamples(engine, train, n, root.fork('initial-rm'), config.policy.sampling, executor);
-    const fx = createFeatureExtractor(config.reward_model.features);
-    const rm = createRewardModel(config.reward_model);
+    const fx = createRewardFeatures(config.reward_model, {
+      tokenizer: source.tokenizer,
+      context: trunk?.config.context ?? config.policy.model.context,
+    });
+    // The transformer RM starts from the base policy's own trunk (built-in GPT policies).
+    const rm = createRewardModel(config.reward_model, trunk ? { trunk } : {});
     const X = labelled.map((l) => fx.extract(l.text, l.problem.prompt));
     const y = labelled.map((l) => l.gold);
     await rm.fit(X, y);

@@ -240,6 +240,9 @@ export const settlementConfigSchema = z
   .strict();
 
 /** Which rollouts are executed for the gold metrics (never for training, except the execution arm). */
+/** A validated `settlement:` section. */
+export type SettlementConfig = z.output<typeof settlementConfigSchema>;
+
 export const metricsConfigSchema = z
   .object({
     gold: z

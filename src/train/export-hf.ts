@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { runConfigSchema } from '../config/run-config.ts';
+import { runConfigSchema } from './run-config.ts';
 import { writeHfDir } from '../policy/hf/hf-dir.ts';
 import { hfSource } from '../policy/policy-source.ts';
 import { initTf } from '../tf/backend.ts';

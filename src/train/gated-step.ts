@@ -9,13 +9,13 @@
  * verified by executing it again. MODIFY refits the RM on the verified failures (hard examples),
  * re-scores the step's completions and recomputes the update, which is gated again (capped).
  *
- * What commits (README "Verified before acting"): AUTHORIZE, and ESCALATE unless
+ * What commits (docs/gate.md): AUTHORIZE, and ESCALATE unless
  * `gate.escalation.pause` — with u = +Infinity until `gate.min_settled` gaps are settled, a
  * strict reading would never let the arm train before its first few windows; instead ESCALATE
  * raises settlement and probe depth, and (`gate.training.settle_until_evidence`) the arm settles
  * every step until the gate has its evidence. DENY, MODIFY (after its retries) and WAIT never commit.
  */
-import type { RunConfig } from '../config/run-config.ts';
+import type { RunConfig } from './run-config.ts';
 import type { Problem } from '../datasets/problem.ts';
 import {
   countNonFinite,

@@ -20,7 +20,7 @@ interface LabelContext {
 }
 
 /** Labels of the settled claims. */
-interface Labels {
+export interface Labels {
   /** The refit label of each claim (null = no label, left out of the refit). */
   labels: (number | null)[];
   /** Executed gold of each claim where known (for drift against reality). */
@@ -64,6 +64,19 @@ export const LABEL_SOURCES = {
     },
   },
 } satisfies Record<string, LabelSource>;
+
+/**
+ * The labels of claims the reward source settled as they were rolled out (instant settlement):
+ * each claim carries its executed label, already charged, so nothing is executed again. Not a
+ * choice in a config: the settlement window uses it for a window whose claims arrived labelled.
+ */
+export const INSTANT_LABELS: LabelSource = {
+  usesJudge: false,
+  label: (claims) => {
+    const labels = claims.map((c) => c.label ?? null);
+    return Promise.resolve({ labels, gold: labels, judged: false });
+  },
+};
 
 /** A label-source name. */
 export type LabelSourceName = keyof typeof LABEL_SOURCES;

@@ -73,6 +73,15 @@ export const METRIC_KEYS = {
   alarmGao: 'alarm/gao',
   /** The fitted peak d* of that curve (null while it does not turn over). */
   alarmGaoPeak: 'alarm/gao_dstar',
+  /**
+   * RM quality at a settlement window (logged on the window's last step, null elsewhere): the
+   * RM's within-group pairwise accuracy on the window's settled labels, measured before the refit
+   * that adds them (out of sample); on arms that never refit, on the window's gold. See
+   * reward/models/ranking-quality.ts.
+   */
+  rmPairAcc: 'rm/pair_acc',
+  /** The same window's concordance (AUC) of the RM score with the labels over all pairs. */
+  rmAuc: 'rm/auc',
   /** Mean per-token entropy of the sampling policy. */
   entropy: 'policy/entropy',
   /** Mean completion length in tokens. */
@@ -218,10 +227,21 @@ export interface RefitLine {
    * fewer than 3 claims or no variance.
    */
   rank?: number | null;
+  /**
+   * The RM's within-group pairwise accuracy and AUC on the settled labels, before the refit (on
+   * monitoring lines: on the window's gold). Null without a pair of different labels.
+   */
+  pairAcc?: number | null;
+  auc?: number | null;
   /** Settlement strategy that chose the sample (null on monitoring lines). */
   strategy?: string | null;
   /** RM fit diagnostics (e.g. train MSE). */
   fit: Record<string, number>;
+  /**
+   * Wall times of the window in seconds (`refit_s`: the RM refit alone); like the metrics'
+   * `perf/*` keys, the only part of a line a resumed run does not reproduce.
+   */
+  perf?: Record<string, number>;
   /** False for arms whose RM is never refitted (the line then only monitors drift against gold). */
   refit: boolean;
 }

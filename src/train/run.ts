@@ -8,13 +8,13 @@
  * forkArm, finishRun, StopSignals) are exported for `sweep`, which runs many such run
  * directories through one queue.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import PQueue from 'p-queue';
 import { configDiff, describeChange } from '../config/diff.ts';
-import { loadRunConfig, runConfigSchema, type RunConfig } from '../config/run-config.ts';
+import { loadRunConfig, runConfigSchema, type RunConfig } from './run-config.ts';
 import { parseConfig } from '../config/validate.ts';
 import { createExecutorFromConfig } from '../sandbox/index.ts';
 import { initTf } from '../tf/backend.ts';
@@ -117,12 +117,26 @@ export async function trainRun(opts: TrainOptions): Promise<string> {
   const runDir = resolve(opts.out ?? join('runs', config.name));
   checkOutDir(runDir, opts.out === undefined ? 'run directory' : '--out');
   const tfBackend = await initTf(opts.log);
+  const existed = existsSync(runDir);
   const lock = claimNewRunDir(runDir, opts.force, opts.log);
+  // After the claim the directory holds our lock and nothing else (new, empty, or emptied by
+  // --force), so whatever else appears before the arms start is this command's own.
+  const ours = (n: string) => n !== LOCK_FILE;
+  let armsStarted = false;
+  let failedStart = false;
   try {
     const manifest = writeNewManifest(runDir, config, tfBackend);
-    await runArms(runDir, config, manifest, undefined, opts);
+    await runArms(runDir, config, manifest, undefined, { ...opts, onArmsStarting: () => (armsStarted = true) });
+  } catch (err) {
+    // A start that failed before any arm ran (a base model that does not load, a dataset the
+    // shared assets cannot use) is not a run: take back what it wrote so the same command can
+    // be rerun without --force.
+    failedStart = !armsStarted;
+    if (failedStart) for (const n of readdirSync(runDir).filter(ours)) rmSync(join(runDir, n), { recursive: true, force: true });
+    throw err;
   } finally {
     lock.release();
+    if (failedStart && !existed && readdirSync(runDir).length === 0) rmdirSync(runDir);
   }
   return runDir;
 }
@@ -405,7 +419,14 @@ async function runArms(
   config: RunConfig,
   manifest: RunManifest,
   only: string | undefined,
-  opts: { summarize?: RunSummarizer; onFinished?: (runDir: string) => Promise<void>; log?: (l: string) => void; queue?: string },
+  opts: {
+    summarize?: RunSummarizer;
+    onFinished?: (runDir: string) => Promise<void>;
+    log?: (l: string) => void;
+    queue?: string;
+    /** Called once the shared assets are ready and the arms are about to start. */
+    onArmsStarting?: () => void;
+  },
 ): Promise<void> {
   const progress = new RunProgress();
   const log = (l: string) => (opts.log ? opts.log(l) : progress.log(l));
@@ -418,6 +439,7 @@ async function runArms(
     const todo = unfinishedArms(runDir, config, only);
     const queue = new PQueue({ concurrency: config.concurrency });
     signals.armsStarting(() => queue.clear());
+    opts.onArmsStarting?.();
     await trainArms(runDir, config, manifest, todo, queue, progress, log, opts);
   } finally {
     signals.dispose();

@@ -113,5 +113,37 @@ export function expandSweepDirs(dirs: readonly string[]): string[] {
 /** Seeds when `--seeds` is not given: enough for a standard error. */
 export const DEFAULT_SEEDS = 3;
 
+/**
+ * The seeds of a sweep from `--seeds`: a count N (the config's seed and the N − 1 after it), an
+ * explicit list `0,3,7`, or an inclusive range `10..19`. Seeds are distinct integers ≥ 0, in the
+ * order given.
+ */
+export function parseSeeds(spec: number | string | readonly number[], configSeed: number): number[] {
+  const bad = (why: string) =>
+    new AnchorError('BAD_ARGUMENT', `--seeds ${JSON.stringify(spec)}: ${why} (a count N, a list 0,3,7 or a range 10..19)`);
+  let seeds: number[];
+  if (typeof spec === 'number' || (typeof spec === 'string' && /^\s*\d+\s*$/.test(spec))) {
+    const n = Number(spec);
+    if (!(Number.isInteger(n) && n >= 1))
+      throw new AnchorError('BAD_ARGUMENT', `--seeds must be a positive integer, got ${spec}`);
+    return Array.from({ length: n }, (_, i) => configSeed + i);
+  }
+  if (typeof spec === 'string') {
+    const range = /^\s*(\d+)\s*\.\.\s*(\d+)\s*$/.exec(spec);
+    if (range) {
+      const [a, b] = [Number(range[1]), Number(range[2])];
+      if (b < a) throw bad('the range is empty');
+      seeds = Array.from({ length: b - a + 1 }, (_, i) => a + i);
+    } else {
+      const parts = spec.split(',').map((p) => p.trim());
+      if (parts.some((p) => !/^\d+$/.test(p))) throw bad('not a list of non-negative integers');
+      seeds = parts.map(Number);
+    }
+  } else seeds = [...spec];
+  if (seeds.length === 0 || seeds.some((s) => !(Number.isSafeInteger(s) && s >= 0))) throw bad('seeds are integers ≥ 0');
+  if (new Set(seeds).size !== seeds.length) throw bad('a seed is repeated');
+  return seeds;
+}
+
 /** The run-config sections an arm overlay (so a sweep's grid axis) may set. */
 export const SWEEP_SECTIONS = ['grpo', 'settlement', 'proxy', 'gate', 'eval'] as const;

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { checkKeyPath, keysAt, overrideValue, schemaAt, setPath } from '../config/overrides.ts';
-import { runConfigSchema } from '../config/run-config.ts';
+import { runConfigSchema } from './run-config.ts';
 import { AnchorError } from '../util/errors.ts';
 import { SWEEP_SECTIONS } from './sweep-format.ts';
 import { ARM_REGISTRY, type armDefinitionSchema } from './arms.ts';

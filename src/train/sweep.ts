@@ -10,7 +10,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import PQueue from 'p-queue';
-import { loadRunConfig, runConfigSchema, type RunConfig } from '../config/run-config.ts';
+import { loadRunConfig, runConfigSchema, type RunConfig } from './run-config.ts';
 import { configDiff, describeChange } from '../config/diff.ts';
 import { parseConfig } from '../config/validate.ts';
 import { initTf } from '../tf/backend.ts';
@@ -32,7 +32,15 @@ import {
   type RunSummarizer,
 } from './run.ts';
 import { checkForceTarget, checkOutDir, emptyDir, LOCK_FILE, lockDir, type RunLock } from './run-dir.ts';
-import { DEFAULT_SEEDS, SWEEP_FILE, isSweepDir, readSweepRecord, seedDirName, type SweepRecord } from './sweep-format.ts';
+import {
+  DEFAULT_SEEDS,
+  SWEEP_FILE,
+  isSweepDir,
+  parseSeeds,
+  readSweepRecord,
+  seedDirName,
+  type SweepRecord,
+} from './sweep-format.ts';
 import { cellArm, checkArmBase, gridCells, parseGrid, parseReferences } from './sweep-grid.ts';
 
 /** Options of {@link sweepRun} (the flags of `anchor-rl sweep`). */
@@ -41,8 +49,11 @@ export interface SweepOptions {
   sets?: string[];
   /** `KEY=V1,V2,...` axes; none: the sweep trains the `references` alone (a comparison of registry arms over seeds). */
   grids: string[];
-  /** Number of seeds: config.seed, config.seed + 1, ... Default {@link DEFAULT_SEEDS}. */
-  seeds?: number;
+  /**
+   * The seeds: a count N (config.seed, config.seed + 1, ...), an explicit list, or a `--seeds`
+   * text (`10`, `0,3,7`, `10..19`; see {@link parseSeeds}). Default {@link DEFAULT_SEEDS}.
+   */
+  seeds?: number | string | readonly number[];
   /** The arm every cell extends. Default `anchored`. */
   arm?: string;
   /** `frozen,execution` (default) or `none`. */
@@ -77,10 +88,7 @@ export function planSweep(opts: SweepOptions): SweepPlan {
   const cells = gridCells(axes);
   const armBase = checkArmBase(opts.arm ?? 'anchored');
   const references = parseReferences(opts.references ?? 'frozen,execution');
-  const nSeeds = opts.seeds ?? DEFAULT_SEEDS;
-  if (!(Number.isInteger(nSeeds) && nSeeds >= 1))
-    throw new AnchorError('BAD_ARGUMENT', `--seeds must be a positive integer, got ${nSeeds}`);
-  const seeds = Array.from({ length: nSeeds }, (_, i) => config.seed + i);
+  const seeds = parseSeeds(opts.seeds ?? DEFAULT_SEEDS, config.seed);
   const arms = [...references, ...cells.map((c) => cellArm(c, armBase))];
   if (arms.length === 0)
     throw new AnchorError(

@@ -4,7 +4,7 @@
  * commits every update; the gated arm's updater (./gated-step.ts) commits only what its gate
  * lets through.
  */
-import type { RunConfig } from '../config/run-config.ts';
+import type { RunConfig } from './run-config.ts';
 import type { Completion } from '../policy/engine/types.ts';
 import {
   buildCompletionBatch,

@@ -9,6 +9,8 @@ export type ErrorCode =
   | 'BAD_ARGUMENT'
   | 'BAD_DATASET'
   | 'BAD_MODEL'
+  /** A malformed request to `anchor-rl serve` (HTTP 400). */
+  | 'BAD_REQUEST'
   | 'NOT_FOUND'
   | 'UNSUPPORTED'
   | 'RUN_FAILED'

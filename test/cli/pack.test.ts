@@ -1,7 +1,9 @@
 /**
  * The CLI as users get it. The checkout's CLI started from another directory, and the npm
  * package: `npm pack` (which builds dist/ through `prepare`), the tarball installed into an empty
- * directory, its `anchor-rl` run from a directory outside both. Each `train` forks an arm process
+ * directory, its `anchor-rl` run from a directory outside both — and from an empty directory on
+ * the embedded defaults, which must start from the shipped base policy (models/base-synthetic-js)
+ * instead of pretraining one there. Each `train` forks an arm process
  * and sandbox workers, so a child that finds its loader or files only from the checkout's root fails
  * here. The install draws on the local npm cache first (`--prefer-offline`); when npm cannot
  * install at all the packaged tests skip with a printed reason (and fail under CI).
@@ -12,7 +14,17 @@
  * it is rebuilt with `npm rebuild isolated-vm`.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +54,48 @@ const tinyTrain = (out: string) => [
   out,
 ];
 writeFileSync(join(elsewhere, 'smoke.yaml'), readFileSync(resolve(repoRoot, 'configs/smoke.yaml')));
+
+/**
+ * A smoke run of the embedded defaults (no --config) from an empty directory, shrunk by `--set`
+ * but with the default model and task: it must start from the package's shipped base, not
+ * pretrain one into the working directory.
+ */
+const defaultsSmoke = [
+  'train',
+  '--set',
+  'arms=[execution]',
+  '--set',
+  'grpo.steps=2',
+  '--set',
+  'grpo.prompts_per_step=2',
+  '--set',
+  'grpo.group_size=2',
+  '--set',
+  'task.train=32',
+  '--set',
+  'task.eval=8',
+  '--set',
+  'reward_model.initial_samples=16',
+  '--set',
+  'eval.every=0',
+  '--set',
+  'checkpoint.every=2',
+  '--set',
+  'concurrency=1',
+  '--out',
+  'runs/smoke',
+];
+
+/** The empty-directory smoke in `cwd` finished from the shipped base and wrote nothing else there. */
+function expectShippedBaseSmoke(r: CliResult, cwd: string): void {
+  expect(r.code, r.stderr.slice(-4000)).toBe(0);
+  expect(r.stderr).not.toMatch(/pretraining/);
+  expect(readdirSync(cwd)).toEqual(['runs']);
+  expect(readdirSync(join(cwd, 'runs'))).toEqual(['smoke']); // no runs/.cache: nothing was pretrained
+  const manifest = JSON.parse(readFileSync(join(cwd, 'runs', 'smoke', 'manifest.json'), 'utf8'));
+  expect(manifest.endedAt).toBeTruthy();
+  expect(manifest.config.policy.base).toMatch(/models[\\/]base-synthetic-js$/);
+}
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** Run npm in `cwd`, without the `npm_*` variables of an enclosing `npm test` (its local prefix is the checkout). */
@@ -93,6 +147,12 @@ describe('the checkout CLI started outside the checkout', () => {
     const out = join(work, 'checkout-run');
     expectFinishedRun(runCli(tinyTrain(out), { cwd: elsewhere, timeoutMs: 600_000 }), out);
   }, 700_000);
+
+  it('the embedded defaults from an empty directory start from the shipped base', () => {
+    const empty = join(work, 'empty-checkout');
+    mkdirSync(empty);
+    expectShippedBaseSmoke(runCli(defaultsSmoke, { cwd: empty, timeoutMs: 600_000 }), empty);
+  }, 700_000);
 });
 
 describe('the packed and installed CLI', () => {
@@ -139,6 +199,10 @@ describe('the packed and installed CLI', () => {
       'sandbox/snapshot.js',
       'sandbox/python/harness.py',
       'configs/smoke.yaml',
+      'configs/default.yaml',
+      'models/base-synthetic-js/model.safetensors',
+      'models/base-synthetic-js/config.json',
+      'models/base-synthetic-js/char-vocab.json',
     ])
       expect(packed).toContain(f);
     expect(packed.filter((f) => /^(src|test|bench|support|runs|docs)\//.test(f) || f.endsWith('.ts'))).toEqual([]);
@@ -157,5 +221,29 @@ describe('the packed and installed CLI', () => {
     const out = join(work, 'packed-run');
     const r = spawnSync(bin, tinyTrain(out), { cwd: elsewhere, encoding: 'utf8', timeout: 600_000 });
     expectFinishedRun({ code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr }, out);
+  }, 700_000);
+
+  it('the embedded defaults from an empty directory start from the shipped base, and the packed configs find it', (ctx) => {
+    if (!bin) return ctx.skip();
+    const empty = join(work, 'empty-packed');
+    mkdirSync(empty);
+    const r = spawnSync(bin, defaultsSmoke, { cwd: empty, encoding: 'utf8', timeout: 600_000 });
+    expectShippedBaseSmoke({ code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr }, empty);
+    const shipped = join(prefix, 'node_modules', 'anchor-rl', 'models', 'base-synthetic-js');
+    expect(realpathSync(JSON.parse(readFileSync(join(empty, 'runs', 'smoke', 'manifest.json'), 'utf8')).config.policy.base)).toBe(
+      realpathSync(shipped),
+    );
+    // The packaged default config names the shipped base relative to itself.
+    const show = spawnSync(
+      bin,
+      ['config', 'show', '--config', join(prefix, 'node_modules', 'anchor-rl', 'configs', 'default.yaml')],
+      {
+        cwd: empty,
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
+    expect(show.status, show.stderr).toBe(0);
+    expect(show.stdout).toContain(`base: ${shipped}`);
   }, 700_000);
 });

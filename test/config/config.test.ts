@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../../src/config/load.ts';
 import { applyOverrides, leafKind, parseOverrides } from '../../src/config/overrides.ts';
-import { loadRunConfig, runConfigSchema } from '../../src/config/run-config.ts';
+import { loadRunConfig, runConfigSchema } from '../../src/train/run-config.ts';
 import { runCli } from '../helpers/cli.ts';
 import { errorOf } from '../helpers/errors.ts';
 

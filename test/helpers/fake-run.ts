@@ -230,6 +230,9 @@ export function writeFakeRun(dir: string, opts: FakeRunOptions = {}): FakeRun {
           driftGold: r6(0.05 + 0.5 * gap),
           judgeLabelError: spec.labels === 'judge' ? r6(0.1 + 0.01 * k) : null,
           gap: r6(gap),
+          // The RM's out-of-sample ranking quality degrades as the gap opens.
+          pairAcc: r6(0.8 - 0.5 * gap),
+          auc: r6(0.85 - 0.4 * gap),
           fit: isRefit ? { mse: 0.05 } : {},
           // Arms whose RM never refits still log the monitoring drift against gold.
           refit: isRefit,

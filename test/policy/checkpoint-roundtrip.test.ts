@@ -78,10 +78,12 @@ describe('safetensors', () => {
   it('rejects malformed files with BAD_MODEL', () => {
     expect(() => decodeSafetensors(new Uint8Array(3))).toThrow(/too short/);
     const good = encodeSafetensors(new Map([['a', { shape: [4], data: new Float32Array(4) }]]));
-    expect(() => decodeSafetensors(good.subarray(0, good.length - 4))).toThrow(/data_offsets/);
+    expect(() => decodeSafetensors(good.subarray(0, good.length - 4))).toThrow(/truncated: tensor 'a' ends at data byte 16/);
     const bogus = new Uint8Array(16);
     new DataView(bogus.buffer).setBigUint64(0, 1000n, true);
-    expect(() => decodeSafetensors(bogus)).toThrow(/exceeds/);
+    expect(() => decodeSafetensors(bogus)).toThrow(/truncated: the header says 1000 header bytes/);
+    new DataView(bogus.buffer).setBigUint64(0, 200_000_000n, true);
+    expect(() => decodeSafetensors(bogus)).toThrow(/exceeds the 100,000,000-byte limit/);
   });
 });
 

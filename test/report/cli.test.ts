@@ -73,7 +73,7 @@ describe('anchor-rl report', () => {
     const html = readFileSync(out, 'utf8');
     expect(externalRefs(html)).toEqual([]);
     expect(html).not.toMatch(/<script/i);
-    expect(html.match(/<figure id="chart-/g)).toHaveLength(7);
+    expect(html.match(/<figure id="chart-/g)).toHaveLength(8);
     expect(html).toContain('rolling mean over 5 steps');
   });
 });

@@ -90,6 +90,16 @@ describe('compareRuns on one complete run (noise-free closed forms, 100 steps, w
     expect(val(t, 'frozen', 'judgeError')).toBeNull();
   });
 
+  it('RM pair accuracy and AUC are the means over the windows of the refits lines', () => {
+    const fake2 = writeFakeRun(fresh(), { steps: 100 });
+    const t2 = compareRuns([fake2.dir], { window: 25 });
+    for (const arm of FAKE_ARMS) {
+      const refits = fake2.arms[arm]!.refits;
+      expect(val(t2, arm, 'rmPairAcc')).toBeCloseTo(mean(refits.map((r) => r.pairAcc as number)), 12);
+      expect(val(t2, arm, 'rmAuc')).toBeCloseTo(mean(refits.map((r) => r.auc as number)), 12);
+    }
+  });
+
   it('drift–gap Spearman: judge drift rises with its gap (ρ = 1)', () => {
     // Judge gap = 0.25 s/T grows by ~0.06 per window; drift = 0.05 + gap/2 ± 0.004 keeps the order.
     expect(val(t, 'judge', 'driftGapSpearman')).toBeCloseTo(1, 12);
@@ -269,13 +279,13 @@ describe('Markdown and CSV', () => {
     const c1 = formatCompareCsv(one).trim().split('\n');
     expect(c1).toHaveLength(5);
     expect(c1[0]).toBe(
-      'arm,runs,incomplete,steps,finalGold,peakGold,peakStep,finalProxy,gap,kl,sqrtKl,heldOut,goldRatio,length,entropy,refits,settledLabels,execBudget,execFraction,judgeError,gaoAlpha,gaoBeta,gaoDStar,gaoTurn,driftGapSpearman,sndGapSpearman,rankGapSpearman,driftLead,sndLead,rankLead,gaoLead',
+      'arm,runs,incomplete,steps,finalGold,peakGold,peakStep,finalProxy,gap,kl,sqrtKl,heldOut,goldRatio,length,entropy,refits,settledLabels,execBudget,execFraction,judgeError,rmPairAcc,rmAuc,gaoAlpha,gaoBeta,gaoDStar,gaoTurn,driftGapSpearman,sndGapSpearman,rankGapSpearman,driftLead,sndLead,rankLead,gaoLead',
     );
-    for (const l of c1) expect(l.split(',')).toHaveLength(31);
+    for (const l of c1) expect(l.split(',')).toHaveLength(33);
     expect(c1[1]!.split(',')[4]).toBe(String(val(one, 'frozen', 'finalGold')));
     const c2 = formatCompareCsv(two).trim().split('\n');
     expect(c2[0]).toContain('finalGold,finalGold_se');
-    for (const l of c2) expect(l.split(',')).toHaveLength(3 + 2 * 28);
+    for (const l of c2) expect(l.split(',')).toHaveLength(3 + 2 * 30);
   });
 
   it('rejects a bad window', () => {

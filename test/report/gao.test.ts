@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compareRuns, formatCompareMarkdown } from '../../src/report/compare.ts';
-import { gaoChart } from '../../src/report/charts.ts';
+import { renderSvg } from '../../src/report/charts.ts';
+import { GAO_REFERENCE_COLOR, gaoChart } from '../../src/report/gao-chart.ts';
 import { armGaoFit, gaoPoints } from '../../src/report/gao.ts';
 import { METRIC_KEYS as K } from '../../src/train/run-format.ts';
 import { gaoPredict } from '../../src/util/gao-fit.ts';
@@ -32,11 +33,31 @@ describe('Gao fits of an arm (report)', () => {
     expect(g.points[0]!.d).toBeCloseTo(1, 12);
     expect(g.approximate).toBe(true);
   });
-  it('the chart has a point per step and a fitted curve per arm', () => {
-    const c = gaoChart([{ name: 'a', data: [{ metrics }] }], new Map([['a', '#123456']]));
-    const layers = (c.spec as unknown as { layer: { data: { values: unknown[] } }[] }).layer;
-    expect(layers[0]!.data.values).toHaveLength(120);
-    expect(layers[1]!.data.values.length).toBeGreaterThan(10);
+  it('the chart has a point per step and a fitted curve per arm, one panel per arm with the reference fit in each', async () => {
+    const other = metrics.map((m) => ({ ...m, [K.gold]: (m[K.gold] as number) * 0.5 }));
+    const c = gaoChart(
+      [
+        { name: 'a', data: [{ metrics }] },
+        { name: 'b', data: [{ metrics: other }] },
+      ],
+      new Map([
+        ['a', '#123456'],
+        ['b', '#654321'],
+      ]),
+      { reference: 'a' },
+    );
+    const spec = c.spec as unknown as { facet: { field: string }; data: { values: { arm: string; kind: string }[] } };
+    expect(spec.facet.field).toBe('arm');
+    const rows = (arm: string, kind: string) => spec.data.values.filter((v) => v.arm === arm && v.kind === kind);
+    expect(rows('a', 'step')).toHaveLength(120);
+    expect(rows('a', 'fit').length).toBeGreaterThan(10);
+    // The reference arm's curve is repeated in the other panels, not in its own.
+    expect(rows('b', 'reference')).toHaveLength(rows('a', 'fit').length);
+    expect(rows('a', 'reference')).toHaveLength(0);
+    expect(c.caption).toMatch(/the a arm's fit, for reference/);
+    const svg = await renderSvg(c.spec);
+    expect(svg).toContain('stroke="#123456"');
+    expect(svg).toContain(`stroke="${GAO_REFERENCE_COLOR}"`);
   });
 });
 

@@ -39,9 +39,19 @@ describe('the Snd@G chart', async () => {
     const res = await writeReport(fake.dir, join(root, 'snd-out', 'report.html'), { window: 5 });
     const html = readFileSync(res.path, 'utf8');
     const figures = [...html.matchAll(/<figure id="chart-([\w-]+)"[^>]*>([\s\S]*?)<\/figure>/g)];
-    expect(figures.map((f) => f[1])).toEqual(['proxy-gold', 'gold', 'gap', 'kl', 'gold-kl', 'length', 'entropy', 'snd']);
+    expect(figures.map((f) => f[1])).toEqual([
+      'proxy-gold',
+      'gold',
+      'gap',
+      'kl',
+      'gold-kl',
+      'length',
+      'entropy',
+      'snd',
+      'rm-quality',
+    ]);
     for (const arm of FAKE_ARMS)
-      expect(figures.at(-1)![2]).toMatch(new RegExp(`aria-label="[^"]*arm: ${arm}[;"][^>]*aria-roledescription="line mark"`));
+      expect(figures.at(-2)![2]).toMatch(new RegExp(`aria-label="[^"]*arm: ${arm}[;"][^>]*aria-roledescription="line mark"`));
   });
 });
 
@@ -58,9 +68,10 @@ describe('writeReport', async () => {
     expect(res.bytes).toBe(Buffer.byteLength(html));
   });
 
-  it('holds the seven charts as inline SVG with a line in each arm’s colour', () => {
+  it('holds the eight charts as inline SVG with a line in each arm’s colour', () => {
     const figures = [...html.matchAll(/<figure id="chart-([\w-]+)"[^>]*>([\s\S]*?)<\/figure>/g)];
-    expect(figures.map((f) => f[1])).toEqual(['proxy-gold', 'gold', 'gap', 'kl', 'gold-kl', 'length', 'entropy']);
+    // rm-quality: the fake refits lines carry the RM's pair accuracy and AUC per window.
+    expect(figures.map((f) => f[1])).toEqual(['proxy-gold', 'gold', 'gap', 'kl', 'gold-kl', 'length', 'entropy', 'rm-quality']);
     const colors = armColors(fake.manifest.arms);
     for (const [, id, body] of figures) {
       expect(body, id).toMatch(/<svg[^>]*class="marks"/);

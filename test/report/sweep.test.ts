@@ -50,6 +50,7 @@ function table(
     incompleteArms: incomplete,
     emptyArms: [],
     warnings: [],
+    statistics: null,
   };
 }
 
@@ -184,6 +185,11 @@ describe('a sweep directory of fake seed runs', async () => {
     const md = readFileSync(res.compareMd, 'utf8');
     expect(md).toMatch(/^\| rate-0\.1 \| 50 \| \d\.\d{3} ± \d\.\d{3} \|/m);
     expect(md).toContain('2 runs (fake-seed0 seed 0, fake-seed1 seed 1)');
+    // Interval estimates over the two seeds, every arm paired with the execution arm.
+    expect(json.statistics?.reference).toBe('execution');
+    expect(json.statistics!.measures[0]!.arms.map((a) => a.arm)).toEqual(arms);
+    expect(md).toMatch(/^## Over seeds$/m);
+    expect(md).toMatch(/^\| rate-0\.1 \| +2 \| [\d.]+, [\d.]+ \| [\d.]+ \[[\d.]+, [\d.]+\] \|/m);
   });
 
   it('sweep.md has the knob table and the arms', () => {
@@ -194,6 +200,10 @@ describe('a sweep directory of fake seed runs', async () => {
     expect(md).toMatch(/^\| rate-0\.2 \| 0\.2 \| n\/a \| 160 \| \d\.\d{3} ± \d\.\d{3} \| \d\.\d{2} \|/m);
     expect(md).toMatch(/^\| execution \(reference\) \| — \| — \| 1600 \| [\d.]+ ± [\d.]+ \| 1\.00 \|/m);
     expect(md).toMatch(/^## All arms$/m);
+    // The fake arms' RM quality falls as their gap opens: ranked against their gold ratios.
+    expect(md).toMatch(
+      /^RM ranking quality vs gold ratio across 3 arms \(execution-reward arms left out\): Spearman ρ = -?\d\.\d\d for the within-group pairwise accuracy/m,
+    );
   });
 
   it('report.html is self-contained and holds the knob chart with a line and two reference rules', async () => {
@@ -210,6 +220,11 @@ describe('a sweep directory of fake seed runs', async () => {
     expect(gap![1]).toMatch(/<svg[^>]*class="marks"/);
     expect(gap![1]).toMatch(/frozen: gap [\d.]+ ± [\d.]+ \(budget 0\)/);
     expect(html).toContain('<a href="seed-0/report.html">');
+    const intervals = html.match(/<figure id="chart-seed-intervals"[^>]*>([\s\S]*?)<\/figure>/);
+    expect(intervals).not.toBeNull();
+    expect(intervals![1]).toMatch(/<svg[^>]*class="marks"/);
+    expect(html).toMatch(/<h3>P\(row &gt; column\) on final gold/);
+    expect(html).toMatch(/<figure id="chart-rm-quality"[^>]*>[\s\S]*?<svg[^>]*class="marks"/);
     // `report SWEEP_DIR --out elsewhere` links the seed reports relative to where it is written.
     const other = await writeSweepReport(dir, join(root, 'elsewhere', 'r.html'));
     expect(readFileSync(other.path, 'utf8')).toContain('<a href="../sweep/seed-1/report.html">');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { tokenizeJs } from '../../src/reward/features/js-tokenize.ts';
 import { AST_EXTRA_FEATURES, ESTREE_TYPES, LENGTH_FEATURES, jsSurfaceExtractor } from '../../src/reward/features/js-surface.ts';
 import { createFeatureExtractor, featureExtractorNames } from '../../src/reward/features/registry.ts';
+import { ASCII_CHARS, CharTokenizer } from '../../src/policy/tokenizer/index.ts';
 
 const PROMPT = '// f(1) = 2\nfunction f(x) {\n';
 const GOOD = '  return x * 2;\n}';
@@ -75,11 +76,12 @@ describe('js-ast', () => {
 });
 
 describe('registry', () => {
-  it('has all six extractors with the DSL dimensions of the spec', () => {
+  it('has all seven extractors with the DSL dimensions of the spec', () => {
     expect(featureExtractorNames().sort()).toEqual([
       'dsl6',
       'js-ast',
       'js-surface',
+      'policy-tokens',
       'py-surface',
       'richdsl-strong',
       'richdsl-weak',
@@ -91,5 +93,19 @@ describe('registry', () => {
     expect(v[0]).toBe(2); // count of A
     expect(v[42]).toBe(3); // length
     expect(() => createFeatureExtractor('nope')).toThrow(/unknown feature extractor/);
+  });
+});
+
+describe('policy-tokens', () => {
+  const tokenizer = new CharTokenizer(ASCII_CHARS);
+  it('is the policy ids of prompt + completion, the last ones kept, padded with −1', () => {
+    const fx = createFeatureExtractor('policy-tokens', { tokenizer, maxTokens: 6 });
+    expect(fx.dim).toBe(6);
+    expect(Array.from(fx.extract('b;', 'a='))).toEqual([...tokenizer.encode('a=b;'), -1, -1]);
+    // Longer than the window: the end (the completion) is what is kept.
+    expect(Array.from(fx.extract('return x;', 'f('))).toEqual(tokenizer.encode('urn x;'));
+  });
+  it('needs the tokenizer (a config error naming the RM kind otherwise)', () => {
+    expect(() => createFeatureExtractor('policy-tokens')).toThrow(/need the policy tokenizer .*reward_model\.kind transformer/);
   });
 });

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REWARD_MODEL_KIND_NAMES, rewardModelSchema } from '../../src/reward/models/config.ts';
 import { createRewardModel, loadRewardModel, REWARD_MODEL_KINDS } from '../../src/reward/models/kinds.ts';
+import { validateGptConfig } from '../../src/policy/gpt-config.ts';
+import { initWeights } from '../../src/policy/model.ts';
 import { initTf } from '../../src/tf/backend.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'anchor-kinds-'));
@@ -23,10 +25,14 @@ describe('reward-model kinds', () => {
   });
 
   it.each(REWARD_MODEL_KIND_NAMES)('%s: created from config, saved and loaded back with the same predictions', async (kind) => {
-    const cfg = rewardModelSchema.parse({ kind, mlp: { epochs: 5, hidden: [4] } });
-    const m = createRewardModel(cfg);
+    const cfg = rewardModelSchema.parse({ kind, mlp: { epochs: 5, hidden: [4] }, transformer: { epochs: 1, heads: 2 } });
+    // The transformer starts from a policy trunk and reads token ids (−1: padding).
+    const trunkConfig = validateGptConfig({ vocabSize: 12, context: 8, layers: 1, dModel: 8, heads: 2, tiedHead: true });
+    const m = createRewardModel(cfg, { trunk: { config: trunkConfig, weights: initWeights(trunkConfig, 1) } });
     expect(m.kind).toBe(kind);
-    const X = [0, 1, 2, 3].map((a) => Float32Array.from([a, 1 - a]));
+    const X = [0, 1, 2, 3].map((a) =>
+      kind === 'transformer' ? Float32Array.from([a + 1, 3, 5, -1]) : Float32Array.from([a, 1 - a]),
+    );
     await m.fit(X, [0, 0.3, 0.6, 0.9]);
     const dir = join(root, kind);
     await m.save(dir);
@@ -43,7 +49,7 @@ describe('reward-model kinds', () => {
     writeFileSync(join(dir, 'model.json'), JSON.stringify({ ...json, kind: 'svm' }));
     await expect(loadRewardModel(dir)).rejects.toMatchObject({
       code: 'BAD_MODEL',
-      message: expect.stringMatching(/unknown reward model kind "svm"; expected one of ridge, mlp/),
+      message: expect.stringMatching(/unknown reward model kind "svm"; expected one of ridge, mlp, transformer/),
     });
   });
 });

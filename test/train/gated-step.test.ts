@@ -5,7 +5,7 @@
  * failures and re-gates, and the gate state survives a checkpoint round trip.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runConfigSchema } from '../../src/config/run-config.ts';
+import { runConfigSchema } from '../../src/train/run-config.ts';
 import type { Problem } from '../../src/datasets/problem.ts';
 import type { Completion } from '../../src/policy/engine/types.ts';
 import { buildCompletionBatch, sequenceLogProbs } from '../../src/policy/logprobs.ts';

@@ -3,7 +3,7 @@
  * accepts runs as that schedule over the run's optimizer steps (steps × inner_iterations).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runConfigSchema } from '../../src/config/run-config.ts';
+import { runConfigSchema } from '../../src/train/run-config.ts';
 import { AdamOptimizer, LR_SCHEDULES } from '../../src/policy/optimizer.ts';
 import { initTf, tf } from '../../src/tf/backend.ts';
 import { grpoOptimizerConfig } from '../../src/train/config.ts';

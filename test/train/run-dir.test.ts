@@ -11,8 +11,9 @@ import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyOverrides, parseOverrides } from '../../src/config/overrides.ts';
-import { runConfigSchema } from '../../src/config/run-config.ts';
+import { runConfigSchema } from '../../src/train/run-config.ts';
 import { readRecords } from '../../src/datasets/read.ts';
+import { tinyLlamaConfig, writeRandomHfDir } from '../../src/policy/hf/random-dir.ts';
 import { decodeSafetensors, encodeSafetensors } from '../../src/policy/safetensors.ts';
 import { createRewardModel, loadRewardModel, rewardModelSchema } from '../../src/reward/models/index.ts';
 import { parseGridArg } from '../../src/train/sweep-grid.ts';
@@ -243,6 +244,27 @@ describe('validated before anything is created', () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`${ds}:1`);
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('a start that fails on its base model takes back what it wrote, so the rerun needs no --force', () => {
+    // A Hugging Face base whose end-of-sequence id (256) is outside its 256-row embedding: found
+    // while the shared assets load it, after manifest.json was written.
+    const model = join(work, 'bad-vocab-llama');
+    writeRandomHfDir(model, { arch: 'llama', llama: tinyLlamaConfig({ vocabSize: 256 }) }, { seed: 0 });
+    const llamaArgs = ['--config', resolve(repoRoot, 'configs/smoke-llama.yaml'), '--set', `policy.model.path=${model}`];
+    const out = join(work, 'failed-start');
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const r = runCli(['train', ...llamaArgs, '--out', out]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/token ids outside the model's vocabulary/);
+      expect(r.stderr).not.toMatch(/exists and is not empty/);
+      expect(existsSync(out), `attempt ${attempt}`).toBe(false);
+    }
+    // An empty directory the user made stays (emptied of only what the command wrote).
+    mkdirSync(out);
+    const r = runCli(['train', ...llamaArgs, '--out', out]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(readdirSync(out)).toEqual([]);
   });
 
   it('--set and --grid reject __proto__, constructor and prototype segments', () => {

@@ -108,6 +108,11 @@ describe('train (smoke)', () => {
       expect(refits).toHaveLength(arm === 'gated' ? 4 : 2);
       for (const r of refits) {
         expect(r).toHaveProperty('rank');
+        // RM quality before the refit (monitoring lines: against the window's gold): a fraction or null.
+        for (const key of ['pairAcc', 'auc']) {
+          expect(r).toHaveProperty(key);
+          if (r[key] !== null) expect(r[key]).toBeGreaterThanOrEqual(0), expect(r[key]).toBeLessThanOrEqual(1);
+        }
         expect(r.strategy).toBe(r.refit ? (SETTLEMENT_LOGGED[arm] ?? 'random') : null);
       }
     }

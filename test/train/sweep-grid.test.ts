@@ -230,6 +230,21 @@ describe('planSweep', () => {
     expect(s.message).toMatch(/settlement\.strategy: got "best", expected one of "random", "top-proxy"/);
   });
 
+  it('--seeds: a count from config.seed, an explicit list, or a range', () => {
+    expect(planSweep({ ...base, sets: ['seed=4'], seeds: '2' }).record.seeds).toEqual([4, 5]);
+    expect(planSweep({ ...base, seeds: '7,3,11' }).record.seeds).toEqual([7, 3, 11]);
+    expect(planSweep({ ...base, seeds: [2] }).runs.map((r) => r.seed)).toEqual([2]);
+    expect(planSweep({ ...base, seeds: '10..13' }).runs.map((r) => r.dir.split('/').at(-1))).toEqual([
+      'seed-10',
+      'seed-11',
+      'seed-12',
+      'seed-13',
+    ]);
+    expect(errorOf(() => planSweep({ ...base, seeds: '1,1' })).message).toMatch(/a seed is repeated/);
+    expect(errorOf(() => planSweep({ ...base, seeds: '5..2' })).message).toMatch(/the range is empty/);
+    expect(errorOf(() => planSweep({ ...base, seeds: '1,x' })).message).toMatch(/not a list of non-negative integers/);
+  });
+
   it('rejects bad --seeds and --arm', () => {
     expect(errorOf(() => planSweep({ ...base, seeds: 0 })).message).toMatch(/--seeds must be a positive integer, got 0/);
     expect(errorOf(() => planSweep({ ...base, arm: 'nope' })).message).toMatch(/--arm "nope": not a built-in arm/);

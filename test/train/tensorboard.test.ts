@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadRunConfig } from '../../src/config/run-config.ts';
+import { loadRunConfig } from '../../src/train/run-config.ts';
 import { KvLogger } from '../../src/train/logger.ts';
 import { crc32c, TensorBoardWriter } from '../../src/train/tensorboard.ts';
 import { errorOf } from '../helpers/errors.ts';

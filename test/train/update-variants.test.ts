@@ -4,7 +4,7 @@
  * rewards, advantages, masks and TIS weights each option defines; and the logged metrics.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runConfigSchema } from '../../src/config/run-config.ts';
+import { runConfigSchema } from '../../src/train/run-config.ts';
 import type { Problem } from '../../src/datasets/problem.ts';
 import type { Completion, FinishReason } from '../../src/policy/engine/types.ts';
 import { sequenceLogProbs } from '../../src/policy/logprobs.ts';

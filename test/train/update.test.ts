@@ -3,7 +3,7 @@
  * clip fraction are measured on the policy the last inner iteration's loss was taken on.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runConfigSchema } from '../../src/config/run-config.ts';
+import { runConfigSchema } from '../../src/train/run-config.ts';
 import type { Problem } from '../../src/datasets/problem.ts';
 import type { Completion } from '../../src/policy/engine/types.ts';
 import { buildCompletionBatch, sequenceLogProbs } from '../../src/policy/logprobs.ts';

@@ -14,6 +14,9 @@ interface CompareArgs {
   window?: number;
   json: boolean;
   csv: boolean;
+  'reference-arm'?: string;
+  reps?: number;
+  'bootstrap-seed': number;
 }
 
 /** Check a --window value (shared with `report`). */
@@ -21,6 +24,11 @@ export function checkWindow(w: number): number {
   if (!(Number.isInteger(w) && w >= 1))
     throw new AnchorError('BAD_ARGUMENT', `--window must be a positive integer (steps), got ${w}`);
   return w;
+}
+
+function checkCount(v: number, flag: string, min = 1): number {
+  if (!(Number.isInteger(v) && v >= min)) throw new AnchorError('BAD_ARGUMENT', `${flag} must be an integer ≥ ${min}, got ${v}`);
+  return v;
 }
 
 /** `anchor-rl compare`. */
@@ -37,7 +45,18 @@ export const compareCommand: CommandBody<object, CompareArgs> = {
         describe: "Final/rolling window in steps (default: the run's settlement window settlement.every, else 25)",
       })
       .option('json', { type: 'boolean', default: false, describe: 'Print the table as JSON' })
-      .option('csv', { type: 'boolean', default: false, describe: 'Print the table as CSV' }) as unknown as Argv<CompareArgs>,
+      .option('csv', { type: 'boolean', default: false, describe: 'Print the table as CSV' })
+      .option('reference-arm', {
+        type: 'string',
+        describe:
+          'Several runs: the arm every arm is paired with by seed for the interval estimates (ratios, mean and IQM with bootstrap 95% CIs). Default: the execution arm',
+      })
+      .option('reps', { type: 'number', describe: 'Bootstrap replicates of the interval estimates (default 10000)' })
+      .option('bootstrap-seed', {
+        type: 'number',
+        default: 0,
+        describe: 'Seed of the bootstrap (the intervals are deterministic given it)',
+      }) as unknown as Argv<CompareArgs>,
   handler: async (args) => {
     if (args.json && args.csv) throw new AnchorError('BAD_ARGUMENT', '--json and --csv are mutually exclusive');
     // The comparison (and the config schema it reads runs with) loads here: `compare --help` stays light.
@@ -45,6 +64,10 @@ export const compareCommand: CommandBody<object, CompareArgs> = {
     // A sweep directory stands for its seed runs: its arms (= cells) get mean ± SE over seeds.
     const table = compareRuns(expandSweepDirs(args.runs), {
       window: args.window === undefined ? undefined : checkWindow(args.window),
+      statistics: true,
+      reference: args['reference-arm'],
+      reps: args.reps === undefined ? undefined : checkCount(args.reps, '--reps'),
+      bootstrapSeed: checkCount(args['bootstrap-seed'], '--bootstrap-seed', 0),
     });
     for (const w of table.warnings) process.stderr.write(`warning: ${formatWarning(w, process.cwd())}\n`);
     if (table.rows.every((r) => r.values.steps.mean === 0 || r.values.steps.mean === null)) {

@@ -11,7 +11,7 @@ const show: CommandModule<object, ConfigArgs & { json?: boolean }> = {
   builder: (y) => configOptions(y).option('json', { type: 'boolean', default: false, describe: 'Print JSON instead of YAML' }),
   handler: async (args) => {
     const { stringify } = await import('yaml');
-    const { loadRunConfig } = await import('../../config/run-config.ts');
+    const { loadRunConfig } = await import('../../train/run-config.ts');
     const config = loadRunConfig(args.config, args.set);
     process.stdout.write(args.json ? JSON.stringify(config, null, 2) + '\n' : stringify(config, { lineWidth: 0 }));
   },

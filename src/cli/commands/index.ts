@@ -45,7 +45,7 @@ export const commands: readonly CommandEntry[] = [
   },
   {
     command: 'datasets <command>',
-    describe: 'Inspect benchmark dataset files',
+    describe: 'Published benchmarks by name (list, fetch into the cache) and what a dataset file holds (inspect)',
     load: async () => (await import('./datasets.ts')).datasetsCommand,
   },
   {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 
 interface SweepArgs extends ConfigArgs {
   grid: string[];
-  seeds: number;
+  seeds: string;
   arm: string;
   reference: string;
   out?: string;
@@ -37,7 +37,12 @@ export const sweepCommand: CommandBody<object, SweepArgs> = {
         default: [],
         describe: `An axis: a config key an arm overlay may set (sections ${SWEEP_SECTIONS.join(', ')}) and its values, typed like --set: --grid settlement.rate=0,0.05,0.1. None: only the --reference arms are trained (a comparison of registry arms over seeds)`,
       })
-      .option('seeds', { type: 'number', default: DEFAULT_SEEDS, describe: 'Seeds per cell: config seed, seed+1, ...' })
+      .option('seeds', {
+        type: 'string',
+        default: String(DEFAULT_SEEDS),
+        describe:
+          'Seeds per cell: a count N (config seed, seed+1, ...), an explicit list 0,3,7, or a range 10..19 (e.g. reporting seeds apart from development seeds)',
+      })
       .option('arm', { type: 'string', default: 'anchored', describe: 'The built-in arm every cell extends' })
       .option('reference', {
         type: 'string',
@@ -56,12 +61,16 @@ export const sweepCommand: CommandBody<object, SweepArgs> = {
         'the settlement-budget sweep',
       )
       .example(
+        '$0 sweep --config configs/default.yaml --reference execution,anchored,settled-gao-hold --seeds 10..19',
+        'three registry arms over ten reporting seeds 10-19 (interval estimates in compare.md and report.html)',
+      )
+      .example(
         '$0 sweep --config configs/default.yaml --reference frozen,anchored,execution,judge,anchored-gao,settled-groups --seeds 3',
         'registry arms compared over three seeds (no grid)',
       ) as unknown as Argv<SweepArgs>,
   handler: async (args) => {
     // The run-config schema (zod) is loaded here, not at import: `sweep --help` stays light.
-    const { loadRunConfig } = await import('../../config/run-config.ts');
+    const { loadRunConfig } = await import('../../train/run-config.ts');
     printServeHint(() => args.out ?? join('runs', `${loadRunConfig(args.config, args.set).name}-sweep`), 'sweep');
     const { sweepRun } = await import('../../train/sweep.ts');
     const dir = await sweepRun({

@@ -34,7 +34,7 @@ export const trainCommand: CommandBody<object, TrainArgs> = {
   handler: async (args) => {
     if (args.queue) checkRedisUrl(args.queue); // before any work: a typo should not cost a pretraining run
     // The run-config schema (zod) is loaded here, not at import: `train --help` stays light.
-    const { loadRunConfig } = await import('../../config/run-config.ts');
+    const { loadRunConfig } = await import('../../train/run-config.ts');
     printServeHint(() => args.out ?? join('runs', loadRunConfig(args.config, args.set).name), 'run');
     const { trainRun } = await import('../../train/run.ts');
     const dir = await trainRun({

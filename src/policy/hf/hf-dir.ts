@@ -20,7 +20,7 @@ import { HfTokenizer } from '../tokenizer/hf.ts';
 import { type HfModelConfig, hfConfigJson, parseHfConfig } from './hf-config.ts';
 import { validateContract } from './validate.ts';
 import { assertFiniteTensors } from '../safetensors.ts';
-import { llamaFromHf, llamaToHf, llamaWeightShapes, transpose2d } from './llama-weights.ts';
+import { llamaFromHf, llamaToHf, llamaTransposed, llamaWeightShapes, transpose2d } from './llama-weights.ts';
 
 /** A loaded Hugging Face directory. */
 export interface HfCheckpoint {
@@ -41,6 +41,8 @@ interface ArchitectureIo {
   toHf(w: WeightMap, c: HfModelConfig): WeightMap;
   /** Non-parameter tensors some checkpoints carry. */
   buffers: RegExp;
+  /** A contract tensor's shape as the Hugging Face file stores it (for error messages). */
+  fileShape(name: string, shape: readonly number[]): readonly number[];
 }
 
 const GPT2_TOP: Record<string, string> = { 'wte.weight': 'wte', 'wpe.weight': 'wpe' };
@@ -72,6 +74,8 @@ const ARCHITECTURES: Record<HfModelConfig['arch'], ArchitectureIo> = {
       return out;
     },
     buffers: /^(transformer\.)?h\.\d+\.attn\.(bias|masked_bias)$/,
+    // GPT-2's Conv1D weights are [in, out] on disk like the contract; only the untied head is a Linear.
+    fileShape: (name, shape) => (name === 'lm_head.weight' ? [...shape].reverse() : shape),
   },
   llama: {
     shapes: (c) => llamaWeightShapes((c as HfModelConfig & { arch: 'llama' }).llama),
@@ -82,6 +86,7 @@ const ARCHITECTURES: Record<HfModelConfig['arch'], ArchitectureIo> = {
     },
     toHf: (w) => llamaToHf(w),
     buffers: /\.rotary_emb\.inv_freq$/,
+    fileShape: (name, shape) => (llamaTransposed(name, shape) ? [...shape].reverse() : shape),
   },
 };
 
@@ -127,7 +132,7 @@ function hfToContract(config: HfModelConfig, hf: WeightMap, what: string): Weigh
   const io = ARCHITECTURES[config.arch];
   const kept: WeightMap = new Map([...hf].filter(([n]) => !io.buffers.test(n)));
   const w = io.fromHf(kept, config);
-  validateContract(io.shapes(config), w, what);
+  validateContract(io.shapes(config), w, what, io.fileShape);
   assertFiniteTensors(w, what, 'weights');
   return w;
 }
@@ -145,7 +150,35 @@ export function loadHfDir(dir: string): HfCheckpoint {
   const rawConfig = readJson(cfgPath);
   const config = parseHfConfig(rawConfig, cfgPath);
   const weights = hfToContract(config, readSafetensorsDir(dir), `${dir} weights`);
-  return { dir, config, weights, tokenizer: HfTokenizer.fromDir(dir), rawConfig };
+  const tokenizer = HfTokenizer.fromDir(dir);
+  checkTokenIds(dir, config, tokenizer, rawConfig);
+  return { dir, config, weights, tokenizer, rawConfig };
+}
+
+/**
+ * Every id the tokenizer can produce, and the special ids config.json names, must index a row of
+ * the embedding: an id ≥ vocab_size would otherwise reach the ONNX Runtime gather at the first
+ * rollout and end the process with a raw native error instead of a message naming the file.
+ */
+function checkTokenIds(dir: string, config: HfModelConfig, tokenizer: HfTokenizer, rawConfig: Record<string, unknown>): void {
+  const vocab = config.arch === 'gpt2' ? config.gpt.vocabSize : config.llama.vocabSize;
+  const ids: [string, unknown][] = [
+    ["the tokenizer's end-of-sequence id", tokenizer.eosId],
+    ["the tokenizer's padding id", tokenizer.padId],
+    ["the tokenizer's largest id", tokenizer.vocabSize - 1],
+    ...(['eos_token_id', 'bos_token_id', 'pad_token_id'] as const).flatMap((k) =>
+      [rawConfig[k]].flat().map((v): [string, unknown] => [`config.json ${k}`, v]),
+    ),
+  ];
+  const bad = ids.filter(([, id]) => typeof id === 'number' && (id < 0 || id >= vocab));
+  if (bad.length)
+    throw new AnchorError(
+      'BAD_MODEL',
+      `${dir}: token ids outside the model's vocabulary (config.json vocab_size ${vocab}, ids 0–${vocab - 1}): ${bad
+        .map(([what, id]) => `${what} ${id}`)
+        .join(', ')}`,
+      { vocabSize: vocab, ids: Object.fromEntries(bad) },
+    );
 }
 
 /** sha256 over names, shapes and float32 bytes of contract weights: the identity of a base model. */

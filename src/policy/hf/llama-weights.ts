@@ -56,7 +56,7 @@ export function llamaWeightShapes(c: LlamaConfig): Map<string, number[]> {
 }
 
 /** Whether the contract stores tensor `name` transposed relative to Hugging Face. */
-function transposedInContract(name: string, shape: readonly number[]): boolean {
+export function llamaTransposed(name: string, shape: readonly number[]): boolean {
   return shape.length === 2 && name !== 'model.embed_tokens.weight';
 }
 
@@ -71,7 +71,7 @@ export function transpose2d(t: WeightTensor): WeightTensor {
 /** Hugging Face tensors ([out, in] linears) → contract tensors. Unknown names pass through for validation to report. */
 export function llamaFromHf(hf: WeightMap): WeightMap {
   const out: WeightMap = new Map();
-  for (const [name, t] of hf) out.set(name, transposedInContract(name, t.shape) ? transpose2d(t) : t);
+  for (const [name, t] of hf) out.set(name, llamaTransposed(name, t.shape) ? transpose2d(t) : t);
   return out;
 }
 

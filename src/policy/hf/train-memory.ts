@@ -117,7 +117,7 @@ export function rowsPerPass(m: MemoryShape, lora: boolean, s: TrainStepShape): n
     `policy: a ${lora ? 'LoRA' : 'full fine-tuning'} step needs an estimated ${gb(one)} of tensors for even one sequence of ${s.length} tokens, ` +
       `more than the ${gb(WASM_HEAP_BYTES)} the wasm backend can address (running it would abort the process). ` +
       `Shorter sequences (policy.sampling.max_new_tokens, shorter prompts)${lora ? '' : ', policy.lora'} ` +
-      'or the native backend (@tensorflow/tfjs-node; README "Bring your own model") are the ways out.',
+      'or the native backend (@tensorflow/tfjs-node; docs/policy.md "Bring your own model") are the ways out.',
     { estimateBytes: one, limitBytes: WASM_HEAP_BYTES, length: s.length, completion: s.completion },
   );
 }

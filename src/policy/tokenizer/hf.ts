@@ -39,15 +39,16 @@ export class HfTokenizer implements Tokenizer {
    * @param config parsed `tokenizer_config.json` (may be `{}`); `eos_token`/`pad_token` pick the
    *   special ids, falling back to `<|endoftext|>` / `</s>` / `<eos>` among the added tokens, and
    *   pad falls back to eos.
+   * @param source where the tokenizer came from (a file path), named in every error
    */
-  constructor(tokenizerJson: unknown, config: Record<string, unknown> = {}) {
+  constructor(tokenizerJson: unknown, config: Record<string, unknown> = {}, source = 'tokenizer.json') {
     if (!tokenizerJson || typeof tokenizerJson !== 'object' || !('model' in tokenizerJson)) {
-      throw new AnchorError('BAD_MODEL', 'tokenizer.json: not a Hugging Face tokenizer (no "model" section)');
+      throw new AnchorError('BAD_MODEL', `${source}: not a Hugging Face tokenizer (no "model" section)`, { file: source });
     }
     try {
       this.impl = new HfTokenizerImpl(tokenizerJson, config);
     } catch (err) {
-      throw new AnchorError('BAD_MODEL', `tokenizer.json: cannot load: ${(err as Error).message}`, undefined, { cause: err });
+      throw new AnchorError('BAD_MODEL', `${source}: cannot load: ${(err as Error).message}`, { file: source }, { cause: err });
     }
     this.tokenizerJson = tokenizerJson;
     this.config = config;
@@ -65,7 +66,9 @@ export class HfTokenizer implements Tokenizer {
     };
     const eos = find([tokenText(config.eos_token), '<|endoftext|>', '</s>', '<eos>', '<|eos|>']);
     if (eos === undefined)
-      throw new AnchorError('BAD_MODEL', 'tokenizer: no end-of-sequence token found (set eos_token in tokenizer_config.json)');
+      throw new AnchorError('BAD_MODEL', `${source}: no end-of-sequence token found (set eos_token in tokenizer_config.json)`, {
+        file: source,
+      });
     this.eosId = eos;
     this.padId = find([tokenText(config.pad_token)]) ?? eos;
     this.specialIds = new Set<number>();
@@ -82,7 +85,7 @@ export class HfTokenizer implements Tokenizer {
     let cfg: Record<string, unknown> = {};
     try {
       if (existsSync(cfgPath)) cfg = JSON.parse(readFileSync(cfgPath, 'utf8')) as Record<string, unknown>;
-      return new HfTokenizer(JSON.parse(readFileSync(tj, 'utf8')), cfg);
+      return new HfTokenizer(JSON.parse(readFileSync(tj, 'utf8')), cfg, tj);
     } catch (err) {
       if (err instanceof AnchorError) throw err;
       throw new AnchorError('BAD_MODEL', `cannot read tokenizer in ${dir}: ${(err as Error).message}`, undefined, { cause: err });

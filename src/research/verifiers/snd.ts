@@ -2,7 +2,7 @@
  * Soundness-under-Pressure (docs/design.md): Snd@N = E[G(V's pick)] / E[G(G's pick)] for N candidates
  * drawn without replacement from each problem's pool, and its area over log N.
  *
- * Choices (documented in the README):
+ * Choices (documented in docs/reward.md):
  * - Expectations are exact over all N-subsets (see best-of-n.ts), not Monte Carlo.
  * - Across problems the ratio is of means: Snd@N = mean_p E[G(V pick)] / mean_p E[G(G pick)].
  *   A per-problem ratio is undefined on problems where no candidate has positive gold, and the

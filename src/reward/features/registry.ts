@@ -5,13 +5,20 @@
 import { AnchorError } from '../../util/errors.ts';
 import { dsl6, richdsl, type DslWorld } from '../../tasks/index.ts';
 import { jsAstExtractor, jsSurfaceExtractor, type JsSurfaceOptions } from './js-surface.ts';
+import type { Tokenizer } from '../../policy/tokenizer/index.ts';
+import { policyTokensExtractor } from './policy-tokens.ts';
 import { pySurfaceExtractor } from './py-surface.ts';
 import type { FeatureExtractor } from './types.ts';
 
 export type { FeatureExtractor } from './types.ts';
 
 /** Options any extractor may take (ignored by extractors that have none). */
-export type FeatureOptions = JsSurfaceOptions;
+export type FeatureOptions = JsSurfaceOptions & {
+  /** The policy's tokenizer (`policy-tokens`). */
+  tokenizer?: Tokenizer;
+  /** Ids per row (`policy-tokens`). */
+  maxTokens?: number;
+};
 
 function dslExtractor(name: string, world: DslWorld, set: string): FeatureExtractor {
   const dim = world.featureDim(set);
@@ -30,6 +37,14 @@ const FACTORIES: Record<string, (opts: FeatureOptions) => FeatureExtractor> = {
   dsl6: () => dslExtractor('dsl6', dsl6, 'default'),
   'richdsl-weak': () => dslExtractor('richdsl-weak', richdsl, 'weak'),
   'richdsl-strong': () => dslExtractor('richdsl-strong', richdsl, 'strong'),
+  'policy-tokens': (o) => {
+    if (!o.tokenizer || o.maxTokens === undefined)
+      throw new AnchorError(
+        'BAD_CONFIG',
+        'the policy-tokens features need the policy tokenizer and a token count (reward_model.kind transformer)',
+      );
+    return policyTokensExtractor(o.tokenizer, o.maxTokens);
+  },
 };
 
 /** Names of the registered feature extractors. */

@@ -2,7 +2,7 @@
  * Judge config (`judge:` in a run config): one of `learned`, `lm`, `http`, selected by `kind`.
  */
 import { z } from 'zod';
-import { mlpConfigSchema, REWARD_MODEL_KIND_NAMES } from '../models/config.ts';
+import { FEATURE_MODEL_KIND_NAMES, mlpConfigSchema } from '../models/config.ts';
 
 /** Default question for the LM and HTTP judges; `{prompt}` and `{completion}` are substituted. */
 const DEFAULT_JUDGE_TEMPLATE =
@@ -15,7 +15,7 @@ const learned = z
       .string()
       .default('js-ast')
       .describe("Features different from the reward model's (default js-ast vs the RM's js-surface)."),
-    model: z.enum(REWARD_MODEL_KIND_NAMES).default('mlp').describe('Model class of the learned judge (`ridge` or `mlp`).'),
+    model: z.enum(FEATURE_MODEL_KIND_NAMES).default('mlp').describe('Model class of the learned judge (`ridge` or `mlp`).'),
     alpha: z.number().nonnegative().default(1.0).describe('Ridge penalty α of the `ridge` model.'),
     samples: z
       .number()

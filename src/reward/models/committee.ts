@@ -6,7 +6,8 @@
  *
  * Ridge members are cheap: they share the RM's own Gram matrix and Cholesky factor and take one
  * Newton step under Poisson-bootstrap weights (ridge-math `bootstrapMembers`) — milliseconds per
- * member where a refit costs seconds. Other kinds refit each member on a resample.
+ * member where a refit costs seconds. A model with members of its own (the transformer's bootstrap
+ * heads) is its own committee. Other kinds refit each member on a resample.
  */
 import type { Rng } from '../../util/rng.ts';
 import type { RewardModelConfig } from './config.ts';
@@ -47,6 +48,11 @@ export async function buildCommittee(
       predict: async (X) => fits.map((f) => predictLinear(f, X)),
       dispose: () => {},
     };
+  }
+  // A model with its own members (the transformer's heads): they are the committee.
+  if (rm.predictMembers && (rm.members ?? 0) >= 2) {
+    const predictMembers = rm.predictMembers.bind(rm);
+    return { members: rm.members!, predict: predictMembers, dispose: () => {} };
   }
   const { X: LX, y: Ly } = rm.labelSet();
   const n = Ly.length;

@@ -5,7 +5,19 @@
  */
 import { join } from 'node:path';
 import { AnchorError } from '../../util/errors.ts';
-import type { MlpConfig, RewardModelConfig, RewardModelKindName } from './config.ts';
+import type { GptConfig } from '../../policy/gpt-config.ts';
+import type { WeightMap } from '../../policy/weights.ts';
+import type { Tokenizer } from '../../policy/tokenizer/index.ts';
+import { createFeatureExtractor, type FeatureExtractor } from '../features/registry.ts';
+import {
+  rewardModelFeatures,
+  transformerConfigSchema,
+  type MlpConfig,
+  type RewardModelConfig,
+  type RewardModelKindName,
+  type TransformerConfig,
+} from './config.ts';
+import { TransformerRewardModel, type TransformerModelOptions } from './transformer.ts';
 import { MlpRewardModel, type MlpModelOptions } from './mlp.ts';
 import { readModelFiles, type TensorMap } from './persist.ts';
 import { RidgeRewardModel, type RidgeModelOptions } from './ridge.ts';
@@ -20,6 +32,10 @@ interface ModelSettings {
   /** Seed of the MLP's initialisation and batch order. */
   seed: number;
   mlp: MlpConfig;
+  /** The transformer kind's settings (absent: the defaults). */
+  transformer?: TransformerConfig;
+  /** The base policy's trunk (the transformer kind is initialised from it). */
+  trunk?: { config: GptConfig; weights: WeightMap };
 }
 
 /** One reward-model kind. */
@@ -56,11 +72,54 @@ export const REWARD_MODEL_KINDS: Record<RewardModelKindName, RewardModelKind> = 
       return m;
     },
   },
+  transformer: {
+    create: (s) => {
+      if (!s.trunk)
+        throw new AnchorError(
+          'BAD_CONFIG',
+          "reward_model.kind transformer is initialised from the base policy's trunk, which only the built-in GPT policy provides (policy.hf is not supported)",
+        );
+      const t = s.transformer ?? transformerConfigSchema.parse({});
+      const options: TransformerModelOptions = {
+        trunk: s.trunk.config,
+        heads: t.heads,
+        trainLayers: t.train_layers,
+        pool: t.pool,
+        epochs: t.epochs,
+        refitEpochs: t.refit_epochs,
+        lr: t.lr,
+        batchSize: t.batch_size,
+        pairwise: t.pairwise,
+        replay: t.replay,
+        seed: s.seed,
+      };
+      return new TransformerRewardModel(options, s.trunk.weights);
+    },
+    load: (options, tensors, meta) => TransformerRewardModel.load(options as TransformerModelOptions, tensors, meta),
+  },
 };
 
 /** A fresh (unfitted) reward model for a parsed `reward_model` config. Call initTf() first. */
-export function createRewardModel(cfg: RewardModelConfig): RewardModel {
-  return REWARD_MODEL_KINDS[cfg.kind].create(cfg);
+export function createRewardModel(cfg: RewardModelConfig, extra: Pick<ModelSettings, 'trunk'> = {}): RewardModel {
+  return REWARD_MODEL_KINDS[cfg.kind].create({ ...cfg, ...extra });
+}
+
+/**
+ * The feature extractor a run's reward model reads: `reward_model.features`, or for the
+ * transformer kind the policy tokenizer's ids (`reward_model.transformer.max_tokens`, default the
+ * policy context).
+ */
+export function createRewardFeatures(
+  cfg: RewardModelConfig,
+  policy: { tokenizer: Tokenizer; context: number },
+): FeatureExtractor {
+  const maxTokens = cfg.transformer.max_tokens ?? policy.context;
+  if (cfg.kind === 'transformer' && maxTokens > policy.context)
+    throw new AnchorError(
+      'BAD_CONFIG',
+      `reward_model.transformer.max_tokens is ${maxTokens} but the policy reads at most ${policy.context} tokens (policy.model.context)`,
+    );
+  return createFeatureExtractor(rewardModelFeatures(cfg), { tokenizer: policy.tokenizer, maxTokens });
 }
 
 /** Load a model saved with {@link RewardModel.save}. */

@@ -20,7 +20,7 @@ export type FeatureRows = readonly Float32Array[];
 
 /** A trainable reward model (tfjs-backed). All methods are deterministic for a given config. */
 export interface RewardModel {
-  readonly kind: 'ridge' | 'mlp';
+  readonly kind: 'ridge' | 'mlp' | 'transformer';
   /** Feature dimension, fixed at the first fit (or load). */
   readonly dim: number | undefined;
   /** Number of labels the model was last fitted on. */
@@ -42,6 +42,13 @@ export interface RewardModel {
   dispose?(): void;
   /** Predicted scores, one per row. */
   predict(X: FeatureRows): Promise<Float32Array>;
+  /**
+   * Models that carry their own committee (the transformer's K heads): how many members, and each
+   * member's scores. The committee (conservative rewards, uncertainty settlement) uses them instead
+   * of refitting bootstrap copies.
+   */
+  readonly members?: number;
+  predictMembers?(X: FeatureRows): Promise<Float64Array[]>;
   /** Write `model.safetensors` + `model.json` (config, weights and the label set) into `dir`. */
   save(dir: string): Promise<void>;
 }

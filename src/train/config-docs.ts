@@ -2,7 +2,7 @@
  * The config reference, generated from the zod schemas (each field's `.describe()` text, type,
  * bounds and default): docs/config.md and the JSON Schema files the shipped configs name in
  * their `# yaml-language-server: $schema=...` line, so an editor validates and completes them.
- * `npm run docs:config` writes the files; test/config/config-docs.test.ts checks they are current.
+ * `npm run docs:config` writes the files; test/train/config-docs.test.ts checks they are current.
  */
 import { z } from 'zod';
 import { pretrainConfigSchema } from '../policy/pretrain/config.ts';
@@ -24,7 +24,7 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
     title: 'Run config',
     schemaFile: 'configs/run-config.schema.json',
     about:
-      'A multi-arm GRPO run: `anchor-rl train|sweep|config show --config FILE` (configs/default.yaml, smoke.yaml, ...). Section schemas are owned by their components and composed in src/config/run-config.ts.',
+      'A multi-arm GRPO run: `anchor-rl train|sweep|config show --config FILE` (configs/default.yaml, smoke.yaml, ...). Section schemas are owned by their components and composed in src/train/run-config.ts.',
     schema: runConfigSchema,
   },
   {

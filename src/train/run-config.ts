@@ -19,23 +19,30 @@ import {
   metricsConfigSchema,
   proxyConfigSchema,
   settlementConfigSchema,
-} from '../train/config.ts';
-import { armsConfigSchema, resolveArms } from '../train/arms.ts';
+} from './config.ts';
+import { armsConfigSchema, resolveArms } from './arms.ts';
 import { taskFamilyConfigSchema } from '../tasks/config.ts';
-import { loadConfig } from './load.ts';
-import { dirNameSchema } from './validate.ts';
+import { DATASET_NAMES, isDatasetName } from '../datasets/catalog.ts';
+import { loadConfig } from '../config/load.ts';
+import type { ConfigPathKey } from '../config/paths.ts';
+import { dirNameSchema } from '../config/validate.ts';
 
 /** Where problems come from: a built-in task family or a dataset file. */
 const taskConfigSchema = z.union([
   taskFamilyConfigSchema,
   z
     .object({
-      dataset: z.string().min(1).describe('Path of a dataset file (`anchor-rl datasets` lists the formats it reads).'),
+      dataset: z
+        .string()
+        .min(1)
+        .describe(
+          `A published dataset by name (${DATASET_NAMES.join(', ')}; \`anchor-rl datasets fetch NAME\` caches it) or the path of a dataset file (relative to the config file).`,
+        ),
       format: z.string().optional().describe('Dataset format; detected from the file when unset.'),
       eval_dataset: z
         .string()
         .optional()
-        .describe('Separate dataset file for held-out evaluation; unset = split off eval_fraction of `dataset`.'),
+        .describe('Separate dataset (a name or a file) for held-out evaluation; unset = split off eval_fraction of `dataset`.'),
       eval_fraction: z
         .number()
         .min(0)
@@ -79,8 +86,10 @@ const policyConfigSchema = z
       .describe('Directory of a bring-your-own ONNX causal LM (rollouts and evaluation only; training needs a native model).'),
     base: z
       .string()
-      .default('runs/.cache/base-synthetic-js')
-      .describe('Checkpoint directory of the pretrained base policy; pretrained with `pretrain` and cached there when missing.'),
+      .default('models/base-synthetic-js')
+      .describe(
+        "Checkpoint directory of the pretrained base policy; pretrained with `pretrain` and cached there when missing. Relative to the config file when it exists there, else to the working directory (where a missing base is pretrained); the default is the package's shipped base for the default model and task.",
+      ),
     pretrain: pretrainConfigSchema.shape.train
       .prefault({})
       .describe('Pretraining budget used when `base` is missing (the `train:` block of configs/pretrain.yaml).'),
@@ -162,9 +171,25 @@ export const runConfigSchema = z
 /** A validated run config. */
 export type RunConfig = z.output<typeof runConfigSchema>;
 
+/** A dataset key: a path unless it names a published dataset. */
+const datasetPath = (_: Record<string, unknown>, v: string) => (isDatasetName(v) ? null : 'input');
+
+/**
+ * The keys of a run config that hold paths (see ../config/paths.ts): inputs resolve against the
+ * config file; a base policy or a random model written when missing is a cache.
+ */
+const RUN_CONFIG_PATHS: readonly ConfigPathKey[] = [
+  { key: ['task', 'dataset'], kind: datasetPath },
+  { key: ['task', 'eval_dataset'], kind: datasetPath },
+  { key: ['policy', 'base'], kind: () => 'cache' },
+  { key: ['policy', 'model', 'path'], kind: (m) => (m.random_if_missing === true ? 'cache' : 'input') },
+  { key: ['policy', 'onnx'], kind: () => 'input' },
+  { key: ['judge', 'model'], kind: (j) => (j.kind === 'lm' ? 'input' : null) },
+];
+
 /** Load a run config file (or the embedded defaults) with `--set` overrides. */
 export function loadRunConfig(path: string | undefined, sets: readonly string[] = []): RunConfig {
-  const config = loadConfig(runConfigSchema, path, sets);
+  const config = loadConfig(runConfigSchema, path, sets, RUN_CONFIG_PATHS);
   resolveArms(config.arms); // unknown arm names are config errors, caught before any work
   return config;
 }

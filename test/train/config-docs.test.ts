@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_KINDS, configJsonSchema, generatedConfigFiles, undocumentedConfigKeys } from '../../src/config/docs.ts';
-import { loadRunConfig } from '../../src/config/run-config.ts';
+import { CONFIG_KINDS, configJsonSchema, generatedConfigFiles, undocumentedConfigKeys } from '../../src/train/config-docs.ts';
+import { loadRunConfig } from '../../src/train/run-config.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const REGENERATE = 'out of date: run `npm run docs:config` and commit the result';
