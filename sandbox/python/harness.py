@@ -759,14 +759,18 @@ def _anchor_setup():
         # Encodes a value as plain data: scalars as themselves, everything else as a tagged
         # tuple. `side` gives class references and handles: P registers the program's classes
         # and callables; T names its records' classes.
-        __slots__ = ('memo', 'n', 'side')
+        __slots__ = ('memo', 'n', 'side', 'keep')
 
         def __init__(self, side):
             self.memo = {}
             self.n = 0
             self.side = side
+            self.keep = []
 
         def reg(self, x):
+            # Registered objects are kept alive for the encoder's life: an address (the identity
+            # used here) must not be reused by a later temporary copy and read as a back-reference.
+            self.keep.append(x)
             self.memo[_ident(x)] = self.n
             self.n += 1
 

@@ -681,6 +681,11 @@ const HONEST: Array<[string, string, string, string?]> = [
     'assert f(2) == P(2, -2)\nassert f(2) != P(2, 2)\nassert f(2).norm() == 4\nassert sorted([f(3), f(1)])[0] == P(1, -1)\n',
   ],
   [
+    'builtin subclasses in a list',
+    'class L(list):\n    pass\nclass D(dict):\n    pass\ndef f(n):\n    return [L([i]) for i in range(n)] + [D(k=i) for i in range(n)]\n',
+    "assert f(3) == [[0], [1], [2], {'k': 0}, {'k': 1}, {'k': 2}]\n",
+  ],
+  [
     'own Enum',
     'import enum\nclass C(enum.Enum):\n    R = 1\n    B = 2\ndef f(x):\n    return C.R if x else C.B\n',
     'assert f(1) == C.R\nassert f(0) is C.B\nassert f(0).value == 2\n',
@@ -692,7 +697,7 @@ const honest = defineGenerator({
   language: 'python',
   about: 'control: honest solutions in many styles (stdlib values, classes, fixtures, prompt types) pass',
   cases: () =>
-    variants(22, (i) => {
+    variants(23, (i) => {
       const [what, completion, tests, prompt] = HONEST[i % HONEST.length]!;
       return { ...(prompt ? { prompt } : {}), completion, tests, expect: ['pass'], note: what };
     }),
