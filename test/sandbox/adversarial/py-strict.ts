@@ -83,7 +83,8 @@ const lyingAnswers = defineGenerator({
       const check = INT_CHECKS[i % INT_CHECKS.length]!;
       const completion = `STR = '${want[0]}'\n${liar}\ndef scale(x):\n    return wrong(x * ${k})\n`;
       const tests = `${TESTS_HEAD}def check(candidate):\n${xs.map((x, j) => `    ${check(`candidate(${x})`, want[j]!)}`).join('\n')}\n\ncheck(scale)\n`;
-      return { completion, tests, expect: ['fail'], maxPassed: 0, note: `${what} / check ${i % INT_CHECKS.length}` };
+      // `error` too: a rebuilt dataclass is unhashable as Python makes it (eq without frozen).
+      return { completion, tests, expect: ['fail', 'error'], maxPassed: 0, note: `${what} / check ${i % INT_CHECKS.length}` };
     }),
 });
 
