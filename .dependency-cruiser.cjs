@@ -42,6 +42,14 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(config|util)/' },
     },
     {
+      name: 'model-room-runs-no-programs',
+      severity: 'error',
+      comment:
+        'src/policy holds models, tokenizers and the rollout engine; training loops that execute programs or read datasets (pretraining) live a layer up, in src/train.',
+      from: { path: '^src/policy/' },
+      to: { path: '^src/(sandbox|datasets|tasks)/' },
+    },
+    {
       name: 'util-is-the-bottom',
       severity: 'error',
       comment: 'src/util holds leaf helpers: it imports no other part of src.',

@@ -45,20 +45,30 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A private redis-server that can be stopped and started again on the same port. */
 export class TestRedis {
   private proc: ChildProcess | undefined;
-  constructor(readonly port: number) {}
+  /**
+   * `aofDir`: persist every write to an append-only file there (fsync always), so a restart
+   * keeps the data; without it the server has no persistence and a restart loses everything.
+   */
+  constructor(
+    readonly port: number,
+    readonly aofDir?: string,
+  ) {}
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
   }
 
-  static async start(): Promise<TestRedis> {
-    const r = new TestRedis(await freePort());
+  static async start(opts: { aofDir?: string } = {}): Promise<TestRedis> {
+    const r = new TestRedis(await freePort(), opts.aofDir);
     await r.start();
     return r;
   }
 
   async start(): Promise<void> {
-    const proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    const persistence = this.aofDir
+      ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', this.aofDir]
+      : ['--appendonly', 'no'];
+    const proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', ...persistence], {
       stdio: 'ignore',
     });
     this.proc = proc;
@@ -70,7 +80,7 @@ export class TestRedis {
     throw new Error('redis-server did not answer PING within 10 s');
   }
 
-  /** SIGKILL the server (all data is gone: it runs without persistence). */
+  /** SIGKILL the server (without `aofDir` all data is gone). */
   async stop(): Promise<void> {
     const p = this.proc;
     this.proc = undefined;

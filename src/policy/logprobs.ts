@@ -92,14 +92,24 @@ export interface CompletionScores {
 }
 
 /**
- * Differentiable per-token log-probs (and entropies) of the batch's completion tokens. Call
- * inside tf.tidy / a gradient function (e.g. the loss passed to `AdamOptimizer.trainStep`).
- * Uses log-softmax × one-hot rather than gather (gather with batchDims crashes on wasm).
+ * The divisor of the logits for a sampling temperature: the policy that sampled at T is
+ * softmax(logits / T), so its log-probs — π_old, π_θ and the reference alike, as in TRL, verl and
+ * OpenRLHF — are taken at T. Greedy decoding (T = 0) and unset leave the logits as they are.
+ */
+function logitScale(temperature: number | undefined): number {
+  return temperature !== undefined && temperature > 0 ? temperature : 1;
+}
+
+/**
+ * Differentiable per-token log-probs (and entropies) of the batch's completion tokens under the
+ * sampling distribution at `temperature` (logits / T; default 1). Call inside tf.tidy / a
+ * gradient function (e.g. the loss passed to `AdamOptimizer.trainStep`). Uses log-softmax ×
+ * one-hot rather than gather (gather with batchDims crashes on wasm).
  */
 export function completionLogProbs(
   model: PolicyModel,
   x: CompletionBatch,
-  opts: { entropy?: boolean; dropoutKey?: number } = {},
+  opts: { entropy?: boolean; dropoutKey?: number; temperature?: number } = {},
 ): CompletionScores {
   const { batch: B, length: T, promptLength: P, completionLength: C } = x;
   const d = model.config.dModel;
@@ -107,7 +117,9 @@ export function completionLogProbs(
   const { hidden } = model.forward(x, opts.dropoutKey === undefined ? {} : { dropoutKey: opts.dropoutKey });
   // Only the positions that predict completion tokens go through the (V-wide) output head.
   const h = tf.reshape(tf.slice(tf.reshape(hidden, [B, T, d]), [0, P - 1, 0], [B, C, d]), [B * C, d]) as tf.Tensor2D;
-  const logp = tf.logSoftmax(model.head(h));
+  const scale = logitScale(opts.temperature);
+  const logits = model.head(h);
+  const logp = tf.logSoftmax(scale === 1 ? logits : tf.div(logits, scale));
   const mask = tf.tensor2d(x.completionMask, [B, C]);
   const oneHot = tf.oneHot(tf.tensor1d(x.targets, 'int32'), V).toFloat();
   const lp = tf.mul(tf.reshape(tf.sum(tf.mul(logp, oneHot), -1), [B, C]), mask) as tf.Tensor2D;
@@ -147,13 +159,14 @@ export interface SequenceScores {
 
 /**
  * Non-differentiable per-token log-probs and entropies of `completions` given `prompts`
- * (e.g. old/reference policy log-probs), computed in chunks of `chunkSize` rows inside tidy.
+ * (e.g. old/reference policy log-probs) at the sampling `temperature` (default 1), computed in
+ * chunks of `chunkSize` rows inside tidy.
  */
 export function sequenceLogProbs(
   model: PolicyModel,
   prompts: readonly (readonly number[])[],
   completions: readonly (readonly number[])[],
-  opts: { padId: number; chunkSize?: number },
+  opts: { padId: number; chunkSize?: number; temperature?: number },
 ): SequenceScores {
   const full = buildCompletionBatch(prompts, completions, opts.padId);
   const B = full.batch;
@@ -166,7 +179,7 @@ export function sequenceLogProbs(
     // Pad every chunk to the full batch's completion length so rows line up in the output.
     const padded = buildCompletionBatch(prompts.slice(s, e), completions.slice(s, e), opts.padId, { completionLength: C });
     const [lp, en] = tf.tidy(() => {
-      const r = completionLogProbs(model, padded);
+      const r = completionLogProbs(model, padded, opts.temperature === undefined ? {} : { temperature: opts.temperature });
       return [r.logProbs.dataSync() as Float32Array, r.entropy.dataSync() as Float32Array];
     });
     logProbs.set(lp!, s * C);

@@ -45,6 +45,15 @@ export const sandboxConfigSchema = z
       .max(86_400_000)
       .default(120_000)
       .describe('`queue` backend: fail when Redis stays unreachable this long (it waits and resumes before).'),
+    stall_timeout_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(86_400_000)
+      .default(0)
+      .describe(
+        '`queue` backend: fail when workers are connected but no program on a queue with pending batches finished for this long, ms (a stuck worker). 0 (default) = 10 × the longest pending program timeout + 30 s.',
+      ),
     workers: z.number().int().min(1).max(256).default(2).describe('Worker processes, each hosting one isolate.'),
     timeout_ms: z.number().int().min(10).max(600_000).default(2000).describe('Wall-clock limit per program, milliseconds.'),
     memory_mb: z

@@ -54,6 +54,7 @@ function queueExecutorOptionsFromConfig(config: SandboxConfig, seed = 0): QueueE
     maxInFlight: config.max_in_flight,
     noWorkerTimeoutMs: config.no_worker_timeout_ms,
     redisTimeoutMs: config.redis_timeout_ms,
+    stallTimeoutMs: config.stall_timeout_ms,
     pollMs: 250,
     minAssertions: config.min_assertions,
   };

@@ -2,6 +2,7 @@
  * Messages between the executor (parent) and its worker processes over the fork IPC channel.
  * Internal to src/sandbox.
  */
+import { Worker } from 'node:worker_threads';
 import type { ExecErrorCode, ExecStatus, VerdictMode } from './types.ts';
 
 /** Worker start-up options, passed as argv[2] (JSON). */
@@ -94,6 +95,7 @@ export async function serveWorker<R>(spec: {
     process.exit(1);
   }
   process.on('disconnect', () => process.exit(0));
+  exitWithParent();
   let chain = Promise.resolve();
   process.on('message', (m: ToWorker) => {
     if (m.type === 'exit') {
@@ -103,4 +105,25 @@ export async function serveWorker<R>(spec: {
     if (m.type === 'batch') chain = chain.then(() => spec.runBatch(runtime, m.batch, m.programs));
   });
   sendToParent({ type: 'ready' });
+}
+
+/** How often the parent-death watch looks at the parent pid, ms. */
+const PARENT_WATCH_MS = 500;
+
+/**
+ * End this process when its parent dies, even in the middle of a program. The `disconnect`
+ * handler alone is not enough: programs (and whole batches) run synchronously on the main
+ * thread, so a parent killed with SIGKILL mid-batch left its sandbox process running every
+ * remaining program to its time limit — a looping program at full CPU for minutes. A small
+ * thread (its own event loop, ~10 MB) polls the parent pid, which changes when the process is
+ * re-parented, and kills this process outright. Linux's PR_SET_PDEATHSIG would do it without a
+ * thread, but Node offers no way to set it.
+ */
+function exitWithParent(): void {
+  const watch = new Worker(
+    `const { workerData } = require('node:worker_threads');
+     setInterval(() => { if (process.ppid !== workerData.ppid) process.kill(process.pid, 'SIGKILL'); }, workerData.every);`,
+    { eval: true, workerData: { ppid: process.ppid, every: PARENT_WATCH_MS }, resourceLimits: { maxOldGenerationSizeMb: 8 } },
+  );
+  watch.unref();
 }

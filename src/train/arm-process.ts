@@ -19,6 +19,9 @@ export type ArmMessage =
   | { type: 'log'; message: string }
   | { type: 'error'; message: string };
 
+/** How long a finished arm process may linger on open handles before it exits anyway, ms. */
+const ARM_EXIT_GRACE_MS = 10_000;
+
 const send = (m: ArmMessage) => {
   if (process.send && process.connected) process.send(m);
   else if (!process.send) process.stderr.write(JSON.stringify(m) + '\n');
@@ -73,3 +76,10 @@ process.exitCode = await main();
 // Our own disconnect at the end is not the parent going away.
 process.off('disconnect', onParentGone);
 if (process.connected) process.disconnect();
+// The driver waits for this process to exit, so anything a library leaves running (a Redis
+// client still reconnecting after the arm failed on a Redis timeout, say) must not keep it alive.
+// Everything the arm writes is written by now; unref'd, this fires only if the process lingers.
+setTimeout(() => {
+  process.stderr.write(`arm process: exiting with handles still open (${process.getActiveResourcesInfo().join(', ')})\n`);
+  process.exit();
+}, ARM_EXIT_GRACE_MS).unref();

@@ -20,11 +20,12 @@ import { initTf } from '../tf/backend.ts';
 import { AnchorError } from '../util/errors.ts';
 import { writeJsonAtomic } from '../util/fs.ts';
 import type { ArmSpec } from './arms.ts';
-import { ArmTrainer, type TrainerState, type TrainerStateV1 } from './arm-trainer.ts';
+import { type ArmComponents, type ArmSinks, ArmTrainer, type TrainerState, type TrainerStateV1 } from './arm-trainer.ts';
 import { grpoOptimizerConfig } from './config.ts';
 import { LABEL_SOURCES } from './label-sources.ts';
 import { JsonlWriter, KvLogger, writeCsvFromJsonl } from './logger.ts';
 import { TensorBoardWriter } from './tensorboard.ts';
+import { updaterOf } from './updaters.ts';
 import type { ArmStatus, RefitLine } from './run-format.ts';
 import { loadProblems, openRunPolicy, sharedPaths } from './assets.ts';
 import { checkArmWriter } from './run-dir.ts';
@@ -144,6 +145,194 @@ function assertFiniteState(
   }
 }
 
+/** An arm's built components and what releases them. */
+interface BuiltArm {
+  components: ArmComponents;
+  /** The policy source (saves checkpoints in its own format). */
+  source: ReturnType<typeof openRunPolicy>;
+  release(): Promise<void>;
+}
+
+/**
+ * Build an arm's components from the run directory's shared assets, starting from `latest`'s
+ * policy, optimizer state and RM when resuming.
+ */
+async function buildArm(runDir: string, config: RunConfig, arm: ArmSpec, latest: { dir: string } | undefined): Promise<BuiltArm> {
+  const shared = sharedPaths(runDir);
+  const { train, evalProblems } = loadProblems(config);
+  const source = openRunPolicy(runDir, config);
+  const start = latest ? source.load(join(latest.dir, 'policy')) : undefined;
+  const built = source.build({ ...(start ? { trainable: start.trainable } : {}), seed: config.seed });
+  const { model: policy, reference } = built;
+  const optimizer = new AdamOptimizer(policy.params, grpoOptimizerConfig(config.grpo));
+  if (start?.optimizer) optimizer.setState(start.optimizer.state);
+  const engine = await OnnxRolloutEngine.fromWeights(built.serving, policy.getWeights(), {
+    tokenizer: source.promptTokenizer(config.policy.prompt),
+    eosTokenId: source.tokenizer.eosId,
+    padTokenId: source.tokenizer.padId,
+  });
+  const rm = await loadRewardModel(latest ? join(latest.dir, 'rm') : shared.initialRm);
+  const features = createRewardFeatures(config.reward_model, {
+    tokenizer: source.tokenizer,
+    context: config.policy.model.context,
+  });
+  const judge =
+    arm.labels && LABEL_SOURCES[arm.labels].usesJudge ? await createJudge(config.judge, { learnedDir: shared.judge }) : undefined;
+  const executor = createExecutorFromConfig(config.sandbox, config.seed);
+  const updater = await updaterOf(arm).load();
+  return {
+    components: {
+      config,
+      arm,
+      train,
+      evalProblems,
+      tokenizer: source.tokenizer,
+      policy,
+      reference,
+      optimizer,
+      engine,
+      features,
+      rm,
+      judge,
+      executor,
+      updater,
+    },
+    source,
+    release: async () => {
+      await executor.close();
+      await engine.release();
+      await judge?.close?.();
+      built.dispose();
+      optimizer.dispose();
+    },
+  };
+}
+
+/** An arm's log files, opened at a checkpoint's offsets (lines written after it are truncated: never duplicated). */
+interface ArmLogs {
+  sinks: ArmSinks;
+  /** Flush every file to disk (before a checkpoint records their offsets). */
+  sync(): void;
+  offsets(): CheckpointState['offsets'];
+  /** metrics.jsonl's path (metrics.csv is derived from it). */
+  metricsPath: string;
+  close(): void;
+}
+
+function openArmLogs(armDir: string, config: RunConfig, arm: ArmSpec, state: CheckpointState | undefined): ArmLogs {
+  const at = state?.offsets;
+  const metricsFile = new JsonlWriter(join(armDir, 'metrics.jsonl'), at?.metrics ?? 0);
+  const samplesFile = new JsonlWriter(join(armDir, 'samples.jsonl'), at?.samples ?? 0);
+  const refitsFile = new JsonlWriter(join(armDir, 'refits.jsonl'), at?.refits ?? 0);
+  // The updater's own log (gate.jsonl); its checkpoint offset keeps the key `gate` of earlier checkpoints.
+  const logFile = updaterOf(arm).logFile;
+  const updaterFile = logFile ? new JsonlWriter(join(armDir, logFile), at?.gate ?? 0) : undefined;
+  // A new event file per process; on resume it tells TensorBoard to drop the old one's later steps.
+  const tensorboard = config.logging.tensorboard ? new TensorBoardWriter(armDir, state?.trainer.step) : undefined;
+  const metrics = new KvLogger([metricsFile, ...(tensorboard ? [tensorboard] : [])]);
+  const refits = (l: RefitLine) => {
+    refitsFile.write(l);
+    tensorboard?.writeScalars(
+      l.step,
+      { ...l, ...Object.fromEntries(Object.entries(l.fit ?? {}).map(([k, v]) => [`fit/${k}`, v])) },
+      'refit',
+    );
+  };
+  return {
+    sinks: {
+      metrics,
+      samples: (l) => samplesFile.write(l),
+      refits,
+      ...(updaterFile ? { updaterLog: (l: string) => updaterFile.writeLine(l) } : {}),
+    },
+    sync: () => {
+      for (const f of [metricsFile, samplesFile, refitsFile, updaterFile, tensorboard]) f?.sync();
+    },
+    offsets: () => ({
+      metrics: metricsFile.offset(),
+      samples: samplesFile.offset(),
+      refits: refitsFile.offset(),
+      ...(updaterFile ? { gate: updaterFile.offset() } : {}),
+    }),
+    metricsPath: metricsFile.path,
+    close: () => {
+      metrics.close();
+      samplesFile.close();
+      refitsFile.close();
+      updaterFile?.close();
+    },
+  };
+}
+
+/** The arm's status file at the start of this process (created on a fresh start; this process its writer). */
+function startStatus(armDir: string, config: RunConfig, arm: ArmSpec, backend: string): ArmStatus {
+  const status: ArmStatus = readStatus(armDir) ?? {
+    name: arm.name,
+    spec: { reward: arm.reward, labels: arm.labels, describe: arm.describe, ...(arm.gate ? { gate: true } : {}) },
+    state: 'running',
+    stepsDone: 0,
+    totalSteps: config.grpo.steps,
+    startedAt: new Date().toISOString(),
+    endedAt: null,
+  };
+  checkArmWriter(armDir, status.writer);
+  status.state = 'running';
+  status.totalSteps = config.grpo.steps;
+  status.tfBackend = backend;
+  status.writer = { pid: process.pid, host: hostname() };
+  writeJsonAtomic(join(armDir, 'arm.json'), status);
+  return status;
+}
+
+/**
+ * The arm's checkpointer: policy (in its source's format), optimizer, RM, trainer state and log
+ * offsets into a temp directory, SHA-256 of every file, state.json last (its presence marks the
+ * checkpoint complete), then renamed into place; the newest `checkpoint.keep` are kept. A
+ * diverged state is never checkpointed: the last good checkpoint stays the latest.
+ */
+function checkpointer(
+  armDir: string,
+  config: RunConfig,
+  arm: ArmSpec,
+  b: BuiltArm,
+  trainer: ArmTrainer,
+  logs: ArmLogs,
+  status: ArmStatus,
+): () => Promise<void> {
+  const { policy, optimizer, rm } = b.components;
+  return async () => {
+    const step = trainer.stepsDone;
+    const weights = policy.getWeights();
+    const optState = optimizer.getState();
+    assertFiniteState(weights, arm.name, 'weights', step);
+    assertFiniteState([...optState.m, ...optState.v], arm.name, 'optimizer moments', step);
+    const root = join(armDir, 'checkpoints');
+    const final = join(root, `${CKPT_PREFIX}${String(step).padStart(6, '0')}`);
+    if (existsSync(join(final, 'state.json'))) return;
+    const tmp = join(root, `.tmp-${process.pid}-${step}`);
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(tmp, { recursive: true });
+    logs.sync();
+    b.source.save(join(tmp, 'policy'), weights, { config: optimizer.config, state: optState }, { arm: arm.name, step });
+    await rm.save(join(tmp, 'rm'));
+    const ck: CheckpointState = {
+      trainer: trainer.getState(),
+      offsets: logs.offsets(),
+      files: Object.fromEntries(filesUnder(tmp).map((f) => [f, sha256File(join(tmp, f))])),
+    };
+    writeJsonAtomic(join(tmp, 'state.json'), ck);
+    rmSync(final, { recursive: true, force: true });
+    renameSync(tmp, final);
+    // Keep the newest `keep` checkpoints; older ones go only after the new one is complete.
+    const all = listCheckpoints(armDir);
+    for (const old of all.slice(0, Math.max(0, all.length - config.checkpoint.keep)))
+      rmSync(old.dir, { recursive: true, force: true });
+    writeCsvFromJsonl(logs.metricsPath, join(armDir, 'metrics.csv'));
+    status.stepsDone = step;
+    writeJsonAtomic(join(armDir, 'arm.json'), status);
+  };
+}
+
 /**
  * Train one arm (resuming if it has checkpoints). Resolves when the arm is done or was
  * stopped by a signal (state `running`, resumable).
@@ -165,131 +354,17 @@ export async function runArm(opts: {
   for (const n of readdirSync(join(armDir, 'checkpoints')))
     if (n.startsWith('.tmp-')) rmSync(join(armDir, 'checkpoints', n), { recursive: true, force: true });
   const backend = await initTf(log);
-  const shared = sharedPaths(runDir);
-
-  // --- components -----------------------------------------------------------------------------
-  const { train, evalProblems } = loadProblems(config);
-  const source = openRunPolicy(runDir, config);
   const latest = verifyLatestCheckpoint(armDir);
-  const start = latest ? source.load(join(latest.dir, 'policy')) : undefined;
-  const built = source.build({ ...(start ? { trainable: start.trainable } : {}), seed: config.seed });
-  const { model: policy, reference } = built;
-  const optimizer = new AdamOptimizer(policy.params, grpoOptimizerConfig(config.grpo));
-  if (start?.optimizer) optimizer.setState(start.optimizer.state);
-  const engine = await OnnxRolloutEngine.fromWeights(built.serving, policy.getWeights(), {
-    tokenizer: source.promptTokenizer(config.policy.prompt),
-    eosTokenId: source.tokenizer.eosId,
-    padTokenId: source.tokenizer.padId,
-  });
-  const rm = await loadRewardModel(latest ? join(latest.dir, 'rm') : shared.initialRm);
-  const features = createRewardFeatures(config.reward_model, {
-    tokenizer: source.tokenizer,
-    context: config.policy.model.context,
-  });
-  const judge =
-    arm.labels && LABEL_SOURCES[arm.labels].usesJudge ? await createJudge(config.judge, { learnedDir: shared.judge }) : undefined;
-  const executor = createExecutorFromConfig(config.sandbox, config.seed);
-
-  // --- logs (truncated to the checkpoint's offsets on resume: never duplicated) -----------------
-  let state: CheckpointState | undefined;
-  if (latest) state = readCheckpointState(latest.dir);
-  const metricsFile = new JsonlWriter(join(armDir, 'metrics.jsonl'), state?.offsets.metrics ?? 0);
-  const samplesFile = new JsonlWriter(join(armDir, 'samples.jsonl'), state?.offsets.samples ?? 0);
-  const refitsFile = new JsonlWriter(join(armDir, 'refits.jsonl'), state?.offsets.refits ?? 0);
-  const gateFile = arm.gate ? new JsonlWriter(join(armDir, 'gate.jsonl'), state?.offsets.gate ?? 0) : undefined;
-  // A new event file per process; on resume it tells TensorBoard to drop the old one's later steps.
-  const tensorboard = config.logging.tensorboard ? new TensorBoardWriter(armDir, state?.trainer.step) : undefined;
-  const metrics = new KvLogger([metricsFile, ...(tensorboard ? [tensorboard] : [])]);
-  const refits = (l: RefitLine) => {
-    refitsFile.write(l);
-    tensorboard?.writeScalars(
-      l.step,
-      { ...l, ...Object.fromEntries(Object.entries(l.fit ?? {}).map(([k, v]) => [`fit/${k}`, v])) },
-      'refit',
-    );
-  };
-  const trainer = new ArmTrainer(
-    {
-      config,
-      arm,
-      train,
-      evalProblems,
-      tokenizer: source.tokenizer,
-      policy,
-      reference,
-      optimizer,
-      engine,
-      features,
-      rm,
-      judge,
-      executor,
-    },
-    {
-      metrics,
-      samples: (l) => samplesFile.write(l),
-      refits,
-      ...(gateFile ? { gate: (l: string) => gateFile.writeLine(l) } : {}),
-    },
-  );
+  const built = await buildArm(runDir, config, arm, latest);
+  const state = latest ? readCheckpointState(latest.dir) : undefined;
+  const logs = openArmLogs(armDir, config, arm, state);
+  const trainer = new ArmTrainer(built.components, logs.sinks);
   if (state) {
     trainer.setState(state.trainer);
     log(`${arm.name}: resumed from step ${state.trainer.step}`);
   }
-
-  const status: ArmStatus = readStatus(armDir) ?? {
-    name: arm.name,
-    spec: { reward: arm.reward, labels: arm.labels, describe: arm.describe, ...(arm.gate ? { gate: true } : {}) },
-    state: 'running',
-    stepsDone: 0,
-    totalSteps: config.grpo.steps,
-    startedAt: new Date().toISOString(),
-    endedAt: null,
-  };
-  checkArmWriter(armDir, status.writer);
-  status.state = 'running';
-  status.totalSteps = config.grpo.steps;
-  status.tfBackend = backend;
-  status.writer = { pid: process.pid, host: hostname() };
-  writeJsonAtomic(join(armDir, 'arm.json'), status);
-
-  const checkpoint = async () => {
-    const step = trainer.stepsDone;
-    // A diverged state is never checkpointed: the last good checkpoint stays the latest.
-    const weights = policy.getWeights();
-    const optState = optimizer.getState();
-    assertFiniteState(weights, arm.name, 'weights', step);
-    assertFiniteState([...optState.m, ...optState.v], arm.name, 'optimizer moments', step);
-    const root = join(armDir, 'checkpoints');
-    const final = join(root, `${CKPT_PREFIX}${String(step).padStart(6, '0')}`);
-    if (existsSync(join(final, 'state.json'))) return;
-    const tmp = join(root, `.tmp-${process.pid}-${step}`);
-    rmSync(tmp, { recursive: true, force: true });
-    mkdirSync(tmp, { recursive: true });
-    for (const f of [metricsFile, samplesFile, refitsFile, gateFile, tensorboard]) f?.sync();
-    source.save(join(tmp, 'policy'), weights, { config: optimizer.config, state: optState }, { arm: arm.name, step });
-    await rm.save(join(tmp, 'rm'));
-    const ck: CheckpointState = {
-      trainer: trainer.getState(),
-      offsets: {
-        metrics: metricsFile.offset(),
-        samples: samplesFile.offset(),
-        refits: refitsFile.offset(),
-        ...(gateFile ? { gate: gateFile.offset() } : {}),
-      },
-      files: Object.fromEntries(filesUnder(tmp).map((f) => [f, sha256File(join(tmp, f))])),
-    };
-    // state.json is written last: its presence marks the checkpoint complete.
-    writeJsonAtomic(join(tmp, 'state.json'), ck);
-    rmSync(final, { recursive: true, force: true });
-    renameSync(tmp, final);
-    // Keep the newest `keep` checkpoints; older ones go only after the new one is complete.
-    const all = listCheckpoints(armDir);
-    for (const old of all.slice(0, Math.max(0, all.length - config.checkpoint.keep)))
-      rmSync(old.dir, { recursive: true, force: true });
-    writeCsvFromJsonl(metricsFile.path, join(armDir, 'metrics.csv'));
-    status.stepsDone = step;
-    writeJsonAtomic(join(armDir, 'arm.json'), status);
-  };
+  const status = startStatus(armDir, config, arm, backend);
+  const checkpoint = checkpointer(armDir, config, arm, built, trainer, logs, status);
 
   let stopRequested = false;
   const onSignal = () => {
@@ -301,7 +376,7 @@ export async function runArm(opts: {
   try {
     while (trainer.stepsDone < config.grpo.steps && !stopRequested) {
       const rec = await trainer.step();
-      assertFiniteState(policy.getWeights(), arm.name, 'weights', trainer.stepsDone);
+      assertFiniteState(built.components.policy.getWeights(), arm.name, 'weights', trainer.stepsDone);
       ranHere++;
       opts.onProgress?.({
         arm: arm.name,
@@ -330,15 +405,8 @@ export async function runArm(opts: {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    metrics.close();
-    samplesFile.close();
-    refitsFile.close();
-    gateFile?.close();
-    await executor.close();
-    await engine.release();
-    await judge?.close?.();
-    built.dispose();
-    optimizer.dispose();
+    logs.close();
+    await built.release();
   }
 }
 

@@ -1,12 +1,12 @@
 /**
- * One arm's training loop: the GRPO step with settlement windows (docs/design.md, "One settlement
- * epoch"). Every arm runs this same code; what differs is data — the arm's reward source
- * (./reward-sources.ts), refit-label source (./label-sources.ts) and updater (./update.ts, or the
- * gate of ./gated-step.ts), and its config overlay.
+ * One arm's training loop: the GRPO step (docs/design.md, "One settlement epoch"). Every arm runs
+ * this same code; what differs is data — the arm's reward source (./reward-sources.ts), refit-label
+ * source (./label-sources.ts), updater (./updaters.ts) and its config overlay. Settlement is its own
+ * subsystem, the settlement window (./settlement-window.ts), which the step feeds.
  *
  * The step is a forward pipeline over one step record: rollout → score (RM proxy, gold where
- * executed, the reward source's training reward) → update → weight sync → settlement at the
- * window end → metrics and samples. Checkpoints are the caller's (./arm-runner.ts).
+ * executed, the reward source's training reward) → update → weight sync → add to the settlement
+ * window (which closes at the window end) → metrics. Checkpoints are the caller's (./arm-runner.ts).
  */
 import type { Problem } from '../datasets/problem.ts';
 import type { RunConfig } from './run-config.ts';
@@ -26,9 +26,10 @@ import { Rng, type RngState } from '../util/rng.ts';
 import type { ArmSpec } from './arms.ts';
 import { DataLoader } from './data.ts';
 import { collectGroups, type DynamicBatch, type SampledRound } from './dynamic-sampling.ts';
-import { k3, zeroStdGroups } from './grpo.ts';
+import { zeroStdGroups } from './advantages.ts';
+import { k3 } from './grpo.ts';
 import { conservativeReward, parShape } from './proxy-reward.ts';
-import { GatedStep, resolveGateConfig, type GatedState } from './gated-step.ts';
+import type { GatedState } from './gated-step.ts';
 import { goldOf } from './gold.ts';
 import { LABEL_SOURCES } from './label-sources.ts';
 import { RollingMean, withinGroupSoundness } from './monitor.ts';
@@ -44,15 +45,8 @@ import {
 import { METRIC_KEYS as K, type RefitLine, type SampleLine } from './run-format.ts';
 import type { Claim } from './settlement.ts';
 import { SettlementWindow, stepClaims, type SettlementState } from './settlement-window.ts';
-import {
-  PlainUpdater,
-  prepareUpdate,
-  shapedRewards,
-  type UpdateBatch,
-  type UpdateOutcome,
-  type UpdateParts,
-  type Updater,
-} from './update.ts';
+import type { UpdaterFactory } from './updaters.ts';
+import { prepareUpdate, shapedRewards, type UpdateBatch, type UpdateOutcome, type UpdateParts, type Updater } from './update.ts';
 
 /** Everything an arm trainer works with (built by ./arm-runner.ts). */
 export interface ArmComponents {
@@ -70,6 +64,8 @@ export interface ArmComponents {
   rm: RewardModel;
   judge: Judge | undefined;
   executor: Executor;
+  /** Builds the arm's updater (its registry entry's, ./updaters.ts). */
+  updater: UpdaterFactory;
 }
 
 /** Sinks for the arm's logs. */
@@ -77,8 +73,8 @@ export interface ArmSinks {
   metrics: KvLogger;
   samples: (line: SampleLine) => void;
   refits: (line: RefitLine) => void;
-  /** `gate.jsonl` lines (gated arms). */
-  gate?: (line: string) => void;
+  /** Lines of the updater's own log (its registry entry's `logFile`: `gate.jsonl` of gated arms). */
+  updaterLog?: (line: string) => void;
 }
 
 /**
@@ -187,7 +183,7 @@ export class ArmTrainer {
   /** Milliseconds the previous step's metrics record took to write (reported in this step's `perf/log_s`). */
   private lastDumpMs = 0;
   /** The conservative ensemble's members, refreshed after every refit (`proxy.ensemble`). */
-  private ensemble: { committee: Committee; refits: number } | undefined;
+  private ensemble: { committee: Committee; refits: number; labels: number } | undefined;
   private readonly rewardSource: RewardSource;
   /** How the arm's updates are applied: plain, or through the pre-action gate (gated arms). */
   readonly updater: Updater;
@@ -218,17 +214,16 @@ export class ArmTrainer {
       halfLife: st.half_life,
       pairwise: st.objective === 'pairwise' ? st.pairwise_weight : 0,
     });
-    this.updater = c.arm.gate
-      ? new GatedStep({
-          ...this.updateParts(),
-          gate: resolveGateConfig(c.config.gate, c.config.settlement.rate),
-          rm: c.rm,
-          features: c.features,
-          executor: c.executor,
-          writeLine: sinks.gate ?? (() => {}),
-          onExecuted: (n) => (this.budget += n),
-        })
-      : new PlainUpdater(this.updateParts());
+    this.updater = c.updater({
+      config: c.config,
+      parts: this.updateParts(),
+      rm: c.rm,
+      features: c.features,
+      executor: c.executor,
+      writeLine: sinks.updaterLog ?? (() => {}),
+      charge: (n) => (this.budget += n),
+      reward: async (s) => this.rewardSource.reward(s, this.rewardContext()),
+    });
     this.settlement = new SettlementWindow({
       settlement: c.config.settlement,
       rng: new Rng(seed).fork('settlement'),
@@ -236,6 +231,7 @@ export class ArmTrainer {
       rm: c.rm,
       features: c.features,
       labels: c.arm.labels ? LABEL_SOURCES[c.arm.labels] : undefined,
+      instant: this.rewardSource.settlesInstantly,
       judge: c.judge,
       execute: (ps, ts) => this.execute(ps, ts),
       charge: (n) => (this.budget += n),
@@ -295,9 +291,15 @@ export class ArmTrainer {
     if (update.applied) await this.c.engine.updateWeights(this.c.policy.getWeights());
     t.push(performance.now());
     const klSeq = sequenceKl(batch);
+    // Instantly settled completions of groups dynamic sampling left out still refit the RM.
+    const offBatch = (sampling?.offBatch ?? []).flatMap((b) =>
+      this.claimsOf(b.scored, b.rewards)
+        .filter((c) => c.label !== undefined)
+        .map(({ group: _g, ...c }) => ({ ...c, offBatch: true })),
+    );
     const settled = await this.settlement.add(
       scored.step,
-      this.claimsOf(scored, rewards),
+      [...this.claimsOf(scored, rewards), ...offBatch],
       Math.sqrt(klSeq),
       scored.step + 1 === this.totalSteps,
     );
@@ -383,17 +385,19 @@ export class ArmTrainer {
 
   /**
    * The conservative ensemble (`proxy.ensemble`): bootstrap members of the RM, rebuilt after each
-   * refit from a stream forked by the refit count (so a resumed run rebuilds the same members).
+   * refit — the window's, or an updater's (a gate's MODIFY) — from a stream forked by the window's
+   * refit count (so a resumed run rebuilds the same members).
    */
   private async ensembleCommittee(): Promise<Committee> {
     const refits = this.settlement.refits;
-    if (this.ensemble?.refits !== refits) {
+    const labels = this.c.rm.labelCount;
+    if (this.ensemble?.refits !== refits || this.ensemble.labels !== labels) {
       this.ensemble?.committee.dispose();
       const rng = new Rng(this.c.config.seed).fork(`ensemble-${refits}`);
       const committee = await buildCommittee(this.c.rm, this.c.config.reward_model, rng, {
         members: this.c.config.proxy.ensemble.members,
       });
-      this.ensemble = { committee, refits };
+      this.ensemble = { committee, refits, labels };
     }
     return this.ensemble.committee;
   }

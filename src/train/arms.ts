@@ -7,8 +7,10 @@ import { z } from 'zod';
 import { deepMerge } from '../config/overrides.ts';
 import { dirNameSchema } from '../config/validate.ts';
 import { AnchorError } from '../util/errors.ts';
+import { DEFAULT_ARMS } from './default-arms.ts';
 import { LABEL_SOURCE_NAMES, type LabelSourceName } from './label-sources.ts';
-import { REWARD_SOURCE_NAMES, type RewardSourceName } from './reward-sources.ts';
+import { REWARD_SOURCES, REWARD_SOURCE_NAMES, type RewardSource, type RewardSourceName } from './reward-sources.ts';
+import { updaterOf } from './updaters.ts';
 
 /** One arm. */
 export interface ArmSpec {
@@ -196,7 +198,7 @@ export const armDefinitionSchema = z
 export const armsConfigSchema = z
   .array(z.union([z.string().min(1), armDefinitionSchema]))
   .min(1)
-  .default(['frozen', 'anchored', 'execution', 'judge']);
+  .default([...DEFAULT_ARMS]);
 
 /** Resolve `arms:` entries to specs; unknown names and duplicates are BAD_CONFIG. */
 export function resolveArms(entries: readonly (string | z.output<typeof armDefinitionSchema>)[]): ArmSpec[] {
@@ -233,21 +235,35 @@ export function resolveArms(entries: readonly (string | z.output<typeof armDefin
       const gate = entry.gate ?? base?.gate;
       if (gate) spec.gate = true;
     }
-    if (spec.gate && (spec.reward !== 'rm' || spec.labels !== 'execution')) {
-      throw new AnchorError(
-        'BAD_CONFIG',
-        `arms[${i}] (${spec.name}): a gated arm needs reward rm and labels execution (the gate settles and verifies by execution)`,
-      );
-    }
-    if ((spec.reward === 'hybrid' || spec.reward === 'settled' || spec.reward === 'settled-rm') && spec.labels !== 'execution') {
-      throw new AnchorError(
-        'BAD_CONFIG',
-        `arms[${i}] (${spec.name}): a ${spec.reward} arm needs labels execution (its instantly settled labels refit the RM)`,
-      );
-    }
+    checkNeeds(spec, i);
     if (out.some((a) => a.name === spec.name))
       throw new AnchorError('BAD_CONFIG', `arms[${i}]: arm ${JSON.stringify(spec.name)} listed twice`);
     out.push(spec);
   });
   return out;
+}
+
+/**
+ * An arm's parts must fit together as their registries declare: the reward source's refit labels
+ * (instantly settled labels are executed) and the updater's requirements (the gate settles and
+ * verifies by execution). BAD_CONFIG names the arm and the rule.
+ */
+function checkNeeds(spec: ArmSpec, i: number): void {
+  const where = `arms[${i}] (${spec.name})`;
+  const source: RewardSource = REWARD_SOURCES[spec.reward];
+  const labels = source.needsLabels;
+  if (labels && spec.labels !== labels) {
+    throw new AnchorError(
+      'BAD_CONFIG',
+      `${where}: a ${spec.reward} arm needs labels ${labels} (its instantly settled labels refit the RM)`,
+    );
+  }
+  const updater = updaterOf(spec);
+  const req = updater.requires;
+  if (req && (!req.rewards.includes(spec.reward) || spec.labels !== req.labels)) {
+    throw new AnchorError(
+      'BAD_CONFIG',
+      `${where}: a ${updater.name} arm needs reward ${req.rewards.join(' or ')} and labels ${req.labels} (${req.why})`,
+    );
+  }
 }

@@ -5,7 +5,7 @@
  * `npm run docs:config` writes the files; test/train/config-docs.test.ts checks they are current.
  */
 import { z } from 'zod';
-import { pretrainConfigSchema } from '../policy/pretrain/config.ts';
+import { pretrainConfigSchema } from './pretrain/config.ts';
 import { runConfigSchema } from './run-config.ts';
 
 /** A documented config file kind: its schema, the JSON Schema file it points to, its docs heading. */
@@ -31,7 +31,7 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
     title: 'Pretraining config',
     schemaFile: 'configs/pretrain.schema.json',
     about:
-      'Supervised pretraining of the base policy: `anchor-rl pretrain --config configs/pretrain.yaml` (schema: src/policy/pretrain/config.ts).',
+      'Supervised pretraining of the base policy: `anchor-rl pretrain --config configs/pretrain.yaml` (schema: src/train/pretrain/config.ts).',
     schema: pretrainConfigSchema,
   },
 ];

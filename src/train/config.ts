@@ -3,11 +3,10 @@
  * in-training evaluation, checkpoints. Defaults follow the reference study (docs/design.md).
  */
 import { z } from 'zod';
+import { escalationConfigSchema, gateConfigSchema } from '../gate/config.ts';
 import { lrScheduleSchema, optimizerConfigSchema, type OptimizerConfig } from '../policy/optimizer-config.ts';
+import { ADVANTAGE_ESTIMATORS, ADVANTAGE_ESTIMATOR_NAMES } from './advantages.ts';
 import { STRATEGY_NAMES } from './settlement.ts';
-
-/** Advantage estimators (./grpo.ts): group mean baseline, leave-one-out baseline, REINFORCE++. */
-const ADVANTAGE_ESTIMATORS = ['grpo', 'rloo', 'reinforce_pp'] as const;
 
 const opt = optimizerConfigSchema.shape;
 
@@ -77,10 +76,12 @@ export const grpoConfigSchema = z
       .default(1e-4)
       .describe('Added to the standard deviation when scaling advantages (avoids division by zero in uniform groups).'),
     advantage: z
-      .enum(ADVANTAGE_ESTIMATORS)
+      .enum(ADVANTAGE_ESTIMATOR_NAMES)
       .default('grpo')
       .describe(
-        "Advantage estimator: `grpo` (reward minus the group mean, scaled by `scale_rewards`), `rloo` (minus the mean of the group's other members, scaled by `scale_rewards`; `none` gives the plain RLOO estimator), `reinforce_pp` (REINFORCE++: per-token advantage = reward − β·(k1 KL to the reference still to come), whitened over the batch's tokens; β then acts in the reward and the loss has no KL term; `scale_rewards` is not used). Default `grpo`.",
+        `Advantage estimator (src/train/advantages.ts): ${Object.entries(ADVANTAGE_ESTIMATORS)
+          .map(([name, e]) => `\`${name}\` (${e.describe})`)
+          .join(', ')}. Default \`grpo\`.`,
       ),
     importance_level: z
       .enum(['token', 'sequence'])
@@ -105,7 +106,9 @@ export const grpoConfigSchema = z
           .int()
           .min(0)
           .default(0)
-          .describe('Tokens before max_new_tokens over which the penalty ramps up (0 = off).'),
+          .describe(
+            'Tokens before max_new_tokens over which the penalty ramps up (0 = off; less than policy.sampling.max_new_tokens).',
+          ),
         penalty: z.number().min(0).default(1).describe('Penalty at max_new_tokens (reward units).'),
         mask_truncated: z.boolean().default(false).describe('Drop completions cut at max_new_tokens from the loss.'),
       })
@@ -363,3 +366,45 @@ export const proxyConfigSchema = z
       ),
   })
   .strict();
+
+/** Sampling settings for rollouts. */
+export const samplingConfigSchema = z
+  .object({
+    temperature: z.number().min(0).default(1.0).describe('Sampling temperature of rollouts (0 = greedy).'),
+    top_p: z
+      .number()
+      .gt(0)
+      .max(1)
+      .default(1.0)
+      .describe('Nucleus sampling: keep the smallest set of tokens with this total probability (1 = off).'),
+    top_k: z.number().int().min(0).default(0).describe('Keep only the k most likely tokens (0 = off).'),
+    max_new_tokens: z.number().int().min(1).default(48).describe('Longest completion, tokens.'),
+  })
+  .strict();
+
+/** Rollout sampling settings (`policy.sampling`). */
+export type SamplingConfig = z.output<typeof samplingConfigSchema>;
+
+/**
+ * The gate (`gate:`, used by gated arms). `escalation.base_settlement_rate` has no default here:
+ * unset, it follows `settlement.rate` (resolved where the gate is built, so an arm overlay that
+ * changes `settlement.rate` carries over too).
+ */
+export const runGateConfigSchema = gateConfigSchema.extend({
+  escalation: escalationConfigSchema
+    .extend({
+      base_settlement_rate: z
+        .number()
+        .positive()
+        .max(1)
+        .optional()
+        .describe(
+          "Settlement rate when not escalated; unset = the run's settlement.rate (an arm overlay of settlement.rate carries over).",
+        ),
+    })
+    .prefault({})
+    .describe('How ESCALATE and surprises raise settlement and simulation depth.'),
+});
+
+/** The run's `gate:` section (before `escalation.base_settlement_rate` is resolved). */
+export type RunGateConfig = z.output<typeof runGateConfigSchema>;

@@ -15,7 +15,6 @@
  * raises settlement and probe depth, and (`gate.training.settle_until_evidence`) the arm settles
  * every step until the gate has its evidence. DENY, MODIFY (after its retries) and WAIT never commit.
  */
-import type { RunConfig } from './run-config.ts';
 import type { Problem } from '../datasets/problem.ts';
 import {
   countNonFinite,
@@ -44,9 +43,10 @@ import type { FeatureExtractor } from '../reward/features/types.ts';
 import type { RewardModel } from '../reward/models/types.ts';
 import { problemProgram } from '../sandbox/programs.ts';
 import type { ExecResult, Executor } from '../sandbox/types.ts';
+import type { RunGateConfig } from './config.ts';
 import { goldOf } from './gold.ts';
 import type { MetricValue } from './logger.ts';
-import type { Rewards } from './reward-sources.ts';
+import type { Rewards, ScoredRollouts } from './reward-sources.ts';
 import { GATE_METRIC_KEYS as GK } from './run-format.ts';
 import {
   applyGrpoUpdate,
@@ -82,6 +82,11 @@ export interface GatedStepParts extends Pick<UpdateParts, 'grpo' | 'sampling'> {
   writeLine: (line: string) => void;
   /** Programs executed by the gate (probes, verifications): the arm's training-signal budget. */
   onExecuted: (n: number) => void;
+  /**
+   * The arm's training reward for the step's rollouts re-scored after a MODIFY refit: its reward
+   * source again (PAR shaping, the conservative ensemble), never the raw RM score.
+   */
+  reward: (scored: ScoredRollouts) => Promise<Rewards>;
 }
 
 /** What the step's gating came to. */
@@ -113,7 +118,7 @@ export function integritySignal(r: ExecResult): boolean {
 }
 
 /** The `gate:` config with `escalation.base_settlement_rate` resolved (unset: the arm's `settlement.rate`, else 0.1). */
-export function resolveGateConfig(gate: RunConfig['gate'], settlementRate: number): GateConfig {
+export function resolveGateConfig(gate: RunGateConfig, settlementRate: number): GateConfig {
   const esc = gate.escalation;
   const base = esc.base_settlement_rate ?? (settlementRate > 0 ? settlementRate : 0.1);
   return { ...gate, escalation: { ...esc, base_settlement_rate: base } };
@@ -237,7 +242,7 @@ export class GatedStep implements Updater {
         this.hardExamples += X.length;
         this.loop.setRewardModel(linearView(this.p.rm, this.names));
         proxy = await this.p.rm.predict(batch.features);
-        current = { ...current, values: Array.from(proxy) };
+        current = await this.p.reward({ ...batch, proxy });
         refit = { hard_examples: X.length, labels: this.p.rm.labelCount };
       }
       this.writeRecord(res, { step, pass, applied: !restored, evidence: evidence!, ...(refit ? { refit } : {}) });
@@ -328,7 +333,7 @@ export class GatedStep implements Updater {
       policy,
       input.completions.map((c) => c.promptIds),
       input.completions.map((c) => c.tokenIds),
-      { padId },
+      { padId, temperature: this.p.sampling.temperature },
     );
     let kl = 0;
     let n = 0;

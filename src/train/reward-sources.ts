@@ -7,6 +7,7 @@
 import type { Problem } from '../datasets/problem.ts';
 import type { Completion } from '../policy/engine/types.ts';
 import type { ExecResult } from '../sandbox/types.ts';
+import type { LabelSourceName } from './label-sources.ts';
 
 /** A step's rollouts. */
 export interface Rollouts {
@@ -82,6 +83,13 @@ export interface RewardSource {
    * charges it to the arm's budget, and reports take this arm's budget as the cost of execution.
    */
   readonly executesRollouts: boolean;
+  /**
+   * Settles σ of each step's rollouts as it scores them (instant settlement, `ctx.instantChoice`):
+   * the settlement window then refits on exactly those labels and chooses nothing itself.
+   */
+  readonly settlesInstantly: boolean;
+  /** The refit labels an arm with this reward must have (its instantly settled labels are executed). */
+  readonly needsLabels?: LabelSourceName;
   /** The step's training reward. */
   reward(scored: ScoredRollouts, ctx: RewardContext): Rewards | Promise<Rewards>;
 }
@@ -105,6 +113,7 @@ export const REWARD_SOURCES = {
   /** The reward model's score (conservative and/or PAR-shaped per `proxy:`). */
   rm: {
     executesRollouts: false,
+    settlesInstantly: false,
     reward: async (s, ctx) => ({ values: await ctx.rmReward(s), advantageScale: ctx.rmWeight }),
   },
   /**
@@ -114,6 +123,8 @@ export const REWARD_SOURCES = {
    */
   hybrid: {
     executesRollouts: false,
+    settlesInstantly: true,
+    needsLabels: 'execution',
     reward: async (s, ctx) => {
       const values: (number | null)[] = await ctx.rmReward(s);
       const settled = await settleNow(s, ctx);
@@ -131,6 +142,8 @@ export const REWARD_SOURCES = {
    */
   'settled-rm': {
     executesRollouts: false,
+    settlesInstantly: true,
+    needsLabels: 'execution',
     reward: async (s, ctx) => {
       const values: (number | null)[] = await ctx.rmReward(s);
       const weights = values.map(() => ctx.rmWeight * ctx.rmShare);
@@ -145,6 +158,7 @@ export const REWARD_SOURCES = {
   /** The executed test pass fraction (the sound ceiling). */
   execution: {
     executesRollouts: true,
+    settlesInstantly: false,
     reward: (s) => ({ values: s.gold, advantageScale: 1 }),
   },
   /**
@@ -155,6 +169,8 @@ export const REWARD_SOURCES = {
    */
   settled: {
     executesRollouts: false,
+    settlesInstantly: true,
+    needsLabels: 'execution',
     reward: async (s, ctx) => {
       const values: (number | null)[] = s.texts.map(() => null);
       const settled = await settleNow(s, ctx);

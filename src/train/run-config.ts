@@ -6,10 +6,9 @@ import { z } from 'zod';
 import { policyModelSchema } from '../policy/gpt-config.ts';
 import { loraSchema } from '../policy/hf/lora.ts';
 import { promptFormatSchema } from '../policy/tokenizer/prompt-format.ts';
-import { pretrainConfigSchema } from '../policy/pretrain/config.ts';
+import { pretrainConfigSchema } from './pretrain/config.ts';
 import { judgeSchema } from '../reward/judges/config.ts';
 import { rewardModelSchema } from '../reward/models/config.ts';
-import { escalationConfigSchema, gateConfigSchema } from '../gate/config.ts';
 import { sandboxConfigSchema } from '../sandbox/config.ts';
 import {
   checkpointConfigSchema,
@@ -18,14 +17,17 @@ import {
   loggingConfigSchema,
   metricsConfigSchema,
   proxyConfigSchema,
+  runGateConfigSchema,
+  samplingConfigSchema,
   settlementConfigSchema,
 } from './config.ts';
 import { armsConfigSchema, resolveArms } from './arms.ts';
 import { taskFamilyConfigSchema } from '../tasks/config.ts';
 import { DATASET_NAMES, isDatasetName } from '../datasets/catalog.ts';
 import { loadConfig } from '../config/load.ts';
+import { deepMerge } from '../config/overrides.ts';
 import type { ConfigPathKey } from '../config/paths.ts';
-import { dirNameSchema } from '../config/validate.ts';
+import { dirNameSchema, parseConfig } from '../config/validate.ts';
 
 /** Where problems come from: a built-in task family or a dataset file. */
 const taskConfigSchema = z.union([
@@ -52,21 +54,6 @@ const taskConfigSchema = z.union([
     })
     .strict(),
 ]);
-
-/** Sampling settings for rollouts. */
-const samplingConfigSchema = z
-  .object({
-    temperature: z.number().min(0).default(1.0).describe('Sampling temperature of rollouts (0 = greedy).'),
-    top_p: z
-      .number()
-      .gt(0)
-      .max(1)
-      .default(1.0)
-      .describe('Nucleus sampling: keep the smallest set of tokens with this total probability (1 = off).'),
-    top_k: z.number().int().min(0).default(0).describe('Keep only the k most likely tokens (0 = off).'),
-    max_new_tokens: z.number().int().min(1).default(48).describe('Longest completion, tokens.'),
-  })
-  .strict();
 
 /** The policy: a native model (trained from a pretrained base) or a bring-your-own ONNX export. */
 const policyConfigSchema = z
@@ -96,27 +83,6 @@ const policyConfigSchema = z
     sampling: samplingConfigSchema.prefault({}).describe('Sampling settings for rollouts.'),
   })
   .strict();
-
-/**
- * The gate (`gate:`, used by gated arms). `escalation.base_settlement_rate` has no default here:
- * unset, it follows `settlement.rate` (resolved where the gate is built, so an arm overlay that
- * changes `settlement.rate` carries over too).
- */
-const runGateConfigSchema = gateConfigSchema.extend({
-  escalation: escalationConfigSchema
-    .extend({
-      base_settlement_rate: z
-        .number()
-        .positive()
-        .max(1)
-        .optional()
-        .describe(
-          "Settlement rate when not escalated; unset = the run's settlement.rate (an arm overlay of settlement.rate carries over).",
-        ),
-    })
-    .prefault({})
-    .describe('How ESCALATE and surprises raise settlement and simulation depth.'),
-});
 
 /** The whole run config. */
 export const runConfigSchema = z
@@ -166,7 +132,19 @@ export const runConfigSchema = z
     ),
     concurrency: z.number().int().min(1).default(1).describe('Arms trained at the same time, each in its own process.'),
   })
-  .strict();
+  .strict()
+  .superRefine((c, ctx) => {
+    // DAPO's soft overlong window lies inside the completion budget: a buffer of the whole budget
+    // or more would punish every completion, however short.
+    const { buffer } = c.grpo.overlong;
+    const max = c.policy.sampling.max_new_tokens;
+    if (buffer >= max)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['grpo', 'overlong', 'buffer'],
+        message: `expected less than policy.sampling.max_new_tokens (${max})`,
+      });
+  });
 
 /** A validated run config. */
 export type RunConfig = z.output<typeof runConfigSchema>;
@@ -190,6 +168,9 @@ const RUN_CONFIG_PATHS: readonly ConfigPathKey[] = [
 /** Load a run config file (or the embedded defaults) with `--set` overrides. */
 export function loadRunConfig(path: string | undefined, sets: readonly string[] = []): RunConfig {
   const config = loadConfig(runConfigSchema, path, sets, RUN_CONFIG_PATHS);
-  resolveArms(config.arms); // unknown arm names are config errors, caught before any work
+  // Unknown arm names and arm overlays the run config does not accept (each arm's process checks
+  // its overlay the same way) are config errors, caught before any work.
+  for (const arm of resolveArms(config.arms))
+    parseConfig(runConfigSchema, deepMerge(config as unknown as Record<string, unknown>, arm.overlay), `arm ${arm.name} overlay`);
   return config;
 }

@@ -68,6 +68,11 @@ export interface SettlementParts {
   features: FeatureExtractor;
   /** Where the window's refit labels come from; undefined: the RM is never refitted (monitoring only). */
   labels: LabelSource | undefined;
+  /**
+   * The arm's reward source settles as it rolls out (its `settlesInstantly`): the window refits on
+   * exactly the claims that arrived labelled and never chooses (or pays for) more.
+   */
+  instant: boolean;
   judge: Judge | undefined;
   /** Run programs in the sandbox. */
   execute(problems: readonly Problem[], texts: readonly string[]): Promise<ExecResult[]>;
@@ -200,7 +205,7 @@ export class SettlementWindow {
 
   /** Monitoring only: how far the (frozen) RM is from reality on this window. */
   private monitor(step: number, claims: readonly Claim[]): void {
-    const golds = claims.filter((c) => c.gold !== null);
+    const golds = claims.filter((c) => c.gold !== null && !c.offBatch);
     const driftGold = golds.length ? golds.reduce((a, c) => a + Math.abs(c.proxy - c.gold!), 0) / golds.length : null;
     this.p.refits({
       step,
@@ -227,21 +232,21 @@ export class SettlementWindow {
   }
 
   /**
-   * Choose and label: claims the reward source settled as they were rolled out carry their label
-   * (the `instant` source); otherwise the strategy chooses σ of the window and the arm's source labels them.
+   * Choose and label: under instant settlement the claims that arrived labelled (the `instant`
+   * label source); otherwise the strategy chooses σ of the window and the arm's source labels them.
    */
   private async label(claims: readonly Claim[], rate: number, source: LabelSource): Promise<Labelled> {
-    const instant = claims.filter((c) => c.label !== undefined);
-    const chosen = instant.length
-      ? instant
+    const { instant } = this.p;
+    const chosen = instant
+      ? claims.filter((c) => c.label !== undefined)
       : (await this.select(claims, settleCount(claims.length, rate))).map((i) => claims[i]!);
     const problems = chosen.map((c) => this.p.train[c.problem]!);
-    const labels = await (instant.length ? INSTANT_LABELS : source).label(chosen, problems, {
+    const labels = await (instant ? INSTANT_LABELS : source).label(chosen, problems, {
       execute: (ps, ts) => this.p.execute(ps, ts),
       charge: (n) => this.p.charge(n),
       judge: this.p.judge,
     });
-    return { chosen, problems, labels, strategy: instant.length ? 'instant' : this.p.settlement.strategy };
+    return { chosen, problems, labels, strategy: instant ? 'instant' : this.p.settlement.strategy };
   }
 
   /**
@@ -361,6 +366,7 @@ export class SettlementWindow {
   /** Write the samples.jsonl lines of a closed window; `settled` maps chosen claims to their judge score. */
   private flushSamples(claims: readonly Claim[], settled: ReadonlyMap<Claim, number | null>): void {
     for (const c of claims) {
+      if (c.offBatch) continue;
       this.p.samples({
         step: c.step,
         problem: this.p.train[c.problem]!.id,
@@ -408,7 +414,7 @@ export function stepClaims(s: ScoredRollouts, groupSize: number, promptsPerStep:
 
 /** Mean proxy − gold over the window's claims whose gold is known (null: none). */
 function windowGap(claims: readonly Claim[]): number | null {
-  const golds = claims.filter((c) => c.gold !== null);
+  const golds = claims.filter((c) => c.gold !== null && !c.offBatch);
   return golds.length ? golds.reduce((a, c) => a + c.proxy - c.gold!, 0) / golds.length : null;
 }
 

@@ -29,6 +29,11 @@ export interface Claim {
    * window-end refit uses it without executing again.
    */
   label?: number | null;
+  /**
+   * Rolled out and instantly settled, but left out of the step's batch (dynamic sampling dropped
+   * its group): its paid-for label refits the RM; it has no samples.jsonl line and no gap.
+   */
+  offBatch?: boolean;
 }
 
 /** The group of a claim (claims written before groups existed: step and problem). */

@@ -4,7 +4,6 @@
  * commits every update; the gated arm's updater (./gated-step.ts) commits only what its gate
  * lets through.
  */
-import type { RunConfig } from './run-config.ts';
 import type { Completion } from '../policy/engine/types.ts';
 import {
   buildCompletionBatch,
@@ -17,26 +16,22 @@ import type { PolicyModel } from '../policy/policy-model.ts';
 import type { AdamOptimizer, StepResult } from '../policy/optimizer.ts';
 import type { ExecResult } from '../sandbox/types.ts';
 import {
-  computeAdvantages,
   grpoLoss,
   grpoLossDenominator,
   sliceGrpoTokens,
   grpoLossReference,
   mismatchKl,
   overlongPenalty,
-  reinforcePlusPlusAdvantages,
   truncatedIsWeights,
   type GrpoLossOptions,
   type GrpoTokens,
 } from './grpo.ts';
-import type { GrpoConfig } from './config.ts';
+import { ADVANTAGE_ESTIMATORS } from './advantages.ts';
+import type { GrpoConfig, SamplingConfig } from './config.ts';
 import type { MetricValue } from './logger.ts';
 import { METRIC_KEYS as K } from './run-format.ts';
 import type { Rewards, ScoredRollouts } from './reward-sources.ts';
 import type { Problem } from '../datasets/problem.ts';
-
-/** Rollout sampling settings (`policy.sampling`). */
-type SamplingConfig = RunConfig['policy']['sampling'];
 
 /** What the GRPO update needs of the arm: its config sections and the models. */
 export interface UpdateParts {
@@ -124,8 +119,8 @@ function lossOptions(grpo: GrpoConfig, sampling: SamplingConfig): GrpoLossOption
   return {
     clipLow: grpo.clip.low,
     clipHigh: grpo.clip.high,
-    // REINFORCE++ puts the KL in the reward (./grpo.ts), so the loss carries none.
-    beta: grpo.advantage === 'reinforce_pp' ? 0 : grpo.beta,
+    // An estimator that puts the KL in the reward (REINFORCE++) leaves none for the loss.
+    beta: ADVANTAGE_ESTIMATORS[grpo.advantage].klInReward ? 0 : grpo.beta,
     aggregation: grpo.loss,
     maxLength: sampling.max_new_tokens,
     importanceLevel: grpo.importance_level,
@@ -156,7 +151,9 @@ export function prepareUpdate(p: UpdateParts, scored: ScoredRollouts): UpdateBat
   const completions: readonly Completion[] = scored.completions;
   const promptIds = completions.map((c) => c.promptIds);
   const completionIds = completions.map((c) => c.tokenIds);
-  const ref = sequenceLogProbs(p.reference, promptIds, completionIds, { padId });
+  // Every log-prob of the update is the sampling distribution's: logits / temperature.
+  const temperature = p.sampling.temperature;
+  const ref = sequenceLogProbs(p.reference, promptIds, completionIds, { padId, temperature });
   const C = ref.completionLength;
   // π_old: the policy that sampled. With one inner iteration and plain sampling (temperature 1,
   // no truncation) it is the current policy and the engine's per-token log-probs are exactly
@@ -171,7 +168,7 @@ export function prepareUpdate(p: UpdateParts, scored: ScoredRollouts): UpdateBat
   completions.forEach((c, b) => rolloutLogp.set(c.logprobs, b * C));
   const batch = buildCompletionBatch(promptIds, completionIds, padId, { completionLength: C });
   if (plain) return { ...scored, ref, oldLogp: rolloutLogp, batch, rolloutLogp };
-  const trainLogp = sequenceLogProbs(policy, promptIds, completionIds, { padId }).logProbs;
+  const trainLogp = sequenceLogProbs(policy, promptIds, completionIds, { padId, temperature }).logProbs;
   return {
     ...scored,
     ref,
@@ -193,21 +190,20 @@ export function applyGrpoUpdate(
   const { ref } = b;
   const C = ref.completionLength;
   const values = shapedRewards(g, sampling, rewards.values, b.completions);
-  // Advantages: per sequence (grpo, rloo) or per token (reinforce_pp); null rewards masked out.
+  // Advantages of the configured estimator (per sequence or per token); null rewards masked out.
   const valid = values.map((v) => v !== null && Number.isFinite(v));
   const mask = ref.mask.slice();
   for (let r = 0; r < ref.batch; r++) if (!valid[r]) mask.fill(0, r * C, (r + 1) * C);
-  const advantages =
-    g.advantage === 'reinforce_pp'
-      ? reinforcePlusPlusAdvantages(
-          values,
-          { batch: ref.batch, length: C, oldLogp: b.oldLogp, refLogp: ref.logProbs, mask },
-          g.beta,
-          g.eps,
-        )
-      : computeAdvantages(values, g.group_size, g.scale_rewards, g.eps, g.advantage).advantages;
+  const advantages = ADVANTAGE_ESTIMATORS[g.advantage].advantages({
+    rewards: values,
+    groupSize: g.group_size,
+    scale: g.scale_rewards,
+    eps: g.eps,
+    beta: g.beta,
+    tokens: { batch: ref.batch, length: C, oldLogp: b.oldLogp, refLogp: ref.logProbs, mask },
+  });
   if (rewards.advantageScale !== 1) for (let i = 0; i < advantages.length; i++) advantages[i]! *= rewards.advantageScale;
-  // Per-completion weights (a sequence's advantage, or each of its tokens' under reinforce_pp).
+  // Per-completion weights (a sequence's advantage, or each of its tokens' under a per-token estimator).
   const w = rewards.weights;
   if (w) {
     const per = advantages.length / ref.batch;
@@ -247,7 +243,11 @@ export function applyGrpoUpdate(
       parts.map((part, pi) => () => {
         // The optimizer's pass: LoRA dropout (when configured) draws its masks from the step count.
         const dropoutKey = parts.length > 1 ? optimizer.step * 4096 + pi : optimizer.step;
-        const logp = completionLogProbs(policy, part.batch, { entropy: false, dropoutKey }).logProbs;
+        const logp = completionLogProbs(policy, part.batch, {
+          entropy: false,
+          dropoutKey,
+          temperature: sampling.temperature,
+        }).logProbs;
         logpNow.set(logp.dataSync(), part.start * C);
         const t = parts.length > 1 ? sliceGrpoTokens(tokens, part.start, part.end) : tokens;
         return grpoLoss(logp, t, opts, denominator);

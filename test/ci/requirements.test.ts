@@ -51,10 +51,10 @@ describe('missing services under CI', () => {
   }, 240_000);
 
   it('redis-server missing: the queue tests skip locally and fail with CI=true', () => {
-    const local = vitest('test/queue/config.test.ts', { PATH: onlyNode });
+    const local = vitest('test/sandbox/queue/config.test.ts', { PATH: onlyNode });
     expect(local.code, local.out).toBe(0);
     expect(local.out).toMatch(/\[skip\] Redis password test: redis-server is not installed/);
-    const ci = vitest('test/queue/config.test.ts', { PATH: onlyNode, CI: 'true' });
+    const ci = vitest('test/sandbox/queue/config.test.ts', { PATH: onlyNode, CI: 'true' });
     expect(ci.code, ci.out).not.toBe(0);
     expect(ci.out).toMatch(/Redis password test: redis-server is not installed.*CI=true requires it/);
   }, 240_000);

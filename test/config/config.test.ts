@@ -23,7 +23,7 @@ describe('run config', () => {
     expect(c.grpo.group_size).toBe(8);
     expect(c.settlement.every).toBe(25);
     expect(c.settlement.rate).toBe(0.1);
-    expect(c.arms).toEqual(['frozen', 'anchored', 'execution', 'judge']);
+    expect(c.arms).toEqual(['frozen', 'settled-gao-hold', 'execution', 'judge']);
   });
 
   it('--set overrides are typed by the schema', () => {

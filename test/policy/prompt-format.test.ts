@@ -3,10 +3,11 @@
  * chat template (a ChatML template here; the Llama-2 template of ../shared's tiny Llama when
  * present) with the code stub after the generation prompt; a missing template is a named error.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { promptFormatSchema, promptFormatter, withPromptFormat } from '../../src/policy/tokenizer/prompt-format.ts';
+import { haveSharedPath } from '../helpers/paths.ts';
 import { tinyLlamaDir } from './hf/shared-graphs.ts';
 
 const CHATML =
@@ -43,7 +44,7 @@ describe('prompt formats', () => {
     expect(() => promptFormatter(promptFormatSchema.parse({ format: 'chat' }), {})).toThrow(/no chat_template/);
   });
 
-  it.skipIf(!existsSync(path.join(tinyLlamaDir, 'tokenizer_config.json')))(
+  it.skipIf(!haveSharedPath("the tiny Llama's chat template", path.join(tinyLlamaDir, 'tokenizer_config.json')))(
     "renders the tiny Llama's own (Llama-2) chat template",
     () => {
       const cfg = JSON.parse(readFileSync(path.join(tinyLlamaDir, 'tokenizer_config.json'), 'utf8'));

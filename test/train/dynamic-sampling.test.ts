@@ -70,3 +70,50 @@ describe('dynamic sampling', () => {
     expect(out.scored.gold).toEqual([0, 0.5, 1, 1]);
   });
 });
+
+describe('dynamic sampling with instant settlement (hybrid, settled, settled-rm arms)', () => {
+  /** A round whose completions `settled` were executed as they were scored (label = their reward). */
+  function settledRound(ids: number[], rewards: number[], settled: number[]): SampledRound {
+    const r = round(ids, rewards);
+    return { ...r, rewards: { ...r.rewards, settled: settled.map((index) => ({ index, label: rewards[index]! })) } };
+  }
+
+  it('settled labels follow their completions through group selection and later rounds; dropped ones are kept off the batch', async () => {
+    // Round 1: prompt 1 has no signal (dropped; its completion 1 was settled), prompt 2 kept
+    // (completion 3 settled). Round 2: prompt 3 kept (completion 0 settled), prompt 4 surplus.
+    const first = settledRound([1, 2], [1, 1, 0, 0.5], [1, 3]);
+    const out = await collectGroups(first, async () => settledRound([3, 4], [0.25, 0, 1, 0], [0, 2]), {
+      groups: 2,
+      groupSize: G,
+      maxRounds: 2,
+    });
+    expect(out.scored.texts).toEqual(['p2-0', 'p2-1', 'p3-0', 'p3-1']);
+    // Each settled index names the completion that was executed, with its own label.
+    const settled = out.rewards.settled!.map(({ index, label }) => [out.scored.texts[index], label]);
+    expect(settled).toEqual([
+      ['p2-1', 0.5],
+      ['p3-0', 0.25],
+    ]);
+    // Paid-for labels of groups left out of the batch are reported, indexed into their own part.
+    const off = out.offBatch.flatMap((b) => b.rewards.settled!.map(({ index, label }) => [b.scored.texts[index], label])).sort();
+    expect(off).toEqual([
+      ['p1-1', 1],
+      ['p4-0', 1],
+    ]);
+  });
+
+  it('a dropped settled group put back to fill the batch keeps its labels at its new place', async () => {
+    const out = await collectGroups(settledRound([1, 2], [0, 0, 1, 1], [0, 3]), async () => round([3], [0, 0]), {
+      groups: 2,
+      groupSize: G,
+      maxRounds: 1,
+    });
+    expect(out.filled).toBe(2);
+    expect(out.scored.texts).toEqual(['p1-0', 'p1-1', 'p2-0', 'p2-1']);
+    expect(out.rewards.settled).toEqual([
+      { index: 0, label: 0 },
+      { index: 3, label: 1 },
+    ]);
+    expect(out.offBatch).toEqual([]);
+  });
+});

@@ -19,6 +19,7 @@ import { initTf, tf } from '../../src/tf/backend.ts';
 import { resolveArms } from '../../src/train/arms.ts';
 import { featureNamesOf, GatedStep, integritySignal, resolveGateConfig } from '../../src/train/gated-step.ts';
 import { jsSurfaceExtractor, LENGTH_FEATURES } from '../../src/reward/features/js-surface.ts';
+import type { Rewards, ScoredRollouts } from '../../src/train/reward-sources.ts';
 import { applyGrpoUpdate, type UpdateBatch } from '../../src/train/update.ts';
 
 const MODEL = { vocabSize: 12, context: 16, layers: 1, dModel: 16, heads: 2, tiedHead: true };
@@ -80,11 +81,16 @@ interface Rig {
 }
 
 /** The proxy as the rewards (the gated arm trains on the RM). */
-const proxyRewards = (b: UpdateBatch) => ({ values: Array.from(b.proxy), advantageScale: 1 });
+const proxyRewards = (b: ScoredRollouts): Rewards => ({ values: Array.from(b.proxy), advantageScale: 1 });
 
 async function rig(
   gate: Record<string, unknown>,
-  opts: { rmTarget?: number; status?: (code: string) => ExecResult['status'] } = {},
+  opts: {
+    rmTarget?: number;
+    status?: (code: string) => ExecResult['status'];
+    /** The arm's reward source on re-scored rollouts (default: the RM's score). */
+    reward?: (s: ScoredRollouts) => Rewards;
+  } = {},
 ): Promise<Rig> {
   const config = runConfigSchema.parse({ gate, settlement: { rate: 0.25 }, grpo: { group_size: 2 } });
   const policy = GptModel.init(MODEL, 3);
@@ -111,6 +117,7 @@ async function rig(
     padId: 0,
     writeLine: (l) => lines.push(JSON.parse(l) as Record<string, unknown>),
     onExecuted: () => {},
+    reward: async (s) => (opts.reward ?? proxyRewards)(s),
   });
   const completions: Completion[] = tokenIds.map((t, i) => ({
     promptIndex: i,
@@ -269,6 +276,26 @@ describe('gated update on a tiny tfjs policy', () => {
     // The failure mode is in the library, verified by re-execution (probe + verify per claim).
     expect(r.gated.loop.library.size).toBeGreaterThan(0);
     expect(out.metrics()['gate/modify']).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a MODIFY retry trains on the arm's reward source over the re-scored rollouts, not the raw RM score", async () => {
+    // PAR-like shaping: the arm's reward is a bounded transform of the RM's score.
+    const shaped = (s: ScoredRollouts): Rewards => ({
+      values: Array.from(s.proxy, (p) => 1 / (1 + Math.exp(-(p - 0.5) / 0.1))),
+      advantageScale: 0.5,
+    });
+    const r = await rig(
+      { epsilon: 1, min_settled: 2, training: { modify_retries: 1 } },
+      { rmTarget: 0.4, status: () => 'fail', reward: shaped },
+    );
+    await seedEvidence(r, 4);
+    const input = r.input(0);
+    const out = await r.gated.update(input, shaped(input));
+    expect(r.lines[0]).toMatchObject({ decision: 'MODIFY' });
+    const rescored = await r.rm.predict(input.features);
+    expect(out.rewards.values).toEqual(shaped({ ...input, proxy: rescored }).values);
+    expect(out.rewards.advantageScale).toBe(0.5);
+    expect(out.rewards.values).not.toEqual(Array.from(rescored));
   });
 
   it('settled failures of a committed update are surprises; state round-trips through JSON', async () => {

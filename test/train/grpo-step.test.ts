@@ -8,7 +8,8 @@ import { buildCompletionBatch, completionLogProbs, sequenceLogProbs } from '../.
 import { GptModel } from '../../src/policy/model.ts';
 import { AdamOptimizer } from '../../src/policy/optimizer.ts';
 import { initTf, tf } from '../../src/tf/backend.ts';
-import { computeAdvantages, grpoLoss, type GrpoTokens } from '../../src/train/grpo.ts';
+import { computeAdvantages } from '../../src/train/advantages.ts';
+import { grpoLoss, type GrpoTokens } from '../../src/train/grpo.ts';
 
 describe('one GRPO step on a tiny policy', () => {
   it('raises the log-prob of the rewarded completion and lowers the penalised one', async () => {

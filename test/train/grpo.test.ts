@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { initTf, tf } from '../../src/tf/backend.ts';
+import { computeAdvantages, reinforcePlusPlusAdvantages, zeroStdGroups } from '../../src/train/advantages.ts';
 import {
-  computeAdvantages,
   grpoLoss,
   grpoLossReference,
   k3,
   mismatchKl,
   overlongPenalty,
-  reinforcePlusPlusAdvantages,
   truncatedIsWeights,
-  zeroStdGroups,
   type GrpoTokens,
 } from '../../src/train/grpo.ts';
 

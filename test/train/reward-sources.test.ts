@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeAdvantages } from '../../src/train/grpo.ts';
+import { computeAdvantages } from '../../src/train/advantages.ts';
 import { REWARD_SOURCES, type RewardContext, type ScoredRollouts } from '../../src/train/reward-sources.ts';
 import type { Problem } from '../../src/datasets/problem.ts';
 

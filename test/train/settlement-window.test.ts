@@ -80,6 +80,7 @@ function harness(over: Partial<SettlementParts> = {}, config: Record<string, unk
     rm: h.rm,
     features: { name: 'fake', dim: 1, extract: (t) => new Float32Array([Number(t.split(':')[0])]) },
     labels: LABEL_SOURCES.execution,
+    instant: false,
     judge: undefined,
     execute: (_ps, ts) => {
       h.executed.push(...ts);
@@ -174,7 +175,7 @@ describe('SettlementWindow', () => {
   });
 
   it('claims settled as they were rolled out (instant) refit the RM with their labels, nothing executed again', async () => {
-    const h = harness();
+    const h = harness({ instant: true });
     const s0 = stepOf(0);
     s0[1]!.label = 1;
     s0[2]!.label = 0;
@@ -185,6 +186,27 @@ describe('SettlementWindow', () => {
     expect(h.rm.refitCalls[0]!.y).toEqual([1, 0]);
     expect(h.refits[0]!.strategy).toBe('instant');
     expect(h.samples.filter((s) => s.settled).map((s) => s.index)).toEqual([1, 2]);
+    // A window in which nothing arrived labelled settles nothing (it never pays for a choice of its own).
+    await h.window.add(2, stepOf(2), 0, false);
+    expect(await h.window.add(3, stepOf(3), 0, false)).toBe(0);
+    expect(h.executed).toEqual([]);
+  });
+
+  it('instantly settled claims left out of the batch (dynamic sampling) refit the RM but write no sample and no gap', async () => {
+    const h = harness({ instant: true });
+    const s0 = stepOf(0).map((c) => ({ ...c, gold: 0 }));
+    s0[1]!.label = 1;
+    const off: Claim = { ...stepOf(0)[0]!, index: 0, text: text(0.7, 0), gold: 0, label: 0, offBatch: true };
+    await h.window.add(0, [...s0, off], 0, false);
+    await h.window.add(
+      1,
+      stepOf(1).map((c) => ({ ...c, gold: 0 })),
+      0,
+      false,
+    );
+    expect(h.rm.refitCalls[0]!.y).toEqual([1, 0]);
+    expect(h.samples).toHaveLength(8);
+    expect(h.refits[0]!.gap).toBeCloseTo((0.9 + 0.1 + 0.8 + 0.2) / 4, 6); // the batch's claims only
   });
 
   it('instant choice settles σ·n per step, carrying the owed fraction', async () => {

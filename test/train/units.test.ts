@@ -4,74 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/datasets/problem.ts';
 import type { ExecResult } from '../../src/sandbox/types.ts';
-import { ARM_REGISTRY, resolveArms } from '../../src/train/arms.ts';
 import { DataLoader } from '../../src/train/data.ts';
 import { assertionCount, goldOf } from '../../src/train/gold.ts';
 import { JsonlWriter, KvLogger, writeCsvFromJsonl } from '../../src/train/logger.ts';
-
-describe('arm registry', () => {
-  it('has the four arms of the study and the gated arm as data', () => {
-    expect(Object.keys(ARM_REGISTRY)).toEqual([
-      'frozen',
-      'anchored',
-      'execution',
-      'judge',
-      'gated',
-      'anchored-top-proxy',
-      'anchored-gao',
-      'anchored-weighted',
-      'anchored-groups',
-      'hybrid',
-      'settled-groups',
-      'settled-gao',
-      'settled-gao-hold',
-      'ensemble',
-      'anchored-par',
-      'anchored-uncertainty',
-    ]);
-    expect(ARM_REGISTRY['anchored-top-proxy']).toMatchObject({
-      reward: 'rm',
-      labels: 'execution',
-      overlay: { settlement: { strategy: 'top-proxy' } },
-    });
-    expect(ARM_REGISTRY['anchored-uncertainty']).toMatchObject({
-      reward: 'rm',
-      labels: 'execution',
-      overlay: { settlement: { strategy: 'uncertainty' } },
-    });
-    expect(ARM_REGISTRY['settled-gao']).toMatchObject({
-      reward: 'settled-rm',
-      labels: 'execution',
-      overlay: { settlement: { strategy: 'groups', adaptive: { enabled: true, signal: 'gao', growth: 1, rm_weight: 0 } } },
-    });
-    expect(ARM_REGISTRY['settled-gao-hold']).toMatchObject({
-      reward: 'settled-rm',
-      labels: 'execution',
-      overlay: { settlement: { strategy: 'groups', adaptive: { enabled: true, signal: 'gao', rm_weight: 0, release: 3 } } },
-    });
-    expect(ARM_REGISTRY.gated).toMatchObject({ reward: 'rm', labels: 'execution', gate: true });
-    expect(ARM_REGISTRY.frozen).toMatchObject({ reward: 'rm', labels: null });
-    expect(ARM_REGISTRY.anchored).toMatchObject({ reward: 'rm', labels: 'execution' });
-    expect(ARM_REGISTRY.execution).toMatchObject({ reward: 'execution', labels: null });
-    expect(ARM_REGISTRY.judge).toMatchObject({ reward: 'rm', labels: 'judge' });
-  });
-
-  it('resolves inline arms that extend registry entries with overlays', () => {
-    const arms = resolveArms(['frozen', { name: 'anchored-20', extends: 'anchored', overlay: { settlement: { rate: 0.2 } } }]);
-    expect(arms[1]).toMatchObject({
-      name: 'anchored-20',
-      reward: 'rm',
-      labels: 'execution',
-      overlay: { settlement: { rate: 0.2 } },
-    });
-  });
-
-  it('rejects unknown names, duplicates and definitions without a reward', () => {
-    expect(() => resolveArms(['frozen', 'bogus'])).toThrow(/arms\[1\]: unknown arm "bogus"/);
-    expect(() => resolveArms(['frozen', 'frozen'])).toThrow(/listed twice/);
-    expect(() => resolveArms([{ name: 'x', overlay: {} }])).toThrow(/give `reward`/);
-  });
-});
 
 describe('data loader', () => {
   it('is a permutation per epoch, deterministic, and resumes exactly', () => {

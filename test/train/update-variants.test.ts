@@ -27,8 +27,17 @@ const tokenIds = [
 ];
 const finish: FinishReason[] = ['length', 'eos', 'eos', 'eos'];
 
-function setup(grpo: Record<string, unknown>, rolloutShift: (row: number, j: number) => number = () => 0) {
-  const config = runConfigSchema.parse({ grpo: { group_size: 2, ...grpo }, policy: { sampling: { max_new_tokens: 3 } } });
+function setup(
+  grpo: Record<string, unknown>,
+  rolloutShift: (row: number, j: number) => number = () => 0,
+  sampling: Record<string, unknown> = {},
+) {
+  const config = runConfigSchema.parse({
+    grpo: { group_size: 2, ...grpo },
+    policy: { sampling: { max_new_tokens: 3, ...sampling } },
+  });
+  // The engine samples at the configured temperature: its log-probs are softmax(logits / T)'s.
+  const temperature = config.policy.sampling.temperature;
   const policy = GptModel.init(MODEL, 3);
   const reference = GptModel.init(MODEL, 4);
   const optimizer = new AdamOptimizer(policy.params, { lr: 0.01, grad_clip: 1 });
@@ -36,7 +45,7 @@ function setup(grpo: Record<string, unknown>, rolloutShift: (row: number, j: num
     policy,
     tokenIds.map(() => promptIds),
     tokenIds,
-    { padId: 0 },
+    { padId: 0, temperature },
   );
   const ref = sequenceLogProbs(
     reference,
@@ -148,6 +157,40 @@ describe('GRPO options in the update', () => {
     expect(u.results[0]!.loss).toBeCloseTo(rowMeans(A.map((r) => r.map((a) => -a))), 5);
     // kl/ref is still reported (the KL acts in the reward)
     expect(u.kl).toBeGreaterThan(0);
+    s.done();
+  });
+});
+
+describe('sampling temperature', () => {
+  beforeAll(async () => {
+    await initTf(() => {});
+  });
+
+  it('the update takes every log-prob at logits / T, as the engine sampled (TRL, verl, OpenRLHF): no mismatch at T ≠ 1', () => {
+    const s = setup({ scale_rewards: 'none', beta: 0.1, tis: { enabled: true, cap: 10 } }, () => 0, { temperature: 0.5 });
+    // π_old recomputed by the trainer equals the engine's log-probs at T = 0.5 ...
+    const engine = s.batch.rolloutLogp;
+    for (let i = 0; i < engine.length; i++) if (s.batch.ref.mask[i]) expect(s.batch.trainLogp![i]).toBeCloseTo(engine[i]!, 5);
+    // ... and the reference is scored at the same temperature (not at T = 1).
+    const refAtT = sequenceLogProbs(
+      s.parts.reference,
+      tokenIds.map(() => promptIds),
+      tokenIds,
+      { padId: 0, temperature: 0.5 },
+    );
+    expect(Array.from(s.batch.ref.logProbs)).toEqual(Array.from(refAtT.logProbs));
+    const refAt1 = sequenceLogProbs(
+      s.parts.reference,
+      tokenIds.map(() => promptIds),
+      tokenIds,
+      { padId: 0 },
+    );
+    expect(Array.from(s.batch.ref.logProbs)).not.toEqual(Array.from(refAt1.logProbs));
+    // The first inner iteration runs at the sampling weights: its log-probs are π_old's, so the
+    // rollout/trainer mismatch is numerical noise and no TIS weight is capped.
+    const u = applyGrpoUpdate(s.parts, s.batch, { values: [1, 0, 1, 0], advantageScale: 1 });
+    expect(u.grpoMetrics['rollout/mismatch_kl']).toBeLessThan(1e-8);
+    expect(u.grpoMetrics['rollout/tis_capped']).toBe(0);
     s.done();
   });
 });

@@ -4,6 +4,7 @@
  * imported (see ../main.ts), so `anchor-rl --help` loads none of them and `anchor-rl X --help`
  * loads X's alone. Add a command by adding an entry here.
  */
+import { DEFAULT_ARMS } from '../../train/default-arms.ts';
 import type { CommandBody } from '../command-body.ts';
 
 /** One subcommand: what `--help` lists, and its module. */
@@ -19,7 +20,7 @@ export interface CommandEntry {
 export const commands: readonly CommandEntry[] = [
   {
     command: 'train',
-    describe: 'Train every arm of a run config (frozen, anchored, execution, judge by default)',
+    describe: `Train every arm of a run config (${DEFAULT_ARMS.join(', ')} by default)`,
     load: async () => (await import('./train.ts')).trainCommand,
   },
   {

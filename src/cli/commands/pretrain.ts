@@ -25,7 +25,7 @@ export const pretrainCommand: CommandBody<object, PretrainArgs> = {
   handler: async (args) => {
     // The config schema and the task families load here, not at import: `pretrain --help` stays light.
     const { loadConfig } = await import('../../config/load.ts');
-    const { pretrainConfigSchema } = await import('../../policy/pretrain/config.ts');
+    const { pretrainConfigSchema } = await import('../../train/pretrain/config.ts');
     const { generateProblems } = await import('../../tasks/index.ts');
     const cfg = loadConfig(pretrainConfigSchema, args.config, args.set ?? []);
     const gen = { seed: cfg.task.split_seed, ...cfg.task.options };
@@ -52,7 +52,7 @@ export const pretrainCommand: CommandBody<object, PretrainArgs> = {
       );
     }
     // The trainer (tfjs) and the sandbox load here, not with the command list (`--help` stays fast).
-    const { runPretrain } = await import('../../policy/pretrain/pretrain.ts');
+    const { runPretrain } = await import('../../train/pretrain/pretrain.ts');
     const { createExecutorFromConfig } = await import('../../sandbox/index.ts');
     const executor = createExecutorFromConfig(cfg.sandbox);
     try {

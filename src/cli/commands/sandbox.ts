@@ -1,6 +1,8 @@
 /**
  * `anchor-rl sandbox run INPUT.jsonl [--out RESULTS.jsonl] [--timeout-ms N] [--memory-mb N]
- * [--workers N]`: execute programs in the settlement sandbox and write one result line per input.
+ * [--workers N] [--queue URL ...]`: execute programs in the settlement sandbox and write one
+ * result line per input. With `--queue` the programs go through the `queue` backend to the
+ * `anchor-rl worker` fleet on that Redis instead (a fleet check: same results as a local run).
  */
 import { closeSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import cliProgress from 'cli-progress';
@@ -19,7 +21,40 @@ interface RunArgs {
   workers?: number;
   'stdout-limit'?: number;
   'min-assertions'?: number;
+  queue?: string;
+  prefix?: string;
+  'batch-size'?: number;
+  'max-in-flight'?: number;
+  'no-worker-timeout-ms'?: number;
+  'redis-timeout-ms'?: number;
+  'stall-timeout-ms'?: number;
 }
+
+/** Command-line flag of each `sandbox` config key this command sets (for messages). */
+const FLAGS: Record<string, keyof RunArgs> = {
+  timeout_ms: 'timeout-ms',
+  memory_mb: 'memory-mb',
+  workers: 'workers',
+  stdout_limit: 'stdout-limit',
+  min_assertions: 'min-assertions',
+  redis: 'queue',
+  queue_prefix: 'prefix',
+  batch_size: 'batch-size',
+  max_in_flight: 'max-in-flight',
+  no_worker_timeout_ms: 'no-worker-timeout-ms',
+  redis_timeout_ms: 'redis-timeout-ms',
+  stall_timeout_ms: 'stall-timeout-ms',
+};
+
+/** Flags that only mean something with --queue. */
+const QUEUE_ONLY = [
+  'prefix',
+  'batch-size',
+  'max-in-flight',
+  'no-worker-timeout-ms',
+  'redis-timeout-ms',
+  'stall-timeout-ms',
+] as const;
 
 /** One input line, parsed: a program to run, or the reason it cannot run. */
 type ParsedLine = { line: number; spec: ProgramSpec } | { line: number; id: string; error: string };
@@ -136,6 +171,8 @@ const run: CommandModule<object, RunArgs> = {
   describe: 'Run the programs of a JSONL file in the sandbox; one JSON result line per input line',
   builder: (y) =>
     y
+      // `--no-worker-timeout-ms` is the config's no_worker_timeout_ms, not the negation of a flag.
+      .parserConfiguration({ 'boolean-negation': false })
       .positional('input', {
         type: 'string',
         demandOption: true,
@@ -150,26 +187,46 @@ const run: CommandModule<object, RunArgs> = {
       .option('min-assertions', {
         type: 'number',
         describe: 'Assertions a program must run to pass (default 1; 0 = Node exit-code semantics)',
+      })
+      .option('queue', {
+        type: 'string',
+        describe: 'Run on the `anchor-rl worker` fleet of this Redis (redis://[:password@]host:port) instead of locally',
+      })
+      .option('prefix', { type: 'string', describe: 'With --queue: queue-name prefix (default anchor-rl)' })
+      .option('batch-size', { type: 'number', describe: 'With --queue: programs per job (default 16)' })
+      .option('max-in-flight', { type: 'number', describe: 'With --queue: most programs queued at once (default 256)' })
+      .option('no-worker-timeout-ms', {
+        type: 'number',
+        describe: 'With --queue: fail when no worker serves the queue this long (default 60000)',
+      })
+      .option('redis-timeout-ms', {
+        type: 'number',
+        describe: 'With --queue: fail when Redis is unreachable this long (default 120000)',
+      })
+      .option('stall-timeout-ms', {
+        type: 'number',
+        describe: 'With --queue: fail when workers make no progress this long (default 0 = 10 x timeout + 30 s)',
       }),
   handler: async (args) => {
     // The config schema (zod) loads here, not at import: `sandbox --help` stays light.
     const { sandboxConfigSchema } = await import('../../sandbox/config.ts');
-    const parsedConfig = sandboxConfigSchema.safeParse({
-      ...(args['timeout-ms'] !== undefined ? { timeout_ms: args['timeout-ms'] } : {}),
-      ...(args['memory-mb'] !== undefined ? { memory_mb: args['memory-mb'] } : {}),
-      ...(args.workers !== undefined ? { workers: args.workers } : {}),
-      ...(args['stdout-limit'] !== undefined ? { stdout_limit: args['stdout-limit'] } : {}),
-      ...(args['min-assertions'] !== undefined ? { min_assertions: args['min-assertions'] } : {}),
-    });
+    if (args.queue === undefined) {
+      const stray = QUEUE_ONLY.filter((k) => args[k] !== undefined);
+      if (stray.length)
+        throw new AnchorError('BAD_ARGUMENT', `${stray.map((k) => `--${k}`).join(', ')} only apply with --queue URL`);
+    }
+    const given = Object.fromEntries(
+      Object.entries(FLAGS)
+        .filter(([, flag]) => args[flag] !== undefined)
+        .map(([key, flag]) => [key, args[flag]]),
+    );
+    const parsedConfig = sandboxConfigSchema.safeParse({ ...given, ...(args.queue !== undefined ? { backend: 'queue' } : {}) });
     if (!parsedConfig.success) {
-      const flag: Record<string, string> = {
-        timeout_ms: '--timeout-ms',
-        memory_mb: '--memory-mb',
-        workers: '--workers',
-        stdout_limit: '--stdout-limit',
-        min_assertions: '--min-assertions',
-      };
-      const msgs = parsedConfig.error.issues.map((i) => `${flag[String(i.path[0])] ?? String(i.path[0])}: ${i.message}`);
+      const msgs = parsedConfig.error.issues.map((i) => {
+        const key = String(i.path[0]);
+        const flag = FLAGS[key];
+        return `${flag ? `--${flag}` : key}: ${i.message}${flag ? ` (got ${JSON.stringify(args[flag])})` : ''}`;
+      });
       throw new AnchorError('BAD_ARGUMENT', `bad sandbox option: ${msgs.join('; ')}`);
     }
     const cfg = parsedConfig.data;
@@ -225,15 +282,8 @@ const run: CommandModule<object, RunArgs> = {
         )
       : undefined;
     bar?.start(specs.length, 0);
-    const { createExecutor } = await import('../../sandbox/index.ts'); // isolated-vm, Pyodide, the queue client
-    const executor = createExecutor({
-      workers: cfg.workers,
-      timeoutMs: cfg.timeout_ms,
-      memoryMb: cfg.memory_mb,
-      stdoutLimit: cfg.stdout_limit,
-      minAssertions: cfg.min_assertions,
-      verdict: cfg.verdict,
-    });
+    const { createExecutorFromConfig } = await import('../../sandbox/index.ts'); // isolated-vm, Pyodide, the queue client
+    const executor = createExecutorFromConfig(cfg);
     try {
       await executor.run(specs, (r, i) => {
         const k = slot[i]!;
@@ -247,7 +297,11 @@ const run: CommandModule<object, RunArgs> = {
       flush();
       if (fd !== 1) closeSync(fd);
     }
-    process.stderr.write(summaryLine(statuses) + '\n');
+    const via =
+      args.queue !== undefined
+        ? ` (queue ${cfg.queue_prefix} at ${(await import('../../sandbox/queue/connection.ts')).redactUrl(cfg.redis)})`
+        : '';
+    process.stderr.write(summaryLine(statuses) + via + '\n');
   },
 };
 

@@ -7,6 +7,7 @@
 import type { CommandBody } from '../command-body.ts';
 import type { Language } from '../../datasets/problem.ts';
 import { checkRedisUrl, DEFAULT_QUEUE_PREFIX } from '../../sandbox/queue/connection.ts';
+import { DEFAULT_WORKER_LIMITS } from '../../sandbox/queue/job.ts';
 import { AnchorError } from '../../util/errors.ts';
 
 interface WorkerArgs {
@@ -17,6 +18,9 @@ interface WorkerArgs {
   prefix: string;
   'lock-duration-ms': number;
   'stalled-interval-ms': number;
+  'max-timeout-ms': number;
+  'max-memory-mb': number;
+  'max-stdout-limit': number;
 }
 
 const LANGS: Record<string, Language> = { js: 'javascript', javascript: 'javascript', py: 'python', python: 'python' };
@@ -70,6 +74,21 @@ export const workerCommand: CommandBody<object, WorkerArgs> = {
         type: 'number',
         default: 30_000,
         describe: 'How often this worker looks for jobs orphaned by dead workers',
+      })
+      .option('max-timeout-ms', {
+        type: 'number',
+        default: DEFAULT_WORKER_LIMITS.maxTimeoutMs,
+        describe: 'Settle: longest time limit per program; a job asking more is run with this one',
+      })
+      .option('max-memory-mb', {
+        type: 'number',
+        default: DEFAULT_WORKER_LIMITS.maxMemoryMb,
+        describe: 'Settle: largest isolate heap a job may ask for, MB',
+      })
+      .option('max-stdout-limit', {
+        type: 'number',
+        default: DEFAULT_WORKER_LIMITS.maxStdoutLimit,
+        describe: 'Settle: largest console capture per program a job may ask for, bytes',
       }),
   handler: async (args) => {
     const redis = args.redis ?? process.env.ANCHOR_REDIS_URL;
@@ -83,6 +102,14 @@ export const workerCommand: CommandBody<object, WorkerArgs> = {
       throw new AnchorError('BAD_ARGUMENT', '--concurrency must be a positive integer');
     for (const k of ['lock-duration-ms', 'stalled-interval-ms'] as const) {
       if (!Number.isFinite(args[k]) || args[k] < 100) throw new AnchorError('BAD_ARGUMENT', `--${k} must be at least 100`);
+    }
+    for (const [k, min] of [
+      ['max-timeout-ms', 10],
+      ['max-memory-mb', 8],
+      ['max-stdout-limit', 0],
+    ] as const) {
+      if (!Number.isInteger(args[k]) || args[k] < min)
+        throw new AnchorError('BAD_ARGUMENT', `--${k} must be an integer of at least ${min} (got ${args[k]})`);
     }
     const log = (l: string) => process.stderr.write(`${new Date().toISOString()} ${l}\n`);
     const common = {
@@ -100,11 +127,27 @@ export const workerCommand: CommandBody<object, WorkerArgs> = {
         : await (await import('../../sandbox/queue/settle-worker.ts')).startSettlementWorker({
             ...common,
             languages: parseLanguages(args.languages),
+            limits: {
+              maxTimeoutMs: args['max-timeout-ms'],
+              maxMemoryMb: args['max-memory-mb'],
+              maxStdoutLimit: args['max-stdout-limit'],
+            },
           });
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
+    // Runs until a stop signal, or until Redis refuses the credentials (then: one message, exit 2).
+    let onSignal: () => void = () => {};
+    const stopped = new Promise<void>((resolve) => {
+      onSignal = resolve;
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
     });
+    try {
+      await Promise.race([stopped, worker.fatal]);
+    } catch (e) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      await worker.close(true);
+      throw e;
+    }
     log('shutting down: finishing current work');
     await worker.close();
   },

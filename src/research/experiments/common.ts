@@ -8,7 +8,7 @@
  * `taskRng(seed, t)`, a stream that depends on the seed and the index t alone. Each unit returns a
  * JSON-safe record; the result is a pure function of the ordered record list. So running tasks
  * [0, n) at once, or as [0, k) + [k, n) in separate processes, gives the same records and the same
- * figures, bit for bit (test/experiments/chunking.test.ts).
+ * figures, bit for bit (test/research/experiments/chunking.test.ts).
  */
 import { Rng } from '../../util/rng.ts';
 import { meanAndSe } from '../verifiers/best-of-n.ts';

@@ -16,7 +16,7 @@ import { Rng } from '../../util/rng.ts';
 import { AnchorError } from '../../util/errors.ts';
 import { getWorld, type DslWorld, type DslWorldName } from '../../tasks/index.ts';
 import { fitRidgeF64, predictLinear } from '../../reward/models/ridge-math.ts';
-import { fitGbt, predictGbt } from '../../reward/models/gbt.ts';
+import { fitGbt, predictGbt } from '../verifiers/gbt.ts';
 import { expectedBestOfNCurve, meanAndSe, powersOfTwo } from '../verifiers/best-of-n.ts';
 import { spearman } from '../../util/correlation.ts';
 import { runTaskRange, sndAuc, stat, type TaskExperiment } from './common.ts';

@@ -12,7 +12,7 @@ import { Rng } from '../../util/rng.ts';
 import { AnchorError } from '../../util/errors.ts';
 import { getWorld, type DslWorldName } from '../../tasks/index.ts';
 import { fitRidgeF64, predictLinear } from '../../reward/models/ridge-math.ts';
-import { fitGbt, predictGbt } from '../../reward/models/gbt.ts';
+import { fitGbt, predictGbt } from '../verifiers/gbt.ts';
 import { meanAndSe } from '../verifiers/best-of-n.ts';
 import { GOODHART_DEFAULTS, type VerifierSpec } from './goodhart.ts';
 import { runTaskRange, type TaskExperiment } from './common.ts';

@@ -1,6 +1,6 @@
 /**
  * `strong-verifier`: RichDSL with the weak verifier (ridge, α = 1, on the 111 weak features) and
- * the strong one (gradient-boosted trees on the 359 strong features, src/reward/models/gbt.ts),
+ * the strong one (gradient-boosted trees on the 359 strong features, src/research/verifiers/gbt.ts),
  * side by side in both reproduction experiments:
  * - `goodhart` (best-of-N gold and Snd@N; the richdsl goodhart set also carries ridge on the
  *   strong features as an extra column), and

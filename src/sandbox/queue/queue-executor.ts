@@ -10,8 +10,11 @@
  *   the surviving workers) moves the job back to waiting and another worker takes it;
  * - a Redis restart that lost the data (no persistence) shows up as jobs in state `unknown`; they
  *   are re-added under the same id (BullMQ ignores an add whose id already exists).
- * Failure is bounded, never a hang: Redis unreachable for `redisTimeoutMs`, or no worker serving
- * a queue with pending batches for `noWorkerTimeoutMs`, rejects `run` with an AnchorError.
+ * Failure is bounded, never a hang: Redis unreachable for `redisTimeoutMs`, no worker serving a
+ * queue with pending batches for `noWorkerTimeoutMs`, a queue whose workers make no progress for
+ * `stallTimeoutMs`, Redis refusing the credentials, or a worker refusing a batch (another harness,
+ * see ./job.ts) rejects `run` with an AnchorError. Then nothing more is sent: batches waiting for
+ * capacity are rejected and this executor's jobs still waiting in Redis are removed.
  */
 import { randomUUID } from 'node:crypto';
 import { Job, Queue, QueueEvents } from 'bullmq';
@@ -19,13 +22,17 @@ import type { Language } from '../../datasets/problem.ts';
 import { AnchorError } from '../../util/errors.ts';
 import type { ExecResult, Executor, ProgramSpec, VerdictMode } from '../types.ts';
 import {
+  authMessage,
   closeQuietly,
   connectionOptions,
   DEFAULT_QUEUE_PREFIX,
+  EVENTS_BLOCK_MS,
+  isAuthError,
   QUEUE_LANGUAGES,
   redactUrl,
   settleQueueName,
 } from './connection.ts';
+import { type BatchJobData, type BatchSettings, harnessIdentity, JOB_FORMAT, REFUSED } from './job.ts';
 
 /** Options of {@link QueueExecutor}. */
 export interface QueueExecutorOptions {
@@ -41,6 +48,12 @@ export interface QueueExecutorOptions {
   noWorkerTimeoutMs: number;
   /** Reject `run` when Redis has been unreachable for this long. */
   redisTimeoutMs: number;
+  /**
+   * Reject `run` when workers are connected but no program on a queue with pending batches has
+   * finished for this long (a worker stuck on a job). 0 = 10 × the longest pending program
+   * timeout + 30 s (start-up of a worker's sandbox included).
+   */
+  stallTimeoutMs: number;
   /** How often pending batches are checked (queue events make the common case faster). */
   pollMs: number;
   /** Sandbox settings sent with each batch so workers run programs exactly as the local backend. */
@@ -59,28 +72,13 @@ const DEFAULTS: QueueExecutorOptions = {
   maxInFlight: 256,
   noWorkerTimeoutMs: 60_000,
   redisTimeoutMs: 120_000,
+  stallTimeoutMs: 0,
   pollMs: 250,
   timeoutMs: 2000,
   memoryMb: 64,
   stdoutLimit: 65_536,
   minAssertions: 1,
 };
-
-/** Sandbox settings of a batch (a worker keeps one local executor per distinct settings). */
-export interface BatchSettings {
-  memoryMb: number;
-  stdoutLimit: number;
-  minAssertions: number;
-  verdict: VerdictMode;
-  seed: number;
-}
-
-/** The data of one settlement job. */
-export interface BatchJobData {
-  settings: BatchSettings;
-  /** Programs with their timeouts filled in. */
-  programs: ProgramSpec[];
-}
 
 /** A batch the executor is waiting for. */
 interface Pending {
@@ -89,6 +87,8 @@ interface Pending {
   data: BatchJobData;
   /** Called once with the results (or an error) — then the entry is gone. */
   settle: (results: ExecResult[] | Error) => void;
+  /** Settled with an error: a job added after that is removed again. */
+  failed?: boolean;
 }
 
 /** Waiters for in-flight capacity, first come first served. */
@@ -114,6 +114,10 @@ export class QueueExecutor implements Executor {
   private redisDownSince: number | undefined;
   private lastRedisError = '';
   private readonly noWorkerSince = new Map<Language, number>();
+  /** Last sign of progress on each queue with pending batches (any job's, so a shared fleet busy with others is not stalled). */
+  private readonly lastProgress = new Map<Language, number>();
+  /** Removal of jobs left in Redis after a fatal error (close() waits for it). */
+  private cleanup: Promise<void> = Promise.resolve();
   private lastWorkerCheck = 0;
   private closed = false;
   /** Highest number of programs in flight seen (tests check the back-pressure bound). */
@@ -136,21 +140,34 @@ export class QueueExecutor implements Executor {
       this.queues.set(language, q);
       const ev = new QueueEvents(settleQueueName(this.opts.prefix, language), {
         connection: connectionOptions(this.opts.redis, 'blocking'),
+        blockingTimeout: EVENTS_BLOCK_MS,
       });
-      ev.on('error', () => {
-        /* the poll loop notices Redis being down and bounds the wait */
+      ev.on('error', (e) => {
+        // The poll loop notices Redis being down and bounds the wait; wrong credentials are final.
+        if (isAuthError(e)) this.noteRedisError(e);
       });
+      const moved = () => {
+        if (this.lastProgress.has(language)) this.lastProgress.set(language, Date.now());
+      };
       const wake = ({ jobId }: { jobId: string }) => {
+        moved();
         if (this.pending.has(jobId)) this.kick();
       };
       ev.on('completed', wake);
       ev.on('failed', wake);
+      ev.on('progress', moved);
+      ev.on('active', moved);
       this.events.set(language, ev);
     }
     return q;
   }
 
   private noteRedisError(e: unknown, what: 'connection' | 'timeout' = 'connection'): void {
+    if (isAuthError(e)) {
+      // Retrying cannot fix credentials: fail now, not after redis_timeout_ms.
+      this.failAll(new AnchorError('SANDBOX_FAILED', authMessage(this.opts.redis, e)));
+      return;
+    }
     // Keep the connection's own error (e.g. ECONNREFUSED) over our timeout note: it says more.
     if (what === 'connection' || !this.lastRedisError) this.lastRedisError = (e as Error)?.message ?? String(e);
     this.redisDownSince ??= Date.now();
@@ -187,9 +204,9 @@ export class QueueExecutor implements Executor {
       memoryMb: this.opts.memoryMb,
       stdoutLimit: this.opts.stdoutLimit,
       minAssertions: this.opts.minAssertions,
-      verdict: this.opts.verdict ?? 'strict',
       seed: this.opts.seed ?? 0,
     };
+    const identity = harnessIdentity(this.opts.verdict ?? 'strict');
     const batches: Array<{ language: Language; indices: number[] }> = [];
     for (const [language, indices] of byLanguage) {
       for (let i = 0; i < indices.length; i += this.opts.batchSize)
@@ -207,6 +224,8 @@ export class QueueExecutor implements Executor {
         break;
       }
       const data: BatchJobData = {
+        format: JOB_FORMAT,
+        identity,
         settings,
         programs: b.indices.map((i) => {
           const s = programs[i]!;
@@ -272,13 +291,19 @@ export class QueueExecutor implements Executor {
         data,
         settle: (r) => {
           if (!this.pending.delete(id)) return;
+          if (r instanceof Error) entry.failed = true;
           this.release(data.programs.length);
           if (r instanceof Error) reject(r);
           else resolve(r);
         },
       };
+      if (![...this.pending.values()].some((p) => p.language === language)) this.lastProgress.set(language, Date.now());
       this.pending.set(id, entry);
-      this.add(entry).catch((e) => this.noteRedisError(e));
+      this.add(entry).then(
+        // Failed while its add was on the way: it must not wait in Redis for a worker.
+        () => (entry.failed ? this.removeJobs([entry]) : undefined),
+        (e) => this.noteRedisError(e),
+      );
       this.startMonitor();
     });
   }
@@ -351,6 +376,7 @@ export class QueueExecutor implements Executor {
 
   private async checkRound(now: number): Promise<void> {
     for (const p of [...this.pending.values()]) {
+      if (!this.pending.has(p.id)) continue; // failed during this round (then its job was removed)
       const q = this.queue(p.language);
       const state = await q.getJobState(p.id);
       if (state === 'completed') {
@@ -362,6 +388,21 @@ export class QueueExecutor implements Executor {
       } else if (state === 'failed') {
         const job = await Job.fromId<BatchJobData, ExecResult[]>(q, p.id);
         const reason = job?.failedReason ?? 'unknown reason';
+        if (reason.startsWith(REFUSED)) {
+          // A worker that cannot honour the batch (other code, a malformed job): stop, saying
+          // which worker and why, rather than let verdicts of mixed code into the run.
+          await job?.remove().catch(() => {});
+          this.failAll(
+            new AnchorError(
+              'SANDBOX_FAILED',
+              `settlement batch ${p.id} on ${settleQueueName(this.opts.prefix, p.language)} was ${reason}`,
+              {
+                queue: settleQueueName(this.opts.prefix, p.language),
+              },
+            ),
+          );
+          return;
+        }
         // A batch the workers could not run (e.g. their sandbox would not start) is every
         // program's error, not the trainer's: run() never rejects for the programs' sake.
         p.settle(p.data.programs.map((s) => failure(s, 'error', `sandbox queue job failed: ${reason}`)));
@@ -372,7 +413,11 @@ export class QueueExecutor implements Executor {
         await this.add(p);
       }
     }
-    if (this.redisDownSince !== undefined) this.redisDownSince = undefined;
+    if (this.redisDownSince !== undefined) {
+      this.redisDownSince = undefined;
+      // Time without Redis is not the workers' fault: the stall clock starts again.
+      for (const language of this.lastProgress.keys()) this.lastProgress.set(language, now);
+    }
     if (now - this.lastWorkerCheck >= Math.min(1000, this.opts.noWorkerTimeoutMs / 2)) {
       this.lastWorkerCheck = now;
       const languages = new Set([...this.pending.values()].map((p) => p.language));
@@ -382,8 +427,10 @@ export class QueueExecutor implements Executor {
           continue;
         }
         const n = await this.queue(language).getWorkersCount();
-        if (n > 0) this.noWorkerSince.delete(language);
-        else {
+        if (n > 0) {
+          if (this.noWorkerSince.delete(language)) this.lastProgress.set(language, now);
+          this.checkStall(language, n, now);
+        } else {
           const since = this.noWorkerSince.get(language) ?? now;
           this.noWorkerSince.set(language, since);
           if (now - since >= this.opts.noWorkerTimeoutMs) {
@@ -401,9 +448,60 @@ export class QueueExecutor implements Executor {
     }
   }
 
+  /** Fail when workers are connected but nothing on the queue has moved for the stall timeout. */
+  private checkStall(language: Language, workers: number, now: number): void {
+    const since = this.lastProgress.get(language);
+    if (since === undefined) return;
+    let limit = this.opts.stallTimeoutMs;
+    if (limit <= 0) {
+      let longest = 0;
+      for (const p of this.pending.values())
+        if (p.language === language) for (const s of p.data.programs) longest = Math.max(longest, s.timeoutMs ?? 0);
+      limit = 10 * longest + 30_000;
+    }
+    if (now - since < limit) return;
+    const queue = settleQueueName(this.opts.prefix, language);
+    this.failAll(
+      new AnchorError(
+        'SANDBOX_FAILED',
+        `settlement queue ${queue} at ${redactUrl(this.opts.redis)} stalled: no program finished for ${Math.round((now - since) / 1000)} s ` +
+          `although ${workers} worker connection(s) are open (sandbox.stall_timeout_ms = ${this.opts.stallTimeoutMs || `auto, ${limit}`}); ` +
+          "a worker is stuck (stopped, or an older anchor-rl that does not cap program limits): check the workers' logs",
+        { queue },
+      ),
+    );
+  }
+
+  /**
+   * Fail every pending batch and every batch waiting for capacity with `err`. Waiters go first:
+   * failing a pending batch frees capacity, which would otherwise let a waiting batch be sent.
+   * This executor's jobs still waiting in Redis are removed (in the background; close() waits),
+   * so no later worker runs them for nobody.
+   */
   private failAll(err: Error): void {
-    for (const p of [...this.pending.values()]) p.settle(err);
     for (const w of this.waiters.splice(0)) w.reject(err);
+    const dropped = [...this.pending.values()];
+    for (const p of dropped) p.settle(err);
+    this.lastProgress.clear();
+    if (dropped.length) {
+      const previous = this.cleanup;
+      this.cleanup = previous.then(() => this.removeJobs(dropped));
+    }
+  }
+
+  /** Remove jobs that are still waiting (a running one cannot be; it expires with removeOnComplete). */
+  private async removeJobs(batches: Pending[]): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const removals = Promise.all(
+      batches.map((p) =>
+        this.queue(p.language)
+          .remove(p.id)
+          .catch(() => 0),
+      ),
+    );
+    // Bounded: after a Redis outage this cannot succeed, and Redis lost or will expire the jobs.
+    await Promise.race([removals, new Promise<void>((res) => (timer = setTimeout(res, 3000)))]);
+    clearTimeout(timer);
   }
 
   /** Number of programs submitted and not yet returned. */
@@ -417,6 +515,7 @@ export class QueueExecutor implements Executor {
     this.failAll(new AnchorError('SANDBOX_FAILED', 'queue executor closed with batches pending'));
     if (this.monitor) clearInterval(this.monitor);
     this.monitor = undefined;
+    await this.cleanup;
     await Promise.all([...this.events.values(), ...this.queues.values()].map((x) => closeQuietly(x)));
   }
 }

@@ -10,9 +10,13 @@ import { join } from 'node:path';
 import { Job, Queue, QueueEvents, Worker } from 'bullmq';
 import {
   armQueueName,
+  authMessage,
   closeQuietly,
   connectionOptions,
   DEFAULT_QUEUE_PREFIX,
+  errorLogOnce,
+  EVENTS_BLOCK_MS,
+  isAuthError,
   redactUrl,
 } from '../../sandbox/queue/connection.ts';
 import type { ArmMessage } from '../arm-process.ts';
@@ -64,9 +68,17 @@ export async function runArmsOnQueue(opts: ArmDispatchOptions): Promise<string[]
   const pollMs = opts.pollMs ?? 500;
   const maxRequeues = opts.maxRequeues ?? 20;
   const queue = new Queue<ArmJobData, ArmJobResult>(name, { connection: connectionOptions(opts.redis, 'client') });
-  queue.on('error', () => {});
-  const events = new QueueEvents(name, { connection: connectionOptions(opts.redis, 'blocking') });
-  events.on('error', () => {});
+  // Wrong credentials are final (no waiting out redis_timeout); other errors are waited out below.
+  let authError: unknown;
+  const onError = (e: Error) => {
+    if (isAuthError(e)) authError ??= e;
+  };
+  queue.on('error', onError);
+  const events = new QueueEvents(name, {
+    connection: connectionOptions(opts.redis, 'blocking'),
+    blockingTimeout: EVENTS_BLOCK_MS,
+  });
+  events.on('error', onError);
   const token = randomUUID().slice(0, 12);
   const pending = new Map<string, { arm: string; requeues: number }>();
   events.on('progress', ({ jobId, data }) => {
@@ -119,6 +131,8 @@ export async function runArmsOnQueue(opts: ArmDispatchOptions): Promise<string[]
         } else noWorkerSince = undefined;
       } catch (e) {
         if (e instanceof AnchorError) throw e;
+        if (authError !== undefined || isAuthError(e))
+          throw new AnchorError('BAD_CONFIG', authMessage(opts.redis, authError ?? e));
         redisDownSince ??= now;
         if (now - redisDownSince >= redisTimeoutMs) {
           throw new AnchorError(
@@ -150,7 +164,10 @@ export interface TrainerWorkerOptions {
 export interface TrainerWorker {
   /** Process ids of the arm processes running now (tests kill them). */
   armPids(): number[];
-  close(): Promise<void>;
+  /** Rejects when the worker cannot go on (Redis refused its credentials); never resolves otherwise. */
+  readonly fatal: Promise<never>;
+  /** Stop: arms checkpoint and stop; `force` does not wait for BullMQ (only when no job can be in hand). */
+  close(force?: boolean): Promise<void>;
 }
 
 /** Take arms off the arm queue and run each in its own process (resuming from checkpoints). */
@@ -197,16 +214,33 @@ export async function startTrainerWorker(opts: TrainerWorkerOptions): Promise<Tr
       maxStalledCount: 10,
     },
   );
-  worker.on('error', (e) => log(`trainer worker error: ${e.message}`));
-  await worker.waitUntilReady();
+  let failFatal: (e: Error) => void = () => {};
+  const fatal = new Promise<never>((_, reject) => {
+    failFatal = reject;
+  });
+  fatal.catch(() => {});
+  // ioredis reports an outage on every reconnect attempt of every connection: log each message once.
+  const logRedisError = errorLogOnce(log, `Redis at ${redactUrl(opts.redis)}`);
+  worker.on('error', (e) => {
+    if (isAuthError(e)) failFatal(new AnchorError('BAD_CONFIG', authMessage(opts.redis, e)));
+    else logRedisError(e);
+  });
+  try {
+    await Promise.race([worker.waitUntilReady(), fatal]);
+  } catch (e) {
+    await closeQuietly(worker, 1000, true);
+    throw e;
+  }
   log(`trainer worker ready on ${redactUrl(opts.redis)} (queue ${name})`);
   return {
     armPids: () => [...children].map((c) => c.pid).filter((p): p is number => p !== undefined),
-    close: async () => {
+    fatal,
+    close: async (force = false) => {
       // Arms stop at their next step boundary and checkpoint (runArm handles SIGTERM); the
-      // dispatcher sees them unfinished and queues them again.
+      // dispatcher sees them unfinished and queues them again. `force` (Redis refused the
+      // credentials, so no job can be in hand): do not wait for BullMQ's fetch loop.
       for (const c of children) c.kill('SIGTERM');
-      await closeQuietly(worker, 600_000);
+      await closeQuietly(worker, force ? 1000 : 600_000, force);
     },
   };
 }
