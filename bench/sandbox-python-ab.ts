@@ -13,16 +13,50 @@
  * against another checkout" section of BENCHMARKS.md. Needs ../shared/datasets/HumanEval.jsonl
  * and Linux's /proc.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadDataset } from '../src/datasets/formats.ts';
 import { createExecutor, type Executor, type ProgramSpec } from '../src/sandbox/index.ts';
 import { gitHead, machineLoad, median, workersCpu, writeBenchSection } from './benchmarks-file.ts';
+import { baselineRun, realPython } from './python-baseline.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 type Kind = 'repeated' | 'fresh';
+
+/** Resident memory (MiB) of each live sandbox worker process under this one whose command line names `root`. */
+function workersRss(root: string): number[] {
+  const out: number[] = [];
+  const kids = new Map<number, number[]>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      kids.set(ppid, [...(kids.get(ppid) ?? []), Number(d)]);
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  const walk = (parent: number): void => {
+    for (const pid of kids.get(parent) ?? []) {
+      try {
+        const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+        if (cmd.includes(`${root}/src/`) && cmd.includes('python')) {
+          const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+          if (m) out.push(Number(m[1]) / 1024);
+        }
+      } catch {
+        /* exited meanwhile */
+      }
+      walk(pid);
+    }
+  };
+  walk(process.pid);
+  return out;
+}
 
 async function main(): Promise<void> {
   const other = path.resolve(process.argv[2] ?? '');
@@ -59,6 +93,9 @@ async function main(): Promise<void> {
   const load0 = machineLoad();
   // Spawn the workers and boot Pyodide in each (not timed).
   for (const s of sides) await s.ex.run(specs.slice(0, 4).map((p) => ({ ...p, tests: 'assert True\n' })));
+  const python = realPython();
+  const dir = mkdtempSync(path.join(tmpdir(), 'anchor-py-ab-'));
+  const baseRates: number[] = [];
   let unique = 0;
   // All repeats of one workload, then the other's: fresh tests must not push the repeated ones
   // out of a runtime's cache between repeats.
@@ -81,8 +118,16 @@ async function main(): Promise<void> {
           `${s.name} repeat ${r} ${kind}: ${rate.toFixed(1)} programs/s, ${cpuMs.toFixed(2)} ms worker CPU/program, ${passed}/${batch.length} pass`,
         );
       }
+      if (python && kind === 'fresh') {
+        // One real python3 process per program, same concurrency, in the same alternation.
+        const b = await baselineRun(python, specs, dir, opts.workers);
+        baseRates.push(b.rate);
+        console.log(`python3 per process repeat ${r}: ${b.rate.toFixed(1)} programs/s`);
+      }
     }
   }
+  rmSync(dir, { recursive: true, force: true });
+  const rss = sides.map((s) => workersRss(s.root));
   const [a, b] = sides as [Side, Side];
   const row = (kind: Kind, what: string) => {
     const ra = median(a.rates[kind]);
@@ -102,6 +147,12 @@ async function main(): Promise<void> {
     '|---|---|---|',
     row('repeated', 'repeated tests'),
     row('fresh', 'fresh tests'),
+    '',
+    python
+      ? `One real \`${python}\` process per program (same 164, same concurrency, alternated with the fresh repeats): ${median(baseRates).toFixed(1)} programs/s; fresh tests against it: this ${(median(a.rates.fresh) / median(baseRates)).toFixed(2)}×, other ${(median(b.rates.fresh) / median(baseRates)).toFixed(2)}×; repeated tests: this ${(median(a.rates.repeated) / median(baseRates)).toFixed(2)}×, other ${(median(b.rates.repeated) / median(baseRates)).toFixed(2)}×.`
+      : 'python3 not found: no per-process baseline.',
+    '',
+    `Resident memory per sandbox worker process after the run (VmRSS): this ${rss[0]!.map((m) => `${m.toFixed(0)} MiB`).join(', ')}; other ${rss[1]!.map((m) => `${m.toFixed(0)} MiB`).join(', ')}.`,
     '',
   ].join('\n');
   console.log(section);

@@ -8,14 +8,14 @@
  *
  * Needs ../shared/datasets/HumanEval.jsonl (skips with a message when absent).
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadDataset } from '../src/datasets/formats.ts';
 import { createExecutor, type ProgramSpec } from '../src/sandbox/index.ts';
 import { median, writeBenchSection } from './benchmarks-file.ts';
+import { baselineRun, realPython } from './python-baseline.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const datasets = path.resolve(repoRoot, '../shared/datasets');
@@ -25,36 +25,6 @@ const ROUNDS = 2; // passes over the 164 programs per executor repeat
 
 function fmt(x: number, d = 0): string {
   return x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
-}
-
-/** The real interpreter behind PATH's python3 (pyenv's shim adds ~70 ms per start). */
-function realPython(): string | undefined {
-  try {
-    return execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-async function baselineRun(python: string, specs: ProgramSpec[], dir: string): Promise<{ rate: number; passed: boolean[] }> {
-  const files = specs.map((s, i) => {
-    const f = path.join(dir, `p${i}.py`);
-    writeFileSync(f, s.code + '\n' + (s.tests ?? ''));
-    return f;
-  });
-  const passed: boolean[] = new Array(specs.length).fill(false);
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: WORKERS }, async () => {
-      for (let i = next++; i < files.length; i = next++) {
-        passed[i] = await new Promise<boolean>((resolve) => {
-          execFile(python, [files[i]!], { timeout: 10_000 }, (err) => resolve(!err));
-        });
-      }
-    }),
-  );
-  return { rate: specs.length / ((performance.now() - t0) / 1000), passed };
 }
 
 async function main(): Promise<void> {
@@ -99,7 +69,7 @@ async function main(): Promise<void> {
         `python sandbox repeat ${rep + 1}: ${fmt(rate, 1)} programs/s (${rs.filter((r) => r.status === 'pass').length}/${rs.length} pass)\n`,
       );
       if (python) {
-        const b = await baselineRun(python, specs, dir);
+        const b = await baselineRun(python, specs, dir, WORKERS);
         baseRates.push(b.rate);
         basePassed = b.passed;
         ratios.push(rate / b.rate);

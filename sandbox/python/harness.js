@@ -18,14 +18,16 @@ function createPythonRuntime(g, files, config, guard) {
   const U8 = Uint8Array;
   const U32 = Uint32Array;
   const MathMin = Math.min;
+  const MathMax = Math.max;
   const enc = new TextEncoder();
   const dec = new TextDecoder();
 
-  let py;
-  let M;
-  let stagePtr = 0;
-  let runPtr = 0;
-  let compilePtr = 0;
+  // Two interpreters (harness.py, "Strict mode: two interpreters"): P runs the program, T the
+  // prompt and the tests. Each has its own wasm instance and linear memory, its own pristine
+  // image, and its own guard (heap cap, JS-bridge taint, import depth). Parity mode and programs
+  // without separate tests use P alone, as the published harnesses run one interpreter.
+  const P = { name: 'program' };
+  const T = { name: 'tests' };
   // The tests' compiled parts (harness.py's compile_tests), by verdict mode, tests and prompt: a
   // GRPO group's completions, or an eval's samples, share one problem's tests. Kept here, out of
   // the program's reach (Python cannot touch JavaScript objects), least recently used first out.
@@ -39,16 +41,19 @@ function createPythonRuntime(g, files, config, guard) {
   // The private names' tag (harness.py's _names): random per runtime, from the host, so a
   // program cannot know it in advance; fixed for the runtime, so cached tests stay valid.
   const tag = String(config.tag);
-  let image;
-  let imageTop = 0;
-  let sbrkAddr = 0;
-  let savedStack = 0;
   let fsDirty = false;
   let broken = '';
   let out = [];
   let outBytes = 0;
   let truncated = false;
   const stdoutLimit = config.stdoutLimit;
+  // The bridge (T's /dev/anchor): requests T wrote, answers P gave, and what went wrong in P
+  // during a call (an interpreter exit or a native stack overflow ends only that program).
+  const bridge = { chunks: [], need: -1, got: 0, resp: null, pos: 0, depth: 0, fatal: '', overflow: false };
+
+  function newGuard() {
+    return { heapMax: guard.heapMax, tainted: false, heapRefused: false, watching: false, inImport: 0 };
+  }
 
   function capture(buf) {
     const n = buf.length;
@@ -68,7 +73,7 @@ function createPythonRuntime(g, files, config, guard) {
 
   // Any filesystem mutation outlives the memory restore (MEMFS lives in JS objects): flag it
   // so the host recycles the runtime after this program.
-  function watchFs(FS) {
+  function watchFs(FS, ig) {
     for (const name of [
       'write',
       'mknod',
@@ -90,8 +95,8 @@ function createPythonRuntime(g, files, config, guard) {
       const f = FS[name];
       if (typeof f !== 'function') continue;
       FS[name] = function (target) {
-        // Writes to character devices (stdout/stderr) are how print works: not state.
-        if (guard.watching && !(name === 'write' && target && target.node && FS.isChrdev(target.node.mode))) {
+        // Writes to character devices (stdout/stderr, the bridge) are not state.
+        if (ig.watching && !(name === 'write' && target && target.node && FS.isChrdev(target.node.mode))) {
           fsDirty = true;
           if (config.debug) guard.logs.push('fs mutation: ' + name + ' ' + String(target && target.path ? target.path : target));
         }
@@ -100,54 +105,187 @@ function createPythonRuntime(g, files, config, guard) {
     }
   }
 
-  function heap() {
-    return new U8(M.HEAPU8.buffer);
+  function heap(I) {
+    return new U8(I.M.HEAPU8.buffer);
   }
 
-  function sbrkTop() {
-    return new U32(M.HEAPU8.buffer)[sbrkAddr >>> 2];
+  function sbrkTop(I) {
+    return new U32(I.M.HEAPU8.buffer)[I.sbrkAddr >>> 2];
   }
 
   /** New Python str from a JS string (a new reference), via exports only. */
-  function pyStr(s) {
+  function pyStr(I, s) {
+    const M = I.M;
     const bytes = enc.encode(s);
     const p = M._malloc(bytes.length + 1);
     if (!p) return 0;
-    heap().set(bytes, p);
+    heap(I).set(bytes, p);
     const o = M._PyUnicode_FromStringAndSize(p, bytes.length);
     M._free(p);
     return o;
   }
 
-  function bytesOf(o) {
-    const p = M._PyBytes_AsString(o);
-    const n = M._PyBytes_Size(o);
-    return dec.decode(heap().subarray(p, p + n));
+  /** New Python bytes from a Uint8Array (a new reference). */
+  function pyBytes(I, u8) {
+    const M = I.M;
+    const p = M._malloc(u8.length + 1);
+    if (!p) return 0;
+    heap(I).set(u8, p);
+    const o = M._PyBytes_FromStringAndSize(p, u8.length);
+    M._free(p);
+    return o;
+  }
+
+  function bytesOf(I, o) {
+    const p = I.M._PyBytes_AsString(o);
+    const n = I.M._PyBytes_Size(o);
+    return dec.decode(heap(I).subarray(p, p + n));
   }
 
   /** Call a Python callable by pointer with str/null arguments; returns the result pointer (0 on exception). */
-  function callPy(fn, args) {
+  function callPy(I, fn, args) {
+    const M = I.M;
     const t = M._PyTuple_New(args.length);
     for (let i = 0; i < args.length; i++) {
       let o;
       if (args[i] === null) {
-        o = noneRef;
+        o = I.none;
         M._Py_IncRef(o);
-      } else o = pyStr(args[i]);
+      } else o = pyStr(I, args[i]);
       M._PyTuple_SetItem(t, i, o);
     }
     const r = M._PyObject_CallObject(fn, t);
     M._Py_DecRef(t);
     return r;
   }
-  let noneRef = 0;
 
-  async function boot() {
-    const t0 = Date.now();
-    const mark = (what) => {
-      if (config.debug) guard.logs.push('boot ' + what + ' ' + (Date.now() - t0) + ' ms');
-    };
-    py = await g.loadPyodide({
+  /** callPy, the result as text: null for None, '' with the exception cleared when it raised. */
+  function callText(I, fn, args) {
+    const r = callPy(I, fn, args);
+    if (!r) {
+      if (config.debug) I.M._PyErr_Print();
+      I.M._PyErr_Clear();
+      return '';
+    }
+    const s = r === I.none ? null : bytesOf(I, r);
+    I.M._Py_DecRef(r);
+    return s;
+  }
+
+  // ---- the bridge: T's requests answered by P ----------------------------------------------
+
+  const EMPTY = new U8(8);
+
+  /** One request from T (marshal bytes) answered by P's prog_serve; '' (unreadable in T) when P failed. */
+  function serve(req) {
+    const M = P.M;
+    bridge.depth++;
+    try {
+      const b = pyBytes(P, req);
+      if (!b) return EMPTY;
+      const t = M._PyTuple_New(1);
+      M._PyTuple_SetItem(t, 0, b);
+      const r = M._PyObject_CallObject(P.fns.serve, t);
+      M._Py_DecRef(t);
+      if (!r) {
+        M._PyErr_Clear();
+        return EMPTY;
+      }
+      const p = M._PyBytes_AsString(r);
+      const n = M._PyBytes_Size(r);
+      const outBuf = new U8(n + 8);
+      const dv = new DataView(outBuf.buffer);
+      dv.setUint32(0, n >>> 0, true);
+      dv.setUint32(4, Math.floor(n / 4294967296), true);
+      outBuf.set(heap(P).subarray(p, p + n), 8);
+      M._Py_DecRef(r);
+      return outBuf;
+    } catch (e) {
+      // A JS exception through P's wasm: os._exit (emscripten exit), a native stack overflow,
+      // an abort. P cannot be trusted for the rest of this program; T gets no answer.
+      bridge.fatal = describeThrown(e);
+      if (/Maximum call stack size exceeded/.test(bridge.fatal)) bridge.overflow = true;
+      return EMPTY;
+    } finally {
+      bridge.depth--;
+    }
+  }
+
+  function installBridge(I) {
+    const FS = I.M.FS;
+    const dev = FS.makedev(64, 0);
+    FS.registerDevice(dev, {
+      open() {},
+      close() {},
+      read(_stream, buffer, offset, length) {
+        const r = bridge.resp;
+        if (!r) return 0;
+        const n = MathMin(length, r.length - bridge.pos);
+        new U8(buffer.buffer, buffer.byteOffset + offset, n).set(r.subarray(bridge.pos, bridge.pos + n));
+        bridge.pos += n;
+        if (bridge.pos >= r.length) {
+          bridge.resp = null;
+          bridge.pos = 0;
+        }
+        return n;
+      },
+      write(_stream, buffer, offset, length) {
+        const chunk = new U8(buffer.buffer, buffer.byteOffset + offset, length).slice();
+        bridge.chunks.push(chunk);
+        bridge.got += length;
+        if (bridge.need < 0 && bridge.got >= 8) {
+          const all = concat(bridge.chunks, bridge.got);
+          const dv = new DataView(all.buffer);
+          bridge.need = dv.getUint32(0, true) + dv.getUint32(4, true) * 4294967296 + 8;
+          bridge.chunks = [all];
+        }
+        if (bridge.need >= 0 && bridge.got >= bridge.need) {
+          const all = concat(bridge.chunks, bridge.got);
+          resetBridge();
+          bridge.resp = serve(all.subarray(8));
+          bridge.pos = 0;
+        }
+        return length;
+      },
+    });
+    FS.mkdev('/dev/anchor', 0o666, dev);
+  }
+
+  function concat(chunks, n) {
+    if (chunks.length === 1 && chunks[0].length === n) return chunks[0];
+    const all = new U8(n);
+    let at = 0;
+    for (const c of chunks) {
+      all.set(c, at);
+      at += c.length;
+    }
+    return all;
+  }
+
+  function resetBridge() {
+    bridge.chunks = [];
+    bridge.need = -1;
+    bridge.got = 0;
+    bridge.resp = null;
+    bridge.pos = 0;
+  }
+
+  function describeThrown(e) {
+    try {
+      return e && typeof e === 'object' && e.name === 'ExitStatus'
+        ? 'the program exited the interpreter (os._exit / exit status ' + e.status + ')'
+        : String(e && e.message ? e.message : e);
+    } catch {
+      return 'unknown error';
+    }
+  }
+
+  // ---- boot ----------------------------------------------------------------------------------
+
+  async function bootOne(I, withBridge) {
+    I.guard = newGuard();
+    guard.next = I.guard;
+    const py = await g.loadPyodide({
       indexURL: '/pyodide/',
       createPyodideModule: g.__createPyodideModule,
       jsglobals: Object.create(null),
@@ -155,24 +293,21 @@ function createPythonRuntime(g, files, config, guard) {
       fullStdLib: false,
       checkAPIVersion: true,
     });
-    M = py._module;
-    mark('loadPyodide');
+    guard.next = undefined;
+    I.py = py;
+    I.M = py._module;
     py.setStdout({ write: capture });
     py.setStderr({ write: capture });
     // Programs read an empty stdin (EOF), as under a test runner with no input.
     py.setStdin({ stdin: () => null });
-    watchFs(M.FS);
-    const harnessSrc = files['/anchor/harness.py'];
-    py.runPython(harnessSrc);
-    mark('harness.py');
+    if (withBridge) installBridge(I);
+    watchFs(I.M.FS, I.guard);
+    py.runPython(files['/anchor/harness.py']);
     const ids = py
       .runPython(
         [
           'import sys',
-          '_anchor_keep = (_anchor_stage, _anchor_run, _anchor_compile_tests)',
-          '_anchor_ids = (id(_anchor_stage), id(_anchor_run), id(None), id(_anchor_compile_tests))',
-          'del _anchor_stage, _anchor_run, _anchor_compile_tests',
-          // Warm the modules tests commonly import, so programs do not pay for it every time.
+          '_anchor_ids = tuple(id(f) for f in _anchor_fns) + (id(None),)',
           // Drop the JS bridge modules: re-importing them is denied by the audit hook.
           'for _m in [m for m in sys.modules if m.split(".")[0] in ("js", "pyodide_js", "pyodide", "_pyodide", "_pyodide_core")]: del sys.modules[_m]',
           'sys.meta_path[:] = [f for f in sys.meta_path if type(f).__module__.split(".")[0] not in ("_pyodide", "pyodide")]',
@@ -181,47 +316,56 @@ function createPythonRuntime(g, files, config, guard) {
         ].join('\n'),
       )
       .toJs();
-    mark('cleanup');
-    freezeTypes(py.runPython('_anchor_mutable_types').toJs());
-    mark('freezeTypes');
+    freezeTypes(I, py.runPython('_anchor_mutable_types').toJs());
     py.runPython('del _anchor_mutable_types');
-    stagePtr = ids[0];
-    runPtr = ids[1];
-    noneRef = ids[2];
-    compilePtr = ids[3];
-    M._Py_IncRef(stagePtr);
-    M._Py_IncRef(runPtr);
-    M._Py_IncRef(compilePtr);
-    py.runPython('del _anchor_ids, _anchor_keep; import gc; gc.collect()');
-    sbrkAddr = M._emscripten_get_sbrk_ptr();
-    // Warm-up programs so lazily created state (caches, interned strings) is in the image.
-    for (let i = 0; i < 3; i++)
-      runOnce(
-        'def f(x):\n    return sorted(set(x))\n',
-        'assert f([3, 1, 3]) == [1, 3]\nassert 3 in f([3])\nprint("warm")\n',
-        null,
-        'warm',
-        0,
-        i === 0 ? 'parity' : 'strict',
-        false,
-      );
+    const names = ['stage', 'run', 'compile', 'progStage', 'progRun', 'serve', 'testsStage', 'testsRun'];
+    I.fns = {};
+    for (let i = 0; i < names.length; i++) {
+      I.fns[names[i]] = ids[i];
+      I.M._Py_IncRef(ids[i]);
+    }
+    I.none = ids[names.length];
+    py.runPython('del _anchor_ids, _anchor_fns; import gc; gc.collect()');
+    I.sbrkAddr = I.M._emscripten_get_sbrk_ptr();
+  }
+
+  async function boot() {
+    const t0 = Date.now();
+    const mark = (what) => {
+      if (config.debug) guard.logs.push('boot ' + what + ' ' + (Date.now() - t0) + ' ms');
+    };
+    await bootOne(P, false);
+    mark('program interpreter');
+    await bootOne(T, true);
+    mark('tests interpreter');
+    // Warm-up programs so lazily created state (caches, interned strings) is in the images.
+    const warm = [
+      ['def f(x):\n    return sorted(set(x))\n', 'assert f([3, 1, 3]) == [1, 3]\nassert 3 in f([3])\nprint("warm")\n', 'parity'],
+      [
+        'import collections\nclass Node:\n    def __init__(self, v):\n        self.v = v\n    def get(self):\n        return self.v\ndef f(x):\n    return sorted(set(x))\ndef g(n):\n    return collections.Counter("ab"), (1, [2.5, None]), {"k": {3}}\n',
+        'def check(candidate):\n    assert candidate([3, 1, 3]) == [1, 3]\n    assert 3 in candidate([3])\ncheck(f)\nassert g(1)[1] == (1, [2.5, None])\nassert Node(2).get() == 2\n',
+        'strict',
+      ],
+    ];
+    for (let i = 0; i < 2; i++) for (const [code, tests, verdict] of warm) runOnce(code, tests, null, 'warm', 0, verdict, false);
     out = [];
     outBytes = 0;
     truncated = false;
     mark('warm-up');
-    takeImage();
+    takeImage(P);
+    takeImage(T);
     mark('image');
     return true;
   }
 
   /** Set Py_TPFLAGS_IMMUTABLETYPE on the standard library's classes (in the image, for every program). */
-  function freezeTypes(list) {
+  function freezeTypes(I, list) {
     const IMMUTABLE = 1 << 8;
     if (!list.length) return;
     // Find tp_flags' offset in PyTypeObject from the first type: the word equal to its __flags__.
     const [addr0, flags0] = list[0];
     let off = -1;
-    const u32 = new U32(M.HEAPU8.buffer);
+    const u32 = new U32(I.M.HEAPU8.buffer);
     for (let o = 8; o < 256; o += 4) {
       if (u32[(addr0 + o) >>> 2] === flags0 >>> 0) {
         off = o;
@@ -232,34 +376,33 @@ function createPythonRuntime(g, files, config, guard) {
     for (const [addr, flags] of list) {
       if (u32[(addr + off) >>> 2] === flags >>> 0) u32[(addr + off) >>> 2] = (flags | IMMUTABLE) >>> 0;
     }
-    const ok = py.runPython(
+    const ok = I.py.runPython(
       'import collections\ntry:\n    collections.Counter.anchor_probe = 1\n    r = False\nexcept TypeError:\n    r = True\nr',
     );
     if (ok !== true) throw new Error('sandbox: could not make standard classes immutable');
   }
 
-  function takeImage() {
-    savedStack = M.stackSave();
-    imageTop = sbrkTop();
-    image = heap().slice(0, imageTop);
+  function takeImage(I) {
+    I.savedStack = I.M.stackSave();
+    I.imageTop = sbrkTop(I);
+    I.image = heap(I).slice(0, I.imageTop);
   }
 
   /** Restore linear memory to the pristine image; zero what the program allocated beyond it. */
-  function restore() {
-    const h = heap();
-    const top = MathMin(sbrkTop() >>> 0, h.length);
-    if (top > imageTop) h.fill(0, imageTop, top);
-    h.set(image, 0);
-    M.stackRestore(savedStack);
+  function restore(I) {
+    const h = heap(I);
+    const top = MathMin(sbrkTop(I) >>> 0, h.length);
+    if (top > I.imageTop) h.fill(0, I.imageTop, top);
+    h.set(I.image, 0);
+    I.M.stackRestore(I.savedStack);
   }
 
   /**
-   * The tests' compiled parts as text when the cache holds them; otherwise compiled now (on the
-   * pristine heap: no program has run since the last restore), kept, and null returned — stage
-   * then takes the parts compile_tests left for it, or compiles the tests itself and reports why
-   * they do not compile.
+   * The tests' compiled parts as text when the cache holds them; otherwise compiled now by `I`
+   * (on its pristine heap), kept, and null returned — the stage then takes the parts
+   * compile_tests left for it, or compiles the tests itself and reports why they do not compile.
    */
-  function compiledTests(tests, prompt, verdict) {
+  function compiledTests(I, tests, prompt, verdict) {
     const key = verdict + '\0' + tests + '\0' + (prompt === null ? '\u0001' : prompt);
     const hit = testsCache.get(key);
     if (hit !== undefined) {
@@ -267,14 +410,8 @@ function createPythonRuntime(g, files, config, guard) {
       testsCache.set(key, hit);
       return hit;
     }
-    const r = callPy(compilePtr, [tests, prompt, tag, verdict]);
-    if (!r) {
-      M._PyErr_Clear();
-      return null;
-    }
-    const text = r === noneRef ? null : bytesOf(r);
-    M._Py_DecRef(r);
-    if (text === null) return null;
+    const text = callText(I, I.fns.compile, [tests, prompt, tag, verdict]);
+    if (!text) return null;
     const size = key.length + text.length;
     if (size <= TESTS_ENTRY_MAX_CHARS) {
       testsCache.set(key, text);
@@ -288,40 +425,54 @@ function createPythonRuntime(g, files, config, guard) {
     return null;
   }
 
+  function setWatching(on) {
+    P.guard.watching = on;
+    T.guard.watching = on;
+  }
+
   function runOnce(code, tests, prompt, nonce, seed, verdict, watch) {
     fsDirty = false;
-    guard.tainted = false;
-    guard.heapRefused = false;
+    for (const I of [P, T]) {
+      I.guard.tainted = false;
+      I.guard.heapRefused = false;
+    }
+    bridge.fatal = '';
+    bridge.overflow = false;
+    resetBridge();
     // Per-program random source and clocks (see shims.js): a verdict is a function of the program.
     guard.rng = seed | 0;
     guard.ticks = 0;
-    const compiled = tests === null ? null : compiledTests(tests, prompt, verdict);
-    guard.watching = watch;
-    let staged;
-    let result;
+    if (tests !== null && verdict === 'strict') return runTwo(code, tests, prompt, nonce, seed, watch);
+    const compiled = tests === null ? null : compiledTests(P, tests, prompt, verdict);
+    setWatching(watch);
     try {
-      staged = callPy(stagePtr, [code, tests, prompt, nonce, String(seed | 0), verdict, tag, compiled]);
-      if (!staged) {
-        if (config.debug) M._PyErr_Print();
-        M._PyErr_Clear();
-        return { raw: '', fault: 'the sandbox harness failed while compiling the program' };
-      }
-      if (staged !== noneRef) {
-        const s = bytesOf(staged);
-        M._Py_DecRef(staged);
-        return { raw: s };
-      }
-      M._Py_DecRef(staged);
-      result = M._PyObject_CallObject(runPtr, 0);
-      if (!result) {
-        M._PyErr_Clear();
-        return { raw: '', fault: 'the program broke the sandbox harness (no verdict)' };
-      }
-      const s = bytesOf(result);
-      M._Py_DecRef(result);
-      return { raw: s };
+      const staged = callText(P, P.fns.stage, [code, tests, prompt, nonce, String(seed | 0), verdict, tag, compiled]);
+      if (staged === '') return { raw: '', fault: 'the sandbox harness failed while compiling the program' };
+      if (staged !== null) return { raw: staged };
+      const r = callText(P, P.fns.run, []);
+      if (!r) return { raw: '', fault: 'the program broke the sandbox harness (no verdict)' };
+      return { raw: r };
     } finally {
-      guard.watching = false;
+      setWatching(false);
+    }
+  }
+
+  /** Strict mode with separate tests: the program in P, the prompt and tests in T. */
+  function runTwo(code, tests, prompt, nonce, seed, watch) {
+    const compiled = compiledTests(T, tests, prompt, 'strict');
+    setWatching(watch);
+    try {
+      const tStaged = callText(T, T.fns.testsStage, [tests, prompt, nonce, String(seed | 0), tag, compiled]);
+      if (tStaged === '') return { raw: '', fault: 'the sandbox harness failed while compiling the tests' };
+      if (tStaged !== null) return { raw: tStaged };
+      let pre = callText(P, P.fns.progStage, [code, String(seed | 0)]);
+      if (pre === null) pre = callText(P, P.fns.progRun, []);
+      if (!pre) pre = 'error\x1fthe program broke its interpreter (no outcome)';
+      const r = callText(T, T.fns.testsRun, [pre]);
+      if (!r) return { raw: '', fault: 'the sandbox harness failed in the tests (no verdict)' };
+      return { raw: r };
+    } finally {
+      setWatching(false);
     }
   }
 
@@ -336,13 +487,16 @@ function createPythonRuntime(g, files, config, guard) {
   // is an `error`. `timeout` never comes from Python: only the host's watchdogs give it.
   const KINDS = { completed: 'pass', fail: 'fail', error: 'error', syntax: 'syntax_error' };
 
+  function result(status, stdout, error, recycle, passed = 0, total = 0) {
+    return { status, passed, total, stdout, error, recycle };
+  }
+
   /**
    * Run one program. Returns a plain object of primitives; `recycle` tells the host the runtime
    * must not be reused.
    */
   function run(code, tests, prompt, nonce, seed, verdict) {
-    if (broken)
-      return { status: 'error', passed: 0, total: 0, stdout: '', error: 'sandbox runtime unavailable: ' + broken, recycle: true };
+    if (broken) return result('error', '', 'sandbox runtime unavailable: ' + broken, true);
     out = [];
     outBytes = 0;
     truncated = false;
@@ -361,114 +515,118 @@ function createPythonRuntime(g, files, config, guard) {
     } catch (e) {
       // A JS exception through wasm: emscripten exit (os._exit), abort, or something we did not
       // expect. The runtime's JS state cannot be trusted afterwards.
-      let what = '';
-      try {
-        what =
-          e && typeof e === 'object' && e.name === 'ExitStatus'
-            ? 'the program exited the interpreter (os._exit / exit status ' + e.status + ')'
-            : String(e && e.message ? e.message : e);
-      } catch {
-        what = 'unknown error';
-      }
-      thrown = what;
+      thrown = describeThrown(e);
     }
     const stdout = stdoutText();
-    const tainted = guard.tainted === true;
-    const heapRefused = guard.heapRefused === true;
+    const tainted = P.guard.tainted || T.guard.tainted;
+    const heapRefused = P.guard.heapRefused || T.guard.heapRefused;
     const dirty = fsDirty;
-    let grown = false;
+    const fatal = bridge.fatal;
     // A native stack overflow inside wasm (deep recursion with a raised recursion limit) leaves
     // only linear memory to repair, like a timeout: recover in place when it did not hit an import.
-    const overflow = /Maximum call stack size exceeded/.test(thrown);
-    let recycle = tainted || dirty || (thrown !== '' && !(overflow && recover()));
+    const overflow = /Maximum call stack size exceeded/.test(thrown) || (bridge.overflow && !thrown);
+    let recycle = tainted || dirty || ((thrown !== '' || fatal !== '') && !(overflow && recover()));
+    let grown = false;
     try {
-      grown = M.HEAPU8.buffer.byteLength > config.recycleHeapBytes;
-      if (!thrown) restore();
-      else if (!recycle) guard.watching = false;
+      grown = P.M.HEAPU8.buffer.byteLength > config.recycleHeapBytes || T.M.HEAPU8.buffer.byteLength > config.recycleHeapBytes;
+      if (!thrown && !fatal) {
+        restore(P);
+        restore(T);
+      } else if (!recycle) setWatching(false);
     } catch (_e) {
       recycle = true;
     }
     if (grown) recycle = true;
-    if (tainted) {
-      return {
-        status: 'error',
-        passed: 0,
-        total: 0,
+    if (tainted)
+      return result(
+        'error',
         stdout,
-        error: 'the program reached the JavaScript side of the runtime (JS objects are not available to sandboxed Python)',
-        recycle: true,
-      };
+        'the program reached the JavaScript side of the runtime (JS objects are not available to sandboxed Python)',
+        true,
+      );
+    if (thrown || (fatal && !r)) {
+      const what = thrown || fatal;
+      if (heapRefused || /out of memory|Cannot allocate|memory access out of bounds/i.test(what))
+        return result('oom', stdout, 'out of memory: ' + what, true);
+      if (overflow) return result('error', stdout, 'RecursionError: the native stack overflowed (recursion too deep)', recycle);
+      return result('error', stdout, what, true);
     }
-    if (thrown) {
-      if (heapRefused || /out of memory|Cannot allocate|memory access out of bounds/i.test(thrown))
-        return { status: 'oom', passed: 0, total: 0, stdout, error: 'out of memory: ' + thrown, recycle: true };
-      if (overflow)
-        return {
-          status: 'error',
-          passed: 0,
-          total: 0,
-          stdout,
-          error: 'RecursionError: the native stack overflowed (recursion too deep)',
-          recycle,
-        };
-      return { status: 'error', passed: 0, total: 0, stdout, error: thrown, recycle: true };
-    }
-    if (r.fault) return { status: 'error', passed: 0, total: 0, stdout, error: r.fault, recycle };
+    if (r.fault) return result('error', stdout, r.fault, recycle);
     const parts = r.raw.split('\x1f');
-    if (parts.length < 5 || parts[0] !== nonce) {
-      return {
-        status: 'error',
-        passed: 0,
-        total: 0,
-        stdout,
-        error: 'the sandbox harness returned no valid verdict',
-        recycle: true,
-      };
-    }
+    if (parts.length < 5 || parts[0] !== nonce)
+      return result('error', stdout, 'the sandbox harness returned no valid verdict', true);
     let status = KINDS[parts[1]];
     let error = parts.slice(4).join('\x1f');
     if (parts[1] === 'memory') {
       status = heapRefused ? 'oom' : 'error';
       if (heapRefused) error = 'MemoryError: the program exceeded the sandbox memory limit';
     }
-    return {
-      status: status || 'error',
-      passed: Number(parts[2]) | 0,
-      total: Number(parts[3]) | 0,
-      stdout,
-      error,
-      recycle,
-    };
+    if (fatal) {
+      // The program's interpreter died during a call from the tests: never a pass.
+      status = heapRefused && /out of memory|Cannot allocate|memory access out of bounds/i.test(fatal) ? 'oom' : 'error';
+      error = overflow ? 'RecursionError: the native stack overflowed (recursion too deep)' : fatal;
+    }
+    return result(status || 'error', stdout, error, recycle, Number(parts[2]) | 0, Number(parts[3]) | 0);
   }
 
   function stats() {
-    return { imageBytes: imageTop, heapBytes: M ? M.HEAPU8.buffer.byteLength : 0, logs: guard.logs.slice(-20).join('\n') };
+    return {
+      // The larger image: each interpreter's heap cap is its image plus the program budget.
+      imageBytes: MathMax(P.imageTop || 0, T.imageTop || 0),
+      imagesBytes: (P.imageTop || 0) + (T.imageTop || 0),
+      heapBytes: P.M && T.M ? P.M.HEAPU8.buffer.byteLength + T.M.HEAPU8.buffer.byteLength : 0,
+      logs: guard.logs.slice(-20).join('\n'),
+    };
   }
 
   /**
-   * After a timeout: if the program was stopped inside wasm (not inside a JS import), only linear
-   * memory can be affected, so restore it and prove the interpreter works with a known program.
-   * Returns false when the runtime must be replaced instead.
+   * After a timeout: if the program was stopped inside wasm (not inside a JS import other than
+   * the bridge's own call), only linear memory can be affected, so restore both interpreters and
+   * prove they work with a known program. Returns false when the runtime must be replaced.
    */
   function recover() {
-    guard.watching = false;
-    if (guard.inImport !== 0 || fsDirty || guard.tainted) return false;
+    setWatching(false);
+    if (
+      P.guard.inImport !== 0 ||
+      T.guard.inImport !== bridge.depth ||
+      bridge.depth > 1 ||
+      fsDirty ||
+      P.guard.tainted ||
+      T.guard.tainted
+    )
+      return false;
     try {
-      restore();
-      const r = runOnce('x = 1\n', 'assert x == 1\n', null, 'health', 0, 'strict', false);
-      restore();
+      P.guard.inImport = 0;
+      T.guard.inImport = 0;
+      bridge.depth = 0;
+      resetBridge();
+      restore(P);
+      restore(T);
+      const r = runOnce(
+        'x = 1\ndef f():\n    return x\n',
+        'assert x == 1\nassert f() == 1\n',
+        null,
+        'health',
+        0,
+        'strict',
+        false,
+      );
+      restore(P);
+      restore(T);
       out = [];
       outBytes = 0;
       truncated = false;
-      return !r.fault && r.raw.startsWith('health\x1fcompleted\x1f1\x1f1\x1f');
+      return !r.fault && r.raw.startsWith('health\x1fcompleted\x1f2\x1f2\x1f');
     } catch {
       return false;
     }
   }
 
-  /** Heap cap for programs (image + budget) and the size past which the runtime is replaced. */
+  /** Heap cap for programs (image + budget, per interpreter) and the size past which the runtime is replaced. */
   function setLimits(heapMax, recycleAt) {
     guard.heapMax = heapMax;
+    P.guard.heapMax = heapMax;
+    T.guard.heapMax = heapMax;
     config.recycleHeapBytes = recycleAt;
   }
 

@@ -195,7 +195,9 @@ function installShims(g, files, guard) {
   const WInstance = WA.Instance;
   const moduleImports = WModule.imports;
 
-  function wrapImports(mod, imports) {
+  // `ig` is the guard of the interpreter being instantiated (the harness boots two and sets
+  // guard.next before each): heap cap, taint and import depth are per interpreter.
+  function wrapImports(mod, imports, ig) {
     const out = {};
     for (const { module: ns, name, kind } of moduleImports(mod)) {
       const src = imports[ns];
@@ -207,9 +209,9 @@ function installShims(g, files, guard) {
       }
       if (name === 'emscripten_resize_heap') {
         out[ns][name] = function (requested) {
-          if (requested >>> 0 > guard.heapMax) {
+          if (requested >>> 0 > ig.heapMax) {
             // The host's own memory signal: only a refused growth makes a program `oom`.
-            if (guard.watching) guard.heapRefused = true;
+            if (ig.watching) ig.heapRefused = true;
             return 0;
           }
           return ReflectApply(v, this, arguments);
@@ -219,14 +221,14 @@ function installShims(g, files, guard) {
       out[ns][name] = function () {
         // Depth of JS imports in progress: a timeout (uncatchable termination, no finally) that
         // lands inside one leaves it > 0, meaning the JS side may be half-updated.
-        guard.inImport++;
+        ig.inImport++;
         let r;
         try {
           r = ReflectApply(v, this, arguments);
         } finally {
-          guard.inImport--;
+          ig.inImport--;
         }
-        if (guard.watching && r !== null && (typeof r === 'object' || typeof r === 'function')) guard.tainted = true;
+        if (ig.watching && r !== null && (typeof r === 'object' || typeof r === 'function')) ig.tainted = true;
         return r;
       };
     }
@@ -240,7 +242,7 @@ function installShims(g, files, guard) {
   function instantiate(src, imports) {
     const mod = src instanceof WModule ? src : (guard.module ?? new WModule(src));
     guard.module = mod;
-    return new WInstance(mod, wrapImports(mod, imports));
+    return new WInstance(mod, wrapImports(mod, imports, guard.next || guard));
   }
   WA.instantiate = function (src, imports) {
     return new Promise((resolve, reject) => {

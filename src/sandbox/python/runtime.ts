@@ -105,9 +105,19 @@ export class PythonRuntime {
 
   constructor(private readonly opts: PythonRuntimeOptions) {}
 
-  /** Boot the runtime if needed (cold: ~1-2 s idle). */
-  async start(): Promise<void> {
-    if (this.runRef) return;
+  /** The boot in progress, so concurrent callers share it. */
+  private booting: Promise<void> | undefined;
+
+  /** Boot the runtime if needed (cold: ~3-4 s idle for its two interpreters). */
+  start(): Promise<void> {
+    if (this.runRef) return Promise.resolve();
+    this.booting ??= this.boot().finally(() => {
+      this.booting = undefined;
+    });
+    return this.booting;
+  }
+
+  private async boot(): Promise<void> {
     const t0 = performance.now();
     const { f, copy } = files();
     if (!this.isolate || this.isolate.isDisposed) {

@@ -1,12 +1,12 @@
 /**
  * Attack class: answers that win the comparison instead of being right — objects whose __eq__
  * always returns True, builtin subclasses overriding __eq__/__ne__/__hash__, such objects nested
- * in lists, dicts and tuples. With `sandbox.verdict: strict` (the default) the tests' ==, !=,
- * `in` and `not in` inside assert statements go through a trusted comparison: a value compared
- * with a builtin value must be a builtin value itself (or an unmodified subclass, or a standard
- * library object), containers compare element-wise under the same rule, and floats compare as
- * Python's == does (NaN != NaN, -0.0 == 0.0). `parity` keeps plain Python == (the official
- * harnesses' semantics), so the same attacks pass there — which is what parity means.
+ * in lists, dicts and tuples. With `sandbox.verdict: strict` (the default) the tests run in their
+ * own interpreter and the answer crosses as plain data: a builtin subclass arrives as its value
+ * (its methods stay behind), an instance of a program class is a record whose use as a value
+ * (==, <, bool, in, arithmetic) fails naming its type. Floats compare as Python's == does
+ * (-0.0 == 0.0); a NaN answer passes only checks that ask for NaN. `parity` keeps plain Python ==
+ * (the official harnesses' semantics), so the same attacks pass there — which is what parity means.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectStillWorks, pyExecutor, runPy } from '../helpers.ts';
@@ -47,7 +47,9 @@ describe('python attack: comparisons won by the answer (strict vs parity)', { ti
   it('strict: answers that override comparison fail', async () => {
     const rs = await runPy(strict, ATTACKS);
     for (const [id] of ATTACKS) expect(rs[id]!.status, JSON.stringify(rs[id])).toBe('fail');
-    expect(rs['int-eq']!.error).toMatch(/overrides __eq__/);
+    // A builtin subclass crosses as its value: the tests' own == compares 0 with 2.
+    expect(rs['int-eq']!.error).toMatch(/AssertionError/);
+    expect(rs['always-eq']!.error).toMatch(/answer of type A is not plain data/);
     await expectStillWorks(strict);
   });
 
@@ -84,18 +86,13 @@ describe('python attack: comparisons won by the answer (strict vs parity)', { ti
       ],
       [
         'nan-negzero',
-        'def f(x):\n    return float("nan") if x else -0.0\n',
-        'assert f(1) != f(1)\nassert f(0) == 0.0\nassert not (f(1) == f(1))\n',
+        'import math\ndef f(x):\n    return float("nan") if x else -0.0\n',
+        'assert f(1) != f(1)\nassert f(0) == 0.0\nassert not (f(1) == f(1))\nassert math.isnan(f(1))\n',
       ],
       [
         'fraction',
         'from fractions import Fraction\ndef f():\n    return Fraction(1, 2)\n',
         'assert f() == 0.5\nassert f() == Fraction(2, 4)\n',
-      ],
-      [
-        'own-objects',
-        'class P:\n    def __init__(self, v):\n        self.v = v\n    def __eq__(self, o):\n        return isinstance(o, P) and o.v == self.v\ndef f():\n    return P(1)\n',
-        'assert f() == P(1)\nassert f() != P(2)\n',
       ],
       ['generator', 'def f(n):\n    for i in range(n):\n        yield i\n', 'assert list(f(3)) == [0, 1, 2]\n'],
       [
@@ -109,5 +106,25 @@ describe('python attack: comparisons won by the answer (strict vs parity)', { ti
       const rs = await runPy(ex, legit);
       for (const [id] of legit) expect(rs[id]!.status, JSON.stringify(rs[id])).toBe('pass');
     }
+  });
+
+  it("a program class's own __eq__ decides only in parity; strict reads its fields", async () => {
+    const own: Array<[string, string, string]> = [
+      [
+        'own-objects',
+        'class P:\n    def __init__(self, v):\n        self.v = v\n    def __eq__(self, o):\n        return isinstance(o, P) and o.v == self.v\ndef f():\n    return P(1)\n',
+        'assert f() == P(1)\nassert f() != P(2)\n',
+      ],
+      [
+        'own-fields',
+        'class P:\n    def __init__(self, v):\n        self.v = v\ndef f():\n    return P(1)\n',
+        'assert f().v == 1\n',
+      ],
+    ];
+    const rs = await runPy(strict, own);
+    expect(rs['own-objects']!.status).toBe('fail');
+    expect(rs['own-objects']!.error).toMatch(/answer of type P is not plain data/);
+    expect(rs['own-fields']!.status, JSON.stringify(rs['own-fields'])).toBe('pass');
+    expect((await runPy(parity, own))['own-objects']!.status).toBe('pass');
   });
 });
