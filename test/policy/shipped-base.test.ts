@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCli } from '../helpers/cli.ts';
@@ -57,7 +57,8 @@ describe('the shipped default base', () => {
     expect([...sums.keys()].sort()).toEqual(['char-vocab.json', 'config.json', 'model.safetensors']);
     for (const [file, hash] of sums) expect(sha256(join(shipped, file)), file).toBe(hash);
     const run = parse(readFileSync(join(repoRoot, 'configs/default.yaml'), 'utf8'));
-    expect(run.policy.base).toBe('models/base-synthetic-js');
+    // Relative paths in a config file resolve against the file (configs/).
+    expect(resolve(repoRoot, 'configs', run.policy.base)).toBe(resolve(shipped));
     const meta = JSON.parse(readFileSync(join(shipped, 'config.json'), 'utf8'));
     expect(meta.model).toMatchObject({
       layers: run.policy.model.layers,

@@ -14,6 +14,7 @@ describe('sandbox config', () => {
       max_in_flight: 256,
       no_worker_timeout_ms: 60_000,
       redis_timeout_ms: 120_000,
+      stall_timeout_ms: 0,
       workers: 2,
       timeout_ms: 2000,
       memory_mb: 64,
