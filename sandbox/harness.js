@@ -473,6 +473,10 @@ function setupHarness(P, config) {
         return track(P.ReflectApply(fn, this, args));
       };
     },
+    // The promise of a call of an async method of the tests (rewritten as a tracked async arrow).
+    track(p) {
+      return track(p);
+    },
     // The operand of an `await` in the tests: handled.
     seen(x) {
       markSeen(x);
@@ -483,14 +487,19 @@ function setupHarness(P, config) {
       getSnapshot().setClasses(table);
     },
   };
-  if (role === 'tests') {
+  // The tests realm, and a self-contained script (its tests are in it): promises are tracked.
+  const tracking = role !== 'program';
+  if (tracking) {
     const OriginalPromise = g.Promise;
     const originalThen = OriginalPromise.prototype.then;
     ObjectDefineProperty(OriginalPromise.prototype, 'then', {
       __proto__: null,
       value: function then(onFulfilled, onRejected) {
         markSeen(this);
-        return P.ReflectApply(originalThen, this, [onFulfilled, onRejected]);
+        // The derived promise is the tests' too (`then`, `catch`, `finally`, and the reactions
+        // `Promise.all` and friends attach): one that never settles, e.g. adopting a thenable that
+        // never calls back, is an unfinished test.
+        return track(P.ReflectApply(originalThen, this, [onFulfilled, onRejected]));
       },
       writable: true,
       enumerable: false,
@@ -503,9 +512,21 @@ function setupHarness(P, config) {
     });
     g.Promise = TrackedPromise;
   }
+  if (role === 'combined') {
+    // A self-contained script is instrumented like separate tests (src/sandbox/test-plan.ts) and
+    // reaches the hooks through this global. The script can reach it too: it is in the same realm
+    // as its own tests anyway (docs/sandbox.md, "Self-contained programs").
+    ObjectDefineProperty(g, '__anchorHooks', {
+      __proto__: null,
+      value: ObjectFreeze(hooks),
+      writable: false,
+      enumerable: false,
+      configurable: false,
+    });
+  }
 
   function verdict() {
-    const a = role === 'tests' ? asyncOutcome() : { never: 0, unhandled: 0, firstUnhandled: '' };
+    const a = tracking ? asyncOutcome() : { never: 0, unhandled: 0, firstUnhandled: '' };
     return {
       __proto__: null,
       passed,
@@ -649,6 +670,7 @@ function setupHarness(P, config) {
       case OP_COMPLETION:
         // A primitive completion value settles nothing: the verdict is ready now (one host call).
         if ((typeof a !== 'object' || a === null) && typeof a !== 'function') return verdict();
+        markSeen(a);
         void watch(a);
         return undefined;
       case OP_TIMER:

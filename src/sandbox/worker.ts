@@ -17,7 +17,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ivm from 'isolated-vm';
 import type { ExecStatus, VerdictMode } from './types.ts';
-import { planTests, type TestPlan } from './test-plan.ts';
+import { instrumentScript, planTests, type TestPlan } from './test-plan.ts';
 import {
   internalErrorResult,
   sendToParent,
@@ -319,7 +319,9 @@ class Host {
   private compileProgram(run: ProgramRun, plan: TestPlan | undefined): ivm.Script | WireResult {
     const isolate = run.isolate!;
     try {
-      let program = isolate.compileScriptSync(run.p.code, { filename: 'program.js' });
+      // A self-contained script carries its own tests: its async calls are tracked like theirs.
+      const code = plan ? run.p.code : instrumentScript(run.p.code);
+      let program = isolate.compileScriptSync(code, { filename: 'program.js' });
       if (plan) {
         program.release();
         program = isolate.compileScriptSync(`${run.p.code}\n;${plan.resolver}`, { filename: 'program.js' });

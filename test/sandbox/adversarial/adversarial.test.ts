@@ -21,6 +21,7 @@ for (const f of files) {
 
 function spec(g: Generator, c: AdversarialCase, id: string): ProgramSpec {
   const prompt = c.prompt ?? '';
+  if (c.combined) return { id, language: g.language, code: `${prompt}${c.completion}\n${c.tests}` };
   return {
     id,
     language: g.language,

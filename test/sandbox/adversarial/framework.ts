@@ -43,6 +43,11 @@ export interface AdversarialCase {
   expect: readonly ExecStatus[];
   /** `passed` must be at most this (default: unbounded). */
   maxPassed?: number;
+  /**
+   * Give program and tests as one script (`prompt + completion + tests`, no separate `tests`
+   * field), as `anchor-rl sandbox run` does with a whole program.
+   */
+  combined?: boolean;
   /** Run twice; both results must agree (status and passed). */
   twin?: boolean;
   /** Per-program time limit, ms (default: the runner's). */
