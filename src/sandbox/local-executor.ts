@@ -8,7 +8,14 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import PQueue from 'p-queue';
-import type { FromWorker, ToWorker, WireProgram, WireResult, WorkerOptions } from './protocol.ts';
+import {
+  type FromWorker,
+  type ToWorker,
+  type WireProgram,
+  type WireResult,
+  type WorkerOptions,
+  wallBackstopMs,
+} from './protocol.ts';
 import type { ExecResult, ExecStatus, Executor, ExecutorOptions, ProgramSpec } from './types.ts';
 import { moduleEntry, type ModuleEntry } from '../util/fork.ts';
 
@@ -20,7 +27,7 @@ export interface LocalExecutorOptions extends ExecutorOptions {
   maxBatch?: number;
   /** Replace a worker's isolate after this many programs (default 2000). */
   recycleAfter?: number;
-  /** Extra time the parent grants a program beyond its timeout before killing the worker (default 2000 ms). */
+  /** Extra time the parent grants a program beyond its wall-clock backstop before killing the worker (default 2000 ms). */
   killGraceMs?: number;
 }
 
@@ -216,7 +223,8 @@ class WorkerSlot {
   check(now: number): void {
     const cur = this.current;
     if (!cur || !this.child || cur.killedForHang !== undefined) return;
-    const limit = cur.maxTimeout + this.opts.killGraceMs;
+    // A program's limit is CPU time; on a loaded machine it may take up to the wall-clock backstop.
+    const limit = wallBackstopMs(cur.maxTimeout) + this.opts.killGraceMs;
     const programAge = cur.running !== undefined ? now - cur.runningSince : 0;
     if (programAge > limit || now - cur.lastHeard > limit) {
       cur.killedForHang = cur.running ?? [...cur.pending.keys()][0] ?? -1;
