@@ -13,6 +13,7 @@ import {
   type OrtFeeds,
   type OrtOutputs,
   OrtSession,
+  type OrtTensor,
   floatTensor,
   int64Tensor,
   intTensor,
@@ -77,80 +78,18 @@ export class OrtEngineDecoder implements Decoder {
       return { first: prefill.logits, run: new RecomputeRun(start, async (i, p, s) => (await runFull(i, p, s)).logits) };
     }
 
-    // Fixed-capacity caches: slot j of row b is valid once written and when j >= padCounts[b].
-    const cap = Math.max(start.capacity, L);
-    let rowsNow = B;
-    let kt: Float32Array[] = [];
-    let vv: Float32Array[] = [];
-    let cacheFeeds: OrtFeeds = {};
-    const bindCaches = (): void => {
-      cacheFeeds = {};
-      for (let i = 0; i < layers; i++) {
-        cacheFeeds[engineCacheKeyName(i)] = floatTensor(kt[i]!, [rowsNow, H, D, cap]);
-        cacheFeeds[engineCacheValueName(i)] = floatTensor(vv[i]!, [rowsNow, H, cap, D]);
-      }
-    };
-    for (let i = 0; i < layers; i++) {
-      kt.push(new Float32Array(B * H * D * cap));
-      vv.push(new Float32Array(B * H * cap * D));
-    }
-    bindCaches();
-    const write = (out: OrtOutputs, slot0: number, seq: number): void => {
-      for (let i = 0; i < layers; i++) {
-        const nk = out[engineNewKeyName(i)]!.data as Float32Array;
-        const nv = out[engineNewValueName(i)]!.data as Float32Array;
-        const K = kt[i]!;
-        const Vb = vv[i]!;
-        for (let bh = 0; bh < rowsNow * H; bh++) {
-          for (let s = 0; s < seq; s++) {
-            const src = (bh * seq + s) * D;
-            const slot = slot0 + s;
-            Vb.set(nv.subarray(src, src + D), (bh * cap + slot) * D);
-            const kBase = bh * D * cap + slot;
-            for (let d = 0; d < D; d++) K[kBase + d * cap] = nk[src + d]!;
-          }
-        }
-      }
-    };
-    write(prefill.out, 0, L);
-    let filled = L;
-    let mask = new BigInt64Array(B * (cap + 1));
-    for (let b = 0; b < B; b++) {
-      mask.fill(1n, b * (cap + 1) + padCounts[b]!, b * (cap + 1) + L);
-      mask[b * (cap + 1) + cap] = 1n;
-    }
-    let maskT = int64Tensor(mask, [B, cap + 1]);
+    const cache = new EngineCache({ layers, heads: H, headDim: D }, start);
+    cache.prefill(prefill.out);
     const run: DecodeRun = {
       next: async (ids, positions) => {
         if (this.session.released) throw new AnchorError('INTERNAL', 'OrtEngineDecoder used after release');
-        if (filled >= cap) throw new AnchorError('INTERNAL', 'decode run exceeded its cache capacity');
-        const out = await this.session.run({
-          input_ids: intTensor('int64', ids, [rowsNow, 1]),
-          position_ids: intTensor('int64', positions, [rowsNow, 1]),
-          attention_mask: maskT,
-          ...cacheFeeds,
-        });
-        write(out, filled, 1);
-        for (let b = 0; b < rowsNow; b++) mask[b * (cap + 1) + filled] = 1n;
-        filled++;
-        return readLogits(out, 'logits', rowsNow);
+        if (cache.full) throw new AnchorError('INTERNAL', 'decode run exceeded its cache capacity');
+        const rows = cache.rows;
+        const out = await this.session.run(cache.stepFeeds(ids, positions));
+        cache.append(out);
+        return readLogits(out, 'logits', rows);
       },
-      compact: (keep) => {
-        const per = H * D * cap;
-        const pick = (src: Float32Array): Float32Array => {
-          const dst = new Float32Array(keep.length * per);
-          keep.forEach((b, r) => dst.set(src.subarray(b * per, (b + 1) * per), r * per));
-          return dst;
-        };
-        kt = kt.map(pick);
-        vv = vv.map(pick);
-        const m2 = new BigInt64Array(keep.length * (cap + 1));
-        keep.forEach((b, r) => m2.set(mask.subarray(b * (cap + 1), (b + 1) * (cap + 1)), r * (cap + 1)));
-        mask = m2;
-        rowsNow = keep.length;
-        maskT = int64Tensor(mask, [rowsNow, cap + 1]);
-        bindCaches();
-      },
+      compact: (keep) => cache.compact(keep),
     };
     return { first: prefill.logits, run };
   }
@@ -163,5 +102,124 @@ export class OrtEngineDecoder implements Decoder {
   /** Drop a reference; the session is released when the last one goes. */
   async dispose(): Promise<void> {
     await this.session.dispose();
+  }
+}
+
+/**
+ * The fixed-capacity caches of one generation, in the layout the `engine` graph reads: per layer,
+ * keys transposed [rows, heads, headDim, cap] and values [rows, heads, cap, headDim], plus the
+ * attention mask [rows, cap + 1] (the last slot is the token being fed). Slot j of row b is valid
+ * once written and when j >= padCounts[b].
+ */
+class EngineCache {
+  /** Rows still in the batch. */
+  rows: number;
+  private readonly cap: number;
+  private filled = 0;
+  private kt: Float32Array[] = [];
+  private vv: Float32Array[] = [];
+  private mask: BigInt64Array;
+  private maskT: OrtTensor;
+  private cacheFeeds: OrtFeeds = {};
+
+  constructor(
+    private readonly shape: { readonly layers: number; readonly heads: number; readonly headDim: number },
+    private readonly start: DecodeStart,
+  ) {
+    const { batch: B, promptLen: L, padCounts } = start;
+    const { layers, heads: H, headDim: D } = shape;
+    const cap = Math.max(start.capacity, L);
+    this.cap = cap;
+    this.rows = B;
+    for (let i = 0; i < layers; i++) {
+      this.kt.push(new Float32Array(B * H * D * cap));
+      this.vv.push(new Float32Array(B * H * cap * D));
+    }
+    this.bind();
+    this.mask = new BigInt64Array(B * (cap + 1));
+    for (let b = 0; b < B; b++) {
+      this.mask.fill(1n, b * (cap + 1) + padCounts[b]!, b * (cap + 1) + L);
+      this.mask[b * (cap + 1) + cap] = 1n;
+    }
+    this.maskT = int64Tensor(this.mask, [B, cap + 1]);
+  }
+
+  /** True when every slot is written: another step would overrun the capacity. */
+  get full(): boolean {
+    return this.filled >= this.cap;
+  }
+
+  /** Write the prompt's keys and values (the prefill run's outputs) into slots 0 … promptLen − 1. */
+  prefill(out: OrtOutputs): void {
+    this.write(out, 0, this.start.promptLen);
+    this.filled = this.start.promptLen;
+  }
+
+  /** The feeds of a one-token step of the current rows. */
+  stepFeeds(ids: Int32Array, positions: Int32Array): OrtFeeds {
+    return {
+      input_ids: intTensor('int64', ids, [this.rows, 1]),
+      position_ids: intTensor('int64', positions, [this.rows, 1]),
+      attention_mask: this.maskT,
+      ...this.cacheFeeds,
+    };
+  }
+
+  /** Write a step's new keys and values into the next slot and open it in the mask. */
+  append(out: OrtOutputs): void {
+    this.write(out, this.filled, 1);
+    for (let b = 0; b < this.rows; b++) this.mask[b * (this.cap + 1) + this.filled] = 1n;
+    this.filled++;
+  }
+
+  /** Keep only the rows `keep` (ascending indices into the current rows). */
+  compact(keep: number[]): void {
+    const { heads: H, headDim: D } = this.shape;
+    const cap = this.cap;
+    const per = H * D * cap;
+    const pick = (src: Float32Array): Float32Array => {
+      const dst = new Float32Array(keep.length * per);
+      keep.forEach((b, r) => dst.set(src.subarray(b * per, (b + 1) * per), r * per));
+      return dst;
+    };
+    this.kt = this.kt.map(pick);
+    this.vv = this.vv.map(pick);
+    const m2 = new BigInt64Array(keep.length * (cap + 1));
+    keep.forEach((b, r) => m2.set(this.mask.subarray(b * (cap + 1), (b + 1) * (cap + 1)), r * (cap + 1)));
+    this.mask = m2;
+    this.rows = keep.length;
+    this.maskT = int64Tensor(this.mask, [this.rows, cap + 1]);
+    this.bind();
+  }
+
+  /** Session tensors over the current buffers (the run reads them; nothing is copied). */
+  private bind(): void {
+    const { layers, heads: H, headDim: D } = this.shape;
+    this.cacheFeeds = {};
+    for (let i = 0; i < layers; i++) {
+      this.cacheFeeds[engineCacheKeyName(i)] = floatTensor(this.kt[i]!, [this.rows, H, D, this.cap]);
+      this.cacheFeeds[engineCacheValueName(i)] = floatTensor(this.vv[i]!, [this.rows, H, this.cap, D]);
+    }
+  }
+
+  /** Write `seq` new tokens' keys/values per row (outputs [rows, heads, seq, headDim]) from slot `slot0` on. */
+  private write(out: OrtOutputs, slot0: number, seq: number): void {
+    const { layers, heads: H, headDim: D } = this.shape;
+    const cap = this.cap;
+    for (let i = 0; i < layers; i++) {
+      const nk = out[engineNewKeyName(i)]!.data as Float32Array;
+      const nv = out[engineNewValueName(i)]!.data as Float32Array;
+      const K = this.kt[i]!;
+      const Vb = this.vv[i]!;
+      for (let bh = 0; bh < this.rows * H; bh++) {
+        for (let s = 0; s < seq; s++) {
+          const src = (bh * seq + s) * D;
+          const slot = slot0 + s;
+          Vb.set(nv.subarray(src, src + D), (bh * cap + slot) * D);
+          const kBase = bh * D * cap + slot;
+          for (let d = 0; d < D; d++) K[kBase + d * cap] = nk[src + d]!;
+        }
+      }
+    }
   }
 }
