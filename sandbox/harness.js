@@ -487,9 +487,11 @@ function setupHarness(P, config) {
       getSnapshot().setClasses(table);
     },
   };
-  // The tests realm, and a self-contained script (its tests are in it): promises are tracked.
-  const tracking = role !== 'program';
-  if (tracking) {
+  // Promises are tracked in the tests realm, and in a self-contained script (its tests are in it)
+  // whose text can make them (the worker asks, OP_SEED): installed per context, so only there.
+  let tracking = false;
+  function installTracking() {
+    tracking = true;
     const OriginalPromise = g.Promise;
     const originalThen = OriginalPromise.prototype.then;
     ObjectDefineProperty(OriginalPromise.prototype, 'then', {
@@ -511,19 +513,20 @@ function setupHarness(P, config) {
       },
     });
     g.Promise = TrackedPromise;
+    if (role === 'combined') {
+      // A self-contained script is instrumented like separate tests (src/sandbox/test-plan.ts) and
+      // reaches the hooks through this global. The script can reach it too: it is in the same realm
+      // as its own tests anyway (docs/sandbox.md, "Self-contained programs").
+      ObjectDefineProperty(g, '__anchorHooks', {
+        __proto__: null,
+        value: ObjectFreeze(hooks),
+        writable: false,
+        enumerable: false,
+        configurable: false,
+      });
+    }
   }
-  if (role === 'combined') {
-    // A self-contained script is instrumented like separate tests (src/sandbox/test-plan.ts) and
-    // reaches the hooks through this global. The script can reach it too: it is in the same realm
-    // as its own tests anyway (docs/sandbox.md, "Self-contained programs").
-    ObjectDefineProperty(g, '__anchorHooks', {
-      __proto__: null,
-      value: ObjectFreeze(hooks),
-      writable: false,
-      enumerable: false,
-      configurable: false,
-    });
-  }
+  if (role === 'tests') installTracking();
 
   function verdict() {
     const a = tracking ? asyncOutcome() : { never: 0, unhandled: 0, firstUnhandled: '' };
@@ -656,6 +659,8 @@ function setupHarness(P, config) {
         return getBridge().entry(op, a, b, c);
       case OP_SEED:
         reseed(a);
+        // `b`: a self-contained script that can make promises (its completion is tracked).
+        if (b === true && role === 'combined' && !tracking) installTracking();
         return undefined;
       case OP_BINDINGS:
         return bindings(a, b, c, d);

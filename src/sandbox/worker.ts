@@ -49,6 +49,14 @@ const SCRIPT_CACHE_LIMIT = 256;
 /** Tests only: a program containing this string makes the worker kill itself (a simulated crash). */
 const CRASH_MARKER = process.env.ANCHOR_SANDBOX_TEST_CRASH_MARKER || undefined;
 
+/**
+ * A self-contained script that can make a promise: only then is its completion tracked (setting the
+ * tracking up in each fresh context costs time, and adds the global `__anchorHooks`). One that makes
+ * them from code built at run time (`eval('asy' + 'nc …')`) is not tracked — it shares the realm
+ * with its tests and could undo the tracking anyway (docs/sandbox.md, "Self-contained programs").
+ */
+const CAN_MAKE_PROMISES = /\b(?:async|await|Promise|then)\b/;
+
 /** Controller operations of sandbox/harness.js. */
 const OP_SEED = 3;
 const OP_RUN = 5;
@@ -308,12 +316,13 @@ class Host {
     role: HarnessRole,
     seed: number,
     refs: Array<{ release(): void }>,
+    track: boolean,
   ): [ivm.Context, Controller] {
     const ctx = isolate.createContextSync();
     refs.push(ctx);
     const controller = this.harnessScript(isolate, role).runSync(ctx, { reference: true, timeout: 5000 }) as Controller;
     refs.push(controller);
-    controller.applySync(undefined, [OP_SEED, seed], { timeout: 5000 });
+    controller.applySync(undefined, [OP_SEED, seed, track], { timeout: 5000 });
     return [ctx, controller];
   }
 
@@ -368,7 +377,9 @@ class Host {
   private runIn(run: ProgramRun, plan: TestPlan | undefined): WireResult {
     const p = run.p;
     const seed = programSeed(this.opts.seed ?? 0, p.code, p.tests);
-    const started = this.startContext(run, plan ? 'program' : 'combined', seed);
+    // A self-contained script whose text can make promises gets its completion tracked.
+    const track = !plan && CAN_MAKE_PROMISES.test(p.code);
+    const started = this.startContext(run, plan ? 'program' : 'combined', seed, track);
     if ('status' in started) return started;
     const { ctx, controller } = started;
     run.program = controller;
@@ -387,6 +398,7 @@ class Host {
     run: ProgramRun,
     role: HarnessRole,
     seed: number,
+    track: boolean,
   ): { ctx: ivm.Context; controller: Controller } | WireResult {
     try {
       run.isolate = this.ensure();
@@ -395,7 +407,7 @@ class Host {
       return run.done('error', { error: `sandbox could not start an isolate: ${msg(e)}` });
     }
     try {
-      const [ctx, controller] = this.prepare(run.isolate, role, seed, run.refs);
+      const [ctx, controller] = this.prepare(run.isolate, role, seed, run.refs, track);
       return { ctx, controller };
     } catch {
       // Not this program's fault (e.g. garbage of an earlier program still counted against the
@@ -403,7 +415,7 @@ class Host {
       this.recycle();
       try {
         run.isolate = this.ensure();
-        const [ctx, controller] = this.prepare(run.isolate, role, seed, run.refs);
+        const [ctx, controller] = this.prepare(run.isolate, role, seed, run.refs, track);
         return { ctx, controller };
       } catch (e) {
         run.recycle = true;
