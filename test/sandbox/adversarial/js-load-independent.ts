@@ -58,7 +58,7 @@ const ENDLESS: Array<{ body: string; async?: boolean }> = [
   {
     body: 'const a = Array.from({ length: 1e6 }, (_, i) => (i * 7919) % 1000003);\n  a.sort((x, y) => {\n    let k = 0;\n    for (let j = 0; j < 1000; j++) k = (k + j * x) % 7;\n    return x - y + k - k;\n  });\n  return a[0];',
   },
-  { body: 'const spin = () => Promise.resolve().then(spin);\n  spin();\n  return 1;' },
+  { body: 'const spin = () => {\n    Promise.resolve().then(spin);\n  };\n  spin();\n  return 1;' },
 ];
 
 function program(body: string, isAsync: boolean | undefined): string {
