@@ -25,7 +25,7 @@ export interface WorkerOptions {
 /** How many times its CPU budget a program may take in wall time before the host gives up on it. */
 const BACKSTOP_FACTOR = 20;
 /** Wall time added to every backstop, ms (isolate replacement and re-runs under load). */
-const BACKSTOP_EXTRA_MS = 2000;
+const BACKSTOP_EXTRA_MS = 5000;
 
 /**
  * The wall-clock backstop of a program whose CPU budget is `budgetMs`: an infrastructure guard,

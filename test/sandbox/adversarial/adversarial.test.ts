@@ -33,8 +33,8 @@ function spec(g: Generator, c: AdversarialCase, id: string): ProgramSpec {
 }
 
 /** Share of wall time the workers may run while loaded, and the length of one stop+run cycle (ms). */
-const LOAD_DUTY = 0.2;
-const LOAD_CYCLE_MS = 50;
+const LOAD_DUTY = 1 / 3;
+const LOAD_CYCLE_MS = 60;
 
 /**
  * Run `work` while the processes `pids` get only LOAD_DUTY of the wall time: a timer stops them

@@ -26,7 +26,7 @@
  * - `expect` lists acceptable statuses; `maxPassed` caps `passed` (gold inflation).
  * - `twin: true` runs the case twice (in separate batches, so on a different isolate state):
  *   both runs must give the same status and passed count (determinism).
- * - `loaded: true` runs it again while the sandbox workers get only a fifth of the CPU (the test
+ * - `loaded: true` runs it again while the sandbox workers get only a third of the CPU (the test
  *   stops and continues their processes in turn): the status and passed count must not change
  *   (time limits are CPU time, not wall time).
  * - `rng` is a seeded generator (same cases on every run); use it to vary names and values.
@@ -54,7 +54,7 @@ export interface AdversarialCase {
   /** Run twice; both results must agree (status and passed). */
   twin?: boolean;
   /**
-   * Run again on a loaded machine (the sandbox workers get a fifth of the CPU: stopped and
+   * Run again on a loaded machine (the sandbox workers get a third of the CPU: stopped and
    * continued in turn); both results must agree (status and passed).
    */
   loaded?: boolean;

@@ -2,7 +2,7 @@
  * JavaScript generator: a verdict does not depend on the machine's load. Each program either does
  * a bounded amount of work (about half its CPU budget; more than a third of it, so at a third of a
  * CPU a wall-clock limit would stop it) and answers, or never stops; each runs once as is and once while the sandbox workers get
- * a fifth of the CPU (see `loaded` in framework.ts). The time limit is CPU time, so the bounded
+ * a third of the CPU (see `loaded` in framework.ts). The time limit is CPU time, so the bounded
  * programs keep their verdict (`fail` with one passed site, or `pass`) and the endless ones stay
  * `timeout`. Under a wall-clock limit the bounded ones became `timeout` when loaded.
  */
