@@ -451,6 +451,7 @@ function createPythonRuntime(g, files, config, guard) {
 
   /** Restore linear memory to the pristine image; zero what the program allocated beyond it. */
   function restore(I) {
+    I.entered = false;
     const h = heap(I);
     const top = MathMin(sbrkTop(I) >>> 0, h.length);
     if (top > I.imageTop) h.fill(0, I.imageTop, top);
@@ -520,6 +521,7 @@ function createPythonRuntime(g, files, config, guard) {
 
   /** Strict mode with separate tests: the program in P, the prompt and tests in T. */
   function runTwo(code, tests, prompt, nonce, seed, watch) {
+    T.entered = true;
     const compiled = compiledTests(T, tests, prompt, 'strict');
     setWatching(watch);
     try {
@@ -592,7 +594,9 @@ function createPythonRuntime(g, files, config, guard) {
       grown = P.M.HEAPU8.buffer.byteLength > config.recycleHeapBytes || T.M.HEAPU8.buffer.byteLength > config.recycleHeapBytes;
       if (!thrown && !fatal) {
         restore(P);
-        restore(T);
+        // T ran nothing in a one-interpreter run (parity, or no separate tests): its memory is
+        // the image still, and a 30 MB copy is a third of such a run's cost.
+        if (T.entered) restore(T);
       } else if (!recycle) setWatching(false);
     } catch (_e) {
       recycle = true;
