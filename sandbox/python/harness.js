@@ -53,8 +53,19 @@ function createPythonRuntime(g, files, config, guard) {
   // tests_serve. `depth`/`cbDepth`: calls in progress each way; `fatal`: what went wrong (an
   // interpreter exit or a native stack overflow ends only that program); `tCorrupt`: a JS
   // exception went through T's own frames, so nothing T computes afterwards may be read.
-  const newChannel = () => ({ chunks: [], need: -1, got: 0, resp: null, pos: 0 });
-  const bridge = { t: newChannel(), p: newChannel(), depth: 0, cbDepth: 0, fatal: '', overflow: false, tCorrupt: false };
+  const newChannel = (limit) => ({ chunks: [], need: -1, got: 0, resp: null, pos: 0, limit });
+  // P's channel is the program's to write: what it holds is capped (the isolate's JS heap is not
+  // under the wasm heap cap), and a request past the cap is dropped unanswered.
+  const P_REQUEST_MAX = 64 * 1024 * 1024;
+  const bridge = {
+    t: newChannel(Infinity),
+    p: newChannel(P_REQUEST_MAX),
+    depth: 0,
+    cbDepth: 0,
+    fatal: '',
+    overflow: false,
+    tCorrupt: false,
+  };
 
   function newGuard() {
     return { heapMax: guard.heapMax, tainted: false, heapRefused: false, watching: false, inImport: 0 };
@@ -283,6 +294,10 @@ function createPythonRuntime(g, files, config, guard) {
         return n;
       },
       write(_stream, buffer, offset, length) {
+        if (ch.got + length > ch.limit) {
+          resetChannel(ch);
+          return length;
+        }
         const chunk = new U8(buffer.buffer, buffer.byteOffset + offset, length).slice();
         ch.chunks.push(chunk);
         ch.got += length;

@@ -294,6 +294,12 @@ const ATTACKS: Array<[string, string, string, number]> = [
     'seen = []\nwalk([N, M], seen.append)\nassert seen == [N, M]\n',
     0,
   ],
+  [
+    'flooding the device with a request larger than the cap',
+    "import os\ndef walk(xs, visit):\n    fd = os.open('/dev/anchor', os.O_RDWR)\n    os.write(fd, (10 ** 12).to_bytes(8, 'little'))\n    for _ in range(12):\n        os.write(fd, bytes(8 * 1024 * 1024))\n    os.close(fd)\n    visit(N)\n",
+    'seen = []\nwalk([N, M], seen.append)\nassert seen == [N, M]\n',
+    0,
+  ],
 ];
 
 const attacks = defineGenerator({
