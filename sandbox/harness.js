@@ -504,6 +504,18 @@ function setupHarness(P, config) {
     g.Promise = TrackedPromise;
   }
 
+  // Tests realm: the program realm's controller while its tests run, so the verdict can carry the
+  // program's console output (one host call instead of two).
+  let programCtl;
+  function programOutput() {
+    if (programCtl === undefined) return undefined;
+    try {
+      const pv = programCtl(OP_VERDICT);
+      return { __proto__: null, stdout: typeof pv.stdout === 'string' ? pv.stdout : '', truncated: pv.truncated === true };
+    } catch {
+      return undefined;
+    }
+  }
   function verdict() {
     const a = role === 'tests' ? asyncOutcome() : { never: 0, unhandled: 0, firstUnhandled: '' };
     return {
@@ -524,6 +536,7 @@ function setupHarness(P, config) {
       threw,
       thrownError,
       refused,
+      program: programOutput(),
     };
   }
 
@@ -578,6 +591,7 @@ function setupHarness(P, config) {
     thrownError = '';
     refused = false;
     reseed(seed);
+    programCtl = pctl;
     const B = getBridge();
     B.reset();
     B.connect(pctl);
@@ -664,6 +678,7 @@ function setupHarness(P, config) {
         return timers.nextDue();
       case OP_VERDICT: {
         const v = verdict();
+        programCtl = undefined;
         if (bridge) bridge.reset();
         return v;
       }
