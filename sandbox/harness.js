@@ -39,6 +39,10 @@ function setupHarness(P, config) {
   let comparisons;
   let inspector;
   const getC = () => comparisons || (comparisons = createComparisons(P));
+  // The brand checks the snapshot and the bridge need: the comparisons' own when they exist, else
+  // built alone (a program realm that only snapshots answers never builds the comparison code).
+  let typeChecks;
+  const getT = () => (comparisons ? comparisons : typeChecks || (typeChecks = createTypeChecks(P)));
   const getI = () => inspector || (inspector = createInspect(P, getC()));
   const I = {
     __proto__: null,
@@ -543,9 +547,9 @@ function setupHarness(P, config) {
   // The bridge between the two realms (programs with separate tests only).
   let bridge;
   let snapshot;
-  const getSnapshot = () => snapshot || (snapshot = createSnapshot(P, getC(), role === 'program' && config.verdict === 'strict'));
+  const getSnapshot = () => snapshot || (snapshot = createSnapshot(P, getT(), role === 'program' && config.verdict === 'strict'));
   const getBridge = () =>
-    bridge || (bridge = createBridge(P, getSnapshot(), describe, getC(), role === 'tests' ? track : undefined));
+    bridge || (bridge = createBridge(P, getSnapshot(), describe, getT(), role === 'tests' ? track : undefined));
 
   // Program realm: snapshot the names the tests use (functions become handles).
   function bindings(resolved, names, remote, copier) {
