@@ -13,6 +13,7 @@ import type { Executor } from './types.ts';
 import { QueueExecutor, type QueueExecutorOptions } from './queue/queue-executor.ts';
 
 export type { ExecResult, ExecStatus, Executor, ProgramSpec } from './types.ts';
+export { isVerdict } from './types.ts';
 export { sandboxConfigSchema, defaultSandboxConfig, type SandboxConfig } from './config.ts';
 export { LocalExecutor, type LocalExecutorOptions } from './local-executor.ts';
 export { QueueExecutor } from './queue/queue-executor.ts';

@@ -17,7 +17,7 @@ import {
   type WorkerOptions,
   wallBackstopMs,
 } from './protocol.ts';
-import type { ExecResult, ExecStatus, Executor, ExecutorOptions, ProgramSpec } from './types.ts';
+import type { ExecErrorCode, ExecResult, ExecStatus, Executor, ExecutorOptions, ProgramSpec } from './types.ts';
 import { moduleEntry, type ModuleEntry } from '../util/fork.ts';
 
 /** Options of {@link createLocalExecutor}: the common executor options plus local tuning knobs. */
@@ -382,7 +382,7 @@ export class LocalExecutor implements Executor {
     const pyIndex: number[] = [];
     programs.forEach((spec, index) => {
       if (this.closed) {
-        deliver(index, failure(spec, 'error', 'executor is closed'));
+        deliver(index, failure(spec, 'error', 'executor is closed', 0, 'sandbox_unavailable'));
       } else if (spec.language === 'python' && this.language === 'javascript') {
         pyIndex.push(index);
       } else if (spec.language !== this.language) {
@@ -425,7 +425,10 @@ export class LocalExecutor implements Executor {
           await slot.start();
         } catch {
           for (const j of chunk)
-            deliver(j.index, failure(j.spec, 'error', `sandbox worker unavailable: ${(e as Error).message}`));
+            deliver(
+              j.index,
+              failure(j.spec, 'error', `sandbox worker unavailable: ${(e as Error).message}`, 0, 'sandbox_unavailable'),
+            );
           return [];
         }
       }
@@ -478,6 +481,6 @@ function toResult(spec: ProgramSpec, r: WireResult): ExecResult {
   return out;
 }
 
-function failure(spec: ProgramSpec, status: ExecStatus, error: string, ms = 0): ExecResult {
-  return { id: spec.id, status, passed: 0, total: 0, ms, stdout: '', error };
+function failure(spec: ProgramSpec, status: ExecStatus, error: string, ms = 0, code?: ExecErrorCode): ExecResult {
+  return { id: spec.id, status, passed: 0, total: 0, ms, stdout: '', error, ...(code ? { code } : {}) };
 }

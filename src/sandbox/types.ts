@@ -42,9 +42,23 @@ export interface ProgramSpec {
  * `min_assertions` assertions ran (the completion pre-empted the tests); `host_overloaded` — not a
  * verdict: the machine was so loaded that the program could not use its CPU time budget within
  * the wall-clock backstop (its status is `timeout`, but the program did not exhaust its budget;
- * re-run it or leave it out, never read it as a label).
+ * re-run it or leave it out, never read it as a label); `sandbox_unavailable` — not a verdict: the
+ * sandbox could not run the program at all (a worker that did not start, a closed executor, a
+ * failed queue job or a malformed result from a queue worker; its status is `error`).
  */
-export type ExecErrorCode = 'tests_not_run' | 'host_overloaded';
+export type ExecErrorCode = 'tests_not_run' | 'host_overloaded' | 'sandbox_unavailable';
+
+/** Codes that mark a result as machine trouble rather than a judgement of the program. */
+const NOT_A_VERDICT: ReadonlySet<ExecErrorCode> = new Set(['host_overloaded', 'sandbox_unavailable']);
+
+/**
+ * Whether the result is a judgement of the program (any status the program, its tests or its own
+ * resource use decided), as opposed to the host failing to run it — read from the result's
+ * {@link ExecErrorCode}, never from its message, which a program can shape.
+ */
+export function isVerdict(result: ExecResult): boolean {
+  return result.code === undefined || !NOT_A_VERDICT.has(result.code);
+}
 
 /** Result of one program. Never thrown: every failure mode is a status. */
 export interface ExecResult {

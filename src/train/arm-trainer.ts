@@ -20,6 +20,7 @@ import type { Judge } from '../reward/judges/types.ts';
 import { buildCommittee, committeeDisagreement, type Committee } from '../reward/models/committee.ts';
 import type { RewardModel } from '../reward/models/types.ts';
 import { problemProgram } from '../sandbox/programs.ts';
+import { runVerdicts } from '../sandbox/rerun.ts';
 import type { Executor, ExecResult } from '../sandbox/types.ts';
 import { AnchorError } from '../util/errors.ts';
 import { Rng, type RngState } from '../util/rng.ts';
@@ -532,7 +533,11 @@ export class ArmTrainer {
   }
 
   private execute(problems: readonly Problem[], texts: readonly string[]): Promise<ExecResult[]> {
-    return this.c.executor.run(texts.map((t, i) => problemProgram(problems[i]!, t, `${problems[i]!.id}#${i}`)));
+    // Results that are not verdicts (the host gave up) are run again rather than read as gold 0.
+    return runVerdicts(
+      this.c.executor,
+      texts.map((t, i) => problemProgram(problems[i]!, t, `${problems[i]!.id}#${i}`)),
+    );
   }
 
   /** Held-out pass rates: greedy (one completion) and sampled (eval.samples per problem). */

@@ -18,6 +18,7 @@ import { runPretrain } from './pretrain/pretrain.ts';
 import { LearnedJudge } from '../reward/judges/learned.ts';
 import { createRewardFeatures, createRewardModel } from '../reward/models/index.ts';
 import { problemProgram } from '../sandbox/programs.ts';
+import { runVerdicts } from '../sandbox/rerun.ts';
 import type { Executor } from '../sandbox/types.ts';
 import { generateProblems } from '../tasks/index.ts';
 import { AnchorError } from '../util/errors.ts';
@@ -135,7 +136,10 @@ async function labelledSamples(
         maxBatch: 64,
       },
     );
-    const results = await executor.run(ps.map((p, j) => problemProgram(p, cs[j]!.text, `${p.id}#${i + j}`)));
+    const results = await runVerdicts(
+      executor,
+      ps.map((p, j) => problemProgram(p, cs[j]!.text, `${p.id}#${i + j}`)),
+    );
     ps.forEach((p, j) => out.push({ problem: p, text: cs[j]!.text, gold: goldOf(results[j]!, p) }));
   }
   return out;

@@ -42,6 +42,7 @@ import type { WeightMap } from '../policy/weights.ts';
 import type { FeatureExtractor } from '../reward/features/types.ts';
 import type { RewardModel } from '../reward/models/types.ts';
 import { problemProgram } from '../sandbox/programs.ts';
+import { runVerdicts } from '../sandbox/rerun.ts';
 import type { ExecResult, Executor } from '../sandbox/types.ts';
 import type { RunGateConfig } from './config.ts';
 import { goldOf } from './gold.ts';
@@ -375,7 +376,8 @@ export class GatedStep implements Updater {
   }
 
   private async execGold(payloads: readonly GatePayload[]): Promise<number[]> {
-    const results = await this.p.executor.run(
+    const results = await runVerdicts(
+      this.p.executor,
       payloads.map((q, i) => problemProgram(q.problem, q.text, `${q.problem.id}#gate${i}`)),
     );
     this.p.onExecuted(payloads.length);

@@ -23,7 +23,7 @@ import type { Problem } from '../datasets/problem.ts';
 import type { RewardModel } from '../reward/models/types.ts';
 import { createExecutorFromConfig, type SandboxConfig } from '../sandbox/index.ts';
 import { problemProgram } from '../sandbox/programs.ts';
-import type { ExecResult, ExecStatus, Executor, VerdictMode } from '../sandbox/types.ts';
+import { type ExecResult, type ExecStatus, type Executor, isVerdict, type VerdictMode } from '../sandbox/types.ts';
 import { applyCanary, type CanaryConfig, type CanaryKind, type CanaryTag, pickCanary } from '../tasks/canaries.ts';
 import { Rng } from '../util/rng.ts';
 import type { GoldWatchConfig } from './gold-watch-config.ts';
@@ -150,13 +150,12 @@ async function runOn(
 }
 
 /**
- * The status a verdict decided, or null where the sandbox could not run the program at all (a
- * worker that did not start, a closed executor, a failed queue job): machine trouble, not a verdict.
+ * The status a verdict decided, or null where the sandbox could not run the program at all or the
+ * host gave up on it (its result's code says so): machine trouble, not a verdict.
  */
 function decided(r: ExecResult): ExecStatus | null {
-  return r.status === 'error' && INFRA_ERROR.test(r.error ?? '') ? null : r.status;
+  return isVerdict(r) ? r.status : null;
 }
-const INFRA_ERROR = /^(sandbox worker unavailable|executor is closed|sandbox queue job failed|sandbox queue worker returned)/;
 
 /** Both verdicts of a batch: the main results as run, the other verdict on `other`. */
 async function bothVerdicts(

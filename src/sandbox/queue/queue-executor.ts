@@ -20,7 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Language } from '../../datasets/problem.ts';
 import { AnchorError } from '../../util/errors.ts';
-import type { ExecResult, Executor, ProgramSpec, VerdictMode } from '../types.ts';
+import type { ExecErrorCode, ExecResult, Executor, ProgramSpec, VerdictMode } from '../types.ts';
 import {
   authMessage,
   closeQuietly,
@@ -191,7 +191,7 @@ export class QueueExecutor implements Executor {
     };
     const byLanguage = new Map<Language, number[]>();
     programs.forEach((spec, index) => {
-      if (this.closed) deliver(index, failure(spec, 'error', 'executor is closed'));
+      if (this.closed) deliver(index, failure(spec, 'error', 'executor is closed', 'sandbox_unavailable'));
       else if (!QUEUE_LANGUAGES.includes(spec.language))
         deliver(index, failure(spec, 'unsupported', `unsupported language: ${String(spec.language)}`));
       else {
@@ -241,7 +241,7 @@ export class QueueExecutor implements Executor {
                 idx,
                 r && r.id === programs[idx]!.id
                   ? r
-                  : failure(programs[idx]!, 'error', 'sandbox queue worker returned a malformed result'),
+                  : failure(programs[idx]!, 'error', 'sandbox queue worker returned a malformed result', 'sandbox_unavailable'),
               );
             });
           },
@@ -405,7 +405,7 @@ export class QueueExecutor implements Executor {
         }
         // A batch the workers could not run (e.g. their sandbox would not start) is every
         // program's error, not the trainer's: run() never rejects for the programs' sake.
-        p.settle(p.data.programs.map((s) => failure(s, 'error', `sandbox queue job failed: ${reason}`)));
+        p.settle(p.data.programs.map((s) => failure(s, 'error', `sandbox queue job failed: ${reason}`, 'sandbox_unavailable')));
         await job?.remove().catch(() => {});
       } else if (state === 'unknown') {
         // Redis lost it (restarted without persistence): add it again under the same id.
@@ -520,6 +520,6 @@ export class QueueExecutor implements Executor {
   }
 }
 
-function failure(spec: ProgramSpec, status: ExecResult['status'], error: string): ExecResult {
-  return { id: spec.id, status, passed: 0, total: 0, ms: 0, stdout: '', error };
+function failure(spec: ProgramSpec, status: ExecResult['status'], error: string, code?: ExecErrorCode): ExecResult {
+  return { id: spec.id, status, passed: 0, total: 0, ms: 0, stdout: '', error, ...(code ? { code } : {}) };
 }
