@@ -8,13 +8,14 @@
  *
  * The other checkout needs `src/sandbox/index.ts` with the same `createExecutor` API and can share
  * this checkout's node_modules (a symlink). Prints wall-clock rates and the workers' CPU time per
- * program (from /proc; what a loaded shared machine disturbs least) and their medians; writes nothing.
+ * program (from /proc; what a loaded shared machine disturbs least) and their medians, and writes
+ * them to BENCHMARKS.md's "Sandbox (JavaScript) against another checkout" section.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createExecutor, type Executor } from '../src/sandbox/index.ts';
-import { gitHead, machineLoad, median, workersCpu } from './benchmarks-file.ts';
+import { gitHead, machineLoad, median, workersCpu, writeBenchSection } from './benchmarks-file.ts';
 import { programs, trainingPrograms } from './sandbox-programs.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -67,14 +68,33 @@ async function main(): Promise<void> {
     }
   }
   for (const s of sides) await s.ex.close();
-  console.log(`load average ${load0} before → ${machineLoad()} after; medians of ${repeats} repeats of ${n} programs:`);
+  const load1 = machineLoad();
+  console.log(`load average ${load0} before → ${load1} after; medians of ${repeats} repeats of ${n} programs:`);
+  const what: Record<string, string> = { combined: 'combined (tests inside the program)', training: 'training-shaped' };
+  const rows: string[] = [];
   for (const kind of Object.keys(workloads)) {
     const [a, b] = sides.map((s) => median(s.rates[kind]!)) as [number, number];
     const [ca, cb] = sides.map((s) => median(s.cpu[kind]!)) as [number, number];
     console.log(
       `  ${kind}: wall ${a.toFixed(0)} vs ${b.toFixed(0)} programs/s (this/other ${(a / b).toFixed(2)}×); worker CPU ${ca.toFixed(0)} vs ${cb.toFixed(0)} µs/program (${(1e6 / ca).toFixed(0)} vs ${(1e6 / cb).toFixed(0)} programs/s per core, this/other ${(cb / ca).toFixed(2)}×)`,
     );
+    const each = (s: Side) => s.rates[kind]!.map((x) => x.toFixed(0)).join(', ');
+    rows.push(
+      `| ${what[kind]} | ${a.toFixed(0)} vs ${b.toFixed(0)} programs/s (**${(a / b).toFixed(2)}×**) | ${ca.toFixed(0)} vs ${cb.toFixed(0)} µs (**${(cb / ca).toFixed(2)}×**) | ${each(sides[0]!)} / ${each(sides[1]!)} |`,
+    );
   }
+  const section = [
+    '## Sandbox (JavaScript) against another checkout',
+    '',
+    `Written by \`node --no-node-snapshot --import tsx bench/sandbox-js-ab.ts ${process.argv[2]} ${repeats} ${n}\` on ${new Date().toISOString()}; load average ${load0} before → ${load1} after.`,
+    `This checkout (${gitHead(repoRoot)}) against ${gitHead(other)}, both \`LocalExecutor\`s alive in one process (2 workers each, 2 s timeout, 64 MB), repeats alternated so both see the same load; medians of ${repeats} repeats of ${n} programs (bench/sandbox-programs.ts): *combined* = tests inside the program (bench:sandbox's shape); *training-shaped* = prompt + completion with the tests separate, 8 completions per problem. Worker CPU = user + system time of the sandbox worker processes (from /proc) per program, much less disturbed by other processes than wall clock.`,
+    '',
+    '| workload | wall clock, this vs other (ratio) | worker CPU per program, this vs other (throughput ratio) | wall programs/s per repeat, this / other |',
+    '|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+  writeBenchSection(path.join(repoRoot, 'BENCHMARKS.md'), 'Sandbox (JavaScript) against another checkout', section);
 }
 
 await main();

@@ -6,68 +6,30 @@
 // iterator methods instead of the value's own (patchable) methods; brand checks use captured
 // getters instead of Node's native `util.types`.
 
-function createComparisons(P) {
+// Brand checks and a safe `push` on the captured primordials: what the snapshot and the bridge
+// need (sandbox/snapshot.js). A realm that only snapshots values (the program realm of a program
+// with separate tests) builds these alone, without the deep-equality code below.
+function createTypeChecks(P) {
   'use strict';
   const {
-    ArrayIsArray,
-    ObjectPrototype,
-    ObjectIs,
-    ObjectKeys,
-    ObjectGetPrototypeOf,
-    ObjectGetOwnPropertySymbols,
-    ObjectPrototypeHasOwnProperty,
-    ObjectPrototypePropertyIsEnumerable,
-    ObjectPrototypeToString,
-    ObjectDefineProperty,
-    ReflectOwnKeys,
-    NumberIsNaN,
-    NumberPrototypeValueOf,
-    StringPrototypeValueOf,
-    BooleanPrototypeValueOf,
-    BigIntPrototypeValueOf,
-    SymbolPrototypeValueOf,
-    DatePrototypeGetTime,
-    RegExpPrototypeGetGlobal,
-    Map,
-    Set,
-    MapPrototypeGet,
-    MapPrototypeHas,
-    MapPrototypeGetSize,
-    MapPrototypeEntries,
-    MapIteratorNext,
-    SetPrototypeAdd,
-    SetPrototypeHas,
-    SetPrototypeDelete,
-    SetPrototypeGetSize,
-    SetPrototypeValues,
-    SetIteratorNext,
-    TypedArrayPrototypeGetSymbolToStringTag,
-    TypedArrayPrototypeGetByteLength,
-    TypedArrayPrototypeGetByteOffset,
-    TypedArrayPrototypeGetBuffer,
-    DataViewPrototypeGetByteLength,
-    DataViewPrototypeGetByteOffset,
-    DataViewPrototypeGetBuffer,
-    Uint8Array,
     ArrayBufferIsView,
     ArrayBufferPrototypeGetByteLength,
-    SharedArrayBufferPrototypeGetByteLength,
+    BigIntPrototypeValueOf,
+    BooleanPrototypeValueOf,
+    DatePrototypeGetTime,
     Error,
     FunctionPrototypeSymbolHasInstance,
-    String,
+    MapPrototypeGetSize,
+    NumberPrototypeValueOf,
+    ObjectDefineProperty,
+    ObjectPrototypeToString,
+    RegExpPrototypeGetGlobal,
+    SetPrototypeGetSize,
+    SharedArrayBufferPrototypeGetByteLength,
+    StringPrototypeValueOf,
+    SymbolPrototypeValueOf,
+    TypedArrayPrototypeGetSymbolToStringTag,
   } = P;
-
-  const kStrict = true;
-  const kLoose = false;
-  // The `strict` verdict mode's answer comparison: deepStrictEqual, except that -0 equals 0 (an
-  // answer computed as -0 is the number the tests expect; NaN already equals NaN).
-  const kAnswer = 2;
-  const kNoIterator = 0;
-  const kIsArray = 1;
-  const kIsSet = 2;
-  const kIsMap = 3;
-
-  // --- safe helpers -------------------------------------------------------------------------
   function push(arr, v) {
     ObjectDefineProperty(arr, arr.length, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
   }
@@ -116,6 +78,88 @@ function createComparisons(P) {
     const tag = typedArrayTag(v);
     return tag === 'Float32Array' || tag === 'Float64Array';
   };
+
+  return {
+    __proto__: null,
+    push,
+    isDate,
+    isRegExp,
+    isMap,
+    isSet,
+    isArrayBufferView,
+    typedArrayTag,
+    isAnyArrayBuffer,
+    anyArrayBufferByteLength,
+    isNumberObject,
+    isStringObject,
+    isBooleanObject,
+    isBigIntObject,
+    isSymbolObject,
+    isBoxedPrimitive,
+    isNativeError,
+    isErrorInstance,
+    isFloatArray,
+  };
+}
+
+function createComparisons(P) {
+  'use strict';
+  const {
+    ArrayIsArray,
+    ObjectPrototype,
+    ObjectIs,
+    ObjectKeys,
+    ObjectGetPrototypeOf,
+    ObjectGetOwnPropertySymbols,
+    ObjectPrototypeHasOwnProperty,
+    ObjectPrototypePropertyIsEnumerable,
+    ObjectPrototypeToString,
+    ReflectOwnKeys,
+    NumberIsNaN,
+    NumberPrototypeValueOf,
+    StringPrototypeValueOf,
+    BooleanPrototypeValueOf,
+    BigIntPrototypeValueOf,
+    SymbolPrototypeValueOf,
+    DatePrototypeGetTime,
+    Map,
+    Set,
+    MapPrototypeGet,
+    MapPrototypeHas,
+    MapPrototypeGetSize,
+    MapPrototypeEntries,
+    MapIteratorNext,
+    SetPrototypeAdd,
+    SetPrototypeHas,
+    SetPrototypeDelete,
+    SetPrototypeGetSize,
+    SetPrototypeValues,
+    SetIteratorNext,
+    TypedArrayPrototypeGetByteLength,
+    TypedArrayPrototypeGetByteOffset,
+    TypedArrayPrototypeGetBuffer,
+    DataViewPrototypeGetByteLength,
+    DataViewPrototypeGetByteOffset,
+    DataViewPrototypeGetBuffer,
+    Uint8Array,
+    String,
+  } = P;
+
+  const kStrict = true;
+  const kLoose = false;
+  // The `strict` verdict mode's answer comparison: deepStrictEqual, except that -0 equals 0 (an
+  // answer computed as -0 is the number the tests expect; NaN already equals NaN).
+  const kAnswer = 2;
+  const kNoIterator = 0;
+  const kIsArray = 1;
+  const kIsSet = 2;
+  const kIsMap = 3;
+
+  // --- safe helpers -------------------------------------------------------------------------
+  const T = createTypeChecks(P);
+  const { push, isDate, isRegExp, isMap, isSet, isArrayBufferView, typedArrayTag, isAnyArrayBuffer } = T;
+  const { anyArrayBufferByteLength, isNumberObject, isStringObject, isBooleanObject, isBigIntObject, isSymbolObject } = T;
+  const { isBoxedPrimitive, isNativeError, isErrorInstance, isFloatArray } = T;
 
   function viewBytes(v) {
     if (typedArrayTag(v) !== undefined) {

@@ -39,6 +39,10 @@ function setupHarness(P, config) {
   let comparisons;
   let inspector;
   const getC = () => comparisons || (comparisons = createComparisons(P));
+  // The brand checks the snapshot and the bridge need: the comparisons' own when they exist, else
+  // built alone (a program realm that only snapshots answers never builds the comparison code).
+  let typeChecks;
+  const getT = () => (comparisons ? comparisons : typeChecks || (typeChecks = createTypeChecks(P)));
   const getI = () => inspector || (inspector = createInspect(P, getC()));
   const I = {
     __proto__: null,
@@ -528,6 +532,18 @@ function setupHarness(P, config) {
   }
   if (role === 'tests') installTracking();
 
+  // Tests realm: the program realm's controller while its tests run, so the verdict can carry the
+  // program's console output (one host call instead of two).
+  let programCtl;
+  function programOutput() {
+    if (programCtl === undefined) return undefined;
+    try {
+      const pv = programCtl(OP_VERDICT);
+      return { __proto__: null, stdout: typeof pv.stdout === 'string' ? pv.stdout : '', truncated: pv.truncated === true };
+    } catch {
+      return undefined;
+    }
+  }
   function verdict() {
     const a = tracking ? asyncOutcome() : { never: 0, unhandled: 0, firstUnhandled: '' };
     return {
@@ -548,15 +564,16 @@ function setupHarness(P, config) {
       threw,
       thrownError,
       refused,
+      program: programOutput(),
     };
   }
 
   // The bridge between the two realms (programs with separate tests only).
   let bridge;
   let snapshot;
-  const getSnapshot = () => snapshot || (snapshot = createSnapshot(P, getC(), role === 'program' && config.verdict === 'strict'));
+  const getSnapshot = () => snapshot || (snapshot = createSnapshot(P, getT(), role === 'program' && config.verdict === 'strict'));
   const getBridge = () =>
-    bridge || (bridge = createBridge(P, getSnapshot(), describe, getC(), role === 'tests' ? track : undefined));
+    bridge || (bridge = createBridge(P, getSnapshot(), describe, getT(), role === 'tests' ? track : undefined));
 
   // Program realm: snapshot the names the tests use (functions become handles).
   function bindings(resolved, names, remote, copier) {
@@ -602,6 +619,7 @@ function setupHarness(P, config) {
     thrownError = '';
     refused = false;
     reseed(seed);
+    programCtl = pctl;
     const B = getBridge();
     B.reset();
     B.connect(pctl);
@@ -691,6 +709,7 @@ function setupHarness(P, config) {
         return timers.nextDue();
       case OP_VERDICT: {
         const v = verdict();
+        programCtl = undefined;
         if (bridge) bridge.reset();
         return v;
       }

@@ -27,7 +27,8 @@
 //   ["E", id, name, message, [[key, node]...]] error    ["W", node] boxed primitive
 //   ["F", handle] function   ["P", handle] promise
 
-// `hooks` (the program realm under the strict verdict): refuse a value holding its own function
+// `C`: brand checks and `push` (sandbox/comparisons.js createTypeChecks). `hooks` (the program
+// realm under the strict verdict): refuse a value holding its own function
 // under a name the tests' engine calls implicitly (coercion, JSON, promise resolution), so no
 // program code runs when the tests compare, print or await an answer.
 function createSnapshot(P, C, hooks) {

@@ -179,7 +179,12 @@ function promptCopy(
   testsDeclared: ReadonlySet<string>,
 ): { source: string; names: Set<string>; classes: string[] } {
   const none = { source: '', names: new Set<string>(), classes: [] };
-  const ast = parseScript(prompt) ?? parseScript(`${prompt}\n}`);
+  // At most one of the two forms parses (a complete script followed by `}` never does), so the
+  // order only saves work: a prompt ending in `{` (inside its entry point) is tried closed first.
+  const closed = `${prompt}\n}`;
+  const ast = prompt.trimEnd().endsWith('{')
+    ? (parseScript(closed) ?? parseScript(prompt))
+    : (parseScript(prompt) ?? parseScript(closed));
   if (!ast) return none;
   const body = ast.body as AnyNode[];
   let lastFn = -1;

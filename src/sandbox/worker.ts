@@ -116,6 +116,8 @@ interface Verdict {
   thrownError: string;
   /** What the tests threw was the snapshot's refusal of an answer (too large, too deep, a Proxy). */
   refused: boolean;
+  /** Tests realm: the program realm's console output, read in the same call (absent if not connected). */
+  program?: { stdout: string; truncated: boolean };
 }
 
 type Controller = ivm.Reference<(...args: unknown[]) => unknown>;
@@ -256,6 +258,8 @@ class Host {
   /** The tests realm: one per isolate (only strings from programs ever reach it). */
   private testsRealm: { ctx: ivm.Context; ctl: Controller } | undefined;
   private wrappers = new Map<string, ivm.Reference>();
+  /** Compiled readers of the names the tests use, per problem (plan.resolver), per isolate. */
+  private resolvers = new Map<string, ivm.Script>();
   private used = 0;
   private readonly sources = new Map<HarnessRole, string>();
 
@@ -275,6 +279,7 @@ class Host {
       this.isolate = new ivm.Isolate({ memoryLimit: this.opts.memoryMb });
       this.harness.clear();
       this.wrappers.clear();
+      this.resolvers.clear();
       this.testsRealm = undefined;
       this.used = 0;
     }
@@ -296,6 +301,7 @@ class Host {
     this.isolate = undefined;
     this.harness.clear();
     this.wrappers.clear();
+    this.resolvers.clear();
     this.testsRealm = undefined;
     if (iso && !iso.isDisposed) {
       try {
@@ -407,7 +413,37 @@ class Host {
     const r = this.timed(() => program.runSync(ctx, { reference: true, timeout }));
     if (r.kind === 'ok' && r.value) run.refs.push(r.value);
     if (!plan) return this.combinedVerdict(run, controller, r);
-    return this.separateVerdict(run, plan, controller, r, seed);
+    return this.separateVerdict(run, plan, controller, this.readNames(run, ctx, plan, r), seed);
+  }
+
+  /**
+   * After the program ran, read the names the tests use (`plan.resolver`, a second script in the
+   * program's context: it sees the program's top-level declarations, `let`/`const`/`class`
+   * included). Compiled once per problem and isolate; a separate script, so the program is
+   * compiled once and nothing appended to it can change how it parses. `r`: the program's run.
+   */
+  private readNames(run: ProgramRun, ctx: ivm.Context, plan: TestPlan, r: RunOutcome): RunOutcome {
+    if (r.kind === 'error') return r;
+    const isolate = run.isolate!;
+    let script = this.resolvers.get(plan.resolver);
+    if (!script) {
+      try {
+        script = isolate.compileScriptSync(plan.resolver, { filename: 'program.js' });
+      } catch (error) {
+        return { kind: 'error', error };
+      }
+      if (this.resolvers.size >= SCRIPT_CACHE_LIMIT) {
+        const [k, old] = this.resolvers.entries().next().value as [string, ivm.Script];
+        old.release();
+        this.resolvers.delete(k);
+      }
+      this.resolvers.set(plan.resolver, script);
+    }
+    const reader = script;
+    const timeout = run.left();
+    const t = this.timed(() => reader.runSync(ctx, { reference: true, timeout }));
+    if (t.kind === 'ok' && t.value) run.refs.push(t.value);
+    return t;
   }
 
   /** A fresh context with the role's harness (retried once on a fresh isolate), or the failure. */
@@ -442,21 +478,17 @@ class Host {
   }
 
   /**
-   * Compile everything first: a syntax error anywhere in the program means nothing runs. With
-   * separate tests, the script that runs is the program followed by the reader of the names the
-   * tests use (its completion value), once the program alone is known to parse: appending must
-   * never make an incomplete program (one ending in `if (x)`) valid.
+   * Compile the program before anything of it runs: a syntax error anywhere means nothing runs.
+   * With separate tests, the names they use are read afterwards by a script of their own
+   * (see readNames), never appended to the program: appending could make an incomplete program
+   * (one ending in `if (x)`) valid.
    */
   private compileProgram(run: ProgramRun, plan: TestPlan | undefined): ivm.Script | WireResult {
     const isolate = run.isolate!;
     try {
       // A self-contained script carries its own tests: its async calls are tracked like theirs.
       const code = plan ? run.p.code : instrumentScript(run.p.code);
-      let program = isolate.compileScriptSync(code, { filename: 'program.js' });
-      if (plan) {
-        program.release();
-        program = isolate.compileScriptSync(`${run.p.code}\n;${plan.resolver}`, { filename: 'program.js' });
-      }
+      const program = isolate.compileScriptSync(code, { filename: 'program.js' });
       run.refs.push(program);
       return program;
     } catch (e) {
@@ -489,7 +521,7 @@ class Host {
     } catch (e) {
       return run.done('error', { error: `the tests do not compile: ${errName(e)}: ${errMessage(e)}` });
     }
-    // The program script's completion value: the names the tests use, read once.
+    // The reader's completion value: the names the tests use, read once.
     const resolved = r.value;
     if (!resolved)
       return run.done('error', { stdout: stdoutOf(programOut()), error: "reading the program's definitions failed" });
@@ -523,8 +555,8 @@ class Host {
       run.recycle = true;
       return run.done('error', { error: 'the tests realm did not report a verdict' });
     }
-    const pv = programOut();
-    const stdout = stdoutOf(pv) + stdoutOf(v);
+    // The tests realm read the program realm's output in the same call (one host call fewer).
+    const stdout = stdoutOf(v.program ?? programOut()) + stdoutOf(v);
     // The tests stopped on an error while the isolate's memory is nearly exhausted (a call of
     // the solution ran out of it): out of memory, by the host's measure. An answer the snapshot
     // refused is the program's wrong answer whatever the heap holds (a 30 MB answer fills much of
@@ -753,7 +785,7 @@ function counts(v: Verdict | undefined): { passed: number; total: number } {
   return { passed: v.passed, total: v.passed + v.failed + v.unsettled };
 }
 
-function stdoutOf(v: Verdict | undefined): string {
+function stdoutOf(v: Pick<Verdict, 'stdout' | 'truncated'> | undefined): string {
   if (!v) return '';
   return v.truncated ? v.stdout + '\n[output truncated at the sandbox stdout limit]\n' : v.stdout;
 }
