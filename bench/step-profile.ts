@@ -84,9 +84,11 @@ function main(): void {
     const share = (k: string): string => `${((100 * part[k]!) / total).toFixed(1)}%`;
     const settleShare = part.settle! / total;
     if (settleShare > 0.1) misses.push(`${arm}: settlement + refit ${(settleShare * 100).toFixed(1)}% of a step`);
+    const cpu = rows.map((x) => x['perf/cpu_s']).filter((v): v is number => typeof v === 'number');
     table.push([
       arm,
       `${median(rows.map((x) => x['perf/step_s'] as number)).toFixed(2)} s`,
+      cpu.length ? `${median(cpu).toFixed(2)} s` : '—',
       ...PHASES.map(share),
       windows ? `${(part.settle! / windows).toFixed(2)} s` : '—',
     ]);
@@ -99,10 +101,10 @@ function main(): void {
     '## Step profile',
     '',
     benchHeader('npm run bench:step', 'bench/step-profile.ts', loadBefore, loadAfter),
-    `Workload: ${CONFIG} (the default model, P·G = 4·8 completions of ≤ 48 tokens per step, gold executed for every rollout as \`metrics.gold: all\` does), ${STEPS} steps per arm, seed 0, one arm at a time (\`concurrency: 1\`), no held-out evaluation; whole run ${wall.toFixed(0)} s including the shared assets (initial RM and judge from executed base samples). Shares are over steps ${from}–${STEPS - 1} (the settlement windows after the first, which holds the warm-up), from the \`perf/*\` times each arm logs; "reward source" is scoring time outside the RM and gold (the judge's predictions, the ensemble's members). Settlement runs once every ${every} steps, so its share is its per-window cost amortised over the window.`,
+    `Workload: ${CONFIG} (the default model, P·G = 4·8 completions of ≤ 48 tokens per step, gold executed for every rollout as \`metrics.gold: all\` does), ${STEPS} steps per arm, seed 0, one arm at a time (\`concurrency: 1\`), no held-out evaluation; whole run ${wall.toFixed(0)} s including the shared assets (initial RM and judge from executed base samples). Shares are over steps ${from}–${STEPS - 1} (the settlement windows after the first, which holds the warm-up), from the \`perf/*\` times each arm logs (the phases are wall time; "CPU per step" is the median \`perf/cpu_s\`, the arm process's own CPU time, which other processes on the cores disturb much less); "reward source" is scoring time outside the RM and gold (the judge's predictions, the ensemble's members). Settlement runs once every ${every} steps, so its share is its per-window cost amortised over the window.`,
     '',
-    `| arm | median step | ${PHASES.map((p) => LABEL[p]).join(' | ')} | settlement per window |`,
-    `|---|---:|${PHASES.map(() => '---:').join('|')}|---:|`,
+    `| arm | median step | CPU per step | ${PHASES.map((p) => LABEL[p]).join(' | ')} | settlement per window |`,
+    `|---|---:|---:|${PHASES.map(() => '---:').join('|')}|---:|`,
     ...table.map((row) => `| ${row.join(' | ')} |`),
     '',
     misses.length

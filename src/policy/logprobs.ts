@@ -12,6 +12,27 @@ import { tf } from '../tf/backend.ts';
 import { AnchorError } from '../util/errors.ts';
 import type { PolicyModel, TokenBatch } from './policy-model.ts';
 import { positionsFromMask } from './model.ts';
+import { expandRows } from './ops.ts';
+
+/**
+ * The same batch laid out to run each distinct prompt once (GRPO's G completions of a prompt share
+ * it): the distinct prompts without their last token go through the model once ([U, P-1], `prefix`),
+ * their keys and values are copied to the rows that share them, and each row runs only its last
+ * prompt token and its completion ([B, C+1], `suffix`) against that cache. Causal attention makes a
+ * prompt's keys and values independent of what follows it, so this computes the same log-probs as
+ * the full [B, P+C] layout with about (U·P + B·C)/(B·(P+C)) of its work; only the rounding of
+ * the gradient sums differs (the shared prompt's gradient is summed once over its rows).
+ */
+interface SharedPromptLayout {
+  /** Distinct prompts minus their last token, left-padded to P-1. */
+  prefix: TokenBatch;
+  /** [B] the distinct prompt of each row (an index into `prefix`). */
+  source: Int32Array;
+  /** Each row's last prompt token then its completion, right-padded to C+1; positions continue the prompt's. */
+  suffix: TokenBatch;
+  /** [B*(P-1)] attention mask of the copied prefix, row by row (`ForwardOptions.pastMask`). */
+  pastMask: Float32Array;
+}
 
 /** A prompt+completion batch (see module docs for the layout). */
 export interface CompletionBatch extends TokenBatch {
@@ -23,18 +44,22 @@ export interface CompletionBatch extends TokenBatch {
   targets: Int32Array;
   /** [B*C] 1 for real completion tokens, 0 for padding. */
   completionMask: Float32Array;
+  /** Set when built with `sharePrompts` and some rows repeat a prompt: the log-probs take this layout. */
+  shared?: SharedPromptLayout;
 }
 
 /**
  * Build a {@link CompletionBatch} (optionally padded to at least `opts.completionLength`
  * completion columns). Every prompt must have at least one token; the real length
  * (prompt + completion) of every row must fit the model context (checked by the model).
+ * With `sharePrompts`, rows that repeat a prompt (a GRPO group) also get the
+ * {@link SharedPromptLayout}, which {@link completionLogProbs} then uses.
  */
 export function buildCompletionBatch(
   prompts: readonly (readonly number[])[],
   completions: readonly (readonly number[])[],
   padId: number,
-  opts: { completionLength?: number } = {},
+  opts: { completionLength?: number; sharePrompts?: boolean } = {},
 ): CompletionBatch {
   if (prompts.length !== completions.length) {
     throw new AnchorError(
@@ -72,6 +97,7 @@ export function buildCompletionBatch(
       completionMask[b * C + j] = 1;
     }
   }
+  const shared = opts.sharePrompts ? sharedPromptLayout(prompts, completions, padId, P, C) : undefined;
   return {
     batch: B,
     length: T,
@@ -82,7 +108,96 @@ export function buildCompletionBatch(
     completionLength: C,
     targets,
     completionMask,
+    ...(shared ? { shared } : {}),
   };
+}
+
+/** The {@link SharedPromptLayout} of a batch, or undefined when no prompt repeats (or every prompt is one token). */
+function sharedPromptLayout(
+  prompts: readonly (readonly number[])[],
+  completions: readonly (readonly number[])[],
+  padId: number,
+  P: number,
+  C: number,
+): SharedPromptLayout | undefined {
+  const B = prompts.length;
+  const index = new Map<string, number>();
+  const distinct: (readonly number[])[] = [];
+  const source = new Int32Array(B);
+  prompts.forEach((p, b) => {
+    const key = p.join(',');
+    let u = index.get(key);
+    if (u === undefined) {
+      u = distinct.length;
+      index.set(key, u);
+      distinct.push(p);
+    }
+    source[b] = u;
+  });
+  const U = distinct.length;
+  const L = P - 1;
+  if (U === B || L === 0) return undefined;
+  const pIds = new Int32Array(U * L).fill(padId);
+  const pMask = new Float32Array(U * L);
+  distinct.forEach((p, u) => {
+    const start = u * L + (L - (p.length - 1));
+    for (let i = 0; i < p.length - 1; i++) {
+      pIds[start + i] = p[i]!;
+      pMask[start + i] = 1;
+    }
+  });
+  const S = C + 1;
+  const sIds = new Int32Array(B * S).fill(padId);
+  const sMask = new Float32Array(B * S);
+  const pastMask = new Float32Array(B * L);
+  const offset = new Int32Array(B);
+  for (let b = 0; b < B; b++) {
+    const p = prompts[b]!;
+    const c = completions[b]!;
+    sIds[b * S] = p[p.length - 1]!;
+    sMask[b * S] = 1;
+    sIds.set(c, b * S + 1);
+    sMask.fill(1, b * S + 1, b * S + 1 + c.length);
+    pastMask.set(pMask.subarray(source[b]! * L, (source[b]! + 1) * L), b * L);
+    offset[b] = p.length - 1;
+  }
+  return {
+    prefix: { batch: U, length: L, ids: pIds, mask: pMask, positions: positionsFromMask(pMask, U, L) },
+    source,
+    suffix: { batch: B, length: S, ids: sIds, mask: sMask, positions: positionsFromMask(sMask, B, S, offset) },
+    pastMask,
+  };
+}
+
+/**
+ * Final hidden states [B*C, d] at the positions that predict the completion tokens (index P-1+j of
+ * the full layout; index j of the shared layout's suffix).
+ */
+function completionHidden(model: PolicyModel, x: CompletionBatch, dropoutKey: number | undefined): tf.Tensor2D {
+  const { batch: B, length: T, promptLength: P, completionLength: C } = x;
+  const d = model.config.dModel;
+  const s = x.shared;
+  if (!s) {
+    const { hidden } = model.forward(x, dropoutKey === undefined ? {} : { dropoutKey });
+    return tf.reshape(tf.slice(tf.reshape(hidden, [B, T, d]), [0, P - 1, 0], [B, C, d]), [B * C, d]) as tf.Tensor2D;
+  }
+  // LoRA dropout draws its masks from the key: the prefix pass takes keys no optimizer step uses
+  // (negative), so its masks are not the suffix pass's stream again.
+  const prefix = model.forward(
+    s.prefix,
+    dropoutKey === undefined ? { keepPresent: true } : { keepPresent: true, dropoutKey: -1 - dropoutKey },
+  );
+  const past = prefix.present!.map((kv) => ({
+    keysT: expandRows(kv.keysT, s.source, s.prefix.batch),
+    values: expandRows(kv.values, s.source, s.prefix.batch),
+  }));
+  const S = s.suffix.length;
+  const { hidden } = model.forward(s.suffix, {
+    past,
+    pastMask: s.pastMask,
+    ...(dropoutKey === undefined ? {} : { dropoutKey }),
+  });
+  return tf.reshape(tf.slice(tf.reshape(hidden, [B, S, d]), [0, 0, 0], [B, C, d]), [B * C, d]) as tf.Tensor2D;
 }
 
 /** Per-token log-probs and entropies of the completion tokens, each [B, C], zero at padding. */
@@ -111,12 +226,10 @@ export function completionLogProbs(
   x: CompletionBatch,
   opts: { entropy?: boolean; dropoutKey?: number; temperature?: number } = {},
 ): CompletionScores {
-  const { batch: B, length: T, promptLength: P, completionLength: C } = x;
-  const d = model.config.dModel;
+  const { batch: B, completionLength: C } = x;
   const V = model.config.vocabSize;
-  const { hidden } = model.forward(x, opts.dropoutKey === undefined ? {} : { dropoutKey: opts.dropoutKey });
   // Only the positions that predict completion tokens go through the (V-wide) output head.
-  const h = tf.reshape(tf.slice(tf.reshape(hidden, [B, T, d]), [0, P - 1, 0], [B, C, d]), [B * C, d]) as tf.Tensor2D;
+  const h = completionHidden(model, x, opts.dropoutKey);
   const scale = logitScale(opts.temperature);
   const logits = model.head(h);
   const logp = tf.logSoftmax(scale === 1 ? logits : tf.div(logits, scale));
@@ -151,39 +264,47 @@ export interface SequenceScores {
   completionLength: number;
   /** [B*C] log-probs, 0 at padding. */
   logProbs: Float32Array;
-  /** [B*C] entropies, 0 at padding. */
+  /** [B*C] entropies, 0 at padding (all 0 when computed with `entropy: false`). */
   entropy: Float32Array;
   /** [B*C] 1 for real completion tokens. */
   mask: Float32Array;
 }
 
 /**
- * Non-differentiable per-token log-probs and entropies of `completions` given `prompts`
- * (e.g. old/reference policy log-probs) at the sampling `temperature` (default 1), computed in
- * chunks of `chunkSize` rows inside tidy.
+ * Non-differentiable per-token log-probs (and entropies, unless `entropy: false`) of `completions`
+ * given `prompts` (e.g. old/reference policy log-probs) at the sampling `temperature` (default 1),
+ * computed in chunks of `chunkSize` rows inside tidy; `sharePrompts` runs each chunk's repeated
+ * prompts once ({@link SharedPromptLayout}).
  */
 export function sequenceLogProbs(
   model: PolicyModel,
   prompts: readonly (readonly number[])[],
   completions: readonly (readonly number[])[],
-  opts: { padId: number; chunkSize?: number; temperature?: number },
+  opts: { padId: number; chunkSize?: number; temperature?: number; entropy?: boolean; sharePrompts?: boolean },
 ): SequenceScores {
   const full = buildCompletionBatch(prompts, completions, opts.padId);
   const B = full.batch;
   const C = full.completionLength;
   const logProbs = new Float32Array(B * C);
   const entropy = new Float32Array(B * C);
+  const withEntropy = opts.entropy !== false;
   const chunk = Math.max(1, opts.chunkSize ?? 64);
   for (let s = 0; s < B; s += chunk) {
     const e = Math.min(B, s + chunk);
     // Pad every chunk to the full batch's completion length so rows line up in the output.
-    const padded = buildCompletionBatch(prompts.slice(s, e), completions.slice(s, e), opts.padId, { completionLength: C });
+    const padded = buildCompletionBatch(prompts.slice(s, e), completions.slice(s, e), opts.padId, {
+      completionLength: C,
+      sharePrompts: opts.sharePrompts === true,
+    });
     const [lp, en] = tf.tidy(() => {
-      const r = completionLogProbs(model, padded, opts.temperature === undefined ? {} : { temperature: opts.temperature });
-      return [r.logProbs.dataSync() as Float32Array, r.entropy.dataSync() as Float32Array];
+      const r = completionLogProbs(model, padded, {
+        entropy: withEntropy,
+        ...(opts.temperature === undefined ? {} : { temperature: opts.temperature }),
+      });
+      return [r.logProbs.dataSync() as Float32Array, withEntropy ? (r.entropy.dataSync() as Float32Array) : undefined];
     });
     logProbs.set(lp!, s * C);
-    entropy.set(en!, s * C);
+    if (en) entropy.set(en, s * C);
   }
   return { batch: B, completionLength: C, logProbs, entropy, mask: full.completionMask };
 }

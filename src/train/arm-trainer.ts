@@ -188,6 +188,9 @@ export class ArmTrainer {
   private phases = { rm: 0, gold: 0 };
   /** Milliseconds the previous step's metrics record took to write (reported in this step's `perf/log_s`). */
   private lastDumpMs = 0;
+  /** Process CPU microseconds at the step's start (less the previous record's write, which counts here as in `perf/step_s`). */
+  private cpuAtStart = 0;
+  private lastDumpCpu = 0;
   /** The conservative ensemble's members, refreshed after every refit (`proxy.ensemble`). */
   private ensemble: { committee: Committee; refits: number; labels: number } | undefined;
   private readonly rewardSource: RewardSource;
@@ -290,6 +293,7 @@ export class ArmTrainer {
     const cfg = this.c.config;
     const G = cfg.grpo.group_size;
     this.phases = { rm: 0, gold: 0 };
+    this.cpuAtStart = cpuMicros() - this.lastDumpCpu;
     const t = [performance.now()];
     this.weights ??= weightsHash(this.c.policy.getWeights());
     this.watch.beginStep(this.stepsDone, this.weights, this.c.rm, this.settlement.refits);
@@ -510,9 +514,12 @@ export class ArmTrainer {
     log.record(K.logSeconds, (now - t5 - evalMs + this.lastDumpMs + this.watchWaitMs) / 1000);
     log.record(K.evalSeconds, evalMs / 1000);
     log.record(K.stepSeconds, (now - t0 + this.lastDumpMs) / 1000);
+    const c0 = cpuMicros();
+    log.record(K.cpuSeconds, (c0 - this.cpuAtStart) / 1e6);
     const d0 = performance.now();
     const record = log.dump(step);
     this.lastDumpMs = performance.now() - d0;
+    this.lastDumpCpu = cpuMicros() - c0;
     return record;
   }
 
@@ -600,6 +607,12 @@ export class ArmTrainer {
 }
 
 /** Sequence-level KL(π_old‖π_base) of a step: the mean over completions of Σ_t k3 (nats). */
+/** CPU time of this process so far (user + system, all threads), µs. */
+function cpuMicros(): number {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+
 function sequenceKl(b: Pick<UpdateBatch, 'ref' | 'oldLogp'>): number {
   const { batch: B, completionLength: C, logProbs: ref, mask } = b.ref;
   if (B === 0) return 0;

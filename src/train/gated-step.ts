@@ -334,7 +334,7 @@ export class GatedStep implements Updater {
       policy,
       input.completions.map((c) => c.promptIds),
       input.completions.map((c) => c.tokenIds),
-      { padId, temperature: this.p.sampling.temperature },
+      { padId, temperature: this.p.sampling.temperature, entropy: false, sharePrompts: true },
     );
     let kl = 0;
     let n = 0;

@@ -122,6 +122,12 @@ export const METRIC_KEYS = {
   evalSeconds: 'perf/eval_s',
   /** The whole step: rollout to metrics, plus the previous record's write (the phases above add up to it). */
   stepSeconds: 'perf/step_s',
+  /**
+   * CPU seconds (user + system, all threads) the arm's own process spent on the step, over the
+   * same span as `perf/step_s`; its sandbox workers are other processes and not counted. Much less
+   * disturbed than wall time when other processes share the cores.
+   */
+  cpuSeconds: 'perf/cpu_s',
   evalGreedy: 'eval/greedy_pass',
   evalSampled: 'eval/sampled_pass',
 } as const;

@@ -4,7 +4,8 @@
  * ordinary run directory per seed (`OUT/seed-<s>/`, so `compare`, `report` and `resume` work on
  * each unchanged). Every (seed, arm) pair goes through one p-queue, arm by arm (all seeds of an arm
  * before the next arm), each arm in its own process
- * (the same {@link forkArm} as `train`). Rerunning the same command continues the sweep: done
+ * (the same {@link forkArm} as `train`); a seed's shared assets are prepared while the arms of
+ * the seeds before it train. Rerunning the same command continues the sweep: done
  * arms are skipped, unfinished ones resume from their checkpoints.
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -216,7 +217,7 @@ async function sweepLocked(
   const record: SweepRecord = { ...plan.record, startedAt, endedAt: null };
   writeJsonAtomic(join(out, SWEEP_FILE), record);
 
-  // --- seed runs: locked, claimed (manifest) and their shared assets prepared, one at a time ----
+  // --- seed runs: locked and claimed (manifest) ------------------------------------------------
   let tfBackend: string | undefined;
   const manifests = new Map<number, RunManifest>();
   for (const run of plan.runs) {
@@ -229,33 +230,58 @@ async function sweepLocked(
       manifest = writeNewManifest(run.dir, run.config, tfBackend);
     }
     manifests.set(run.seed, manifest);
-    await prepareRunShared(run.dir, run.config, (l) => log(`[${seedDirName(run.seed)}] ${l}`));
   }
 
   // --- every (seed, arm) pair through one queue, each arm in its own process ------------------
+  // A seed's shared assets are prepared here, one seed after another, while the arms of the seeds
+  // already prepared train: the assets (mostly one core's work) no longer hold every arm back, and
+  // the queue's slots stay busy. A seed's arms enter the queue once its assets exist, ranked in the
+  // sweep's arm-major order (priority), so whichever prepared pair comes first in that order runs
+  // next.
   const concurrency = plan.runs[0]!.config.concurrency;
   const queue = new PQueue({ concurrency });
-  signals.armsStarting(() => queue.clear());
   const failures: string[] = [];
   const ran = new Set<number>();
   let total = 0;
-  let todo = 0;
   for (const run of plan.runs) total += resolveArms(run.config.arms).length;
   const pending = plan.runs.map((run) => ({ item: run, arms: unfinishedArms(run.dir, run.config).map((a) => a.name) }));
   const order = resolveArms(plan.runs[0]!.config.arms).map((a) => a.name);
-  for (const { item: run, arm } of armMajor(order, pending)) {
-    todo++;
-    ran.add(run.seed);
-    const label = `${seedDirName(run.seed)}/${arm}`;
-    void queue.add(async () => {
-      const failure = await forkArm(run.dir, arm, { label, log, progress: (p) => progress.update({ ...p, arm: label }) });
-      progress.finish(label);
-      if (failure) failures.push(failure);
-    });
-  }
+  const ranked = armMajor(order, pending);
+  const todo = ranked.length;
   log(
     `sweep: ${plan.runs.length} seed${plan.runs.length > 1 ? 's' : ''} × ${total / plan.runs.length} arms; ${todo} to train (${total - todo} done), ${concurrency} at a time`,
   );
+  let armsStarted = false;
+  for (const run of plan.runs) {
+    // A stop signal ends the preparation of further seeds (the running arms checkpoint and stop).
+    if (signals.signal) break;
+    try {
+      await prepareRunShared(run.dir, run.config, (l) => log(`[${seedDirName(run.seed)}] ${l}`));
+    } catch (err) {
+      // No new arm starts; the running ones finish (a rerun of the command continues them).
+      queue.clear();
+      await queue.onIdle();
+      throw err;
+    }
+    if (signals.signal) break;
+    if (!armsStarted) {
+      signals.armsStarting(() => queue.clear());
+      armsStarted = true;
+    }
+    ranked.forEach(({ item, arm }, rank) => {
+      if (item !== run) return;
+      ran.add(run.seed);
+      const label = `${seedDirName(run.seed)}/${arm}`;
+      void queue.add(
+        async () => {
+          const failure = await forkArm(run.dir, arm, { label, log, progress: (p) => progress.update({ ...p, arm: label }) });
+          progress.finish(label);
+          if (failure) failures.push(failure);
+        },
+        { priority: -rank },
+      );
+    });
+  }
   await queue.onIdle();
   progress.stop();
   signals.throwIfStopped(`the same anchor-rl sweep command (it continues ${out})`);

@@ -153,7 +153,10 @@ export function prepareUpdate(p: UpdateParts, scored: ScoredRollouts): UpdateBat
   const completionIds = completions.map((c) => c.tokenIds);
   // Every log-prob of the update is the sampling distribution's: logits / temperature.
   const temperature = p.sampling.temperature;
-  const ref = sequenceLogProbs(p.reference, promptIds, completionIds, { padId, temperature });
+  // Each group's prompt runs once (SharedPromptLayout), here and in the update's passes; the
+  // reference's entropies are not used.
+  const scoring = { padId, temperature, entropy: false, sharePrompts: true };
+  const ref = sequenceLogProbs(p.reference, promptIds, completionIds, scoring);
   const C = ref.completionLength;
   // π_old: the policy that sampled. With one inner iteration and plain sampling (temperature 1,
   // no truncation) it is the current policy and the engine's per-token log-probs are exactly
@@ -166,9 +169,9 @@ export function prepareUpdate(p: UpdateParts, scored: ScoredRollouts): UpdateBat
   const plain = !tis.enabled && p.grpo.inner_iterations === 1 && s.temperature === 1 && s.top_k === 0 && s.top_p === 1;
   const rolloutLogp = new Float32Array(ref.batch * C);
   completions.forEach((c, b) => rolloutLogp.set(c.logprobs, b * C));
-  const batch = buildCompletionBatch(promptIds, completionIds, padId, { completionLength: C });
+  const batch = buildCompletionBatch(promptIds, completionIds, padId, { completionLength: C, sharePrompts: true });
   if (plain) return { ...scored, ref, oldLogp: rolloutLogp, batch, rolloutLogp };
-  const trainLogp = sequenceLogProbs(policy, promptIds, completionIds, { padId, temperature }).logProbs;
+  const trainLogp = sequenceLogProbs(policy, promptIds, completionIds, scoring).logProbs;
   return {
     ...scored,
     ref,
@@ -283,7 +286,7 @@ function microBatches(b: UpdateBatch, rows: number): { start: number; end: numbe
         cs.map((c) => c.promptIds),
         cs.map((c) => c.tokenIds),
         padId,
-        { completionLength: C },
+        { completionLength: C, sharePrompts: true },
       ),
     });
   }
