@@ -7,7 +7,7 @@
  * (the same registry arm under two configs), every occurrence of that name is qualified with the
  * source it came from, `arm@source`, so the two are not averaged together as if they were seeds.
  */
-import { basename, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { expandSweepDirs } from '../train/sweep-format.ts';
 import { filterRun, parseWhere } from './provenance.ts';
 import { readRun, type RunData } from './read-run.ts';
@@ -71,8 +71,20 @@ export function pairRunsBySeed(runs: readonly SourcedRun[]): RunData[] {
 }
 
 /**
+ * The source name of a directory given to {@link readRunsPairedBySeed}: its name, except that a
+ * seed run named like a sweep's (`seed-N`) is named after the directory holding it — so the seed
+ * runs `runs/tf/seed-100`, `runs/tf/seed-101` given one by one are one source, `tf`, as the seeds
+ * of a sweep directory are.
+ */
+export function sourceName(path: string): string {
+  const full = resolve(path);
+  return /^seed-\d+$/.test(basename(full)) ? basename(dirname(full)) : basename(full);
+}
+
+/**
  * Read run or sweep directories (a sweep directory = its seed runs) and merge their runs by seed
- * ({@link pairRunsBySeed}); each run's source is the name of the directory it was given under.
+ * ({@link pairRunsBySeed}); each run's source is the name of the directory it was given under
+ * ({@link sourceName}).
  * `where`: only the steps whose samples carry these provenance stamps (as `compare --where`).
  */
 export function readRunsPairedBySeed(paths: readonly string[], opts: { where?: readonly string[] } = {}): RunData[] {
@@ -80,7 +92,7 @@ export function readRunsPairedBySeed(paths: readonly string[], opts: { where?: r
   const sourced = paths.flatMap((p) =>
     expandSweepDirs([p]).map((d) => ({
       run: filterRun(readRun(d, { samples: where.length > 0 }), where),
-      source: basename(resolve(p)),
+      source: sourceName(p),
     })),
   );
   return pairRunsBySeed(sourced);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compareRunData, compareRuns } from '../../src/report/compare.ts';
-import { pairRunsBySeed, readRunsPairedBySeed } from '../../src/report/pair-by-seed.ts';
+import { pairRunsBySeed, readRunsPairedBySeed, sourceName } from '../../src/report/pair-by-seed.ts';
 import { readRun } from '../../src/report/read-run.ts';
 import { expandSweepDirs } from '../../src/train/sweep-format.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -64,6 +64,22 @@ describe('pairRunsBySeed', () => {
     expect(b.ratios[2]).toBeCloseTo(finalGold(rmB, 2, 'anchored') / finalGold(execDir, 2, 'execution'), 12);
   });
 
+  it('names a seed-N run given on its own after the directory holding it, so its seeds stay one arm', () => {
+    expect(sourceName('/x/runs/rep-tf/seed-100')).toBe('rep-tf');
+    expect(sourceName('/x/runs/rep-tf')).toBe('rep-tf');
+    expect(sourceName('/x/runs/seed-1x')).toBe('seed-1x');
+    // rm-b's seed runs given one by one, next to rm-a as a sweep directory: the same rows as before.
+    const t = compareRunData(readRunsPairedBySeed([execDir, rmA, ...seeds.map((s) => join(rmB, `seed-${s}`))]), {
+      window: W,
+    });
+    expect(t.rows.map((r) => [r.arm, r.runs])).toEqual([
+      ['execution', 3],
+      ['anchored@rm-a', 3],
+      ['anchored@rm-b', 3],
+      ['judge', 3],
+    ]);
+  });
+
   it('leaves runs of distinct seeds, and runs without a seed, as they are', () => {
     const a = writeFakeRun(join(root, 'plain-0'), { steps: 30, seed: 0 });
     const b = writeFakeRun(join(root, 'plain-1'), { steps: 30, seed: 1 });
@@ -86,7 +102,7 @@ describe('pairRunsBySeed', () => {
     const j = JSON.parse(runCli(['compare', execDir, rmA, '--pair-by-seed', '--json', '--reps', '200']).stdout);
     const anchored = j.statistics.measures[0].arms.find((a: { arm: string }) => a.arm === 'anchored');
     expect(anchored.ratios.filter((x: number | null) => x !== null)).toHaveLength(3);
-  });
+  }, 300_000); // two CLI processes; slow on a loaded machine
 
   it('report DIR DIR --out: one page with gold against √KL per arm (seeds pooled) and the paired intervals', async () => {
     const out = join(root, 'paired.html');
@@ -101,5 +117,5 @@ describe('pairRunsBySeed', () => {
     const cli = runCli(['report', execDir, rmA]);
     expect(cli.code).toBe(2);
     expect(cli.stderr).toContain('--out');
-  });
+  }, 300_000);
 });
