@@ -110,7 +110,10 @@ export const compareCommand: CommandBody<object, CompareArgs> = {
     }
     if (args.json) process.stdout.write(JSON.stringify(table, null, 2) + '\n');
     else if (args.csv) process.stdout.write(formatCompareCsv(table));
-    else if (args.markdown) process.stdout.write(formatCompareMarkdown(table));
-    else process.stdout.write(formatCompareText(table));
+    else if (args.markdown) {
+      const { formatRmQualityMarkdown, rmQualityRelation } = await import('../../report/rm-quality.ts');
+      const rel = rmQualityRelation(table);
+      process.stdout.write(formatCompareMarkdown(table) + (rel ? `\n## RM quality\n\n${formatRmQualityMarkdown(rel)}\n` : ''));
+    } else process.stdout.write(formatCompareText(table));
   },
 };
