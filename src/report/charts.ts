@@ -103,7 +103,16 @@ export async function buildCharts(runIn: RunData, opts: ChartOptions): Promise<C
         })
       : null,
     rmQualityChart(c),
-    // The gold watch (docs/gold-watch.md): runs logged before it have neither key.
+    ...goldWatchCharts(c, logged),
+  ];
+  const out: Chart[] = [];
+  for (const s of specs) if (s) out.push({ ...s, svg: await renderSvg(s.spec) });
+  return out;
+}
+
+/** The gold watch's charts (docs/gold-watch.md); runs logged before it have neither key, and get none. */
+function goldWatchCharts(c: RunChartContext, logged: (key: string) => boolean): (ChartSpec | null)[] {
+  return [
     logged(W.parityOnlyRate)
       ? lineChart(c, {
           id: 'parity-only',
@@ -127,9 +136,6 @@ export async function buildCharts(runIn: RunData, opts: ChartOptions): Promise<C
         })
       : null,
   ];
-  const out: Chart[] = [];
-  for (const s of specs) if (s) out.push({ ...s, svg: await renderSvg(s.spec) });
-  return out;
 }
 
 /** One run of an overlay: its data and the label its lines carry. */

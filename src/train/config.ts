@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { escalationConfigSchema, gateConfigSchema } from '../gate/config.ts';
 import { lrScheduleSchema, optimizerConfigSchema, type OptimizerConfig } from '../policy/optimizer-config.ts';
 import { ADVANTAGE_ESTIMATORS, ADVANTAGE_ESTIMATOR_NAMES } from './advantages.ts';
-import { STRATEGY_NAMES } from './settlement.ts';
+import { SETTLEMENT_STRATEGIES, STRATEGY_NAMES } from './settlement.ts';
 
 const opt = optimizerConfigSchema.shape;
 
@@ -162,7 +162,11 @@ export const settlementConfigSchema = z
     strategy: z
       .enum(STRATEGY_NAMES)
       .default('random')
-      .describe('Which claims of a window to settle (registry in ./settlement.ts).'),
+      .describe(
+        `Which claims of a window to settle (src/train/settlement.ts): ${Object.values(SETTLEMENT_STRATEGIES)
+          .map((st) => `\`${st.name}\`: ${st.describe}`)
+          .join('; ')}. Default \`random\`.`,
+      ),
     label_weight: z
       .number()
       .positive()

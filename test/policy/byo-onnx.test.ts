@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadOnnxModel } from '../../src/policy/engine/load-onnx-model.ts';
 import { mapDecoderIo } from '../../src/policy/engine/decoder-io.ts';
-import { OrtDecoder } from '../../src/policy/engine/ort-decoder.ts';
+import { OrtDecoder } from '../../src/policy/engine/mapped-decoder.ts';
 import { GraphBuilder } from '../../src/policy/onnx/graph-builder.ts';
 import { OnnxDataType } from '../../src/policy/onnx/onnx-proto.ts';
 import { exportGptToOnnx } from '../../src/policy/onnx/export-gpt.ts';

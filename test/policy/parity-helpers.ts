@@ -1,5 +1,7 @@
 /** Shared helpers for the ONNX parity tests (not a test file). */
-import { OrtDecoder, OrtEngineDecoder, type StepLogits } from '../../src/policy/engine/ort-decoder.ts';
+import type { StepLogits } from '../../src/policy/engine/decoder.ts';
+import { OrtEngineDecoder } from '../../src/policy/engine/engine-decoder.ts';
+import { OrtDecoder } from '../../src/policy/engine/mapped-decoder.ts';
 import { exportGptToOnnx } from '../../src/policy/onnx/export-gpt.ts';
 import { headDim, type GptConfig } from '../../src/policy/gpt-config.ts';
 import type { WeightMap } from '../../src/policy/weights.ts';

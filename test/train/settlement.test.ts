@@ -12,6 +12,7 @@ import {
   type Claim,
   type SelectionContext,
 } from '../../src/train/settlement.ts';
+import { settlementConfigSchema } from '../../src/train/config.ts';
 import { Rng } from '../../src/util/rng.ts';
 
 const claims: Claim[] = [0.1, 0.9, 0.5, 0.7, 0.2].map((proxy, i) => ({
@@ -31,8 +32,39 @@ const ctx = (asked: { n: number }): SelectionContext => ({
 });
 
 describe('settlement strategies', () => {
-  it('registry names are the config enum', () => {
-    expect(STRATEGY_NAMES).toEqual(['random', 'top-proxy', 'uncertainty', 'groups', 'mixed']);
+  // The contract every registered strategy keeps (a new entry is checked here at once).
+  it.each(Object.entries(SETTLEMENT_STRATEGIES))(
+    '%s: ascending distinct indices into the window, at most k (whole groups aside), the same for the same seed',
+    async (name, st) => {
+      expect(st.name).toBe(name);
+      const window: Claim[] = Array.from({ length: 24 }, (_, i) => ({
+        step: Math.floor(i / 8),
+        index: i % 8,
+        problem: Math.floor(i / 4) % 5,
+        text: `c${i}`,
+        proxy: ((i * 7) % 11) / 11,
+        gold: null,
+        group: Math.floor(i / 4),
+      }));
+      const spread = (): SelectionContext => ({
+        disagreement: async (cs) => Float64Array.from(cs, (c) => ((c.index * 5) % 7) / 7),
+      });
+      for (const k of [0, 1, 4, 8, 30]) {
+        const picked = await st.select(window, k, new Rng(11), spread());
+        expect(picked.every((i) => Number.isInteger(i) && i >= 0 && i < window.length)).toBe(true);
+        expect(picked).toEqual([...new Set(picked)].sort((a, b) => a - b));
+        expect(picked.length).toBeLessThanOrEqual(Math.min(window.length, name === 'groups' ? Math.max(k, 4) : k));
+        if (k === 0) expect(picked).toEqual([]);
+        expect(await st.select(window, k, new Rng(11), spread())).toEqual(picked);
+      }
+    },
+  );
+  it('the config offers exactly the registry, and documents each entry', () => {
+    expect(STRATEGY_NAMES).toEqual(Object.keys(SETTLEMENT_STRATEGIES));
+    for (const name of STRATEGY_NAMES) expect(settlementConfigSchema.parse({ strategy: name }).strategy).toBe(name);
+    expect(() => settlementConfigSchema.parse({ strategy: 'nope' })).toThrow();
+    const doc = settlementConfigSchema.shape.strategy.description ?? '';
+    for (const st of Object.values(SETTLEMENT_STRATEGIES)) expect(doc).toContain(`\`${st.name}\`: ${st.describe}`);
   });
   it('settleCount rounds with a floor of one', () => {
     expect(settleCount(200, 0.1)).toBe(20);

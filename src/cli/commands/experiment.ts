@@ -1,6 +1,7 @@
 /**
- * `anchor-rl experiment goodhart|settlement-loop`: the reproduction experiments on the DSL worlds
- * (see src/research/experiments/). Tables on stdout (or `--json`), a progress bar on stderr.
+ * `anchor-rl experiment goodhart|settlement-loop|…`: the reproduction experiments on the DSL worlds
+ * (see src/research/experiments/), and `resolution-probe`, which probes a finished run's RM offline.
+ * Tables on stdout (or `--json`), a progress bar on stderr.
  */
 import type { Argv, CommandModule } from 'yargs';
 import type { CommandBody } from '../command-body.ts';
@@ -14,12 +15,14 @@ import { runAdversaryExperiment, ADVERSARY_DEFAULTS, type AdversaryResult } from
 import { runScaling, SCALING_DEFAULTS, type ScalingResult } from '../../research/experiments/settlement-scaling.ts';
 import { runResolution, RESOLUTION_DEFAULTS, type ResolutionResult } from '../../research/experiments/resolution.ts';
 import { runStrongVerifier, type StrongVerifierResult } from '../../research/experiments/strong-verifier.ts';
+import { RESOLUTION_PROBE_DEFAULTS } from '../../research/experiments/resolution-probe-options.ts';
 import {
   formatAdversary,
   formatCopula,
   formatExchangeRate,
   formatGoodhart,
   formatResolution,
+  formatResolutionProbe,
   formatScaling,
   formatSettlement,
 } from '../../research/experiments/text.ts';
@@ -391,6 +394,60 @@ const strongVerifier = simpleCommand<StrongArgs, StrongVerifierResult>({
     [formatGoodhart(r.goodhart), '', formatSettlement(r.settlement.weak), '', formatSettlement(r.settlement.strong)].join('\n'),
 });
 
+interface ProbeArgs {
+  run: string;
+  arm: string;
+  features: string;
+  windows?: (string | number)[];
+  sample: number;
+  seed: number;
+  json: boolean;
+}
+
+const resolutionProbe: CommandModule<object, ProbeArgs> = {
+  command: 'resolution-probe <run> <arm>',
+  describe:
+    "Refit ridge RMs offline on an arm's executed samples and score how well each ranks a window's groups (within-group Spearman, Snd@G, MAE)",
+  builder: (y) =>
+    y
+      .positional('run', { type: 'string', demandOption: true, describe: 'Run directory' })
+      .positional('arm', { type: 'string', demandOption: true, describe: 'Arm whose samples.jsonl is probed' })
+      .option('features', {
+        type: 'string',
+        default: RESOLUTION_PROBE_DEFAULTS.features.join(','),
+        describe: 'Feature extractors, comma-separated to concatenate (e.g. js-surface,js-ast)',
+      })
+      .option('windows', {
+        type: 'array',
+        describe: `Settlement windows to score (default ${RESOLUTION_PROBE_DEFAULTS.windows.join(' ')})`,
+      })
+      .option('sample', {
+        type: 'number',
+        default: RESOLUTION_PROBE_DEFAULTS.sample,
+        describe: 'Fraction of earlier completions in the budget-sized refit',
+      })
+      .option('seed', { type: 'number', default: RESOLUTION_PROBE_DEFAULTS.seed, describe: 'Seed of the budget-sized sample' })
+      .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON' }) as Argv<ProbeArgs>,
+  handler: async (args) => {
+    const windows = args.windows?.flatMap((w) => String(w).split(',')).map(Number);
+    if (windows?.some((w) => !Number.isInteger(w) || w < 0))
+      throw new AnchorError('BAD_ARGUMENT', `--windows must be non-negative integers, got ${args.windows!.join(' ')}`);
+    if (!(args.sample > 0 && args.sample <= 1))
+      throw new AnchorError('BAD_ARGUMENT', `--sample must be in (0, 1], got ${args.sample}`);
+    // Loaded here: the probe reads the run's problems through the trainer (policy, backends).
+    const { runResolutionProbe } = await import('../../research/experiments/resolution-probe.ts');
+    const res = runResolutionProbe({
+      runDir: args.run,
+      arm: args.arm,
+      features: args.features.split(',').map((f) => f.trim()),
+      ...(windows ? { windows } : {}),
+      sample: args.sample,
+      seed: args.seed,
+    });
+    process.stdout.write((args.json ? JSON.stringify(res, null, 2) : formatResolutionProbe(res)) + '\n');
+  },
+};
+
 /** `anchor-rl experiment <name>`. */
 export const experimentCommand: CommandBody = {
   builder: (y) =>
@@ -403,6 +460,7 @@ export const experimentCommand: CommandBody = {
       .command(settlementScaling)
       .command(resolutionCmd)
       .command(strongVerifier)
+      .command(resolutionProbe)
       .demandCommand(1),
   handler: () => {},
 };

@@ -83,7 +83,7 @@ export const commands: readonly CommandEntry[] = [
   {
     command: 'experiment <command>',
     describe:
-      'Reproduction experiments (goodhart, settlement-loop, exchange-rate, copula, adversary, settlement-scaling, resolution, strong-verifier)',
+      'Reproduction experiments (goodhart, settlement-loop, exchange-rate, copula, adversary, settlement-scaling, resolution, strong-verifier) and the resolution probe of a run',
     load: async () => (await import('./experiment.ts')).experimentCommand,
   },
   {

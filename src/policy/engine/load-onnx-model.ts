@@ -16,7 +16,7 @@ import { AnchorError } from '../../util/errors.ts';
 import { HfTokenizer } from '../tokenizer/hf.ts';
 import type { DecoderIoSpec, GenaiDecoderConfig } from './decoder-io.ts';
 import { OnnxRolloutEngine, type EngineModelInfo } from './rollout-engine.ts';
-import type { GraphOptimizationLevel } from './ort-decoder.ts';
+import type { GraphOptimizationLevel } from './ort-session.ts';
 
 /** A loaded bring-your-own model. */
 export interface LoadedOnnxModel {

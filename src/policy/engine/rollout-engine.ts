@@ -1,5 +1,5 @@
 /**
- * The rollout engine: batched autoregressive sampling over an ONNX decoder (./ort-decoder.ts)
+ * The rollout engine: batched autoregressive sampling over an ONNX decoder (./decoder.ts)
  * with a KV cache, left padding for prompts of different lengths, temperature / top-k / top-p /
  * greedy sampling from the project's seeded Rng, EOS and stop strings, and weight sync for
  * native policies (re-export + new session; the old one is released once no generation uses it;
@@ -17,7 +17,10 @@ import type { GptConfig } from '../gpt-config.ts';
 import type { WeightMap } from '../weights.ts';
 import { headDim } from '../gpt-config.ts';
 import { exportGptToOnnx } from '../onnx/export-gpt.ts';
-import { OrtDecoder, OrtEngineDecoder, type Decoder, type GraphOptimizationLevel } from './ort-decoder.ts';
+import type { Decoder } from './decoder.ts';
+import { OrtEngineDecoder } from './engine-decoder.ts';
+import { OrtDecoder } from './mapped-decoder.ts';
+import type { GraphOptimizationLevel } from './ort-session.ts';
 import type { DecoderIoSpec, GenaiDecoderConfig } from './decoder-io.ts';
 import { checkSamplerParams, sampleToken, type SamplerParams } from './sampler.ts';
 import type { Completion, EngineTokenizer, FinishReason, RolloutEngine, SamplingOptions } from './types.ts';

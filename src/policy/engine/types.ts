@@ -1,7 +1,8 @@
 /**
  * Interfaces of the rollout engine: sampling options, one sampled completion, the engine
  * itself, and the minimal tokenizer it needs. Implementations: ./rollout-engine.ts (generation
- * loop), ./ort-decoder.ts (ONNX Runtime, the only module importing onnxruntime-node).
+ * loop), ./decoder.ts (the decoders it drives), ./ort-session.ts (ONNX Runtime, the only module
+ * importing onnxruntime-node).
  */
 import type { Rng } from '../../util/rng.ts';
 import type { WeightMap } from '../weights.ts';

@@ -9,7 +9,7 @@
  *
  * Under LoRA the base with adapters off is the KL reference (no second copy of the weights).
  */
-import { OrtDecoder } from '../engine/ort-decoder.ts';
+import { OrtDecoder } from '../engine/mapped-decoder.ts';
 import { type NativeServing, gptServing } from '../engine/rollout-engine.ts';
 import { GptModel } from '../model.ts';
 import { exportGptToOnnx, loraInputName } from '../onnx/export-gpt.ts';

@@ -11,6 +11,7 @@ import type { ScalingResult } from './settlement-scaling.ts';
 import type { ResolutionResult } from './resolution.ts';
 import type { GoodhartResult } from './goodhart.ts';
 import type { SettlementLoopResult } from './settlement-loop.ts';
+import type { ResolutionProbeResult } from './resolution-probe.ts';
 
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 
@@ -139,6 +140,29 @@ export function formatResolution(r: ResolutionResult): string {
       rows,
     ),
   ].join('\n');
+}
+
+/** resolution-probe as text: one table per window, a row per predictor. */
+export function formatResolutionProbe(r: ResolutionProbeResult): string {
+  const opt = (x: number | null): string => (x === null ? 'n/a' : f3(x));
+  const out = [
+    `resolution-probe ${r.runDir} ${r.arm}: features ${r.features.join(' + ')} (${r.dims} dims), ${r.baseLabels} base labels, groups of ${r.groupSize}, windows of ${r.every} steps`,
+    'rho: mean within-group Spearman(RM, gold) over the groups whose gold varies; snd: Snd@G; mae: mean |RM − gold|',
+  ];
+  for (const w of r.windows) {
+    out.push('', `window ${w.window} (${w.completions} completions)`);
+    out.push(
+      formatTable(
+        ['predictor', 'rho', 'groups', 'snd', 'mae'],
+        w.rows.map((row) =>
+          row.score === null
+            ? [row.name, 'n/a', '', '', '']
+            : [row.name, opt(row.score.rho), String(row.score.groups), opt(row.score.snd), f3(row.score.mae)],
+        ),
+      ),
+    );
+  }
+  return out.join('\n');
 }
 
 /** The headline table as Markdown. */

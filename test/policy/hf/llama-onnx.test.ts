@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initTf } from '../../../src/tf/backend.ts';
-import { OrtDecoder } from '../../../src/policy/engine/ort-decoder.ts';
+import { OrtDecoder } from '../../../src/policy/engine/mapped-decoder.ts';
 import { exportLlamaToOnnx } from '../../../src/policy/onnx/export-llama.ts';
 import { LlamaModel } from '../../../src/policy/hf/llama-model.ts';
 import { randomHfWeights, tinyLlamaConfig, writeRandomHfDir } from '../../../src/policy/hf/random-dir.ts';

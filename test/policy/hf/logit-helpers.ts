@@ -1,6 +1,6 @@
 /** Logits of left-padded rows from tfjs and ONNX Runtime, per row and real position (test helper). */
 import { tf } from '../../../src/tf/backend.ts';
-import type { Decoder, StepLogits } from '../../../src/policy/engine/ort-decoder.ts';
+import type { Decoder, StepLogits } from '../../../src/policy/engine/decoder.ts';
 import { positionsFromMask } from '../../../src/policy/model.ts';
 import type { PolicyModel } from '../../../src/policy/policy-model.ts';
 import { leftPad } from '../parity-helpers.ts';

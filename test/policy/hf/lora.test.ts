@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initTf, tf } from '../../../src/tf/backend.ts';
 import { OnnxRolloutEngine } from '../../../src/policy/engine/rollout-engine.ts';
-import { OrtDecoder } from '../../../src/policy/engine/ort-decoder.ts';
+import { OrtDecoder } from '../../../src/policy/engine/mapped-decoder.ts';
 import type { HfModelConfig } from '../../../src/policy/hf/hf-config.ts';
 import { createHfPolicy } from '../../../src/policy/hf/hf-policy.ts';
 import { loadHfDir, writeHfDir } from '../../../src/policy/hf/hf-dir.ts';

@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { initTf, tf } from '../../../src/tf/backend.ts';
-import { runOnnxOnce } from '../../../src/policy/engine/ort-decoder.ts';
+import { runOnnxOnce } from '../../../src/policy/engine/ort-session.ts';
 import { GptModel } from '../../../src/policy/model.ts';
 import { LlamaModel } from '../../../src/policy/hf/llama-model.ts';
 import { ropeTables } from '../../../src/policy/hf/rope.ts';

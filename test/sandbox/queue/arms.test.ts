@@ -3,12 +3,11 @@
  * processes; that worker is SIGKILLed after the arm's first checkpoint, and the other worker
  * resumes the arm from the checkpoint. The finished arm's logs hold each step exactly once.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../helpers/paths.ts';
+import { spawnSmokeTrain } from '../../helpers/cli.ts';
 import { haveRedisServer, startWorker, TestRedis, type WorkerProc } from '../../../support/redis.ts';
 
 const haveRedis = haveRedisServer('queued-arms test');
@@ -30,36 +29,20 @@ describe.skipIf(!haveRedis)('train --queue with trainer workers', () => {
     const fast = ['--redis', redis.url, '--role', 'trainer', '--lock-duration-ms', '2000', '--stalled-interval-ms', '1000'];
     workers.push(...(await Promise.all([startWorker(fast), startWorker(fast)])));
     const runDir = join(work, 'run');
-    const train = spawn(
-      process.execPath,
-      [
-        resolve(repoRoot, 'bin/anchor-rl.js'),
-        'train',
-        '--config',
-        'configs/smoke.yaml',
-        '--set',
-        'arms=[execution]',
-        '--set',
-        'grpo.steps=8',
-        '--set',
-        `policy.base=${join(work, 'base')}`,
-        '--out',
-        runDir,
-        '--queue',
-        redis.url,
-      ],
-      { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let trainErr = '';
-    train.stderr!.setEncoding('utf8');
-    train.stderr!.on('data', (d: string) => (trainErr += d));
-    const exited = new Promise<number>((res) => train.on('exit', (c) => res(c ?? 1)));
+    const train = spawnSmokeTrain({
+      arm: 'execution',
+      steps: 8,
+      base: join(work, 'base'),
+      out: runDir,
+      extra: ['--queue', redis.url],
+    });
 
     // Kill whichever worker took the arm, right after the arm's first checkpoint.
     const firstCkpt = join(runDir, 'execution', 'checkpoints', 'step-000002', 'state.json');
     const deadline = Date.now() + 240_000;
     while (!existsSync(firstCkpt)) {
-      if (Date.now() > deadline || train.exitCode !== null) throw new Error(`no checkpoint appeared:\n${trainErr.slice(-3000)}`);
+      if (Date.now() > deadline || train.proc.exitCode !== null)
+        throw new Error(`no checkpoint appeared:\n${train.stderr().slice(-3000)}`);
       await sleep(50);
     }
     const victim = workers.find((w) => /taking arm job/.test(w.stderr()));
@@ -67,8 +50,8 @@ describe.skipIf(!haveRedis)('train --queue with trainer workers', () => {
     victim!.proc.kill('SIGKILL');
     const survivor = workers.find((w) => w !== victim)!;
 
-    const code = await exited;
-    expect(code, trainErr.slice(-3000)).toBe(0);
+    const code = await train.exited;
+    expect(code, train.stderr().slice(-3000)).toBe(0);
     expect(survivor.stderr()).toMatch(/\[execution\] execution: resumed from step [2-7]/);
     const arm = JSON.parse(readFileSync(join(runDir, 'execution', 'arm.json'), 'utf8'));
     expect(arm.state).toBe('done');

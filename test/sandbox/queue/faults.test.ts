@@ -29,6 +29,7 @@ import { connectionOptions, settleQueueName } from '../../../src/sandbox/queue/c
 import { harnessIdentity, JOB_FORMAT } from '../../../src/sandbox/queue/job.ts';
 import { QueueExecutor } from '../../../src/sandbox/queue/queue-executor.ts';
 import type { ProgramSpec } from '../../../src/sandbox/types.ts';
+import { spawnSmokeTrain } from '../../helpers/cli.ts';
 import { repoRoot } from '../../helpers/paths.ts';
 import { haveRedisServer, startWorker, TestRedis, type WorkerProc } from '../../../support/redis.ts';
 
@@ -293,44 +294,28 @@ describe.skipIf(!haveRedis || !haveProc)('queue backend under faults', () => {
     try {
       workers.push(await startWorker(['--redis', own.url, ...FAST]));
       const runDir = join(work, 'train-run');
-      const train = spawn(
-        process.execPath,
-        [
-          resolve(repoRoot, 'bin/anchor-rl.js'),
-          'train',
-          '--config',
-          'configs/smoke.yaml',
-          '--set',
-          'arms=[execution]',
-          '--set',
-          'grpo.steps=400',
-          '--set',
-          `policy.base=${join(work, 'train-base')}`,
-          '--set',
-          'sandbox.backend=queue',
-          '--set',
-          `sandbox.redis=${own.url}`,
-          '--set',
-          'sandbox.redis_timeout_ms=2000',
-          '--out',
-          runDir,
-        ],
-        { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] },
-      );
-      extra.push(train);
-      let err = '';
-      train.stderr!.setEncoding('utf8');
-      train.stderr!.on('data', (d: string) => (err += d));
+      const train = spawnSmokeTrain({
+        arm: 'execution',
+        steps: 400,
+        base: join(work, 'train-base'),
+        out: runDir,
+        extra: ['--set', 'sandbox.backend=queue', '--set', `sandbox.redis=${own.url}`, '--set', 'sandbox.redis_timeout_ms=2000'],
+      });
+      extra.push(train.proc);
       // Once the arm trains (its settlement goes through the queue), Redis goes away for good.
-      const armStarted = await until(() => existsSync(join(runDir, 'execution', 'arm.json')) || train.exitCode !== null, 240_000);
-      expect(armStarted && train.exitCode === null, err.slice(-3000)).toBe(true);
+      const armStarted = await until(
+        () => existsSync(join(runDir, 'execution', 'arm.json')) || train.proc.exitCode !== null,
+        240_000,
+      );
+      expect(armStarted && train.proc.exitCode === null, train.stderr().slice(-3000)).toBe(true);
       await own.stop();
       stopped = true;
       const t = Date.now();
-      const code = await exitWithin(train, 90_000);
+      const code = await exitWithin(train.proc, 90_000);
       note(
         `redis down in train: the command returned ${((Date.now() - t) / 1000).toFixed(1)} s after Redis went (redis_timeout_ms 2000)`,
       );
+      const err = train.stderr();
       expect(code, err.slice(-3000)).not.toBe(null);
       expect(code).not.toBe(0);
       expect(err).toMatch(/Redis at redis:\/\/127\.0\.0\.1:\d+\/? unreachable for \d+ s \(sandbox\.redis_timeout_ms = 2000\)/);
