@@ -6,7 +6,10 @@
 import type { Argv } from 'yargs';
 import type { CommandBody } from '../command-body.ts';
 import { AnchorError } from '../../util/errors.ts';
-import { formatWarning } from '../../report/read-run.ts';
+import type { CompareTable } from '../../report/compare.ts';
+import { filterRun, parseWhere } from '../../report/provenance.ts';
+import { formatWarning, readRun } from '../../report/read-run.ts';
+import { untilStep } from '../../report/until-step.ts';
 import { expandSweepDirs } from '../../train/sweep-format.ts';
 
 interface CompareArgs {
@@ -20,6 +23,7 @@ interface CompareArgs {
   'bootstrap-seed': number;
   markdown: boolean;
   'pair-by-seed': boolean;
+  until?: number;
 }
 
 /** Check a --window value (shared with `report`). */
@@ -64,6 +68,11 @@ export const compareCommand: CommandBody<object, CompareArgs> = {
         default: false,
         describe: 'Print the tables as Markdown (as compare.md: arms, alarms, interval estimates over seeds)',
       })
+      .option('until', {
+        type: 'number',
+        describe:
+          'Compare every arm up to this step only (arms that reached different steps, compared over the same ones; the final window ends here)',
+      })
       .option('pair-by-seed', {
         type: 'boolean',
         default: false,
@@ -98,12 +107,16 @@ export const compareCommand: CommandBody<object, CompareArgs> = {
       bootstrapSeed: checkCount(args['bootstrap-seed'], '--bootstrap-seed', 0),
     };
     // A sweep directory stands for its seed runs: its arms (= cells) get mean ± SE over seeds.
-    const table = args['pair-by-seed']
-      ? compareRunData(
-          (await import('../../report/pair-by-seed.ts')).readRunsPairedBySeed(args.runs, { where: args.where }),
-          opts,
-        )
-      : compareRuns(expandSweepDirs(args.runs), opts);
+    const until = args.until === undefined ? undefined : checkCount(args.until, '--until');
+    let table: CompareTable;
+    if (!args['pair-by-seed'] && until === undefined) table = compareRuns(expandSweepDirs(args.runs), opts);
+    else {
+      const where = parseWhere(args.where);
+      const runs = args['pair-by-seed']
+        ? (await import('../../report/pair-by-seed.ts')).readRunsPairedBySeed(args.runs, { where: args.where })
+        : expandSweepDirs(args.runs).map((d) => filterRun(readRun(d, { samples: where.length > 0 }), where));
+      table = compareRunData(until === undefined ? runs : runs.map((r) => untilStep(r, until)), opts);
+    }
     for (const w of table.warnings) process.stderr.write(`warning: ${formatWarning(w, process.cwd())}\n`);
     if (table.rows.every((r) => r.values.steps.mean === 0 || r.values.steps.mean === null)) {
       throw new AnchorError('BAD_ARGUMENT', `nothing to compare: no arm has logged a step yet (${args.runs.join(', ')})`);
