@@ -473,6 +473,10 @@ function setupHarness(P, config) {
         return track(P.ReflectApply(fn, this, args));
       };
     },
+    // The promise of a call of an async method of the tests (rewritten as a tracked async arrow).
+    track(p) {
+      return track(p);
+    },
     // The operand of an `await` in the tests: handled.
     seen(x) {
       markSeen(x);
@@ -483,14 +487,21 @@ function setupHarness(P, config) {
       getSnapshot().setClasses(table);
     },
   };
-  if (role === 'tests') {
+  // Promises are tracked in the tests realm, and in a self-contained script (its tests are in it)
+  // whose text can make them (the worker asks, OP_SEED): installed per context, so only there.
+  let tracking = false;
+  function installTracking() {
+    tracking = true;
     const OriginalPromise = g.Promise;
     const originalThen = OriginalPromise.prototype.then;
     ObjectDefineProperty(OriginalPromise.prototype, 'then', {
       __proto__: null,
       value: function then(onFulfilled, onRejected) {
         markSeen(this);
-        return P.ReflectApply(originalThen, this, [onFulfilled, onRejected]);
+        // The derived promise is the tests' too (`then`, `catch`, `finally`, and the reactions
+        // `Promise.all` and friends attach): one that never settles, e.g. adopting a thenable that
+        // never calls back, is an unfinished test.
+        return track(P.ReflectApply(originalThen, this, [onFulfilled, onRejected]));
       },
       writable: true,
       enumerable: false,
@@ -502,10 +513,23 @@ function setupHarness(P, config) {
       },
     });
     g.Promise = TrackedPromise;
+    if (role === 'combined') {
+      // A self-contained script is instrumented like separate tests (src/sandbox/test-plan.ts) and
+      // reaches the hooks through this global. The script can reach it too: it is in the same realm
+      // as its own tests anyway (docs/sandbox.md, "Self-contained programs").
+      ObjectDefineProperty(g, '__anchorHooks', {
+        __proto__: null,
+        value: ObjectFreeze(hooks),
+        writable: false,
+        enumerable: false,
+        configurable: false,
+      });
+    }
   }
+  if (role === 'tests') installTracking();
 
   function verdict() {
-    const a = role === 'tests' ? asyncOutcome() : { never: 0, unhandled: 0, firstUnhandled: '' };
+    const a = tracking ? asyncOutcome() : { never: 0, unhandled: 0, firstUnhandled: '' };
     return {
       __proto__: null,
       passed,
@@ -635,6 +659,8 @@ function setupHarness(P, config) {
         return getBridge().entry(op, a, b, c);
       case OP_SEED:
         reseed(a);
+        // `b`: a self-contained script that can make promises (its completion is tracked).
+        if (b === true && role === 'combined' && !tracking) installTracking();
         return undefined;
       case OP_BINDINGS:
         return bindings(a, b, c, d);
@@ -649,6 +675,7 @@ function setupHarness(P, config) {
       case OP_COMPLETION:
         // A primitive completion value settles nothing: the verdict is ready now (one host call).
         if ((typeof a !== 'object' || a === null) && typeof a !== 'function') return verdict();
+        markSeen(a);
         void watch(a);
         return undefined;
       case OP_TIMER:

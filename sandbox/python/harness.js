@@ -47,9 +47,25 @@ function createPythonRuntime(g, files, config, guard) {
   let outBytes = 0;
   let truncated = false;
   const stdoutLimit = config.stdoutLimit;
-  // The bridge (T's /dev/anchor): requests T wrote, answers P gave, and what went wrong in P
-  // during a call (an interpreter exit or a native stack overflow ends only that program).
-  const bridge = { chunks: [], need: -1, got: 0, resp: null, pos: 0, depth: 0, fatal: '', overflow: false };
+  // The bridge: each interpreter's /dev/anchor is a channel (the request being written, the
+  // answer being read). T's requests (calls of program names) are answered by P's prog_serve;
+  // P's requests (calls of the tests' callbacks, made while a call of T's is out) by T's
+  // tests_serve. `depth`/`cbDepth`: calls in progress each way; `fatal`: what went wrong (an
+  // interpreter exit or a native stack overflow ends only that program); `tCorrupt`: a JS
+  // exception went through T's own frames, so nothing T computes afterwards may be read.
+  const newChannel = (limit) => ({ chunks: [], need: -1, got: 0, resp: null, pos: 0, limit });
+  // P's channel is the program's to write: what it holds is capped (the isolate's JS heap is not
+  // under the wasm heap cap), and a request past the cap is dropped unanswered.
+  const P_REQUEST_MAX = 64 * 1024 * 1024;
+  const bridge = {
+    t: newChannel(Infinity),
+    p: newChannel(P_REQUEST_MAX),
+    depth: 0,
+    cbDepth: 0,
+    fatal: '',
+    overflow: false,
+    tCorrupt: false,
+  };
 
   function newGuard() {
     return { heapMax: guard.heapMax, tainted: false, heapRefused: false, watching: false, inImport: 0 };
@@ -176,74 +192,126 @@ function createPythonRuntime(g, files, config, guard) {
 
   const EMPTY = new U8(8);
 
-  /** One request from T (marshal bytes) answered by P's prog_serve; '' (unreadable in T) when P failed. */
+  /** Call `I`'s entry point `fn` with one bytes argument; its bytes answer framed for a read. */
+  function callBytes(I, fn, req) {
+    const M = I.M;
+    const b = pyBytes(I, req);
+    if (!b) return EMPTY;
+    const t = M._PyTuple_New(1);
+    M._PyTuple_SetItem(t, 0, b);
+    const r = M._PyObject_CallObject(fn, t);
+    M._Py_DecRef(t);
+    if (!r) {
+      M._PyErr_Clear();
+      return EMPTY;
+    }
+    const p = M._PyBytes_AsString(r);
+    const n = M._PyBytes_Size(r);
+    const outBuf = new U8(n + 8);
+    const dv = new DataView(outBuf.buffer);
+    dv.setUint32(0, n >>> 0, true);
+    dv.setUint32(4, Math.floor(n / 4294967296), true);
+    outBuf.set(heap(I).subarray(p, p + n), 8);
+    M._Py_DecRef(r);
+    return outBuf;
+  }
+
+  function noteFatal(e) {
+    if (bridge.fatal) return;
+    bridge.fatal = describeThrown(e);
+    if (/Maximum call stack size exceeded/.test(bridge.fatal)) bridge.overflow = true;
+  }
+
+  /**
+   * One request from T (marshal bytes) answered by P's prog_serve; '' (unreadable in T) when P
+   * failed. P may be inside a callback's write (its thread state released by os.write): the
+   * call takes P's GIL state for its duration, as a C library calling back into Python does.
+   */
   function serve(req) {
+    if (bridge.fatal) return EMPTY;
     const M = P.M;
     bridge.depth++;
     try {
-      const b = pyBytes(P, req);
-      if (!b) return EMPTY;
-      const t = M._PyTuple_New(1);
-      M._PyTuple_SetItem(t, 0, b);
-      const r = M._PyObject_CallObject(P.fns.serve, t);
-      M._Py_DecRef(t);
-      if (!r) {
-        M._PyErr_Clear();
-        return EMPTY;
-      }
-      const p = M._PyBytes_AsString(r);
-      const n = M._PyBytes_Size(r);
-      const outBuf = new U8(n + 8);
-      const dv = new DataView(outBuf.buffer);
-      dv.setUint32(0, n >>> 0, true);
-      dv.setUint32(4, Math.floor(n / 4294967296), true);
-      outBuf.set(heap(P).subarray(p, p + n), 8);
-      M._Py_DecRef(r);
-      return outBuf;
+      const gil = M._PyGILState_Ensure();
+      const out = callBytes(P, P.fns.serve, req);
+      M._PyGILState_Release(gil);
+      return out;
     } catch (e) {
+      // A JS exception through T's frames deeper down: T must not go on either.
+      if (bridge.tCorrupt) throw e;
       // A JS exception through P's wasm: os._exit (emscripten exit), a native stack overflow,
       // an abort. P cannot be trusted for the rest of this program; T gets no answer.
-      bridge.fatal = describeThrown(e);
-      if (/Maximum call stack size exceeded/.test(bridge.fatal)) bridge.overflow = true;
+      noteFatal(e);
       return EMPTY;
     } finally {
       bridge.depth--;
     }
   }
 
-  function installBridge(I) {
+  /**
+   * One callback request from P (the program calling a function the tests passed it), answered
+   * by T's tests_serve. Served only while a call of T's is out (T is then inside its own
+   * request's write, its thread state released); at any other time P gets no answer.
+   */
+  function serveTests(req) {
+    if (bridge.fatal || bridge.depth === 0 || bridge.cbDepth >= bridge.depth) return EMPTY;
+    const M = T.M;
+    bridge.cbDepth++;
+    let out;
+    try {
+      const gil = M._PyGILState_Ensure();
+      out = callBytes(T, T.fns.testsServe, req);
+      M._PyGILState_Release(gil);
+    } catch (e) {
+      // Through T's own frames: unwind everything; the run ends with `fatal`.
+      bridge.tCorrupt = true;
+      noteFatal(e);
+      throw e;
+    } finally {
+      bridge.cbDepth--;
+    }
+    // P died during a nested call: unwind P's frames back to the call of T's that is out.
+    if (bridge.fatal) throw new Error('sandbox: the program interpreter died during a callback');
+    return out;
+  }
+
+  function installBridge(I, ch, handle) {
     const FS = I.M.FS;
     const dev = FS.makedev(64, 0);
     FS.registerDevice(dev, {
       open() {},
       close() {},
       read(_stream, buffer, offset, length) {
-        const r = bridge.resp;
+        const r = ch.resp;
         if (!r) return 0;
-        const n = MathMin(length, r.length - bridge.pos);
-        new U8(buffer.buffer, buffer.byteOffset + offset, n).set(r.subarray(bridge.pos, bridge.pos + n));
-        bridge.pos += n;
-        if (bridge.pos >= r.length) {
-          bridge.resp = null;
-          bridge.pos = 0;
+        const n = MathMin(length, r.length - ch.pos);
+        new U8(buffer.buffer, buffer.byteOffset + offset, n).set(r.subarray(ch.pos, ch.pos + n));
+        ch.pos += n;
+        if (ch.pos >= r.length) {
+          ch.resp = null;
+          ch.pos = 0;
         }
         return n;
       },
       write(_stream, buffer, offset, length) {
-        const chunk = new U8(buffer.buffer, buffer.byteOffset + offset, length).slice();
-        bridge.chunks.push(chunk);
-        bridge.got += length;
-        if (bridge.need < 0 && bridge.got >= 8) {
-          const all = concat(bridge.chunks, bridge.got);
-          const dv = new DataView(all.buffer);
-          bridge.need = dv.getUint32(0, true) + dv.getUint32(4, true) * 4294967296 + 8;
-          bridge.chunks = [all];
+        if (ch.got + length > ch.limit) {
+          resetChannel(ch);
+          return length;
         }
-        if (bridge.need >= 0 && bridge.got >= bridge.need) {
-          const all = concat(bridge.chunks, bridge.got);
-          resetBridge();
-          bridge.resp = serve(all.subarray(8));
-          bridge.pos = 0;
+        const chunk = new U8(buffer.buffer, buffer.byteOffset + offset, length).slice();
+        ch.chunks.push(chunk);
+        ch.got += length;
+        if (ch.need < 0 && ch.got >= 8) {
+          const all = concat(ch.chunks, ch.got);
+          const dv = new DataView(all.buffer);
+          ch.need = dv.getUint32(0, true) + dv.getUint32(4, true) * 4294967296 + 8;
+          ch.chunks = [all];
+        }
+        if (ch.need >= 0 && ch.got >= ch.need) {
+          const all = concat(ch.chunks, ch.got);
+          resetChannel(ch);
+          ch.resp = handle(all.subarray(8));
+          ch.pos = 0;
         }
         return length;
       },
@@ -262,12 +330,20 @@ function createPythonRuntime(g, files, config, guard) {
     return all;
   }
 
+  function resetChannel(ch) {
+    ch.chunks = [];
+    ch.need = -1;
+    ch.got = 0;
+    ch.resp = null;
+    ch.pos = 0;
+  }
+
   function resetBridge() {
-    bridge.chunks = [];
-    bridge.need = -1;
-    bridge.got = 0;
-    bridge.resp = null;
-    bridge.pos = 0;
+    resetChannel(bridge.t);
+    resetChannel(bridge.p);
+    bridge.depth = 0;
+    bridge.cbDepth = 0;
+    bridge.tCorrupt = false;
   }
 
   function describeThrown(e) {
@@ -282,7 +358,7 @@ function createPythonRuntime(g, files, config, guard) {
 
   // ---- boot ----------------------------------------------------------------------------------
 
-  async function bootOne(I, withBridge) {
+  async function bootOne(I, ch, handle) {
     I.guard = newGuard();
     guard.next = I.guard;
     const py = await g.loadPyodide({
@@ -300,7 +376,7 @@ function createPythonRuntime(g, files, config, guard) {
     py.setStderr({ write: capture });
     // Programs read an empty stdin (EOF), as under a test runner with no input.
     py.setStdin({ stdin: () => null });
-    if (withBridge) installBridge(I);
+    installBridge(I, ch, handle);
     watchFs(I.M.FS, I.guard);
     py.runPython(files['/anchor/harness.py']);
     const ids = py
@@ -318,7 +394,7 @@ function createPythonRuntime(g, files, config, guard) {
       .toJs();
     freezeTypes(I, py.runPython('_anchor_mutable_types').toJs());
     py.runPython('del _anchor_mutable_types');
-    const names = ['stage', 'run', 'compile', 'progStage', 'progRun', 'serve', 'testsStage', 'testsRun'];
+    const names = ['stage', 'run', 'compile', 'progStage', 'progRun', 'serve', 'testsStage', 'testsRun', 'testsServe'];
     I.fns = {};
     for (let i = 0; i < names.length; i++) {
       I.fns[names[i]] = ids[i];
@@ -334,9 +410,9 @@ function createPythonRuntime(g, files, config, guard) {
     const mark = (what) => {
       if (config.debug) guard.logs.push('boot ' + what + ' ' + (Date.now() - t0) + ' ms');
     };
-    await bootOne(P, false);
+    await bootOne(P, bridge.p, serveTests);
     mark('program interpreter');
-    await bootOne(T, true);
+    await bootOne(T, bridge.t, serve);
     mark('tests interpreter');
     // Warm-up programs so lazily created state (caches, interned strings) is in the images.
     const warm = [
@@ -390,6 +466,7 @@ function createPythonRuntime(g, files, config, guard) {
 
   /** Restore linear memory to the pristine image; zero what the program allocated beyond it. */
   function restore(I) {
+    I.entered = false;
     const h = heap(I);
     const top = MathMin(sbrkTop(I) >>> 0, h.length);
     if (top > I.imageTop) h.fill(0, I.imageTop, top);
@@ -459,6 +536,7 @@ function createPythonRuntime(g, files, config, guard) {
 
   /** Strict mode with separate tests: the program in P, the prompt and tests in T. */
   function runTwo(code, tests, prompt, nonce, seed, watch) {
+    T.entered = true;
     const compiled = compiledTests(T, tests, prompt, 'strict');
     setWatching(watch);
     try {
@@ -531,7 +609,9 @@ function createPythonRuntime(g, files, config, guard) {
       grown = P.M.HEAPU8.buffer.byteLength > config.recycleHeapBytes || T.M.HEAPU8.buffer.byteLength > config.recycleHeapBytes;
       if (!thrown && !fatal) {
         restore(P);
-        restore(T);
+        // T ran nothing in a one-interpreter run (parity, or no separate tests): its memory is
+        // the image still, and a 30 MB copy is a third of such a run's cost.
+        if (T.entered) restore(T);
       } else if (!recycle) setWatching(false);
     } catch (_e) {
       recycle = true;

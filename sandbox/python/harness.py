@@ -451,6 +451,26 @@ def _anchor_setup():
         fresh.append(parts)
         return text
 
+    def _use_tests(tests, prompt, tag, strict, compiled, just_compiled):
+        # This run's tests (stage and tests_stage): the parts compile_tests just made, else the
+        # cached text the JS side passed back, else compiled now; kept in st.
+        if just_compiled is not None:
+            parts = just_compiled
+        elif compiled is not None:
+            parts = _marshal_loads(_str_encode(compiled, 'latin-1'))
+        else:
+            parts = _tests_parts(tests, prompt, tag, strict)
+        st['tests'], n, lines, st['tests_names'], st['prompt'] = parts
+        st['n_asserts'] = n
+        st['assert_lines'] = lines
+
+    def _compile_failed(e):
+        # Raised by the compiler before any program code ran: its own str() is safe here and
+        # carries the file and line.
+        if _isinstance(e, _MemoryError):
+            return _out('memory', 'MemoryError while compiling')
+        return _out('syntax', _cap(_class_name(_type(e)) + ': ' + _str(e)))
+
     # ---- one program --------------------------------------------------------------------------
 
     def _recorder(passed, failed):
@@ -489,23 +509,13 @@ def _anchor_setup():
                 st['code'] = _compile(tree, 'program.py', 'exec', dont_inherit=True)
                 st['tests'] = None
                 st['prompt'] = (None, (), None)
+                st['n_asserts'] = n
+                st['assert_lines'] = lines
             else:
                 st['code'] = _compile(code, 'program.py', 'exec', dont_inherit=True)
-                if just_compiled is not None:
-                    parts = just_compiled
-                elif compiled is not None:
-                    parts = _marshal_loads(_str_encode(compiled, 'latin-1'))
-                else:
-                    parts = _tests_parts(tests, prompt, tag, st['strict'])
-                st['tests'], n, lines, st['tests_names'], st['prompt'] = parts
-            st['n_asserts'] = n
-            st['assert_lines'] = lines
-        except _MemoryError:
-            return _out('memory', 'MemoryError while compiling')
+                _use_tests(tests, prompt, tag, st['strict'], compiled, just_compiled)
         except _BaseException as e:
-            # Raised by the compiler before any program code ran: its own str() is safe here and
-            # carries the file and line.
-            return _out('syntax', _cap(_class_name(_type(e)) + ': ' + _str(e)))
+            return _compile_failed(e)
         main = _ModuleType('__main__')
         g = main.__dict__
         g['__builtins__'] = _builtins_module()
@@ -618,6 +628,9 @@ def _anchor_setup():
     import enum as _enum_mod
     _os_read = _os_mod.read
     _os_write = _os_mod.write
+    _os_open = _os_mod.open
+    _os_close = _os_mod.close
+    _O_RDWR = _os_mod.O_RDWR
     _int_from_bytes = int.from_bytes
     _int_to_bytes = int.to_bytes
     _bytes_join = b''.join
@@ -670,6 +683,11 @@ def _anchor_setup():
     _dd_factory = _collections.defaultdict.__dict__['default_factory'].__get__
     _Enum = _enum_mod.Enum
     _bytearray = bytearray
+    import array as _array_mod
+    _array = _array_mod.array
+    _array_typecode = _array.__dict__['typecode'].__get__
+    _array_tolist = _array.tolist
+    _array_typecodes = _frozenset(_array_mod.typecodes)
     _range = range
     _range_attrs = (range.__dict__['start'].__get__, range.__dict__['stop'].__get__, range.__dict__['step'].__get__)
     _slot_getter_type = _type(_Fraction.__dict__['_numerator'])
@@ -686,7 +704,8 @@ def _anchor_setup():
                      (_list, 'list'), (_tuple, 'tuple'), (_dict, 'dict'), (_set, 'set'), (_frozenset, 'frozenset'),
                      (_bytearray, 'bytearray'), (_Fraction, 'Fraction'), (_Decimal, 'Decimal'), (_dtime, 'datetime'),
                      (_date, 'date'), (_time, 'time'), (_tdelta, 'timedelta'), (_deque, 'deque'), (_Counter, 'Counter'),
-                     (_OrderedDict, 'OrderedDict'), (_defaultdict, 'defaultdict'), (_range, 'range')):
+                     (_OrderedDict, 'OrderedDict'), (_defaultdict, 'defaultdict'), (_range, 'range'),
+                     (_array, 'array')):
         VALUE_BASES[_ident(_t)] = _tag
     builtin_excs = {}
     for _k, _v in pristine.items():
@@ -835,6 +854,16 @@ def _anchor_setup():
                     if _all_scalars(items):
                         return ('S' if tag == 'set' else 'F', items)
                     return ('s' if tag == 'set' else 'f', [enc(v, d1) for v in items])
+                if tag == 'array':
+                    # typecode and items, read through array's own descriptor and method (never a
+                    # subclass's); a float array holding NaN is refused, as a NaN answer would be
+                    # read back as a plain float that a weak tolerance check lets through.
+                    self.reg(x)
+                    code = _str_copy(_array_typecode(x))
+                    items = _array_tolist(x)
+                    if (code == 'f' or code == 'd') and _has_nan(items):
+                        return ('bad', 'array holding NaN')
+                    return ('ar', code, items)
                 if tag == 'bytearray':
                     self.reg(x)
                     return ('ba', _bytes(x))
@@ -1042,6 +1071,13 @@ def _anchor_setup():
                 return _frozenset([dec(v) for v in e[1]])
             if tag == 'r':
                 return memo[e[1]]
+            if tag == 'ar':
+                code = e[1]
+                if _type(code) is not _str or code not in _array_typecodes or _type(e[2]) is not _list:
+                    raise _TypeError('malformed array')
+                out = _array(code, e[2])
+                memo.append(out)
+                return out
             if tag == 'ba':
                 out = _bytearray(e[1])
                 memo.append(out)
@@ -1097,7 +1133,7 @@ def _anchor_setup():
                 return self.side.enum_member(e[1], _str(e[2]), value)
             if tag == 'x':
                 return self.side.make_exc(e[1], _tuple([dec(v) for v in e[2]]))
-            if tag == 'fn' or tag == 'c':
+            if tag == 'fn' or tag == 'c' or tag == 'cb':
                 return self.side.from_handle(e)
             if tag == 'bad':
                 return self.side.bad(_str(e[1]), self.lazy > 0)
@@ -1119,6 +1155,10 @@ def _anchor_setup():
             self.index = {}
             self.infos = {}
             self.standins = {}
+            # The tests' callbacks the program was given: index in the tests' table -> stand-in,
+            # and stand-in identity -> index (the stand-ins are kept alive here).
+            self.cbs = {}
+            self.cb_ids = {}
 
         def register(self, x):
             i = self.index.get(_ident(x))
@@ -1166,6 +1206,10 @@ def _anchor_setup():
         def handle(self, x, is_class):
             if is_class:
                 return ('c', self.class_ref(x))
+            cb = self.cb_ids.get(_ident(x))
+            if cb is not None:
+                # A callback of the tests going back: the tests get their own object again.
+                return ('cb', cb, _callable_name(x))
             return ('fn', self.register(x), _callable_name(x))
 
         # decoding what the tests send
@@ -1222,10 +1266,19 @@ def _anchor_setup():
         def from_handle(self, e):
             if e[0] == 'fn':
                 return self.tab[e[1]]
+            if e[0] == 'cb':
+                return self.callback(_int(e[1]), e[2])
             return self.record_class(e[1])
 
+        def callback(self, idx, name):
+            fn = self.cbs.get(idx)
+            if fn is None:
+                fn = self.cbs[idx] = _callback_standin(idx, _str(name))
+                self.cb_ids[_ident(fn)] = idx
+            return fn
+
         def bad(self, name, lazy):
-            raise _TypeError('sandbox: a value of type ' + name + ' the program returned cannot be passed back to it')
+            raise _TypeError('sandbox: a value of type ' + name + ' cannot cross between the program and the tests')
 
         def nan(self, v):
             return v
@@ -1291,6 +1344,61 @@ def _anchor_setup():
             pass
         return (name, kind, meths, statics, props, excbase)
 
+    MAX_NESTING = 100
+    MAX_CALLBACKS = 100000
+
+    class _CallbackStop(_BaseException):
+        # The tests cannot answer a callback (they stopped, or the request was refused): the
+        # run's verdict is already decided on the tests' side; this only unwinds the program.
+        pass
+
+    def _p_exc(ref, eargs):
+        # An exception the tests' callback raised, as the program sees it: a builtin exception
+        # class by name (the program's own builtins), otherwise RuntimeError; arguments as data.
+        side = st['side']
+        try:
+            args = _tuple(_Dec(side).dec(a) for a in eargs)
+        except _BaseException:
+            args = ()
+        return _new_exc(pristine.get(ref) if _type(ref) is _str else None, args)
+
+    def _new_exc(cls, args):
+        # An instance of cls when it is an Exception class that takes these arguments, else a
+        # RuntimeError (a BaseException would stop the receiving side).
+        if not (_isinstance(cls, _type) and _issubclass(cls, _Exception)):
+            cls = _RuntimeError
+        try:
+            return cls(*args)
+        except _BaseException:
+            return _RuntimeError(*args)
+
+    def _callback_standin(idx, name):
+        # What the program holds for a function the tests passed it: calling it forwards the
+        # call to the tests' interpreter (P's /dev/anchor), arguments and answer as plain data.
+        # Nothing of the tests' interpreter is behind it: only the index of the tests' callable.
+        def callback(*args, **kwargs):
+            side = st['side']
+            depth = st.get('cb_depth', 0)
+            if depth >= MAX_NESTING:
+                raise _RecursionError('sandbox: calls between the program and the tests nested too deeply')
+            eargs, ekw, want = _encode_args(side, args, kwargs)
+            st['cb_depth'] = depth + 1
+            try:
+                resp = _exchange(None, ('cb', idx, eargs, ekw, want))
+            finally:
+                st['cb_depth'] = depth
+            if resp is None or resp[0] == 'stop':
+                raise _CallbackStop('sandbox: the tests did not answer the callback')
+            if resp[0] == 'raise':
+                raise _p_exc(resp[1], resp[2])
+            if resp[0] != 'ok' or _len(resp) != 3:
+                raise _CallbackStop('sandbox: the tests did not answer the callback')
+            r = _Dec(side).dec(resp[1])
+            _after(args, kwargs, None, resp[2], _Dec(side).dec)
+            return r
+        callback.__name__ = callback.__qualname__ = name if _str_isidentifier(name) else 'callback'
+        return callback
+
     def prog_stage(code, seed):
         # Compile the program for P; a syntax error is reported before anything runs.
         st.clear()
@@ -1326,7 +1434,7 @@ def _anchor_setup():
             _flush()
         return b'ok'
 
-    MUTABLE_TAGS = frozenset(('l', 'L', 'd', 'C', 'od', 'dd', 'ba', 'dq', 'o'))
+    MUTABLE_TAGS = frozenset(('l', 'L', 'd', 'C', 'od', 'dd', 'ba', 'ar', 'dq', 'o'))
 
     def _serve(msg):
         side = st['side']
@@ -1454,28 +1562,57 @@ def _anchor_setup():
             st['violation'] = msg
         raise _Violation(msg)
 
+    def _exchange(fd, req):
+        # One request over /dev/anchor and its answer (marshal, never code objects); None when
+        # the answer is unreadable. fd None: the device is opened for this request only (P's
+        # side, where the program could close or reuse a long-lived descriptor).
+        own = fd is None
+        if own:
+            try:
+                fd = _os_open('/dev/anchor', _O_RDWR)
+            except _Exception:
+                return None
+        try:
+            data = _marshal_dumps(req)
+            _os_write(fd, _int_to_bytes(_len(data), 8, 'little') + data)
+            n = _int_from_bytes(_os_read(fd, 8), 'little')
+            parts = []
+            got = 0
+            while got < n:
+                chunk = _os_read(fd, n - got)
+                if not chunk:
+                    break
+                parts.append(chunk)
+                got += _len(chunk)
+        finally:
+            if own:
+                try:
+                    _os_close(fd)
+                except _Exception:
+                    pass
+        try:
+            resp = _marshal_loads(_bytes_join(parts), allow_code=False)
+        except _Exception:
+            return None
+        if _type(resp) is not _tuple or not resp:
+            return None
+        return resp
+
     def _request(req):
         fd = bridge[0]
         if fd is None:
             st['fault'] = 'the tests have no way to reach the program'
             raise _HarnessStop()
-        data = _marshal_dumps(req)
-        _os_write(fd, _int_to_bytes(_len(data), 8, 'little') + data)
-        n = _int_from_bytes(_os_read(fd, 8), 'little')
-        parts = []
-        got = 0
-        while got < n:
-            chunk = _os_read(fd, n - got)
-            if not chunk:
-                break
-            parts.append(chunk)
-            got += _len(chunk)
+        calls = st.get('calls', 0)
+        if calls >= MAX_NESTING:
+            raise _RecursionError('sandbox: calls between the tests and the program nested too deeply')
+        # While a call is out, the program may call the tests' callbacks (tests_serve).
+        st['calls'] = calls + 1
         try:
-            resp = _marshal_loads(_bytes_join(parts), allow_code=False)
-        except _BaseException:
-            st['fault'] = 'the program interpreter sent no readable answer'
-            raise _HarnessStop()
-        if _type(resp) is not _tuple or not resp:
+            resp = _exchange(fd, req)
+        finally:
+            st['calls'] = calls
+        if resp is None:
             st['fault'] = 'the program interpreter sent no readable answer'
             raise _HarnessStop()
         kind = resp[0]
@@ -1505,21 +1642,10 @@ def _anchor_setup():
         except _BaseException:
             args = ()
         args = _tuple(a if _ident(_type(a)) in SCALAR_IDS else '<' + _class_name(_type(a)) + '>' for a in args)
-        if _type(ref) is _str:
-            cls = pristine.get(ref)
-            if not (_isinstance(cls, _type) and _issubclass(cls, _BaseException)) or not _issubclass(cls, _Exception):
-                cls = _RuntimeError
-        else:
-            cls = _tside.record_class(ref)
-            if not (_isinstance(cls, _type) and _issubclass(cls, _Exception)):
-                cls = _RuntimeError
-        try:
-            return cls(*args)
-        except _BaseException:
-            return _RuntimeError(*args)
+        return _new_exc(pristine.get(ref) if _type(ref) is _str else _tside.record_class(ref), args)
 
-    def _encode_args(args, kw):
-        enc = _Enc(_tside)
+    def _encode_args(side, args, kw):
+        enc = _Enc(side)
         want = False
         eargs = []
         for a in args:
@@ -1557,7 +1683,8 @@ def _anchor_setup():
         elif _isinstance(orig, _set) and _isinstance(new, _set):
             _set.clear(orig)
             _set.update(orig, new)
-        elif t is _bytearray and _type(new) is _bytearray:
+        elif (t is _bytearray and _type(new) is _bytearray
+              or t is _array and _type(new) is _array and orig.typecode == new.typecode):
             orig[:] = new
         elif t is _deque and _type(new) is _deque:
             orig.clear()
@@ -1572,10 +1699,14 @@ def _anchor_setup():
             except _BaseException:
                 pass
 
-    def _after(args, kw, this, after):
+    def _decode_after(e):
+        return _decode_answer(e, 'arguments after the call')
+
+    def _after(args, kw, this, after, decode):
+        # The caller's mutable arguments brought in line with the callee's copies after a call.
         if after is None:
             return
-        a2 = _decode_answer(after, 'arguments after the call')
+        a2 = decode(after)
         if _type(a2) is not _tuple or _len(a2) != 3:
             return
         new_args, new_kw, new_this = a2
@@ -1588,10 +1719,10 @@ def _anchor_setup():
             _merge(this, new_this)
 
     def _call_handle(hid, args, kw):
-        eargs, ekw, want = _encode_args(args, kw)
+        eargs, ekw, want = _encode_args(_tside, args, kw)
         resp = _request(('call', hid, eargs, ekw, want))
         r = _decode_answer(resp[1], 'answer')
-        _after(args, kw, None, resp[2])
+        _after(args, kw, None, resp[2], _decode_after)
         return r
 
     def _forwarder(hid, name):
@@ -1651,20 +1782,20 @@ def _anchor_setup():
         def method(self, *args, **kwargs):
             enc = _Enc(_tside)
             eself = enc.enc(self)
-            eargs, ekw, want = _encode_args(args, kwargs)
+            eargs, ekw, want = _encode_args(_tside, args, kwargs)
             resp = _request(('meth', cid, eself, name, eargs, ekw, True))
             r = _decode_answer(resp[1], 'answer')
-            _after(args, kwargs, self, resp[2])
+            _after(args, kwargs, self, resp[2], _decode_after)
             return r
         method.__name__ = method.__qualname__ = name
         return method
 
     def _static(cid, name):
         def method(*args, **kwargs):
-            eargs, ekw, want = _encode_args(args, kwargs)
+            eargs, ekw, want = _encode_args(_tside, args, kwargs)
             resp = _request(('meth', cid, None, name, eargs, ekw, want))
             r = _decode_answer(resp[1], 'answer')
-            _after(args, kwargs, None, resp[2])
+            _after(args, kwargs, None, resp[2], _decode_after)
             return r
         method.__name__ = method.__qualname__ = name
         return staticmethod(method)
@@ -1729,18 +1860,34 @@ def _anchor_setup():
             return n if n is not None else self.class_ref(t)
 
         def is_record_class(self, t):
-            return _isinstance(t, _RecordMeta) or _ident(t) not in value_or_std
+            # Instances of the program's classes cross as records; a callable instance of a
+            # class of the tests crosses as a callback.
+            return _isinstance(t, _RecordMeta)
 
         def handle(self, x, is_class):
             if is_class:
                 if _isinstance(x, _RecordMeta):
                     return ('c', x.__dict__['_anchor_cid'])
-                return ('bad', 'class')
-            if _type(x) is _FunctionType:
+                name = _class_name(x)
+                if st['prompt_classes'].get(name) is x:
+                    # A class of the prompt: the program has its own of that name.
+                    return ('c', ('name', name))
+            elif _type(x) is _FunctionType:
                 hid = x.__dict__.get('_anchor_hid')
                 if _type(hid) is _int:
                     return ('fn', hid, x.__name__)
-            raise _TypeError('sandbox: a value of type ' + _class_name(_type(x)) + ' cannot be passed to the program (only data crosses)')
+            # Anything else callable the tests pass (a function, lambda, bound method, partial,
+            # a class of the tests): a callback. The program gets only its index in this run's
+            # table; calling it runs the callable here on plain data (tests_serve).
+            cbs = st['cbs']
+            idx = st['cb_index'].get(_ident(x))
+            if idx is None:
+                if _len(cbs) >= MAX_CALLBACKS:
+                    raise _TypeError('sandbox: more than ' + _str(MAX_CALLBACKS) + ' callbacks passed to the program')
+                idx = _len(cbs)
+                cbs.append(x)
+                st['cb_index'][_ident(x)] = idx
+            return ('cb', idx, _callable_name(x))
 
         # decoding what the program sends
         def record_class(self, ref):
@@ -1824,6 +1971,12 @@ def _anchor_setup():
         def from_handle(self, e):
             if e[0] == 'fn':
                 return _forwarder(e[1], e[2])
+            if e[0] == 'cb':
+                # One of this run's callbacks coming back: the tests' own object.
+                idx = e[1]
+                if _type(idx) is not _int or not 0 <= idx < _len(st['cbs']):
+                    raise _TypeError('malformed callback')
+                return st['cbs'][idx]
             return self.record_class(e[1])
 
         def nan(self, v):
@@ -1848,22 +2001,14 @@ def _anchor_setup():
         st['classes'] = {}
         st['namedtuples'] = {}
         st['prompt_classes'] = {}
+        st['cbs'] = []
+        st['cb_index'] = {}
         st['seed'] = _int(seed)
         st['names'] = _names(tag)
         try:
-            if just_compiled is not None:
-                parts = just_compiled
-            elif compiled is not None:
-                parts = _marshal_loads(_str_encode(compiled, 'latin-1'))
-            else:
-                parts = _tests_parts(tests, prompt, tag, True)
-            st['tests'], n, lines, st['tests_names'], st['prompt'] = parts
-            st['n_asserts'] = n
-            st['assert_lines'] = lines
-        except _MemoryError:
-            return _out('memory', 'MemoryError while compiling')
+            _use_tests(tests, prompt, tag, True, compiled, just_compiled)
         except _BaseException as e:
-            return _out('syntax', _cap(_class_name(_type(e)) + ': ' + _str(e)))
+            return _compile_failed(e)
         return None
 
     def _bind_program_names(tg):
@@ -1974,7 +2119,59 @@ def _anchor_setup():
             return _out('fail', 'the assertion at line ' + _str(st['assert_lines'][_min(failed)]) + ' failed (the tests caught its AssertionError)')
         return _out('completed', '')
 
-    roles = (prog_stage, prog_run, prog_serve, tests_stage, tests_run)
+    def _tests_serve(msg):
+        # A call of one of the tests' callbacks, made by the program during a call of the tests.
+        # The request is hostile: only a well-formed call of a callback of this run, while a
+        # call of the tests is out, is served; arguments are rebuilt by value as answers are.
+        if st.get('calls', 0) <= 0 or 'cbs' not in st:
+            st['fault'] = 'the program called into the tests while no call of the tests was out'
+            return ('stop',)
+        if (_type(msg) is not _tuple or _len(msg) != 5 or msg[0] != 'cb' or _type(msg[1]) is not _int
+                or not 0 <= msg[1] < _len(st['cbs']) or _type(msg[2]) is not _list or _type(msg[3]) is not _list):
+            st['fault'] = 'the program sent a malformed callback request'
+            return ('stop',)
+        fn = st['cbs'][msg[1]]
+        args = [_decode_answer(a, 'argument of a callback') for a in msg[2]]
+        kw = {}
+        for pair in msg[3]:
+            if _type(pair) is not _tuple or _len(pair) != 2 or _type(pair[0]) is not _str:
+                st['fault'] = 'the program sent a malformed callback request'
+                return ('stop',)
+            kw[pair[0]] = _decode_answer(pair[1], 'argument of a callback')
+        try:
+            r = fn(*args, **kw)
+        except (_HarnessStop, _Violation):
+            return ('stop',)
+        except _Exception as e:
+            return _raised(_tside, e)
+        except _BaseException as e:
+            st['fault'] = 'the tests raised ' + _class_name(_type(e)) + ' in a callback'
+            return ('stop',)
+        try:
+            result = _Enc(_tside).enc(r)
+            after = _Enc(_tside).enc(([a for a in args], [[k, v] for k, v in kw.items()], None)) if msg[4] is True else None
+        except _Exception as e:
+            return _raised(_tside, e)
+        return ('ok', result, after)
+
+    def tests_serve(req):
+        # T's entry point for P's /dev/anchor (harness.js): always bytes, never an exception.
+        try:
+            out = _tests_serve(_marshal_loads(req, allow_code=False))
+        except (_HarnessStop, _Violation):
+            out = ('stop',)
+        except _MemoryError:
+            out = ('raise', 'MemoryError', [])
+        except _BaseException as e:
+            if 'fault' not in st:
+                st['fault'] = 'the program sent a callback request the tests could not read (' + _describe(e) + ')'
+            out = ('stop',)
+        try:
+            return _marshal_dumps(out)
+        except _BaseException:
+            return _marshal_dumps(('stop',))
+
+    roles = (prog_stage, prog_run, prog_serve, tests_stage, tests_run, tests_serve)
 
     return (stage, run, compile_tests) + roles
 

@@ -55,7 +55,15 @@ export const sandboxConfigSchema = z
         '`queue` backend: fail when workers are connected but no program on a queue with pending batches finished for this long, ms (a stuck worker). 0 (default) = 10 × the longest pending program timeout + 30 s.',
       ),
     workers: z.number().int().min(1).max(256).default(2).describe('Worker processes, each hosting one isolate.'),
-    timeout_ms: z.number().int().min(10).max(600_000).default(2000).describe('Wall-clock limit per program, milliseconds.'),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(10)
+      .max(600_000)
+      .default(2000)
+      .describe(
+        "Time limit per program, milliseconds. JavaScript: CPU time (the sandbox worker thread's, charged from the program's first statement), so a verdict does not depend on the machine's load; a wall-clock backstop of 20 × this + 5 s only guards the host (past it the result is `timeout` with code `host_overloaded`, not a verdict). Python: wall time.",
+      ),
     memory_mb: z
       .number()
       .int()

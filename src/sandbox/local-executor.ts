@@ -7,8 +7,16 @@
  * program is ever lost and `run` never rejects because of a program.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import PQueue from 'p-queue';
-import type { FromWorker, ToWorker, WireProgram, WireResult, WorkerOptions } from './protocol.ts';
+import {
+  type FromWorker,
+  type ToWorker,
+  type WireProgram,
+  type WireResult,
+  type WorkerOptions,
+  wallBackstopMs,
+} from './protocol.ts';
 import type { ExecResult, ExecStatus, Executor, ExecutorOptions, ProgramSpec } from './types.ts';
 import { moduleEntry, type ModuleEntry } from '../util/fork.ts';
 
@@ -20,7 +28,7 @@ export interface LocalExecutorOptions extends ExecutorOptions {
   maxBatch?: number;
   /** Replace a worker's isolate after this many programs (default 2000). */
   recycleAfter?: number;
-  /** Extra time the parent grants a program beyond its timeout before killing the worker (default 2000 ms). */
+  /** Extra time the parent grants a program beyond its wall-clock backstop before killing the worker (default 2000 ms). */
   killGraceMs?: number;
 }
 
@@ -36,6 +44,26 @@ const DEFAULTS: Required<LocalExecutorOptions> = {
   recycleAfter: 2000,
   killGraceMs: 2000,
 };
+
+/** CPU time a silent worker may burn, as a multiple of the longest program budget (plus the grace), before it counts as hung. */
+const HUNG_CPU_FACTOR = 3;
+/** Clock ticks per second of /proc/<pid>/stat (Linux's USER_HZ). */
+const USER_HZ = 100;
+
+/** A process's CPU time (user + system), ms, from /proc/<pid>/stat; undefined where it cannot be read. */
+function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // Fields after the command name (which may hold spaces, inside parentheses): utime is the 14th
+    // field of the line, stime the 15th.
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(rest[11]) + Number(rest[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / USER_HZ : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Attempts after which a program that keeps crashing its worker is reported instead of retried. */
 const MAX_CRASHES = 2;
@@ -80,6 +108,8 @@ class WorkerSlot {
         running?: number;
         runningSince: number;
         lastHeard: number;
+        /** The worker process's CPU time when it last reported (ms; undefined without /proc). */
+        heardCpu: number | undefined;
         maxTimeout: number;
         killedForHang?: number;
       }
@@ -182,6 +212,7 @@ class WorkerSlot {
         },
         runningSince: now,
         lastHeard: now,
+        heardCpu: processCpuMs(this.child?.pid),
         maxTimeout: Math.max(...programs.map((p) => p.timeoutMs)),
       };
       this.busy();
@@ -196,6 +227,7 @@ class WorkerSlot {
     const cur = this.current;
     if (!cur || cur.batch !== m.batch) return;
     cur.lastHeard = performance.now();
+    cur.heardCpu = processCpuMs(this.child?.pid);
     for (const r of m.items) cur.onItem(r);
     if (m.running !== undefined) {
       if (cur.running !== m.running) cur.running = m.running;
@@ -216,9 +248,16 @@ class WorkerSlot {
   check(now: number): void {
     const cur = this.current;
     if (!cur || !this.child || cur.killedForHang !== undefined) return;
-    const limit = cur.maxTimeout + this.opts.killGraceMs;
+    // A program's limit is CPU time; on a loaded machine it may take up to the wall-clock backstop.
+    const limit = wallBackstopMs(cur.maxTimeout) + this.opts.killGraceMs;
     const programAge = cur.running !== undefined ? now - cur.runningSince : 0;
-    if (programAge > limit || now - cur.lastHeard > limit) {
+    // A worker that burns CPU without reporting is hung (isolated-vm stuck outside its timer, e.g.
+    // in a hostile thrown Proxy's trap) long before the backstop: one program's attempts use at
+    // most about 2.7 × its budget (worker.ts), so past 3 × the budget + the grace it is killed,
+    // however loaded the machine.
+    const cpu = cur.heardCpu === undefined ? undefined : processCpuMs(this.child.pid);
+    const burnt = cpu === undefined ? 0 : cpu - cur.heardCpu!;
+    if (programAge > limit || now - cur.lastHeard > limit || burnt > HUNG_CPU_FACTOR * cur.maxTimeout + this.opts.killGraceMs) {
       cur.killedForHang = cur.running ?? [...cur.pending.keys()][0] ?? -1;
       this.child.kill('SIGKILL');
     }

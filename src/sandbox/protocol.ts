@@ -22,12 +22,29 @@ export interface WorkerOptions {
   seed: number;
 }
 
+/** How many times its CPU budget a program may take in wall time before the host gives up on it. */
+const BACKSTOP_FACTOR = 20;
+/** Wall time added to every backstop, ms (isolate replacement and re-runs under load). */
+const BACKSTOP_EXTRA_MS = 5000;
+
+/**
+ * The wall-clock backstop of a program whose CPU budget is `budgetMs`: an infrastructure guard,
+ * not a verdict. A JavaScript program's time limit is isolate CPU time (src/sandbox/worker.ts); on
+ * a loaded machine it may take many times that in wall time to use its budget, and only past this
+ * backstop does the host give up (status `timeout` with code `host_overloaded`). The parent's
+ * watchdog kills a silent worker only after it (plus a grace period).
+ */
+export function wallBackstopMs(budgetMs: number): number {
+  return BACKSTOP_FACTOR * budgetMs + BACKSTOP_EXTRA_MS;
+}
+
 /** One program as sent to a worker. `i` is the parent's job index. */
 export interface WireProgram {
   i: number;
   code: string;
   tests?: string;
   prompt?: string;
+  /** Time budget, ms: isolate CPU time for JavaScript, wall time for Python. */
   timeoutMs: number;
 }
 

@@ -204,36 +204,84 @@ function promptCopy(
 /**
  * The tests with their promises made observable (sandbox/harness.js tracks them): every async
  * function or arrow of the tests is wrapped so each call's promise is tracked, and the operand of
- * every `await` is marked handled. Async methods (object and class members) are not wrapped.
+ * every `await` is marked handled. An async method (object or class member, static, private,
+ * computed key) becomes a plain method whose body is an async arrow called at once and tracked:
+ * `async m(a) { B }` → `m(...args) { return track((async (a) => { B })(...args)); }` — the arrow
+ * keeps the method's `this`, `super`, `arguments` and `new.target`, and evaluates the parameters
+ * inside the async function, so a throwing default still rejects. Async generators are not
+ * wrapped (their `next()` promises are the engine's own).
  */
 function instrumentAsync(src: string, ast: AnyNode): string {
-  const edits: Array<[number, string]> = [];
+  // [position, text to insert, characters to delete there]
+  const edits: Array<[number, string, number]> = [];
+  const insert = (pos: number, text: string) => edits.push([pos, text, 0]);
   const visit = (n: AnyNode, parent: AnyNode | undefined, block: AnyNode | undefined): void => {
     const method =
       parent?.type === 'MethodDefinition' || (parent?.type === 'Property' && (parent.method || parent.kind !== 'init'));
     if ((n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression') && n.async && !n.generator && !method) {
-      edits.push([n.start, '__anchorHooks.async('], [n.end, ')']);
+      insert(n.start, '__anchorHooks.async(');
+      insert(n.end, ')');
+    } else if (n.type === 'FunctionExpression' && n.async && !n.generator && method) {
+      asyncMethod(src, parent!, n, edits);
     } else if (n.type === 'FunctionDeclaration' && n.async && !n.generator && block) {
       const name = (n.id as AnyNode).name as string;
-      edits.push([block.type === 'Program' ? block.start : block.start + 1, `${name} = __anchorHooks.async(${name});`]);
+      insert(afterDirectives(block), `${name} = __anchorHooks.async(${name});`);
     } else if (n.type === 'AwaitExpression') {
       const arg = n.argument as AnyNode;
-      edits.push([arg.start, '__anchorHooks.seen('], [arg.end, ')']);
+      insert(arg.start, '__anchorHooks.seen(');
+      insert(arg.end, ')');
     }
     const inner = n.type === 'Program' || n.type === 'BlockStatement' ? n : block;
     eachChild(n, (c) => visit(c, n, inner));
   };
   visit(ast, undefined, undefined);
   if (edits.length === 0) return src;
-  // Stable by position; insertions at one position keep their order of discovery.
-  const order = edits.map((e, i) => [e[0], i, e[1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  // Stable by position; edits at one position keep their order of discovery.
+  const order = edits.map((e, i) => [e[0], i, e[1], e[2]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let out = '';
   let at = 0;
-  for (const [pos, , text] of order) {
+  for (const [pos, , text, del] of order) {
     out += src.slice(at, pos) + text;
-    at = pos;
+    at = pos + del;
   }
   return out + src.slice(at);
+}
+
+/** Where statements can be added at the top of a block or script: after its directive prologue ('use strict'). */
+function afterDirectives(block: AnyNode): number {
+  let at = block.type === 'Program' ? block.start : block.start + 1;
+  for (const stmt of block.body as AnyNode[]) {
+    if (stmt.type !== 'ExpressionStatement' || typeof stmt.directive !== 'string') break;
+    at = stmt.end;
+  }
+  return at;
+}
+
+/**
+ * A self-contained script (program and tests in one) with its promises made observable as
+ * {@link instrumentAsync} does for separate tests, or the script unchanged when it has no async
+ * function (nothing to wrap; its promises are still tracked by the realm's `Promise`) or does not
+ * parse (the engine reports that).
+ */
+export function instrumentScript(src: string): string {
+  if (!src.includes('async')) return src;
+  const ast = parseScript(src);
+  return ast ? instrumentAsync(src, ast) : src;
+}
+
+/** The edits that turn async method `fn` (the value of member `member`) into a tracked plain method. */
+function asyncMethod(src: string, member: AnyNode, fn: AnyNode, edits: Array<[number, string, number]>): void {
+  const key = member.key as AnyNode;
+  // The `async` keyword sits between the member's start and its key (`static async [k]()`).
+  const head = src.slice(member.start, member.computed ? src.lastIndexOf('[', key.start) : key.start);
+  const m = /\basync\b(?![\s\S]*\basync\b)/.exec(head);
+  const body = fn.body as AnyNode;
+  const close = src.lastIndexOf(')', body.start);
+  if (!m || close < fn.start) return;
+  edits.push([member.start + m.index, '', 5]);
+  edits.push([fn.start, '(...__anchorArgs) { return __anchorHooks.track((async ', 0]);
+  edits.push([close + 1, ' =>', 0]);
+  edits.push([fn.end, ')(...__anchorArgs)); }', 0]);
 }
 
 /** Build (or fetch from the cache) the plan for one problem's tests. */

@@ -32,16 +32,19 @@ export interface ProgramSpec {
    * is executed apart into the tests' namespace).
    */
   prompt?: string;
-  /** Per-program overrides of the executor defaults. */
+  /** Per-program override of the executor's time limit, ms (see {@link ExecutorOptions.timeoutMs}). */
   timeoutMs?: number;
 }
 
 /**
  * Why a program's result is suspect beyond its status (read by the trainer's pre-action gate as
  * a harness-integrity signal): `tests_not_run` — the program finished but fewer than
- * `min_assertions` assertions ran (the completion pre-empted the tests).
+ * `min_assertions` assertions ran (the completion pre-empted the tests); `host_overloaded` — not a
+ * verdict: the machine was so loaded that the program could not use its CPU time budget within
+ * the wall-clock backstop (its status is `timeout`, but the program did not exhaust its budget;
+ * re-run it or leave it out, never read it as a label).
  */
-export type ExecErrorCode = 'tests_not_run';
+export type ExecErrorCode = 'tests_not_run' | 'host_overloaded';
 
 /** Result of one program. Never thrown: every failure mode is a status. */
 export interface ExecResult {
@@ -65,7 +68,11 @@ export interface ExecResult {
 export interface ExecutorOptions {
   /** Worker processes hosting isolates. */
   workers: number;
-  /** Wall-clock limit per program, milliseconds (default 2000). */
+  /**
+   * Time limit per program, milliseconds (default 2000): JavaScript, the isolate's CPU time (so the
+   * verdict does not depend on the machine's load; a wall-clock backstop of many times it guards
+   * the host); Python, wall time.
+   */
   timeoutMs: number;
   /** Isolate heap limit, megabytes (default 64). */
   memoryMb: number;

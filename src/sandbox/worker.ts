@@ -12,12 +12,12 @@
  * which kills it if a program outlives its timeout by the grace period — isolated-vm can hang
  * outside its own timeout, e.g. while copying a hostile thrown Proxy — and re-runs what it lost.
  */
-import { readFileSync } from 'node:fs';
+import { openSync, readFileSync, readSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ivm from 'isolated-vm';
 import type { ExecStatus, VerdictMode } from './types.ts';
-import { planTests, type TestPlan } from './test-plan.ts';
+import { instrumentScript, planTests, type TestPlan } from './test-plan.ts';
 import {
   internalErrorResult,
   sendToParent,
@@ -25,6 +25,7 @@ import {
   type WireProgram,
   type WireResult,
   type WorkerOptions,
+  wallBackstopMs,
 } from './protocol.ts';
 
 const HARNESS_FILES = [
@@ -47,6 +48,14 @@ const MAX_ERROR = 4000;
 const SCRIPT_CACHE_LIMIT = 256;
 /** Tests only: a program containing this string makes the worker kill itself (a simulated crash). */
 const CRASH_MARKER = process.env.ANCHOR_SANDBOX_TEST_CRASH_MARKER || undefined;
+
+/**
+ * A self-contained script that can make a promise: only then is its completion tracked (setting the
+ * tracking up in each fresh context costs time, and adds the global `__anchorHooks`). One that makes
+ * them from code built at run time (`eval('asy' + 'nc …')`) is not tracked — it shares the realm
+ * with its tests and could undo the tracking anyway (docs/sandbox.md, "Self-contained programs").
+ */
+const CAN_MAKE_PROMISES = /\b(?:async|await|Promise|then)\b/;
 
 /** Controller operations of sandbox/harness.js. */
 const OP_SEED = 3;
@@ -112,7 +121,57 @@ interface Verdict {
 type Controller = ivm.Reference<(...args: unknown[]) => unknown>;
 type RunOutcome = { kind: 'ok'; value: ivm.Reference | undefined } | { kind: 'error'; error: unknown };
 
-/** One program's run: its clock, the references to release, and whether to replace the isolate. */
+/**
+ * The first attempt's wall limit, as a multiple of the CPU budget (plus FIRST_WALL_EXTRA_MS): on an
+ * idle machine a program that needs more than its budget has used all of it when this fires, so
+ * it is judged at once; a program killed here with CPU time to spare was slowed by load.
+ */
+const FIRST_WALL_FACTOR = 1.1;
+const FIRST_WALL_EXTRA_MS = 5;
+/** Headroom over the observed wall/CPU ratio when a loaded attempt is re-run. */
+const RETRY_HEADROOM = 1.5;
+
+/**
+ * CPU time of this thread, ms: programs run synchronously on the worker's main thread (isolated-vm
+ * executes a synchronous call on the calling thread), so this is the program's own CPU time. Read
+ * from /proc/thread-self/schedstat through a descriptor opened once (a few microseconds; the
+ * kernel updates it at least every scheduler tick). `process.cpuUsage()` sums every thread of the
+ * process and cost a fifth of a short program's run under load; it is only the fallback where
+ * /proc is missing. isolated-vm's `isolate.cpuTime` is not used: its prebuilt Linux binary
+ * measures wall time.
+ */
+const cpuNow: () => number = (() => {
+  try {
+    const fd = openSync('/proc/thread-self/schedstat', 'r');
+    const buf = Buffer.alloc(96);
+    const read = () => {
+      const n = readSync(fd, buf, 0, buf.length, 0);
+      return Number(buf.toString('latin1', 0, n).split(' ', 1)[0]) / 1e6;
+    };
+    if (Number.isFinite(read())) return read;
+  } catch {
+    /* no /proc: below */
+  }
+  return () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+})();
+
+/** The machine's load kept an attempt from using the program's CPU budget: run it again. */
+class Overloaded {
+  constructor(
+    readonly wallMs: number,
+    readonly cpuMs: number,
+  ) {}
+}
+
+/**
+ * One attempt at a program: its clocks, the references to release, and whether to replace the
+ * isolate. The time limit is a budget of CPU time (`p.timeoutMs`, see {@link cpuNow}), counted
+ * from the program's first statement (context and harness set-up, and compiling, are not
+ * charged); the attempt's wall limit only decides when the host looks (see {@link Host.run}).
+ */
 class ProgramRun {
   readonly t0 = performance.now();
   readonly refs: Array<{ release(): void }> = [];
@@ -120,8 +179,19 @@ class ProgramRun {
   /** The program realm's controller (asked whether a RangeError may be the program's own). */
   program: Controller | undefined;
   recycle = false;
+  /** CPU time when the program started, and CPU time since spent on harness set-up (ms). */
+  private cpu0: number | undefined;
+  private excluded = 0;
 
-  constructor(readonly p: WireProgram) {}
+  /**
+   * @param started when the program's first attempt started (its reported `ms` counts every attempt)
+   * @param wallMs this attempt's wall-clock limit, ms
+   */
+  constructor(
+    readonly p: WireProgram,
+    readonly started: number,
+    readonly wallMs: number,
+  ) {}
 
   /** The program's result with `status` (zero counts unless given). */
   readonly done = (status: ExecStatus, extra: Partial<WireResult> = {}): WireResult => ({
@@ -131,17 +201,42 @@ class ProgramRun {
     stdout: '',
     ...extra,
     status,
-    ms: Math.round((performance.now() - this.t0) * 100) / 100,
+    ms: Math.round((performance.now() - this.started) * 100) / 100,
   });
 
-  /** Milliseconds left, rounded up so isolated-vm's whole-millisecond timer never fires early. */
-  left(): number {
-    return Math.max(1, Math.ceil(this.t0 + this.p.timeoutMs - performance.now()));
+  /** Start charging CPU time to the program. */
+  startClock(): void {
+    this.cpu0 = cpuNow();
   }
 
-  /** The host's clock passed the limit (1 ms of slack for the timer's own granularity). */
+  /** Run harness work (not the program's) without charging its CPU time. */
+  uncharged<T>(work: () => T): T {
+    const before = cpuNow();
+    try {
+      return work();
+    } finally {
+      this.excluded += cpuNow() - before;
+    }
+  }
+
+  /** CPU time charged to the program so far, ms (0 before it started). */
+  cpuMs(): number {
+    return this.cpu0 === undefined ? 0 : cpuNow() - this.cpu0 - this.excluded;
+  }
+
+  /** The program used more than its CPU budget. */
+  overBudget(): boolean {
+    return this.cpuMs() > this.p.timeoutMs;
+  }
+
+  /** Wall milliseconds left in this attempt, rounded up so isolated-vm's whole-millisecond timer never fires early. */
+  left(): number {
+    return Math.max(1, Math.ceil(this.t0 + this.wallMs - performance.now()));
+  }
+
+  /** This attempt's wall limit passed (1 ms of slack for the timer's own granularity). */
   timedOut(): boolean {
-    return performance.now() - this.t0 >= this.p.timeoutMs - 1;
+    return performance.now() - this.t0 >= this.wallMs - 1;
   }
 
   release(): void {
@@ -238,28 +333,60 @@ class Host {
     role: HarnessRole,
     seed: number,
     refs: Array<{ release(): void }>,
+    track: boolean,
   ): [ivm.Context, Controller] {
     const ctx = isolate.createContextSync();
     refs.push(ctx);
     const controller = this.harnessScript(isolate, role).runSync(ctx, { reference: true, timeout: 5000 }) as Controller;
     refs.push(controller);
-    controller.applySync(undefined, [OP_SEED, seed], { timeout: 5000 });
+    controller.applySync(undefined, [OP_SEED, seed, track], { timeout: 5000 });
     return [ctx, controller];
   }
 
   run(p: WireProgram): WireResult {
     // Test hook: emulate a native crash of this process (tests cannot crash it from inside).
     if (CRASH_MARKER && p.code.includes(CRASH_MARKER)) process.kill(process.pid, 'SIGKILL');
-    const run = new ProgramRun(p);
+    const started = performance.now();
+    const budget = p.timeoutMs;
     const plan = p.tests === undefined ? undefined : planTests(p.tests, p.prompt);
     // Tests that do not parse mean nothing can run, as for a program that does not parse.
-    if (plan && !plan.ok) return run.done('syntax_error', { error: plan.error });
-    try {
-      return this.runIn(run, plan?.plan);
-    } finally {
-      run.release();
-      this.used++;
-      if (run.recycle || this.used >= this.opts.recycleAfter || this.heapTooLarge()) this.recycle();
+    if (plan && !plan.ok) return new ProgramRun(p, started, 0).done('syntax_error', { error: plan.error });
+    // The limit is CPU time (see cpuNow), so the verdict does not depend on the machine's load.
+    // The wall clock only decides when to look: an attempt whose wall limit passes with the budget
+    // used is a `timeout`; one the load slowed is run again from scratch (a run is a pure function
+    // of the program and its seed) with a wall limit scaled by the slowdown seen, until the budget
+    // is used, the program finishes, or the wall-clock backstop passes (not a verdict: code
+    // `host_overloaded`).
+    const backstop = wallBackstopMs(budget);
+    let wallMs = Math.ceil(budget * FIRST_WALL_FACTOR) + FIRST_WALL_EXTRA_MS;
+    for (;;) {
+      const run = new ProgramRun(p, started, wallMs);
+      try {
+        const r = this.runIn(run, plan?.plan);
+        // Ended (an answer, an error, out of memory…) but over its CPU budget, which an attempt whose
+        // wall limit the load stretched allows: an idle machine would have stopped it first.
+        if (r.status !== 'timeout' && r.status !== 'syntax_error' && run.overBudget()) {
+          run.recycle = true;
+          return run.done('timeout', { error: timeoutMessage(budget) });
+        }
+        return r;
+      } catch (e) {
+        if (!(e instanceof Overloaded)) throw e;
+        run.recycle = true;
+        const spent = performance.now() - started;
+        const ratio = e.wallMs / Math.max(1, e.cpuMs);
+        wallMs = Math.ceil(Math.min(backstop - spent, budget * FIRST_WALL_FACTOR * ratio * RETRY_HEADROOM));
+        if (wallMs < budget) {
+          return run.done('timeout', {
+            code: 'host_overloaded',
+            error: `not a verdict: the machine was too loaded to give the program its ${budget} ms of CPU time within the ${backstop} ms wall-clock backstop (it used ${Math.round(e.cpuMs)} ms in the last ${Math.round(e.wallMs)} ms)`,
+          });
+        }
+      } finally {
+        run.release();
+        this.used++;
+        if (run.recycle || this.used >= this.opts.recycleAfter || this.heapTooLarge()) this.recycle();
+      }
     }
   }
 
@@ -267,13 +394,16 @@ class Host {
   private runIn(run: ProgramRun, plan: TestPlan | undefined): WireResult {
     const p = run.p;
     const seed = programSeed(this.opts.seed ?? 0, p.code, p.tests);
-    const started = this.startContext(run, plan ? 'program' : 'combined', seed);
+    // A self-contained script whose text can make promises gets its completion tracked.
+    const track = !plan && CAN_MAKE_PROMISES.test(p.code);
+    const started = this.startContext(run, plan ? 'program' : 'combined', seed, track);
     if ('status' in started) return started;
     const { ctx, controller } = started;
     run.program = controller;
     const program = this.compileProgram(run, plan);
     if ('status' in program) return program;
     const timeout = run.left();
+    run.startClock();
     const r = this.timed(() => program.runSync(ctx, { reference: true, timeout }));
     if (r.kind === 'ok' && r.value) run.refs.push(r.value);
     if (!plan) return this.combinedVerdict(run, controller, r);
@@ -285,6 +415,7 @@ class Host {
     run: ProgramRun,
     role: HarnessRole,
     seed: number,
+    track: boolean,
   ): { ctx: ivm.Context; controller: Controller } | WireResult {
     try {
       run.isolate = this.ensure();
@@ -293,7 +424,7 @@ class Host {
       return run.done('error', { error: `sandbox could not start an isolate: ${msg(e)}` });
     }
     try {
-      const [ctx, controller] = this.prepare(run.isolate, role, seed, run.refs);
+      const [ctx, controller] = this.prepare(run.isolate, role, seed, run.refs, track);
       return { ctx, controller };
     } catch {
       // Not this program's fault (e.g. garbage of an earlier program still counted against the
@@ -301,7 +432,7 @@ class Host {
       this.recycle();
       try {
         run.isolate = this.ensure();
-        const [ctx, controller] = this.prepare(run.isolate, role, seed, run.refs);
+        const [ctx, controller] = this.prepare(run.isolate, role, seed, run.refs, track);
         return { ctx, controller };
       } catch (e) {
         run.recycle = true;
@@ -319,7 +450,9 @@ class Host {
   private compileProgram(run: ProgramRun, plan: TestPlan | undefined): ivm.Script | WireResult {
     const isolate = run.isolate!;
     try {
-      let program = isolate.compileScriptSync(run.p.code, { filename: 'program.js' });
+      // A self-contained script carries its own tests: its async calls are tracked like theirs.
+      const code = plan ? run.p.code : instrumentScript(run.p.code);
+      let program = isolate.compileScriptSync(code, { filename: 'program.js' });
       if (plan) {
         program.release();
         program = isolate.compileScriptSync(`${run.p.code}\n;${plan.resolver}`, { filename: 'program.js' });
@@ -349,9 +482,10 @@ class Host {
       });
     }
     let wrapper: ivm.Reference;
-    const realm = this.tests(isolate);
+    // Creating the tests realm and compiling the tests happen once per isolate: never charged.
+    const realm = this.testsRealm ?? run.uncharged(() => this.tests(isolate));
     try {
-      wrapper = this.wrapper(isolate, realm.ctx, plan.wrapper);
+      wrapper = this.wrappers.get(plan.wrapper) ?? run.uncharged(() => this.wrapper(isolate, realm.ctx, plan.wrapper));
     } catch (e) {
       return run.done('error', { error: `the tests do not compile: ${errName(e)}: ${errMessage(e)}` });
     }
@@ -435,7 +569,10 @@ class Host {
     }
     if (run.timedOut()) {
       run.recycle = true;
-      return run.done('timeout', { error: `timed out after ${run.p.timeoutMs} ms` });
+      const cpu = run.cpuMs();
+      // Killed with CPU time to spare: the load, not the program, used the wall time.
+      if (cpu < run.p.timeoutMs) throw new Overloaded(performance.now() - run.t0, cpu);
+      return run.done('timeout', { error: timeoutMessage(run.p.timeoutMs) });
     }
     if (errName(error) === 'RangeError' && this.engineRefusedMemory(run)) {
       run.recycle = true;
@@ -601,6 +738,10 @@ class Host {
       return undefined;
     }
   }
+}
+
+function timeoutMessage(budgetMs: number): string {
+  return `timed out: used its ${budgetMs} ms of CPU time`;
 }
 
 function exitMessage(how: string): string {

@@ -46,8 +46,10 @@ describe('executor contract', () => {
         js('ok', LEGIT),
       ]);
       expect(results.map((r) => r.status)).toEqual(['timeout', 'unsupported', 'pass']);
-      expect(results[0]!.ms).toBeLessThan(2000);
-      expect(results[0]!.error).toBe('timed out after 100 ms');
+      // The per-program budget (100 ms of CPU time), not the executor's 5000, stopped it. Its wall
+      // time depends on the machine's load by design (docs/sandbox.md, "Time limits").
+      expect(results[0]!.error).toBe('timed out: used its 100 ms of CPU time');
+      expect(results[0]!.code).toBeUndefined();
       expect(results[1]!.error).toBe('unsupported language: ruby');
     } finally {
       await ex.close();

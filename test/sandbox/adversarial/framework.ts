@@ -26,6 +26,9 @@
  * - `expect` lists acceptable statuses; `maxPassed` caps `passed` (gold inflation).
  * - `twin: true` runs the case twice (in separate batches, so on a different isolate state):
  *   both runs must give the same status and passed count (determinism).
+ * - `loaded: true` runs it again while the sandbox workers get only a third of the CPU (the test
+ *   stops and continues their processes in turn): the status and passed count must not change
+ *   (time limits are CPU time, not wall time).
  * - `rng` is a seeded generator (same cases on every run); use it to vary names and values.
  * - Keep each generator's cases cheap: the whole suite runs in CI in a few tens of seconds.
  */
@@ -43,8 +46,18 @@ export interface AdversarialCase {
   expect: readonly ExecStatus[];
   /** `passed` must be at most this (default: unbounded). */
   maxPassed?: number;
+  /**
+   * Give program and tests as one script (`prompt + completion + tests`, no separate `tests`
+   * field), as `anchor-rl sandbox run` does with a whole program.
+   */
+  combined?: boolean;
   /** Run twice; both results must agree (status and passed). */
   twin?: boolean;
+  /**
+   * Run again on a loaded machine (the sandbox workers get a third of the CPU: stopped and
+   * continued in turn); both results must agree (status and passed).
+   */
+  loaded?: boolean;
   /** Per-program time limit, ms (default: the runner's). */
   timeoutMs?: number;
   /** What the case does, shown when it fails. */

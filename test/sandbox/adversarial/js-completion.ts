@@ -6,7 +6,7 @@
 import { type AdversarialCase, defineGenerator, JS_ASSERT as ASSERT, variants } from './framework.ts';
 
 /** Ways a wrong async answer can avoid ever being checked. */
-const NEVER = [
+export const NEVER = [
   'return new Promise(() => {});',
   'return { then() {} };',
   'return new Promise((r) => { if (false) r(x * 2); });',
@@ -14,7 +14,7 @@ const NEVER = [
 ];
 
 /** Test shapes in which an unfinished check must not be read as done. */
-const SHAPES: Array<(call: (x: number) => string) => string> = [
+export const SHAPES: Array<(call: (x: number) => string) => string> = [
   // Two async test functions, the second never finishes.
   (c) =>
     `async function t1() {\n  assert.strictEqual(2, 2);\n}\nasync function t2() {\n  assert.strictEqual(await ${c(3)}, 6);\n}\nt1();\nt2();\n`,

@@ -1,6 +1,6 @@
 /**
- * Attack class: programs that never finish synchronously. Each must end as `timeout` close to the
- * limit, and the worker must go on serving programs.
+ * Attack class: programs that never finish synchronously. Each must end as `timeout` once it has
+ * used its CPU-time limit, and the worker must go on serving programs.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { ASSERT, expectStatus, expectStillWorks, runAll, testExecutor } from '../helpers.ts';
@@ -28,9 +28,13 @@ describe('attack: infinite loops', () => {
       expectStatus(r, 'timeout');
       expect(r.error, id).toMatch(/timed out/);
     }
-    // isolated-vm's own timeout (not the kill path) ends ordinary loops near the limit.
-    expect(res.forEver!.ms).toBeLessThan(400 + 1500);
-  });
+    // The worker's own CPU-time limit (not the parent's kill path) ends ordinary loops. Their wall
+    // time depends on the machine's load by design (docs/sandbox.md, "Time limits").
+    expect(res.forEver!.error).toBe('timed out: used its 400 ms of CPU time');
+    expect(res.forEver!.code).toBeUndefined();
+    // Twelve programs that each use their whole CPU budget: on a loaded machine that is many times
+    // as much wall time.
+  }, 240_000);
 
   it('keeps working after the attacks', async () => {
     await expectStillWorks(ex);

@@ -56,3 +56,70 @@ describe('python sandbox: compiled tests shared between programs', () => {
     expect(`${fresh.status} ${fresh.passed}/${fresh.total}`).toBe('fail 0/3');
   });
 });
+
+describe('python sandbox: cached tests and callbacks across hostile programs', () => {
+  const rt = new PythonRuntime({ memoryMb: 64, stdoutLimit: 65536, minAssertions: 1, verdict: 'strict', seed: 0 });
+  const parity = new PythonRuntime({ memoryMb: 64, stdoutLimit: 65536, minAssertions: 1, verdict: 'parity', seed: 0 });
+  afterAll(() => {
+    rt.close();
+    parity.close();
+  });
+
+  // The tests keep what the program's calls of their callback saw; every run must start from a
+  // fresh namespace and the image's interpreter, whatever the previous program did with the
+  // callback, the program side's bridge or the device.
+  const tests = [
+    'calls = []',
+    'def note(v):',
+    '    calls.append(v)',
+    '    return len(calls)',
+    'assert run_with(note, 3) == 3',
+    'assert calls == [0, 1, 2]',
+  ].join('\n');
+  const honest = 'def run_with(f, n):\n    r = 0\n    for i in range(n):\n        r = f(i)\n    return r\n';
+  const hostile = [
+    'import os, marshal',
+    'class AE:',
+    '    def __eq__(self, o):',
+    '        return True',
+    '    __hash__ = object.__hash__',
+    'def run_with(f, n):',
+    '    for i in range(50):',
+    '        f(AE())',
+    '    for c in f.__closure__ or ():',
+    '        try:',
+    '            c.cell_contents = None',
+    '        except Exception:',
+    '            pass',
+    "    fd = os.open('/dev/anchor', os.O_RDWR)",
+    "    os.write(fd, b'\\xff' * 12)",
+    '    return n',
+  ].join('\n');
+
+  it('a hostile program changes nothing for the next one on the same tests', async () => {
+    const seen: string[] = [];
+    for (const code of [honest, hostile, honest, hostile, `${honest}\nrun_with = lambda f, n: n\n`, honest]) {
+      const r = await rt.run({ code, tests }, 5000);
+      seen.push(`${r.status} ${r.passed}/${r.total}`);
+    }
+    expect(seen).toEqual(['pass 2/2', 'fail 1/2', 'pass 2/2', 'fail 1/2', 'fail 1/2', 'pass 2/2']);
+  });
+
+  it('one-interpreter runs between two-interpreter runs keep every verdict', async () => {
+    const seen: string[] = [];
+    for (const [r, code] of [
+      [parity, honest],
+      [rt, hostile],
+      [parity, hostile],
+      [rt, honest],
+      [parity, honest],
+    ] as const) {
+      const res = await r.run({ code, tests }, 5000);
+      seen.push(`${res.status} ${res.passed}/${res.total}`);
+      // The same runtime also runs a program without separate tests (one interpreter).
+      const solo = await r.run({ code: `${honest}\nassert run_with(lambda v: v, 2) == 1\n` }, 5000);
+      seen.push(solo.status);
+    }
+    expect(seen).toEqual(['pass 2/2', 'pass', 'fail 1/2', 'pass', 'fail 1/2', 'pass', 'pass 2/2', 'pass', 'pass 2/2', 'pass']);
+  });
+});
