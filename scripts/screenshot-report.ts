@@ -8,6 +8,9 @@
  * chart with --chart NAME (its figure `#chart-NAME`, e.g. `gold-kl`: docs/default-gold-kl.png) —
  * taken in headless Chromium (/usr/bin/chromium, or CHROMIUM_PATH).
  *
+ * RUN_DIR may also be an HTML report already written (e.g. `anchor-rl report DIR DIR --out x.html`,
+ * the report of several directories paired by seed): it is screenshotted as it is.
+ *
  * With --live it writes nothing into RUN_DIR: it starts `anchor-rl serve` on RUN_DIR
  * (any free port), opens the run's (or sweep's) live page and saves its screenshot (default
  * docs/live-screenshot.png) once the page is connected.
@@ -44,11 +47,14 @@ async function main(): Promise<void> {
   }
   // Served from the run (or sweep) itself: its id is then its directory name, also inside a sweep.
   const server = live ? await startServer({ dir: resolve(runDir), port: 0 }) : null;
+  const html = runDir.endsWith('.html') ? resolve(runDir) : null;
   const rep = live
     ? null
-    : isSweepDir(runDir)
-      ? await writeSweepReport(runDir, undefined, { window })
-      : await writeReport(runDir, undefined, { window });
+    : html
+      ? { path: html }
+      : isSweepDir(runDir)
+        ? await writeSweepReport(runDir, undefined, { window })
+        : await writeReport(runDir, undefined, { window });
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1240, height: 1400 }, deviceScaleFactor: 1 });
@@ -66,7 +72,7 @@ async function main(): Promise<void> {
     await browser.close();
     await server?.close();
   }
-  process.stdout.write(`wrote ${rep ? `${rep.path} and ` : ''}${resolve(outPng)}\n`);
+  process.stdout.write(`wrote ${rep && !html ? `${rep.path} and ` : ''}${resolve(outPng)}\n`);
 }
 
 await main();

@@ -9,6 +9,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { spearmanOrNull } from '../util/correlation.ts';
 import { armColorEncoding, CHART_CONFIG } from './chart-style.ts';
 import type { CompareTable } from './compare.ts';
+import { markdownTable } from '../util/table.ts';
 
 /** One arm (one point per run, and its means). */
 interface RmQualityArm {
@@ -27,6 +28,17 @@ export interface RmQualityRelation {
   rhoPairAcc: number | null;
   /** The same for the AUC. */
   rhoAuc: number | null;
+  /**
+   * Spearman ρ over every arm-and-seed point (pair accuracy of that run vs its gold ratio): with
+   * two or three RM arms, the across-arm ρ has too few points to say anything; this one pools
+   * the seeds (null: fewer than 3 points, or no variance).
+   */
+  rhoPairAccRuns: number | null;
+  /** The same for the AUC. */
+  rhoAucRuns: number | null;
+  /** Points behind each pooled ρ. */
+  nPairAccRuns: number;
+  nAucRuns: number;
 }
 
 /** The relation, or null when no arm has both an RM quality and a gold ratio. */
@@ -54,7 +66,27 @@ export function rmQualityRelation(t: CompareTable): RmQualityRelation | null {
       both.map((a) => a.goldRatio!),
     );
   };
-  return { arms, rhoPairAcc: rho('pairAcc'), rhoAuc: rho('auc') };
+  const pooled = (k: 'pairAcc' | 'auc') => {
+    const pts = arms.flatMap((a) => a.runs.filter((r) => r[k] !== null && r.goldRatio !== null));
+    return {
+      rho: spearmanOrNull(
+        pts.map((r) => r[k]!),
+        pts.map((r) => r.goldRatio!),
+      ),
+      n: pts.length,
+    };
+  };
+  const pa = pooled('pairAcc');
+  const au = pooled('auc');
+  return {
+    arms,
+    rhoPairAcc: rho('pairAcc'),
+    rhoAuc: rho('auc'),
+    rhoPairAccRuns: pa.rho,
+    rhoAucRuns: au.rho,
+    nPairAccRuns: pa.n,
+    nAucRuns: au.n,
+  };
 }
 
 const num = (v: number | null, d = 2): string => (v === null ? 'n/a' : v.toFixed(d));
@@ -64,8 +96,24 @@ export function rmQualitySentence(rel: RmQualityRelation): string {
   return (
     `RM ranking quality vs gold ratio across ${rel.arms.length} arm${rel.arms.length === 1 ? '' : 's'} ` +
     `(execution-reward arms left out): Spearman ρ = ${num(rel.rhoPairAcc)} for the within-group pairwise accuracy, ` +
-    `${num(rel.rhoAuc)} for the AUC (n/a: fewer than 3 arms or no variance).`
+    `${num(rel.rhoAuc)} for the AUC (n/a: fewer than 3 arms or no variance); over every arm and seed ` +
+    `(${rel.nPairAccRuns} points) ρ = ${num(rel.rhoPairAccRuns)} for the pair accuracy, ${num(rel.rhoAucRuns)} for the AUC (${rel.nAucRuns} points).`
   );
+}
+
+/** Markdown: the sentence, then one row per arm and seed (pair accuracy, AUC, gold ratio), then the arm means. */
+export function formatRmQualityMarkdown(rel: RmQualityRelation): string {
+  const rows = rel.arms.flatMap((a) => [
+    ...a.runs
+      .filter((r) => r.pairAcc !== null || r.auc !== null || r.goldRatio !== null)
+      .map((r) => [a.arm, r.seed === null ? 'n/a' : String(r.seed), num(r.pairAcc, 3), num(r.auc, 3), num(r.goldRatio)]),
+    [`**${a.arm}** (mean)`, '', num(a.pairAcc, 3), num(a.auc, 3), num(a.goldRatio)],
+  ]);
+  return [
+    rmQualitySentence(rel),
+    '',
+    ...markdownTable(['arm', 'seed', 'RM pair acc', 'RM AUC', '× execution gold'], rows, [false, true, true, true, true]),
+  ].join('\n');
 }
 
 const r6 = (x: number): number => Math.round(x * 1e6) / 1e6;

@@ -18,7 +18,6 @@ import { AnchorError } from '../util/errors.ts';
 import { writeFileAtomic } from '../util/fs.ts';
 import { markdownTable } from '../util/table.ts';
 import { renderSvg, type Chart } from './charts.ts';
-import { gaoChart } from './gao-chart.ts';
 import { armColor, armColors } from './colors.ts';
 import {
   compareRunData,
@@ -32,8 +31,8 @@ import {
 } from './compare.ts';
 import { formatWarning, readRun, type RunData, type RunWarning } from './read-run.ts';
 import { compareHtml, escapeHtml, figureHtml, htmlPage, seedStatsHtml } from './report.ts';
-import { rmQualityChartSpec, rmQualityRelation, rmQualitySentence } from './rm-quality.ts';
-import { intervalChartSpec } from './seed-stats.ts';
+import { rmQualityRelation, rmQualitySentence } from './rm-quality.ts';
+import { buildSeedCharts } from './seed-charts.ts';
 
 /** The grid key that orders a strategy's points (and is not a line of its own). */
 export const RATE_KEY = 'settlement.rate';
@@ -448,40 +447,9 @@ export async function buildSweepReportHtml(
 ): Promise<{ html: string; knob: KnobData }> {
   const knob = knobPoints(table, sweep);
   const colors = armColors(table.rows.map((r) => r.arm));
-  const gao = gaoChart(
-    table.rows.map((r) => ({ name: r.arm, data: opts.runs.flatMap((run) => run.arms.filter((x) => x.name === r.arm)) })),
-    colors,
-    { reference: table.rows.find((r) => r.role === 'execution')?.arm },
-  );
-  const charts = [
-    await buildKnobChart(knob, 'gold'),
-    await buildKnobChart(knob, 'gap'),
-    { ...gao, svg: await renderSvg(gao.spec) },
-  ];
+  const { gao, interval: intervalChart, quality: qualityChart } = await buildSeedCharts(table, opts.runs, colors);
+  const charts = [await buildKnobChart(knob, 'gold'), await buildKnobChart(knob, 'gap'), gao];
   const stats = table.statistics;
-  const intervalSpec = stats ? intervalChartSpec(stats, colors) : null;
-  const intervalChart: Chart | null =
-    stats && intervalSpec
-      ? {
-          id: 'seed-intervals',
-          title: `Final gold and held-out pass rate over seeds, × ${stats.reference} (paired by seed)`,
-          caption: `Bars: ${Math.round(stats.confidence * 100)}% stratified bootstrap intervals of the mean and the IQM of the per-seed ratios; ticks: the point estimates; dashed rule: the reference (1). An interval crossing the rule is not distinguishable from the reference.`,
-          svg: await renderSvg(intervalSpec),
-          spec: intervalSpec,
-        }
-      : null;
-  const quality = rmQualityRelation(table);
-  const qualitySpec = quality ? rmQualityChartSpec(quality, colors) : null;
-  const qualityChart: Chart | null =
-    quality && qualitySpec
-      ? {
-          id: 'rm-quality',
-          title: 'Is ranking quality what decides anchoring? RM pair accuracy against gold ratio',
-          caption: `x: the RM's within-group pairwise accuracy on each settlement window's labels before the refit that adds them, mean over windows; y: final gold × the execution arm's. Small points: one per arm and seed; large: the arm's mean. ${rmQualitySentence(quality)}`,
-          svg: await renderSvg(qualitySpec),
-          spec: qualitySpec,
-        }
-      : null;
   const title = `anchor-rl sweep — ${sweep.name}`;
   const links = opts.runDirs
     .map((d) => {

@@ -97,7 +97,7 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import('./compare.ts')).compareCommand,
   },
   {
-    command: 'report <run>',
+    command: 'report <run..>',
     describe: 'Write a self-contained HTML report of a run (charts, comparison, config, samples)',
     load: async () => (await import('./report.ts')).reportCommand,
   },
