@@ -20,6 +20,16 @@ describe('attack: microtask spins and awaiting forever', () => {
       spinInCompletionThen: `const p = Promise.resolve(1);\nObject.defineProperty(p, 'constructor', { get() { for (;;) {} } });\np;`,
     });
     for (const [id, r] of Object.entries(res)) {
+      // The two chains keep every link pending (each adopts the next), so they grow without
+      // bound; with the budget in CPU time they get the whole 400 ms and may reach the 64 MB
+      // limit first (fresh-clone CI and local runs saw `oom` after 1.4-1.6 s for either one, and
+      // `timeout` in other runs: which limit comes first is not deterministic, docs/sandbox.md).
+      // Either way the host's own measurement ends them and they never pass; the other spinners
+      // allocate nothing and must time out.
+      if ((id === 'thenChain' || id === 'thenableChain') && r.status === 'oom') {
+        expect(r.error, id).toMatch(/memory limit/);
+        continue;
+      }
       expectStatus(r, 'timeout');
       expect(r.error, id).toMatch(/timed out/);
     }
