@@ -19,6 +19,9 @@ function createPythonRuntime(g, files, config, guard) {
   const U32 = Uint32Array;
   const MathMin = Math.min;
   const MathMax = Math.max;
+  const MathCeil = Math.ceil;
+  // Longest sleep that moves the virtual clock (CPython refuses 2**63 ns and more).
+  const MAX_SLEEP_S = 9223372036.854776;
   const enc = new TextEncoder();
   const dec = new TextDecoder();
 
@@ -129,25 +132,17 @@ function createPythonRuntime(g, files, config, guard) {
     return new U32(I.M.HEAPU8.buffer)[I.sbrkAddr >>> 2];
   }
 
-  /** New Python str from a JS string (a new reference), via exports only. */
-  function pyStr(I, s) {
-    const M = I.M;
-    const bytes = enc.encode(s);
-    const p = M._malloc(bytes.length + 1);
-    if (!p) return 0;
-    heap(I).set(bytes, p);
-    const o = M._PyUnicode_FromStringAndSize(p, bytes.length);
-    M._free(p);
-    return o;
-  }
-
-  /** New Python bytes from a Uint8Array (a new reference). */
-  function pyBytes(I, u8) {
+  /**
+   * A new Python object (a new reference) from the bytes `u8`, made by `ctor`, one of I's
+   * `(const char *, Py_ssize_t)` exports: `_PyUnicode_FromStringAndSize` (UTF-8 → str) or
+   * `_PyBytes_FromStringAndSize`. No JS object enters Python; 0 when it could not be made.
+   */
+  function pyFromBuffer(I, u8, ctor) {
     const M = I.M;
     const p = M._malloc(u8.length + 1);
     if (!p) return 0;
     heap(I).set(u8, p);
-    const o = M._PyBytes_FromStringAndSize(p, u8.length);
+    const o = ctor(p, u8.length);
     M._free(p);
     return o;
   }
@@ -167,7 +162,7 @@ function createPythonRuntime(g, files, config, guard) {
       if (args[i] === null) {
         o = I.none;
         M._Py_IncRef(o);
-      } else o = pyStr(I, args[i]);
+      } else o = pyFromBuffer(I, enc.encode(args[i]), M._PyUnicode_FromStringAndSize);
       M._PyTuple_SetItem(t, i, o);
     }
     const r = M._PyObject_CallObject(fn, t);
@@ -195,7 +190,7 @@ function createPythonRuntime(g, files, config, guard) {
   /** Call `I`'s entry point `fn` with one bytes argument; its bytes answer framed for a read. */
   function callBytes(I, fn, req) {
     const M = I.M;
-    const b = pyBytes(I, req);
+    const b = pyFromBuffer(I, req, M._PyBytes_FromStringAndSize);
     if (!b) return EMPTY;
     const t = M._PyTuple_New(1);
     M._PyTuple_SetItem(t, 0, b);
@@ -319,6 +314,31 @@ function createPythonRuntime(g, files, config, guard) {
     FS.mkdev('/dev/anchor', 0o666, dev);
   }
 
+  /**
+   * I's /dev/anchor-clock: each 8-byte write is a float64 of seconds (little-endian) that moves
+   * the virtual clock on (harness.py's time.sleep writes it instead of busy-waiting). Other writes
+   * are ignored; the clock never goes back.
+   */
+  function installClock(I) {
+    const FS = I.M.FS;
+    const dev = FS.makedev(64, 1);
+    FS.registerDevice(dev, {
+      open() {},
+      close() {},
+      read() {
+        return 0;
+      },
+      write(_stream, buffer, offset, length) {
+        if (length === 8) {
+          const secs = new DataView(buffer.buffer, buffer.byteOffset + offset, 8).getFloat64(0, true);
+          if (secs > 0 && secs < MAX_SLEEP_S) guard.ticks += MathCeil(secs * 1e6);
+        }
+        return length;
+      },
+    });
+    FS.mkdev('/dev/anchor-clock', 0o666, dev);
+  }
+
   function concat(chunks, n) {
     if (chunks.length === 1 && chunks[0].length === n) return chunks[0];
     const all = new U8(n);
@@ -377,6 +397,7 @@ function createPythonRuntime(g, files, config, guard) {
     // Programs read an empty stdin (EOF), as under a test runner with no input.
     py.setStdin({ stdin: () => null });
     installBridge(I, ch, handle);
+    installClock(I);
     watchFs(I.M.FS, I.guard);
     py.runPython(files['/anchor/harness.py']);
     const ids = py
@@ -673,8 +694,11 @@ function createPythonRuntime(g, files, config, guard) {
       fsDirty ||
       P.guard.tainted ||
       T.guard.tainted
-    )
+    ) {
+      if (config.debug)
+        guard.logs.push('recover refused: imports ' + P.guard.inImport + '/' + T.guard.inImport + ' depth ' + bridge.depth);
       return false;
+    }
     try {
       P.guard.inImport = 0;
       T.guard.inImport = 0;
@@ -697,7 +721,8 @@ function createPythonRuntime(g, files, config, guard) {
       outBytes = 0;
       truncated = false;
       return !r.fault && r.raw.startsWith('health\x1fcompleted\x1f2\x1f2\x1f');
-    } catch {
+    } catch (e) {
+      if (config.debug) guard.logs.push('recover failed: ' + describeThrown(e));
       return false;
     }
   }

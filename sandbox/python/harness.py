@@ -19,6 +19,52 @@
 # returned bytes carry a fixed "kind" per outcome; the JS side turns kinds into statuses with what
 # Python cannot forge (heap-cap refusals, timeouts, JS-bridge taint).
 
+def _virtual_time(time):
+    # The clocks are virtual (shims.js: every read advances 1 µs from 2024-01-01T00:00:00Z,
+    # reset per program). time.sleep would busy-wait on them, reading the clock a million times a
+    # second of sleep (CPU time, which the limit counts): it advances the clock instead, by writing
+    # the seconds to the interpreter's /dev/anchor-clock device (harness.js), so sleeping costs
+    # nothing and `sleep(s)` moves every clock by s. Same argument checks as CPython's. A program
+    # writing to the device itself only moves its own virtual clock, as sleeping would.
+    # time.thread_time(_ns), missing from the WebAssembly build, read the same virtual clock.
+    import os, operator, struct
+    _open, _write, _close, _flag = os.open, os.write, os.close, os.O_WRONLY
+    _index, _pack, _float, _isinstance = operator.index, struct.pack, float, isinstance
+    _as_float = float.__float__
+    _max = 9223372036.854776  # 2**63 ns: CPython's PyTime_t
+
+    def sleep(secs, /):
+        if _isinstance(secs, _float):
+            s = _as_float(secs)
+            if s != s:
+                raise ValueError('Invalid value NaN (not a number)')
+        else:
+            s = _index(secs)
+        if s < 0:
+            raise ValueError('sleep length must be non-negative')
+        if s >= _max:
+            raise OverflowError('timestamp too large to convert to C PyTime_t')
+        if s > 0:
+            fd = _open('/dev/anchor-clock', _flag)
+            try:
+                _write(fd, _pack('<d', s))
+            finally:
+                _close(fd)
+
+    clock, clock_ns, thread_clock = time.clock_gettime, time.clock_gettime_ns, getattr(time, 'CLOCK_THREAD_CPUTIME_ID', 3)
+
+    def thread_time():
+        return clock(thread_clock)
+
+    def thread_time_ns():
+        return clock_ns(thread_clock)
+
+    for f in (sleep, thread_time, thread_time_ns):
+        f.__module__ = 'time'
+        if f is sleep or not hasattr(time, f.__name__):
+            setattr(time, f.__name__, f)
+
+
 def _anchor_setup():
     import sys, builtins, ast, types, gc
     import random as _random_mod
@@ -63,6 +109,13 @@ def _anchor_setup():
     _FunctionType = types.FunctionType
     _dict = dict
     _list = list
+    _getattr = getattr
+    _callable = callable
+    _iter = iter
+    _issubclass = issubclass
+    _Exception = Exception
+    _TypeError = TypeError
+    _bytearray = bytearray
     _ast_parse = ast.parse
     _ast_walk = ast.walk
     _stdout = sys.stdout
@@ -123,6 +176,7 @@ def _anchor_setup():
     import math, re, collections, itertools, functools, heapq, bisect, string, typing, fractions
     import decimal, statistics, operator, copy, random, hashlib, datetime, json, array, numbers
     import enum, dataclasses, unittest, cmath, time, uuid, secrets
+    _virtual_time(time)
     snapshots = {}
     module_names = {}
     protected = set()
@@ -634,15 +688,9 @@ def _anchor_setup():
     _int_from_bytes = int.from_bytes
     _int_to_bytes = int.to_bytes
     _bytes_join = b''.join
-    _getattr = getattr
     _object_new = object.__new__
     _object_setattr = object.__setattr__
     _object_getattribute = object.__getattribute__
-    _callable = callable
-    _iter = iter
-    _issubclass = issubclass
-    _Exception = Exception
-    _TypeError = TypeError
     _NoneType = type(None)
     _str_isidentifier = str.isidentifier
     _namedtuple = _collections.namedtuple
@@ -682,13 +730,11 @@ def _anchor_setup():
     _defaultdict = _collections.defaultdict
     _dd_factory = _collections.defaultdict.__dict__['default_factory'].__get__
     _Enum = _enum_mod.Enum
-    _bytearray = bytearray
     import array as _array_mod
     _array = _array_mod.array
     _array_typecode = _array.__dict__['typecode'].__get__
     _array_tolist = _array.tolist
     _array_typecodes = _frozenset(_array_mod.typecodes)
-    _range = range
     _range_attrs = (range.__dict__['start'].__get__, range.__dict__['stop'].__get__, range.__dict__['step'].__get__)
     _slot_getter_type = _type(_Fraction.__dict__['_numerator'])
 
@@ -2177,4 +2223,4 @@ def _anchor_setup():
 
 
 _anchor_fns = _anchor_setup()
-del _anchor_setup
+del _anchor_setup, _virtual_time

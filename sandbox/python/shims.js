@@ -195,6 +195,20 @@ function installShims(g, files, guard) {
   const WInstance = WA.Instance;
   const moduleImports = WModule.imports;
 
+  // Imports that keep no JavaScript state a timeout could leave half-updated, so they are not
+  // counted in `inImport` and a timeout landing in them is recovered in place: the trampoline
+  // CPython uses for indirect calls (a pass-through back into wasm: a loop of builtin calls, such
+  // as `any(iter(int, 1))`, is nearly always stopped inside it), the signal-buffer poll (there is
+  // no buffer) and the clocks (one increment of the virtual clock, reset for every program; what
+  // they write is in linear memory, which recovery restores).
+  const STATELESS_IMPORTS = new Set([
+    '_PyEM_TrampolineCall_JS',
+    '_Py_CheckEmscriptenSignals_Helper',
+    'emscripten_get_now',
+    'emscripten_date_now',
+    'clock_time_get',
+  ]);
+
   // `ig` is the guard of the interpreter being instantiated (the harness boots two and sets
   // guard.next before each): heap cap, taint and import depth are per interpreter.
   function wrapImports(mod, imports, ig) {
@@ -215,6 +229,14 @@ function installShims(g, files, guard) {
             return 0;
           }
           return ReflectApply(v, this, arguments);
+        };
+        continue;
+      }
+      if (STATELESS_IMPORTS.has(name)) {
+        out[ns][name] = function () {
+          const r = ReflectApply(v, this, arguments);
+          if (ig.watching && r !== null && (typeof r === 'object' || typeof r === 'function')) ig.tainted = true;
+          return r;
         };
         continue;
       }

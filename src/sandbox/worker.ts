@@ -12,10 +12,11 @@
  * which kills it if a program outlives its timeout by the grace period — isolated-vm can hang
  * outside its own timeout, e.g. while copying a hostile thrown Proxy — and re-runs what it lost.
  */
-import { openSync, readFileSync, readSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ivm from 'isolated-vm';
+import { CpuBudget, CpuMeter, Overloaded, timeoutMessage } from './cpu-budget.ts';
 import type { ExecStatus, VerdictMode } from './types.ts';
 import { instrumentScript, planTests, type TestPlan } from './test-plan.ts';
 import {
@@ -25,7 +26,6 @@ import {
   type WireProgram,
   type WireResult,
   type WorkerOptions,
-  wallBackstopMs,
 } from './protocol.ts';
 
 const HARNESS_FILES = [
@@ -124,66 +124,17 @@ type Controller = ivm.Reference<(...args: unknown[]) => unknown>;
 type RunOutcome = { kind: 'ok'; value: ivm.Reference | undefined } | { kind: 'error'; error: unknown };
 
 /**
- * The first attempt's wall limit, as a multiple of the CPU budget (plus FIRST_WALL_EXTRA_MS): on an
- * idle machine a program that needs more than its budget has used all of it when this fires, so
- * it is judged at once; a program killed here with CPU time to spare was slowed by load.
+ * One attempt at a program: its clocks (a {@link CpuMeter}: the time limit is a budget of CPU
+ * time, `p.timeoutMs`, counted from the program's first statement — context and harness set-up,
+ * and compiling, are not charged — and the attempt's wall limit only decides when the host looks,
+ * see {@link Host.run}), the references to release, and whether to replace the isolate.
  */
-const FIRST_WALL_FACTOR = 1.1;
-const FIRST_WALL_EXTRA_MS = 5;
-/** Headroom over the observed wall/CPU ratio when a loaded attempt is re-run. */
-const RETRY_HEADROOM = 1.5;
-
-/**
- * CPU time of this thread, ms: programs run synchronously on the worker's main thread (isolated-vm
- * executes a synchronous call on the calling thread), so this is the program's own CPU time. Read
- * from /proc/thread-self/schedstat through a descriptor opened once (a few microseconds; the
- * kernel updates it at least every scheduler tick). `process.cpuUsage()` sums every thread of the
- * process and cost a fifth of a short program's run under load; it is only the fallback where
- * /proc is missing. isolated-vm's `isolate.cpuTime` is not used: its prebuilt Linux binary
- * measures wall time.
- */
-const cpuNow: () => number = (() => {
-  try {
-    const fd = openSync('/proc/thread-self/schedstat', 'r');
-    const buf = Buffer.alloc(96);
-    const read = () => {
-      const n = readSync(fd, buf, 0, buf.length, 0);
-      return Number(buf.toString('latin1', 0, n).split(' ', 1)[0]) / 1e6;
-    };
-    if (Number.isFinite(read())) return read;
-  } catch {
-    /* no /proc: below */
-  }
-  return () => {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1000;
-  };
-})();
-
-/** The machine's load kept an attempt from using the program's CPU budget: run it again. */
-class Overloaded {
-  constructor(
-    readonly wallMs: number,
-    readonly cpuMs: number,
-  ) {}
-}
-
-/**
- * One attempt at a program: its clocks, the references to release, and whether to replace the
- * isolate. The time limit is a budget of CPU time (`p.timeoutMs`, see {@link cpuNow}), counted
- * from the program's first statement (context and harness set-up, and compiling, are not
- * charged); the attempt's wall limit only decides when the host looks (see {@link Host.run}).
- */
-class ProgramRun {
-  readonly t0 = performance.now();
+class ProgramRun extends CpuMeter {
   readonly refs: Array<{ release(): void }> = [];
   isolate: ivm.Isolate | undefined;
   /** The program realm's controller (asked whether a RangeError may be the program's own). */
   program: Controller | undefined;
   recycle = false;
-  /** CPU time when the program started, and CPU time since spent on harness set-up (ms). */
-  private cpu0: number | undefined;
-  private excluded = 0;
 
   /**
    * @param started when the program's first attempt started (its reported `ms` counts every attempt)
@@ -192,8 +143,10 @@ class ProgramRun {
   constructor(
     readonly p: WireProgram,
     readonly started: number,
-    readonly wallMs: number,
-  ) {}
+    wallMs: number,
+  ) {
+    super(p.timeoutMs, wallMs);
+  }
 
   /** The program's result with `status` (zero counts unless given). */
   readonly done = (status: ExecStatus, extra: Partial<WireResult> = {}): WireResult => ({
@@ -205,41 +158,6 @@ class ProgramRun {
     status,
     ms: Math.round((performance.now() - this.started) * 100) / 100,
   });
-
-  /** Start charging CPU time to the program. */
-  startClock(): void {
-    this.cpu0 = cpuNow();
-  }
-
-  /** Run harness work (not the program's) without charging its CPU time. */
-  uncharged<T>(work: () => T): T {
-    const before = cpuNow();
-    try {
-      return work();
-    } finally {
-      this.excluded += cpuNow() - before;
-    }
-  }
-
-  /** CPU time charged to the program so far, ms (0 before it started). */
-  cpuMs(): number {
-    return this.cpu0 === undefined ? 0 : cpuNow() - this.cpu0 - this.excluded;
-  }
-
-  /** The program used more than its CPU budget. */
-  overBudget(): boolean {
-    return this.cpuMs() > this.p.timeoutMs;
-  }
-
-  /** Wall milliseconds left in this attempt, rounded up so isolated-vm's whole-millisecond timer never fires early. */
-  left(): number {
-    return Math.max(1, Math.ceil(this.t0 + this.wallMs - performance.now()));
-  }
-
-  /** This attempt's wall limit passed (1 ms of slack for the timer's own granularity). */
-  timedOut(): boolean {
-    return performance.now() - this.t0 >= this.wallMs - 1;
-  }
 
   release(): void {
     for (const r of this.refs.reverse()) {
@@ -357,16 +275,15 @@ class Host {
     const plan = p.tests === undefined ? undefined : planTests(p.tests, p.prompt);
     // Tests that do not parse mean nothing can run, as for a program that does not parse.
     if (plan && !plan.ok) return new ProgramRun(p, started, 0).done('syntax_error', { error: plan.error });
-    // The limit is CPU time (see cpuNow), so the verdict does not depend on the machine's load.
+    // The limit is CPU time (cpu-budget.ts), so the verdict does not depend on the machine's load.
     // The wall clock only decides when to look: an attempt whose wall limit passes with the budget
     // used is a `timeout`; one the load slowed is run again from scratch (a run is a pure function
     // of the program and its seed) with a wall limit scaled by the slowdown seen, until the budget
     // is used, the program finishes, or the wall-clock backstop passes (not a verdict: code
     // `host_overloaded`).
-    const backstop = wallBackstopMs(budget);
-    let wallMs = Math.ceil(budget * FIRST_WALL_FACTOR) + FIRST_WALL_EXTRA_MS;
+    const limits = new CpuBudget(budget);
     for (;;) {
-      const run = new ProgramRun(p, started, wallMs);
+      const run = new ProgramRun(p, started, limits.wallMs);
       try {
         const r = this.runIn(run, plan?.plan);
         // Ended (an answer, an error, out of memory…) but over its CPU budget, which an attempt whose
@@ -379,15 +296,7 @@ class Host {
       } catch (e) {
         if (!(e instanceof Overloaded)) throw e;
         run.recycle = true;
-        const spent = performance.now() - started;
-        const ratio = e.wallMs / Math.max(1, e.cpuMs);
-        wallMs = Math.ceil(Math.min(backstop - spent, budget * FIRST_WALL_FACTOR * ratio * RETRY_HEADROOM));
-        if (wallMs < budget) {
-          return run.done('timeout', {
-            code: 'host_overloaded',
-            error: `not a verdict: the machine was too loaded to give the program its ${budget} ms of CPU time within the ${backstop} ms wall-clock backstop (it used ${Math.round(e.cpuMs)} ms in the last ${Math.round(e.wallMs)} ms)`,
-          });
-        }
+        if (!limits.retry(e)) return run.done('timeout', { code: 'host_overloaded', error: limits.giveUpMessage(e) });
       } finally {
         run.release();
         this.used++;
@@ -601,9 +510,9 @@ class Host {
     }
     if (run.timedOut()) {
       run.recycle = true;
-      const cpu = run.cpuMs();
-      // Killed with CPU time to spare: the load, not the program, used the wall time.
-      if (cpu < run.p.timeoutMs) throw new Overloaded(performance.now() - run.t0, cpu);
+      // Stopped with CPU time to spare: the load, not the program, used the wall time.
+      const overloaded = run.stopped();
+      if (overloaded) throw overloaded;
       return run.done('timeout', { error: timeoutMessage(run.p.timeoutMs) });
     }
     if (errName(error) === 'RangeError' && this.engineRefusedMemory(run)) {
@@ -770,10 +679,6 @@ class Host {
       return undefined;
     }
   }
-}
-
-function timeoutMessage(budgetMs: number): string {
-  return `timed out: used its ${budgetMs} ms of CPU time`;
 }
 
 function exitMessage(how: string): string {

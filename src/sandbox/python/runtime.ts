@@ -11,6 +11,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import ivm from 'isolated-vm';
+import { CpuBudget, type CpuMeter, Overloaded, timeoutMessage } from '../cpu-budget.ts';
 import type { ExecErrorCode, ExecStatus, VerdictMode } from '../types.ts';
 import { loadPyodideFiles, type PyodideFiles } from './files.ts';
 
@@ -61,8 +62,8 @@ interface InIsolateResult {
 const STATUSES = new Set(['pass', 'fail', 'error', 'syntax_error', 'timeout', 'oom']);
 /** V8 heap of the isolate (the wasm heap is separate and capped by the harness). */
 const ISOLATE_HEAP_MB = 384;
-/** Extra wall time beyond a program's timeout before the isolate is disposed from outside. */
-const WATCHDOG_SLACK_MS = 500;
+/** Wall limit of the in-isolate recovery after a timeout (a memory restore and a tiny program), ms. */
+const RECOVER_TIMEOUT_MS = 2000;
 
 let sharedFiles: PyodideFiles | undefined;
 let sharedCopy: ivm.ExternalCopy<Record<string, ArrayBuffer | string>> | undefined;
@@ -98,6 +99,7 @@ export class PythonRuntime {
         ) => InIsolateResult
       >
     | undefined;
+  private recoverRef: ivm.Reference<() => boolean> | undefined;
   private runtimeRef: ivm.Reference | undefined;
   private scripts: { glue: ivm.Script; loader: ivm.Script; harness: ivm.Script } | undefined;
   private wasmModule: ivm.Reference | undefined;
@@ -195,6 +197,7 @@ export class PythonRuntime {
         this.wasmModule = (await limitRef.apply(undefined, [], { result: { reference: true } })) as ivm.Reference;
       limitRef.release();
       this.runRef = (await runtime.get('run', { reference: true })) as PythonRuntime['runRef'];
+      this.recoverRef = (await runtime.get('recover', { reference: true })) as PythonRuntime['recoverRef'];
       await this.setLimits(st.imageBytes);
       this.stats.boots++;
       this.stats.bootMs.push(Math.round(performance.now() - t0));
@@ -215,7 +218,7 @@ export class PythonRuntime {
 
   /** Throw the context away (and the isolate after a hang or when asked). */
   discard(isolateToo = false): void {
-    for (const r of [this.runRef, this.runtimeRef]) {
+    for (const r of [this.runRef, this.recoverRef, this.runtimeRef]) {
       try {
         r?.release();
       } catch {
@@ -223,6 +226,7 @@ export class PythonRuntime {
       }
     }
     this.runRef = undefined;
+    this.recoverRef = undefined;
     this.runtimeRef = undefined;
     try {
       this.context?.release();
@@ -249,10 +253,24 @@ export class PythonRuntime {
     this.discard(isolateToo);
   }
 
-  /** Run one Python program (solution, plus tests and prompt when given separately). Never throws. */
-  async run(program: PythonProgram, timeoutMs: number): Promise<PythonRunResult> {
-    const { code, tests, prompt } = program;
-    const t0 = performance.now();
+  /** A boot is in progress (a program's time does not run meanwhile). */
+  isBooting(): boolean {
+    return this.booting !== undefined;
+  }
+
+  /**
+   * Run one Python program (solution, plus tests and prompt when given separately). Never throws.
+   * The time limit `timeoutMs` is a budget of CPU time (src/sandbox/cpu-budget.ts), so the verdict
+   * does not depend on the machine's load: an attempt the load slowed (stopped by its wall timer
+   * with CPU time to spare) is run again from the pristine state with a longer wall limit, up to
+   * the wall-clock backstop (past it: `timeout` with code `host_overloaded`, not a verdict).
+   * `onAttempt` is called before each attempt, once the runtime is booted (the worker reports
+   * progress there: attempts run synchronously, on this thread, so their CPU time is the
+   * program's).
+   */
+  async run(program: PythonProgram, timeoutMs: number, onAttempt?: () => void): Promise<PythonRunResult> {
+    const limits = new CpuBudget(timeoutMs);
+    let t0 = performance.now();
     const done = (status: ExecStatus, extra: Partial<PythonRunResult> = {}): PythonRunResult => ({
       status,
       passed: 0,
@@ -261,45 +279,69 @@ export class PythonRuntime {
       ...extra,
       ms: Math.round((performance.now() - t0) * 100) / 100,
     });
-    try {
-      await this.start();
-    } catch (e) {
-      return done('error', { error: `sandbox could not start a Python runtime: ${e instanceof Error ? e.message : String(e)}` });
+    const seed = programSeed(this.opts.seed ?? 0, program);
+    this.stats.programs++;
+    for (;;) {
+      const b0 = performance.now();
+      try {
+        await this.start();
+      } catch (e) {
+        return done('error', {
+          error: `sandbox could not start a Python runtime: ${e instanceof Error ? e.message : String(e)}`,
+        });
+      }
+      // A boot is not the program's time (nor its wall time).
+      const booted = performance.now() - b0;
+      limits.exclude(booted);
+      t0 += booted;
+      onAttempt?.();
+      const r = this.attempt(program, seed, limits.attempt(), done);
+      if (!(r instanceof Overloaded)) return r;
+      this.stats.recycles['overloaded-rerun'] = (this.stats.recycles['overloaded-rerun'] ?? 0) + 1;
+      if (!limits.retry(r)) return done('timeout', { code: 'host_overloaded', error: limits.giveUpMessage(r) });
     }
-    const t1 = performance.now();
+  }
+
+  /**
+   * One attempt, synchronously on this thread under isolated-vm's wall timer (`meter`): the
+   * program's result, or {@link Overloaded} when the timer stopped it with CPU time to spare. The
+   * runtime is left pristine either way (memory restored in the isolate, recovered, or replaced),
+   * so a re-run starts from the same state as the first attempt.
+   */
+  private attempt(
+    program: PythonProgram,
+    seed: number,
+    meter: CpuMeter,
+    done: (status: ExecStatus, extra?: Partial<PythonRunResult>) => PythonRunResult,
+  ): PythonRunResult | Overloaded {
     const runRef = this.runRef!;
     const isolate = this.isolate!;
-    const nonce = randomNonce();
-    this.stats.programs++;
+    const args = [
+      program.code,
+      program.tests ?? null,
+      program.prompt ?? null,
+      randomNonce(),
+      seed,
+      this.opts.verdict ?? 'strict',
+    ];
     let r: InIsolateResult;
+    meter.startClock();
     try {
-      r = await watched(
-        runRef.apply(
-          undefined,
-          [code, tests ?? null, prompt ?? null, nonce, programSeed(this.opts.seed ?? 0, program), this.opts.verdict ?? 'strict'],
-          { timeout: Math.max(1, timeoutMs), result: { copy: true } },
-        ) as Promise<InIsolateResult>,
-        timeoutMs + WATCHDOG_SLACK_MS,
-        () => {
-          try {
-            isolate.dispose();
-          } catch {
-            /* gone */
-          }
-        },
-      );
+      r = runRef.applySync(undefined, args as never, { timeout: meter.left(), result: { copy: true } }) as InIsolateResult;
     } catch (e) {
-      const m = e instanceof Error ? e.message : String(e);
-      if (m === WATCHDOG || /Script execution timed out/.test(m)) {
-        if (m !== WATCHDOG && (await this.recover())) {
-          this.stats.recycles['timeout-recovered'] = (this.stats.recycles['timeout-recovered'] ?? 0) + 1;
-        } else this.recycle('timeout', m === WATCHDOG);
-        return done('timeout', { error: `timed out after ${timeoutMs} ms` });
-      }
-      if (isolate.isDisposed || /memory limit|out of memory/i.test(m)) {
+      // The host's own measures decide, never the error's text: the isolate disposed for memory,
+      // or the attempt's wall limit passed.
+      if (isolate.isDisposed) {
         this.recycle('oom', true);
         return done('oom', { error: 'out of memory: the runtime exceeded the isolate memory limit' });
       }
+      if (meter.timedOut()) {
+        const overloaded = meter.stopped();
+        if (this.recover()) this.stats.recycles['timeout-recovered'] = (this.stats.recycles['timeout-recovered'] ?? 0) + 1;
+        else this.recycle('timeout');
+        return overloaded ?? done('timeout', { error: timeoutMessage(meter.budgetMs) });
+      }
+      const m = e instanceof Error ? e.message : String(e);
       this.recycle('error', true);
       return done('error', { error: `sandbox runtime error: ${m.slice(0, 2000)}` });
     }
@@ -309,6 +351,9 @@ export class PythonRuntime {
         false,
       );
     const status = (STATUSES.has(r.status) ? r.status : 'error') as ExecStatus;
+    // Ended within its wall limit but over its CPU budget (a stretched attempt allows it): an idle
+    // machine would have stopped it first.
+    if (status !== 'syntax_error' && meter.overBudget()) return done('timeout', { error: timeoutMessage(meter.budgetMs) });
     const out: PythonRunResult = done(status, { passed: r.passed, total: r.total, stdout: r.stdout });
     if (r.error) out.error = r.error;
     if (status === 'pass' && r.passed < this.opts.minAssertions) {
@@ -316,19 +361,15 @@ export class PythonRuntime {
       out.error = `no assertion ran (${r.passed} < min_assertions ${this.opts.minAssertions}): the tests did not execute`;
       out.code = 'tests_not_run';
     }
-    out.ms = Math.round((performance.now() - t1) * 100) / 100;
     return out;
   }
 
   /** In-isolate recovery after an isolated-vm timeout (memory restore + health check). */
-  private async recover(): Promise<boolean> {
-    const rt = this.runtimeRef;
-    if (!rt || !this.isolate || this.isolate.isDisposed) return false;
+  private recover(): boolean {
+    const ref = this.recoverRef;
+    if (!ref || !this.isolate || this.isolate.isDisposed) return false;
     try {
-      const ref = (await rt.get('recover', { reference: true })) as ivm.Reference<() => boolean>;
-      const ok = (await ref.apply(undefined, [], { timeout: 2000, result: { copy: true } })) as boolean;
-      ref.release();
-      return ok === true;
+      return ref.applySync(undefined, [], { timeout: RECOVER_TIMEOUT_MS, result: { copy: true } }) === true;
     } catch {
       return false;
     }

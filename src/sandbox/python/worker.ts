@@ -1,9 +1,10 @@
 /**
  * Python sandbox worker process (forked by the local executor for `language: python` programs).
  * Speaks the same IPC protocol as the JavaScript worker (src/sandbox/protocol.ts) and hosts one
- * {@link PythonRuntime}. Programs run one at a time; the runtime's isolated-vm call is async, so
- * this process's event loop stays free to report progress (the parent kills a worker whose
- * program outlives its timeout).
+ * {@link PythonRuntime}. Programs run one at a time, synchronously on this thread (their time limit
+ * is this thread's CPU time); progress goes out before an attempt, at most every PROGRESS_MS, and
+ * while a runtime boots (the parent kills a worker that burns too much CPU, or wall time, without
+ * reporting).
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,8 +19,9 @@ async function runBatch(rt: PythonRuntime, batch: number, programs: WireProgram[
   let buffered: WireResult[] = [];
   let running: number | undefined;
   let started = 0;
-  let booting = false;
+  let lastFlush = 0;
   const flush = (done: boolean) => {
+    lastFlush = performance.now();
     const items = buffered;
     buffered = [];
     send({
@@ -27,25 +29,21 @@ async function runBatch(rt: PythonRuntime, batch: number, programs: WireProgram[
       batch,
       items,
       done,
-      // While a runtime boots (after a recycle) the program has not started: report it as fresh.
-      ...(running !== undefined && !done ? { running, elapsed: booting ? 0 : Math.round(performance.now() - started) } : {}),
+      // While a runtime boots the program's time does not run: report it as fresh.
+      ...(running !== undefined && !done
+        ? { running, elapsed: rt.isBooting() ? 0 : Math.round(performance.now() - started) }
+        : {}),
     });
   };
+  // Attempts run synchronously (their CPU time is the program's, src/sandbox/cpu-budget.ts), so
+  // this timer fires only while a runtime boots in the background; otherwise the worker reports
+  // before an attempt, at most every PROGRESS_MS (the parent's watchdog counts the CPU time the
+  // worker burns from its last report, so every re-run of a loaded program starts afresh).
   const ticker = setInterval(() => flush(false), PROGRESS_MS);
   try {
     for (const p of programs) {
       running = p.i;
-      // A (re)boot is not the program's time: the parent's watchdog counts from here.
-      booting = true;
-      try {
-        await rt.start();
-      } catch {
-        /* reported by run() below */
-      } finally {
-        booting = false;
-      }
       started = performance.now();
-      flush(false);
       let r: WireResult;
       try {
         const res = await rt.run(
@@ -55,6 +53,10 @@ async function runBatch(rt: PythonRuntime, batch: number, programs: WireProgram[
             ...(p.prompt !== undefined ? { prompt: p.prompt } : {}),
           },
           p.timeoutMs,
+          () => {
+            started = performance.now();
+            if (started - lastFlush >= PROGRESS_MS) flush(false);
+          },
         );
         r = {
           i: p.i,

@@ -119,3 +119,39 @@ export function mismatch(c: AdversarialCase, r: { status: ExecStatus; passed: nu
   if (c.maxPassed !== undefined && r.passed > c.maxPassed) return `passed ${r.passed} > ${c.maxPassed}`;
   return null;
 }
+
+/**
+ * The cases of a load-independence class (`js-load-independent.ts`, `py-load-independent.ts`):
+ * every program runs as is and under load (`loaded`) with a CPU budget of `budgetMs`. Each
+ * bounded one answers a number: every third is checked only for being a number (`pass`: its
+ * `tests(true)`), the rest also against an answer none meets (`fail` with one passed site:
+ * `tests(false)`); each endless one is a `timeout`.
+ */
+export function loadIndependentCases(spec: {
+  budgetMs: number;
+  bounded: ReadonlyArray<{ completion: string; tests: (honest: boolean) => string; note: string }>;
+  endless: ReadonlyArray<{ completion: string; tests: string; note: string }>;
+}): AdversarialCase[] {
+  const common = { timeoutMs: spec.budgetMs, loaded: true } as const;
+  return [
+    ...spec.bounded.map(
+      (b, i): AdversarialCase => ({
+        completion: b.completion,
+        tests: b.tests(i % 3 === 0),
+        expect: i % 3 === 0 ? ['pass'] : ['fail'],
+        ...(i % 3 === 0 ? {} : { maxPassed: 1 }),
+        ...common,
+        note: `bounded: ${b.note}`,
+      }),
+    ),
+    ...spec.endless.map(
+      (e): AdversarialCase => ({
+        completion: e.completion,
+        tests: e.tests,
+        expect: ['timeout'],
+        ...common,
+        note: `endless: ${e.note}`,
+      }),
+    ),
+  ];
+}

@@ -6,7 +6,7 @@
  * programs keep their verdict (`fail` with one passed site, or `pass`) and the endless ones stay
  * `timeout`. Under a wall-clock limit the bounded ones became `timeout` when loaded.
  */
-import { type AdversarialCase, defineGenerator, JS_ASSERT as ASSERT } from './framework.ts';
+import { defineGenerator, JS_ASSERT as ASSERT, loadIndependentCases } from './framework.ts';
 
 /** CPU budget of these cases, ms: about twice what the bounded work needs. */
 const BUDGET_MS = 300;
@@ -76,29 +76,20 @@ const loadIndependent = defineGenerator({
   name: 'js-load-independent',
   language: 'javascript',
   about: 'bounded work keeps its verdict and endless work stays `timeout` when the machine is loaded (CPU-time limits)',
-  cases: () => [
-    ...BOUNDED.map(
-      (b, i): AdversarialCase => ({
+  cases: () =>
+    loadIndependentCases({
+      budgetMs: BUDGET_MS,
+      bounded: BOUNDED.map((b) => ({
         completion: program(b.body, b.async),
-        tests: tests(b.n, b.async, i % 3 === 0),
-        expect: i % 3 === 0 ? ['pass'] : ['fail'],
-        ...(i % 3 === 0 ? {} : { maxPassed: 1 }),
-        timeoutMs: BUDGET_MS,
-        loaded: true,
-        note: `bounded: ${b.body.split('\n')[0]}`,
-      }),
-    ),
-    ...ENDLESS.map(
-      (e): AdversarialCase => ({
+        tests: (honest: boolean) => tests(b.n, b.async, honest),
+        note: b.body.split('\n')[0]!,
+      })),
+      endless: ENDLESS.map((e) => ({
         completion: program(e.body, e.async),
         tests: tests(1, e.async, false),
-        expect: ['timeout'],
-        timeoutMs: BUDGET_MS,
-        loaded: true,
-        note: `endless: ${e.body.split('\n')[0]}`,
-      }),
-    ),
-  ],
+        note: e.body.split('\n')[0]!,
+      })),
+    }),
 });
 
 export const generators = [loadIndependent];

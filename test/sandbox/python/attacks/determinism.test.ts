@@ -1,9 +1,11 @@
 /**
- * Attack class: verdicts that depend on luck. Every random source a program can read — the
- * `random` module and new Random() instances, SystemRandom, os.urandom, secrets, uuid4 — and the
- * clocks (time.time, perf_counter, datetime.now) are seeded per program from the run seed and a
- * hash of the program's code and tests, so a verdict is a pure function of the program: the same
- * on repeated runs and in different worker processes.
+ * Attack class: verdicts that depend on luck or on the machine. Every random source a program can
+ * read — the `random` module and new Random() instances, SystemRandom, os.urandom, secrets, uuid4
+ * — is seeded per program from the run seed and a hash of the program's code and tests, and every
+ * clock (time.time/monotonic/perf_counter/process_time/thread_time and their _ns forms,
+ * clock_gettime, os.times, datetime.now, date.today) is virtual, so a verdict is a pure function
+ * of the program: the same on repeated runs and in different worker processes. `time.sleep`
+ * moves the virtual clock instead of busy-waiting on it (which cost CPU time, the time limit).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExecResult } from '../../../../src/sandbox/index.ts';
@@ -13,7 +15,8 @@ const PROBE =
   [
     'import random, os, secrets, uuid, time, datetime',
     'vals = [random.random(), random.Random().random(), random.SystemRandom().random(), os.urandom(8).hex(),',
-    '        secrets.token_hex(8), str(uuid.uuid4()), time.time(), time.perf_counter(), str(datetime.datetime.now())]',
+    '        secrets.token_hex(8), str(uuid.uuid4()), time.time(), time.perf_counter(), str(datetime.datetime.now()),',
+    '        time.monotonic(), time.process_time(), time.thread_time(), time.thread_time_ns(), tuple(os.times())]',
     'print(vals)',
     'def lucky():',
     '    return random.SystemRandom().random() < 0.5',
@@ -45,5 +48,34 @@ describe('python attack: luck-dependent verdicts', { timeout: 240_000 }, () => {
     // Different programs, or another run seed, draw other values.
     expect(ra.other!.stdout).not.toBe(ra.p1!.stdout);
     expect(rc.p1!.stdout).not.toBe(ra.p1!.stdout);
+  });
+
+  it('every clock reads virtual time: 2024-01-01 and a few microseconds of CPU, on any machine', async () => {
+    const rs = await runPy(a, [
+      [
+        'clocks',
+        'import time, os, datetime\ndef clocks():\n    return [time.time(), time.monotonic(), time.perf_counter(), time.process_time(),\n            time.thread_time(), time.thread_time_ns(), time.monotonic_ns(), list(os.times()),\n            datetime.datetime.now().year, str(datetime.date.today()), time.gmtime().tm_year]\n',
+        'c = clocks()\nassert 1704067200 <= c[0] < 1704067200.01\nassert all(0 <= x < 0.01 for x in c[1:5])\nassert 0 <= c[5] < 10**7 and 0 <= c[6] < 10**7\nassert c[7] == [0.0] * 5\nassert c[8:] == [2024, "2024-01-01", 2024]\n',
+      ],
+    ]);
+    expect(rs.clocks!.status, JSON.stringify(rs.clocks)).toBe('pass');
+  });
+
+  it("time.sleep moves every clock on without taking time, with CPython's argument checks", async () => {
+    const rs = await runPy(a, [
+      [
+        'sleep',
+        'import time, datetime\ndef slept(s):\n    t0, m0, p0, d0 = time.time(), time.monotonic(), time.perf_counter(), datetime.datetime.now()\n    time.sleep(s)\n    return [time.time() - t0, time.monotonic() - m0, time.perf_counter() - p0, (datetime.datetime.now() - d0).total_seconds()]\n',
+        // An hour of sleep: busy-waiting on the virtual clock took minutes of CPU (a timeout).
+        'assert all(3600 <= d < 3600.01 for d in slept(3600))\nassert all(0.25 <= d < 0.26 for d in slept(0.25))\nassert all(0 <= d < 0.01 for d in slept(0))\n',
+      ],
+      [
+        'sleep-args',
+        'import time\ndef errors():\n    out = []\n    for a in (-1, "1", float("nan"), None, 10**30, 1e300):\n        try:\n            time.sleep(a)\n            out.append("ok")\n        except Exception as e:\n            out.append(type(e).__name__)\n    return out\n',
+        'assert errors() == ["ValueError", "TypeError", "ValueError", "TypeError", "OverflowError", "OverflowError"]\n',
+      ],
+    ]);
+    expect(rs.sleep!.status, JSON.stringify(rs.sleep)).toBe('pass');
+    expect(rs['sleep-args']!.status, JSON.stringify(rs['sleep-args'])).toBe('pass');
   });
 });
