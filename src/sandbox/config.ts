@@ -62,7 +62,7 @@ export const sandboxConfigSchema = z
       .max(600_000)
       .default(2000)
       .describe(
-        "Time limit per program, milliseconds. JavaScript: CPU time (the sandbox worker thread's, charged from the program's first statement), so a verdict does not depend on the machine's load; a wall-clock backstop of 20 × this + 5 s only guards the host (past it the result is `timeout` with code `host_overloaded`, not a verdict). Python: wall time.",
+        "Time limit per program, milliseconds, of CPU time (the sandbox worker thread's, charged from the program's first statement; JavaScript and Python alike), so a verdict does not depend on the machine's load; a wall-clock backstop of 20 × this + 5 s only guards the host (past it the result is `timeout` with code `host_overloaded`, not a verdict).",
       ),
     memory_mb: z
       .number()

@@ -29,7 +29,7 @@ const BACKSTOP_EXTRA_MS = 5000;
 
 /**
  * The wall-clock backstop of a program whose CPU budget is `budgetMs`: an infrastructure guard,
- * not a verdict. A JavaScript program's time limit is isolate CPU time (src/sandbox/worker.ts); on
+ * not a verdict. A program's time limit is CPU time (src/sandbox/cpu-budget.ts); on
  * a loaded machine it may take many times that in wall time to use its budget, and only past this
  * backstop does the host give up (status `timeout` with code `host_overloaded`). The parent's
  * watchdog kills a silent worker only after it (plus a grace period).
@@ -44,7 +44,7 @@ export interface WireProgram {
   code: string;
   tests?: string;
   prompt?: string;
-  /** Time budget, ms: isolate CPU time for JavaScript, wall time for Python. */
+  /** Time budget, ms: CPU time of the worker thread (JavaScript and Python; src/sandbox/cpu-budget.ts). */
   timeoutMs: number;
 }
 

@@ -85,7 +85,7 @@ export interface ExecutorOptions {
   /**
    * Time limit per program, milliseconds (default 2000): JavaScript, the isolate's CPU time (so the
    * verdict does not depend on the machine's load; a wall-clock backstop of many times it guards
-   * the host); Python, wall time.
+   * the host); Python, the CPU time of the worker thread that runs its interpreters, likewise.
    */
   timeoutMs: number;
   /** Isolate heap limit, megabytes (default 64). */
