@@ -442,6 +442,11 @@ const SOURCES = [
   'id(object()) % 32 < 16',
   'int(time.perf_counter_ns()) % 2 == 1',
   '[time.sleep(0.001), time.monotonic_ns() % 2 == 1][1]',
+  'int(time.thread_time() * 1e6) % 2 == 1',
+  'time.thread_time_ns() // 1000 % 2 == 1',
+  'int(time.clock_gettime(time.CLOCK_MONOTONIC) * 1e6) % 2 == 1',
+  '[time.sleep(0.25), int(time.time() * 1e6) % 2 == 1][1]',
+  'int(__import__("timeit").timeit("1", number=3) * 1e6) % 2 == 1',
 ];
 
 const nondet = defineGenerator({
@@ -449,7 +454,7 @@ const nondet = defineGenerator({
   language: 'python',
   about: 'an answer right or wrong depending on clocks or random sources: run twice, same verdict',
   cases: () =>
-    variants(20, (i) => {
+    variants(Math.max(20, SOURCES.length), (i) => {
       const src = SOURCES[i % SOURCES.length]!;
       const completion = `import time, os, random, datetime, uuid, secrets\ndef f(x):\n    return x + 1 if ${src} else x\n`;
       const tests = 'assert f(1) == 2\nassert f(2) == 3\n';

@@ -1,8 +1,9 @@
 /**
- * Attack class: programs that never finish — busy loops, sleeps, catastrophic regex
- * backtracking, huge arithmetic, unbounded recursion with a raised recursion limit. Each ends as
- * `timeout` (or a RecursionError) within its limit, the runtime is replaced, and the next program
- * runs normally.
+ * Attack class: programs that never finish — busy loops, busy-waits on the (virtual) clock,
+ * catastrophic regex backtracking, huge arithmetic, unbounded recursion with a raised recursion
+ * limit. Each ends as `timeout` (or a RecursionError) once it used its CPU-time budget, the runtime
+ * is recovered or replaced, and the next program runs normally. (`time.sleep` itself moves the
+ * virtual clock and returns: determinism.test.ts.)
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectStillWorks, pyExecutor, runPy } from '../helpers.ts';
@@ -15,7 +16,7 @@ describe('python attack: infinite loops', { timeout: 180_000 }, () => {
   it('every non-terminating program is a timeout and the runtime recovers', async () => {
     const loops: Record<string, string> = {
       'while-true': 'while True:\n    pass\n',
-      sleep: 'import time\ntime.sleep(30)\n',
+      'clock-busy-wait': 'import time\nt = time.time()\nwhile time.time() < t + 30:\n    pass\n',
       redos: 'import re\nre.match(r"(a+)+$", "a" * 40 + "b")\n',
       'huge-sum': 'sum(range(10**13))\n',
       'catch-and-continue':
@@ -27,8 +28,9 @@ describe('python attack: infinite loops', { timeout: 180_000 }, () => {
       Object.entries(loops).map(([id, code]) => [id, code, 'assert True\n']),
     );
     for (const id of Object.keys(loops)) expect(rs[id]!.status, JSON.stringify(rs[id])).toBe('timeout');
-    // Each program was stopped near its limit (boot time of replacement runtimes is not counted).
-    for (const id of Object.keys(loops)) expect(rs[id]!.ms).toBeLessThan(400 + 1500);
+    // Each program was stopped for using its CPU time (the limit); how much wall time that took
+    // depends on the machine's load, so only its lower bound is checked.
+    for (const id of Object.keys(loops)) expect(rs[id]!.error).toMatch(/used its 400 ms of CPU time/);
     expect(performance.now() - t0).toBeGreaterThan(5 * 390);
     await expectStillWorks(ex);
   });
