@@ -28,9 +28,14 @@ describe('python attack: infinite loops', { timeout: 180_000 }, () => {
       Object.entries(loops).map(([id, code]) => [id, code, 'assert True\n']),
     );
     for (const id of Object.keys(loops)) expect(rs[id]!.status, JSON.stringify(rs[id])).toBe('timeout');
-    // Each program was stopped for using its CPU time (the limit); how much wall time that took
-    // depends on the machine's load, so only its lower bound is checked.
-    for (const id of Object.keys(loops)) expect(rs[id]!.error).toMatch(/used its 400 ms of CPU time/);
+    // Each program was stopped for using its CPU time (the limit) — or, on a machine so loaded
+    // that 20 x the budget + 5 s of wall time did not give it 400 ms of CPU, the host said it gave
+    // up (code host_overloaded, not a verdict). How much wall time that took depends on the load,
+    // so only its lower bound is checked.
+    for (const id of Object.keys(loops)) {
+      const r = rs[id]!;
+      expect(r.error, JSON.stringify(r)).toMatch(r.code === 'host_overloaded' ? /^not a verdict/ : /used its 400 ms of CPU time/);
+    }
     expect(performance.now() - t0).toBeGreaterThan(5 * 390);
     await expectStillWorks(ex);
   });
