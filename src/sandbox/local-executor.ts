@@ -360,9 +360,9 @@ export class LocalExecutor implements Executor {
     this.watchdog.unref();
   }
 
-  /** Worker process ids (for diagnostics and crash tests). */
+  /** Worker process ids, the Python pool's included once started (for diagnostics, crash and load tests). */
   workerPids(): Array<number | undefined> {
-    return this.slots.map((s) => s.pid());
+    return [...this.slots.map((s) => s.pid()), ...(this.python?.workerPids() ?? [])];
   }
 
   async run(programs: readonly ProgramSpec[], onResult?: (result: ExecResult, index: number) => void): Promise<ExecResult[]> {
