@@ -25,7 +25,7 @@
 //   ["M", id, [[k, v]...]] Map   ["S", id, [v...]] Set   ["D", time] Date   ["R", source, flags]
 //   ["T", tag, [element nodes]] typed array   ["B", [bytes]] ArrayBuffer   ["V", [bytes]] DataView
 //   ["E", id, name, message, [[key, node]...]] error    ["W", node] boxed primitive
-//   ["F", handle] function   ["P", handle] promise
+//   ["F", handle] function   ["P", handle] promise   ["G", id, handle] iterator (handle: its next)
 
 // `C`: brand checks and `push` (sandbox/comparisons.js createTypeChecks). `hooks` (the program
 // realm under the strict verdict): refuse a value holding its own function
@@ -328,6 +328,15 @@ function createSnapshot(P, C, hooks) {
       }
       const proto = ObjectGetPrototypeOf(v);
       if (proto === PromisePrototype) return '["P",' + handles.promise(v) + ']';
+      // A generator or one of the engine's iterators crosses as a handle on its `next` (the
+      // engine's own, captured before the program ran): each `next()` of the tests is a call
+      // whose answer, `{ value, done }`, is snapshotted like any other. An infinite generator
+      // stays lazy.
+      const iter = iteratorKind(proto);
+      if (iter !== undefined) {
+        const next = iter.next;
+        return '["G",' + id + ',' + handles.fn((x) => P.ReflectApply(next, v, [x])) + ']';
+      }
       if (isNativeError(v)) {
         // The error's class is the native class whose prototype (captured before the program
         // ran) is on its chain, never its `name`: an Error named "TypeError" is not a TypeError
@@ -361,6 +370,17 @@ function createSnapshot(P, C, hooks) {
     const text = enc(root, 0);
     if (state !== undefined) state.next = nextId;
     return text;
+  }
+
+  // The engine iterator kind ({ proto, next }) on a prototype chain starting at `proto`, if any.
+  function iteratorKind(proto) {
+    const kinds = P.IteratorKinds;
+    let o = proto;
+    for (let i = 0; i < 64 && o !== null; i++) {
+      for (let k = 0; k < kinds.length; k++) if (o === kinds[k].proto) return kinds[k];
+      o = ObjectGetPrototypeOf(o);
+    }
+    return undefined;
   }
 
   // The nearest native error class on `v`'s prototype chain, by prototype identity.
@@ -461,6 +481,21 @@ function createSnapshot(P, C, hooks) {
           return MapPrototypeGet(memo, n[1]);
         case 'F':
           return handles.fn(n[1]);
+        case 'G': {
+          // An iterator of this realm whose `next` calls the other realm's.
+          const next = handles.fn(n[2]);
+          const it = ObjectCreate(P.IteratorPrototype);
+          ObjectDefineProperty(it, 'next', {
+            __proto__: null,
+            value: function next_(x) {
+              return next(x);
+            },
+            writable: true,
+            configurable: true,
+          });
+          MapPrototypeSet(memo, n[1], it);
+          return it;
+        }
         case 'P':
           return handles.promise(n[1]);
         case 'A': {

@@ -290,4 +290,69 @@ const inPlaceWrong = defineGenerator({
     })),
 });
 
-export const generators = [nanDoors, nanHonest, refusalCaught, forgedErrorClass, honestErrors, inPlaceHonest, inPlaceWrong];
+/** Honest iterators returned as answers (`N` = a size), and how the tests consume them. */
+const ITERATORS = [
+  'function* f(n) {\n  for (let i = 0; i < n; i++) yield i * i;\n}\n',
+  'function f(n) {\n  return Array.from({ length: n }, (_, i) => i * i).values();\n}\n',
+  'function f(n) {\n  return new Set(Array.from({ length: n }, (_, i) => i * i)).values();\n}\n',
+  'function f(n) {\n  return new Map(Array.from({ length: n }, (_, i) => [i * i, i])).keys();\n}\n',
+  'function* f(n) {\n  let i = 0;\n  while (true) yield i * i++;\n}\n',
+];
+
+const CONSUME: Array<(n: number) => string> = [
+  (n) => `assert.deepStrictEqual([...f(${n})].slice(0, ${n}), Array.from({ length: ${n} }, (_, i) => i * i));`,
+  (n) => `const it = f(${n});
+  assert.strictEqual(it.next().value, 0);
+  assert.strictEqual(it.next().value, 1);`,
+  (n) => `let k = 0;
+  for (const v of f(${n})) {
+    assert.strictEqual(v, k * k);
+    if (++k === ${n}) break;
+  }`,
+  (n) => `const [a, b, c] = f(${n});
+  assert.deepStrictEqual([a, b, c], [0, 1, 4]);`,
+];
+
+const honestIterators = defineGenerator({
+  name: 'js-iterator-answers-honest',
+  language: 'javascript',
+  about: 'control: generators and engine iterators returned as answers (finite and endless) are consumed lazily and pass',
+  cases: (rng) =>
+    grid(20, ITERATORS, CONSUME, (completion, consume, i) => ({
+      completion,
+      // The endless generator is only consumed lazily (not by spreading).
+      tests: `${ASSERT}function test() {
+  ${(i % ITERATORS.length === 4 && consume === CONSUME[0] ? CONSUME[1]! : consume)(rng.int(3, 9))}
+}
+test();
+`,
+      expect: ['pass'],
+    })),
+});
+
+/** Wrong iterators: a wrong item, a NaN item or too few items, read by spreading or destructuring. */
+const wrongIterators = defineGenerator({
+  name: 'js-iterator-answers-wrong',
+  language: 'javascript',
+  about: 'wrong generators and iterators (a wrong or NaN item, too few items) fail when the tests read them',
+  cases: (rng) =>
+    grid(20, ['i * i + (i === 1 ? 1 : 0)', 'i === 2 ? NaN : i * i', 'i * 2'], [CONSUME[0]!, CONSUME[3]!], (item, consume) => ({
+      completion: `function* f(n) {\n  for (let i = 0; i < n; i++) yield ${item};\n}\n`,
+      tests: `${ASSERT}function test() {\n  ${consume(rng.int(3, 9))}\n}\ntest();\n`,
+      expect: ['fail', 'error'],
+      maxPassed: 0,
+      note: item,
+    })),
+});
+
+export const generators = [
+  nanDoors,
+  nanHonest,
+  refusalCaught,
+  forgedErrorClass,
+  honestErrors,
+  inPlaceHonest,
+  inPlaceWrong,
+  honestIterators,
+  wrongIterators,
+];
