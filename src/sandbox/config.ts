@@ -52,7 +52,7 @@ export const sandboxConfigSchema = z
       .max(86_400_000)
       .default(0)
       .describe(
-        '`queue` backend: fail when workers are connected but no program on a queue with pending batches finished for this long, ms (a stuck worker). 0 (default) = 10 × the longest pending program timeout + 30 s.',
+        '`queue` backend: fail when workers are connected but no program on a queue with pending batches finished for this long, ms (a stuck worker). 0 (default) = the wall-clock backstop of the longest pending program budget (20 × it + 5 s: a worker on an overloaded host may take that long before reporting) + 30 s.',
       ),
     workers: z.number().int().min(1).max(256).default(2).describe('Worker processes, each hosting one isolate.'),
     timeout_ms: z

@@ -20,6 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Language } from '../../datasets/problem.ts';
 import { AnchorError } from '../../util/errors.ts';
+import { wallBackstopMs } from '../protocol.ts';
 import type { ExecErrorCode, ExecResult, Executor, ProgramSpec, VerdictMode } from '../types.ts';
 import {
   authMessage,
@@ -50,8 +51,7 @@ export interface QueueExecutorOptions {
   redisTimeoutMs: number;
   /**
    * Reject `run` when workers are connected but no program on a queue with pending batches has
-   * finished for this long (a worker stuck on a job). 0 = 10 × the longest pending program
-   * timeout + 30 s (start-up of a worker's sandbox included).
+   * finished for this long (a worker stuck on a job). 0 = auto: see {@link stallLimitMs}.
    */
   stallTimeoutMs: number;
   /** How often pending batches are checked (queue events make the common case faster). */
@@ -99,6 +99,20 @@ interface Waiter {
 }
 
 /** Executor that runs programs on remote `anchor-rl worker` processes through BullMQ. */
+/** Wall time, ms, a queue's worker may take past its slowest program's backstop before it counts as stuck. */
+const STALL_GRACE_MS = 30_000;
+
+/**
+ * How long a queue with pending batches may see no program finish while workers are connected
+ * before the trainer calls it stalled: `configured` ms, or with 0 (auto) the wall-clock backstop
+ * of the longest pending program's budget plus a grace. A worker on an overloaded host may
+ * legitimately spend up to that backstop on one program before it reports `host_overloaded`
+ * (src/sandbox/protocol.ts), so an auto limit below it would fail a healthy queue.
+ */
+export function stallLimitMs(configured: number, longestTimeoutMs: number): number {
+  return configured > 0 ? configured : wallBackstopMs(longestTimeoutMs) + STALL_GRACE_MS;
+}
+
 export class QueueExecutor implements Executor {
   readonly opts: QueueExecutorOptions;
   private readonly token = randomUUID().slice(0, 12);
@@ -452,13 +466,10 @@ export class QueueExecutor implements Executor {
   private checkStall(language: Language, workers: number, now: number): void {
     const since = this.lastProgress.get(language);
     if (since === undefined) return;
-    let limit = this.opts.stallTimeoutMs;
-    if (limit <= 0) {
-      let longest = 0;
-      for (const p of this.pending.values())
-        if (p.language === language) for (const s of p.data.programs) longest = Math.max(longest, s.timeoutMs ?? 0);
-      limit = 10 * longest + 30_000;
-    }
+    let longest = 0;
+    for (const p of this.pending.values())
+      if (p.language === language) for (const s of p.data.programs) longest = Math.max(longest, s.timeoutMs ?? 0);
+    const limit = stallLimitMs(this.opts.stallTimeoutMs, longest);
     if (now - since < limit) return;
     const queue = settleQueueName(this.opts.prefix, language);
     this.failAll(

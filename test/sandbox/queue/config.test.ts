@@ -12,6 +12,8 @@ import {
   sandboxConfigSchema,
 } from '../../../src/sandbox/index.ts';
 import { checkRedisUrl, connectionOptions, redactUrl } from '../../../src/sandbox/queue/connection.ts';
+import { stallLimitMs } from '../../../src/sandbox/queue/queue-executor.ts';
+import { wallBackstopMs } from '../../../src/sandbox/protocol.ts';
 import { parseLanguages } from '../../../src/cli/commands/worker.ts';
 import { AnchorError } from '../../../src/util/errors.ts';
 import { runCli } from '../../helpers/cli.ts';
@@ -27,6 +29,13 @@ describe('queue backend config', () => {
     expect(sandboxConfigSchema.safeParse({ max_in_flight: 0 }).success).toBe(false);
     expect(sandboxConfigSchema.safeParse({ queue_prefix: 'a:b' }).success).toBe(false);
     expect(sandboxConfigSchema.safeParse({ backend: 'cluster' }).success).toBe(false);
+  });
+
+  it('the auto stall limit outlasts the backstop a worker may legitimately reach; a set limit is kept', () => {
+    // A worker on an overloaded host reports host_overloaded only at the backstop: calling the
+    // queue stalled before that would fail a healthy run.
+    for (const budget of [100, 2000, 10_000, 60_000]) expect(stallLimitMs(0, budget)).toBeGreaterThan(wallBackstopMs(budget));
+    expect(stallLimitMs(3000, 60_000)).toBe(3000);
   });
 
   it('createExecutorFromConfig picks the backend', async () => {
