@@ -573,7 +573,21 @@ function setupHarness(P, config) {
   let snapshot;
   const getSnapshot = () => snapshot || (snapshot = createSnapshot(P, getT(), role === 'program' && config.verdict === 'strict'));
   const getBridge = () =>
-    bridge || (bridge = createBridge(P, getSnapshot(), describe, getT(), role === 'tests' ? track : undefined));
+    bridge ||
+    (bridge = createBridge(
+      P,
+      getSnapshot(),
+      describe,
+      getT(),
+      role === 'tests' ? track : undefined,
+      role === 'tests' ? refusedIn : undefined,
+    ));
+  // Tests realm: a value refused on its way in fails the run, whether or not the tests catch the
+  // error that stands for it (see createBridge).
+  function refusedIn(why) {
+    failed++;
+    if (firstFailure === '') firstFailure = cap('strict verdict: ' + why);
+  }
 
   // Program realm: snapshot the names the tests use (functions become handles).
   function bindings(resolved, names, remote, copier) {

@@ -19,6 +19,16 @@ function createPrimordials(g) {
   const TypedArrayPrototype = g.Object.getPrototypeOf(g.Uint8Array.prototype);
   const MapIteratorPrototype = g.Object.getPrototypeOf(new g.Map().entries());
   const SetIteratorPrototype = g.Object.getPrototypeOf(new g.Set().values());
+  // The engine's own iterator kinds, by prototype: what an answer that is an iterator may be.
+  const GeneratorPrototype = g.Object.getPrototypeOf(function* () {}).prototype;
+  const IteratorKinds = [
+    GeneratorPrototype,
+    g.Object.getPrototypeOf([][g.Symbol.iterator]()),
+    MapIteratorPrototype,
+    SetIteratorPrototype,
+    g.Object.getPrototypeOf(''[g.Symbol.iterator]()),
+    g.Object.getPrototypeOf(/a/g[g.Symbol.matchAll]('')),
+  ];
   const P = {
     __proto__: null,
     globalThis: g,
@@ -74,9 +84,14 @@ function createPrimordials(g) {
     MapPrototypeHas: uncurryThis(g.Map.prototype.has),
     MapPrototypeDelete: uncurryThis(g.Map.prototype.delete),
     MapPrototypeClear: uncurryThis(g.Map.prototype.clear),
+    SetPrototypeClear: uncurryThis(g.Set.prototype.clear),
+    ObjectIsExtensible: g.Object.isExtensible,
+    ReflectDeleteProperty: g.Reflect.deleteProperty,
     MapPrototypeGetSize: getter(g.Map.prototype, 'size'),
     MapPrototypeEntries: uncurryThis(g.Map.prototype.entries),
     MapIteratorNext: uncurryThis(MapIteratorPrototype.next),
+    IteratorPrototype: g.Object.getPrototypeOf(GeneratorPrototype),
+    IteratorKinds: g.Object.freeze(IteratorKinds.map((p) => g.Object.freeze({ __proto__: null, proto: p, next: p.next }))),
     Set: g.Set,
     SetPrototypeAdd: uncurryThis(g.Set.prototype.add),
     SetPrototypeHas: uncurryThis(g.Set.prototype.has),
@@ -141,6 +156,7 @@ function createPrimordials(g) {
       EvalError: g.EvalError,
       URIError: g.URIError,
     }),
+    AggregateError: g.AggregateError,
     MathFloor: g.Math.floor,
     MathMin: g.Math.min,
     MathMax: g.Math.max,

@@ -25,7 +25,7 @@
 //   ["M", id, [[k, v]...]] Map   ["S", id, [v...]] Set   ["D", time] Date   ["R", source, flags]
 //   ["T", tag, [element nodes]] typed array   ["B", [bytes]] ArrayBuffer   ["V", [bytes]] DataView
 //   ["E", id, name, message, [[key, node]...]] error    ["W", node] boxed primitive
-//   ["F", handle] function   ["P", handle] promise
+//   ["F", handle] function   ["P", handle] promise   ["G", id, handle] iterator (handle: its next)
 
 // `C`: brand checks and `push` (sandbox/comparisons.js createTypeChecks). `hooks` (the program
 // realm under the strict verdict): refuse a value holding its own function
@@ -160,9 +160,11 @@ function createSnapshot(P, C, hooks) {
    * promise and return its handle (a number). Throws `{ snapshotRefused }` when the value cannot
    * be snapshotted.
    */
-  function encode(root, handles) {
-    const ids = new Map();
-    let nextId = 0;
+  function encode(root, handles, state) {
+    // `state` ({ ids, next }): shared by several encodings that the other side decodes into one
+    // memo (an answer and the arguments after a call), so a value in both is one value.
+    const ids = state !== undefined ? state.ids : new Map();
+    let nextId = state !== undefined ? state.next : 0;
     let nodes = 0;
     let chars = 0;
     function str(s) {
@@ -326,8 +328,23 @@ function createSnapshot(P, C, hooks) {
       }
       const proto = ObjectGetPrototypeOf(v);
       if (proto === PromisePrototype) return '["P",' + handles.promise(v) + ']';
+      // A generator or one of the engine's iterators crosses as a handle on its `next` (the
+      // engine's own, captured before the program ran): each `next()` of the tests is a call
+      // whose answer, `{ value, done }`, is snapshotted like any other. An infinite generator
+      // stays lazy.
+      const iter = iteratorKind(proto);
+      if (iter !== undefined) {
+        const next = iter.next;
+        return '["G",' + id + ',' + handles.fn((x) => P.ReflectApply(next, v, [x])) + ']';
+      }
       if (isNativeError(v)) {
-        const name = inheritedData(v, 'name');
+        // The error's class is the native class whose prototype (captured before the program
+        // ran) is on its chain, never its `name`: an Error named "TypeError" is not a TypeError
+        // (as under Node, `assert.throws(f, TypeError)` fails for it). A name other than the
+        // class's crosses as data.
+        const cls = nativeErrorClass(v);
+        const named = inheritedData(v, 'name');
+        const name = typeof named === 'string' && named !== cls ? named : undefined;
         const message = inheritedData(v, 'message');
         const keys = ReflectOwnKeys(v);
         const rest = [];
@@ -336,20 +353,45 @@ function createSnapshot(P, C, hooks) {
           '["E",' +
           id +
           ',' +
-          str(typeof name === 'string' ? name : 'Error') +
+          str(cls) +
           ',' +
           str(typeof message === 'string' ? message : '') +
           ',' +
           props(v, rest, 'the error', depth, true) +
           ',' +
           str(constructorName(proto)) +
+          (name === undefined ? '' : ',' + str(name)) +
           ']'
         );
       }
       const kind = proto === ObjectPrototype ? '0' : proto === null ? '1' : str(constructorName(proto));
       return '["O",' + id + ',' + kind + ',' + props(v, ReflectOwnKeys(v), 'the object', depth) + ']';
     }
-    return enc(root, 0);
+    const text = enc(root, 0);
+    if (state !== undefined) state.next = nextId;
+    return text;
+  }
+
+  // The engine iterator kind ({ proto, next }) on a prototype chain starting at `proto`, if any.
+  function iteratorKind(proto) {
+    const kinds = P.IteratorKinds;
+    let o = proto;
+    for (let i = 0; i < 64 && o !== null; i++) {
+      for (let k = 0; k < kinds.length; k++) if (o === kinds[k].proto) return kinds[k];
+      o = ObjectGetPrototypeOf(o);
+    }
+    return undefined;
+  }
+
+  // The nearest native error class on `v`'s prototype chain, by prototype identity.
+  function nativeErrorClass(v) {
+    let o = ObjectGetPrototypeOf(v);
+    for (let i = 0; i < 64 && o !== null; i++) {
+      if (P.AggregateError !== undefined && o === P.AggregateError.prototype) return 'AggregateError';
+      for (const k in P.Errors) if (o === P.Errors[k].prototype) return k;
+      o = ObjectGetPrototypeOf(o);
+    }
+    return 'Error';
   }
 
   // Boxed-primitive readers that return undefined instead of throwing on the wrong kind.
@@ -412,8 +454,11 @@ function createSnapshot(P, C, hooks) {
     return decodeTree(JSONParse(text), handles);
   }
   /** {@link decode} of an already parsed encoding. */
-  function decodeTree(tree, handles) {
-    const memo = new Map();
+  // `memo` (id → value) is shared with other trees of one message; `targets` (id → an object of
+  // this realm) are the caller's own arguments, brought in line, in place, with the callee's copy
+  // after a call (so in-place algorithms work, and an argument returned is the caller's object).
+  function decodeTree(tree, handles, memo = new Map(), targets = undefined) {
+    const target = (id) => (targets === undefined ? undefined : MapPrototypeGet(targets, id));
     function pairs(obj, list) {
       for (let i = 0; i < list.length; i++) {
         if (list[i].length === 3)
@@ -436,11 +481,34 @@ function createSnapshot(P, C, hooks) {
           return MapPrototypeGet(memo, n[1]);
         case 'F':
           return handles.fn(n[1]);
+        case 'G': {
+          // An iterator of this realm whose `next` calls the other realm's.
+          const next = handles.fn(n[2]);
+          const it = ObjectCreate(P.IteratorPrototype);
+          ObjectDefineProperty(it, 'next', {
+            __proto__: null,
+            value: function next_(x) {
+              return next(x);
+            },
+            writable: true,
+            configurable: true,
+          });
+          MapPrototypeSet(memo, n[1], it);
+          return it;
+        }
         case 'P':
           return handles.promise(n[1]);
         case 'A': {
-          const a = new Array(n[3]);
-          if (n[2] !== 0) P.ObjectSetPrototypeOf(a, classProto(n[2]));
+          const t = target(n[1]);
+          let a;
+          if (t !== undefined && ArrayIsArray(t) && P.ObjectIsExtensible(t)) {
+            a = t;
+            a.length = 0;
+            a.length = n[3];
+          } else {
+            a = new Array(n[3]);
+            if (n[2] !== 0) P.ObjectSetPrototypeOf(a, classProto(n[2]));
+          }
           MapPrototypeSet(memo, n[1], a);
           const items = n[4];
           for (let i = 0; i < items.length; i++) define(a, items[i][0], dec(items[i][1]));
@@ -448,20 +516,30 @@ function createSnapshot(P, C, hooks) {
           return a;
         }
         case 'O': {
-          const o = n[2] === 0 ? {} : n[2] === 1 ? { __proto__: null } : ObjectCreate(instanceProto(n[2]));
+          const t = target(n[1]);
+          let o;
+          if (t !== undefined && typeof t === 'object' && !ArrayIsArray(t) && !isMap(t) && !isSet(t) && P.ObjectIsExtensible(t)) {
+            o = t;
+            const keys = P.ObjectKeys(o);
+            for (let i = 0; i < keys.length; i++) P.ReflectDeleteProperty(o, keys[i]);
+          } else o = n[2] === 0 ? {} : n[2] === 1 ? { __proto__: null } : ObjectCreate(instanceProto(n[2]));
           MapPrototypeSet(memo, n[1], o);
           pairs(o, n[3]);
           return o;
         }
         case 'M': {
-          const m = new Map();
+          const t = target(n[1]);
+          const m = t !== undefined && isMap(t) ? t : new Map();
+          if (m === t) P.MapPrototypeClear(m);
           MapPrototypeSet(memo, n[1], m);
           const e = n[2];
           for (let i = 0; i < e.length; i++) MapPrototypeSet(m, dec(e[i][0]), dec(e[i][1]));
           return m;
         }
         case 'S': {
-          const s = new Set();
+          const t = target(n[1]);
+          const s = t !== undefined && isSet(t) ? t : new Set();
+          if (s === t) P.SetPrototypeClear(s);
           MapPrototypeSet(memo, n[1], s);
           const e = n[2];
           for (let i = 0; i < e.length; i++) SetPrototypeAdd(s, dec(e[i]));
@@ -499,13 +577,13 @@ function createSnapshot(P, C, hooks) {
             e = ReflectConstruct(Error, [n[3]]);
             P.ObjectSetPrototypeOf(e, own);
           } else {
-            const Ctor =
-              kErrorNames[n[2]] === 1 ? P.Errors[n[2]] : n[2] === 'AggregateError' ? P.globalThis.AggregateError : Error;
+            const Ctor = kErrorNames[n[2]] === 1 ? P.Errors[n[2]] : n[2] === 'AggregateError' ? P.AggregateError : Error;
             e = ReflectConstruct(Ctor, n[2] === 'AggregateError' ? [[], n[3]] : [n[3]]);
-            if (kErrorNames[n[2]] !== 1 && n[2] !== 'AggregateError')
-              ObjectDefineProperty(e, 'name', { __proto__: null, value: n[2], writable: true, configurable: true });
             if (n[2] === 'AggregateError') delete e.errors;
           }
+          // A name the error carries other than its class's (a subclass's own name).
+          if (typeof n[6] === 'string')
+            ObjectDefineProperty(e, 'name', { __proto__: null, value: n[6], writable: true, configurable: true });
           MapPrototypeSet(memo, n[1], e);
           pairs(e, n[4]);
           return e;
@@ -533,7 +611,11 @@ function isSnapshotRefusal(P, e) {
 }
 
 // `onPromise` (tests realm): told of every stand-in promise made for the other realm's promises.
-function createBridge(P, S, describe, C, onPromise) {
+// `onRefuse` (tests realm): told of every value the bridge refused on its way into this realm, by
+// whatever door (an answer, a settled promise, a thrown value, a callback's arguments): a refused
+// value fails the run even when the tests catch the error standing for it (`assert.throws`,
+// `try`/`catch`, `assert.rejects` would otherwise read a getter, a Proxy or NaN as "it threw").
+function createBridge(P, S, describe, C, onPromise, onRefuse) {
   'use strict';
   const {
     ReflectApply,
@@ -564,6 +646,23 @@ function createBridge(P, S, describe, C, onPromise) {
   let opaque = 0;
   // Tests realm: the last error made for an answer the snapshot refused (see `stub`).
   let refusal;
+  // Tests realm: the error for a value refused on its way in, reported once to `onRefuse`.
+  function refuseIn(why) {
+    const e = new Error(why);
+    refusal = e;
+    if (onRefuse !== undefined) onRefuse(why);
+    return e;
+  }
+  // Tests realm, strict verdict: why an encoded value may not come in, or ''. NaN (and an invalid
+  // Date, whose time is NaN) is refused when the tests never mention NaN, through every door.
+  function inadmissible(text) {
+    if (nanExpected) return '';
+    if (P.StringPrototypeIndexOf(text, '["N","NaN"]') !== -1)
+      return 'the answer holds NaN, which these tests never expect (they never mention NaN)';
+    if (P.StringPrototypeIndexOf(text, '["D",null]') !== -1)
+      return 'the answer holds an invalid Date (its time is NaN), which these tests never expect (they never mention NaN)';
+    return '';
+  }
 
   const out = {
     __proto__: null,
@@ -587,9 +686,9 @@ function createBridge(P, S, describe, C, onPromise) {
   // Encode a value leaving this realm. In the program realm a value made only of data (no
   // functions, promises, symbols or shared memory, which the serializer cannot copy) must also
   // pass V8's serializer: that is how a Proxy anywhere inside it is found, and refused.
-  function encodeOut(v) {
+  function encodeOut(v, state) {
     opaque = 0;
-    const text = S.encode(v, out);
+    const text = S.encode(v, out, state);
     if (ExternalCopy !== undefined && opaque === 0 && typeof v === 'object' && v !== null) {
       let copy;
       try {
@@ -627,15 +726,24 @@ function createBridge(P, S, describe, C, onPromise) {
   async function forward(p, h) {
     let ok = true;
     let text;
+    let v;
     try {
-      const v = await p;
-      text = encodeOut(v);
+      v = await p;
     } catch (e) {
       ok = false;
       try {
         text = '2' + encodeOut(e);
       } catch {
         text = '0' + describe(e);
+      }
+    }
+    if (ok) {
+      try {
+        text = encodeOut(v);
+      } catch (e) {
+        // A settled value that is not data: a refusal ('3'), never a rejection of the program's.
+        ok = false;
+        text = (isSnapshotRefusal(P, e) ? '3' : '0') + describe(e);
       }
     }
     const r = remote;
@@ -647,12 +755,46 @@ function createBridge(P, S, describe, C, onPromise) {
     }
   }
 
+  // What a call of the other realm answered: the answer, and, when the call was given objects,
+  // the arguments as the callee left them with the pairs (id sent, id in this message) that say
+  // which of them are the caller's own objects (`sent`: their ids in `encoded`). Those are brought
+  // in line in place and stand for themselves in the answer, as one realm would have it.
+  function received(message, encoded, sent) {
+    const cut = P.StringPrototypeIndexOf(message, '\u0000');
+    const answer = cut === -1 ? message : StringPrototypeSlice(message, 0, cut);
+    const why = inadmissible(answer);
+    if (why !== '') throw refuseIn(why);
+    if (cut === -1) return S.decode(answer, into);
+    const rest = StringPrototypeSlice(message, cut + 1);
+    const cut2 = P.StringPrototypeIndexOf(rest, '\u0000');
+    const after = StringPrototypeSlice(rest, 0, cut2);
+    // NaN the arguments did not hold before the call is the callee's answer too.
+    if (inadmissible(encoded) === '') {
+      const whyAfter = inadmissible(after);
+      if (whyAfter !== '') throw refuseIn(whyAfter);
+    }
+    const pairs = P.JSONParse(StringPrototypeSlice(rest, cut2 + 1));
+    const byId = new Map();
+    const it = P.MapPrototypeEntries(sent.ids);
+    for (let r = P.MapIteratorNext(it); !r.done; r = P.MapIteratorNext(it)) MapPrototypeSet(byId, r.value[1], r.value[0]);
+    const targets = new Map();
+    for (let i = 0; i < pairs.length; i++) {
+      const mine = MapPrototypeGet(byId, pairs[i][0]);
+      if (mine !== undefined) MapPrototypeSet(targets, pairs[i][1], mine);
+    }
+    const memo = new Map();
+    const value = S.decodeTree(P.JSONParse(answer), into, memo, targets);
+    S.decodeTree(P.JSONParse(after), into, memo, targets);
+    return value;
+  }
+
   // A function of this realm standing for the other realm's function `h`.
   function stub(h) {
     const f = function (...args) {
       let encoded;
+      const sent = { __proto__: null, ids: new Map(), next: 0 };
       try {
-        encoded = encodeOut(args);
+        encoded = encodeOut(args, sent);
       } catch (e) {
         throw new Error('arguments could not be passed to the function: ' + describe(e));
       }
@@ -669,19 +811,17 @@ function createBridge(P, S, describe, C, onPromise) {
       }
       if (typeof answer !== 'string') throw new Error('the call across realms failed');
       const tag = StringPrototypeCharCodeAt(answer, 0);
-      if (tag === 49 && !nanExpected && P.StringPrototypeIndexOf(answer, '["N","NaN"]') !== -1) {
-        const e = new Error('the answer holds NaN, which these tests never expect (they never mention NaN)');
-        refusal = e;
-        throw e;
+      if (tag === 49) return received(StringPrototypeSlice(answer, 1), encoded, sent);
+      if (tag === 50) {
+        const why = inadmissible(answer);
+        if (why !== '') throw refuseIn(why);
       }
-      if (tag === 49) return S.decode(StringPrototypeSlice(answer, 1), into);
       // '2': the function threw a value that could be snapshotted (an error keeps its class).
       if (tag === 50) throw S.decode(StringPrototypeSlice(answer, 1), into);
-      const e = new Error(StringPrototypeSlice(answer, 1));
       // '3': the snapshot refused the answer (too large, too deep, a Proxy). Remembered by
       // identity so the harness can tell this refusal from anything the program threw.
-      if (tag === 51) refusal = e;
-      throw e;
+      if (tag === 51) throw refuseIn(StringPrototypeSlice(answer, 1));
+      throw new Error(StringPrototypeSlice(answer, 1));
     };
     // The source the tests read (`String(candidate)`) is the solution's, read in its realm with
     // the Function.prototype.toString captured before the program ran.
@@ -712,9 +852,19 @@ function createBridge(P, S, describe, C, onPromise) {
     }
     if (op === OP_CALL) {
       let result;
+      // Arguments the other realm sends in (the tests realm: a callback of the tests called by
+      // the program) are admitted like answers.
+      const why = inadmissible(x);
+      if (why !== '') {
+        refuseIn(why);
+        return '0' + why;
+      }
+      // The arguments as decoded (id → object), to send back as the callee left them.
+      const given = new Map();
+      let args;
       try {
         const f = local[h];
-        const args = S.decode(x, into);
+        args = S.decodeTree(P.JSONParse(x), into, given);
         result = ReflectApply(f, undefined, args);
       } catch (e) {
         try {
@@ -725,7 +875,18 @@ function createBridge(P, S, describe, C, onPromise) {
         }
       }
       try {
-        return '1' + encodeOut(result);
+        const state = { __proto__: null, ids: new Map(), next: 0 };
+        const answer = encodeOut(result, state);
+        // Only the args array itself was given: no object of the caller's to bring in line.
+        if (P.MapPrototypeGetSize(given) <= 1) return '1' + answer;
+        const after = encodeOut(args, state);
+        let pairs = '[';
+        const it = P.MapPrototypeEntries(given);
+        for (let r = P.MapIteratorNext(it); !r.done; r = P.MapIteratorNext(it)) {
+          const id = MapPrototypeGet(state.ids, r.value[1]);
+          if (id !== undefined) pairs += (pairs.length > 1 ? ',' : '') + '[' + r.value[0] + ',' + id + ']';
+        }
+        return '1' + answer + '\u0000' + after + '\u0000' + pairs + ']';
       } catch (e) {
         // encodeOut reads no getters and runs no traps: a refusal caught here is its own.
         return (isSnapshotRefusal(P, e) ? '3' : '0') + describe(e);
@@ -735,6 +896,11 @@ function createBridge(P, S, describe, C, onPromise) {
       const w = MapPrototypeGet(waiting, h);
       if (w === undefined) return '';
       MapPrototypeDelete(waiting, h);
+      const why = typeof y === 'string' ? inadmissible(y) : '';
+      if (why !== '') {
+        w.reject(refuseIn(why));
+        return '';
+      }
       if (x === true) {
         let v;
         try {
@@ -748,10 +914,13 @@ function createBridge(P, S, describe, C, onPromise) {
         const text = typeof y === 'string' ? y : '0rejected';
         let reason;
         try {
+          const t0 = StringPrototypeCharCodeAt(text, 0);
           reason =
-            StringPrototypeCharCodeAt(text, 0) === 50
+            t0 === 50
               ? S.decode(StringPrototypeSlice(text, 1), into)
-              : new Error(StringPrototypeSlice(text, 1));
+              : t0 === 51
+                ? refuseIn(StringPrototypeSlice(text, 1))
+                : new Error(StringPrototypeSlice(text, 1));
         } catch (e) {
           reason = new Error(describe(e));
         }

@@ -6,7 +6,7 @@
 import { spearmanOrNull } from '../util/correlation.ts';
 import { metricsConfigSchema } from '../train/config.ts';
 import { REWARD_SOURCES, type RewardSource } from '../train/reward-sources.ts';
-import { GATE_METRIC_KEYS as GK, METRIC_KEYS as K, type ArmStatus } from '../train/run-format.ts';
+import { GATE_METRIC_KEYS as GK, METRIC_KEYS as K, ROLLBACK_METRIC_KEYS as RK, type ArmStatus } from '../train/run-format.ts';
 import { GOLD_WATCH_METRIC_KEYS as W } from '../train/gold-watch.ts';
 import { formatTable, markdownTable } from '../util/table.ts';
 import { armGaoFit, sqrtKlOf } from './gao.ts';
@@ -214,6 +214,45 @@ const WATCH_COLUMNS = [
   },
 ] as const;
 
+/**
+ * Anchoring-control columns (docs/settlement.md, "Anchoring methods"), shown when some arm logged
+ * them: how often the RM was silenced, by the quality gate or for good after a rollback, and how
+ * many times the policy was restored to its best settled window.
+ */
+const ANCHOR_COLUMNS = [
+  {
+    key: 'rmSilenced',
+    label: 'RM silenced',
+    digits: 2,
+    describe: 'share of steps whose RM-reward weight was 0 (settle/rm_weight: alarm, quality gate or rollback)',
+  },
+  {
+    key: 'rmGateClosed',
+    label: 'RM gate closed',
+    digits: 2,
+    describe: 'share of steps the RM quality gate (settlement.rm_gate) was closed (settle/rm_gate)',
+  },
+  {
+    key: 'rollbacks',
+    label: 'rollbacks',
+    digits: 0,
+    describe: "restores of the best settled window's policy and optimizer over the run (rollback/count at the last step)",
+  },
+] as const;
+
+/** The anchoring-control columns of one arm. */
+function anchorValues(m: readonly MetricsLine[]): Record<(typeof ANCHOR_COLUMNS)[number]['key'], number | null> {
+  const share = (key: string, hit: (v: number) => boolean) => {
+    const vs = m.map((l) => metricValue(l, key)).filter((v): v is number => v !== null);
+    return vs.length ? vs.filter(hit).length / vs.length : null;
+  };
+  return {
+    rmSilenced: share(K.rmWeight, (v) => v === 0),
+    rmGateClosed: share(K.rmGate, (v) => v === 1),
+    rollbacks: lastValue(m, RK.count),
+  };
+}
+
 /** A run-long rate from per-step rates and counts (null without any count). */
 function weightedRate(m: readonly MetricsLine[], rateKey: string, countKey: string): number | null {
   let n = 0;
@@ -253,7 +292,8 @@ type CompareKey =
   | (typeof COMPARE_COLUMNS)[number]['key']
   | (typeof ALARM_COLUMNS)[number]['key']
   | (typeof GATE_COLUMNS)[number]['key']
-  | (typeof WATCH_COLUMNS)[number]['key'];
+  | (typeof WATCH_COLUMNS)[number]['key']
+  | (typeof ANCHOR_COLUMNS)[number]['key'];
 
 /** The outcome columns (the first text table) — the rest are settlement/cost columns. */
 const OUTCOME_KEYS: readonly CompareKey[] = [
@@ -426,6 +466,7 @@ function armValues(arm: ArmData, run: RunData, window: number): Record<CompareKe
     gaoTurn: gao?.turnStep ?? null,
     ...alarms,
     ...watchValues(m, window),
+    ...anchorValues(m),
     ...(Object.fromEntries(Object.entries(GATE_SOURCES).map(([k, key]) => [k, lastValue(m, key)])) as Record<
       keyof typeof GATE_SOURCES,
       number | null
@@ -521,7 +562,14 @@ export function compareRunData(runs: readonly RunData[], opts: CompareOptions = 
   const perRunValues = runs.map((r) => new Map(r.arms.map((a) => [a.name, armValues(a, r, window)])));
   const gated = perRunValues.some((m) => [...m.values()].some((v) => v.gateAuthorize !== null || v.gateEscalate !== null));
   const watched = perRunValues.some((m) => [...m.values()].some((v) => v.parityOnly !== null || v.canaryPass !== null));
-  const columns = [...COMPARE_COLUMNS, ...ALARM_COLUMNS, ...(gated ? GATE_COLUMNS : []), ...(watched ? WATCH_COLUMNS : [])];
+  const anchored = perRunValues.some((m) => [...m.values()].some((v) => v.rmSilenced !== null || v.rollbacks !== null));
+  const columns = [
+    ...COMPARE_COLUMNS,
+    ...ALARM_COLUMNS,
+    ...(anchored ? ANCHOR_COLUMNS : []),
+    ...(gated ? GATE_COLUMNS : []),
+    ...(watched ? WATCH_COLUMNS : []),
+  ];
 
   const rows: CompareRow[] = armNames.map((name) => {
     const perRun = perRunValues.map((m) => m.get(name) ?? null);

@@ -31,6 +31,7 @@ import { zeroStdGroups } from './advantages.ts';
 import { k3 } from './grpo.ts';
 import { conservativeReward, parShape } from './proxy-reward.ts';
 import type { GatedState } from './gated-step.ts';
+import type { RollbackState } from './rollback.ts';
 import { goldOf } from './gold.ts';
 import { GoldWatch, type GoldWatchState, harnessHash, weightsHash } from './gold-watch.ts';
 import { LABEL_SOURCES } from './label-sources.ts';
@@ -97,8 +98,11 @@ export interface TrainerState {
   sndRecent: (number | null)[];
   /** The settlement window, thermostat and early warning. */
   settlement: SettlementState;
-  /** Gate loop, failure library and memory (gated arms). */
-  gate?: GatedState;
+  /**
+   * The updater's state, under the key `gate` of earlier checkpoints: gate loop, failure library
+   * and memory (gated arms), or the best window's snapshot (rollback, ./rollback.ts).
+   */
+  gate?: GatedState | RollbackState;
   /** The gold watch's stamps of completions whose samples.jsonl line is not written yet (absent before it existed). */
   watch?: GoldWatchState;
 }
@@ -238,6 +242,11 @@ export class ArmTrainer {
       writeLine: sinks.updaterLog ?? (() => {}),
       charge: (n) => (this.budget += n),
       reward: async (s) => this.rewardSource.reward(s, this.rewardContext()),
+      // An updater that restores earlier weights (rollback) serves them to the next rollout.
+      syncWeights: async () => {
+        await c.engine.updateWeights(c.policy.getWeights());
+        this.weights = undefined;
+      },
     });
     this.settlement = new SettlementWindow({
       settlement: c.config.settlement,
@@ -406,6 +415,7 @@ export class ArmTrainer {
     return {
       rmWeight: this.settlement.rmWeight,
       rmShare: cfg.proxy.weight,
+      silenced: cfg.proxy.silenced,
       rmReward: async (s) => {
         const e = cfg.proxy.ensemble;
         if (e.members === 0) return shape(s.proxy);
@@ -490,7 +500,10 @@ export class ArmTrainer {
     log.record(K.lr, last.lr);
     log.record(K.settled, r.settled);
     log.record(K.settleRate, this.settlement.rate);
-    if (cfg.settlement.adaptive.enabled) log.record(K.rmWeight, this.settlement.rmWeight);
+    const gate = this.settlement.rmGateClosed;
+    if (cfg.settlement.adaptive.enabled || gate !== null || cfg.settlement.rollback.enabled)
+      log.record(K.rmWeight, this.settlement.rmWeight);
+    if (gate !== null) log.record(K.rmGate, Number(gate));
     log.recordAll(r.update.metrics());
     log.record(K.budget, this.budget);
     log.record(K.goldBudget, this.goldBudget);
@@ -587,7 +600,7 @@ export class ArmTrainer {
       sndRecent: this.sndRolling.getState(),
       settlement: this.settlement.getState(),
       watch: this.watch.getState(),
-      ...(gate !== undefined ? { gate: gate as GatedState } : {}),
+      ...(gate !== undefined ? { gate: gate as GatedState | RollbackState } : {}),
     };
   }
 

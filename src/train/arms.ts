@@ -30,6 +30,12 @@ export interface ArmSpec {
   overlay: Record<string, unknown>;
 }
 
+/** The settlement overlay of `settled-gao-hold`, which its variants extend. */
+const SETTLED_GAO_HOLD = {
+  strategy: 'groups',
+  adaptive: { enabled: true, signal: 'gao', growth: 1, rm_weight: 0, release: 3 },
+};
+
 /** The built-in arms (docs/design.md, "The core experiment"). */
 export const ARM_REGISTRY: Record<string, ArmSpec> = {
   frozen: {
@@ -132,12 +138,35 @@ export const ARM_REGISTRY: Record<string, ArmSpec> = {
       "settled-gao with a steadier thermostat: once the settled-label early warning fires, the RM's groups stay silenced until 3 refits in a row are quiet (settlement.adaptive.release 3), so one noisy window does not hand the policy back to the RM — same budget",
     reward: 'settled-rm',
     labels: 'execution',
+    overlay: { settlement: SETTLED_GAO_HOLD },
+  },
+  'settled-gao-rollback': {
+    name: 'settled-gao-rollback',
+    describe:
+      'settled-gao-hold with a rollback to the best settled window: the policy and its optimizer are restored to the end of the window with the best mean settled gold when a later window falls more than 1 SE below it or the alarm rises, and the RM stays silenced from then on — same budget',
+    reward: 'settled-rm',
+    labels: 'execution',
     overlay: {
-      settlement: {
-        strategy: 'groups',
-        adaptive: { enabled: true, signal: 'gao', growth: 1, rm_weight: 0, release: 3 },
-      },
+      settlement: { ...SETTLED_GAO_HOLD, rollback: { enabled: true, z: 1, on_alarm: true } },
     },
+  },
+  'settled-gao-rmgate': {
+    name: 'settled-gao-rmgate',
+    describe:
+      "settled-gao-hold with an RM quality gate: the RM's groups are also silenced in the window after one whose settled labels it ranked below 0.5 pairwise accuracy out of sample — same budget",
+    reward: 'settled-rm',
+    labels: 'execution',
+    overlay: {
+      settlement: { ...SETTLED_GAO_HOLD, rm_gate: { min_pair_acc: 0.5 } },
+    },
+  },
+  'settled-gao-mask': {
+    name: 'settled-gao-mask',
+    describe:
+      'settled-gao-hold whose silenced RM groups leave the loss (proxy.silenced mask): while silenced, the loss is normalised over the executed groups alone — same budget',
+    reward: 'settled-rm',
+    labels: 'execution',
+    overlay: { settlement: SETTLED_GAO_HOLD, proxy: { silenced: 'mask' } },
   },
   ensemble: {
     name: 'ensemble',

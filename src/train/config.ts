@@ -243,6 +243,48 @@ export const settlementConfigSchema = z
       .describe(
         'Adaptive settlement: an alarm at a refit raises the settlement rate and damps the RM reward for the next window; `release` quiet refits in a row restore `rate`.',
       ),
+    rm_gate: z
+      .object({
+        min_pair_acc: z
+          .number()
+          .min(0)
+          .max(1)
+          .nullable()
+          .default(null)
+          .describe(
+            "Threshold on the RM's out-of-sample within-group pairwise accuracy on a window's settled labels (a fraction, measured before the refit that adds them): below it, the RM's advantages are zeroed for the next window (`settle/rm_gate` = 1). A window without a scorable pair keeps the gate as it was. null (default): no gate.",
+          ),
+      })
+      .strict()
+      .prefault({})
+      .describe(
+        "RM quality gate: silence the RM's groups in the window after one whose settled labels the RM ranked worse than `min_pair_acc` (arms that refit on executed labels; independent of `adaptive`).",
+      ),
+    rollback: z
+      .object({
+        enabled: z
+          .boolean()
+          .default(false)
+          .describe(
+            "Keep a snapshot of the policy and its optimizer at the window with the best mean settled (executed) gold; restore it when a window's settled gold falls below the best by more than `z` standard errors (or, with `on_alarm`, when the adaptive alarm is raised), and train the RM's groups silenced from then on.",
+          ),
+        z: z
+          .number()
+          .min(0)
+          .default(1)
+          .describe(
+            "How many standard errors of the difference (best − window mean settled gold, each SE over the window's settled groups) a window may fall below the best before the policy is restored (standard errors; default 1).",
+          ),
+        on_alarm: z
+          .boolean()
+          .default(true)
+          .describe('Also restore the best snapshot when the adaptive alarm is newly raised (settlement.adaptive).'),
+      })
+      .strict()
+      .prefault({})
+      .describe(
+        'Rollback to the best settled window (plain updater; arms that settle executed labels). The settled gold it compares is what settlement already paid for; the snapshots cost memory and checkpoint space (one policy and its Adam moments), no execution. Metrics `rollback/count`, `rollback/silenced`, `rollback/best_gold`.',
+      ),
   })
   .strict();
 
@@ -361,6 +403,12 @@ export const proxyConfigSchema = z
       .strict()
       .prefault({})
       .describe('Bounded reward shaping (PAR, arXiv 2502.18770): a sigmoid of the reward centred on a reference reward.'),
+    silenced: z
+      .enum(['weight', 'mask'])
+      .default('weight')
+      .describe(
+        "How a `settled-rm` arm trains the RM's completions while their weight is 0 (alarm, quality gate, rollback): `weight` (default) keeps them in the loss with zero advantage — their KL term stays and they count in the loss's denominator, so the executed groups' policy gradient is divided by every completion of the step; `mask` leaves them out of the loss entirely, so it is normalised over the completions that carry a signal (the executed ones).",
+      ),
     weight: z
       .number()
       .min(0)

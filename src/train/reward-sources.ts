@@ -42,6 +42,12 @@ export interface RewardContext {
    */
   rmShare: number;
   /**
+   * `proxy.silenced`: while the RM's completions weigh 0, `weight` keeps them in the loss with a
+   * zero advantage, `mask` leaves them out (null reward), so the loss is normalised over the
+   * executed completions alone.
+   */
+  silenced: 'weight' | 'mask';
+  /**
    * The RM's training reward for the rollouts: its score, or — per the run's `proxy:` config —
    * a conservative ensemble reward and/or PAR shaping of it (./proxy-reward.ts).
    */
@@ -138,15 +144,19 @@ export const REWARD_SOURCES = {
    * other group trains on the RM's reward with its advantages weighted `proxy.weight` × the
    * adaptive RM weight — so a Gao thermostat (`settlement.adaptive: {signal: gao, rm_weight: 0}`)
    * silences the RM while the settled-label warning fires and leaves the executed groups training.
-   * Same budget as `settled`; the RM refits on the settled labels at each window end.
+   * Same budget as `settled`; the RM refits on the settled labels at each window end. With
+   * `proxy.silenced: mask`, silenced RM completions get a null reward (out of the loss).
    */
   'settled-rm': {
     executesRollouts: false,
     settlesInstantly: true,
     needsLabels: 'execution',
     reward: async (s, ctx) => {
-      const values: (number | null)[] = await ctx.rmReward(s);
-      const weights = values.map(() => ctx.rmWeight * ctx.rmShare);
+      const rmWeight = ctx.rmWeight * ctx.rmShare;
+      // Silenced and masked: the RM's completions leave the loss (and its denominator) entirely.
+      const values: (number | null)[] =
+        rmWeight === 0 && ctx.silenced === 'mask' ? s.texts.map(() => null) : await ctx.rmReward(s);
+      const weights = values.map(() => rmWeight);
       const settled = await settleNow(s, ctx);
       for (const { index, label } of settled) {
         values[index] = ctx.shapeGold(label);

@@ -98,6 +98,8 @@ export const METRIC_KEYS = {
   settleRate: 'settle/rate',
   /** Multiplier on RM-reward advantages in force (adaptive settlement only: < 1 while its alarm is raised). */
   rmWeight: 'settle/rm_weight',
+  /** The RM quality gate (`settlement.rm_gate`, arms that set it): 1 while closed (the RM's advantages zeroed), 0 open. */
+  rmGate: 'settle/rm_gate',
   /** Cumulative programs executed to produce training signal (rewards or RM labels). */
   budget: 'budget/exec',
   /** Cumulative programs executed only for gold metrics (monitoring, never training). */
@@ -130,6 +132,16 @@ export const METRIC_KEYS = {
   cpuSeconds: 'perf/cpu_s',
   evalGreedy: 'eval/greedy_pass',
   evalSampled: 'eval/sampled_pass',
+} as const;
+
+/** Metric keys of arms with `settlement.rollback.enabled` (./rollback.ts). */
+export const ROLLBACK_METRIC_KEYS = {
+  /** Restores of the best window's snapshot so far (cumulative). */
+  count: 'rollback/count',
+  /** 1 once a rollback trigger has silenced the RM's completions for the rest of the run. */
+  silenced: 'rollback/silenced',
+  /** Mean settled gold of the best window so far (the snapshot's). */
+  bestGold: 'rollback/best_gold',
 } as const;
 
 /**

@@ -55,6 +55,11 @@ export interface SettlementState {
   gaoReading: GaoReadingLog;
   /** Adaptive settlement's alarm: raised, and quiet refits since. */
   alarm: AlarmState;
+  /**
+   * The RM quality gate (`settlement.rm_gate`): closed when the last window with a scorable pair
+   * was ranked below `min_pair_acc` (absent in checkpoints written before it: open).
+   */
+  rmGateClosed?: boolean;
 }
 
 /** What the window works with (the arm's components, as narrow as settlement needs them). */
@@ -78,8 +83,11 @@ export interface SettlementParts {
   execute(problems: readonly Problem[], texts: readonly string[]): Promise<ExecResult[]>;
   /** Charge programs executed for the training signal to the arm's budget. */
   charge(programs: number): void;
-  /** The updater's say in settlement (a gated arm raises the rate and learns from settled gaps). */
-  updater: Pick<Updater, 'settlementRate' | 'needsEvidence' | 'settled'>;
+  /**
+   * The updater's say in settlement (a gated arm raises the rate and learns from settled gaps; a
+   * rollback updater silences the RM and hears each closed window).
+   */
+  updater: Pick<Updater, 'settlementRate' | 'needsEvidence' | 'settled' | 'rmWeight' | 'windowClosed'>;
   /** Disagreement of a bootstrap committee of RMs on each claim (the `uncertainty` strategy). */
   disagreement(claims: readonly Claim[], rng: Rng): Promise<Float64Array>;
   /** Called after each refit (the conservative ensemble rebuilds its members; its cost counts as settlement). */
@@ -132,8 +140,15 @@ export class SettlementWindow {
     return this.p.updater.settlementRate(this.s.rate);
   }
 
+  /** Multiplier on RM-reward advantages: the thermostat's, zero while the quality gate is closed, as the updater sets it. */
   get rmWeight(): number {
-    return this.s.rmWeight;
+    const w = this.s.rmGateClosed ? 0 : this.s.rmWeight;
+    return this.p.updater.rmWeight ? this.p.updater.rmWeight(w) : w;
+  }
+
+  /** The RM quality gate is closed (null: no gate configured). */
+  get rmGateClosed(): boolean | null {
+    return this.p.settlement.rm_gate.min_pair_acc === null ? null : this.s.rmGateClosed === true;
   }
 
   get refits(): number {
@@ -197,6 +212,17 @@ export class SettlementWindow {
     const labelled = await this.label(claims, rate, this.p.labels);
     const fit = await this.refit(step, claims, labelled, windowD);
     this.thermostat(fit.drift);
+    this.gate(fit.pairAcc);
+    // The updater hears the window's executed labels once the thermostat has spoken (a judge's are not gold).
+    if (!labelled.labels.judged && this.p.updater.windowClosed) {
+      const keep = labelled.chosen.map((_, i) => i).filter((i) => labelled.labels.labels[i] !== null);
+      await this.p.updater.windowClosed({
+        step,
+        labels: keep.map((i) => labelled.labels.labels[i]!),
+        groups: keep.map((i) => labelled.chosen[i]!.group ?? -1),
+        alarm: this.s.alarm.raised,
+      });
+    }
     // samples.jsonl: the judge's score is what the judge arm labelled its settled claims with.
     const { chosen, labels } = labelled;
     this.flushSamples(claims, new Map(chosen.map((c, i) => [c, labels.judged ? labels.labels[i]! : null])));
@@ -253,7 +279,12 @@ export class SettlementWindow {
    * Refit: drift and rank agreement of the RM as it stands on the labelled claims, the updater's
    * lesson from the settled gaps, the refit itself, the early warning's window point, the refit line.
    */
-  private async refit(step: number, claims: readonly Claim[], l: Labelled, windowD: number): Promise<{ drift: number }> {
+  private async refit(
+    step: number,
+    claims: readonly Claim[],
+    l: Labelled,
+    windowD: number,
+  ): Promise<{ drift: number; pairAcc: number | null }> {
     const { chosen, problems } = l;
     const { labels, gold, results, judged } = l.labels;
     const keep = chosen.map((_, i) => i).filter((i) => labels[i] !== null);
@@ -325,7 +356,18 @@ export class SettlementWindow {
       perf: { refit_s: refitSeconds },
       refit: true,
     });
-    return { drift };
+    return { drift, pairAcc: quality.pairAcc };
+  }
+
+  /**
+   * The RM quality gate (`settlement.rm_gate`): closed for the next window when the RM ranked this
+   * window's settled labels below `min_pair_acc` out of sample; a window with no scorable pair
+   * (null) leaves it as it was.
+   */
+  private gate(pairAcc: number | null): void {
+    const min = this.p.settlement.rm_gate.min_pair_acc;
+    if (min === null || pairAcc === null || !Number.isFinite(pairAcc)) return;
+    this.s.rmGateClosed = pairAcc < min;
   }
 
   /**

@@ -112,6 +112,22 @@ export interface Updater {
   /** Checkpointed state (undefined: none). */
   getState(): unknown;
   setState(s: unknown): void;
+  /** Multiplier on RM-reward advantages, given settlement's (absent: settlement's stands). */
+  rmWeight?(settlementWeight: number): number;
+  /** A settlement window closed with executed labels (after its refit and thermostat). */
+  windowClosed?(w: ClosedWindow): Promise<void>;
+}
+
+/** A closed settlement window as an updater hears it: its executed labels and the alarm after it. */
+export interface ClosedWindow {
+  /** The window's last step. */
+  step: number;
+  /** Executed labels of the window's settled claims. */
+  labels: readonly number[];
+  /** The GRPO group of each label (−1: none). */
+  groups: readonly number[];
+  /** Adaptive settlement's alarm is raised after this window's refit. */
+  alarm: boolean;
 }
 
 /** The loss options of a GRPO config (`dr_grpo` divides by the sampling's max completion length). */
@@ -336,9 +352,9 @@ export class PlainUpdater implements Updater {
     return Promise.resolve();
   }
 
-  getState(): undefined {
+  getState(): unknown {
     return undefined;
   }
 
-  setState(): void {}
+  setState(_s: unknown): void {}
 }

@@ -6,6 +6,7 @@
  * are loaded when an arm is built, so resolving a config loads no tensor backend.
  */
 import type { FeatureExtractor } from '../reward/features/types.ts';
+import { AnchorError } from '../util/errors.ts';
 import type { RewardModel } from '../reward/models/types.ts';
 import type { Executor } from '../sandbox/types.ts';
 import type { LabelSourceName } from './label-sources.ts';
@@ -27,6 +28,8 @@ interface UpdaterContext {
   charge(programs: number): void;
   /** The arm's training reward for rollouts re-scored by the RM (after the updater refitted it). */
   reward(scored: ScoredRollouts): Promise<Rewards>;
+  /** Push the policy's weights to the rollout engine (after an updater restored earlier weights). */
+  syncWeights(): Promise<void>;
 }
 
 /** Builds an arm's updater. */
@@ -48,10 +51,15 @@ export interface UpdaterKind {
 const UPDATERS = {
   plain: {
     name: 'plain',
-    describe: 'every update is committed',
+    describe:
+      'every update is committed; with `settlement.rollback.enabled`, the policy is restored to the best settled window when a later one falls below it (./rollback.ts)',
     load: async () => {
       const { PlainUpdater } = await import('./update.ts');
-      return (ctx) => new PlainUpdater(ctx.parts);
+      const { RollbackUpdater } = await import('./rollback.ts');
+      return (ctx) => {
+        const rb = ctx.config.settlement.rollback;
+        return rb.enabled ? new RollbackUpdater(ctx.parts, rb, () => ctx.syncWeights()) : new PlainUpdater(ctx.parts);
+      };
     },
   },
   gated: {
@@ -66,8 +74,13 @@ const UPDATERS = {
     logFile: 'gate.jsonl',
     load: async () => {
       const { GatedStep, resolveGateConfig } = await import('./gated-step.ts');
-      return (ctx) =>
-        new GatedStep({
+      return (ctx) => {
+        if (ctx.config.settlement.rollback.enabled)
+          throw new AnchorError(
+            'BAD_CONFIG',
+            'settlement.rollback.enabled: true: a gated arm decides its own commits; rollback needs the plain updater',
+          );
+        return new GatedStep({
           ...ctx.parts,
           gate: resolveGateConfig(ctx.config.gate, ctx.config.settlement.rate),
           rm: ctx.rm,
@@ -77,6 +90,7 @@ const UPDATERS = {
           onExecuted: (n) => ctx.charge(n),
           reward: (s) => ctx.reward(s),
         });
+      };
     },
   },
 } satisfies Record<string, UpdaterKind>;

@@ -106,6 +106,30 @@ describe('compareRuns on one complete run (noise-free closed forms, 100 steps, w
   });
 });
 
+describe('anchoring-control columns', () => {
+  it('share of steps with the RM silenced or its gate closed, and the rollback count; absent when no arm logs them', () => {
+    const fake = writeFakeRun(fresh(), { steps: 100 });
+    expect(compareRuns([fake.dir], { window: 25 }).columns.map((c) => c.key)).not.toContain('rollbacks');
+    // The anchored arm's 100 steps: RM weight 0 on steps 60–99 (40%), gate closed on 10 of them,
+    // two rollbacks by the end.
+    const lines = range(0, 99).map((step) =>
+      JSON.stringify({
+        step,
+        [K.gold]: 0.1,
+        [K.rmWeight]: step >= 60 ? 0 : 1,
+        [K.rmGate]: step >= 90 ? 1 : 0,
+        'rollback/count': step >= 80 ? 2 : step >= 70 ? 1 : 0,
+      }),
+    );
+    writeFileSync(join(fake.dir, 'anchored', 'metrics.jsonl'), `${lines.join('\n')}\n`);
+    const t = compareRuns([fake.dir], { window: 25 });
+    expect(val(t, 'anchored', 'rmSilenced')).toBeCloseTo(0.4, 12);
+    expect(val(t, 'anchored', 'rmGateClosed')).toBeCloseTo(0.1, 12);
+    expect(val(t, 'anchored', 'rollbacks')).toBe(2);
+    expect(val(t, 'frozen', 'rollbacks')).toBeNull();
+  });
+});
+
 describe('drift–gap Spearman by hand', () => {
   it('ranks drift [1,2,3,4] against gap [1,3,2,4] → ρ = 0.8, and ignores monitor lines without gold', () => {
     const fake = writeFakeRun(fresh(), { steps: 100 });

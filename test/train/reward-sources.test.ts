@@ -24,6 +24,7 @@ function context(chosen: number[], rmShare = 1): RewardContext & { charged: numb
     executed: [] as string[],
     rmWeight: 0.5,
     rmShare,
+    silenced: 'weight' as 'weight' | 'mask',
     rmReward: async (s: ScoredRollouts) => Array.from(s.proxy),
     shapeGold: (g: number) => g,
     instantChoice: async () => chosen,
@@ -93,6 +94,25 @@ describe('settled-rm reward source (settled groups + the RM)', () => {
     const ctx = { ...context([4, 5, 6, 7]), rmWeight: 0 };
     const r = await REWARD_SOURCES['settled-rm'].reward(scored, ctx);
     expect(r.weights).toEqual([0, 0, 0, 0, 1, 1, 1, 1]);
+  });
+  it('silenced with proxy.silenced mask, the RM group leaves the loss: null rewards, so only the executed group is valid', async () => {
+    const weighted = await REWARD_SOURCES['settled-rm'].reward(scored, { ...context([4, 5, 6, 7]), rmWeight: 0 });
+    const masked = await REWARD_SOURCES['settled-rm'].reward(scored, {
+      ...context([4, 5, 6, 7]),
+      rmWeight: 0,
+      silenced: 'mask',
+    });
+    // weight: the RM group stays in the loss (its KL term, its share of the denominator) at advantage 0.
+    expect(computeAdvantages(weighted.values, 4, 'group').valid).toEqual(Array(8).fill(true));
+    expect(masked.values).toEqual([null, null, null, null, 0, 1, 0, 0]);
+    expect(computeAdvantages(masked.values, 4, 'group').valid).toEqual([false, false, false, false, true, true, true, true]);
+    // The executed group trains exactly as in the weighted form.
+    expect(masked.values.slice(4)).toEqual(weighted.values.slice(4));
+  });
+  it('with proxy.silenced mask but the RM not silenced, nothing changes', async () => {
+    const a = await REWARD_SOURCES['settled-rm'].reward(scored, context([4, 5, 6, 7]));
+    const b = await REWARD_SOURCES['settled-rm'].reward(scored, { ...context([4, 5, 6, 7]), silenced: 'mask' });
+    expect(b).toEqual(a);
   });
 });
 

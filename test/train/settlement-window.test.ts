@@ -250,6 +250,67 @@ describe('SettlementWindow', () => {
     expect(h.window.rate).toBe(0.25);
   });
 
+  it('the RM quality gate silences the RM for the window after one it ranked below min_pair_acc, and opens again', async () => {
+    const h = harness({ instant: true }, { rm_gate: { min_pair_acc: 0.5 } });
+    expect(h.window.rmGateClosed).toBe(false);
+    // Every claim arrives labelled with its pass/fail; the RM scores `scores`.
+    const labelled = (step: number, scores: number[]) => {
+      const c = stepOf(step, scores, [0, 1, 1, 0]);
+      for (const x of c) x.label = x.text.endsWith(':1') ? 1 : 0;
+      return c;
+    };
+    // Within each group the RM prefers the failing completion: pair accuracy 0 → closed.
+    const wrong = (step: number) => labelled(step, [0.9, 0.1, 0.2, 0.8]);
+    await h.window.add(0, wrong(0), 0, false);
+    await h.window.add(1, wrong(1), 0, false);
+    expect(h.refits[0]!.pairAcc).toBe(0);
+    expect(h.window.rmGateClosed).toBe(true);
+    expect(h.window.rmWeight).toBe(0);
+    // A window without a scorable pair (no label of another value in its group) leaves it closed.
+    await h.window.add(2, stepOf(2), 0, false);
+    await h.window.add(3, stepOf(3), 0, false);
+    expect(h.window.rmWeight).toBe(0);
+    // Ranked right: open again.
+    const right = (step: number) => labelled(step, [0.1, 0.9, 0.8, 0.2]);
+    await h.window.add(4, right(4), 0, false);
+    await h.window.add(5, right(5), 0, false);
+    expect(h.refits.at(-1)!.pairAcc).toBe(1);
+    expect(h.window.rmGateClosed).toBe(false);
+    expect(h.window.rmWeight).toBe(1);
+    // The gate's state is checkpointed with the window.
+    await h.window.add(6, wrong(6), 0, false);
+    await h.window.add(7, wrong(7), 0, false);
+    const again = harness({ instant: true }, { rm_gate: { min_pair_acc: 0.5 } });
+    again.window.setState(JSON.parse(JSON.stringify(h.window.getState())));
+    expect(again.window.rmWeight).toBe(0);
+    // No gate configured: never closed, reported as absent.
+    expect(harness().window.rmGateClosed).toBeNull();
+  });
+
+  it('the updater hears each closed window’s executed labels and the alarm, and may silence the RM', async () => {
+    const heard: { step: number; labels: readonly number[]; groups: readonly number[]; alarm: boolean }[] = [];
+    const h = harness({
+      updater: {
+        settlementRate: (r) => r,
+        needsEvidence: () => false,
+        settled: () => Promise.resolve(),
+        rmWeight: () => 0,
+        windowClosed: (w) => {
+          heard.push(w);
+          return Promise.resolve();
+        },
+      },
+    });
+    await h.window.add(0, stepOf(0), 0, false);
+    await h.window.add(1, stepOf(1), 0, false);
+    expect(heard).toHaveLength(1);
+    expect(heard[0]!.step).toBe(1);
+    expect(heard[0]!.labels).toEqual(h.rm.refitCalls[0]!.y);
+    expect(heard[0]!.groups).toHaveLength(heard[0]!.labels.length);
+    expect(heard[0]!.alarm).toBe(false);
+    expect(h.window.rmWeight).toBe(0);
+  });
+
   it('the updater sets the rate and can ask for settlement every step', async () => {
     const h = harness({
       updater: { settlementRate: (r) => r * 2, needsEvidence: () => true, settled: () => Promise.resolve() },

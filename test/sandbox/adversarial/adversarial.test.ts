@@ -10,8 +10,11 @@ import { createExecutor, type ExecResult, type ProgramSpec } from '../../../src/
 import { type AdversarialCase, type Generator, mismatch, rngFor } from './framework.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+// ADVERSARIAL_ONLY=js-refused-values,py-boundary-doors runs only those files (while writing one).
+const only = process.env.ADVERSARIAL_ONLY?.split(',').map((f) => f.trim().replace(/\.ts$/, ''));
 const files = readdirSync(here)
   .filter((f) => /^(js|py)-[\w-]+\.ts$/.test(f))
+  .filter((f) => !only || only.includes(f.slice(0, -3)))
   .sort();
 const generators: Generator[] = [];
 for (const f of files) {

@@ -95,6 +95,20 @@ export function variants(n: number, build: (i: number) => AdversarialCase): Adve
   return Array.from({ length: n }, (_, i) => build(i));
 }
 
+/**
+ * `n` cases over the grid of `rows` × `cols` (an attack and a test shape, say): case `i` takes
+ * `rows[i % rows.length]` and `cols[floor(i / rows.length) % cols.length]`, so every row meets
+ * several columns before any pair repeats.
+ */
+export function grid<R, C>(
+  n: number,
+  rows: readonly R[],
+  cols: readonly C[],
+  build: (row: R, col: C, i: number) => AdversarialCase,
+): AdversarialCase[] {
+  return variants(n, (i) => build(rows[i % rows.length]!, cols[Math.floor(i / rows.length) % cols.length]!, i));
+}
+
 /** A seeded generator (mulberry32) from a generator's name, so every run builds the same cases. */
 export function rngFor(name: string): Rng {
   let s = 0x9e3779b9;

@@ -3,7 +3,7 @@
  * finishes), counts are of assertion sites, time is virtual and seeded, and answers that lie about
  * themselves never pass.
  */
-import { type AdversarialCase, defineGenerator, JS_ASSERT as ASSERT, variants } from './framework.ts';
+import { type AdversarialCase, defineGenerator, grid, JS_ASSERT as ASSERT, variants } from './framework.ts';
 
 /** Ways a wrong async answer can avoid ever being checked. */
 export const NEVER = [
@@ -33,9 +33,7 @@ const unfinished = defineGenerator({
   language: 'javascript',
   about: 'a wrong async answer that never settles, placed where the tests do not await it',
   cases: () =>
-    variants(20, (i) => {
-      const never = NEVER[i % NEVER.length]!;
-      const shape = SHAPES[Math.floor(i / NEVER.length) % SHAPES.length]!;
+    grid(20, NEVER, SHAPES, (never, shape, i) => {
       const needsAsync = never.includes('await');
       return {
         completion: `${needsAsync ? 'async ' : ''}function dbl(x) {\n  ${never}\n}\n`,
