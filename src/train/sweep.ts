@@ -152,7 +152,12 @@ function sweepDiff(recorded: SweepRecord, now: SweepPlan['record']): string[] {
     // sweep recorded before the section existed must still continue.
     config: Object.fromEntries(Object.entries(r.config).filter(([k]) => k !== 'logging')),
   });
-  return configDiff(key(recorded), key(now), 5).map(describeChange);
+  // A sweep recorded before a config key existed must still continue: the recorded config is read
+  // through today's schema, as a seed run's manifest is on resume (./arm-process.ts), so such a key
+  // takes its default — the behaviour the sweep was recorded with, as new options default to off.
+  const upgraded = runConfigSchema.safeParse(recorded.config);
+  const then = upgraded.success ? { ...recorded, config: upgraded.data } : recorded;
+  return configDiff(key(then), key(now), 5).map(describeChange);
 }
 
 /** Run (or continue) a sweep. Resolves to the sweep directory. */

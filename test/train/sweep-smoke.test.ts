@@ -152,6 +152,23 @@ describe('sweep (smoke)', () => {
     expect(r.stderr).toContain('0 to train (6 done)');
   }, 600_000);
 
+  it('a record from before a config key existed still continues (the key takes its default); a recorded value that differs still refuses', () => {
+    const file = join(out, 'sweep.json');
+    const current = json(file);
+    const { rollback: _r, rm_gate: _g, ...settlement } = current.config.settlement;
+    const { silenced: _s, ...proxy } = current.config.proxy;
+    writeFileSync(file, JSON.stringify({ ...current, config: { ...current.config, settlement, proxy } }));
+    const r = runCli(args, { timeoutMs: 600_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('continuing the sweep in');
+    expect(r.stderr).toContain('0 to train (6 done)');
+    writeFileSync(file, JSON.stringify({ ...current, config: { ...current.config, proxy: { ...proxy, silenced: 'mask' } } }));
+    const refused = runCli(args, { timeoutMs: 600_000 });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('config.proxy.silenced: recorded "mask", now "weight"');
+    writeFileSync(file, JSON.stringify(current));
+  }, 600_000);
+
   it('a different grid on the same directory is an error (exit 2) unless --force; nothing changes', () => {
     const record = readFileSync(join(out, 'sweep.json'), 'utf8');
     const r = runCli(['sweep', ...common, '--grid', 'settlement.rate=0.5', '--grid', 'settlement.strategy=random,top-proxy']);
