@@ -10,10 +10,13 @@ import { AdamOptimizer } from '../../src/policy/optimizer.ts';
 import { type RunConfig, runConfigSchema } from '../../src/train/run-config.ts';
 import type { UpdateBatch, UpdateParts } from '../../src/train/update.ts';
 
-const MODEL = { vocabSize: 12, context: 16, layers: 1, dModel: 16, heads: 2, tiedHead: true };
+/** The tiny policy's shape. */
+export const MODEL = { vocabSize: 12, context: 16, layers: 1, dModel: 16, heads: 2, tiedHead: true };
 const problem: Problem = { id: 'p0', language: 'javascript', prompt: 'f', tests: '', stopTokens: [], source: 'test' };
-const promptIds = [1, 2, 3];
-const tokenIds = [
+/** The prompt's token ids. */
+export const promptIds = [1, 2, 3];
+/** Two groups of two completions' token ids (lengths 3, 2, 2, 3). */
+export const tokenIds = [
   [4, 5, 6],
   [7, 8],
   [4, 9],

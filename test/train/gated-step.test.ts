@@ -21,8 +21,8 @@ import { featureNamesOf, GatedStep, integritySignal, resolveGateConfig } from '.
 import { jsSurfaceExtractor, LENGTH_FEATURES } from '../../src/reward/features/js-surface.ts';
 import type { Rewards, ScoredRollouts } from '../../src/train/reward-sources.ts';
 import { applyGrpoUpdate, type UpdateBatch } from '../../src/train/update.ts';
+import { MODEL, promptIds, tokenIds } from '../helpers/tiny-update.ts';
 
-const MODEL = { vocabSize: 12, context: 16, layers: 1, dModel: 16, heads: 2, tiedHead: true };
 const problem: Problem = {
   id: 'p0',
   language: 'javascript',
@@ -32,13 +32,6 @@ const problem: Problem = {
   source: 'test',
 };
 // Two groups of two completions (prompt ids / completion ids are token ids of the tiny vocab).
-const promptIds = [1, 2, 3];
-const tokenIds = [
-  [4, 5, 6],
-  [7, 8],
-  [4, 9],
-  [10, 11, 5],
-];
 const texts = ['aaa', 'bb', 'ab', 'bbbb'];
 const features: FeatureExtractor = {
   name: 'toy',

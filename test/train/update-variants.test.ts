@@ -15,16 +15,9 @@ import { initTf } from '../../src/tf/backend.ts';
 import { k3 } from '../../src/train/grpo.ts';
 import type { ScoredRollouts } from '../../src/train/reward-sources.ts';
 import { applyGrpoUpdate, prepareUpdate, shapedRewards } from '../../src/train/update.ts';
+import { MODEL, promptIds, tokenIds } from '../helpers/tiny-update.ts';
 
-const MODEL = { vocabSize: 12, context: 16, layers: 1, dModel: 16, heads: 2, tiedHead: true };
-const promptIds = [1, 2, 3];
 // Two groups of two; lengths 3, 2, 2, 3 against max_new_tokens 3.
-const tokenIds = [
-  [4, 5, 6],
-  [7, 8],
-  [4, 9],
-  [10, 11, 5],
-];
 const finish: FinishReason[] = ['length', 'eos', 'eos', 'eos'];
 
 function setup(
