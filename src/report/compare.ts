@@ -621,10 +621,11 @@ function statisticsOf(rows: readonly CompareRow[], runs: CompareTable['runs'], o
       seeds: runs.map((r) => r.seed),
       arms: rows.map((r) => ({
         arm: r.arm,
-        values: Object.fromEntries(SEED_STAT_MEASURES.map((m) => [m.key, r.perRun.map((v) => (v ? v[m.key] : null))])) as Record<
-          (typeof SEED_STAT_MEASURES)[number]['key'],
-          (number | null)[]
-        >,
+        // An unfinished arm-run (still running, failed, stopped) has no final window yet: its last
+        // steps are not the arm's result, so it takes no part in the statistics over seeds.
+        values: Object.fromEntries(
+          SEED_STAT_MEASURES.map((m) => [m.key, r.perRun.map((v, i) => (v && r.states[i] === 'done' ? v[m.key] : null))]),
+        ) as Record<(typeof SEED_STAT_MEASURES)[number]['key'], (number | null)[]>,
       })),
     },
     { reference, reps: opts.reps, seed: opts.bootstrapSeed },

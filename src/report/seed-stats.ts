@@ -186,7 +186,7 @@ export function seedStatsNote(s: SeedStatistics): string {
   return (
     `Interval estimates over seeds (Agarwal et al. 2021, rliable's definitions): ratios arm/${s.reference} paired by seed; ` +
     `mean and IQM (25% trimmed mean) with ${pct}% stratified percentile bootstrap intervals (${s.reps} replicates, seed ${s.seed}); ` +
-    'an interval that includes 1 (for P(A > B): ½) is not distinguishable.'
+    'an interval that includes 1 (for P(A > B): ½) is not distinguishable; an unfinished arm-run (running, stopped or failed) is left out.'
   );
 }
 

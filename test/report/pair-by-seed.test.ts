@@ -31,6 +31,28 @@ const finalGold = (dir: string, seed: number, arm: string): number => {
 };
 
 describe('pairRunsBySeed', () => {
+  it('leaves an unfinished arm-run out of the statistics over seeds: its last steps are not a final window', () => {
+    const dir = join(root, 'unfinished');
+    for (const s of seeds)
+      writeFakeRun(join(dir, `seed-${s}`), {
+        steps: 50,
+        seed: s,
+        arms: ['execution', 'anchored'],
+        name: `fake-seed${s}`,
+        ...(s === 2 ? { running: { anchored: 20 } } : {}),
+      });
+    const t = compareRuns(
+      seeds.map((s) => join(dir, `seed-${s}`)),
+      { window: W, statistics: true },
+    );
+    const gold = t.statistics!.measures.find((m) => m.key === 'finalGold')!;
+    const anchored = gold.arms.find((a) => a.arm === 'anchored')!;
+    expect(anchored.seeds).toEqual([0, 1]);
+    expect(anchored.ratios[2]).toBeNull();
+    // The per-arm table still shows the running arm (flagged incomplete), with its partial window.
+    expect(t.rows.find((r) => r.arm === 'anchored')!.incomplete).toBe(true);
+  });
+
   it('without it, arms in different directories never meet their reference: no paired ratio at all', () => {
     const t = compareRuns(expandSweepDirs([execDir, rmA]), { window: W, statistics: true });
     const gold = t.statistics!.measures.find((m) => m.key === 'finalGold')!;
