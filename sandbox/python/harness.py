@@ -83,6 +83,8 @@ def _anchor_setup():
     _vars = vars
     _int = int
     _float = float
+    _as_float_value = float.__float__
+    _INF = float('inf')
     _complex = complex
     _bytes = bytes
     _tuple = tuple
@@ -399,18 +401,28 @@ def _anchor_setup():
                 return False
         return True
 
-    def _instrument(tree, names):
+    _Compare = ast.Compare
+    ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+    def _instrument(tree, names, guard=0):
         # Number every `assert` statement (the tests' own checks: assertion sites), in source
-        # order, and turn `assert T, M` into `if not ok(k, T): raise AssertionError(M)`. No
-        # comparison is rewritten: in strict mode the tests run in an interpreter the program
-        # never touched, on plain data. One pass over the tree, which also collects the names it
-        # reads. Returns the tree, the number of asserts, their lines and the names.
-        ok_name, ae_name = names
+        # order, and turn `assert T, M` into `if not ok(k, T): raise AssertionError(M)`. In strict
+        # mode the tests run in an interpreter the program never touched, on plain data, so no
+        # comparison's meaning is rewritten; `guard` (strict: GUARD_NAN | GUARD_INF, the
+        # non-finite values these tests never mention) wraps each operand of an ordering
+        # comparison (`<`, `<=`, `>`, `>=`) in the guard (see _num_guard), which returns it as it
+        # is. One pass over the tree, which also collects the names it reads. Returns the tree,
+        # the number of asserts, their lines, the names, and the sites that must run for a pass
+        # (all but failure markers: `assert False`, `assert 0`, which an honest run never reaches).
+        ok_name, ae_name = names[0], names[1]
         found = []  # (assert, the statement list holding it, its index there)
+        compares = []
         ids = []
         stack = [tree]
         while stack:
             node = stack.pop()
+            if guard and _type(node) is _Compare:
+                compares.append(node)
             for field, value in _iter_fields(node):
                 if _isinstance(value, _list):
                     for j, v in _enumerate(value):
@@ -435,7 +447,17 @@ def _anchor_setup():
                 exc = ast.Call(exc, [s.msg], [])
             new = ast.If(ast.UnaryOp(ast.Not(), call), [ast.Raise(exc, None)], [])
             seq[j] = _located(new, s)
-        return tree, _len(found), [f[0].lineno for f in found], _frozenset(ids)
+        for c in compares:
+            ordering = False
+            for op in c.ops:
+                ordering = ordering or _isinstance(op, ORDERING)
+            if not ordering:
+                continue
+            wrap = lambda e: _located(ast.Call(ast.Name(names[2], ast.Load()), [e, ast.Constant(guard)], []), e)
+            c.left = wrap(c.left)
+            c.comparators = [wrap(e) for e in c.comparators]
+        required = _tuple(k for k, (s, _, _) in _enumerate(found) if not (_type(s.test) is ast.Constant and not s.test.value))
+        return tree, _len(found), [f[0].lineno for f in found], _frozenset(ids), required
 
     def _located(node, src):
         # A new node and the new nodes under it take src's location (what fix_missing_locations
@@ -490,8 +512,36 @@ def _anchor_setup():
     # ---- the tests, compiled once -----------------------------------------------------------
 
     def _names(tag):
-        # The private names the instrumented tests call (see stage).
-        return ('__anchor_ok_' + tag + '__', '__anchor_ae_' + tag + '__')
+        # The private names the instrumented tests call (see stage): the recorder, AssertionError
+        # and the ordering guard.
+        return ('__anchor_ok_' + tag + '__', '__anchor_ae_' + tag + '__', '__anchor_ng_' + tag + '__')
+
+    GUARD_NAN = 1
+    GUARD_INF = 2
+
+    def _guard_mode(tests, prompt):
+        # Strict: the non-finite values the tests cannot be asking for, because neither they nor
+        # the prompt mention them (as JavaScript's nanExpected: src/sandbox/test-plan.ts).
+        text = (tests + '\n' + (prompt or '')).lower()
+        return (GUARD_NAN if 'nan' not in text else 0) | (GUARD_INF if 'inf' not in text else 0)
+
+    def _num_guard(x, mode):
+        # An operand of one of the tests' ordering comparisons. A NaN makes every ordering false,
+        # so a check written as a negation (`not abs(x - e) > eps`) holds vacuously, and an
+        # infinity makes a hand-written relative tolerance (`abs(x - e) <= r * abs(x)`) hold: a
+        # strict failure when the tests never mention that value, wherever it came from (an
+        # answer, bytes the tests decode with struct, a string they parse with float(), their
+        # own arithmetic on an answer). Returns x unchanged.
+        if _isinstance(x, _float):
+            v = _as_float_value(x)
+            if v != v:
+                if mode & GUARD_NAN:
+                    _violate('strict verdict: a comparison of the tests met NaN, which they never mention '
+                             '(an ordering with NaN is always false, so a negated check would hold)')
+            elif (v == _INF or v == -_INF) and mode & GUARD_INF:
+                _violate('strict verdict: a comparison of the tests met an infinity, which they never mention '
+                         '(a relative tolerance scaled by it would hold)')
+        return x
 
     # The parts compile_tests just made, for the stage right after it (emptied by the heap restore).
     fresh = []
@@ -499,10 +549,11 @@ def _anchor_setup():
     def _tests_parts(tests, prompt, tag, strict):
         # Everything a program's run needs of its tests and prompt: a function of these arguments
         # alone, computed before any program code runs.
-        tree, n, lines, tests_names = _instrument(_ast_parse(tests, 'tests.py'), _names(tag))
+        guard = _guard_mode(tests, prompt) if strict else 0
+        tree, n, lines, tests_names, required = _instrument(_ast_parse(tests, 'tests.py'), _names(tag), guard)
         code = _compile(tree, 'tests.py', 'exec', dont_inherit=True)
         prompt_parts = _prompt_names(prompt) if prompt is not None else (None, (), None)
-        return code, n, lines, tests_names, prompt_parts
+        return code, n, lines, tests_names, prompt_parts, required
 
     def compile_tests(tests, prompt, tag, mode):
         # The tests' parts, marshaled, for the JS side to keep: many programs share one problem's
@@ -530,7 +581,7 @@ def _anchor_setup():
             parts = _marshal_loads(_str_encode(compiled, 'latin-1'))
         else:
             parts = _tests_parts(tests, prompt, tag, strict)
-        st['tests'], n, lines, st['tests_names'], st['prompt'] = parts
+        st['tests'], n, lines, st['tests_names'], st['prompt'], st['required'] = parts
         st['n_asserts'] = n
         st['assert_lines'] = lines
 
@@ -575,7 +626,7 @@ def _anchor_setup():
         st['ok'] = ok
         try:
             if tests is None:
-                tree, n, lines, _ = _instrument(_ast_parse(code, 'program.py'), names)
+                tree, n, lines, _, _ = _instrument(_ast_parse(code, 'program.py'), names)
                 st['code'] = _compile(tree, 'program.py', 'exec', dont_inherit=True)
                 st['tests'] = None
                 st['prompt'] = (None, (), None)
@@ -626,7 +677,7 @@ def _anchor_setup():
             if k not in builtin_names or not own:
                 v = g[k]
                 tg[k] = v
-        ok_name, ae_name = st['names']
+        ok_name, ae_name, ng_name = st['names']
         tb = _builtins_module({'__import__': _tests_import})
         code, pnames, _ = st['prompt']
         if code is not None and pnames:
@@ -642,6 +693,7 @@ def _anchor_setup():
         tg['__name__'] = '__main__'
         tg[ok_name] = st['ok']
         tg[ae_name] = _AssertionError
+        tg[ng_name] = _num_guard
         return tg
 
     def _run():
@@ -1912,10 +1964,13 @@ def _anchor_setup():
 
     def _dataclass_standin(name, ns, extra):
         # T's own dataclass of the same fields and flags: == and < are the generated field-tuple
-        # comparisons over plain data. Construction stays a forwarded call (the metaclass).
+        # comparisons over plain data. Construction stays a forwarded call (the metaclass). Every
+        # field is compared: `field(compare=False)` is the program's declaration, and an answer
+        # has no part the program can declare invisible to the tests (a prompt's dataclass keeps
+        # its own flags: it is rebuilt as T's copy of the prompt's class).
         try:
             fields, eq, order, frozen = extra
-            spec = [(_str(f), object, _dc_field(default=None, compare=_bool(c))) for f, c in fields]
+            spec = [(_str(f), object, _dc_field(default=None, compare=True)) for f, _ in fields]
             # As any dataclass: != is the negation of the generated ==, and an instance is true.
             ns['__ne__'] = object.__ne__
             ns['__bool__'] = _true
@@ -2172,7 +2227,7 @@ def _anchor_setup():
     def _tests_run():
         failed = st['failed']
         ok = _recorder(st['passed'], failed)
-        ok_name, ae_name = st['names']
+        ok_name, ae_name, ng_name = st['names']
         tg = {'__builtins__': _builtins_module(), '__name__': '__main__'}
         _rand_seed(_rand_inst, st['seed'] ^ 0x5DEECE66D)
         pcode, pnames, last = st['prompt']
@@ -2189,6 +2244,7 @@ def _anchor_setup():
             _bind_program_names(tg)
             tg[ok_name] = ok
             tg[ae_name] = _AssertionError
+            tg[ng_name] = _num_guard
             _exec(st['tests'], tg)
         except _HarnessStop:
             pass
@@ -2213,6 +2269,13 @@ def _anchor_setup():
             return _out('fail', st['violation'])
         if failed:
             return _out('fail', 'the assertion at line ' + _str(st['assert_lines'][_min(failed)]) + ' failed (the tests caught its AssertionError)')
+        # A site is passed only if it ran and every execution passed: a check the run never
+        # reached (a loop over an empty answer, a branch the answer steered around) showed nothing.
+        passed = st['passed']
+        for k in st['required']:
+            if k not in passed:
+                return _out('fail', 'the assertion at tests.py line ' + _str(st['assert_lines'][k])
+                            + ' never ran: a check the run never reached does not show the answer is right')
         return _out('completed', '')
 
     def _tests_serve(msg):
