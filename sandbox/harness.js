@@ -606,9 +606,10 @@ function setupHarness(P, config) {
     // Strict verdict: tests that finished with checks they never reached showed nothing about
     // those (a loop over an empty answer, a branch the answer steered around): each such check is
     // a failed site. Only for a run judged by its counts (one that threw, never settled or exited
-    // keeps the status that says so).
+    // keeps the status that says so; one with no passed check is already "ran no check").
     if (
       reached !== null &&
+      passed > 0 &&
       !threw &&
       !exited &&
       asyncState !== 2 &&
