@@ -404,7 +404,7 @@ def _anchor_setup():
     _Compare = ast.Compare
     ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
-    def _instrument(tree, names, guard=0):
+    def _instrument(tree, names, guard=0, strict=False):
         # Number every `assert` statement (the tests' own checks: assertion sites), in source
         # order, and turn `assert T, M` into `if not ok(k, T): raise AssertionError(M)`. In strict
         # mode the tests run in an interpreter the program never touched, on plain data, so no
@@ -413,16 +413,25 @@ def _anchor_setup():
         # comparison (`<`, `<=`, `>`, `>=`) in the guard (see _num_guard), which returns it as it
         # is. One pass over the tree, which also collects the names it reads. Returns the tree,
         # the number of asserts, their lines, the names, and the sites that must run for a pass
-        # (all but failure markers: `assert False`, `assert 0`, which an honest run never reaches).
+        # (all but failure markers: `assert False`, `assert 0`, which an honest run never reaches)
+        # with, in strict mode, the lines of the calls of the tests' own helpers that assert
+        # (`check(a, b)` in a loop over an answer), each marked reached when it is called.
         ok_name, ae_name = names[0], names[1]
         found = []  # (assert, the statement list holding it, its index there)
         compares = []
+        calls = []
+        defs = []
         ids = []
         stack = [tree]
         while stack:
             node = stack.pop()
             if guard and _type(node) is _Compare:
                 compares.append(node)
+            if strict:
+                if _type(node) is ast.Call and _type(node.func) is _Name:
+                    calls.append(node)
+                elif _type(node) is ast.FunctionDef or _type(node) is ast.AsyncFunctionDef:
+                    defs.append(node)
             for field, value in _iter_fields(node):
                 if _isinstance(value, _list):
                     for j, v in _enumerate(value):
@@ -440,6 +449,26 @@ def _anchor_setup():
                         continue
                     stack.append(value)
         found.sort(key=lambda f: (f[0].lineno, f[0].col_offset))
+        # The tests' helpers: functions that assert, or call a helper (to a fixpoint).
+        helpers = _set()
+        grew = True
+        while grew:
+            grew = False
+            for d in defs:
+                if d.name in helpers:
+                    continue
+                for n in _ast_walk(d):
+                    if _type(n) is _Assert or (_type(n) is ast.Call and _type(n.func) is _Name and n.func.id in helpers):
+                        helpers.add(d.name)
+                        grew = True
+                        break
+        call_lines = []
+        calls.sort(key=lambda c: (c.lineno, c.col_offset))
+        for c in calls:
+            if c.func.id in helpers:
+                mark = ast.Call(ast.Name(names[3], ast.Load()), [ast.Constant(_len(call_lines)), c.func], [])
+                call_lines.append(c.lineno)
+                c.func = _located(mark, c.func)
         for k, (s, seq, j) in _enumerate(found):
             call = ast.Call(ast.Name(ok_name, ast.Load()), [ast.Constant(k), s.test], [])
             exc = ast.Name(ae_name, ast.Load())
@@ -457,7 +486,7 @@ def _anchor_setup():
             c.left = wrap(c.left)
             c.comparators = [wrap(e) for e in c.comparators]
         required = _tuple(k for k, (s, _, _) in _enumerate(found) if not (_type(s.test) is ast.Constant and not s.test.value))
-        return tree, _len(found), [f[0].lineno for f in found], _frozenset(ids), required
+        return tree, _len(found), [f[0].lineno for f in found], _frozenset(ids), (required, _tuple(call_lines))
 
     def _located(node, src):
         # A new node and the new nodes under it take src's location (what fix_missing_locations
@@ -513,8 +542,8 @@ def _anchor_setup():
 
     def _names(tag):
         # The private names the instrumented tests call (see stage): the recorder, AssertionError
-        # and the ordering guard.
-        return ('__anchor_ok_' + tag + '__', '__anchor_ae_' + tag + '__', '__anchor_ng_' + tag + '__')
+        # the ordering guard and the helper-call marker.
+        return ('__anchor_ok_' + tag + '__', '__anchor_ae_' + tag + '__', '__anchor_ng_' + tag + '__', '__anchor_rc_' + tag + '__')
 
     GUARD_NAN = 1
     GUARD_INF = 2
@@ -524,6 +553,13 @@ def _anchor_setup():
         # the prompt mention them (as JavaScript's nanExpected: src/sandbox/test-plan.ts).
         text = (tests + '\n' + (prompt or '')).lower()
         return (GUARD_NAN if 'nan' not in text else 0) | (GUARD_INF if 'inf' not in text else 0)
+
+    def _reached(into):
+        # The helper-call marker of one run: records call j as reached and returns the callee.
+        def reach(j, f):
+            into.add(j)
+            return f
+        return reach
 
     def _num_guard(x, mode):
         # An operand of one of the tests' ordering comparisons. A NaN makes every ordering false,
@@ -550,7 +586,7 @@ def _anchor_setup():
         # Everything a program's run needs of its tests and prompt: a function of these arguments
         # alone, computed before any program code runs.
         guard = _guard_mode(tests, prompt) if strict else 0
-        tree, n, lines, tests_names, required = _instrument(_ast_parse(tests, 'tests.py'), _names(tag), guard)
+        tree, n, lines, tests_names, required = _instrument(_ast_parse(tests, 'tests.py'), _names(tag), guard, strict)
         code = _compile(tree, 'tests.py', 'exec', dont_inherit=True)
         prompt_parts = _prompt_names(prompt) if prompt is not None else (None, (), None)
         return code, n, lines, tests_names, prompt_parts, required
@@ -677,7 +713,7 @@ def _anchor_setup():
             if k not in builtin_names or not own:
                 v = g[k]
                 tg[k] = v
-        ok_name, ae_name, ng_name = st['names']
+        ok_name, ae_name, ng_name, rc_name = st['names']
         tb = _builtins_module({'__import__': _tests_import})
         code, pnames, _ = st['prompt']
         if code is not None and pnames:
@@ -694,6 +730,7 @@ def _anchor_setup():
         tg[ok_name] = st['ok']
         tg[ae_name] = _AssertionError
         tg[ng_name] = _num_guard
+        tg[rc_name] = _reached(_set())
         return tg
 
     def _run():
@@ -2265,8 +2302,9 @@ def _anchor_setup():
     def _tests_run():
         failed = st['failed']
         ok = _recorder(st['passed'], failed)
-        ok_name, ae_name, ng_name = st['names']
+        ok_name, ae_name, ng_name, rc_name = st['names']
         tg = {'__builtins__': _builtins_module(), '__name__': '__main__'}
+        reached = _set()
         _rand_seed(_rand_inst, st['seed'] ^ 0x5DEECE66D)
         pcode, pnames, last = st['prompt']
         try:
@@ -2283,6 +2321,7 @@ def _anchor_setup():
             tg[ok_name] = ok
             tg[ae_name] = _AssertionError
             tg[ng_name] = _num_guard
+            tg[rc_name] = _reached(reached)
             _exec(st['tests'], tg)
         except _HarnessStop:
             pass
@@ -2311,9 +2350,14 @@ def _anchor_setup():
         # reached (a loop over an empty answer, a branch the answer steered around) showed nothing.
         # (No passed site at all is the JS side's "the tests ran no check".)
         passed = st['passed']
-        for k in (st['required'] if passed else ()):
+        required, call_lines = st['required']
+        for k in (required if passed else ()):
             if k not in passed:
                 return _out('fail', 'the assertion at tests.py line ' + _str(st['assert_lines'][k])
+                            + ' never ran: a check the run never reached does not show the answer is right')
+        for j in (_range(_len(call_lines)) if passed else ()):
+            if j not in reached:
+                return _out('fail', 'the call of a checking helper at tests.py line ' + _str(call_lines[j])
                             + ' never ran: a check the run never reached does not show the answer is right')
         return _out('completed', '')
 
