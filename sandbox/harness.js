@@ -429,6 +429,16 @@ function setupHarness(P, config) {
   // never settled fails the run, and one that rejected without the tests handling it (awaiting it,
   // `then`/`catch`, `assert.rejects`) is an unhandled rejection, as under Node.
   let tracked = new P.Map();
+  // Strict verdict: which of the tests' checks ran (hooks.checks), and whether a comparison guard
+  // already failed the run (once is enough).
+  let reached = null;
+  let checkLines = null;
+  let guardTripped = false;
+  // The number the other operand of a comparison with a number is compared as (0 for those the
+  // operator does not convert to a Number: a BigInt, and a symbol, which throws there anyway).
+  function asNumber(v) {
+    return typeof v === 'bigint' || typeof v === 'symbol' ? 0 : P.Number(v);
+  }
   function track(p) {
     if (typeof p !== 'object' || p === null || P.MapPrototypeHas(tracked, p)) return p;
     const rec = { __proto__: null, state: 0, reason: undefined, handled: false };
@@ -490,6 +500,53 @@ function setupHarness(P, config) {
     classes(table) {
       getSnapshot().setClasses(table);
     },
+    // Strict verdict (src/sandbox/test-plan.ts): the lines of the tests' checks, each of which must
+    // be reached for a pass, and a check reaching itself.
+    checks(lines) {
+      checkLines = lines;
+      reached = new P.Array(lines.length);
+      for (let i = 0; i < lines.length; i++) reached[i] = false;
+    },
+    reach(k) {
+      if (reached !== null && k < reached.length) reached[k] = true;
+    },
+    // Strict verdict: one of the tests' ordering comparisons (`a op b`, op = k & 3 of < <= > >=),
+    // compared exactly as the operator does, after refusing the non-finite values the tests never
+    // mention (k >> 2: 1 NaN, 2 infinities). NaN makes every ordering false, so a check written as
+    // a negation (`!(Math.abs(x - e) > eps)`) would hold; an infinity makes a relative tolerance
+    // scaled by the answer (`Math.abs(x - e) <= eps * Math.abs(x)`) hold. Wherever the value came
+    // from — an answer, bytes the tests reinterpret as floats, a string they parse, their own
+    // arithmetic — the comparison sees it here. A number against a non-number is compared as the
+    // number the other side converts to (what the operator does).
+    cmp(a, b, k) {
+      const guard = k >> 2;
+      if (guard !== 0 && !guardTripped) {
+        const x = typeof a === 'number' ? a : typeof b === 'number' ? asNumber(a) : 0;
+        const y = typeof b === 'number' ? b : typeof a === 'number' ? asNumber(b) : 0;
+        let why = '';
+        if (guard & 1 && (P.NumberIsNaN(x) || P.NumberIsNaN(y)))
+          why =
+            'a comparison of the tests met NaN, which they never mention (an ordering with NaN is always false, so a negated check would hold)';
+        else if (guard & 2 && (x === Infinity || x === -Infinity || y === Infinity || y === -Infinity))
+          why =
+            'a comparison of the tests met an infinity, which they never mention (a relative tolerance scaled by it would hold)';
+        if (why !== '') {
+          guardTripped = true;
+          failed++;
+          if (firstFailure === '') firstFailure = 'strict verdict: ' + why;
+        }
+      }
+      switch (k & 3) {
+        case 0:
+          return a < b;
+        case 1:
+          return a <= b;
+        case 2:
+          return a > b;
+        default:
+          return a >= b;
+      }
+    },
   };
   // Promises are tracked in the tests realm, and in a self-contained script (its tests are in it)
   // whose text can make them (the worker asks, OP_SEED): installed per context, so only there.
@@ -546,6 +603,38 @@ function setupHarness(P, config) {
   }
   function verdict() {
     const a = tracking ? asyncOutcome() : { never: 0, unhandled: 0, firstUnhandled: '' };
+    // Strict verdict: tests that finished with checks they never reached showed nothing about
+    // those (a loop over an empty answer, a branch the answer steered around): each such check is
+    // a failed site. Only for a run judged by its counts (one that threw, never settled or exited
+    // keeps the status that says so; one with no passed check is already "ran no check").
+    if (
+      reached !== null &&
+      passed > 0 &&
+      !threw &&
+      !exited &&
+      asyncState !== 2 &&
+      asyncState !== 3 &&
+      a.never === 0 &&
+      a.unhandled === 0 &&
+      pending === 0
+    ) {
+      let first = -1;
+      let missed = 0;
+      for (let i = 0; i < reached.length; i++)
+        if (!reached[i]) {
+          missed++;
+          if (first === -1) first = i;
+        }
+      if (missed > 0) {
+        failed += missed;
+        if (firstFailure === '')
+          firstFailure =
+            'the check at tests line ' +
+            checkLines[first] +
+            ' never ran: a check the run never reached does not show the answer is right';
+      }
+      reached = null;
+    }
     return {
       __proto__: null,
       passed,
@@ -616,6 +705,9 @@ function setupHarness(P, config) {
   // `nanExpected`: the tests mention NaN (see the bridge); always true outside the strict verdict.
   function runTests(fn, pctl, resolved, names, seed, nanExpected) {
     sites = new P.Map();
+    reached = null;
+    checkLines = null;
+    guardTripped = false;
     tracked = new P.Map();
     getSnapshot().setClasses(null);
     timers.reset();

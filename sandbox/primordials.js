@@ -72,6 +72,7 @@ function createPrimordials(g) {
     SymbolToStringTag: g.Symbol.toStringTag,
     SymbolHasInstance: g.Symbol.hasInstance,
     DatePrototypeGetTime: uncurryThis(g.Date.prototype.getTime),
+    DatePrototypeSetTime: uncurryThis(g.Date.prototype.setTime),
     DatePrototypeToISOString: uncurryThis(g.Date.prototype.toISOString),
     DatePrototypeToString: uncurryThis(g.Date.prototype.toString),
     RegExpPrototypeExec: uncurryThis(g.RegExp.prototype.exec),

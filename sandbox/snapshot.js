@@ -22,8 +22,9 @@
 //   ["A", id, kind, length, [[index, node]...], [[key, node]...]] array (holes are absent indexes)
 //   ["O", id, kind, [[key, node]...]]  object; kind 0 = plain, 1 = null prototype, else the
 //                                      constructor's name (a class instance)
-//   ["M", id, [[k, v]...]] Map   ["S", id, [v...]] Set   ["D", time] Date   ["R", source, flags]
-//   ["T", tag, [element nodes]] typed array   ["B", [bytes]] ArrayBuffer   ["V", [bytes]] DataView
+//   ["M", id, [[k, v]...]] Map   ["S", id, [v...]] Set   ["D", time, id] Date   ["R", source, flags]
+//   ["T", tag, [element nodes], id] typed array   ["B", [bytes], id] ArrayBuffer
+//   ["V", [bytes], id] DataView   (the ids let the caller's own arguments be brought in line)
 //   ["E", id, name, message, [[key, node]...]] error    ["W", node] boxed primitive
 //   ["F", handle] function   ["P", handle] promise   ["G", id, handle] iterator (handle: its next)
 
@@ -94,6 +95,15 @@ function createSnapshot(P, C, hooks) {
     StringPrototypeSlice,
   } = P;
   const { isDate, isRegExp, isMap, isSet, isAnyArrayBuffer, isBoxedPrimitive, isNativeError, typedArrayTag } = C;
+  // Whether the captured Promise.prototype is on the chain that starts at `proto` (a Promise
+  // subclass's instance), looked up at most 64 levels.
+  function promiseOnChain(proto) {
+    for (let i = 0; i < 64 && proto !== null; i++) {
+      if (proto === PromisePrototype) return true;
+      proto = ObjectGetPrototypeOf(proto);
+    }
+    return false;
+  }
 
   /** Values (nodes) one snapshot may hold, and the longest encoding, in UTF-16 code units. */
   // Caps sized so a refused answer is refused long before the isolate's memory (64 MB by default)
@@ -287,7 +297,7 @@ function createSnapshot(P, C, hooks) {
       }
       if (isDate(v)) {
         const t = DatePrototypeGetTime(v);
-        return '["D",' + (NumberIsNaN(t) ? 'null' : t) + ']';
+        return '["D",' + (NumberIsNaN(t) ? 'null' : t) + ',' + id + ']';
       }
       if (isRegExp(v)) {
         const li = ownData(v, 'lastIndex', 'the RegExp').value;
@@ -302,20 +312,22 @@ function createSnapshot(P, C, hooks) {
           if (nodes > kMaxNodes) refuse('the value has more than ' + kMaxNodes + ' elements (the snapshot cap)');
           let out = '["T",' + str(tag) + ',[';
           for (let i = 0; i < n; i++) out += (i ? ',' : '') + enc(v[i], depth + 1);
-          return out + ']]';
+          return out + '],' + id + ']';
         }
         return (
           '["V",' +
           bytes(
             new Uint8Array(DataViewPrototypeGetBuffer(v), DataViewPrototypeGetByteOffset(v), DataViewPrototypeGetByteLength(v)),
           ) +
+          ',' +
+          id +
           ']'
         );
       }
       if (isAnyArrayBuffer(v)) {
         handles.opaque();
         // SharedArrayBuffers are copied as plain bytes too.
-        return '["B",' + bytes(new Uint8Array(v)) + ']';
+        return '["B",' + bytes(new Uint8Array(v)) + ',' + id + ']';
       }
       if (isBoxedPrimitive(v)) {
         let inner;
@@ -327,7 +339,10 @@ function createSnapshot(P, C, hooks) {
         return '["W",' + enc(inner, depth + 1) + ']';
       }
       const proto = ObjectGetPrototypeOf(v);
-      if (proto === PromisePrototype) return '["P",' + handles.promise(v) + ']';
+      // A promise, or an instance of a Promise subclass (the captured Promise.prototype on its
+      // chain): a handle that settles when the program realm's `await` of it does, as `await`
+      // under Node would (a subclass's own `then` is the program's and runs in its realm).
+      if (proto === PromisePrototype || promiseOnChain(proto)) return '["P",' + handles.promise(v) + ']';
       // A generator or one of the engine's iterators crosses as a handle on its `next` (the
       // engine's own, captured before the program ran): each `next()` of the tests is a call
       // whose answer, `{ value, done }`, is snapshotted like any other. An infinite generator
@@ -545,8 +560,15 @@ function createSnapshot(P, C, hooks) {
           for (let i = 0; i < e.length; i++) SetPrototypeAdd(s, dec(e[i]));
           return s;
         }
-        case 'D':
-          return ReflectConstruct(Date, [n[1] === null ? NaN : n[1]]);
+        case 'D': {
+          // The caller's own Date (an argument the callee changed) takes the new time in place.
+          const t = target(n[2]);
+          const time = n[1] === null ? NaN : n[1];
+          const d = t !== undefined && isDate(t) ? t : ReflectConstruct(Date, [time]);
+          if (d === t) P.DatePrototypeSetTime(d, time);
+          if (n[2] !== undefined) MapPrototypeSet(memo, n[2], d);
+          return d;
+        }
         case 'R': {
           const r = new RegExp(n[1], n[2]);
           if (n[3]) r.lastIndex = n[3];
@@ -556,17 +578,52 @@ function createSnapshot(P, C, hooks) {
           const Ctor = TypedArrays[n[1]];
           if (Ctor === undefined) throw new TypeError('unknown typed array ' + n[1]);
           const e = n[2];
-          const t = new Ctor(e.length);
+          // The caller's own typed array (an argument the callee sorted or filled) is written in
+          // place when its kind and length still match (a typed array's length is fixed).
+          const mine = target(n[3]);
+          const t =
+            mine !== undefined &&
+            ArrayBufferIsView(mine) &&
+            typedArrayTag(mine) === n[1] &&
+            TypedArrayPrototypeGetLength(mine) === e.length
+              ? mine
+              : new Ctor(e.length);
+          if (n[3] !== undefined) MapPrototypeSet(memo, n[3], t);
           for (let i = 0; i < e.length; i++) t[i] = dec(e[i]);
           return t;
         }
         case 'B':
         case 'V': {
           const e = n[1];
-          const buf = new ArrayBuffer(e.length);
-          const u8 = new Uint8Array(buf);
+          // The caller's own buffer or view of the same size is written in place.
+          const mine = target(n[2]);
+          let out;
+          let u8;
+          if (
+            mine !== undefined &&
+            n[0] === 'B' &&
+            isAnyArrayBuffer(mine) &&
+            ArrayBufferPrototypeGetByteLength(mine) === e.length
+          ) {
+            out = mine;
+            u8 = new Uint8Array(mine);
+          } else if (
+            mine !== undefined &&
+            n[0] === 'V' &&
+            ArrayBufferIsView(mine) &&
+            typedArrayTag(mine) === undefined &&
+            DataViewPrototypeGetByteLength(mine) === e.length
+          ) {
+            out = mine;
+            u8 = new Uint8Array(DataViewPrototypeGetBuffer(mine), DataViewPrototypeGetByteOffset(mine), e.length);
+          } else {
+            const buf = new ArrayBuffer(e.length);
+            u8 = new Uint8Array(buf);
+            out = n[0] === 'B' ? buf : new DataView(buf);
+          }
+          if (n[2] !== undefined) MapPrototypeSet(memo, n[2], out);
           for (let i = 0; i < e.length; i++) u8[i] = e[i];
-          return n[0] === 'B' ? buf : new DataView(buf);
+          return out;
         }
         case 'E': {
           // An error of a class this realm defined (the prompt's own, in the tests realm) is
@@ -659,7 +716,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
     if (nanExpected) return '';
     if (P.StringPrototypeIndexOf(text, '["N","NaN"]') !== -1)
       return 'the answer holds NaN, which these tests never expect (they never mention NaN)';
-    if (P.StringPrototypeIndexOf(text, '["D",null]') !== -1)
+    if (P.StringPrototypeIndexOf(text, '["D",null,') !== -1)
       return 'the answer holds an invalid Date (its time is NaN), which these tests never expect (they never mention NaN)';
     return '';
   }

@@ -83,6 +83,8 @@ def _anchor_setup():
     _vars = vars
     _int = int
     _float = float
+    _as_float_value = float.__float__
+    _INF = float('inf')
     _complex = complex
     _bytes = bytes
     _tuple = tuple
@@ -399,18 +401,37 @@ def _anchor_setup():
                 return False
         return True
 
-    def _instrument(tree, names):
+    _Compare = ast.Compare
+    ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+    def _instrument(tree, names, guard=0, strict=False):
         # Number every `assert` statement (the tests' own checks: assertion sites), in source
-        # order, and turn `assert T, M` into `if not ok(k, T): raise AssertionError(M)`. No
-        # comparison is rewritten: in strict mode the tests run in an interpreter the program
-        # never touched, on plain data. One pass over the tree, which also collects the names it
-        # reads. Returns the tree, the number of asserts, their lines and the names.
-        ok_name, ae_name = names
+        # order, and turn `assert T, M` into `if not ok(k, T): raise AssertionError(M)`. In strict
+        # mode the tests run in an interpreter the program never touched, on plain data, so no
+        # comparison's meaning is rewritten; `guard` (strict: GUARD_NAN | GUARD_INF, the
+        # non-finite values these tests never mention) wraps each operand of an ordering
+        # comparison (`<`, `<=`, `>`, `>=`) in the guard (see _num_guard), which returns it as it
+        # is. One pass over the tree, which also collects the names it reads. Returns the tree,
+        # the number of asserts, their lines, the names, and the sites that must run for a pass
+        # (all but failure markers: `assert False`, `assert 0`, which an honest run never reaches)
+        # with, in strict mode, the lines of the calls of the tests' own helpers that assert
+        # (`check(a, b)` in a loop over an answer), each marked reached when it is called.
+        ok_name, ae_name = names[0], names[1]
         found = []  # (assert, the statement list holding it, its index there)
+        compares = []
+        calls = []
+        defs = []
         ids = []
         stack = [tree]
         while stack:
             node = stack.pop()
+            if guard and _type(node) is _Compare:
+                compares.append(node)
+            if strict:
+                if _type(node) is ast.Call and _type(node.func) is _Name:
+                    calls.append(node)
+                elif _type(node) is ast.FunctionDef or _type(node) is ast.AsyncFunctionDef:
+                    defs.append(node)
             for field, value in _iter_fields(node):
                 if _isinstance(value, _list):
                     for j, v in _enumerate(value):
@@ -428,6 +449,26 @@ def _anchor_setup():
                         continue
                     stack.append(value)
         found.sort(key=lambda f: (f[0].lineno, f[0].col_offset))
+        # The tests' helpers: functions that assert, or call a helper (to a fixpoint).
+        helpers = _set()
+        grew = True
+        while grew:
+            grew = False
+            for d in defs:
+                if d.name in helpers:
+                    continue
+                for n in _ast_walk(d):
+                    if _type(n) is _Assert or (_type(n) is ast.Call and _type(n.func) is _Name and n.func.id in helpers):
+                        helpers.add(d.name)
+                        grew = True
+                        break
+        call_lines = []
+        calls.sort(key=lambda c: (c.lineno, c.col_offset))
+        for c in calls:
+            if c.func.id in helpers:
+                mark = ast.Call(ast.Name(names[3], ast.Load()), [ast.Constant(_len(call_lines)), c.func], [])
+                call_lines.append(c.lineno)
+                c.func = _located(mark, c.func)
         for k, (s, seq, j) in _enumerate(found):
             call = ast.Call(ast.Name(ok_name, ast.Load()), [ast.Constant(k), s.test], [])
             exc = ast.Name(ae_name, ast.Load())
@@ -435,7 +476,17 @@ def _anchor_setup():
                 exc = ast.Call(exc, [s.msg], [])
             new = ast.If(ast.UnaryOp(ast.Not(), call), [ast.Raise(exc, None)], [])
             seq[j] = _located(new, s)
-        return tree, _len(found), [f[0].lineno for f in found], _frozenset(ids)
+        for c in compares:
+            ordering = False
+            for op in c.ops:
+                ordering = ordering or _isinstance(op, ORDERING)
+            if not ordering:
+                continue
+            wrap = lambda e: _located(ast.Call(ast.Name(names[2], ast.Load()), [e, ast.Constant(guard)], []), e)
+            c.left = wrap(c.left)
+            c.comparators = [wrap(e) for e in c.comparators]
+        required = _tuple(k for k, (s, _, _) in _enumerate(found) if not (_type(s.test) is ast.Constant and not s.test.value))
+        return tree, _len(found), [f[0].lineno for f in found], _frozenset(ids), (required, _tuple(call_lines))
 
     def _located(node, src):
         # A new node and the new nodes under it take src's location (what fix_missing_locations
@@ -490,8 +541,43 @@ def _anchor_setup():
     # ---- the tests, compiled once -----------------------------------------------------------
 
     def _names(tag):
-        # The private names the instrumented tests call (see stage).
-        return ('__anchor_ok_' + tag + '__', '__anchor_ae_' + tag + '__')
+        # The private names the instrumented tests call (see stage): the recorder, AssertionError
+        # the ordering guard and the helper-call marker.
+        return ('__anchor_ok_' + tag + '__', '__anchor_ae_' + tag + '__', '__anchor_ng_' + tag + '__', '__anchor_rc_' + tag + '__')
+
+    GUARD_NAN = 1
+    GUARD_INF = 2
+
+    def _guard_mode(tests, prompt):
+        # Strict: the non-finite values the tests cannot be asking for, because neither they nor
+        # the prompt mention them (as JavaScript's nanExpected: src/sandbox/test-plan.ts).
+        text = (tests + '\n' + (prompt or '')).lower()
+        return (GUARD_NAN if 'nan' not in text else 0) | (GUARD_INF if 'inf' not in text else 0)
+
+    def _reached(into):
+        # The helper-call marker of one run: records call j as reached and returns the callee.
+        def reach(j, f):
+            into.add(j)
+            return f
+        return reach
+
+    def _num_guard(x, mode):
+        # An operand of one of the tests' ordering comparisons. A NaN makes every ordering false,
+        # so a check written as a negation (`not abs(x - e) > eps`) holds vacuously, and an
+        # infinity makes a hand-written relative tolerance (`abs(x - e) <= r * abs(x)`) hold: a
+        # strict failure when the tests never mention that value, wherever it came from (an
+        # answer, bytes the tests decode with struct, a string they parse with float(), their
+        # own arithmetic on an answer). Returns x unchanged.
+        if _isinstance(x, _float):
+            v = _as_float_value(x)
+            if v != v:
+                if mode & GUARD_NAN:
+                    _violate('strict verdict: a comparison of the tests met NaN, which they never mention '
+                             '(an ordering with NaN is always false, so a negated check would hold)')
+            elif (v == _INF or v == -_INF) and mode & GUARD_INF:
+                _violate('strict verdict: a comparison of the tests met an infinity, which they never mention '
+                         '(a relative tolerance scaled by it would hold)')
+        return x
 
     # The parts compile_tests just made, for the stage right after it (emptied by the heap restore).
     fresh = []
@@ -499,10 +585,11 @@ def _anchor_setup():
     def _tests_parts(tests, prompt, tag, strict):
         # Everything a program's run needs of its tests and prompt: a function of these arguments
         # alone, computed before any program code runs.
-        tree, n, lines, tests_names = _instrument(_ast_parse(tests, 'tests.py'), _names(tag))
+        guard = _guard_mode(tests, prompt) if strict else 0
+        tree, n, lines, tests_names, required = _instrument(_ast_parse(tests, 'tests.py'), _names(tag), guard, strict)
         code = _compile(tree, 'tests.py', 'exec', dont_inherit=True)
         prompt_parts = _prompt_names(prompt) if prompt is not None else (None, (), None)
-        return code, n, lines, tests_names, prompt_parts
+        return code, n, lines, tests_names, prompt_parts, required
 
     def compile_tests(tests, prompt, tag, mode):
         # The tests' parts, marshaled, for the JS side to keep: many programs share one problem's
@@ -530,7 +617,7 @@ def _anchor_setup():
             parts = _marshal_loads(_str_encode(compiled, 'latin-1'))
         else:
             parts = _tests_parts(tests, prompt, tag, strict)
-        st['tests'], n, lines, st['tests_names'], st['prompt'] = parts
+        st['tests'], n, lines, st['tests_names'], st['prompt'], st['required'] = parts
         st['n_asserts'] = n
         st['assert_lines'] = lines
 
@@ -575,7 +662,7 @@ def _anchor_setup():
         st['ok'] = ok
         try:
             if tests is None:
-                tree, n, lines, _ = _instrument(_ast_parse(code, 'program.py'), names)
+                tree, n, lines, _, _ = _instrument(_ast_parse(code, 'program.py'), names)
                 st['code'] = _compile(tree, 'program.py', 'exec', dont_inherit=True)
                 st['tests'] = None
                 st['prompt'] = (None, (), None)
@@ -626,7 +713,7 @@ def _anchor_setup():
             if k not in builtin_names or not own:
                 v = g[k]
                 tg[k] = v
-        ok_name, ae_name = st['names']
+        ok_name, ae_name, ng_name, rc_name = st['names']
         tb = _builtins_module({'__import__': _tests_import})
         code, pnames, _ = st['prompt']
         if code is not None and pnames:
@@ -642,6 +729,8 @@ def _anchor_setup():
         tg['__name__'] = '__main__'
         tg[ok_name] = st['ok']
         tg[ae_name] = _AssertionError
+        tg[ng_name] = _num_guard
+        tg[rc_name] = _reached(_set())
         return tg
 
     def _run():
@@ -788,6 +877,7 @@ def _anchor_setup():
 
     MAX_DEPTH = 400
     MAX_ITEMS = 1000000
+    EAGER_ITEMS = 10000
 
     class _Opaque:
         # A value the program returned that is not data, held inside a record's fields: any use
@@ -996,13 +1086,22 @@ def _anchor_setup():
                     return side.handle(x, False)
                 if _hasattr(t, '__next__') and _hasattr(t, '__iter__'):
                     # A standard iterator (generator, map, filter, zip, ...): drained here, and an
-                    # iterator over the plain values it yielded on the other side.
+                    # iterator over the plain values it yielded on the other side. An answer's
+                    # iterator still going after EAGER_ITEMS items (an endless generator the tests
+                    # read a prefix of with islice) keeps its rest in P: the other side's iterator
+                    # goes on with a handle whose calls step it one item at a time.
                     items = []
+                    rest = None
                     for v in x:
                         if _len(items) >= MAX_ITEMS:
                             return ('bad', _class_name(t) + ' yielding more than ' + _str(MAX_ITEMS) + ' items')
                         items.append(v)
-                    return ('it', [self.enc(v, depth + 1) for v in items])
+                        if _len(items) == EAGER_ITEMS:
+                            rest = side.rest(x)
+                            if rest is not None:
+                                break
+                    out = [self.enc(v, depth + 1) for v in items]
+                    return ('it', out) if rest is None else ('it', out, rest)
                 return ('bad', _class_name(t))
             # An instance of a class of the program (in P) or of the tests or prompt (in T).
             if _isinstance(x, _BaseException):
@@ -1188,7 +1287,10 @@ def _anchor_setup():
             if tag == 'rg':
                 return _range(e[1], e[2], e[3])
             if tag == 'it':
-                return _iter([dec(v) for v in e[1]])
+                head = [dec(v) for v in e[1]]
+                if _len(e) == 3 and _type(e[2]) is _int:
+                    return _lazy_iter(head, self.side.from_handle(('fn', e[2], 'next')))
+                return _iter(head)
             if tag == 'ty':
                 return builtin_type_objs[e[1]]
             if tag == 'sd':
@@ -1231,7 +1333,28 @@ def _anchor_setup():
 
     # ---- P: the program's interpreter ----------------------------------------------------------
 
+    def _lazy_iter(head, step):
+        # T: an answer's iterator whose rest stayed in P. `step()` answers (True, item) or
+        # (False, None) at the end; anything else ends it too.
+        yield from head
+        while True:
+            r = step()
+            if _type(r) is not _tuple or _len(r) != 2 or r[0] is not True:
+                return
+            yield r[1]
+
+    def _stepper(it):
+        # P: one item of `it` per call, as plain data: (True, item), or (False, None) at its end.
+        def step():
+            for v in it:
+                return (True, v)
+            return (False, None)
+        return step
+
     class _PSide:
+        def rest(self, it):
+            return self.register(_stepper(it))
+
         # Class references and handles in the program's interpreter: its classes and callables
         # go into a table the tests refer to by index (the table dies with the program).
         def __init__(self):
@@ -1912,10 +2035,13 @@ def _anchor_setup():
 
     def _dataclass_standin(name, ns, extra):
         # T's own dataclass of the same fields and flags: == and < are the generated field-tuple
-        # comparisons over plain data. Construction stays a forwarded call (the metaclass).
+        # comparisons over plain data. Construction stays a forwarded call (the metaclass). Every
+        # field is compared: `field(compare=False)` is the program's declaration, and an answer
+        # has no part the program can declare invisible to the tests (a prompt's dataclass keeps
+        # its own flags: it is rebuilt as T's copy of the prompt's class).
         try:
             fields, eq, order, frozen = extra
-            spec = [(_str(f), object, _dc_field(default=None, compare=_bool(c))) for f, c in fields]
+            spec = [(_str(f), object, _dc_field(default=None, compare=True)) for f, _ in fields]
             # As any dataclass: != is the negation of the generated ==, and an instance is true.
             ns['__ne__'] = object.__ne__
             ns['__bool__'] = _true
@@ -1939,6 +2065,10 @@ def _anchor_setup():
             return None
 
     class _TSide:
+        def rest(self, it):
+            # An iterator the tests pass to the program is drained whole (no handle into T).
+            return None
+
         def std(self, x):
             return std_objects.get(_ident(x))
 
@@ -2172,8 +2302,9 @@ def _anchor_setup():
     def _tests_run():
         failed = st['failed']
         ok = _recorder(st['passed'], failed)
-        ok_name, ae_name = st['names']
+        ok_name, ae_name, ng_name, rc_name = st['names']
         tg = {'__builtins__': _builtins_module(), '__name__': '__main__'}
+        reached = _set()
         _rand_seed(_rand_inst, st['seed'] ^ 0x5DEECE66D)
         pcode, pnames, last = st['prompt']
         try:
@@ -2189,6 +2320,8 @@ def _anchor_setup():
             _bind_program_names(tg)
             tg[ok_name] = ok
             tg[ae_name] = _AssertionError
+            tg[ng_name] = _num_guard
+            tg[rc_name] = _reached(reached)
             _exec(st['tests'], tg)
         except _HarnessStop:
             pass
@@ -2213,6 +2346,19 @@ def _anchor_setup():
             return _out('fail', st['violation'])
         if failed:
             return _out('fail', 'the assertion at line ' + _str(st['assert_lines'][_min(failed)]) + ' failed (the tests caught its AssertionError)')
+        # A site is passed only if it ran and every execution passed: a check the run never
+        # reached (a loop over an empty answer, a branch the answer steered around) showed nothing.
+        # (No passed site at all is the JS side's "the tests ran no check".)
+        passed = st['passed']
+        required, call_lines = st['required']
+        for k in (required if passed else ()):
+            if k not in passed:
+                return _out('fail', 'the assertion at tests.py line ' + _str(st['assert_lines'][k])
+                            + ' never ran: a check the run never reached does not show the answer is right')
+        for j in (_range(_len(call_lines)) if passed else ()):
+            if j not in reached:
+                return _out('fail', 'the call of a checking helper at tests.py line ' + _str(call_lines[j])
+                            + ' never ran: a check the run never reached does not show the answer is right')
         return _out('completed', '')
 
     def _tests_serve(msg):

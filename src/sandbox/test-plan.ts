@@ -206,46 +206,180 @@ function promptCopy(
   return { source: parts.join('\n'), names, classes };
 }
 
+/** Strict verdict: the tests' ordering comparisons are guarded against NaN / infinities (bits). */
+const GUARD_NAN = 1;
+const GUARD_INF = 2;
+const ORDERING = ['<', '<=', '>', '>='];
+
+/** The modules whose functions are the tests' checks (as `require` serves them). */
+const ASSERT_MODULES: ReadonlySet<string> = new Set(['assert', 'node:assert', 'assert/strict', 'node:assert/strict']);
+
+/** `require('assert')`, `require('node:assert').strict` and the like. */
+function isAssertModule(e: AnyNode | null | undefined): boolean {
+  if (!e) return false;
+  if (e.type === 'MemberExpression') return isAssertModule(e.object as AnyNode);
+  if (e.type !== 'CallExpression') return false;
+  const callee = e.callee as AnyNode;
+  const arg = (e.arguments as AnyNode[])[0];
+  return (
+    callee.type === 'Identifier' &&
+    callee.name === 'require' &&
+    arg?.type === 'Literal' &&
+    ASSERT_MODULES.has(arg.value as string)
+  );
+}
+
+/** The identifier a callee hangs from (`assert` for `assert.strict.equal`), or undefined. */
+function calleeRoot(callee: AnyNode): string | undefined {
+  let c = callee;
+  while (c.type === 'MemberExpression') c = c.object as AnyNode;
+  return c.type === 'Identifier' ? (c.name as string) : undefined;
+}
+
 /**
- * The tests with their promises made observable (sandbox/harness.js tracks them): every async
- * function or arrow of the tests is wrapped so each call's promise is tracked, and the operand of
- * every `await` is marked handled. An async method (object or class member, static, private,
- * computed key) becomes a plain method whose body is an async arrow called at once and tracked:
+ * The names whose calls are the tests' checks: the assert module's bindings (`assert`, what the
+ * tests take from `require('assert')`) and the tests' own helpers that call a check (`__check`,
+ * `test_humaneval`), found to a fixpoint. Scope-blind, as {@link scan}.
+ */
+function checkNames(ast: AnyNode): Set<string> {
+  const names = new Set<string>(['assert']);
+  const bodies = new Map<string, AnyNode>();
+  const visit = (n: AnyNode): void => {
+    if (n.type === 'VariableDeclarator' && isAssertModule(n.init as AnyNode)) patternNames(n.id as AnyNode, names);
+    if (n.type === 'FunctionDeclaration' && n.id) bodies.set((n.id as AnyNode).name as string, n);
+    const init = n.init as AnyNode | undefined;
+    if (
+      n.type === 'VariableDeclarator' &&
+      (n.id as AnyNode).type === 'Identifier' &&
+      init &&
+      (init.type === 'FunctionExpression' || init.type === 'ArrowFunctionExpression')
+    )
+      bodies.set((n.id as AnyNode).name as string, init);
+    eachChild(n, visit);
+  };
+  visit(ast);
+  const callsCheck = (n: AnyNode): boolean => {
+    if (n.type === 'CallExpression') {
+      const root = calleeRoot(n.callee as AnyNode);
+      if (root !== undefined && names.has(root)) return true;
+    }
+    let found = false;
+    eachChild(n, (c) => {
+      found ||= callsCheck(c);
+    });
+    return found;
+  };
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [name, fn] of bodies)
+      if (!names.has(name) && callsCheck(fn)) {
+        names.add(name);
+        grew = true;
+      }
+  }
+  return names;
+}
+
+/** A check that an honest run never reaches: `assert.fail(…)`, `assert(false)`, `assert.ok(0)`. */
+function isFailureMarker(call: AnyNode): boolean {
+  const callee = call.callee as AnyNode;
+  if (callee.type === 'MemberExpression' && !callee.computed && (callee.property as AnyNode).name === 'fail') return true;
+  const first = (call.arguments as AnyNode[])[0];
+  if (!first) return false;
+  if (first.type === 'Identifier') return first.name === 'undefined';
+  return first.type === 'Literal' && !first.value && !(first as { regex?: unknown }).regex;
+}
+
+/** Where operator `op` of binary expression `n` starts (after the left operand, its closing parentheses and comments). */
+function operatorAt(src: string, n: AnyNode, op: string): number {
+  let i = (n.left as AnyNode).end;
+  const end = (n.right as AnyNode).start;
+  while (i < end) {
+    if (src.startsWith('/*', i)) i = src.indexOf('*/', i + 2) + 2;
+    else if (src.startsWith('//', i)) i = src.indexOf('\n', i);
+    else if (src.startsWith(op, i)) return i;
+    else i++;
+  }
+  return -1;
+}
+
+/**
+ * The tests made observable (sandbox/harness.js). Their promises: every async function or arrow
+ * of the tests is wrapped so each call's promise is tracked, and the operand of every `await` is
+ * marked handled. An async method (object or class member, static, private, computed key)
+ * becomes a plain method whose body is an async arrow called at once and tracked:
  * `async m(a) { B }` → `m(...args) { return track((async (a) => { B })(...args)); }` — the arrow
  * keeps the method's `this`, `super`, `arguments` and `new.target`, and evaluates the parameters
  * inside the async function, so a throwing default still rejects. Async generators are not
  * wrapped (their `next()` promises are the engine's own).
+ *
+ * With `strict` (the strict verdict, separate tests): each call of a check — the assert module
+ * or a helper of the tests that calls it — marks itself reached (`(reach(k), assert).equal(…)`;
+ * `checks` collects their lines), so a check the run never reached is known; failure markers
+ * (`assert.fail`) are left out. And when `strict.guard` is set, each ordering comparison
+ * `a < b` becomes `cmp(a, b, op + 4 × guard)`, which compares exactly as the operator does after
+ * refusing the non-finite values these tests never mention.
  */
-function instrumentAsync(src: string, ast: AnyNode): string {
-  // [position, text to insert, characters to delete there]
-  const edits: Array<[number, string, number]> = [];
-  const insert = (pos: number, text: string) => edits.push([pos, text, 0]);
-  const visit = (n: AnyNode, parent: AnyNode | undefined, block: AnyNode | undefined): void => {
+function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks: number[] }): string {
+  // Edits, applied in order of position; at one position the closing texts of nested wrappers go
+  // first (innermost first), then replacements, then opening texts (outermost first).
+  const edits: Array<{ pos: number; text: string; del: number; rank: number }> = [];
+  const open = (pos: number, text: string, depth: number) => edits.push({ pos, text, del: 0, rank: 2e6 + depth });
+  const close = (pos: number, text: string, depth: number) => edits.push({ pos, text, del: 0, rank: 1e6 - depth });
+  const replace = (pos: number, text: string, del: number) => edits.push({ pos, text, del, rank: 1e6 + 1 });
+  const checks = strict ? checkNames(ast) : undefined;
+  let line = 1;
+  let lineAt = 0;
+  const lineOf = (pos: number): number => {
+    // Calls are met in source order within a statement, not across the tree: count from 0 when behind.
+    if (pos < lineAt) {
+      line = 1;
+      lineAt = 0;
+    }
+    for (; lineAt < pos; lineAt++) if (src.charCodeAt(lineAt) === 10) line++;
+    return line;
+  };
+  const visit = (n: AnyNode, parent: AnyNode | undefined, block: AnyNode | undefined, depth: number): void => {
     const method =
       parent?.type === 'MethodDefinition' || (parent?.type === 'Property' && (parent.method || parent.kind !== 'init'));
     if ((n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression') && n.async && !n.generator && !method) {
-      insert(n.start, '__anchorHooks.async(');
-      insert(n.end, ')');
+      open(n.start, '__anchorHooks.async(', depth);
+      close(n.end, ')', depth);
     } else if (n.type === 'FunctionExpression' && n.async && !n.generator && method) {
-      asyncMethod(src, parent!, n, edits);
+      asyncMethod(src, parent!, n, depth, open, close, replace);
     } else if (n.type === 'FunctionDeclaration' && n.async && !n.generator && block) {
       const name = (n.id as AnyNode).name as string;
-      insert(afterDirectives(block), `${name} = __anchorHooks.async(${name});`);
+      open(afterDirectives(block), `${name} = __anchorHooks.async(${name});`, depth - 1);
     } else if (n.type === 'AwaitExpression') {
       const arg = n.argument as AnyNode;
-      insert(arg.start, '__anchorHooks.seen(');
-      insert(arg.end, ')');
+      open(arg.start, '__anchorHooks.seen(', depth);
+      close(arg.end, ')', depth);
+    } else if (strict && n.type === 'CallExpression') {
+      const callee = n.callee as AnyNode;
+      const root = calleeRoot(callee);
+      if (root !== undefined && checks!.has(root) && !isFailureMarker(n)) {
+        const target = callee.type === 'MemberExpression' ? (callee.object as AnyNode) : callee;
+        open(target.start, `(__anchorHooks.reach(${strict.checks.length}), `, depth);
+        close(target.end, ')', depth);
+        strict.checks.push(lineOf(n.start));
+      }
+    } else if (strict?.guard && n.type === 'BinaryExpression' && ORDERING.includes(n.operator as string)) {
+      const at = operatorAt(src, n, n.operator as string);
+      if (at !== -1) {
+        open(n.start, '__anchorHooks.cmp(', depth);
+        replace(at, ',', (n.operator as string).length);
+        close(n.end, `, ${ORDERING.indexOf(n.operator as string) + 4 * strict.guard})`, depth);
+      }
     }
     const inner = n.type === 'Program' || n.type === 'BlockStatement' ? n : block;
-    eachChild(n, (c) => visit(c, n, inner));
+    eachChild(n, (c) => visit(c, n, inner, depth + 1));
   };
-  visit(ast, undefined, undefined);
+  visit(ast, undefined, undefined, 0);
   if (edits.length === 0) return src;
-  // Stable by position; edits at one position keep their order of discovery.
-  const order = edits.map((e, i) => [e[0], i, e[1], e[2]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const order = edits.map((e, i) => ({ ...e, i })).sort((a, b) => a.pos - b.pos || a.rank - b.rank || a.i - b.i);
   let out = '';
   let at = 0;
-  for (const [pos, , text, del] of order) {
+  for (const { pos, text, del } of order) {
     out += src.slice(at, pos) + text;
     at = pos + del;
   }
@@ -264,43 +398,54 @@ function afterDirectives(block: AnyNode): number {
 
 /**
  * A self-contained script (program and tests in one) with its promises made observable as
- * {@link instrumentAsync} does for separate tests, or the script unchanged when it has no async
+ * {@link instrument} does for separate tests, or the script unchanged when it has no async
  * function (nothing to wrap; its promises are still tracked by the realm's `Promise`) or does not
  * parse (the engine reports that).
  */
 export function instrumentScript(src: string): string {
   if (!src.includes('async')) return src;
   const ast = parseScript(src);
-  return ast ? instrumentAsync(src, ast) : src;
+  return ast ? instrument(src, ast) : src;
 }
 
 /** The edits that turn async method `fn` (the value of member `member`) into a tracked plain method. */
-function asyncMethod(src: string, member: AnyNode, fn: AnyNode, edits: Array<[number, string, number]>): void {
+function asyncMethod(
+  src: string,
+  member: AnyNode,
+  fn: AnyNode,
+  depth: number,
+  open: (pos: number, text: string, depth: number) => void,
+  close: (pos: number, text: string, depth: number) => void,
+  replace: (pos: number, text: string, del: number) => void,
+): void {
   const key = member.key as AnyNode;
   // The `async` keyword sits between the member's start and its key (`static async [k]()`).
   const head = src.slice(member.start, member.computed ? src.lastIndexOf('[', key.start) : key.start);
   const m = /\basync\b(?![\s\S]*\basync\b)/.exec(head);
   const body = fn.body as AnyNode;
-  const close = src.lastIndexOf(')', body.start);
-  if (!m || close < fn.start) return;
-  edits.push([member.start + m.index, '', 5]);
-  edits.push([fn.start, '(...__anchorArgs) { return __anchorHooks.track((async ', 0]);
-  edits.push([close + 1, ' =>', 0]);
-  edits.push([fn.end, ')(...__anchorArgs)); }', 0]);
+  const paren = src.lastIndexOf(')', body.start);
+  if (!m || paren < fn.start) return;
+  replace(member.start + m.index, '', 5);
+  open(fn.start, '(...__anchorArgs) { return __anchorHooks.track((async ', depth);
+  open(paren + 1, ' =>', depth);
+  close(fn.end, ')(...__anchorArgs)); }', depth);
 }
 
-/** Build (or fetch from the cache) the plan for one problem's tests. */
-export function planTests(tests: string, prompt: string | undefined): TestPlanResult {
-  const key = `${prompt?.length ?? -1}:${prompt ?? ''}\u0000${tests}`;
+/**
+ * Build (or fetch from the cache) the plan for one problem's tests. `strict`: the strict verdict
+ * (its checks must all be reached, its comparisons guarded; see {@link instrument}).
+ */
+export function planTests(tests: string, prompt: string | undefined, strict = true): TestPlanResult {
+  const key = `${strict ? 's' : 'p'}${prompt?.length ?? -1}:${prompt ?? ''}\u0000${tests}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  const result = buildPlan(tests, prompt);
+  const result = buildPlan(tests, prompt, strict);
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(key, result);
   return result;
 }
 
-function buildPlan(tests: string, prompt: string | undefined): TestPlanResult {
+function buildPlan(tests: string, prompt: string | undefined, strict: boolean): TestPlanResult {
   const ast = parseScript(tests);
   if (!ast) {
     try {
@@ -324,7 +469,12 @@ function buildPlan(tests: string, prompt: string | undefined): TestPlanResult {
 
   // The last top-level expression statement's value is the tests' completion (an async test
   // returns its promise there), so it is returned from the function.
-  const instrumented = instrumentAsync(tests, ast!);
+  const nanExpected = /NaN/.test(tests) || /NaN/.test(helpers.source);
+  // Infinity can be expected only by tests that name it (or ask whether a value is finite).
+  const infExpected = /Infinity|isFinite/.test(tests) || /Infinity|isFinite/.test(helpers.source);
+  const guard = (nanExpected ? 0 : GUARD_NAN) | (infExpected ? 0 : GUARD_INF);
+  const checks: number[] = [];
+  const instrumented = instrument(tests, ast!, strict ? { guard, checks } : undefined);
   const iast = instrumented === tests ? ast! : parseScript(instrumented)!;
   const stmts = iast.body as AnyNode[];
   let body = instrumented;
@@ -335,9 +485,9 @@ function buildPlan(tests: string, prompt: string | undefined): TestPlanResult {
   }
   const binding = names.length ? `const { ${names.join(', ')} } = __anchorScope;\n` : '';
   const classes = helpers.classes.length ? `__anchorHooks.classes({ ${helpers.classes.join(', ')} });\n` : '';
-  const wrapper = `(function (__anchorScope, __anchorHooks) {\n'use strict';\n${binding}${helpers.source}\n${classes}${body}\n})`;
+  const reached = strict ? `__anchorHooks.checks(${JSON.stringify(checks)});\n` : '';
+  const wrapper = `(function (__anchorScope, __anchorHooks) {\n'use strict';\n${binding}${helpers.source}\n${classes}${reached}${body}\n})`;
   const reads = names.map((n) => `try { __anchorRead[${JSON.stringify(n)}] = ${n}; } catch {}`).join('\n');
   const resolver = `(function () {\n'use strict';\nconst __anchorRead = { __proto__: null };\n${reads}\nreturn __anchorRead;\n})()`;
-  const nanExpected = /NaN/.test(tests) || /NaN/.test(helpers.source);
   return { ok: true, plan: { names, namesJson: JSON.stringify(names), wrapper, resolver, nanExpected } };
 }

@@ -272,7 +272,7 @@ class Host {
     if (CRASH_MARKER && p.code.includes(CRASH_MARKER)) process.kill(process.pid, 'SIGKILL');
     const started = performance.now();
     const budget = p.timeoutMs;
-    const plan = p.tests === undefined ? undefined : planTests(p.tests, p.prompt);
+    const plan = p.tests === undefined ? undefined : planTests(p.tests, p.prompt, (this.opts.verdict ?? 'strict') === 'strict');
     // Tests that do not parse mean nothing can run, as for a program that does not parse.
     if (plan && !plan.ok) return new ProgramRun(p, started, 0).done('syntax_error', { error: plan.error });
     // The limit is CPU time (cpu-budget.ts), so the verdict does not depend on the machine's load.
