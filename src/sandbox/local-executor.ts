@@ -87,22 +87,10 @@ interface BatchOutcome {
   crash?: { status: ExecStatus; error: string };
 }
 
-/**
- * V8 flags of the JavaScript worker. `--no-concurrent-recompilation`: isolated-vm tells V8 of
- * every context it releases (one per program), and V8 then discards its concurrent optimizing
- * compiles, queued or finished but not yet installed (`Heap::NotifyContextDisposed`). With a
- * fresh context per program, background TurboFan work was thrown away every program (CPU spent
- * for nothing, and the tests realm's hot harness code stayed unoptimized); compiled on the main
- * thread, it is kept. Semantics are unchanged; the compile time of a program's own hot code is
- * now on the thread whose CPU time is its budget (docs/sandbox.md, "What is charged").
- */
-const JS_WORKER_FLAGS = ['--no-concurrent-recompilation'];
-
 /** The worker module to fork, in this module's flavour (util/fork.ts); isolated-vm needs --no-node-snapshot. */
 function workerEntry(language: 'javascript' | 'python' = 'javascript'): ModuleEntry {
   const entry = moduleEntry(language === 'python' ? './python/worker' : './worker', import.meta.url);
-  const flags = language === 'python' ? [] : JS_WORKER_FLAGS;
-  return { path: entry.path, execArgv: [...entry.execArgv, '--no-node-snapshot', ...flags] };
+  return { path: entry.path, execArgv: [...entry.execArgv, '--no-node-snapshot'] };
 }
 
 class WorkerSlot {
