@@ -43,24 +43,30 @@ export interface RmQualityRelation {
 
 /** The relation, or null when no arm has both an RM quality and a gold ratio. */
 export function rmQualityRelation(t: CompareTable): RmQualityRelation | null {
-  const arms: RmQualityArm[] = t.rows
+  const arms: (RmQualityArm & { incomplete: boolean })[] = t.rows
     .filter((r) => r.role !== 'execution')
     .map((r) => ({
       arm: r.arm,
+      incomplete: r.incomplete,
       pairAcc: r.values.rmPairAcc.mean,
       auc: r.values.rmAuc.mean,
       goldRatio: r.values.goldRatio.mean,
-      runs: r.perRun.map((v, i) => ({
-        seed: t.runs[i]?.seed ?? null,
-        pairAcc: v?.rmPairAcc ?? null,
-        auc: v?.rmAuc ?? null,
-        goldRatio: v?.goldRatio ?? null,
-      })),
+      // An unfinished arm-run's window is not its result (as in the statistics over seeds).
+      runs: r.perRun.map((v, i) => {
+        const done = v !== null && r.states[i] === 'done';
+        return {
+          seed: t.runs[i]?.seed ?? null,
+          pairAcc: done ? v.rmPairAcc : null,
+          auc: done ? v.rmAuc : null,
+          goldRatio: done ? v.goldRatio : null,
+        };
+      }),
     }))
     .filter((a) => a.goldRatio !== null && (a.pairAcc !== null || a.auc !== null));
   if (arms.length === 0) return null;
   const rho = (k: 'pairAcc' | 'auc'): number | null => {
-    const both = arms.filter((a) => a[k] !== null);
+    // Across arms: only arms whose every run finished, so a partial mean ranks no arm.
+    const both = arms.filter((a) => a[k] !== null && !a.incomplete);
     return spearmanOrNull(
       both.map((a) => a[k]!),
       both.map((a) => a.goldRatio!),

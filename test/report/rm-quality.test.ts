@@ -35,6 +35,22 @@ function table(
 }
 
 describe('rmQualityRelation', () => {
+  it('leaves an unfinished arm-run out: no pooled point from it, and its arm takes no part in the across-arm ρ', () => {
+    const t = table([
+      ['a', 0.6, 0.7, 0.7],
+      ['b', 0.7, 0.6, 0.8],
+      ['c', 0.8, 0.5, 0.9],
+      // Still running: its partial window would reverse the order if it counted.
+      ['d', 0.9, 0.4, 0.1],
+    ]);
+    const d = t.rows[3]!;
+    t.rows[3] = { ...d, incomplete: true, states: ['running'] };
+    const rel = rmQualityRelation(t)!;
+    expect(rel.rhoPairAcc).toBeCloseTo(1, 12);
+    expect(rel.nPairAccRuns).toBe(3);
+    expect(rel.rhoPairAccRuns).toBeCloseTo(1, 12);
+  });
+
   it('ranks arms by RM quality against their gold ratio, leaving execution-reward arms out', () => {
     const rel = rmQualityRelation(
       table([
