@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import type { RunConfig } from './run-config.ts';
+import { type RunConfig, runRewardModelConfig } from './run-config.ts';
 import { OnnxRolloutEngine } from '../policy/engine/rollout-engine.ts';
 import { assertFiniteTensors, decodeSafetensors } from '../policy/safetensors.ts';
 import { AdamOptimizer } from '../policy/optimizer.ts';
@@ -173,7 +173,7 @@ async function buildArm(runDir: string, config: RunConfig, arm: ArmSpec, latest:
     padTokenId: source.tokenizer.padId,
   });
   const rm = await loadRewardModel(latest ? join(latest.dir, 'rm') : shared.initialRm);
-  const features = createRewardFeatures(config.reward_model, {
+  const features = createRewardFeatures(runRewardModelConfig(config), {
     tokenizer: source.tokenizer,
     context: config.policy.model.context,
   });

@@ -9,7 +9,7 @@
  * window (which closes at the window end) → metrics. Checkpoints are the caller's (./arm-runner.ts).
  */
 import type { Problem } from '../datasets/problem.ts';
-import type { RunConfig } from './run-config.ts';
+import { type RunConfig, runRewardModelConfig } from './run-config.ts';
 import type { Completion } from '../policy/engine/types.ts';
 import type { OnnxRolloutEngine } from '../policy/engine/rollout-engine.ts';
 import type { PolicyModel } from '../policy/policy-model.ts';
@@ -263,7 +263,7 @@ export class ArmTrainer {
       disagreement: (claims, rng) =>
         committeeDisagreement(
           c.rm,
-          c.config.reward_model,
+          runRewardModelConfig(c.config),
           claims.map((cl) => c.features.extract(cl.text, c.train[cl.problem]!.prompt)),
           rng,
           { members: c.config.settlement.committee.members },
@@ -440,7 +440,7 @@ export class ArmTrainer {
     if (this.ensemble?.refits !== refits || this.ensemble.labels !== labels) {
       this.ensemble?.committee.dispose();
       const rng = new Rng(this.c.config.seed).fork(`ensemble-${refits}`);
-      const committee = await buildCommittee(this.c.rm, this.c.config.reward_model, rng, {
+      const committee = await buildCommittee(this.c.rm, runRewardModelConfig(this.c.config), rng, {
         members: this.c.config.proxy.ensemble.members,
       });
       this.ensemble = { committee, refits, labels };

@@ -6,7 +6,7 @@
  */
 import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunConfig } from './run-config.ts';
+import { type RunConfig, runRewardModelConfig } from './run-config.ts';
 import { loadDataset } from '../datasets/formats.ts';
 import type { Problem } from '../datasets/problem.ts';
 import { isCheckpointDir, loadCheckpoint } from '../policy/checkpoint.ts';
@@ -265,12 +265,12 @@ export async function prepareShared(
     const n = config.reward_model.initial_samples;
     log(`initial reward model: sampling and executing ${n} base-policy completions`);
     const labelled = await labelledSamples(engine, train, n, root.fork('initial-rm'), config.policy.sampling, executor);
-    const fx = createRewardFeatures(config.reward_model, {
+    const fx = createRewardFeatures(runRewardModelConfig(config), {
       tokenizer: source.tokenizer,
       context: trunk?.config.context ?? config.policy.model.context,
     });
     // The transformer RM starts from the base policy's own trunk (built-in GPT policies).
-    const rm = createRewardModel(config.reward_model, trunk ? { trunk } : {});
+    const rm = createRewardModel(runRewardModelConfig(config), trunk ? { trunk } : {});
     const X = labelled.map((l) => fx.extract(l.text, l.problem.prompt));
     const y = labelled.map((l) => l.gold);
     await rm.fit(X, y);

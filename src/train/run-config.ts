@@ -8,7 +8,7 @@ import { loraSchema } from '../policy/hf/lora.ts';
 import { promptFormatSchema } from '../policy/tokenizer/prompt-format.ts';
 import { pretrainConfigSchema } from './pretrain/config.ts';
 import { judgeSchema } from '../reward/judges/config.ts';
-import { rewardModelSchema } from '../reward/models/config.ts';
+import { type RewardModelConfig, resolveRewardModelSeed, rewardModelBlockSchema } from '../reward/models/config.ts';
 import { sandboxConfigSchema } from '../sandbox/config.ts';
 import {
   checkpointConfigSchema,
@@ -105,7 +105,7 @@ export const runConfigSchema = z
       .prefault({})
       .describe('The policy: a native model trained from a pretrained base, or a bring-your-own ONNX export.'),
     grpo: grpoConfigSchema.prefault({}).describe('GRPO hyper-parameters.'),
-    reward_model: rewardModelSchema
+    reward_model: rewardModelBlockSchema
       .prefault({})
       .describe('The learned reward model (RM) the anchored arms train against and refit at settlement.'),
     judge: judgeSchema
@@ -158,6 +158,11 @@ export const runConfigSchema = z
 
 /** A validated run config. */
 export type RunConfig = z.output<typeof runConfigSchema>;
+
+/** The run's reward-model config, its seed resolved (`reward_model.seed: run` is the run's seed). */
+export function runRewardModelConfig(config: Pick<RunConfig, 'seed' | 'reward_model'>): RewardModelConfig {
+  return resolveRewardModelSeed(config.reward_model, config.seed);
+}
 
 /** A dataset key: a path unless it names a published dataset. */
 const datasetPath = (_: Record<string, unknown>, v: string) => (isDatasetName(v) ? null : 'input');

@@ -171,6 +171,26 @@ export interface RunLock {
   release(): void;
 }
 
+/** Releases of the locks this process holds, run by one shared `exit` listener. */
+const heldLocks = new Set<() => void>();
+
+/** Release every lock still held (the process is exiting). */
+function releaseAllAtExit(): void {
+  for (const release of [...heldLocks]) release();
+}
+
+// One listener for all held locks, not one per lock: a sweep holds its directory and every seed
+// run directory at once, and eleven listeners trip Node's MaxListenersExceededWarning.
+function releaseAtExit(release: () => void): void {
+  if (heldLocks.size === 0) process.on('exit', releaseAllAtExit);
+  heldLocks.add(release);
+}
+
+function forgetAtExit(release: () => void): void {
+  heldLocks.delete(release);
+  if (heldLocks.size === 0) process.off('exit', releaseAllAtExit);
+}
+
 /**
  * Take the exclusive lock of `dir` (created if missing): `.lock` created with O_EXCL, holding
  * our PID, host, start time and `command`. Held by a live process (or one on another host):
@@ -218,11 +238,11 @@ export function lockDir(
     const release = () => {
       if (!held) return;
       held = false;
-      process.off('exit', release);
+      forgetAtExit(release);
       if (readHolder(path)?.pid === process.pid) rmSync(path, { force: true });
     };
     // Last resort (process.exit, an uncaught error); normal paths release in a finally.
-    process.on('exit', release);
+    releaseAtExit(release);
     return { path, release };
   }
   throw new AnchorError('RUN_LOCKED', `${dir}: lost the race for its lock to another process`);

@@ -108,6 +108,33 @@ describe('one writer per run directory', () => {
     lockDir(dir, 'again').release();
   });
 
+  it('locks share one exit listener (a ten-seed sweep holds eleven), and it goes when the last is released', () => {
+    const before = process.listenerCount('exit');
+    const locks = Array.from({ length: 12 }, (_, i) => lockDir(join(work, `many-${i}`), 'anchor-rl sweep'));
+    expect(process.listenerCount('exit')).toBe(before + 1);
+    for (const l of locks.slice(0, 11)) l.release();
+    expect(process.listenerCount('exit')).toBe(before + 1);
+    locks[11]!.release();
+    locks[11]!.release(); // twice is harmless
+    expect(process.listenerCount('exit')).toBe(before);
+    expect(locks.every((l) => !existsSync(l.path))).toBe(true);
+  });
+
+  it('process.exit with twelve locks held: every lock file removed, no MaxListenersExceededWarning', () => {
+    const dirs = Array.from({ length: 12 }, (_, i) => join(work, `exit-${i}`));
+    const code = `import { lockDir } from ${JSON.stringify(resolve(repoRoot, 'src/train/run-dir.ts'))};
+      for (const d of ${JSON.stringify(dirs)}) lockDir(d, 'anchor-rl sweep');
+      await new Promise((r) => setTimeout(r, 100)); // Node prints the warning on a later tick
+      process.exit(0);`;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/MaxListenersExceeded/);
+    expect(dirs.filter((d) => existsSync(join(d, '.lock')))).toEqual([]);
+  });
+
   it('a live holder: train (even --force) and resume exit 2 naming it', () => {
     const dir = join(work, 'busy');
     fakeRunDir(dir);

@@ -100,7 +100,11 @@ export const rewardModelSchema = z
       .positive()
       .default(1600)
       .describe('Executed base-policy samples the initial RM is fitted on.'),
-    seed: z.number().int().default(0).describe("Seed for the MLP's initialisation and batch order."),
+    seed: z
+      .number()
+      .int()
+      .default(0)
+      .describe("Seed of the model's own random streams (initialisation, bootstrap weights, batch order)."),
     mlp: mlpConfigSchema.default(mlpConfigSchema.parse({})).describe('Settings of the `mlp` kind.'),
     transformer: transformerConfigSchema
       .default(transformerConfigSchema.parse({}))
@@ -116,8 +120,26 @@ export function rewardModelFeatures(cfg: Pick<RewardModelConfig, 'kind' | 'featu
 /** The feature extractor of the transformer kind: the policy tokenizer's ids. */
 const POLICY_TOKENS_FEATURES = 'policy-tokens';
 
-/** Parsed reward-model config. */
+/** A reward-model config (what the models are built from). */
 export type RewardModelConfig = z.infer<typeof rewardModelSchema>;
+
+/** The run config's `reward_model:` block: the model's config, whose seed may be `run`. */
+export const rewardModelBlockSchema = rewardModelSchema.extend({
+  seed: z
+    .union([z.number().int(), z.literal('run')])
+    .default(0)
+    .describe(
+      "Seed of the RM's own random streams (MLP and transformer initialisation, bootstrap weights, replay and batch order; the bootstrap members of a committee use seed + 1 + m): an integer, the same for every run seed (default 0), or `run` to use the run's `seed`, so that each seed of a sweep also draws its own RM initialisation and bootstrap. The initial labelled sample is drawn from the run seed either way.",
+    ),
+});
+
+/** The `reward_model:` block as parsed: its seed may still be `run`. */
+export type RewardModelBlock = z.infer<typeof rewardModelBlockSchema>;
+
+/** The block with `seed: run` replaced by the run's seed (an integer seed is kept). */
+export function resolveRewardModelSeed(block: RewardModelBlock, runSeed: number): RewardModelConfig {
+  return { ...block, seed: block.seed === 'run' ? runSeed : block.seed };
+}
 
 /** Parsed transformer settings. */
 export type TransformerConfig = z.infer<typeof transformerConfigSchema>;
