@@ -43,30 +43,27 @@ export interface RmQualityRelation {
 
 /** The relation, or null when no arm has both an RM quality and a gold ratio. */
 export function rmQualityRelation(t: CompareTable): RmQualityRelation | null {
-  const arms: (RmQualityArm & { incomplete: boolean })[] = t.rows
-    .filter((r) => r.role !== 'execution')
+  const arms: RmQualityArm[] = t.rows
+    // Over seeds, an arm with an unfinished run (running, stopped, failed) is left out, as in the
+    // statistics over seeds: a partial window is not the arm's result, and would rank it. One run
+    // (the live view of a run in progress) keeps its arms: there the relation is "so far".
+    .filter((r) => r.role !== 'execution' && !(t.runs.length > 1 && r.incomplete))
     .map((r) => ({
       arm: r.arm,
-      incomplete: r.incomplete,
       pairAcc: r.values.rmPairAcc.mean,
       auc: r.values.rmAuc.mean,
       goldRatio: r.values.goldRatio.mean,
-      // An unfinished arm-run's window is not its result (as in the statistics over seeds).
-      runs: r.perRun.map((v, i) => {
-        const done = v !== null && r.states[i] === 'done';
-        return {
-          seed: t.runs[i]?.seed ?? null,
-          pairAcc: done ? v.rmPairAcc : null,
-          auc: done ? v.rmAuc : null,
-          goldRatio: done ? v.goldRatio : null,
-        };
-      }),
+      runs: r.perRun.map((v, i) => ({
+        seed: t.runs[i]?.seed ?? null,
+        pairAcc: v?.rmPairAcc ?? null,
+        auc: v?.rmAuc ?? null,
+        goldRatio: v?.goldRatio ?? null,
+      })),
     }))
     .filter((a) => a.goldRatio !== null && (a.pairAcc !== null || a.auc !== null));
   if (arms.length === 0) return null;
   const rho = (k: 'pairAcc' | 'auc'): number | null => {
-    // Across arms: only arms whose every run finished, so a partial mean ranks no arm.
-    const both = arms.filter((a) => a[k] !== null && !a.incomplete);
+    const both = arms.filter((a) => a[k] !== null);
     return spearmanOrNull(
       both.map((a) => a[k]!),
       both.map((a) => a.goldRatio!),

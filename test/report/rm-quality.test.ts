@@ -35,20 +35,31 @@ function table(
 }
 
 describe('rmQualityRelation', () => {
-  it('leaves an unfinished arm-run out: no pooled point from it, and its arm takes no part in the across-arm ρ', () => {
-    const t = table([
+  it('over seeds, leaves an arm with an unfinished run out (no pooled point, no place in ρ); one live run keeps it', () => {
+    const one = table([
       ['a', 0.6, 0.7, 0.7],
       ['b', 0.7, 0.6, 0.8],
       ['c', 0.8, 0.5, 0.9],
-      // Still running: its partial window would reverse the order if it counted.
+      // Still running on one seed: its partial window would reverse the order if it counted.
       ['d', 0.9, 0.4, 0.1],
     ]);
-    const d = t.rows[3]!;
-    t.rows[3] = { ...d, incomplete: true, states: ['running'] };
+    const t: CompareTable = {
+      ...one,
+      runs: [...one.runs, { dir: '/s', name: 's', seed: 5, incompleteArms: ['d'], emptyArms: [] }],
+      rows: one.rows.map((r) => ({
+        ...r,
+        runs: 2,
+        perRun: [r.perRun[0]!, r.perRun[0]!],
+        ...(r.arm === 'd' ? { incomplete: true, states: ['done', 'running'] } : { states: ['done', 'done'] }),
+      })),
+    };
     const rel = rmQualityRelation(t)!;
+    expect(rel.arms.map((a) => a.arm)).toEqual(['a', 'b', 'c']);
     expect(rel.rhoPairAcc).toBeCloseTo(1, 12);
-    expect(rel.nPairAccRuns).toBe(3);
+    expect(rel.nPairAccRuns).toBe(6);
     expect(rel.rhoPairAccRuns).toBeCloseTo(1, 12);
+    one.rows[3] = { ...one.rows[3]!, incomplete: true, states: ['running'] };
+    expect(rmQualityRelation(one)!.arms.map((a) => a.arm)).toEqual(['a', 'b', 'c', 'd']);
   });
 
   it('ranks arms by RM quality against their gold ratio, leaving execution-reward arms out', () => {
