@@ -8,7 +8,7 @@ import { loraSchema } from '../policy/hf/lora.ts';
 import { promptFormatSchema } from '../policy/tokenizer/prompt-format.ts';
 import { pretrainConfigSchema } from './pretrain/config.ts';
 import { judgeSchema } from '../reward/judges/config.ts';
-import { type RewardModelConfig, resolveRewardModelSeed, rewardModelBlockSchema } from '../reward/models/config.ts';
+import { type RewardModelConfig, rewardModelBlockSchema } from '../reward/models/config.ts';
 import { sandboxConfigSchema } from '../sandbox/config.ts';
 import {
   checkpointConfigSchema,
@@ -161,7 +161,8 @@ export type RunConfig = z.output<typeof runConfigSchema>;
 
 /** The run's reward-model config, its seed resolved (`reward_model.seed: run` is the run's seed). */
 export function runRewardModelConfig(config: Pick<RunConfig, 'seed' | 'reward_model'>): RewardModelConfig {
-  return resolveRewardModelSeed(config.reward_model, config.seed);
+  const rm = config.reward_model;
+  return { ...rm, seed: rm.seed === 'run' ? config.seed : rm.seed };
 }
 
 /** A dataset key: a path unless it names a published dataset. */

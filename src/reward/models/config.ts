@@ -133,14 +133,6 @@ export const rewardModelBlockSchema = rewardModelSchema.extend({
     ),
 });
 
-/** The `reward_model:` block as parsed: its seed may still be `run`. */
-export type RewardModelBlock = z.infer<typeof rewardModelBlockSchema>;
-
-/** The block with `seed: run` replaced by the run's seed (an integer seed is kept). */
-export function resolveRewardModelSeed(block: RewardModelBlock, runSeed: number): RewardModelConfig {
-  return { ...block, seed: block.seed === 'run' ? runSeed : block.seed };
-}
-
 /** Parsed transformer settings. */
 export type TransformerConfig = z.infer<typeof transformerConfigSchema>;
 
