@@ -25,16 +25,21 @@ const RETRY_HEADROOM = 1.5;
  * CPU time of the calling thread, ms. Programs run synchronously on a worker's main thread
  * (isolated-vm executes a synchronous call on the calling thread), so this is the program's own
  * CPU time. Read from /proc/thread-self/schedstat through a descriptor opened once (a few
- * microseconds; the kernel updates it at least every scheduler tick). `process.cpuUsage()` sums
- * every thread of the process and cost a fifth of a short program's run under load; it is only
- * the fallback where /proc is missing. isolated-vm's `isolate.cpuTime` is not used: its prebuilt
- * Linux binary measures wall time.
+ * microseconds). The file alone is stale for a running thread: the kernel adds a thread's runtime
+ * at scheduler ticks and switches (steps of up to 4 ms measured on this machine), so a start read
+ * just before a tick would charge the program the harness's time before it. A `getrusage` of the
+ * calling process (`process.cpuUsage()`, result unused) first brings the calling thread's runtime
+ * up to date (the kernel does so for the caller before summing its threads), and the read is
+ * exact to microseconds. Its sum over every thread is not the program's time (V8's compiler and
+ * GC threads), so it is only the fallback where /proc is missing. isolated-vm's
+ * `isolate.cpuTime` is not used: its prebuilt Linux binary measures wall time.
  */
 const cpuNow: () => number = (() => {
   try {
     const fd = openSync('/proc/thread-self/schedstat', 'r');
     const buf = Buffer.alloc(96);
     const read = () => {
+      process.cpuUsage(); // brings this thread's runtime in the file up to date (above)
       const n = readSync(fd, buf, 0, buf.length, 0);
       return Number(buf.toString('latin1', 0, n).split(' ', 1)[0]) / 1e6;
     };

@@ -36,6 +36,22 @@ describe('CPU-time budget', () => {
     expect(meter.cpuMs()).toBeLessThan(2);
   });
 
+  it('reads the thread CPU clock fresh, not at scheduler-tick steps', () => {
+    // Busy reads of a running thread's clock: each one costs CPU, so an exact clock differs from
+    // one read to the next. The schedstat file alone moves in steps of up to a tick (4 ms here),
+    // so most consecutive reads would be equal and a start read could be up to a tick stale.
+    const meter = new CpuMeter(1_000, 1_000);
+    meter.startClock();
+    let changed = 0;
+    let last = meter.cpuMs();
+    for (let i = 0; i < 2_000; i++) {
+      const now = meter.cpuMs();
+      if (now !== last) changed++;
+      last = now;
+    }
+    expect(changed).toBeGreaterThan(1_000);
+  });
+
   it('looks first at 1.1 x the budget + 5 ms, then stretches by the slowdown seen x 1.5', () => {
     const b = new CpuBudget(400);
     expect(b.wallMs).toBeGreaterThanOrEqual(445);
