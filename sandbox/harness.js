@@ -95,6 +95,10 @@ function setupHarness(P, config) {
     return key === '' ? '?' : key;
   }
   function record(key, ok) {
+    // After a comparison guard fired (hooks.cmp), no check passes: the value it compared flows
+    // into this check or steered the run to it, so the check that consumes it fails — and with
+    // it every later one, which an honest failing run would not have reached either.
+    if (guardTripped) ok = false;
     const was = P.MapPrototypeGet(sites, key);
     if (was === undefined) {
       P.MapPrototypeSet(sites, key, ok ? 1 : 2);
@@ -430,7 +434,7 @@ function setupHarness(P, config) {
   // `then`/`catch`, `assert.rejects`) is an unhandled rejection, as under Node.
   let tracked = new P.Map();
   // Strict verdict: which of the tests' checks ran (hooks.checks), and whether a comparison guard
-  // already failed the run (once is enough).
+  // fired: the run fails, and every check from then on fails (see record).
   let reached = null;
   let checkLines = null;
   let guardTripped = false;
@@ -531,8 +535,10 @@ function setupHarness(P, config) {
           why =
             'a comparison of the tests met an infinity, which they never mention (a relative tolerance scaled by it would hold)';
         if (why !== '') {
+          // Not a site of its own: the check this comparison belongs to runs after it (its
+          // arguments are evaluated first) and fails in record, so a negated check that holds for
+          // NaN cannot count as passed next to one extra failed site (1/2 instead of 0/1).
           guardTripped = true;
-          failed++;
           if (firstFailure === '') firstFailure = 'strict verdict: ' + why;
         }
       }
@@ -638,7 +644,9 @@ function setupHarness(P, config) {
     return {
       __proto__: null,
       passed,
-      failed,
+      // A guard that fired fails the run: through the checks after it (see record), or, when none
+      // ran after it, as one failed site of its own (a failed run never shows every site passed).
+      failed: failed === 0 && guardTripped ? 1 : failed,
       neverSettled: a.never,
       unhandled: a.unhandled,
       unhandledError: a.firstUnhandled,

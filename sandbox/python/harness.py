@@ -376,7 +376,11 @@ def _anchor_setup():
         # Only exact ints and strs built here go into the verdict.
         # A run the program ended early (an exit, a dead interpreter) counts no assertion.
         n_ok = 0 if ('exit' in st or 'fault' in st) else _len(st['passed'] - st['failed'])
-        return (st['nonce'] + '\x1f' + kind + '\x1f' + _str(n_ok) + '\x1f' + _str(st['n_asserts']) + '\x1f' + msg).encode('utf-8', 'replace')
+        # A strict violation fails the sites it interrupts and every one after it (_violate,
+        # _recorder); one that interrupted none, after every site passed, counts as one failed
+        # site of its own: a failed run never shows all its sites passed.
+        total = st['n_asserts'] + (1 if 'violation' in st and n_ok == st['n_asserts'] else 0)
+        return (st['nonce'] + '\x1f' + kind + '\x1f' + _str(n_ok) + '\x1f' + _str(total) + '\x1f' + msg).encode('utf-8', 'replace')
 
     # ---- instrumenting the tests ----------------------------------------------------------------
 
@@ -415,7 +419,10 @@ def _anchor_setup():
         # the number of asserts, their lines, the names, and the sites that must run for a pass
         # (all but failure markers: `assert False`, `assert 0`, which an honest run never reaches)
         # with, in strict mode, the lines of the calls of the tests' own helpers that assert
-        # (`check(a, b)` in a loop over an answer), each marked reached when it is called.
+        # (`check(a, b)` in a loop over an answer), each marked reached when it is called. In strict
+        # mode each assert also opens its site before its test runs (`ok(open(k), T)`), so a strict
+        # violation raised while T runs (a comparison guard, a refused answer) fails the sites it
+        # interrupts (see _violate) instead of leaving them as the earlier executions recorded them.
         ok_name, ae_name = names[0], names[1]
         found = []  # (assert, the statement list holding it, its index there)
         compares = []
@@ -470,7 +477,8 @@ def _anchor_setup():
                 call_lines.append(c.lineno)
                 c.func = _located(mark, c.func)
         for k, (s, seq, j) in _enumerate(found):
-            call = ast.Call(ast.Name(ok_name, ast.Load()), [ast.Constant(k), s.test], [])
+            site = ast.Call(ast.Name(names[4], ast.Load()), [ast.Constant(k)], []) if strict else ast.Constant(k)
+            call = ast.Call(ast.Name(ok_name, ast.Load()), [site, s.test], [])
             exc = ast.Name(ae_name, ast.Load())
             if s.msg is not None:
                 exc = ast.Call(exc, [s.msg], [])
@@ -542,8 +550,9 @@ def _anchor_setup():
 
     def _names(tag):
         # The private names the instrumented tests call (see stage): the recorder, AssertionError
-        # the ordering guard and the helper-call marker.
-        return ('__anchor_ok_' + tag + '__', '__anchor_ae_' + tag + '__', '__anchor_ng_' + tag + '__', '__anchor_rc_' + tag + '__')
+        # the ordering guard, the helper-call marker and (strict) the site opener.
+        return ('__anchor_ok_' + tag + '__', '__anchor_ae_' + tag + '__', '__anchor_ng_' + tag + '__', '__anchor_rc_' + tag + '__',
+                '__anchor_en_' + tag + '__')
 
     GUARD_NAN = 1
     GUARD_INF = 2
@@ -630,14 +639,30 @@ def _anchor_setup():
 
     # ---- one program --------------------------------------------------------------------------
 
-    def _recorder(passed, failed):
+    def _recorder(passed, failed, opened=None):
         # ok(k, v): records the outcome of assertion site k (the tests' k-th assert statement).
+        # Strict (`opened`: per site, the executions of it under way, see _opener): after a strict
+        # violation no site passes — it failed the run, and the tests only got here by catching it,
+        # so what they check now may rest on the value it refused (`ok = not d > eps` in a `try`).
         def ok(k, v):
             if v is not True and v is not False:
                 v = _bool(v)
+            if opened is not None:
+                if opened[k] > 0:
+                    opened[k] -= 1
+                if 'violation' in st:
+                    failed.add(k)
+                    return v
             (passed if v else failed).add(k)
             return v
         return ok
+
+    def _opener(opened):
+        # The strict site opener: the tests' assert k is about to evaluate its test.
+        def open_site(k):
+            opened[k] += 1
+            return k
+        return open_site
 
     def stage(code, tests, prompt, nonce, seed, mode, tag, compiled):
         just_compiled = fresh.pop() if fresh else None
@@ -713,7 +738,7 @@ def _anchor_setup():
             if k not in builtin_names or not own:
                 v = g[k]
                 tg[k] = v
-        ok_name, ae_name, ng_name, rc_name = st['names']
+        ok_name, ae_name, ng_name, rc_name, _ = st['names']
         tb = _builtins_module({'__import__': _tests_import})
         code, pnames, _ = st['prompt']
         if code is not None and pnames:
@@ -1767,6 +1792,15 @@ def _anchor_setup():
     def _violate(msg):
         if 'violation' not in st:
             st['violation'] = msg
+        # The tests' asserts whose test this interrupts — the one it sits in, and the ones that
+        # called the helper it sits in — fail: they never reach ok(), and a site that passed on an
+        # earlier pass of a loop would otherwise count as passed (1/1 on a failed run).
+        opened = st.get('opened')
+        if opened is not None:
+            failed = st['failed']
+            for k in _range(_len(opened)):
+                if opened[k] > 0:
+                    failed.add(k)
         raise _Violation(msg)
 
     def _exchange(fd, req):
@@ -2301,8 +2335,10 @@ def _anchor_setup():
 
     def _tests_run():
         failed = st['failed']
-        ok = _recorder(st['passed'], failed)
-        ok_name, ae_name, ng_name, rc_name = st['names']
+        opened = [0] * st['n_asserts']
+        st['opened'] = opened
+        ok = _recorder(st['passed'], failed, opened)
+        ok_name, ae_name, ng_name, rc_name, en_name = st['names']
         tg = {'__builtins__': _builtins_module(), '__name__': '__main__'}
         reached = _set()
         _rand_seed(_rand_inst, st['seed'] ^ 0x5DEECE66D)
@@ -2322,6 +2358,7 @@ def _anchor_setup():
             tg[ae_name] = _AssertionError
             tg[ng_name] = _num_guard
             tg[rc_name] = _reached(reached)
+            tg[en_name] = _opener(opened)
             _exec(st['tests'], tg)
         except _HarnessStop:
             pass
