@@ -438,6 +438,13 @@ function setupHarness(P, config) {
   let reached = null;
   let checkLines = null;
   let guardTripped = false;
+  // Strict verdict: the guard bits of these tests (hooks.guard: 1 NaN, 2 infinities they never
+  // mention), for the comparisons the realm's sorts make on their behalf (see guardSorts).
+  let sortGuard = 0;
+  function trip(why) {
+    guardTripped = true;
+    if (firstFailure === '') firstFailure = 'strict verdict: ' + why;
+  }
   // The number the other operand of a comparison with a number is compared as (0 for those the
   // operator does not convert to a Number: a BigInt, and a symbol, which throws there anyway).
   function asNumber(v) {
@@ -514,6 +521,11 @@ function setupHarness(P, config) {
     reach(k) {
       if (reached !== null && k < reached.length) reached[k] = true;
     },
+    // Strict verdict: the guard bits of these tests' comparisons (src/sandbox/test-plan.ts), for
+    // the sorts of this realm (guardSorts).
+    guard(mode) {
+      sortGuard = mode;
+    },
     // Strict verdict: one of the tests' ordering comparisons (`a op b`, op = k & 3 of < <= > >=),
     // compared exactly as the operator does, after refusing the non-finite values the tests never
     // mention (k >> 2: 1 NaN, 2 infinities). NaN makes every ordering false, so a check written as
@@ -534,13 +546,10 @@ function setupHarness(P, config) {
         else if (guard & 2 && (x === Infinity || x === -Infinity || y === Infinity || y === -Infinity))
           why =
             'a comparison of the tests met an infinity, which they never mention (a relative tolerance scaled by it would hold)';
-        if (why !== '') {
-          // Not a site of its own: the check this comparison belongs to runs after it (its
-          // arguments are evaluated first) and fails in record, so a negated check that holds for
-          // NaN cannot count as passed next to one extra failed site (1/2 instead of 0/1).
-          guardTripped = true;
-          if (firstFailure === '') firstFailure = 'strict verdict: ' + why;
-        }
+        // Not a site of its own: the check this comparison belongs to runs after it (its
+        // arguments are evaluated first) and fails in record, so a negated check that holds for
+        // NaN cannot count as passed next to one extra failed site (1/2 instead of 0/1).
+        if (why !== '') trip(why);
       }
       switch (k & 3) {
         case 0:
@@ -594,6 +603,51 @@ function setupHarness(P, config) {
     }
   }
   if (role === 'tests') installTracking();
+
+  // Strict verdict: a sort compares through the tests' comparator, and the engine reads a NaN it
+  // returns as "equal" — so an array holding a NaN the tests made (`f().map(Number)`) comes back in
+  // whatever order insertion leaves it, and `deepStrictEqual(xs, [...xs].sort((a, b) => a - b))`
+  // passes an unsorted answer. The realm's sorts (Array and typed-array `sort`/`toSorted`) refuse
+  // that as the tests' own `<` would: a comparator result NaN fails the run when the tests never
+  // mention NaN. `Infinity - Infinity` is NaN too, from two equal infinities: where the tests
+  // mention Infinity, only a NaN operand counts. Installed in the tests realm only; the
+  // program's realm keeps its own sorts.
+  function guardComparator(cmp) {
+    return function (a, b) {
+      const r = cmp(a, b);
+      if (sortGuard & 1 && !guardTripped && P.NumberIsNaN(r)) {
+        if (sortGuard & 2 || P.NumberIsNaN(a) || P.NumberIsNaN(b))
+          trip(
+            'a sort comparator of the tests returned NaN, which they never mention (a sort reads it as "equal", so an unsorted array can come back unchanged)',
+          );
+      }
+      return r;
+    };
+  }
+  function guardSorts(proto) {
+    const names = ['sort', 'toSorted'];
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      const original = proto[name];
+      if (typeof original !== 'function') continue;
+      const wrapped = {
+        [name](cmp) {
+          return P.ReflectApply(original, this, [sortGuard !== 0 && typeof cmp === 'function' ? guardComparator(cmp) : cmp]);
+        },
+      }[name];
+      ObjectDefineProperty(proto, name, {
+        __proto__: null,
+        value: wrapped,
+        writable: true,
+        enumerable: false,
+        configurable: true,
+      });
+    }
+  }
+  if (role === 'tests') {
+    guardSorts(g.Array.prototype);
+    guardSorts(P.ObjectGetPrototypeOf(g.Uint8Array.prototype));
+  }
 
   // Tests realm: the program realm's controller while its tests run, so the verdict can carry the
   // program's console output (one host call instead of two).
@@ -716,6 +770,7 @@ function setupHarness(P, config) {
     reached = null;
     checkLines = null;
     guardTripped = false;
+    sortGuard = 0;
     tracked = new P.Map();
     getSnapshot().setClasses(null);
     timers.reset();
