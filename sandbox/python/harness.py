@@ -427,6 +427,7 @@ def _anchor_setup():
         found = []  # (assert, the statement list holding it, its index there)
         compares = []
         calls = []
+        sorts = []
         defs = []
         ids = []
         stack = [tree]
@@ -434,6 +435,8 @@ def _anchor_setup():
             node = stack.pop()
             if guard and _type(node) is _Compare:
                 compares.append(node)
+            if guard & GUARD_NAN and _type(node) is ast.Call and _type(node.func) is ast.Attribute and node.func.attr == 'sort':
+                sorts.append(node)
             if strict:
                 if _type(node) is ast.Call and _type(node.func) is _Name:
                     calls.append(node)
@@ -484,6 +487,11 @@ def _anchor_setup():
                 exc = ast.Call(exc, [s.msg], [])
             new = ast.If(ast.UnaryOp(ast.Not(), call), [ast.Raise(exc, None)], [])
             seq[j] = _located(new, s)
+        for c in sorts:
+            # `xs.sort(...)` -> `sort(xs, ...)`: list.sort refuses a NaN as sorted() does
+            # (_sort_method); anything else's own sort runs as it would.
+            c.args = [c.func.value] + c.args
+            c.func = _located(ast.Name(names[5], ast.Load()), c.func)
         for c in compares:
             ordering = False
             for op in c.ops:
@@ -550,9 +558,9 @@ def _anchor_setup():
 
     def _names(tag):
         # The private names the instrumented tests call (see stage): the recorder, AssertionError
-        # the ordering guard, the helper-call marker and (strict) the site opener.
+        # the ordering guard, the helper-call marker and (strict) the site opener and list sort.
         return ('__anchor_ok_' + tag + '__', '__anchor_ae_' + tag + '__', '__anchor_ng_' + tag + '__', '__anchor_rc_' + tag + '__',
-                '__anchor_en_' + tag + '__')
+                '__anchor_en_' + tag + '__', '__anchor_ls_' + tag + '__')
 
     GUARD_NAN = 1
     GUARD_INF = 2
@@ -603,25 +611,40 @@ def _anchor_setup():
                      '(they compare with <, which is false for NaN, so it is skipped or left in place)')
         return x
 
+    def _nan_checked(items, kw):
+        # The keyword arguments of a min/max/sort call over `items` that refuse a NaN among the
+        # values it compares (an exact float; other types carry no NaN of their own): its key
+        # wrapped, or the items read now.
+        key = kw.get('key')
+        if key is not None:
+            kw['key'] = lambda v: _nan_free(key(v))
+        elif _float in _set(_map(_type, items)):
+            for v in items:
+                _nan_free(v)
+        return kw
+
     def _nan_guarded(fn):
         # fn (min, max or sorted) for tests that never mention NaN: the same call, after refusing a
-        # NaN among the values it compares (an exact float; other types carry no NaN of their own).
+        # NaN among the values it compares.
         def guarded(*args, **kw):
             items = args[0] if _len(args) == 1 else args
             if _len(args) == 1 and _type(items) is not _list and _type(items) is not _tuple:
                 # Drained once here (as fn would), so the values can be read before fn compares them.
                 items = _list(items)
                 args = (items,)
-            key = kw.get('key')
-            if key is not None:
-                kw['key'] = lambda v: _nan_free(key(v))
-            elif _float in _set(_map(_type, items)):
-                for v in items:
-                    _nan_free(v)
-            return fn(*args, **kw)
+            return fn(*args, **_nan_checked(items, kw))
         guarded.__name__ = fn.__name__
         guarded.__qualname__ = fn.__qualname__
         return guarded
+
+    _list_sort = list.sort
+
+    def _sort_method(x, *args, **kw):
+        # `x.sort(...)` in tests that never mention NaN (the only tests _instrument rewrites it
+        # in): a list refuses a NaN as sorted() does; anything else's sort is its own.
+        if _type(x) is _list:
+            return _list_sort(x, *args, **_nan_checked(x, kw))
+        return x.sort(*args, **kw)
 
     _ORDERING_BUILTINS = {'min': _nan_guarded(_builtin_min), 'max': _nan_guarded(_builtin_max),
                           'sorted': _nan_guarded(_builtin_sorted)}
@@ -776,7 +799,7 @@ def _anchor_setup():
             if k not in builtin_names or not own:
                 v = g[k]
                 tg[k] = v
-        ok_name, ae_name, ng_name, rc_name, _ = st['names']
+        ok_name, ae_name, ng_name, rc_name = st['names'][:4]
         tb = _builtins_module({'__import__': _tests_import})
         code, pnames, _ = st['prompt']
         if code is not None and pnames:
@@ -2377,7 +2400,7 @@ def _anchor_setup():
         opened = [0] * st['n_asserts']
         st['opened'] = opened
         ok = _recorder(st['passed'], failed, opened)
-        ok_name, ae_name, ng_name, rc_name, en_name = st['names']
+        ok_name, ae_name, ng_name, rc_name, en_name, ls_name = st['names']
         # The tests' min/max/sorted refuse a NaN they compare, as the tests' own `<` does.
         ordering = _ORDERING_BUILTINS if st['guard'] & GUARD_NAN else None
         tg = {'__builtins__': _builtins_module(ordering), '__name__': '__main__'}
@@ -2400,6 +2423,7 @@ def _anchor_setup():
             tg[ng_name] = _num_guard
             tg[rc_name] = _reached(reached)
             tg[en_name] = _opener(opened)
+            tg[ls_name] = _sort_method
             _exec(st['tests'], tg)
         except _HarnessStop:
             pass

@@ -3,9 +3,9 @@
  * `max()` and `sorted()` compare with `<`, false for NaN, so a NaN the tests made themselves
  * (`float(v)` over the answer's text, `struct.unpack` over its bytes) is skipped or left in place:
  * `max(abs(a - b) for ...) <= eps` passes an answer with a NaN in the middle, `xs == sorted(xs)`
- * an unsorted one, `min(xs) >= lo and max(xs) <= hi` one out of range. The tests' own `<` is
- * guarded; their min/max/sorted now refuse a NaN they compare (an item or its key) the same way
- * when the tests never mention NaN. Controls: right answers, NaN where the tests mention it, and
+ * (or `list.sort()`) an unsorted one, `min(xs) >= lo and max(xs) <= hi` one out of range. The
+ * tests' own `<` is guarded; their min/max/sorted and a list's `sort()` now refuse a NaN they
+ * compare (an item or its key) the same way when the tests never mention NaN. Controls: right answers, NaN where the tests mention it, and
  * infinities (which these builtins order correctly: not refused by them).
  */
 import { type AdversarialCase, scoredPair } from './framework.ts';
@@ -58,9 +58,23 @@ const SHAPES: Array<{ tests: (read: (v: string) => string) => string; ends: [str
     right: ['3.0', '2.0', '1.0'],
     note: 'sorted by a key',
   },
+  {
+    tests: (r) => `xs = [${r('v')} for v in f()]\nys = list(xs)\nys.sort()\nassert ys == xs\n`,
+    ends: ['3.0', '1.0'],
+    right: ['1.0', '2.0', '3.0'],
+    note: 'is it sorted: list.sort()',
+  },
 ];
 
 const CONTROLS: AdversarialCase[] = [
+  {
+    completion: 'def f():\n    return ["2", "1"]\n',
+    tests:
+      'class Box:\n    def __init__(self, v):\n        self.v = v\n\n    def sort(self, key=None):\n        return sorted(self.v, key=key)\n\n' +
+      'assert Box([float(v) for v in f()]).sort() == [1.0, 2.0]\nxs = [(float(v), v) for v in f()]\nxs.sort(key=lambda p: -p[0])\nassert xs[0][1] == "2"\n',
+    expect: ['pass'],
+    timeoutMs: TIMEOUT_MS,
+  },
   {
     completion: 'def f():\n    return ["3", "nan", "1"]\n',
     tests: 'import math\nxs = [float(v) for v in f()]\nassert xs == sorted(xs) and math.isnan(xs[1])\n',
@@ -86,7 +100,7 @@ export const generators = scoredPair({
   language: 'python',
   about: 'a NaN through min(), max() or sorted() of the tests: never a pass',
   aboutHonest: 'control: right answers pass; NaN where the tests mention it; infinities; plain min/max/sorted',
-  n: 25,
+  n: 30,
   sources: SOURCES,
   shapes: SHAPES.map((s) => ({ ...s, passed: 0, gold: 0 })),
   build: (src, shape, right) => {
