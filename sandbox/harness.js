@@ -99,6 +99,11 @@ function setupHarness(P, config) {
     // into this check or steered the run to it, so the check that consumes it fails — and with
     // it every later one, which an honest failing run would not have reached either.
     if (guardTripped) ok = false;
+    // The check whose arguments just ran (hooks.reach) records here: its sites, for a refusal.
+    if (pendingCheck !== -1) {
+      P.SetPrototypeAdd(checkSites[pendingCheck], key);
+      pendingCheck = -1;
+    }
     const was = P.MapPrototypeGet(sites, key);
     if (was === undefined) {
       P.MapPrototypeSet(sites, key, ok ? 1 : 2);
@@ -438,6 +443,10 @@ function setupHarness(P, config) {
   let reached = null;
   let checkLines = null;
   let guardTripped = false;
+  // Strict verdict: the check whose arguments are being evaluated (hooks.reach marks it before
+  // they run, and record ends it; -1: none), and the sites each check recorded (checkSites[k]).
+  let pendingCheck = -1;
+  let checkSites = null;
   // Strict verdict: the guard bits of these tests (hooks.guard: 1 NaN, 2 infinities they never
   // mention), for the comparisons the realm's sorts make on their behalf (see guardSorts).
   let sortGuard = 0;
@@ -516,10 +525,17 @@ function setupHarness(P, config) {
     checks(lines) {
       checkLines = lines;
       reached = new P.Array(lines.length);
-      for (let i = 0; i < lines.length; i++) reached[i] = false;
+      checkSites = new P.Array(lines.length);
+      for (let i = 0; i < lines.length; i++) {
+        reached[i] = false;
+        checkSites[i] = new P.Set();
+      }
     },
     reach(k) {
-      if (reached !== null && k < reached.length) reached[k] = true;
+      if (reached !== null && k < reached.length) {
+        reached[k] = true;
+        pendingCheck = k;
+      }
     },
     // Strict verdict: the guard bits of these tests' comparisons (src/sandbox/test-plan.ts), for
     // the sorts of this realm (guardSorts).
@@ -735,8 +751,23 @@ function setupHarness(P, config) {
     ));
   // Tests realm: a value refused on its way in fails the run, whether or not the tests catch the
   // error that stands for it (see createBridge).
+  // The refused value was an argument of the check being evaluated (hooks.reach), which now never
+  // records this execution: its sites fail — a check in a loop that passed on earlier cases must
+  // not keep that pass (1/2 where an honest wrong answer scores 0/1). With none (its first
+  // execution, or the call sat outside a check: `const r = f(x)`), the refusal is one failed site
+  // of its own. Either way no check passes after it (the tests may catch the refusal's error).
   function refusedIn(why) {
-    failed++;
+    let failedSites = 0;
+    if (pendingCheck !== -1) {
+      const it = P.SetPrototypeValues(checkSites[pendingCheck]);
+      pendingCheck = -1;
+      for (let r = P.SetIteratorNext(it); !r.done; r = P.SetIteratorNext(it)) {
+        record(r.value, false);
+        failedSites++;
+      }
+    }
+    if (failedSites === 0) failed++;
+    guardTripped = true;
     if (firstFailure === '') firstFailure = cap('strict verdict: ' + why);
   }
 
@@ -771,6 +802,8 @@ function setupHarness(P, config) {
     checkLines = null;
     guardTripped = false;
     sortGuard = 0;
+    pendingCheck = -1;
+    checkSites = null;
     tracked = new P.Map();
     getSnapshot().setClasses(null);
     timers.reset();

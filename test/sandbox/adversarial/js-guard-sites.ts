@@ -77,6 +77,12 @@ const SHAPES: SourcedShape[] = [
     gold: 0,
     note: 'counted, then checked once',
   },
+  {
+    tests: (s) => `for (const k of [1, 2, 3]) {\n  const ok = ${close(s, s.read('f(k)'), 'k * 1.25')};\n  assert.ok(ok);\n}\n`,
+    passed: 0,
+    gold: 0,
+    note: 'outside the check, in a loop whose first cases are right',
+  },
 ];
 
 function program(s: NonFiniteSource, right: boolean): string {
@@ -107,7 +113,7 @@ export const generators = scoredPair({
   language: 'javascript',
   about: 'a NaN or infinity through a guarded comparison scores no more than an honest failing answer',
   aboutHonest: 'control: right answers pass every shape; tests that mention NaN or Infinity keep the semantics',
-  n: 35,
+  n: 40,
   sources: SOURCES,
   shapes: SHAPES,
   build: (s, shape, right) => ({

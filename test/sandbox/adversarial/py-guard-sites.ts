@@ -1,11 +1,13 @@
 /**
  * Python (issue 25): partial credit from a comparison guard. In `strict`, an ordering comparison of
- * the tests that meets a NaN or an infinity they never mention fails the run by raising inside the
- * tests, so the assert it sits in never records this execution — and a site that passed on the
- * earlier passes of a loop (or through a helper it calls, or a generator it consumes) stayed
- * passed: 1/1 on a failed run, where an honest wrong answer scores 0/1. A `try` in the tests that
- * catches the guard let a later assert pass on the value it refused. Here every such shape must
- * score no more than an honest failing answer would; a guard that fires after every assert passed
+ * the tests that meets a NaN or an infinity they never mention fails the run. It used to raise
+ * inside the tests, so the assert it sat in never recorded that execution — and a site that passed
+ * on the earlier passes of a loop (or through a helper it calls, or a generator it consumes)
+ * stayed passed: 1/1 on a failed run, where an honest wrong answer scores 0/1; a `try` in the tests
+ * that caught it let a later assert pass on the value it refused, and a comparison outside the
+ * assert in a loop (`ok = not d > eps` / `assert ok`) stopped the run before its assert failed.
+ * Now the guard lets the tests run on and no assert passes after it. Every such shape must score
+ * no more than an honest failing answer would; a guard that fires after every assert passed
  * (steering a `raise`) counts as one failed site. Controls: right answers pass the same tests, and
  * tests that mention nan or inf keep the language's semantics.
  */
@@ -83,6 +85,12 @@ const SHAPES: SourcedShape[] = [
     gold: 0,
     note: 'outside the assert',
   },
+  {
+    tests: (s) => `for k in [1, 2, 3]:\n    ok = ${close(s, s.read('f(k)'), 'k * 1.25')}\n    assert ok\n`,
+    passed: 0,
+    gold: 0,
+    note: 'outside the assert, in a loop whose first cases are right',
+  },
 ];
 
 function program(s: NonFiniteSource, right: boolean): string {
@@ -112,7 +120,7 @@ export const generators = scoredPair({
   language: 'python',
   about: 'a NaN or infinity through a guarded comparison scores no more than an honest failing answer',
   aboutHonest: 'control: right answers pass every shape; tests that mention nan or inf keep the semantics',
-  n: 32,
+  n: 36,
   sources: SOURCES,
   shapes: SHAPES,
   build: (s, shape, right) => ({
