@@ -95,6 +95,15 @@ function setupHarness(P, config) {
     return key === '' ? '?' : key;
   }
   function record(key, ok) {
+    // After a comparison guard fired (hooks.cmp), no check passes: the value it compared flows
+    // into this check or steered the run to it, so the check that consumes it fails — and with
+    // it every later one, which an honest failing run would not have reached either.
+    if (guardTripped) ok = false;
+    // The check whose arguments just ran (hooks.reach) records here: its sites, for a refusal.
+    if (pendingCheck !== -1) {
+      P.SetPrototypeAdd(checkSites[pendingCheck], key);
+      pendingCheck = -1;
+    }
     const was = P.MapPrototypeGet(sites, key);
     if (was === undefined) {
       P.MapPrototypeSet(sites, key, ok ? 1 : 2);
@@ -430,10 +439,21 @@ function setupHarness(P, config) {
   // `then`/`catch`, `assert.rejects`) is an unhandled rejection, as under Node.
   let tracked = new P.Map();
   // Strict verdict: which of the tests' checks ran (hooks.checks), and whether a comparison guard
-  // already failed the run (once is enough).
+  // fired: the run fails, and every check from then on fails (see record).
   let reached = null;
   let checkLines = null;
   let guardTripped = false;
+  // Strict verdict: the check whose arguments are being evaluated (hooks.reach marks it before
+  // they run, and record ends it; -1: none), and the sites each check recorded (checkSites[k]).
+  let pendingCheck = -1;
+  let checkSites = null;
+  // Strict verdict: the guard bits of these tests (hooks.guard: 1 NaN, 2 infinities they never
+  // mention), for the comparisons the realm's sorts make on their behalf (see guardSorts).
+  let sortGuard = 0;
+  function trip(why) {
+    guardTripped = true;
+    if (firstFailure === '') firstFailure = 'strict verdict: ' + why;
+  }
   // The number the other operand of a comparison with a number is compared as (0 for those the
   // operator does not convert to a Number: a BigInt, and a symbol, which throws there anyway).
   function asNumber(v) {
@@ -505,10 +525,22 @@ function setupHarness(P, config) {
     checks(lines) {
       checkLines = lines;
       reached = new P.Array(lines.length);
-      for (let i = 0; i < lines.length; i++) reached[i] = false;
+      checkSites = new P.Array(lines.length);
+      for (let i = 0; i < lines.length; i++) {
+        reached[i] = false;
+        checkSites[i] = new P.Set();
+      }
     },
     reach(k) {
-      if (reached !== null && k < reached.length) reached[k] = true;
+      if (reached !== null && k < reached.length) {
+        reached[k] = true;
+        pendingCheck = k;
+      }
+    },
+    // Strict verdict: the guard bits of these tests' comparisons (src/sandbox/test-plan.ts), for
+    // the sorts of this realm (guardSorts).
+    guard(mode) {
+      sortGuard = mode;
     },
     // Strict verdict: one of the tests' ordering comparisons (`a op b`, op = k & 3 of < <= > >=),
     // compared exactly as the operator does, after refusing the non-finite values the tests never
@@ -530,11 +562,10 @@ function setupHarness(P, config) {
         else if (guard & 2 && (x === Infinity || x === -Infinity || y === Infinity || y === -Infinity))
           why =
             'a comparison of the tests met an infinity, which they never mention (a relative tolerance scaled by it would hold)';
-        if (why !== '') {
-          guardTripped = true;
-          failed++;
-          if (firstFailure === '') firstFailure = 'strict verdict: ' + why;
-        }
+        // Not a site of its own: the check this comparison belongs to runs after it (its
+        // arguments are evaluated first) and fails in record, so a negated check that holds for
+        // NaN cannot count as passed next to one extra failed site (1/2 instead of 0/1).
+        if (why !== '') trip(why);
       }
       switch (k & 3) {
         case 0:
@@ -589,6 +620,51 @@ function setupHarness(P, config) {
   }
   if (role === 'tests') installTracking();
 
+  // Strict verdict: a sort compares through the tests' comparator, and the engine reads a NaN it
+  // returns as "equal" — so an array holding a NaN the tests made (`f().map(Number)`) comes back in
+  // whatever order insertion leaves it, and `deepStrictEqual(xs, [...xs].sort((a, b) => a - b))`
+  // passes an unsorted answer. The realm's sorts (Array and typed-array `sort`/`toSorted`) refuse
+  // that as the tests' own `<` would: a comparator result NaN fails the run when the tests never
+  // mention NaN. `Infinity - Infinity` is NaN too, from two equal infinities: where the tests
+  // mention Infinity, only a NaN operand counts. Installed in the tests realm only; the
+  // program's realm keeps its own sorts.
+  function guardComparator(cmp) {
+    return function (a, b) {
+      const r = cmp(a, b);
+      if (sortGuard & 1 && !guardTripped && P.NumberIsNaN(r)) {
+        if (sortGuard & 2 || P.NumberIsNaN(a) || P.NumberIsNaN(b))
+          trip(
+            'a sort comparator of the tests returned NaN, which they never mention (a sort reads it as "equal", so an unsorted array can come back unchanged)',
+          );
+      }
+      return r;
+    };
+  }
+  function guardSorts(proto) {
+    const names = ['sort', 'toSorted'];
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      const original = proto[name];
+      if (typeof original !== 'function') continue;
+      const wrapped = {
+        [name](cmp) {
+          return P.ReflectApply(original, this, [sortGuard !== 0 && typeof cmp === 'function' ? guardComparator(cmp) : cmp]);
+        },
+      }[name];
+      ObjectDefineProperty(proto, name, {
+        __proto__: null,
+        value: wrapped,
+        writable: true,
+        enumerable: false,
+        configurable: true,
+      });
+    }
+  }
+  if (role === 'tests') {
+    guardSorts(g.Array.prototype);
+    guardSorts(P.ObjectGetPrototypeOf(g.Uint8Array.prototype));
+  }
+
   // Tests realm: the program realm's controller while its tests run, so the verdict can carry the
   // program's console output (one host call instead of two).
   let programCtl;
@@ -638,7 +714,9 @@ function setupHarness(P, config) {
     return {
       __proto__: null,
       passed,
-      failed,
+      // A guard that fired fails the run: through the checks after it (see record), or, when none
+      // ran after it, as one failed site of its own (a failed run never shows every site passed).
+      failed: failed === 0 && guardTripped ? 1 : failed,
       neverSettled: a.never,
       unhandled: a.unhandled,
       unhandledError: a.firstUnhandled,
@@ -673,8 +751,23 @@ function setupHarness(P, config) {
     ));
   // Tests realm: a value refused on its way in fails the run, whether or not the tests catch the
   // error that stands for it (see createBridge).
+  // The refused value was an argument of the check being evaluated (hooks.reach), which now never
+  // records this execution: its sites fail — a check in a loop that passed on earlier cases must
+  // not keep that pass (1/2 where an honest wrong answer scores 0/1). With none (its first
+  // execution, or the call sat outside a check: `const r = f(x)`), the refusal is one failed site
+  // of its own. Either way no check passes after it (the tests may catch the refusal's error).
   function refusedIn(why) {
-    failed++;
+    let failedSites = 0;
+    if (pendingCheck !== -1) {
+      const it = P.SetPrototypeValues(checkSites[pendingCheck]);
+      pendingCheck = -1;
+      for (let r = P.SetIteratorNext(it); !r.done; r = P.SetIteratorNext(it)) {
+        record(r.value, false);
+        failedSites++;
+      }
+    }
+    if (failedSites === 0) failed++;
+    guardTripped = true;
     if (firstFailure === '') firstFailure = cap('strict verdict: ' + why);
   }
 
@@ -708,6 +801,9 @@ function setupHarness(P, config) {
     reached = null;
     checkLines = null;
     guardTripped = false;
+    sortGuard = 0;
+    pendingCheck = -1;
+    checkSites = null;
     tracked = new P.Map();
     getSnapshot().setClasses(null);
     timers.reset();

@@ -376,7 +376,11 @@ def _anchor_setup():
         # Only exact ints and strs built here go into the verdict.
         # A run the program ended early (an exit, a dead interpreter) counts no assertion.
         n_ok = 0 if ('exit' in st or 'fault' in st) else _len(st['passed'] - st['failed'])
-        return (st['nonce'] + '\x1f' + kind + '\x1f' + _str(n_ok) + '\x1f' + _str(st['n_asserts']) + '\x1f' + msg).encode('utf-8', 'replace')
+        # A strict violation fails the sites it interrupts and every one after it (_violate,
+        # _recorder); one that interrupted none, after every site passed, counts as one failed
+        # site of its own: a failed run never shows all its sites passed.
+        total = st['n_asserts'] + (1 if 'violation' in st and n_ok == st['n_asserts'] else 0)
+        return (st['nonce'] + '\x1f' + kind + '\x1f' + _str(n_ok) + '\x1f' + _str(total) + '\x1f' + msg).encode('utf-8', 'replace')
 
     # ---- instrumenting the tests ----------------------------------------------------------------
 
@@ -415,11 +419,15 @@ def _anchor_setup():
         # the number of asserts, their lines, the names, and the sites that must run for a pass
         # (all but failure markers: `assert False`, `assert 0`, which an honest run never reaches)
         # with, in strict mode, the lines of the calls of the tests' own helpers that assert
-        # (`check(a, b)` in a loop over an answer), each marked reached when it is called.
+        # (`check(a, b)` in a loop over an answer), each marked reached when it is called. In strict
+        # mode each assert also opens its site before its test runs (`ok(open(k), T)`), so a strict
+        # violation raised while T runs (a comparison guard, a refused answer) fails the sites it
+        # interrupts (see _violate) instead of leaving them as the earlier executions recorded them.
         ok_name, ae_name = names[0], names[1]
         found = []  # (assert, the statement list holding it, its index there)
         compares = []
         calls = []
+        sorts = []
         defs = []
         ids = []
         stack = [tree]
@@ -427,6 +435,8 @@ def _anchor_setup():
             node = stack.pop()
             if guard and _type(node) is _Compare:
                 compares.append(node)
+            if guard & GUARD_NAN and _type(node) is ast.Call and _type(node.func) is ast.Attribute and node.func.attr == 'sort':
+                sorts.append(node)
             if strict:
                 if _type(node) is ast.Call and _type(node.func) is _Name:
                     calls.append(node)
@@ -470,12 +480,18 @@ def _anchor_setup():
                 call_lines.append(c.lineno)
                 c.func = _located(mark, c.func)
         for k, (s, seq, j) in _enumerate(found):
-            call = ast.Call(ast.Name(ok_name, ast.Load()), [ast.Constant(k), s.test], [])
+            site = ast.Call(ast.Name(names[4], ast.Load()), [ast.Constant(k)], []) if strict else ast.Constant(k)
+            call = ast.Call(ast.Name(ok_name, ast.Load()), [site, s.test], [])
             exc = ast.Name(ae_name, ast.Load())
             if s.msg is not None:
                 exc = ast.Call(exc, [s.msg], [])
             new = ast.If(ast.UnaryOp(ast.Not(), call), [ast.Raise(exc, None)], [])
             seq[j] = _located(new, s)
+        for c in sorts:
+            # `xs.sort(...)` -> `sort(xs, ...)`: list.sort refuses a NaN as sorted() does
+            # (_sort_method); anything else's own sort runs as it would.
+            c.args = [c.func.value] + c.args
+            c.func = _located(ast.Name(names[5], ast.Load()), c.func)
         for c in compares:
             ordering = False
             for op in c.ops:
@@ -542,8 +558,9 @@ def _anchor_setup():
 
     def _names(tag):
         # The private names the instrumented tests call (see stage): the recorder, AssertionError
-        # the ordering guard and the helper-call marker.
-        return ('__anchor_ok_' + tag + '__', '__anchor_ae_' + tag + '__', '__anchor_ng_' + tag + '__', '__anchor_rc_' + tag + '__')
+        # the ordering guard, the helper-call marker and (strict) the site opener and list sort.
+        return ('__anchor_ok_' + tag + '__', '__anchor_ae_' + tag + '__', '__anchor_ng_' + tag + '__', '__anchor_rc_' + tag + '__',
+                '__anchor_en_' + tag + '__', '__anchor_ls_' + tag + '__')
 
     GUARD_NAN = 1
     GUARD_INF = 2
@@ -567,17 +584,79 @@ def _anchor_setup():
         # infinity makes a hand-written relative tolerance (`abs(x - e) <= r * abs(x)`) hold: a
         # strict failure when the tests never mention that value, wherever it came from (an
         # answer, bytes the tests decode with struct, a string they parse with float(), their
-        # own arithmetic on an answer). Returns x unchanged.
+        # own arithmetic on an answer). Returns x unchanged, and the tests run on (_flag).
         if _isinstance(x, _float):
             v = _as_float_value(x)
             if v != v:
                 if mode & GUARD_NAN:
-                    _violate('strict verdict: a comparison of the tests met NaN, which they never mention '
-                             '(an ordering with NaN is always false, so a negated check would hold)')
+                    _flag('strict verdict: a comparison of the tests met NaN, which they never mention '
+                          '(an ordering with NaN is always false, so a negated check would hold)')
             elif (v == _INF or v == -_INF) and mode & GUARD_INF:
-                _violate('strict verdict: a comparison of the tests met an infinity, which they never mention '
-                         '(a relative tolerance scaled by it would hold)')
+                _flag('strict verdict: a comparison of the tests met an infinity, which they never mention '
+                      '(a relative tolerance scaled by it would hold)')
         return x
+
+    def _flag(msg):
+        # A strict violation the tests run past: the comparison (or builtin) goes on with its
+        # value, the run fails, and from here on no assert passes (_recorder) — the assert the
+        # value flows into fails, wherever it is: inside the comparison's assert, or later, as
+        # `ok = not d > eps` / `assert ok` in a loop whose earlier passes held. Raising instead
+        # would stop the tests before that assert records, and its earlier passes would stand.
+        if 'violation' not in st:
+            st['violation'] = msg
+
+    _builtin_min = min
+    _builtin_max = max
+    _builtin_sorted = sorted
+
+    def _nan_free(x):
+        # A value min(), max() or sorted() of the tests compares on their behalf (an item, or the
+        # key of one). They compare with `<`, false for NaN, so a NaN is skipped or kept in place
+        # at random — `max(abs(a - b) for ...) <= eps` passes an answer with a NaN in the middle,
+        # and `xs == sorted(xs)` an unsorted list holding one. Infinities order correctly and reach
+        # the tests' own guarded comparisons, so only NaN is refused here. Returns x unchanged.
+        if _type(x) is _float and x != x:
+            _flag('strict verdict: min(), max() or sorted() of the tests met NaN, which they never mention '
+                  '(they compare with <, which is false for NaN, so it is skipped or left in place)')
+        return x
+
+    def _nan_checked(items, kw):
+        # The keyword arguments of a min/max/sort call over `items` that refuse a NaN among the
+        # values it compares (an exact float; other types carry no NaN of their own): its key
+        # wrapped, or the items read now.
+        key = kw.get('key')
+        if key is not None:
+            kw['key'] = lambda v: _nan_free(key(v))
+        elif _float in _set(_map(_type, items)):
+            for v in items:
+                _nan_free(v)
+        return kw
+
+    def _nan_guarded(fn):
+        # fn (min, max or sorted) for tests that never mention NaN: the same call, after refusing a
+        # NaN among the values it compares.
+        def guarded(*args, **kw):
+            items = args[0] if _len(args) == 1 else args
+            if _len(args) == 1 and _type(items) is not _list and _type(items) is not _tuple:
+                # Drained once here (as fn would), so the values can be read before fn compares them.
+                items = _list(items)
+                args = (items,)
+            return fn(*args, **_nan_checked(items, kw))
+        guarded.__name__ = fn.__name__
+        guarded.__qualname__ = fn.__qualname__
+        return guarded
+
+    _list_sort = list.sort
+
+    def _sort_method(x, *args, **kw):
+        # `x.sort(...)` in tests that never mention NaN (the only tests _instrument rewrites it
+        # in): a list refuses a NaN as sorted() does; anything else's sort is its own.
+        if _type(x) is _list:
+            return _list_sort(x, *args, **_nan_checked(x, kw))
+        return x.sort(*args, **kw)
+
+    _ORDERING_BUILTINS = {'min': _nan_guarded(_builtin_min), 'max': _nan_guarded(_builtin_max),
+                          'sorted': _nan_guarded(_builtin_sorted)}
 
     # The parts compile_tests just made, for the stage right after it (emptied by the heap restore).
     fresh = []
@@ -630,14 +709,30 @@ def _anchor_setup():
 
     # ---- one program --------------------------------------------------------------------------
 
-    def _recorder(passed, failed):
+    def _recorder(passed, failed, opened=None):
         # ok(k, v): records the outcome of assertion site k (the tests' k-th assert statement).
+        # Strict (`opened`: per site, the executions of it under way, see _opener): after a strict
+        # violation no site passes — it failed the run, and the tests only got here by catching it,
+        # so what they check now may rest on the value it refused (`ok = not d > eps` in a `try`).
         def ok(k, v):
             if v is not True and v is not False:
                 v = _bool(v)
+            if opened is not None:
+                if opened[k] > 0:
+                    opened[k] -= 1
+                if 'violation' in st:
+                    failed.add(k)
+                    return v
             (passed if v else failed).add(k)
             return v
         return ok
+
+    def _opener(opened):
+        # The strict site opener: the tests' assert k is about to evaluate its test.
+        def open_site(k):
+            opened[k] += 1
+            return k
+        return open_site
 
     def stage(code, tests, prompt, nonce, seed, mode, tag, compiled):
         just_compiled = fresh.pop() if fresh else None
@@ -713,7 +808,7 @@ def _anchor_setup():
             if k not in builtin_names or not own:
                 v = g[k]
                 tg[k] = v
-        ok_name, ae_name, ng_name, rc_name = st['names']
+        ok_name, ae_name, ng_name, rc_name = st['names'][:4]
         tb = _builtins_module({'__import__': _tests_import})
         code, pnames, _ = st['prompt']
         if code is not None and pnames:
@@ -1767,6 +1862,15 @@ def _anchor_setup():
     def _violate(msg):
         if 'violation' not in st:
             st['violation'] = msg
+        # The tests' asserts whose test this interrupts — the one it sits in, and the ones that
+        # called the helper it sits in — fail: they never reach ok(), and a site that passed on an
+        # earlier pass of a loop would otherwise count as passed (1/1 on a failed run).
+        opened = st.get('opened')
+        if opened is not None:
+            failed = st['failed']
+            for k in _range(_len(opened)):
+                if opened[k] > 0:
+                    failed.add(k)
         raise _Violation(msg)
 
     def _exchange(fd, req):
@@ -2231,6 +2335,7 @@ def _anchor_setup():
         st['cb_index'] = {}
         st['seed'] = _int(seed)
         st['names'] = _names(tag)
+        st['guard'] = _guard_mode(tests, prompt)
         try:
             _use_tests(tests, prompt, tag, True, compiled, just_compiled)
         except _BaseException as e:
@@ -2301,9 +2406,13 @@ def _anchor_setup():
 
     def _tests_run():
         failed = st['failed']
-        ok = _recorder(st['passed'], failed)
-        ok_name, ae_name, ng_name, rc_name = st['names']
-        tg = {'__builtins__': _builtins_module(), '__name__': '__main__'}
+        opened = [0] * st['n_asserts']
+        st['opened'] = opened
+        ok = _recorder(st['passed'], failed, opened)
+        ok_name, ae_name, ng_name, rc_name, en_name, ls_name = st['names']
+        # The tests' min/max/sorted refuse a NaN they compare, as the tests' own `<` does.
+        ordering = _ORDERING_BUILTINS if st['guard'] & GUARD_NAN else None
+        tg = {'__builtins__': _builtins_module(ordering), '__name__': '__main__'}
         reached = _set()
         _rand_seed(_rand_inst, st['seed'] ^ 0x5DEECE66D)
         pcode, pnames, last = st['prompt']
@@ -2322,6 +2431,8 @@ def _anchor_setup():
             tg[ae_name] = _AssertionError
             tg[ng_name] = _num_guard
             tg[rc_name] = _reached(reached)
+            tg[en_name] = _opener(opened)
+            tg[ls_name] = _sort_method
             _exec(st['tests'], tg)
         except _HarnessStop:
             pass

@@ -486,7 +486,9 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   const binding = names.length ? `const { ${names.join(', ')} } = __anchorScope;\n` : '';
   const classes = helpers.classes.length ? `__anchorHooks.classes({ ${helpers.classes.join(', ')} });\n` : '';
   const reached = strict ? `__anchorHooks.checks(${JSON.stringify(checks)});\n` : '';
-  const wrapper = `(function (__anchorScope, __anchorHooks) {\n'use strict';\n${binding}${helpers.source}\n${classes}${reached}${body}\n})`;
+  // The realm's sorts compare on the tests' behalf: they refuse what the tests' own comparisons do.
+  const sorts = strict && guard ? `__anchorHooks.guard(${guard});\n` : '';
+  const wrapper = `(function (__anchorScope, __anchorHooks) {\n'use strict';\n${sorts}${binding}${helpers.source}\n${classes}${reached}${body}\n})`;
   const reads = names.map((n) => `try { __anchorRead[${JSON.stringify(n)}] = ${n}; } catch {}`).join('\n');
   const resolver = `(function () {\n'use strict';\nconst __anchorRead = { __proto__: null };\n${reads}\nreturn __anchorRead;\n})()`;
   return { ok: true, plan: { names, namesJson: JSON.stringify(names), wrapper, resolver, nanExpected } };

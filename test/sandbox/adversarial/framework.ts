@@ -23,7 +23,10 @@
  * ```
  *
  * - `prompt` is trusted (ProgramSpec.prompt); the program is `prompt + completion`.
- * - `expect` lists acceptable statuses; `maxPassed` caps `passed` (gold inflation).
+ * - `expect` lists acceptable statuses; `maxPassed` caps `passed` (gold inflation); `maxGold` caps
+ *   gold as training computes it (`goldOf`, src/train/gold.ts: passed over the larger of `total`
+ *   and the assertion calls in the tests' text) — for a wrong answer, what an honest failing
+ *   answer to the same tests would score.
  * - `twin: true` runs the case twice (in separate batches, so on a different isolate state):
  *   both runs must give the same status and passed count (determinism).
  * - `loaded: true` runs it again while the sandbox workers get only a third of the CPU (the test
@@ -32,7 +35,9 @@
  * - `rng` is a seeded generator (same cases on every run); use it to vary names and values.
  * - Keep each generator's cases cheap: the whole suite runs in CI in a few tens of seconds.
  */
-import type { ExecStatus } from '../../../src/sandbox/types.ts';
+import type { Problem } from '../../../src/datasets/problem.ts';
+import type { ExecResult, ExecStatus } from '../../../src/sandbox/types.ts';
+import { goldOf } from '../../../src/train/gold.ts';
 
 /** One generated program and the verdict a sound strict harness gives it. */
 export interface AdversarialCase {
@@ -46,6 +51,8 @@ export interface AdversarialCase {
   expect: readonly ExecStatus[];
   /** `passed` must be at most this (default: unbounded). */
   maxPassed?: number;
+  /** Gold (`goldOf`, src/train/gold.ts) must be at most this (default: unbounded). */
+  maxGold?: number;
   /**
    * Give program and tests as one script (`prompt + completion + tests`, no separate `tests`
    * field), as `anchor-rl sandbox run` does with a whole program.
@@ -128,9 +135,14 @@ export function rngFor(name: string): Rng {
 }
 
 /** Why a result does not match its case, or null. */
-export function mismatch(c: AdversarialCase, r: { status: ExecStatus; passed: number }): string | null {
+export function mismatch(c: AdversarialCase, r: ExecResult): string | null {
   if (!c.expect.includes(r.status)) return `status ${r.status}, expected ${c.expect.join('|')}`;
   if (c.maxPassed !== undefined && r.passed > c.maxPassed) return `passed ${r.passed} > ${c.maxPassed}`;
+  if (c.maxGold !== undefined) {
+    // goldOf reads only the tests' text of the problem.
+    const gold = goldOf(r, { tests: c.tests } as Problem);
+    if (gold > c.maxGold) return `gold ${gold} (${r.passed}/${r.total}) > ${c.maxGold}`;
+  }
   return null;
 }
 
@@ -167,5 +179,67 @@ export function loadIndependentCases(spec: {
         note: `endless: ${e.note}`,
       }),
     ),
+  ];
+}
+
+/** One shape of tests in a {@link scoredPair}: the most a wrong answer may score on it. */
+export interface ScoredShape {
+  /** `maxPassed` of the wrong answer's case. */
+  passed: number;
+  /** `maxGold` of the wrong answer's case. */
+  gold: number;
+  note: string;
+}
+
+/**
+ * How a program answers case `k` of a non-finite class (`js-guard-sites.ts`, `py-guard-sites.ts`):
+ * the right answer (expected `k * 1.25`), the wrong one, and how the tests read an answer `r`.
+ */
+export interface NonFiniteSource {
+  good: (k: string) => string;
+  bad: string;
+  read: (r: string) => string;
+  /** Which tolerance the bad value defeats: a negated one (NaN) or a relative one (infinity). */
+  kind: 'nan' | 'inf';
+}
+
+/** A shape of tests over a {@link NonFiniteSource}, and the most a wrong answer may score on it. */
+export interface SourcedShape extends ScoredShape {
+  tests: (s: NonFiniteSource) => string;
+}
+
+/**
+ * A class of wrong answers and its honest twin over the same tests: `n` cases over the grid of
+ * `sources` × `shapes` (see {@link grid}), each built twice by `build` — wrong (`fail`, scoring no
+ * more than the shape allows) and right (`pass`) — plus `controls` in the honest class. Named
+ * `name` and `name-honest`.
+ */
+export function scoredPair<S, C extends ScoredShape>(spec: {
+  name: string;
+  language: Generator['language'];
+  about: string;
+  aboutHonest: string;
+  n: number;
+  sources: readonly S[];
+  shapes: readonly C[];
+  build: (source: S, shape: C, right: boolean) => { completion: string; tests: string; note: string };
+  /** Fields every case gets (a time limit, say). */
+  common?: Pick<AdversarialCase, 'timeoutMs'>;
+  controls?: readonly AdversarialCase[];
+}): Generator[] {
+  const cases = (right: boolean) =>
+    grid(spec.n, spec.sources, spec.shapes, (s, shape): AdversarialCase => {
+      const { completion, tests, note } = spec.build(s, shape, right);
+      const bound = right ? {} : { maxPassed: shape.passed, maxGold: shape.gold };
+      return { completion, tests, expect: [right ? 'pass' : 'fail'], ...bound, ...spec.common, note: `${note}, ${shape.note}` };
+    });
+  return [
+    defineGenerator({ name: spec.name, language: spec.language, about: spec.about, cases: () => cases(false) }),
+    defineGenerator({
+      name: `${spec.name}-honest`,
+      language: spec.language,
+      about: spec.aboutHonest,
+      cases: () => [...cases(true), ...(spec.controls ?? [])],
+    }),
   ];
 }
