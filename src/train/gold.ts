@@ -20,5 +20,10 @@ export function goldOf(result: ExecResult, problem: Problem): number {
   // Assertions that passed before a failure or a thrown error still count; a program that
   // never ran (syntax error, timeout, OOM) earns nothing.
   if (result.status !== 'fail' && result.status !== 'error') return 0;
-  return Math.min(1, result.passed / Math.max(result.total, assertionCount(problem)));
+  const sites = Math.max(result.total, assertionCount(problem));
+  // A run that failed is never scored as one that passed: when every counted site passed (the
+  // tests detected the wrong answer with a throw after their last check, or a program error
+  // ended them there), the failure is one more failed site, as the sandbox counts a guard that
+  // fails no site.
+  return result.passed >= sites ? sites / (sites + 1) : result.passed / sites;
 }
