@@ -14,6 +14,7 @@ import { readRun, type ArmData, type MetricsLine, type RunData, type RunWarning 
 import { filterRun, parseWhere } from './provenance.ts';
 import { finalWindowMean, finiteOrNull, lastValue, meanOf, meanSe, metricValue, rollingPeak } from './stats.ts';
 import { AnchorError } from '../util/errors.ts';
+import { armAnchoring } from './anchoring.ts';
 import { formatSeedStatsMarkdown, SEED_STAT_MEASURES, seedStatistics, type SeedStatistics } from './seed-stats.ts';
 
 /** The columns of the comparison, in display order. */
@@ -326,6 +327,8 @@ interface CompareRow {
   arm: string;
   /** What the arm is a reference for, from its spec in arm.json ({@link armRole}). */
   role?: ArmRole;
+  /** The RM kind and the settlement controls the arm ran with ({@link armAnchoring}), from the first run whose config is known. */
+  anchoring?: string;
   /** Runs in which this arm appears. */
   runs: number;
   /** True when the arm is unfinished (state ≠ done) in any run. */
@@ -577,9 +580,11 @@ export function compareRunData(runs: readonly RunData[], opts: CompareOptions = 
     const values = {} as Record<CompareKey, CompareCell>;
     for (const c of columns) values[c.key] = meanSe(perRun.map((v) => (v ? v[c.key] : null)));
     const role = armRole(arms.find((a) => a?.status?.spec)?.status?.spec);
+    const anchoring = runs.map((r) => armAnchoring(r, name)).find((d) => d !== null);
     return {
       arm: name,
       ...(role ? { role } : {}),
+      ...(anchoring ? { anchoring } : {}),
       runs: arms.filter(Boolean).length,
       incomplete: arms.some((a) => a?.incomplete),
       states: arms.map((a) => (a ? (a.status?.state ?? 'missing') : 'absent')),
@@ -668,6 +673,17 @@ function footnotes(t: CompareTable): string[] {
   return notes;
 }
 
+/** A blank line, then one line per arm with a known config: its anchoring ({@link armAnchoring}); nothing when no arm has one. */
+function anchorBlock(t: CompareTable): string[] {
+  const rows = t.rows.filter((r) => r.anchoring);
+  if (rows.length === 0) return [];
+  return [
+    '',
+    'Anchoring (RM kind and options; settlement controls that silence or roll back the RM):',
+    ...rows.map((r) => `- ${r.arm}: ${r.anchoring}`),
+  ];
+}
+
 /** Aligned plain-text tables (outcomes, then settlement/cost) for the terminal. */
 export function formatCompareText(t: CompareTable): string {
   const multi = t.runs.length > 1;
@@ -683,7 +699,17 @@ export function formatCompareText(t: CompareTable): string {
   const rest = t.columns.map((c) => c.key).filter((k) => !OUTCOME_KEYS.includes(k) && !ALARM_KEYS.includes(k));
   const stats = t.statistics ? ['', formatSeedStatsMarkdown(t.statistics).trimEnd()] : [];
   return (
-    [table(OUTCOME_KEYS), '', table(['steps', ...rest]), '', table(ALARM_KEYS), '', ...footnotes(t), ...stats].join('\n') + '\n'
+    [
+      table(OUTCOME_KEYS),
+      '',
+      table(['steps', ...rest]),
+      '',
+      table(ALARM_KEYS),
+      '',
+      ...footnotes(t),
+      ...anchorBlock(t),
+      ...stats,
+    ].join('\n') + '\n'
   );
 }
 
@@ -703,6 +729,7 @@ export function formatCompareMarkdown(t: CompareTable): string {
       ...table(main),
       '',
       ...footnotes(t).map((n) => `${n.replace(/^\* /, '\\* ')}  `),
+      ...anchorBlock(t),
       '',
       'Alarms (each oriented so larger = more alarmed; ρ = Spearman with the concurrent hacking gap over settlement windows; lead = steps before the rolling-gold peak of the first threshold crossing, n/a = never crossed):',
       '',

@@ -80,13 +80,18 @@ export function figureHtml(c: Chart, wide: boolean): string {
 
 /** The comparison as an HTML table: one row per arm with its colour swatch, column definitions on hover. */
 export function compareHtml(t: CompareTable, colors: Map<string, string>): string {
-  const head = `<tr><th>arm</th>${t.columns.map((c) => `<th title="${escapeHtml(c.describe)}">${escapeHtml(c.label)}</th>`).join('')}</tr>`;
+  // The anchoring column (armAnchoring) is shown where some arm's config is known.
+  const anchored = t.rows.some((r) => r.anchoring);
+  const anchorHead = anchored
+    ? '<th title="RM kind and options; settlement controls that silence or roll back the RM (rm_gate, rollback, silenced mode)">anchoring</th>'
+    : '';
+  const head = `<tr><th>arm</th>${anchorHead}${t.columns.map((c) => `<th title="${escapeHtml(c.describe)}">${escapeHtml(c.label)}</th>`).join('')}</tr>`;
   const rows = t.rows.map((r) => {
     const cells = t.columns
       .map((c) => `<td>${escapeHtml(formatCell(r.values[c.key], c.digits, t.runs.length > 1))}</td>`)
       .join('');
     const note = r.incomplete ? ` <span title="incomplete: ${escapeHtml(r.states.join(', '))}">*</span>` : '';
-    return `<tr data-arm="${escapeHtml(r.arm)}"><td>${swatch(colors.get(r.arm) ?? '#999')}${escapeHtml(r.arm)}${note}</td>${cells}</tr>`;
+    return `<tr data-arm="${escapeHtml(r.arm)}"><td>${swatch(colors.get(r.arm) ?? '#999')}${escapeHtml(r.arm)}${note}</td>${anchored ? `<td class="anchoring">${escapeHtml(r.anchoring ?? '')}</td>` : ''}${cells}</tr>`;
   });
   const notes = [`Final-window columns average the last ${t.window} steps; hover a column header for its definition.`];
   if (t.incompleteArms.length > 0) notes.push(`* incomplete (running, failed or not started): ${t.incompleteArms.join(', ')}.`);

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ArmStatus, RefitLine, RunManifest, SampleLine } from '../../src/train/run-format.ts';
 import type { SweepRecord } from '../../src/train/sweep-format.ts';
-import { METRIC_KEYS as K } from '../../src/train/run-format.ts';
+import { METRIC_KEYS as K, ROLLBACK_METRIC_KEYS as RK } from '../../src/train/run-format.ts';
 import { Rng } from '../../src/util/rng.ts';
 
 /** The four arms of the core experiment. */
@@ -373,4 +373,34 @@ export function writeFakeSweep(
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'sweep.json'), JSON.stringify(record));
   return record;
+}
+
+/**
+ * A finished fake run whose `anchored` arm ran the anchoring controls: the RM quality gate and a
+ * rollback on (config and metrics: `settle/rm_gate` closed on every other step, `settle/rm_weight`
+ * 0 there, `rollback/count` 2 at the end), with the `mask` silenced mode. For the tests that the
+ * report, compare and the live view show the anchoring columns and description.
+ */
+export function writeAnchoredFakeRun(dir: string, opts: FakeRunOptions = {}): FakeRun {
+  const fake = writeFakeRun(dir, { steps: 30, refitEvery: 10, ...opts });
+  const manifest = JSON.parse(readFileSync(join(fake.dir, 'manifest.json'), 'utf8')) as RunManifest;
+  const config = manifest.config as Record<string, Record<string, unknown>>;
+  config.settlement = {
+    ...config.settlement,
+    rm_gate: { min_pair_acc: 0.6 },
+    rollback: { enabled: true, z: 1.5, on_alarm: false },
+  };
+  config.proxy = { silenced: 'mask' };
+  writeFileSync(join(fake.dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  const lines = fake.arms.anchored!.metrics.map((l) => {
+    const closed = l.step! % 2 === 0 ? 1 : 0;
+    return JSON.stringify({
+      ...l,
+      [K.rmGate]: closed,
+      [K.rmWeight]: 1 - closed,
+      [RK.count]: l.step! >= 20 ? 2 : l.step! >= 10 ? 1 : 0,
+    });
+  });
+  writeFileSync(join(fake.dir, 'anchored', 'metrics.jsonl'), lines.join('\n') + '\n');
+  return fake;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import {
   type CompareTable,
 } from '../../src/report/compare.ts';
 import { METRIC_KEYS as K } from '../../src/train/run-format.ts';
-import { FAKE_ARMS, FAKE_BATCH, FAKE_NEW_LABELS, fakeCurves, writeFakeRun } from '../helpers/fake-run.ts';
+import { FAKE_ARMS, FAKE_BATCH, FAKE_NEW_LABELS, fakeCurves, writeAnchoredFakeRun, writeFakeRun } from '../helpers/fake-run.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'anchor-compare-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -127,6 +127,31 @@ describe('anchoring-control columns', () => {
     expect(val(t, 'anchored', 'rmGateClosed')).toBeCloseTo(0.1, 12);
     expect(val(t, 'anchored', 'rollbacks')).toBe(2);
     expect(val(t, 'frozen', 'rollbacks')).toBeNull();
+  });
+});
+
+describe("each arm's anchoring description", () => {
+  it('names the RM kind and the settlement controls in the JSON row, the text and the Markdown', () => {
+    const t = compareRuns([writeAnchoredFakeRun(fresh()).dir], { window: 10 });
+    const want = 'RM ridge; rm_gate pair acc < 0.6; rollback z 1.5; silenced mask';
+    expect(row(t, 'anchored').anchoring).toBe(want);
+    expect(JSON.parse(JSON.stringify(t)).rows[1].anchoring).toBe(want);
+    expect(formatCompareText(t)).toContain(`- anchored: ${want}`);
+    expect(formatCompareMarkdown(t)).toContain(`- anchored: ${want}`);
+  });
+
+  it('names a transformer RM with its heads, pairwise weight and seed, and the defaults of the controls', () => {
+    const fake = writeFakeRun(fresh(), { steps: 10, arms: ['anchored', 'settled-gao-rmgate'] });
+    const path = join(fake.dir, 'manifest.json');
+    const m = JSON.parse(readFileSync(path, 'utf8'));
+    m.config.reward_model = { kind: 'transformer', seed: 'run', transformer: { heads: 4, pairwise: 0.5 } };
+    writeFileSync(path, JSON.stringify(m));
+    const t = compareRuns([fake.dir], { window: 5 });
+    expect(row(t, 'anchored').anchoring).toBe('RM transformer (heads 4, pairwise 0.5, seed run)');
+    // A registry arm's overlay counts, as the arm process merges it over the run's config.
+    expect(row(t, 'settled-gao-rmgate').anchoring).toBe(
+      'RM transformer (heads 4, pairwise 0.5, seed run); rm_gate pair acc < 0.5; silenced weight',
+    );
   });
 });
 

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ARM_COLORS, EXTRA_COLORS, armColor, armColors } from '../../src/report/colors.ts';
 import { readRun } from '../../src/report/read-run.ts';
 import { escapeHtml, pickSamples, writeReport, writeRunSummaries } from '../../src/report/report.ts';
-import { FAKE_ARMS, writeFakeRun } from '../helpers/fake-run.ts';
+import { FAKE_ARMS, writeAnchoredFakeRun, writeFakeRun } from '../helpers/fake-run.ts';
 import { externalRefs } from './external-refs.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'anchor-report-'));
@@ -52,6 +52,33 @@ describe('the Snd@G chart', async () => {
     ]);
     for (const arm of FAKE_ARMS)
       expect(figures.at(-2)![2]).toMatch(new RegExp(`aria-label="[^"]*arm: ${arm}[;"][^>]*aria-roledescription="line mark"`));
+  });
+});
+
+describe('the anchoring of the arms', async () => {
+  const fake = writeAnchoredFakeRun(join(root, 'anchored-run'));
+  const res = await writeReport(fake.dir, join(root, 'anchored-out', 'report.html'), { window: 10 });
+  const html = readFileSync(res.path, 'utf8');
+  const head = html.match(/<table class="compare"><thead>([\s\S]*?)<\/thead>/)![1]!;
+  const row = html.match(/<tr data-arm="anchored">([\s\S]*?)<\/tr>/)![1]!;
+  const cells = [...row.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((m) => m[1]!);
+  const column = (label: string) => {
+    const labels = [...head.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]);
+    const i = labels.indexOf(label);
+    expect(i, `no ${label} column in ${labels.join(', ')}`).toBeGreaterThan(0);
+    return cells[i]!;
+  };
+
+  it('the arm table shows the anchoring columns: RM gate share, rollbacks, RM pair accuracy and AUC', () => {
+    expect(column('RM gate closed')).toBe('0.50');
+    expect(column('RM silenced')).toBe('0.50');
+    expect(column('rollbacks')).toBe('2');
+    expect(Number(column('RM pair acc'))).toBeGreaterThan(0);
+    expect(Number(column('RM AUC'))).toBeGreaterThan(0);
+  });
+
+  it("the arm table describes each arm's RM and settlement controls", () => {
+    expect(column('anchoring')).toBe('RM ridge; rm_gate pair acc &lt; 0.6; rollback z 1.5; silenced mask');
   });
 });
 

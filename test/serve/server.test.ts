@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type LiveServer } from '../../src/serve/server.ts';
 import { printServeHint } from '../../src/cli/commands/serve.ts';
 import { runCli } from '../helpers/cli.ts';
-import { liveFakeRun, writeFakeRun, writeFakeSweep, type LiveFakeRun } from '../helpers/fake-run.ts';
+import { liveFakeRun, writeAnchoredFakeRun, writeFakeRun, writeFakeSweep, type LiveFakeRun } from '../helpers/fake-run.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'anchor-serve-'));
 let server: LiveServer;
@@ -161,6 +161,23 @@ describe('pages over runs being written', () => {
     const index = await api('/api/index');
     expect(index.status).toBe(200);
     expect(index.body.slots.runs).not.toContain('data-id="live"');
+  });
+
+  it("a run page's arm summary shows the anchoring columns and each arm's anchoring", async () => {
+    const dir = join(root, 'anchoring');
+    writeAnchoredFakeRun(dir, { name: 'anchoring' });
+    try {
+      const { status, body } = await api('/api/run/anchoring?window=10');
+      expect(status).toBe(200);
+      const html = body.slots.compare!;
+      for (const label of ['anchoring', 'RM gate closed', 'RM silenced', 'rollbacks', 'RM pair acc', 'RM AUC'])
+        expect(html).toMatch(new RegExp(`<th[^>]*>${label}</th>`));
+      expect(html).toMatch(
+        /<tr data-arm="anchored">[^\n]*?<td class="anchoring">RM ridge; rm_gate pair acc &lt; 0\.6; rollback z 1\.5; silenced mask<\/td>/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a sweep page shows every seed run’s arms, the knob charts and the comparison', async () => {

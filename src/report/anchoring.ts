@@ -1,0 +1,56 @@
+/**
+ * One arm's "anchoring" in a line: the reward model's kind and key options, and the settlement
+ * controls that silence or roll back its reward (`settlement.rm_gate`, `settlement.rollback`,
+ * `proxy.silenced`). compare (text, markdown, JSON), the HTML report's arm table and the live
+ * view's arm summary all show this one string, so they cannot disagree about what an arm ran.
+ */
+import { deepMerge } from '../config/overrides.ts';
+import { ARM_REGISTRY } from '../train/arms.ts';
+import type { RunData } from './read-run.ts';
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
+
+/**
+ * The config arm `arm` trained with: the run's config (manifest.json) under the arm's registry
+ * overlay, as the arm process merges them. Null when the run has no config in its manifest.
+ */
+function armConfig(run: RunData, arm: string): Obj | null {
+  const c = run.manifest?.config;
+  if (!c || typeof c !== 'object') return null;
+  return deepMerge(c as Obj, obj(ARM_REGISTRY[arm]?.overlay));
+}
+
+/**
+ * The anchoring description of arm `arm` in `run`, e.g.
+ * `RM transformer (heads 4, pairwise 0.5); rm_gate pair acc < 0.5; rollback z 1, on alarm; silenced mask`.
+ * Only controls that are on are named; the silenced mode is named where some control can silence
+ * the RM (an alarm, the gate or a rollback). Null when the run's config is unknown.
+ */
+export function armAnchoring(run: RunData, arm: string): string | null {
+  const cfg = armConfig(run, arm);
+  if (!cfg) return null;
+  const rm = obj(cfg.reward_model);
+  const settlement = obj(cfg.settlement);
+  const proxy = obj(cfg.proxy);
+  const parts: string[] = [];
+  const kind = typeof rm.kind === 'string' ? rm.kind : 'ridge';
+  const opts: string[] = [];
+  if (kind === 'transformer') {
+    const t = obj(rm.transformer);
+    if (typeof t.heads === 'number') opts.push(`heads ${t.heads}`);
+    if (typeof t.pairwise === 'number' && t.pairwise > 0) opts.push(`pairwise ${t.pairwise}`);
+  }
+  const members = obj(proxy.ensemble).members;
+  if (typeof members === 'number' && members > 0) opts.push(`ensemble ${members}`);
+  if (rm.seed !== undefined && rm.seed !== 0) opts.push(`seed ${String(rm.seed)}`);
+  parts.push(`RM ${kind}${opts.length ? ` (${opts.join(', ')})` : ''}`);
+  const gate = obj(settlement.rm_gate).min_pair_acc;
+  if (typeof gate === 'number') parts.push(`rm_gate pair acc < ${gate}`);
+  const rollback = obj(settlement.rollback);
+  if (rollback.enabled === true)
+    parts.push(`rollback z ${String(rollback.z ?? 1)}${rollback.on_alarm === false ? '' : ', on alarm'}`);
+  const silences = typeof gate === 'number' || rollback.enabled === true || obj(settlement.adaptive).enabled === true;
+  if (silences) parts.push(`silenced ${typeof proxy.silenced === 'string' ? proxy.silenced : 'weight'}`);
+  return parts.join('; ');
+}
