@@ -840,7 +840,7 @@ function setupHarness(P, config) {
         if (entry[0] !== 0) {
           ObjectDefineProperty(scope, name, {
             __proto__: null,
-            value: entry[0] === 2 ? B.classStub(entry[1]) : B.decodeNode(entry[1]),
+            value: entry[0] === 2 ? B.classStub(entry[1], name) : B.decodeNode(entry[1]),
             writable: true,
             enumerable: true,
             configurable: true,

@@ -252,6 +252,9 @@ function createSnapshot(P, C, hooks) {
           break;
       }
       if (v === null) return 'null';
+      // An instance of an entry-point class (or the tests' stand-in for one) crosses as its handle.
+      const held = handles.instance === undefined ? undefined : handles.instance(v);
+      if (held !== undefined) return held;
       const seen = MapPrototypeGet(ids, v);
       if (seen !== undefined) return '["@",' + seen + ']';
       const id = nextId++;
@@ -701,6 +704,10 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
   // Tests realm: the stand-ins for the program's classes and instances, by handle.
   let classStubs = new Map();
   let handles = new Map();
+  // Tests realm: each stand-in's handle node (sent back as the program's instance). Program
+  // realm: the instance whose own data is being snapshotted (OP_OWN), which is not its handle.
+  let standIns = new Map();
+  let ownRoot;
   // Tests realm, strict verdict: whether the tests can expect NaN (they mention it). When they
   // cannot, an answer holding NaN is refused: every check of it would be vacuous (`!(|x - e| > eps)`
   // holds for NaN) or fail.
@@ -751,7 +758,34 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
     opaque() {
       opaque++;
     },
+    instance(v) {
+      if (v === ownRoot) return undefined;
+      // Tests realm: a stand-in goes back as the program's instance.
+      let node = MapPrototypeGet(standIns, v);
+      // Program realm: an instance handed out, or one whose prototype is an entry-point class's.
+      if (node === undefined && P.MapPrototypeGetSize(classProtos) > 0) {
+        node = MapPrototypeGet(instances, v);
+        if (node === undefined) {
+          const cls = MapPrototypeGet(classProtos, P.ObjectGetPrototypeOf(v));
+          if (cls !== undefined) node = handleNode(v, cls);
+        }
+      }
+      if (node !== undefined) opaque++;
+      return node;
+    },
   };
+
+  // Program realm: the handle node of the instance `v` of the class `cls` (one per instance).
+  function handleNode(v, cls) {
+    let node = MapPrototypeGet(instances, v);
+    if (node === undefined) {
+      const id = local.length;
+      C.push(local, v);
+      node = '["H",' + id + ',' + cls + ']';
+      MapPrototypeSet(instances, v, node);
+    }
+    return node;
+  }
 
   // Encode a value leaving this realm. In the program realm a value made only of data (no
   // functions, promises, symbols or shared memory, which the serializer cannot copy) must also
@@ -780,6 +814,9 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
       return stub(h);
     },
     instance(h, cls) {
+      // Program realm: a handle the tests send back is the program's own instance.
+      const mine = local[h];
+      if (mine !== undefined && MapPrototypeGet(instances, mine) !== undefined) return mine;
       return instanceStub(h, cls);
     },
     promise(h) {
@@ -898,10 +935,11 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
   // constructing it forwards (see `stub`); a static member is read in the program realm. The
   // engine's own parts of the stand-in (`prototype`, `name`, `length`, `toString`, `call`…, and
   // every symbol: `Symbol.hasInstance` is the tests realm's own) are never the program's.
-  function classStub(h) {
+  function classStub(h, name) {
     const known = MapPrototypeGet(classStubs, h);
     if (known !== undefined) return known;
     const f = stub(h);
+    P.ObjectDefineProperty(f, 'name', { __proto__: null, value: name, configurable: true });
     const c = new P.Proxy(f, {
       __proto__: null,
       get(t, key, receiver) {
@@ -970,6 +1008,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
       setPrototypeOf: fixed('changed'),
     });
     MapPrototypeSet(handles, h, inst);
+    MapPrototypeSet(standIns, inst, '["H",' + h + ',' + cls + ']');
     return inst;
   }
 
@@ -989,21 +1028,6 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
     const h = out.fn(f);
     MapPrototypeSet(classProtos, d.value, h);
     return h;
-  }
-
-  // Program realm: the node for an answer: a handle when it is an instance of an entry-point class
-  // (its prototype, read here in the program realm, is the class's), otherwise its snapshot.
-  function answerNode(v, state, cls) {
-    if (cls === undefined && typeof v === 'object' && v !== null && P.MapPrototypeGetSize(classProtos) > 0)
-      cls = MapPrototypeGet(classProtos, P.ObjectGetPrototypeOf(v));
-    if (cls === undefined) return encodeOut(v, state);
-    let id = MapPrototypeGet(instances, v);
-    if (id === undefined) {
-      id = local.length;
-      C.push(local, v);
-      MapPrototypeSet(instances, v, id);
-    }
-    return '["H",' + id + ',' + cls + ']';
   }
 
   // A function of this realm standing for the other realm's function `h`.
@@ -1077,7 +1101,14 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
       try {
         // A method crosses as a handle whose calls have the instance (or class) as `this`.
         if (typeof v === 'function') return '1["F",' + out.fn((...a) => ReflectApply(v, obj, a)) + ']';
-        return '1' + (op === OP_OWN ? encodeOut(v) : answerNode(v));
+        if (op === OP_GET) return '1' + encodeOut(v);
+        // The instance's own data, as a snapshot (not as its own handle).
+        ownRoot = obj;
+        try {
+          return '1' + encodeOut(v);
+        } finally {
+          ownRoot = undefined;
+        }
       } catch (e) {
         return (isSnapshotRefusal(P, e) ? '3' : '0') + describe(e);
       }
@@ -1104,7 +1135,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
       try {
         const state = { __proto__: null, ids: new Map(), next: 0 };
         // What `new` made is an instance of the class whatever its prototype says.
-        const answer = answerNode(result, state, op === OP_CONSTRUCT ? h : undefined);
+        const answer = op === OP_CONSTRUCT ? handleNode(result, h) : encodeOut(result, state);
         // Only the args array itself was given: no object of the caller's to bring in line.
         if (P.MapPrototypeGetSize(given) <= 1) return '1' + answer;
         const after = encodeOut(args, state);
@@ -1177,6 +1208,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
       instances = new Map();
       classStubs = new Map();
       handles = new Map();
+      standIns = new Map();
     },
     /** Whether `e` is the error this realm made for an answer the snapshot refused. */
     refused(e) {

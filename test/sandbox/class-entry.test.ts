@@ -15,6 +15,7 @@ const COUNTER = `class Counter {
   static of(n) { return new Counter(n); }
   clone() { return new Counter(this.n); }
   self() { return this; }
+  same(o) { return o instanceof Counter && o.n === this.n; }
 }
 `;
 
@@ -23,6 +24,7 @@ const TESTS: Record<string, string> = {
   staticFactory: `const c = Counter.of(3);\nc.inc(2);\nassert.strictEqual(c.value, 5);`,
   instanceofAndIdentity: `const c = new Counter();\nassert.ok(c instanceof Counter);\nassert.ok(Counter.of(1) instanceof Counter);\nassert.strictEqual(c.self(), c);\nassert.strictEqual(c.constructor, Counter);\nassert.ok(!({} instanceof Counter));`,
   dataComparison: `const c = new Counter(2);\nassert.deepStrictEqual(c.clone(), new Counter(2));\nassert.notDeepStrictEqual(c.clone(), new Counter(3));\nassert.deepStrictEqual(Object.keys(c), ['n']);`,
+  instanceAsArgument: `const c = new Counter(2);\nassert.ok(c.same(new Counter(2)));\nassert.ok(!c.same(new Counter(3)));\nassert.deepStrictEqual([c.self(), Counter.of(4)].map((x) => x.value), [2, 4]);`,
   argumentsCross: `const c = new Counter(1);\nassert.strictEqual(c.inc(10), 11);\nassert.throws(() => c.missing(), TypeError);`,
 };
 
