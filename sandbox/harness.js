@@ -394,6 +394,9 @@ function setupHarness(P, config) {
   const OP_COPIER = 8;
   const OP_TIMER = 9;
   const OP_SOURCE = 11;
+  const OP_CONSTRUCT = 12;
+  const OP_GET = 13;
+  const OP_OWN = 14;
   let ExternalCopy;
 
   // asyncState: 0 = no completion value watched, 1 fulfilled, 2 rejected, 3 still pending after
@@ -784,7 +787,9 @@ function setupHarness(P, config) {
       if (d === undefined || !P.ObjectPrototypeHasOwnProperty(d, 'value')) continue;
       let enc;
       try {
-        enc = '[1,' + B.encode(d.value) + ']';
+        // A class crosses as a class handle: `new`, statics and its instances forward (see the bridge).
+        const cls = B.bindClass(d.value);
+        enc = cls !== -1 ? '[2,' + cls + ']' : '[1,' + B.encode(d.value) + ']';
       } catch (e) {
         enc = '[0,' + P.JSONStringify(describe(e)) + ']';
       }
@@ -832,10 +837,10 @@ function setupHarness(P, config) {
       for (let i = 0; i < list.length; i++) {
         const name = list[i][0];
         const entry = list[i][1];
-        if (entry[0] === 1) {
+        if (entry[0] !== 0) {
           ObjectDefineProperty(scope, name, {
             __proto__: null,
-            value: B.decodeNode(entry[1]),
+            value: entry[0] === 2 ? B.classStub(entry[1], name) : B.decodeNode(entry[1]),
             writable: true,
             enumerable: true,
             configurable: true,
@@ -876,6 +881,13 @@ function setupHarness(P, config) {
       case OP_CALL:
       case OP_SETTLE:
       case OP_SOURCE:
+        return getBridge().entry(op, a, b, c);
+      case OP_CONSTRUCT:
+      case OP_GET:
+      case OP_OWN:
+        // Only the program's classes and instances are forwarded: the program constructing a
+        // tests' callback, or reading into a tests' object through a handle, gets nothing.
+        if (role !== 'program') return '0the tests realm does not forward this';
         return getBridge().entry(op, a, b, c);
       case OP_SEED:
         reseed(a);

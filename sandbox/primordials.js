@@ -51,6 +51,8 @@ function createPrimordials(g) {
     ReflectApply: g.Reflect.apply,
     ReflectConstruct: g.Reflect.construct,
     ReflectOwnKeys: g.Reflect.ownKeys,
+    ReflectGet: g.Reflect.get,
+    Proxy: g.Proxy,
     ArrayIsArray: g.Array.isArray,
     ArrayPrototype: g.Array.prototype,
     Number: g.Number,

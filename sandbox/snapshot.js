@@ -27,6 +27,7 @@
 //   ["V", [bytes], id] DataView   (the ids let the caller's own arguments be brought in line)
 //   ["E", id, name, message, [[key, node]...]] error    ["W", node] boxed primitive
 //   ["F", handle] function   ["P", handle] promise   ["G", id, handle] iterator (handle: its next)
+//   ["H", handle, class handle] an instance of a class the tests bound (see the bridge)
 
 // `C`: brand checks and `push` (sandbox/comparisons.js createTypeChecks). `hooks` (the program
 // realm under the strict verdict): refuse a value holding its own function
@@ -251,6 +252,9 @@ function createSnapshot(P, C, hooks) {
           break;
       }
       if (v === null) return 'null';
+      // An instance of an entry-point class (or the tests' stand-in for one) crosses as its handle.
+      const held = handles.instance === undefined ? undefined : handles.instance(v);
+      if (held !== undefined) return held;
       const seen = MapPrototypeGet(ids, v);
       if (seen !== undefined) return '["@",' + seen + ']';
       const id = nextId++;
@@ -513,6 +517,8 @@ function createSnapshot(P, C, hooks) {
         }
         case 'P':
           return handles.promise(n[1]);
+        case 'H':
+          return handles.instance(n[1], n[2]);
         case 'A': {
           const t = target(n[1]);
           let a;
@@ -688,6 +694,20 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
   const OP_CALL = 1;
   const OP_SETTLE = 2;
   const OP_SOURCE = 11;
+  const OP_CONSTRUCT = 12;
+  const OP_GET = 13;
+  const OP_OWN = 14;
+  // Program realm: the entry-point classes' prototypes (→ the class's handle), and the handle of
+  // each instance handed out, so one instance is one handle (identity holds in the tests).
+  let classProtos = new Map();
+  let instances = new Map();
+  // Tests realm: the stand-ins for the program's classes and instances, by handle.
+  let classStubs = new Map();
+  let handles = new Map();
+  // Tests realm: each stand-in's handle node (sent back as the program's instance). Program
+  // realm: the instance whose own data is being snapshotted (OP_OWN), which is not its handle.
+  let standIns = new Map();
+  let ownRoot;
   // Tests realm, strict verdict: whether the tests can expect NaN (they mention it). When they
   // cannot, an answer holding NaN is refused: every check of it would be vacuous (`!(|x - e| > eps)`
   // holds for NaN) or fail.
@@ -738,7 +758,34 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
     opaque() {
       opaque++;
     },
+    instance(v) {
+      if (v === ownRoot) return undefined;
+      // Tests realm: a stand-in goes back as the program's instance.
+      let node = MapPrototypeGet(standIns, v);
+      // Program realm: an instance handed out, or one whose prototype is an entry-point class's.
+      if (node === undefined && P.MapPrototypeGetSize(classProtos) > 0) {
+        node = MapPrototypeGet(instances, v);
+        if (node === undefined) {
+          const cls = MapPrototypeGet(classProtos, P.ObjectGetPrototypeOf(v));
+          if (cls !== undefined) node = handleNode(v, cls);
+        }
+      }
+      if (node !== undefined) opaque++;
+      return node;
+    },
   };
+
+  // Program realm: the handle node of the instance `v` of the class `cls` (one per instance).
+  function handleNode(v, cls) {
+    let node = MapPrototypeGet(instances, v);
+    if (node === undefined) {
+      const id = local.length;
+      C.push(local, v);
+      node = '["H",' + id + ',' + cls + ']';
+      MapPrototypeSet(instances, v, node);
+    }
+    return node;
+  }
 
   // Encode a value leaving this realm. In the program realm a value made only of data (no
   // functions, promises, symbols or shared memory, which the serializer cannot copy) must also
@@ -765,6 +812,12 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
     __proto__: null,
     fn(h) {
       return stub(h);
+    },
+    instance(h, cls) {
+      // Program realm: a handle the tests send back is the program's own instance.
+      const mine = local[h];
+      if (mine !== undefined && MapPrototypeGet(instances, mine) !== undefined) return mine;
+      return instanceStub(h, cls);
     },
     promise(h) {
       let resolve;
@@ -845,6 +898,138 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
     return value;
   }
 
+  // What the other realm answered a call (or a read of one of its instances): the value, or what
+  // it threw, or the refusal.
+  function answered(answer, encoded, sent) {
+    if (typeof answer !== 'string') throw new Error('the call across realms failed');
+    const tag = StringPrototypeCharCodeAt(answer, 0);
+    if (tag === 49) return received(StringPrototypeSlice(answer, 1), encoded, sent);
+    if (tag === 50) {
+      const why = inadmissible(answer);
+      if (why !== '') throw refuseIn(why);
+    }
+    // '2': the function threw a value that could be snapshotted (an error keeps its class).
+    if (tag === 50) throw S.decode(StringPrototypeSlice(answer, 1), into);
+    // '3': the snapshot refused the answer (too large, too deep, a Proxy). Remembered by
+    // identity so the harness can tell this refusal from anything the program threw.
+    if (tag === 51) throw refuseIn(StringPrototypeSlice(answer, 1));
+    throw new Error(StringPrototypeSlice(answer, 1));
+  }
+
+  // Tests realm: read `key` of the other realm's class or instance `h` (op OP_GET), or the
+  // snapshot of the instance's own data (OP_OWN). Program code (a getter, a Proxy's trap) runs in
+  // its own realm; what comes back is a snapshot, or a handle for a method.
+  function read(op, h, key) {
+    const r = remote;
+    if (r === undefined) throw new Error('the other realm is gone');
+    let answer;
+    try {
+      answer = r(op, h, key);
+    } catch {
+      throw new Error('the call across realms failed');
+    }
+    return answered(answer, '[]', { __proto__: null, ids: new Map(), next: 0 });
+  }
+
+  // Tests realm: the stand-in for the program's class `h` (an entry point). Calling or
+  // constructing it forwards (see `stub`); a static member is read in the program realm. The
+  // engine's own parts of the stand-in (`prototype`, `name`, `length`, `toString`, `call`…, and
+  // every symbol: `Symbol.hasInstance` is the tests realm's own) are never the program's.
+  function classStub(h, name) {
+    const known = MapPrototypeGet(classStubs, h);
+    if (known !== undefined) return known;
+    const f = stub(h);
+    P.ObjectDefineProperty(f, 'name', { __proto__: null, value: name, configurable: true });
+    const c = new P.Proxy(f, {
+      __proto__: null,
+      get(t, key, receiver) {
+        if (
+          typeof key === 'symbol' ||
+          P.ObjectPrototypeHasOwnProperty(t, key) ||
+          key === 'call' ||
+          key === 'apply' ||
+          key === 'bind'
+        )
+          return P.ReflectGet(t, key, receiver);
+        return read(OP_GET, h, key);
+      },
+    });
+    P.ObjectDefineProperty(f.prototype, 'constructor', {
+      __proto__: null,
+      value: c,
+      writable: true,
+      enumerable: false,
+      configurable: true,
+    });
+    MapPrototypeSet(classStubs, h, c);
+    return c;
+  }
+
+  // Tests realm: the stand-in for the program's instance `h` of the class `cls`. No object of the
+  // program realm is behind it, only the handle: each property read is a read in the program
+  // realm whose value crosses as a snapshot (a method: a handle whose calls forward); its own
+  // keys and descriptors are those of a snapshot of the instance's own data, taken per question,
+  // so comparing two instances compares their data. Symbols and `then` are the stand-in's own
+  // (its prototype is the class stand-in's `prototype`): an instance is not a thenable, and
+  // `instanceof` is decided in the tests realm.
+  function instanceStub(h, cls) {
+    const known = MapPrototypeGet(handles, h);
+    if (known !== undefined) return known;
+    const c = MapPrototypeGet(classStubs, cls);
+    const target = P.ObjectCreate(c === undefined ? null : c.prototype);
+    const own = () => read(OP_OWN, h, '');
+    const fixed = (what) => () => {
+      throw new P.TypeError('an instance of the program cannot be ' + what + ' from the tests');
+    };
+    const inst = new P.Proxy(target, {
+      __proto__: null,
+      get(t, key, receiver) {
+        if (typeof key === 'symbol' || key === 'then' || key === 'constructor') return P.ReflectGet(t, key, receiver);
+        return read(OP_GET, h, key);
+      },
+      has(t, key) {
+        if (typeof key === 'symbol') return key in t;
+        return read(OP_GET, h, key) !== undefined || key in t;
+      },
+      ownKeys() {
+        const data = own();
+        return typeof data === 'object' && data !== null ? P.ReflectOwnKeys(data) : [];
+      },
+      getOwnPropertyDescriptor(_t, key) {
+        const data = own();
+        if (typeof data !== 'object' || data === null) return undefined;
+        const d = P.ObjectGetOwnPropertyDescriptor(data, key);
+        if (d === undefined) return undefined;
+        return { __proto__: null, value: d.value, writable: true, enumerable: d.enumerable, configurable: true };
+      },
+      set: fixed('changed'),
+      defineProperty: fixed('changed'),
+      deleteProperty: fixed('changed'),
+      setPrototypeOf: fixed('changed'),
+    });
+    MapPrototypeSet(handles, h, inst);
+    MapPrototypeSet(standIns, inst, '["H",' + h + ',' + cls + ']');
+    return inst;
+  }
+
+  // Program realm: register `f` (a binding the tests read) as a class when it is one, so that
+  // `new` of it and instances of it cross as handles. Its handle, or -1.
+  function bindClass(f) {
+    if (typeof f !== 'function') return -1;
+    let source;
+    try {
+      source = P.FunctionPrototypeToString(f);
+    } catch {
+      return -1;
+    }
+    if (StringPrototypeSlice(source, 0, 5) !== 'class') return -1;
+    const d = P.ObjectGetOwnPropertyDescriptor(f, 'prototype');
+    if (d === undefined || typeof d.value !== 'object' || d.value === null) return -1;
+    const h = out.fn(f);
+    MapPrototypeSet(classProtos, d.value, h);
+    return h;
+  }
+
   // A function of this realm standing for the other realm's function `h`.
   function stub(h) {
     const f = function (...args) {
@@ -859,26 +1044,14 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
       if (r === undefined) throw new Error('the other realm is gone');
       let answer;
       try {
-        answer = r(OP_CALL, h, encoded);
+        answer = r(new.target === undefined ? OP_CALL : OP_CONSTRUCT, h, encoded);
       } catch (e) {
         // Only a failure of the bridge itself lands here (the other side catches what it runs);
         // the value thrown is the other realm's, so it is not touched.
         void e;
         throw new Error('the call across realms failed');
       }
-      if (typeof answer !== 'string') throw new Error('the call across realms failed');
-      const tag = StringPrototypeCharCodeAt(answer, 0);
-      if (tag === 49) return received(StringPrototypeSlice(answer, 1), encoded, sent);
-      if (tag === 50) {
-        const why = inadmissible(answer);
-        if (why !== '') throw refuseIn(why);
-      }
-      // '2': the function threw a value that could be snapshotted (an error keeps its class).
-      if (tag === 50) throw S.decode(StringPrototypeSlice(answer, 1), into);
-      // '3': the snapshot refused the answer (too large, too deep, a Proxy). Remembered by
-      // identity so the harness can tell this refusal from anything the program threw.
-      if (tag === 51) throw refuseIn(StringPrototypeSlice(answer, 1));
-      throw new Error(StringPrototypeSlice(answer, 1));
+      return answered(answer, encoded, sent);
     };
     // The source the tests read (`String(candidate)`) is the solution's, read in its realm with
     // the Function.prototype.toString captured before the program ran.
@@ -898,6 +1071,16 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
     return f;
   }
 
+  // The answer for a value a call (or a read) of this realm threw: its snapshot, or, for the
+  // program's own error too large to copy, its (capped) description, not a refusal.
+  function thrown(e) {
+    try {
+      return '2' + encodeOut(e);
+    } catch {
+      return '0' + describe(e);
+    }
+  }
+
   function entry(op, h, x, y) {
     if (op === OP_SOURCE) {
       const f = local[h];
@@ -907,7 +1090,30 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
         return '';
       }
     }
-    if (op === OP_CALL) {
+    if (op === OP_GET || op === OP_OWN) {
+      const obj = local[h];
+      let v;
+      try {
+        v = op === OP_OWN ? obj : obj[x];
+      } catch (e) {
+        return thrown(e);
+      }
+      try {
+        // A method crosses as a handle whose calls have the instance (or class) as `this`.
+        if (typeof v === 'function') return '1["F",' + out.fn((...a) => ReflectApply(v, obj, a)) + ']';
+        if (op === OP_GET) return '1' + encodeOut(v);
+        // The instance's own data, as a snapshot (not as its own handle).
+        ownRoot = obj;
+        try {
+          return '1' + encodeOut(v);
+        } finally {
+          ownRoot = undefined;
+        }
+      } catch (e) {
+        return (isSnapshotRefusal(P, e) ? '3' : '0') + describe(e);
+      }
+    }
+    if (op === OP_CALL || op === OP_CONSTRUCT) {
       let result;
       // Arguments the other realm sends in (the tests realm: a callback of the tests called by
       // the program) are admitted like answers.
@@ -922,18 +1128,14 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
       try {
         const f = local[h];
         args = S.decodeTree(P.JSONParse(x), into, given);
-        result = ReflectApply(f, undefined, args);
+        result = op === OP_CALL ? ReflectApply(f, undefined, args) : P.ReflectConstruct(f, args);
       } catch (e) {
-        try {
-          return '2' + encodeOut(e);
-        } catch {
-          // The program's own error, too large to copy: its (capped) description, not a refusal.
-          return '0' + describe(e);
-        }
+        return thrown(e);
       }
       try {
         const state = { __proto__: null, ids: new Map(), next: 0 };
-        const answer = encodeOut(result, state);
+        // What `new` made is an instance of the class whatever its prototype says.
+        const answer = op === OP_CONSTRUCT ? handleNode(result, h) : encodeOut(result, state);
         // Only the args array itself was given: no object of the caller's to bring in line.
         if (P.MapPrototypeGetSize(given) <= 1) return '1' + answer;
         const after = encodeOut(args, state);
@@ -1002,6 +1204,11 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
       waiting = new Map();
       remote = undefined;
       refusal = undefined;
+      classProtos = new Map();
+      instances = new Map();
+      classStubs = new Map();
+      handles = new Map();
+      standIns = new Map();
     },
     /** Whether `e` is the error this realm made for an answer the snapshot refused. */
     refused(e) {
@@ -1009,6 +1216,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
     },
     encode: encodeOut,
     decodeNode: (node) => S.decodeTree(node, into),
+    bindClass,
+    classStub,
     entry,
   };
 }
