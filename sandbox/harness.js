@@ -446,6 +446,13 @@ function setupHarness(P, config) {
   let reached = null;
   let checkLines = null;
   let guardTripped = false;
+  // Strict verdict: the bridge refused an answer of the program on its way into this realm
+  // (refusedIn), or the tests read a binding that could not be snapshotted. Set here by the
+  // harness where the refusal happens, never read back from an error: the tests may catch the
+  // error that stands for it, and its text is the program's to shape. Such a run reports no passed
+  // site (see verdict): the harness cannot tell which later check a refused value was meant for
+  // (`const r = f(x)` outside the check, in a loop whose earlier cases passed).
+  let answerRefused = false;
   // Strict verdict: the check whose arguments are being evaluated (hooks.reach marks it before
   // they run, and record ends it; -1: none), and the sites each check recorded (checkSites[k]).
   let pendingCheck = -1;
@@ -714,12 +721,15 @@ function setupHarness(P, config) {
       }
       reached = null;
     }
+    // A refused answer (strict) fails every site: the sites that passed count as failed, so the
+    // total is unchanged and the run scores no more than an honest wrong answer (0 passed).
+    const zeroed = answerRefused && config.verdict === 'strict' ? passed : 0;
     return {
       __proto__: null,
-      passed,
+      passed: passed - zeroed,
       // A guard that fired fails the run: through the checks after it (see record), or, when none
       // ran after it, as one failed site of its own (a failed run never shows every site passed).
-      failed: failed === 0 && guardTripped ? 1 : failed,
+      failed: (failed === 0 && guardTripped ? 1 : failed) + zeroed,
       neverSettled: a.never,
       unhandled: a.unhandled,
       unhandledError: a.firstUnhandled,
@@ -771,6 +781,7 @@ function setupHarness(P, config) {
     }
     if (failedSites === 0) failed++;
     guardTripped = true;
+    answerRefused = true;
     if (firstFailure === '') firstFailure = cap('strict verdict: ' + why);
   }
 
@@ -806,6 +817,7 @@ function setupHarness(P, config) {
     reached = null;
     checkLines = null;
     guardTripped = false;
+    answerRefused = false;
     sortGuard = 0;
     pendingCheck = -1;
     checkSites = null;
@@ -851,6 +863,7 @@ function setupHarness(P, config) {
           ObjectDefineProperty(scope, name, {
             __proto__: null,
             get() {
+              answerRefused = true;
               throw new Error(why);
             },
             enumerable: true,

@@ -380,6 +380,11 @@ def _anchor_setup():
         # _recorder); one that interrupted none, after every site passed, counts as one failed
         # site of its own: a failed run never shows all its sites passed.
         total = st['n_asserts'] + (1 if 'violation' in st and n_ok == st['n_asserts'] else 0)
+        # A run in which the boundary refused an answer (_refuse) passes no site, whatever the
+        # tests caught: which later assert a refused value was for (`r = f(x)` / `assert r == x`
+        # in a loop whose earlier passes held) cannot be told. The total stays as it is.
+        if 'refused' in st:
+            n_ok = 0
         return (st['nonce'] + '\x1f' + kind + '\x1f' + _str(n_ok) + '\x1f' + _str(total) + '\x1f' + msg).encode('utf-8', 'replace')
 
     # ---- instrumenting the tests ----------------------------------------------------------------
@@ -1247,7 +1252,7 @@ def _anchor_setup():
 
     def _nan_refuse(name):
         def refuse(self, *a):
-            _violate('strict verdict: the answer is NaN, which passes only checks that ask for NaN (math.isnan); '
+            _refuse('strict verdict: the answer is NaN, which passes only checks that ask for NaN (math.isnan); '
                      + name + ' was used on it')
         return refuse
 
@@ -1859,6 +1864,15 @@ def _anchor_setup():
     class _Violation(_AssertionError):
         pass
 
+    def _refuse(msg):
+        # The boundary refuses an answer of the program (not plain data, undecodable, a NaN the
+        # tests never ask for): recorded in st here, where it happens, before the violation is
+        # raised — the tests catching the _Violation cannot take the record back (see _out).
+        # Answers cross a boundary only in the strict two-interpreter run (tests_stage), so this
+        # never touches a parity verdict.
+        st['refused'] = True
+        _violate(msg)
+
     def _violate(msg):
         if 'violation' not in st:
             st['violation'] = msg
@@ -1945,7 +1959,7 @@ def _anchor_setup():
         except _HarnessStop:
             raise
         except _BaseException as x:
-            _violate('strict verdict: the ' + what + ' could not be rebuilt as plain data (' + _describe(x) + ')')
+            _refuse('strict verdict: the ' + what + ' could not be rebuilt as plain data (' + _describe(x) + ')')
 
     _StopIterations = (StopIteration, StopAsyncIteration)
 
@@ -2067,7 +2081,7 @@ def _anchor_setup():
         def refuse(self, *a):
             cls = _type(self)
             tn = self.type_name if cls is _Opaque else _class_name(cls)
-            _violate('strict verdict: the answer of type ' + tn + ' is not plain data (program-defined objects '
+            _refuse('strict verdict: the answer of type ' + tn + ' is not plain data (program-defined objects '
                      'cannot be compared or used as values; ' + name + ' was used)')
         return refuse
 
@@ -2315,7 +2329,7 @@ def _anchor_setup():
         def bad(self, name, lazy):
             if lazy:
                 return _Opaque(name)
-            _violate('strict verdict: the answer of type ' + name + ' is not plain data (only int, float, complex, '
+            _refuse('strict verdict: the answer of type ' + name + ' is not plain data (only int, float, complex, '
                      'str, bytes, bool, None, list, tuple, dict, set, frozenset and the allowlisted standard types cross)')
 
     _tside = _TSide()

@@ -11,8 +11,8 @@
  */
 import { type AdversarialCase, JS_ASSERT, scoredPair } from './framework.ts';
 
-/** An answer `{ v: 2 }` for case 2 that the bridge refuses. */
-const REFUSED = [
+/** An answer `{ v: 2 }` for case 2 that the bridge refuses (also used by `js-refused-runs.ts`). */
+export const REFUSED = [
   'new Proxy({ v: 2 }, {})',
   '{ get v() { return 2; } }',
   '{ v: 0 / 0 }',
@@ -56,6 +56,15 @@ const CONTROLS: AdversarialCase[] = [
   },
 ];
 
+/** A case over `shape`: `f` answers `{ v: x }`, or `bad` at case 2 unless `right`. */
+export function buildRefused(bad: string, shape: { tests: string }, right: boolean) {
+  return {
+    completion: `function f(x) {\n  return x === 2 ? ${right ? '{ v: x }' : bad} : { v: x };\n}\n`,
+    tests: JS_ASSERT + shape.tests,
+    note: right ? 'right' : bad,
+  };
+}
+
 export const generators = scoredPair({
   name: 'js-refused-sites',
   language: 'javascript',
@@ -64,10 +73,6 @@ export const generators = scoredPair({
   n: 25,
   sources: REFUSED,
   shapes: SHAPES,
-  build: (bad, shape, right) => ({
-    completion: `function f(x) {\n  return x === 2 ? ${right ? '{ v: x }' : bad} : { v: x };\n}\n`,
-    tests: JS_ASSERT + shape.tests,
-    note: right ? 'right' : bad,
-  }),
+  build: buildRefused,
   controls: CONTROLS,
 });
