@@ -117,6 +117,8 @@ for (const language of ['javascript', 'python'] as const) {
           );
       });
       expect(wrong, `${wrong.length} of ${all.length} cases wrong`).toEqual([]);
-    }, 240_000);
+      // A wall-clock limit on the whole suite, not a speed target: the Python half took 162 s in CI
+      // at load 15-20 before three more classes were added (benchmarks hold speed, BENCHMARKS.md).
+    }, 600_000);
   });
 }
