@@ -211,6 +211,32 @@ const GUARD_NAN = 1;
 const GUARD_INF = 2;
 const ORDERING = ['<', '<=', '>', '>='];
 
+/** What a text mentions of the non-finite numbers (case-sensitive, as the language spells them). */
+interface Mentions {
+  /** `NaN`. */
+  nan: boolean;
+  /** `Infinity`, `isFinite`, `POSITIVE_INFINITY` or `NEGATIVE_INFINITY`. */
+  inf: boolean;
+}
+
+/**
+ * Strict verdict: whether the trusted texts of a problem (its tests, its prompt) mention NaN or an
+ * infinity, so an answer can be expected to be one: then the tests' comparisons keep the
+ * language's semantics for it (see {@link instrument}) and, for NaN, an answer holding it is not
+ * refused on its way in (sandbox/snapshot.js).
+ */
+function mentionsOf(...texts: readonly string[]): Mentions {
+  const nan = texts.some((t) => t.includes('NaN'));
+  const inf = texts.some((t) => /Infinity|isFinite|POSITIVE_INFINITY|NEGATIVE_INFINITY/.test(t));
+  return { nan, inf };
+}
+
+/** `src` with only its ordering comparisons guarded (the tests realm's copy of the prompt), or `src` when it does not parse. */
+function guardedOnly(src: string, guard: number): string {
+  const ast = parseScript(src);
+  return ast ? instrument(src, ast, { guard }) : src;
+}
+
 /** The modules whose functions are the tests' checks (as `require` serves them). */
 const ASSERT_MODULES: ReadonlySet<string> = new Set(['assert', 'node:assert', 'assert/strict', 'node:assert/strict']);
 
@@ -320,14 +346,16 @@ function operatorAt(src: string, n: AnyNode, op: string): number {
  * `a < b` becomes `cmp(a, b, op + 4 × guard)`, which compares exactly as the operator does after
  * refusing the non-finite values these tests never mention.
  */
-function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks: number[] }): string {
+function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?: number[] }): string {
   // Edits, applied in order of position; at one position the closing texts of nested wrappers go
   // first (innermost first), then replacements, then opening texts (outermost first).
   const edits: Array<{ pos: number; text: string; del: number; rank: number }> = [];
   const open = (pos: number, text: string, depth: number) => edits.push({ pos, text, del: 0, rank: 2e6 + depth });
   const close = (pos: number, text: string, depth: number) => edits.push({ pos, text, del: 0, rank: 1e6 - depth });
   const replace = (pos: number, text: string, del: number) => edits.push({ pos, text, del, rank: 1e6 + 1 });
-  const checks = strict ? checkNames(ast) : undefined;
+  const checks = strict?.checks ? checkNames(ast) : undefined;
+  // Without `checks` (the tests realm's copy of the prompt) only the comparisons are rewritten.
+  const asyncs = strict === undefined || strict.checks !== undefined;
   let line = 1;
   let lineAt = 0;
   const lineOf = (pos: number): number => {
@@ -342,7 +370,9 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks:
   const visit = (n: AnyNode, parent: AnyNode | undefined, block: AnyNode | undefined, depth: number): void => {
     const method =
       parent?.type === 'MethodDefinition' || (parent?.type === 'Property' && (parent.method || parent.kind !== 'init'));
-    if ((n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression') && n.async && !n.generator && !method) {
+    if (!asyncs) {
+      // comparisons only (below)
+    } else if ((n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression') && n.async && !n.generator && !method) {
       open(n.start, '__anchorHooks.async(', depth);
       close(n.end, ')', depth);
     } else if (n.type === 'FunctionExpression' && n.async && !n.generator && method) {
@@ -354,7 +384,7 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks:
       const arg = n.argument as AnyNode;
       open(arg.start, '__anchorHooks.seen(', depth);
       close(arg.end, ')', depth);
-    } else if (strict && n.type === 'CallExpression') {
+    } else if (strict?.checks && n.type === 'CallExpression') {
       const callee = n.callee as AnyNode;
       const root = calleeRoot(callee);
       if (root !== undefined && checks!.has(root) && !isFailureMarker(n)) {
@@ -363,7 +393,8 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks:
         close(target.end, ')', depth);
         strict.checks.push(lineOf(n.start));
       }
-    } else if (strict?.guard && n.type === 'BinaryExpression' && ORDERING.includes(n.operator as string)) {
+    }
+    if (strict?.guard && n.type === 'BinaryExpression' && ORDERING.includes(n.operator as string)) {
       const at = operatorAt(src, n, n.operator as string);
       if (at !== -1) {
         open(n.start, '__anchorHooks.cmp(', depth);
@@ -469,12 +500,14 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
 
   // The last top-level expression statement's value is the tests' completion (an async test
   // returns its promise there), so it is returned from the function.
-  const nanExpected = /NaN/.test(tests) || /NaN/.test(helpers.source);
-  // Infinity can be expected only by tests that name it (or ask whether a value is finite).
-  const infExpected = /Infinity|isFinite/.test(tests) || /Infinity|isFinite/.test(helpers.source);
-  const guard = (nanExpected ? 0 : GUARD_NAN) | (infExpected ? 0 : GUARD_INF);
+  const mentions = mentionsOf(tests, prompt ?? '');
+  const nanExpected = mentions.nan;
+  const guard = (mentions.nan ? 0 : GUARD_NAN) | (mentions.inf ? 0 : GUARD_INF);
   const checks: number[] = [];
   const instrumented = instrument(tests, ast!, strict ? { guard, checks } : undefined);
+  // The tests realm's copy of the prompt runs there too, and its helpers' comparisons decide the
+  // tests' checks as much as the tests' own (`near(a, b)` from the prompt): guarded the same way.
+  const helperSource = strict && guard && helpers.source ? guardedOnly(helpers.source, guard) : helpers.source;
   const iast = instrumented === tests ? ast! : parseScript(instrumented)!;
   const stmts = iast.body as AnyNode[];
   let body = instrumented;
@@ -488,7 +521,7 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   const reached = strict ? `__anchorHooks.checks(${JSON.stringify(checks)});\n` : '';
   // The realm's sorts compare on the tests' behalf: they refuse what the tests' own comparisons do.
   const sorts = strict && guard ? `__anchorHooks.guard(${guard});\n` : '';
-  const wrapper = `(function (__anchorScope, __anchorHooks) {\n'use strict';\n${sorts}${binding}${helpers.source}\n${classes}${reached}${body}\n})`;
+  const wrapper = `(function (__anchorScope, __anchorHooks) {\n'use strict';\n${sorts}${binding}${helperSource}\n${classes}${reached}${body}\n})`;
   const reads = names.map((n) => `try { __anchorRead[${JSON.stringify(n)}] = ${n}; } catch {}`).join('\n');
   const resolver = `(function () {\n'use strict';\nconst __anchorRead = { __proto__: null };\n${reads}\nreturn __anchorRead;\n})()`;
   return { ok: true, plan: { names, namesJson: JSON.stringify(names), wrapper, resolver, nanExpected } };
