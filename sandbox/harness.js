@@ -398,6 +398,9 @@ function setupHarness(P, config) {
   const OP_GET = 13;
   const OP_OWN = 14;
   let ExternalCopy;
+  // Tests realm: the host's rewrite of source text with its ordering comparisons guarded (a
+  // synchronous host call, `(text, guard bits) => text`), for what the tests evaluate at run time.
+  let guardText;
 
   // asyncState: 0 = no completion value watched, 1 fulfilled, 2 rejected, 3 still pending after
   // the microtask queue drained (it can never settle: no timers, no I/O).
@@ -587,7 +590,21 @@ function setupHarness(P, config) {
     guard(mode) {
       sortGuard = mode;
     },
-    // Strict verdict: one of the tests' ordering comparisons (`a op b`, op = k & 3 of < <= > >=),
+    // Strict verdict: text the tests evaluate (the argument of an `eval` call): its comparisons
+    // are guarded like the tests' own (src/sandbox/test-plan.ts `runtimeCode`). Not text: as is.
+    source(x) {
+      if (typeof x !== 'string' || sortGuard === 0 || guardText === undefined) return x;
+      return guardText(x, sortGuard);
+    },
+    // Strict verdict: what the tests call or construct as `Function`: the realm's `Function` is
+    // replaced by one that builds the same function from its guarded source text. The text is the
+    // one CreateDynamicFunction assembles; it is evaluated in the global scope (where the
+    // realm's __anchorHooks is bound, see below), as a function made by `Function` is.
+    func(F) {
+      if (F !== OriginalFunction || sortGuard === 0 || guardText === undefined) return F;
+      return guardedFunction;
+    },
+
     // compared exactly as the operator does, after refusing the non-finite values the tests never
     // mention (k >> 2: 1 NaN, 2 infinities). NaN makes every ordering false, so a check written as
     // a negation (`!(Math.abs(x - e) > eps)`) would hold; an infinity makes a relative tolerance
@@ -669,6 +686,28 @@ function setupHarness(P, config) {
     }
   }
   if (role === 'tests') installTracking();
+
+  // Tests realm: `Function` and indirect `eval` as the guard needs them (hooks.func, hooks.source),
+  // captured before any tests run. The tests' text reaches the hooks as a parameter; code they
+  // evaluate in the global scope reaches them through this binding (the tests realm holds only
+  // trusted code: the program never gets a reference into it).
+  const OriginalFunction = g.Function;
+  const globalEval = g.eval;
+  function guardedFunction(...args) {
+    const n = args.length;
+    let params = '';
+    for (let i = 0; i < n - 1; i++) params += (i === 0 ? '' : ',') + String(args[i]);
+    const body = n === 0 ? '' : String(args[n - 1]);
+    return globalEval(guardText('(function anonymous(' + params + '\n) {\n' + body + '\n})', sortGuard));
+  }
+  if (role === 'tests')
+    ObjectDefineProperty(g, '__anchorHooks', {
+      __proto__: null,
+      value: ObjectFreeze(hooks),
+      writable: false,
+      enumerable: false,
+      configurable: false,
+    });
 
   // Strict verdict: a sort compares through the tests' comparator, and the engine reads a NaN it
   // returns as "equal" — so an array holding a NaN the tests made (`f().map(Number)`) comes back in
@@ -980,6 +1019,8 @@ function setupHarness(P, config) {
       case OP_COPIER:
         // Tests realm, once: isolated-vm's ExternalCopy, handed to program realms with their bindings.
         if (role === 'tests' && ExternalCopy === undefined) ExternalCopy = a.ExternalCopy;
+        // `b`: the host's guardSource (src/sandbox/test-plan.ts), for text the tests evaluate.
+        if (role === 'tests' && guardText === undefined && typeof b === 'function') guardText = b;
         return undefined;
       case OP_RUN:
         runTests(a, b, c, d, arguments[5], arguments[6]);

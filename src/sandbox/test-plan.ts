@@ -231,8 +231,12 @@ function mentionsOf(...texts: readonly string[]): Mentions {
   return { nan, inf };
 }
 
-/** `src` with only its ordering comparisons guarded (the tests realm's copy of the prompt), or `src` when it does not parse. */
-function guardedOnly(src: string, guard: number): string {
+/**
+ * `src` with only its ordering comparisons guarded (guard bits `guard`; see {@link instrument}),
+ * or `src` when it does not parse: the tests realm's copy of the prompt, and the text the tests
+ * evaluate at run time (`eval`, `new Function`; sandbox/harness.js asks for it through the worker).
+ */
+export function guardSource(src: string, guard: number): string {
   const ast = parseScript(src);
   return ast ? instrument(src, ast, { guard }) : src;
 }
@@ -394,6 +398,7 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?
         strict.checks.push(lineOf(n.start));
       }
     }
+    if (strict?.checks && strict.guard) runtimeCode(n, open, close, depth);
     if (strict?.guard && n.type === 'BinaryExpression' && ORDERING.includes(n.operator as string)) {
       const at = operatorAt(src, n, n.operator as string);
       if (at !== -1) {
@@ -415,6 +420,43 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?
     at = pos + del;
   }
   return out + src.slice(at);
+}
+
+/** `eval` read off the global object (`globalThis.eval`), or the bare name after a comma (`(0, eval)`). */
+function isEvalCallee(c: AnyNode): boolean {
+  if (c.type === 'Identifier') return c.name === 'eval';
+  if (c.type === 'SequenceExpression') return isEvalCallee((c.expressions as AnyNode[]).at(-1)!);
+  if (c.type !== 'MemberExpression' || c.computed) return false;
+  const o = c.object as AnyNode;
+  return (c.property as AnyNode).name === 'eval' && o.type === 'Identifier' && GLOBAL_NAMES.has(o.name as string);
+}
+const GLOBAL_NAMES: ReadonlySet<string> = new Set(['globalThis', 'global', 'self', 'window']);
+
+/**
+ * Strict verdict: code the tests build from text at run time is guarded as their own. The text an
+ * `eval` call (direct or indirect: `(0, eval)(s)`, `globalThis.eval(s)`) is given passes through
+ * `__anchorHooks.source` (a direct call stays direct: its callee is untouched), and `Function`
+ * (called or constructed) becomes `(__anchorHooks.func(Function))`, which builds the same function
+ * from the guarded text (sandbox/harness.js). A `Function` reached another way (`f.constructor`)
+ * is not.
+ */
+function runtimeCode(
+  n: AnyNode,
+  open: (pos: number, text: string, depth: number) => void,
+  close: (pos: number, text: string, depth: number) => void,
+  depth: number,
+): void {
+  if (n.type !== 'CallExpression' && n.type !== 'NewExpression') return;
+  const callee = n.callee as AnyNode;
+  const first = (n.arguments as AnyNode[])[0];
+  if (n.type === 'CallExpression' && isEvalCallee(callee) && first && first.type !== 'SpreadElement') {
+    open(first.start, '__anchorHooks.source(', depth);
+    close(first.end, ')', depth);
+  } else if (callee.type === 'Identifier' && callee.name === 'Function') {
+    // Parenthesized, so `new` constructs what the hook returns (not the hook's call).
+    open(callee.start, '(__anchorHooks.func(', depth + 1);
+    close(callee.end, '))', depth + 1);
+  }
 }
 
 /** Where statements can be added at the top of a block or script: after its directive prologue ('use strict'). */
@@ -507,7 +549,7 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   const instrumented = instrument(tests, ast!, strict ? { guard, checks } : undefined);
   // The tests realm's copy of the prompt runs there too, and its helpers' comparisons decide the
   // tests' checks as much as the tests' own (`near(a, b)` from the prompt): guarded the same way.
-  const helperSource = strict && guard && helpers.source ? guardedOnly(helpers.source, guard) : helpers.source;
+  const helperSource = strict && guard && helpers.source ? guardSource(helpers.source, guard) : helpers.source;
   const iast = instrumented === tests ? ast! : parseScript(instrumented)!;
   const stmts = iast.body as AnyNode[];
   let body = instrumented;

@@ -1,14 +1,13 @@
 /**
  * What the strict verdict's guard on the tests' ordering comparisons (docs/sandbox.md, "Non-finite
  * numbers in the tests' comparisons") still gets wrong, each probed and written as the verdict a
- * sound harness would give. Every test here is `it.fails`: it fails today for the reason it
+ * sound harness would give. Every limit here is `it.fails`: it fails today for the reason it
  * states, and only for that reason — a run that no longer shows the limit (fixed, or wrong for
  * another reason) makes the body return without throwing, so `it.fails` reports it and the test
  * must be revisited.
  *
- * - Code the tests build from text at run time (`new Function`, indirect `eval`) is not
- *   instrumented: the rewrite happens on the host (acorn) before the tests run, and the isolate
- *   has no parser to rewrite text it is given later. Its comparisons keep the operator's meaning.
+ * - Code the tests build from text at run time is guarded when they name `eval` or `Function`
+ *   (plain tests below); a `Function` reached another way (`(() => {}).constructor`) is not.
  * - Arithmetic that drops a NaN without comparing (`NaN | 0` is 0) is no comparison.
  * - The guard refuses an infinity the tests never mention wherever it is compared, also when it
  *   is a sentinel the tests make themselves (`1 / 0`, `Math.min()` of nothing): a right answer
@@ -39,18 +38,54 @@ describe('limits of the guard on the tests comparisons (strict)', () => {
     expect(r.status, `${r.status} ${r.error ?? ''}`).toBe(sound);
   }
 
-  it.fails('a comparison in a function the tests build with new Function is not guarded (a NaN answer passes)', async () => {
-    const r = await run(
-      'function f() { return undefined; }\n',
-      "const gt = new Function('a', 'b', 'return a > b');\nconst r = f();\nassert.ok(!gt(r, 10) && !gt(0, r));\n",
-    );
-    limit(r, { status: 'pass' }, 'fail');
+  // Fixed: the tests' run-time code goes through the guard (src/sandbox/test-plan.ts runtimeCode).
+  it('guards a comparison in a function the tests build with new Function or Function (a NaN answer fails)', async () => {
+    for (const make of ['new Function', 'Function']) {
+      const r = await run(
+        'function f() { return undefined; }\n',
+        `const gt = ${make}('a', 'b', 'return a > b');\nconst r = f();\nassert.ok(!gt(r, 10) && !gt(0, r));\n`,
+      );
+      expect(`${r.status} ${r.error ?? ''}`, make).toMatch(/^fail .*met NaN/);
+    }
   });
 
-  it.fails('a comparison in code the tests evaluate with indirect eval is not guarded (a NaN answer passes)', async () => {
+  it('guards a comparison in code the tests evaluate with eval, direct or indirect (a NaN answer fails)', async () => {
+    for (const ev of ['(0, eval)', 'globalThis.eval', 'eval']) {
+      const r = await run(
+        'function f() { return "n/a"; }\n',
+        `const near = ${ev}('(a, b) => !(Math.abs(a - b) > 1e-9)');\nassert.ok(near(parseFloat(f()), 3.75));\n`,
+      );
+      expect(`${r.status} ${r.error ?? ''}`, ev).toMatch(/^fail .*met NaN/);
+    }
+  });
+
+  it('keeps what eval and Function mean for a right answer', async () => {
     const r = await run(
-      'function f() { return "n/a"; }\n',
-      "const near = (0, eval)('(a, b) => !(Math.abs(a - b) > 1e-9)');\nassert.ok(near(parseFloat(f()), 3.75));\n",
+      'function f() { return 5; }\n',
+      [
+        "const gt = Function('a', 'b', 'return a > b');",
+        'assert.ok(!gt(f(), 10) && gt(f(), 0));',
+        'const k = 2;',
+        "assert.strictEqual(eval('k + 1'), 3); // a direct eval sees the tests' scope",
+        "(0, eval)('var gv = 7');",
+        'assert.strictEqual(globalThis.gv, 7);',
+        "assert.ok(new Function('return this')() === globalThis);",
+        'assert.ok(Function(\'"use strict"; return this\')() === undefined);',
+        'assert.strictEqual(eval(42), 42);',
+        'assert.ok(gt instanceof Function);',
+        "assert.strictEqual(new Function('a, b', 'return a + b')(1, 2), 3);",
+        "assert.strictEqual(Function().name, 'anonymous');",
+        "assert.throws(() => new Function('return ('), SyntaxError);",
+        '',
+      ].join('\n'),
+    );
+    expect(`${r.status} ${r.passed}/${r.total} ${r.error ?? ''}`.trim()).toBe('pass 10/10');
+  });
+
+  it.fails('a Function reached another way than by its name ((() => {}).constructor) is not guarded', async () => {
+    const r = await run(
+      'function f() { return undefined; }\n',
+      "const F = (() => {}).constructor;\nconst gt = new F('a', 'b', 'return a > b');\nconst r = f();\nassert.ok(!gt(r, 10) && !gt(0, r));\n",
     );
     limit(r, { status: 'pass' }, 'fail');
   });
