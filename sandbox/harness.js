@@ -672,10 +672,13 @@ function setupHarness(P, config) {
       },
     });
     g.Promise = TrackedPromise;
-    if (role === 'combined') {
+    if (role === 'combined' || role === 'tests') {
       // A self-contained script is instrumented like separate tests (src/sandbox/test-plan.ts) and
       // reaches the hooks through this global. The script can reach it too: it is in the same realm
-      // as its own tests anyway (docs/sandbox.md, "Self-contained programs").
+      // as its own tests anyway (docs/sandbox.md, "Self-contained programs"). Separate tests get
+      // the hooks as a parameter; code they evaluate in the global scope (hooks.func, an indirect
+      // `eval`) reaches them here (the tests realm holds only trusted code: the program never gets
+      // a reference into it).
       ObjectDefineProperty(g, '__anchorHooks', {
         __proto__: null,
         value: ObjectFreeze(hooks),
@@ -688,9 +691,7 @@ function setupHarness(P, config) {
   if (role === 'tests') installTracking();
 
   // Tests realm: `Function` and indirect `eval` as the guard needs them (hooks.func, hooks.source),
-  // captured before any tests run. The tests' text reaches the hooks as a parameter; code they
-  // evaluate in the global scope reaches them through this binding (the tests realm holds only
-  // trusted code: the program never gets a reference into it).
+  // captured before any tests run.
   const OriginalFunction = g.Function;
   const globalEval = g.eval;
   function guardedFunction(...args) {
@@ -700,14 +701,6 @@ function setupHarness(P, config) {
     const body = n === 0 ? '' : String(args[n - 1]);
     return globalEval(guardText('(function anonymous(' + params + '\n) {\n' + body + '\n})', sortGuard));
   }
-  if (role === 'tests')
-    ObjectDefineProperty(g, '__anchorHooks', {
-      __proto__: null,
-      value: ObjectFreeze(hooks),
-      writable: false,
-      enumerable: false,
-      configurable: false,
-    });
 
   // Strict verdict: a sort compares through the tests' comparator, and the engine reads a NaN it
   // returns as "equal" — so an array holding a NaN the tests made (`f().map(Number)`) comes back in
