@@ -398,6 +398,9 @@ function setupHarness(P, config) {
   const OP_GET = 13;
   const OP_OWN = 14;
   let ExternalCopy;
+  // Tests realm: the host's rewrite of source text with its ordering comparisons guarded (a
+  // synchronous host call, `(text, guard bits) => text`), for what the tests evaluate at run time.
+  let guardText;
 
   // asyncState: 0 = no completion value watched, 1 fulfilled, 2 rejected, 3 still pending after
   // the microtask queue drained (it can never settle: no timers, no I/O).
@@ -464,10 +467,45 @@ function setupHarness(P, config) {
     guardTripped = true;
     if (firstFailure === '') firstFailure = 'strict verdict: ' + why;
   }
-  // The number the other operand of a comparison with a number is compared as (0 for those the
-  // operator does not convert to a Number: a BigInt, and a symbol, which throws there anyway).
-  function asNumber(v) {
-    return typeof v === 'bigint' || typeof v === 'symbol' ? 0 : P.Number(v);
+  // ToPrimitive(v, hint number), as the ordering operators call it: the tests' comparison guard
+  // (hooks.cmp) converts each operand once and then compares the primitives, so an operand whose
+  // conversion answers differently on each call (a `toString` that alternates) cannot show the
+  // guard one value and the operator another. Property reads and calls happen in the engine's
+  // order (Symbol.toPrimitive, then valueOf, then toString), so traps see what they would.
+  const kToPrimitive = P.Symbol.toPrimitive;
+  function toPrimitive(v) {
+    if ((typeof v !== 'object' || v === null) && typeof v !== 'function') return v;
+    const exotic = v[kToPrimitive];
+    if (exotic !== undefined && exotic !== null) {
+      if (typeof exotic !== 'function') throw new TypeError('Symbol.toPrimitive is not a function');
+      const r = P.ReflectApply(exotic, v, ['number']);
+      if ((typeof r === 'object' && r !== null) || typeof r === 'function')
+        throw new TypeError('Cannot convert object to primitive value');
+      return r;
+    }
+    const names = ['valueOf', 'toString'];
+    for (let i = 0; i < 2; i++) {
+      const m = v[names[i]];
+      if (typeof m === 'function') {
+        const r = P.ReflectApply(m, v, []);
+        if ((typeof r !== 'object' || r === null) && typeof r !== 'function') return r;
+      }
+    }
+    throw new TypeError('Cannot convert object to primitive value');
+  }
+  // The numeric value an ordering compares a primitive as, when the other side is not a string
+  // too: NaN for a BigInt against a string that is no integer (the operator's "undefined" result,
+  // false whatever the order), else ToNumeric (a BigInt stays one: it is never NaN or infinite).
+  function numericOf(x, other) {
+    if (typeof x === 'bigint') return x;
+    if (typeof x === 'string' && typeof other === 'bigint') {
+      try {
+        return P.BigInt(x);
+      } catch {
+        return NaN;
+      }
+    }
+    return P.Number(x);
   }
   function track(p) {
     if (typeof p !== 'object' || p === null || P.MapPrototypeHas(tracked, p)) return p;
@@ -552,7 +590,21 @@ function setupHarness(P, config) {
     guard(mode) {
       sortGuard = mode;
     },
-    // Strict verdict: one of the tests' ordering comparisons (`a op b`, op = k & 3 of < <= > >=),
+    // Strict verdict: text the tests evaluate (the argument of an `eval` call): its comparisons
+    // are guarded like the tests' own (src/sandbox/test-plan.ts `runtimeCode`). Not text: as is.
+    source(x) {
+      if (typeof x !== 'string' || sortGuard === 0 || guardText === undefined) return x;
+      return guardText(x, sortGuard);
+    },
+    // Strict verdict: what the tests call or construct as `Function`: the realm's `Function` is
+    // replaced by one that builds the same function from its guarded source text. The text is the
+    // one CreateDynamicFunction assembles; it is evaluated in the global scope (where the
+    // realm's __anchorHooks is bound, see below), as a function made by `Function` is.
+    func(F) {
+      if (F !== OriginalFunction || sortGuard === 0 || guardText === undefined) return F;
+      return guardedFunction;
+    },
+
     // compared exactly as the operator does, after refusing the non-finite values the tests never
     // mention (k >> 2: 1 NaN, 2 infinities). NaN makes every ordering false, so a check written as
     // a negation (`!(Math.abs(x - e) > eps)`) would hold; an infinity makes a relative tolerance
@@ -561,12 +613,17 @@ function setupHarness(P, config) {
     // arithmetic — the comparison sees it here. A number against a non-number is compared as the
     // number the other side converts to (what the operator does).
     cmp(a, b, k) {
+      // Each operand is converted once, left first (as the operator does for every one of the
+      // four), and the primitives are what the guard checks and what is compared.
+      const pa = toPrimitive(a);
+      const pb = toPrimitive(b);
       const guard = k >> 2;
-      if (guard !== 0 && !guardTripped) {
-        const x = typeof a === 'number' ? a : typeof b === 'number' ? asNumber(a) : 0;
-        const y = typeof b === 'number' ? b : typeof a === 'number' ? asNumber(b) : 0;
+      if (guard !== 0 && !guardTripped && (typeof pa !== 'string' || typeof pb !== 'string')) {
+        // Symbols throw in the comparison below, as they do in the operator.
+        const x = typeof pa === 'symbol' ? 0 : numericOf(pa, pb);
+        const y = typeof pb === 'symbol' ? 0 : numericOf(pb, pa);
         let why = '';
-        if (guard & 1 && (P.NumberIsNaN(x) || P.NumberIsNaN(y)))
+        if (guard & 1 && ((typeof x === 'number' && P.NumberIsNaN(x)) || (typeof y === 'number' && P.NumberIsNaN(y))))
           why =
             'a comparison of the tests met NaN, which they never mention (an ordering with NaN is always false, so a negated check would hold)';
         else if (guard & 2 && (x === Infinity || x === -Infinity || y === Infinity || y === -Infinity))
@@ -579,13 +636,13 @@ function setupHarness(P, config) {
       }
       switch (k & 3) {
         case 0:
-          return a < b;
+          return pa < pb;
         case 1:
-          return a <= b;
+          return pa <= pb;
         case 2:
-          return a > b;
+          return pa > pb;
         default:
-          return a >= b;
+          return pa >= pb;
       }
     },
   };
@@ -615,10 +672,13 @@ function setupHarness(P, config) {
       },
     });
     g.Promise = TrackedPromise;
-    if (role === 'combined') {
+    if (role === 'combined' || role === 'tests') {
       // A self-contained script is instrumented like separate tests (src/sandbox/test-plan.ts) and
       // reaches the hooks through this global. The script can reach it too: it is in the same realm
-      // as its own tests anyway (docs/sandbox.md, "Self-contained programs").
+      // as its own tests anyway (docs/sandbox.md, "Self-contained programs"). Separate tests get
+      // the hooks as a parameter; code they evaluate in the global scope (hooks.func, an indirect
+      // `eval`) reaches them here (the tests realm holds only trusted code: the program never gets
+      // a reference into it).
       ObjectDefineProperty(g, '__anchorHooks', {
         __proto__: null,
         value: ObjectFreeze(hooks),
@@ -630,17 +690,33 @@ function setupHarness(P, config) {
   }
   if (role === 'tests') installTracking();
 
+  // Tests realm: `Function` and indirect `eval` as the guard needs them (hooks.func, hooks.source),
+  // captured before any tests run.
+  const OriginalFunction = g.Function;
+  const globalEval = g.eval;
+  function guardedFunction(...args) {
+    const n = args.length;
+    let params = '';
+    for (let i = 0; i < n - 1; i++) params += (i === 0 ? '' : ',') + String(args[i]);
+    const body = n === 0 ? '' : String(args[n - 1]);
+    return globalEval(guardText('(function anonymous(' + params + '\n) {\n' + body + '\n})', sortGuard));
+  }
+
   // Strict verdict: a sort compares through the tests' comparator, and the engine reads a NaN it
   // returns as "equal" — so an array holding a NaN the tests made (`f().map(Number)`) comes back in
   // whatever order insertion leaves it, and `deepStrictEqual(xs, [...xs].sort((a, b) => a - b))`
   // passes an unsorted answer. The realm's sorts (Array and typed-array `sort`/`toSorted`) refuse
   // that as the tests' own `<` would: a comparator result NaN fails the run when the tests never
   // mention NaN. `Infinity - Infinity` is NaN too, from two equal infinities: where the tests
-  // mention Infinity, only a NaN operand counts. Installed in the tests realm only; the
-  // program's realm keeps its own sorts.
+  // mention Infinity, only a NaN operand counts. The result is converted to a number here, once
+  // (ToNumber, as the sort does: a BigInt throws), and the sort gets that number, so a result
+  // whose conversion answers differently on each call cannot show the guard one value and the
+  // sort another. Installed in the tests realm only; the program's realm keeps its own sorts.
   function guardComparator(cmp) {
     return function (a, b) {
-      const r = cmp(a, b);
+      const p = toPrimitive(cmp(a, b));
+      if (typeof p === 'bigint') throw new TypeError('Cannot convert a BigInt value to a number');
+      const r = P.Number(p);
       if (sortGuard & 1 && !guardTripped && P.NumberIsNaN(r)) {
         if (sortGuard & 2 || P.NumberIsNaN(a) || P.NumberIsNaN(b))
           trip(
@@ -650,7 +726,30 @@ function setupHarness(P, config) {
       return r;
     };
   }
-  function guardSorts(proto) {
+  // A typed array's default sort (no comparator) orders numerically and puts NaN last (the
+  // spec's order, which V8 keeps): an answer `[1, 2, NaN]` would read as sorted to tests that
+  // never mention NaN, where their own `<` or a comparator sort would refuse it. So, as those do,
+  // a NaN among the elements fails the run when the tests never mention NaN.
+  function guardDefaultTypedSort(ta) {
+    if (!(sortGuard & 1) || guardTripped) return;
+    let tag;
+    try {
+      tag = P.TypedArrayPrototypeGetSymbolToStringTag(ta);
+    } catch {
+      return; // not a typed array: the original sort throws
+    }
+    if (tag !== 'Float32Array' && tag !== 'Float64Array') return;
+    const n = P.TypedArrayPrototypeGetLength(ta);
+    for (let i = 0; i < n; i++) {
+      if (P.NumberIsNaN(ta[i])) {
+        trip(
+          'a typed-array sort of the tests met NaN, which they never mention (it puts NaN last, so an answer holding one can read as sorted)',
+        );
+        return;
+      }
+    }
+  }
+  function guardSorts(proto, typed) {
     const names = ['sort', 'toSorted'];
     for (let i = 0; i < names.length; i++) {
       const name = names[i];
@@ -658,6 +757,7 @@ function setupHarness(P, config) {
       if (typeof original !== 'function') continue;
       const wrapped = {
         [name](cmp) {
+          if (typed && cmp === undefined && sortGuard !== 0) guardDefaultTypedSort(this);
           return P.ReflectApply(original, this, [sortGuard !== 0 && typeof cmp === 'function' ? guardComparator(cmp) : cmp]);
         },
       }[name];
@@ -671,8 +771,8 @@ function setupHarness(P, config) {
     }
   }
   if (role === 'tests') {
-    guardSorts(g.Array.prototype);
-    guardSorts(P.ObjectGetPrototypeOf(g.Uint8Array.prototype));
+    guardSorts(g.Array.prototype, false);
+    guardSorts(P.ObjectGetPrototypeOf(g.Uint8Array.prototype), true);
   }
 
   // Tests realm: the program realm's controller while its tests run, so the verdict can carry the
@@ -912,6 +1012,8 @@ function setupHarness(P, config) {
       case OP_COPIER:
         // Tests realm, once: isolated-vm's ExternalCopy, handed to program realms with their bindings.
         if (role === 'tests' && ExternalCopy === undefined) ExternalCopy = a.ExternalCopy;
+        // `b`: the host's guardSource (src/sandbox/test-plan.ts), for text the tests evaluate.
+        if (role === 'tests' && guardText === undefined && typeof b === 'function') guardText = b;
         return undefined;
       case OP_RUN:
         runTests(a, b, c, d, arguments[5], arguments[6]);

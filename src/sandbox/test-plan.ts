@@ -211,6 +211,36 @@ const GUARD_NAN = 1;
 const GUARD_INF = 2;
 const ORDERING = ['<', '<=', '>', '>='];
 
+/** What a text mentions of the non-finite numbers (case-sensitive, as the language spells them). */
+interface Mentions {
+  /** `NaN`. */
+  nan: boolean;
+  /** `Infinity`, `isFinite`, `POSITIVE_INFINITY` or `NEGATIVE_INFINITY`. */
+  inf: boolean;
+}
+
+/**
+ * Strict verdict: whether the trusted texts of a problem (its tests, its prompt) mention NaN or an
+ * infinity, so an answer can be expected to be one: then the tests' comparisons keep the
+ * language's semantics for it (see {@link instrument}) and, for NaN, an answer holding it is not
+ * refused on its way in (sandbox/snapshot.js).
+ */
+function mentionsOf(...texts: readonly string[]): Mentions {
+  const nan = texts.some((t) => t.includes('NaN'));
+  const inf = texts.some((t) => /Infinity|isFinite|POSITIVE_INFINITY|NEGATIVE_INFINITY/.test(t));
+  return { nan, inf };
+}
+
+/**
+ * `src` with only its ordering comparisons guarded (guard bits `guard`; see {@link instrument}),
+ * or `src` when it does not parse: the tests realm's copy of the prompt, and the text the tests
+ * evaluate at run time (`eval`, `new Function`; sandbox/harness.js asks for it through the worker).
+ */
+export function guardSource(src: string, guard: number): string {
+  const ast = parseScript(src);
+  return ast ? instrument(src, ast, { guard }) : src;
+}
+
 /** The modules whose functions are the tests' checks (as `require` serves them). */
 const ASSERT_MODULES: ReadonlySet<string> = new Set(['assert', 'node:assert', 'assert/strict', 'node:assert/strict']);
 
@@ -320,14 +350,16 @@ function operatorAt(src: string, n: AnyNode, op: string): number {
  * `a < b` becomes `cmp(a, b, op + 4 × guard)`, which compares exactly as the operator does after
  * refusing the non-finite values these tests never mention.
  */
-function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks: number[] }): string {
+function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?: number[] }): string {
   // Edits, applied in order of position; at one position the closing texts of nested wrappers go
   // first (innermost first), then replacements, then opening texts (outermost first).
   const edits: Array<{ pos: number; text: string; del: number; rank: number }> = [];
   const open = (pos: number, text: string, depth: number) => edits.push({ pos, text, del: 0, rank: 2e6 + depth });
   const close = (pos: number, text: string, depth: number) => edits.push({ pos, text, del: 0, rank: 1e6 - depth });
   const replace = (pos: number, text: string, del: number) => edits.push({ pos, text, del, rank: 1e6 + 1 });
-  const checks = strict ? checkNames(ast) : undefined;
+  const checks = strict?.checks ? checkNames(ast) : undefined;
+  // Without `checks` (the tests realm's copy of the prompt) only the comparisons are rewritten.
+  const asyncs = strict === undefined || strict.checks !== undefined;
   let line = 1;
   let lineAt = 0;
   const lineOf = (pos: number): number => {
@@ -342,7 +374,9 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks:
   const visit = (n: AnyNode, parent: AnyNode | undefined, block: AnyNode | undefined, depth: number): void => {
     const method =
       parent?.type === 'MethodDefinition' || (parent?.type === 'Property' && (parent.method || parent.kind !== 'init'));
-    if ((n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression') && n.async && !n.generator && !method) {
+    if (!asyncs) {
+      // comparisons only (below)
+    } else if ((n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression') && n.async && !n.generator && !method) {
       open(n.start, '__anchorHooks.async(', depth);
       close(n.end, ')', depth);
     } else if (n.type === 'FunctionExpression' && n.async && !n.generator && method) {
@@ -354,7 +388,7 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks:
       const arg = n.argument as AnyNode;
       open(arg.start, '__anchorHooks.seen(', depth);
       close(arg.end, ')', depth);
-    } else if (strict && n.type === 'CallExpression') {
+    } else if (strict?.checks && n.type === 'CallExpression') {
       const callee = n.callee as AnyNode;
       const root = calleeRoot(callee);
       if (root !== undefined && checks!.has(root) && !isFailureMarker(n)) {
@@ -363,7 +397,9 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks:
         close(target.end, ')', depth);
         strict.checks.push(lineOf(n.start));
       }
-    } else if (strict?.guard && n.type === 'BinaryExpression' && ORDERING.includes(n.operator as string)) {
+    }
+    if (strict?.checks && strict.guard) runtimeCode(n, open, close, depth);
+    if (strict?.guard && n.type === 'BinaryExpression' && ORDERING.includes(n.operator as string)) {
       const at = operatorAt(src, n, n.operator as string);
       if (at !== -1) {
         open(n.start, '__anchorHooks.cmp(', depth);
@@ -384,6 +420,43 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks:
     at = pos + del;
   }
   return out + src.slice(at);
+}
+
+/** `eval` read off the global object (`globalThis.eval`), or the bare name after a comma (`(0, eval)`). */
+function isEvalCallee(c: AnyNode): boolean {
+  if (c.type === 'Identifier') return c.name === 'eval';
+  if (c.type === 'SequenceExpression') return isEvalCallee((c.expressions as AnyNode[]).at(-1)!);
+  if (c.type !== 'MemberExpression' || c.computed) return false;
+  const o = c.object as AnyNode;
+  return (c.property as AnyNode).name === 'eval' && o.type === 'Identifier' && GLOBAL_NAMES.has(o.name as string);
+}
+const GLOBAL_NAMES: ReadonlySet<string> = new Set(['globalThis', 'global', 'self', 'window']);
+
+/**
+ * Strict verdict: code the tests build from text at run time is guarded as their own. The text an
+ * `eval` call (direct or indirect: `(0, eval)(s)`, `globalThis.eval(s)`) is given passes through
+ * `__anchorHooks.source` (a direct call stays direct: its callee is untouched), and `Function`
+ * (called or constructed) becomes `(__anchorHooks.func(Function))`, which builds the same function
+ * from the guarded text (sandbox/harness.js). A `Function` reached another way (`f.constructor`)
+ * is not.
+ */
+function runtimeCode(
+  n: AnyNode,
+  open: (pos: number, text: string, depth: number) => void,
+  close: (pos: number, text: string, depth: number) => void,
+  depth: number,
+): void {
+  if (n.type !== 'CallExpression' && n.type !== 'NewExpression') return;
+  const callee = n.callee as AnyNode;
+  const first = (n.arguments as AnyNode[])[0];
+  if (n.type === 'CallExpression' && isEvalCallee(callee) && first && first.type !== 'SpreadElement') {
+    open(first.start, '__anchorHooks.source(', depth);
+    close(first.end, ')', depth);
+  } else if (callee.type === 'Identifier' && callee.name === 'Function') {
+    // Parenthesized, so `new` constructs what the hook returns (not the hook's call).
+    open(callee.start, '(__anchorHooks.func(', depth + 1);
+    close(callee.end, '))', depth + 1);
+  }
 }
 
 /** Where statements can be added at the top of a block or script: after its directive prologue ('use strict'). */
@@ -469,12 +542,14 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
 
   // The last top-level expression statement's value is the tests' completion (an async test
   // returns its promise there), so it is returned from the function.
-  const nanExpected = /NaN/.test(tests) || /NaN/.test(helpers.source);
-  // Infinity can be expected only by tests that name it (or ask whether a value is finite).
-  const infExpected = /Infinity|isFinite/.test(tests) || /Infinity|isFinite/.test(helpers.source);
-  const guard = (nanExpected ? 0 : GUARD_NAN) | (infExpected ? 0 : GUARD_INF);
+  const mentions = mentionsOf(tests, prompt ?? '');
+  const nanExpected = mentions.nan;
+  const guard = (mentions.nan ? 0 : GUARD_NAN) | (mentions.inf ? 0 : GUARD_INF);
   const checks: number[] = [];
   const instrumented = instrument(tests, ast!, strict ? { guard, checks } : undefined);
+  // The tests realm's copy of the prompt runs there too, and its helpers' comparisons decide the
+  // tests' checks as much as the tests' own (`near(a, b)` from the prompt): guarded the same way.
+  const helperSource = strict && guard && helpers.source ? guardSource(helpers.source, guard) : helpers.source;
   const iast = instrumented === tests ? ast! : parseScript(instrumented)!;
   const stmts = iast.body as AnyNode[];
   let body = instrumented;
@@ -488,7 +563,7 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   const reached = strict ? `__anchorHooks.checks(${JSON.stringify(checks)});\n` : '';
   // The realm's sorts compare on the tests' behalf: they refuse what the tests' own comparisons do.
   const sorts = strict && guard ? `__anchorHooks.guard(${guard});\n` : '';
-  const wrapper = `(function (__anchorScope, __anchorHooks) {\n'use strict';\n${sorts}${binding}${helpers.source}\n${classes}${reached}${body}\n})`;
+  const wrapper = `(function (__anchorScope, __anchorHooks) {\n'use strict';\n${sorts}${binding}${helperSource}\n${classes}${reached}${body}\n})`;
   const reads = names.map((n) => `try { __anchorRead[${JSON.stringify(n)}] = ${n}; } catch {}`).join('\n');
   const resolver = `(function () {\n'use strict';\nconst __anchorRead = { __proto__: null };\n${reads}\nreturn __anchorRead;\n})()`;
   return { ok: true, plan: { names, namesJson: JSON.stringify(names), wrapper, resolver, nanExpected } };

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import ivm from 'isolated-vm';
 import { CpuBudget, CpuMeter, Overloaded, timeoutMessage } from './cpu-budget.ts';
 import type { ExecStatus, VerdictMode } from './types.ts';
-import { instrumentScript, planTests, type TestPlan } from './test-plan.ts';
+import { guardSource, instrumentScript, planTests, type TestPlan } from './test-plan.ts';
 import {
   internalErrorResult,
   sendToParent,
@@ -245,7 +245,9 @@ class Host {
     if (!this.testsRealm) {
       const ctx = isolate.createContextSync();
       const ctl = this.harnessScript(isolate, 'tests').runSync(ctx, { reference: true, timeout: 5000 }) as Controller;
-      ctl.applySync(undefined, [OP_COPIER, ivm], { timeout: 5000 });
+      // The tests' run-time code (eval, new Function) is guarded by the same rewrite as their text.
+      const guard = new ivm.Callback((src: string, bits: number) => guardSource(String(src), Number(bits)), { sync: true });
+      ctl.applySync(undefined, [OP_COPIER, ivm, guard], { timeout: 5000 });
       this.testsRealm = { ctx, ctl };
     }
     return this.testsRealm;

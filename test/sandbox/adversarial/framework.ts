@@ -222,16 +222,25 @@ export function scoredPair<S, C extends ScoredShape>(spec: {
   n: number;
   sources: readonly S[];
   shapes: readonly C[];
-  build: (source: S, shape: C, right: boolean) => { completion: string; tests: string; note: string };
+  /** A case's program (`prompt`, trusted, before `completion`), its tests and a note. */
+  build: (source: S, shape: C, right: boolean) => { prompt?: string; completion: string; tests: string; note: string };
   /** Fields every case gets (a time limit, say). */
   common?: Pick<AdversarialCase, 'timeoutMs'>;
   controls?: readonly AdversarialCase[];
 }): Generator[] {
   const cases = (right: boolean) =>
     grid(spec.n, spec.sources, spec.shapes, (s, shape): AdversarialCase => {
-      const { completion, tests, note } = spec.build(s, shape, right);
+      const { prompt, completion, tests, note } = spec.build(s, shape, right);
       const bound = right ? {} : { maxPassed: shape.passed, maxGold: shape.gold };
-      return { completion, tests, expect: [right ? 'pass' : 'fail'], ...bound, ...spec.common, note: `${note}, ${shape.note}` };
+      return {
+        ...(prompt === undefined ? {} : { prompt }),
+        completion,
+        tests,
+        expect: [right ? 'pass' : 'fail'],
+        ...bound,
+        ...spec.common,
+        note: `${note}, ${shape.note}`,
+      };
     });
   return [
     defineGenerator({ name: spec.name, language: spec.language, about: spec.about, cases: () => cases(false) }),
