@@ -570,11 +570,18 @@ def _anchor_setup():
     GUARD_NAN = 1
     GUARD_INF = 2
 
+    # A mention is a whole word, any case, where a word is a run of letters and digits (so `_` and
+    # `.` separate: `math.inf`, `neg_inf`, `is_nan` mention; `banana`, `info`, `infer`, `finance`
+    # do not: a substring rule let any tests holding such a word switch the guard off).
+    _words_of = re.compile(r'[a-z0-9]+').findall
+    _NAN_WORDS = frozenset(('nan', 'snan', 'qnan', 'isnan'))
+    _INF_WORDS = frozenset(('inf', 'infinity', 'isinf', 'isfinite', 'isposinf', 'isneginf'))
+
     def _guard_mode(tests, prompt):
         # Strict: the non-finite values the tests cannot be asking for, because neither they nor
         # the prompt mention them (as JavaScript's nanExpected: src/sandbox/test-plan.ts).
-        text = (tests + '\n' + (prompt or '')).lower()
-        return (GUARD_NAN if 'nan' not in text else 0) | (GUARD_INF if 'inf' not in text else 0)
+        words = set(_words_of((tests + '\n' + (prompt or '')).lower()))
+        return (0 if words & _NAN_WORDS else GUARD_NAN) | (0 if words & _INF_WORDS else GUARD_INF)
 
     def _reached(into):
         # The helper-call marker of one run: records call j as reached and returns the callee.
