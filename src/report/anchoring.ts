@@ -4,8 +4,11 @@
  * `proxy.silenced`). compare (text, markdown, JSON), the HTML report's arm table and the live
  * view's arm summary all show this one string, so they cannot disagree about what an arm ran.
  */
+import type { z } from 'zod';
 import { deepMerge } from '../config/overrides.ts';
+import { rewardModelBlockSchema } from '../reward/models/config.ts';
 import { ARM_REGISTRY } from '../train/arms.ts';
+import { proxyConfigSchema, settlementConfigSchema } from '../train/config.ts';
 import type { RunData } from './read-run.ts';
 
 type Obj = Record<string, unknown>;
@@ -22,6 +25,17 @@ function armConfig(run: RunData, arm: string): Obj | null {
 }
 
 /**
+ * One block of an arm's config with its schema's defaults filled in, so the description names
+ * what the arm ran with even where the manifest leaves a key out, and a default changed in the
+ * schema changes the description with it. A block that no longer validates (a manifest written
+ * by an older version) keeps its own keys over the schema's defaults.
+ */
+function withDefaults(schema: z.ZodType, raw: unknown): Obj {
+  const parsed = schema.safeParse(raw ?? {});
+  return parsed.success ? obj(parsed.data) : deepMerge(obj(schema.parse({})), obj(raw));
+}
+
+/**
  * The anchoring description of arm `arm` in `run`, e.g.
  * `RM transformer (heads 4, pairwise 0.5); rm_gate pair acc < 0.5; rollback z 1, on alarm; silenced mask`.
  * Only controls that are on are named; the silenced mode is named where some control can silence
@@ -30,11 +44,11 @@ function armConfig(run: RunData, arm: string): Obj | null {
 export function armAnchoring(run: RunData, arm: string): string | null {
   const cfg = armConfig(run, arm);
   if (!cfg) return null;
-  const rm = obj(cfg.reward_model);
-  const settlement = obj(cfg.settlement);
-  const proxy = obj(cfg.proxy);
+  const rm = withDefaults(rewardModelBlockSchema, cfg.reward_model);
+  const settlement = withDefaults(settlementConfigSchema, cfg.settlement);
+  const proxy = withDefaults(proxyConfigSchema, cfg.proxy);
   const parts: string[] = [];
-  const kind = typeof rm.kind === 'string' ? rm.kind : 'ridge';
+  const kind = String(rm.kind);
   const opts: string[] = [];
   if (kind === 'transformer') {
     const t = obj(rm.transformer);
@@ -48,9 +62,8 @@ export function armAnchoring(run: RunData, arm: string): string | null {
   const gate = obj(settlement.rm_gate).min_pair_acc;
   if (typeof gate === 'number') parts.push(`rm_gate pair acc < ${gate}`);
   const rollback = obj(settlement.rollback);
-  if (rollback.enabled === true)
-    parts.push(`rollback z ${String(rollback.z ?? 1)}${rollback.on_alarm === false ? '' : ', on alarm'}`);
+  if (rollback.enabled === true) parts.push(`rollback z ${String(rollback.z)}${rollback.on_alarm === true ? ', on alarm' : ''}`);
   const silences = typeof gate === 'number' || rollback.enabled === true || obj(settlement.adaptive).enabled === true;
-  if (silences) parts.push(`silenced ${typeof proxy.silenced === 'string' ? proxy.silenced : 'weight'}`);
+  if (silences) parts.push(`silenced ${String(proxy.silenced)}`);
   return parts.join('; ');
 }
