@@ -342,13 +342,10 @@ export class StopSignals {
     process.off('SIGTERM', this.handler);
   }
 
-  /** INTERRUPTED when a signal stopped the arms; `resume` names the command that continues. */
-  throwIfStopped(resume: string): void {
+  /** INTERRUPTED when a signal stopped the arms; `howToContinue` tells the user how to go on. */
+  throwIfStopped(howToContinue: string): void {
     if (this.signal)
-      throw new AnchorError(
-        'INTERRUPTED',
-        `stopped by ${this.signal}: the running arms checkpointed; continue with \`${resume}\``,
-      );
+      throw new AnchorError('INTERRUPTED', `stopped by ${this.signal}: the running arms checkpointed; ${howToContinue}`);
   }
 }
 
@@ -444,7 +441,7 @@ async function runArms(
   } finally {
     signals.dispose();
   }
-  signals.throwIfStopped(`anchor-rl resume ${runDir}`);
+  signals.throwIfStopped(`continue with \`anchor-rl resume ${runDir}\``);
 }
 
 async function trainArms(

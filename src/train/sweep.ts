@@ -289,7 +289,7 @@ async function sweepLocked(
   }
   await queue.onIdle();
   progress.stop();
-  signals.throwIfStopped(`the same anchor-rl sweep command (it continues ${out})`);
+  signals.throwIfStopped(`run the same \`anchor-rl sweep\` command again to continue ${out}`);
 
   // --- per-seed summaries (as `train` writes them), then the sweep's -------------------------
   for (const run of plan.runs) {
