@@ -211,13 +211,20 @@ const GUARD_NAN = 1;
 const GUARD_INF = 2;
 const ORDERING = ['<', '<=', '>', '>='];
 
-/** What a text mentions of the non-finite numbers (case-sensitive, as the language spells them). */
+/** What a text mentions of the non-finite numbers (whole words, as the language spells them). */
 interface Mentions {
-  /** `NaN`. */
+  /** `NaN`, `NaNs` or `isNaN`. */
   nan: boolean;
   /** `Infinity`, `isFinite`, `POSITIVE_INFINITY` or `NEGATIVE_INFINITY`. */
   inf: boolean;
 }
+
+// A mention is a whole word, case-sensitive, where a word is a run of identifier characters
+// (letters, digits, `_`, `$`; so `.` separates: `Number.isNaN`, `Number.POSITIVE_INFINITY`
+// mention). A substring rule let any tests or prompt holding `BaNaNa`, `NaNo` or `InfinityStone`
+// switch the guard off.
+const NAN_WORDS: ReadonlySet<string> = new Set(['NaN', 'NaNs', 'isNaN']);
+const INF_WORDS: ReadonlySet<string> = new Set(['Infinity', 'isFinite', 'POSITIVE_INFINITY', 'NEGATIVE_INFINITY']);
 
 /**
  * Strict verdict: whether the trusted texts of a problem (its tests, its prompt) mention NaN or an
@@ -226,9 +233,13 @@ interface Mentions {
  * refused on its way in (sandbox/snapshot.js).
  */
 function mentionsOf(...texts: readonly string[]): Mentions {
-  const nan = texts.some((t) => t.includes('NaN'));
-  const inf = texts.some((t) => /Infinity|isFinite|POSITIVE_INFINITY|NEGATIVE_INFINITY/.test(t));
-  return { nan, inf };
+  const m = { nan: false, inf: false };
+  for (const t of texts)
+    for (const [w] of t.matchAll(/[\w$]+/g)) {
+      if (NAN_WORDS.has(w)) m.nan = true;
+      else if (INF_WORDS.has(w)) m.inf = true;
+    }
+  return m;
 }
 
 /**

@@ -1,12 +1,14 @@
 /**
  * JavaScript: which texts count as mentioning a non-finite number, so the tests' comparisons keep
  * the language's semantics for it (src/sandbox/test-plan.ts `mentionsOf`). The rule is
- * case-sensitive substrings of the tests or the prompt: `NaN` for NaN; `Infinity`, `isFinite`,
- * `POSITIVE_INFINITY` or `NEGATIVE_INFINITY` for the infinities. Tests or prompts that name
+ * case-sensitive whole words (runs of identifier characters) of the tests or the prompt: `NaN`,
+ * `NaNs` or `isNaN` for NaN; `Infinity`, `isFinite`, `POSITIVE_INFINITY` or `NEGATIVE_INFINITY`
+ * for the infinities. Tests or prompts that name
  * `Number.POSITIVE_INFINITY` / `Number.NEGATIVE_INFINITY` (an empty minimum, say) ask for an
  * infinity: a right answer failed there, refused by a guard for a value they do mention.
  * The wrong answers here meet tests (and prompts) that only come near a mention — `infinite`,
- * `INFINITY` as a name of their own, `nan` in `banana` — and must still be refused.
+ * `INFINITY` as a name of their own, `nan` in `banana`, `NaN` in `BaNaNa`, `Infinity` in
+ * `InfinityStone` — and must still be refused.
  */
 import { type AdversarialCase, defineGenerator, grid, JS_ASSERT } from './framework.ts';
 
@@ -140,6 +142,10 @@ const NEAR: Array<{ prompt: string; tests: string; note: string }> = [
     tests: 'const infinite = false, finite = true;\nassert.ok(finite && !infinite);\n',
     note: 'infinite / finite as names',
   },
+  // Words that hold a mention as a substring only (a substring rule counted them).
+  { prompt: 'const FRUIT = "BaNaNa";\n', tests: '', note: 'NaN inside BaNaNa' },
+  { prompt: '', tests: 'const NaNoSeconds = 1e-9;\nassert.ok(NaNoSeconds < 1);\n', note: 'NaN inside a name of the tests' },
+  { prompt: '/** InfinityStone counts, isFiniteStateMachine flags. */\n', tests: '', note: 'Infinity, isFinite inside words' },
 ];
 
 const hostile = defineGenerator({
@@ -148,7 +154,7 @@ const hostile = defineGenerator({
   about: 'wrong non-finite answers against tests and prompts that only come near a mention: still refused',
   cases: () =>
     grid(
-      20,
+      WRONG.length * NEAR.length,
       WRONG,
       NEAR,
       (w, near): AdversarialCase => ({
