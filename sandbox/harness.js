@@ -493,6 +493,12 @@ function setupHarness(P, config) {
     }
     throw new TypeError('Cannot convert object to primitive value');
   }
+  // ToNumeric, as the bitwise operators call it: ToPrimitive (hint number), then a BigInt stays
+  // one and anything else is ToNumber (a Symbol throws, as in the operator).
+  function toNumeric(v) {
+    const p = toPrimitive(v);
+    return typeof p === 'bigint' ? p : P.Number(p);
+  }
   // The numeric value an ordering compares a primitive as, when the other side is not a string
   // too: NaN for a BigInt against a string that is no integer (the operator's "undefined" result,
   // false whatever the order), else ToNumeric (a BigInt stays one: it is never NaN or infinite).
@@ -612,6 +618,38 @@ function setupHarness(P, config) {
     // from — an answer, bytes the tests reinterpret as floats, a string they parse, their own
     // arithmetic — the comparison sees it here. A number against a non-number is compared as the
     // number the other side converts to (what the operator does).
+    // A bitwise operation of the tests (`a | b`, `~a`; k: the operator's code + 8 × the guard
+    // bits; src/sandbox/test-plan.ts BITWISE). Each operand is converted once, left first, as the
+    // operator does (ToNumeric), and the guard checks the numbers: the operator reads NaN and the
+    // infinities as 0, so `((x - e) * 1e9) | 0` would be 0 for an answer that is NaN. The result is
+    // the operator's on the converted values (a BigInt mixed with a number throws, as it does).
+    bit(a, b, k) {
+      const pa = toNumeric(a);
+      const pb = toNumeric(b);
+      const guard = k >> 3;
+      if (guard !== 0 && !guardTripped) {
+        if (guard & 1 && ((typeof pa === 'number' && P.NumberIsNaN(pa)) || (typeof pb === 'number' && P.NumberIsNaN(pb))))
+          trip('a bitwise operation of the tests met NaN, which they never mention (it reads NaN as 0)');
+        else if (guard & 2 && (pa === Infinity || pa === -Infinity || pb === Infinity || pb === -Infinity))
+          trip('a bitwise operation of the tests met an infinity, which they never mention (it reads an infinity as 0)');
+      }
+      switch (k & 7) {
+        case 0:
+          return pa | pb;
+        case 1:
+          return pa & pb;
+        case 2:
+          return pa ^ pb;
+        case 3:
+          return pa << pb;
+        case 4:
+          return pa >> pb;
+        case 5:
+          return pa >>> pb;
+        default:
+          return ~pa;
+      }
+    },
     cmp(a, b, k) {
       // Each operand is converted once, left first (as the operator does for every one of the
       // four), and the primitives are what the guard checks and what is compared.

@@ -210,6 +210,9 @@ function promptCopy(
 const GUARD_NAN = 1;
 const GUARD_INF = 2;
 const ORDERING = ['<', '<=', '>', '>='];
+// The bitwise operators (`~` is code 6) read NaN and the infinities as 0 (ToInt32), so
+// `(x - e) * 1e9 | 0` is 0 for an answer that is NaN: guarded like the orderings.
+const BITWISE = ['|', '&', '^', '<<', '>>', '>>>'];
 
 /** What a text mentions of the non-finite numbers (whole words, as the language spells them). */
 interface Mentions {
@@ -418,6 +421,19 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?
         close(n.end, `, ${ORDERING.indexOf(n.operator as string) + 4 * strict.guard})`, depth);
       }
     }
+    if (strict?.guard && n.type === 'BinaryExpression' && BITWISE.includes(n.operator as string)) {
+      const at = operatorAt(src, n, n.operator as string);
+      if (at !== -1) {
+        open(n.start, '__anchorHooks.bit(', depth);
+        replace(at, ',', (n.operator as string).length);
+        close(n.end, `, ${BITWISE.indexOf(n.operator as string) + 8 * strict.guard})`, depth);
+      }
+    }
+    if (strict?.guard && n.type === 'UnaryExpression' && n.operator === '~') {
+      open(n.start, '__anchorHooks.bit(', depth);
+      replace(n.start, '', 1);
+      close(n.end, `, 0, ${6 + 8 * strict.guard})`, depth);
+    }
     const inner = n.type === 'Program' || n.type === 'BlockStatement' ? n : block;
     eachChild(n, (c) => visit(c, n, inner, depth + 1));
   };
@@ -428,7 +444,8 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?
   let at = 0;
   for (const { pos, text, del } of order) {
     out += src.slice(at, pos) + text;
-    at = pos + del;
+    // max: a deletion (`~`) sorts before the opens at its own position, which delete nothing.
+    at = Math.max(at, pos + del);
   }
   return out + src.slice(at);
 }
