@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 import { deepMerge } from '../config/overrides.ts';
 import { rewardModelBlockSchema } from '../reward/models/config.ts';
-import { ARM_REGISTRY } from '../train/arms.ts';
+import { ARM_REGISTRY, resolveArms } from '../train/arms.ts';
 import { proxyConfigSchema, settlementConfigSchema } from '../train/config.ts';
 import type { RunData } from './read-run.ts';
 
@@ -15,13 +15,31 @@ type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 
 /**
- * The config arm `arm` trained with: the run's config (manifest.json) under the arm's registry
- * overlay, as the arm process merges them. Null when the run has no config in its manifest.
+ * The config arm `arm` trained with: the run's config (manifest.json) under the arm's overlay
+ * (inline or the registry's), as the arm process merges them. Null when the run has no config in its manifest.
  */
 function armConfig(run: RunData, arm: string): Obj | null {
-  const c = run.manifest?.config;
+  // An arm merged from another run (compare --pair-by-seed) ran with that run's config, under the
+  // registry name it had there.
+  const origin = run.arms?.find((a) => a.name === arm)?.origin;
+  const c = (origin ? origin.manifest : run.manifest)?.config;
   if (!c || typeof c !== 'object') return null;
-  return deepMerge(c as Obj, obj(ARM_REGISTRY[arm]?.overlay));
+  return deepMerge(c as Obj, armOverlay(c as Obj, origin?.name ?? arm));
+}
+
+/**
+ * The overlay arm `name` trains with: an inline arm of the config's `arms` (a sweep's grid cell,
+ * `extends` merged as the trainer merges it), else the registry's arm.
+ */
+function armOverlay(config: Obj, name: string): Obj {
+  try {
+    const entries = (Array.isArray(config.arms) ? config.arms : []) as Parameters<typeof resolveArms>[0];
+    const spec = resolveArms(entries).find((a) => a.name === name);
+    if (spec) return obj(spec.overlay);
+  } catch {
+    // An arms list this version no longer reads (written by an older one): the registry's arm.
+  }
+  return obj(ARM_REGISTRY[name]?.overlay);
 }
 
 /**

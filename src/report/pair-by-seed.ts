@@ -10,7 +10,7 @@
 import { basename, dirname, resolve } from 'node:path';
 import { expandSweepDirs } from '../train/sweep-format.ts';
 import { filterRun, parseWhere } from './provenance.ts';
-import { readRun, type RunData } from './read-run.ts';
+import { type ArmData, readRun, type RunData } from './read-run.ts';
 
 /** A run and the source it came from (e.g. the sweep directory's name), used to qualify a clashing arm name. */
 export interface SourcedRun {
@@ -26,8 +26,8 @@ function seedOf(run: RunData): number | null {
 
 /**
  * Merge runs by seed: runs with the same seed become one run (their arms side by side, in the
- * order given; the first run's directory, name and manifest stand for it), kept at the position of
- * the seed's first run. A run without a seed is never merged. An arm name held by two runs of the
+ * order given; the first run's directory, name and manifest stand for it, and each arm keeps its own
+ * run's manifest and name in `origin`), kept at the position of the seed's first run. A run without a seed is never merged. An arm name held by two runs of the
  * same seed is renamed `name@source` in every run (also of other seeds, so one arm keeps one
  * name); sources must then tell the runs apart. Pure: the inputs are not modified.
  */
@@ -47,21 +47,30 @@ export function pairRunsBySeed(runs: readonly SourcedRun[]): RunData[] {
       for (const a of run.arms) seen.add(a.name);
     }
   }
-  const renamed = (r: SourcedRun): RunData => ({
+  // An arm that is renamed, or merged into the seed's first run, keeps where it came from.
+  const withOrigin = (a: ArmData, r: SourcedRun, name: string): ArmData => ({
+    ...a,
+    name,
+    origin: a.origin ?? { manifest: r.run.manifest, name: a.name },
+  });
+  const renamed = (r: SourcedRun, merged: boolean): RunData => ({
     ...r.run,
-    arms: r.run.arms.map((a) => (clashing.has(a.name) ? { ...a, name: `${a.name}@${r.source}` } : a)),
+    arms: r.run.arms.map((a) =>
+      clashing.has(a.name) ? withOrigin(a, r, `${a.name}@${r.source}`) : merged ? withOrigin(a, r, a.name) : a,
+    ),
   });
   const out: RunData[] = [];
   const placed = new Set<number>();
   for (const r of runs) {
     const s = seedOf(r.run);
     if (s === null) {
-      out.push(renamed(r));
+      out.push(renamed(r, false));
       continue;
     }
     if (placed.has(s)) continue;
     placed.add(s);
-    const group = bySeed.get(s)!.map(renamed);
+    const sources = bySeed.get(s)!;
+    const group = sources.map((g) => renamed(g, sources.length > 1));
     const first = group[0]!;
     out.push(
       group.length === 1 ? first : { ...first, arms: group.flatMap((g) => g.arms), warnings: group.flatMap((g) => g.warnings) },

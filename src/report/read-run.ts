@@ -38,6 +38,12 @@ export interface ArmData {
   refits: RefitLine[];
   /** samples.jsonl lines, only when read with `samples: true` (they can be large). */
   samples: SampleLine[] | null;
+  /**
+   * Set by `pairRunsBySeed` (./pair-by-seed.ts) on an arm merged into another run: the
+   * manifest of the run it was trained in and its name there (before a clash renamed it
+   * `name@source`), so what it ran with is read from its own run's config, not the merged run's.
+   */
+  origin?: { manifest: RunManifest | null; name: string };
 }
 
 /** A run directory as read from disk. */

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { rewardModelBlockSchema } from '../../src/reward/models/config.ts';
 import { armAnchoring } from '../../src/report/anchoring.ts';
-import type { RunData } from '../../src/report/read-run.ts';
+import { pairRunsBySeed } from '../../src/report/pair-by-seed.ts';
+import type { ArmData, RunData } from '../../src/report/read-run.ts';
 import { proxyConfigSchema, settlementConfigSchema } from '../../src/train/config.ts';
 
 /** Only the manifest's config is read. */
@@ -40,5 +41,32 @@ describe('armAnchoring: defaults come from the schemas', () => {
 
   it('is null without a config', () => {
     expect(armAnchoring({ manifest: {} } as unknown as RunData, 'my-arm')).toBeNull();
+  });
+
+  it('describes each arm of runs merged by seed with its own run config and registry name', () => {
+    // The execution arm in one sweep, the same registry arm under a ridge and a transformer RM in
+    // two others (compare --pair-by-seed): the merged run's manifest is the first one's, so the
+    // arms must not be described from it.
+    const arm = (name: string) => ({ name, metrics: [], refits: [], warnings: [] }) as unknown as ArmData;
+    const run = (config: Record<string, unknown>, arms: string[]): RunData =>
+      ({ dir: 'x', name: 'x', manifest: { seed: 100, config }, arms: arms.map(arm), warnings: [] }) as unknown as RunData;
+    const [merged] = pairRunsBySeed([
+      { run: run({}, ['execution']), source: 'exec' },
+      { run: run({ reward_model: { kind: 'ridge' } }, ['settled-gao-rollback']), source: 'ridge' },
+      { run: run({ reward_model: { kind: 'transformer' } }, ['settled-gao-rollback']), source: 'tf' },
+    ]);
+    expect(merged!.arms.map((a) => a.name)).toEqual(['execution', 'settled-gao-rollback@ridge', 'settled-gao-rollback@tf']);
+    const ridge = armAnchoring(merged!, 'settled-gao-rollback@ridge');
+    const tf = armAnchoring(merged!, 'settled-gao-rollback@tf');
+    expect(ridge).toMatch(/^RM ridge; rollback z /);
+    expect(tf).toMatch(/^RM transformer \(heads \d+\); rollback z /);
+  });
+
+  it("describes a sweep's inline arm with the overlay of the arm it extends", () => {
+    const arms = [
+      'execution',
+      { name: 'beta-0.2', extends: 'settled-gao-rollback', describe: 'x', overlay: { grpo: { beta: 0.2 } } },
+    ];
+    expect(armAnchoring(runWith({ arms }), 'beta-0.2')).toMatch(/^RM ridge; rollback z /);
   });
 });
