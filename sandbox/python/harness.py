@@ -606,7 +606,15 @@ def _anchor_setup():
             elif (v == _INF or v == -_INF) and mode & GUARD_INF:
                 _flag('strict verdict: a comparison of the tests met an infinity, which they never mention '
                       '(a relative tolerance scaled by it would hold)')
+        elif mode & GUARD_INF and _isinstance(x, _DecimalType) and _dec_is_infinite(x):
+            # A Decimal infinity defeats a relative tolerance as a float one does (a Decimal NaN
+            # cannot reach here unnoticed: an ordering with it raises InvalidOperation).
+            _flag('strict verdict: a comparison of the tests met a Decimal infinity, which they never mention '
+                  '(a relative tolerance scaled by it would hold)')
         return x
+
+    _DecimalType = decimal.Decimal
+    _dec_is_infinite = decimal.Decimal.is_infinite
 
     def _flag(msg):
         # A strict violation the tests run past: the comparison (or builtin) goes on with its
