@@ -83,10 +83,10 @@ const SHAPES: Shape[] = [
   }),
   shape({ family: 'bisect', head: 'bisect = __import__("bisect")', tests: 'assert bisect.bisect_left(xs, 2.0, key=lambda v: v * 1) == 1', right: UP, wrong: ['1.0', 'B', '3.0'], note: '__import__ bisect_left with a key' }),
   // statistics
-  shape({ family: 'statistics', head: 'import statistics', tests: 'assert statistics.median(xs) == 1.0', right: ['0.5', '3.0', '1.0'], wrong: ['B', '3.0', '1.0'], note: 'median' }),
-  shape({ family: 'statistics', head: 'from statistics import median_low', tests: 'assert median_low(xs) == 1.0', right: ['0.5', '3.0', '1.0'], wrong: ['B', '3.0', '1.0'], note: 'median_low' }),
-  shape({ family: 'statistics', head: 'import statistics as st', tests: 'assert st.median_high(xs) <= 1.0', right: ['0.5', '3.0', '1.0'], wrong: ['B', '3.0', '1.0'], note: 'median_high in range' }),
-  shape({ family: 'statistics', head: 'import statistics', tests: 'm = statistics.median_low(xs)\nassert not m > 1.0 and len(xs) == 3', right: ['0.5', '3.0', '1.0'], wrong: ['B', '3.0', '1.0'], note: 'median_low, negated' }),
+  shape({ family: 'statistics', head: 'import statistics', tests: 'assert statistics.median(xs) == 3.0', right: ['1.0', '3.0', '4.0'], wrong: ['1.0', '3.0', 'B'], note: 'median' }),
+  shape({ family: 'statistics', head: 'from statistics import median_low', tests: 'assert median_low(xs) == 3.0', right: ['1.0', '3.0', '4.0'], wrong: ['1.0', '3.0', 'B'], note: 'median_low' }),
+  shape({ family: 'statistics', head: 'import statistics as st', tests: 'assert st.median_high(xs) <= 1.0', right: ['0.5', '1.0', '3.0'], wrong: ['B', '1.0', '3.0'], note: 'median_high in range' }),
+  shape({ family: 'statistics', head: 'import statistics', tests: 'm = statistics.median_low(xs)\nassert not m > 1.0 and len(xs) == 3', right: ['0.5', '1.0', '3.0'], wrong: ['B', '1.0', '3.0'], note: 'median_low, negated' }),
   // operator / cmp_to_key
   shape({ family: 'operator', head: 'import operator', tests: 'assert not any(operator.gt(a, b) for a, b in zip(xs, xs[1:]))', right: UP, wrong: ['3.0', 'B', '1.0'], note: 'operator.gt: sorted' }),
   shape({ family: 'operator', head: 'from operator import lt', tests: 'assert not any(lt(b, a) for a, b in zip(xs, xs[1:]))', right: UP, wrong: ['3.0', 'B', '1.0'], note: 'operator.lt: sorted' }),
@@ -149,7 +149,7 @@ const CONTROLS: AdversarialCase[] = [
   // The tests mention NaN or an infinity: the language's own semantics.
   ok(f(['1', 'nan', '0.5']), 'import math, heapq\nxs = [float(v) for v in f()]\nassert math.isnan(xs[1]) and heapq.nsmallest(1, xs) == [0.5]\n'),
   ok(f(['1', 'nan', '3']), 'import bisect, math\nxs = [float(v) for v in f()]\nassert bisect.bisect_left(xs, 2.0) == 1 and math.isnan(xs[1])\n'),
-  ok(f(['nan', '3', '1']), 'import statistics, math\nxs = [float(v) for v in f()]\nassert statistics.median_low(xs) == 1.0 and any(map(math.isnan, xs))\n'),
+  ok(f(['nan', '3', '1']), 'import statistics, math\nxs = [float(v) for v in f()]\nassert math.isnan(statistics.fmean(xs)) and statistics.median_low(xs[1:]) == 1.0\n'),
   ok(f(['3', 'nan', '1']), 'import operator\nxs = [float(v) for v in f()]\nassert not operator.lt(xs[1], 0) and str(xs[1]) == "nan"\n'),
   ok(f(['1', 'nan']), 'xs = [float(v) for v in f()]\nassert not (1, xs[1]) < (1, 0) and xs[1] != xs[1]  # nan\n'),
   ok(f(['1', 'inf']), 'import heapq, math\nxs = [float(v) for v in f()]\nassert heapq.nlargest(1, xs) == [math.inf] and heapq.nsmallest(1, xs) == [1.0]\n'),
