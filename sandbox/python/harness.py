@@ -801,7 +801,8 @@ def _anchor_setup():
         tree, n, lines, tests_names, required = _instrument(_ast_parse(tests, 'tests.py'), _names(tag), guard, strict)
         code = _compile(tree, 'tests.py', 'exec', dont_inherit=True)
         prompt_parts = _prompt_names(prompt) if prompt is not None else (None, (), None)
-        return code, n, lines, tests_names, prompt_parts, required
+        # The guard bits travel with the parts, so a cached run does not re-read the words.
+        return code, n, lines, tests_names, prompt_parts, required, guard
 
     def compile_tests(tests, prompt, tag, mode):
         # The tests' parts, marshaled, for the JS side to keep: many programs share one problem's
@@ -829,7 +830,7 @@ def _anchor_setup():
             parts = _marshal_loads(_str_encode(compiled, 'latin-1'))
         else:
             parts = _tests_parts(tests, prompt, tag, strict)
-        st['tests'], n, lines, st['tests_names'], st['prompt'], st['required'] = parts
+        st['tests'], n, lines, st['tests_names'], st['prompt'], st['required'], st['guard'] = parts
         st['n_asserts'] = n
         st['assert_lines'] = lines
 
@@ -2477,7 +2478,6 @@ def _anchor_setup():
         st['cb_index'] = {}
         st['seed'] = _int(seed)
         st['names'] = _names(tag)
-        st['guard'] = _guard_mode(tests, prompt)
         try:
             _use_tests(tests, prompt, tag, True, compiled, just_compiled)
         except _BaseException as e:
