@@ -569,6 +569,9 @@ def _anchor_setup():
 
     GUARD_NAN = 1
     GUARD_INF = 2
+    _DecimalType = decimal.Decimal
+    _Decimal_is_nan = decimal.Decimal.is_nan
+    _Decimal_is_infinite = decimal.Decimal.is_infinite
 
     # A mention is a whole word, any case, where a word is a run of letters and digits (so `_` and
     # `.` separate: `math.inf`, `neg_inf`, `is_nan` mention; `banana`, `info`, `infer`, `finance`
@@ -597,7 +600,13 @@ def _anchor_setup():
         # strict failure when the tests never mention that value, wherever it came from (an
         # answer, bytes the tests decode with struct, a string they parse with float(), their
         # own arithmetic on an answer). Returns x unchanged, and the tests run on (_flag).
-        if _isinstance(x, _float):
+        t = _type(x)
+        if t is _list or t is _tuple:
+            # A tuple or list compares its items itself: `(1, nan) < (1, 2)` is as false as
+            # `nan < 2`, so its items (and theirs) are read as operands too.
+            for v in _nonfinite_items(x):
+                _num_guard(v, mode)
+        elif _isinstance(x, _float):
             v = _as_float_value(x)
             if v != v:
                 if mode & GUARD_NAN:
@@ -606,15 +615,35 @@ def _anchor_setup():
             elif (v == _INF or v == -_INF) and mode & GUARD_INF:
                 _flag('strict verdict: a comparison of the tests met an infinity, which they never mention '
                       '(a relative tolerance scaled by it would hold)')
-        elif mode & GUARD_INF and _isinstance(x, _DecimalType) and _dec_is_infinite(x):
-            # A Decimal infinity defeats a relative tolerance as a float one does (a Decimal NaN
-            # cannot reach here unnoticed: an ordering with it raises InvalidOperation).
-            _flag('strict verdict: a comparison of the tests met a Decimal infinity, which they never mention '
-                  '(a relative tolerance scaled by it would hold)')
+        elif t is _DecimalType:
+            # A Decimal carries its own NaN and infinities (a quiet NaN's ordering raises, but a
+            # relative tolerance scaled by Decimal('Infinity') holds as a float one does).
+            if _Decimal_is_nan(x):
+                if mode & GUARD_NAN:
+                    _flag('strict verdict: a comparison of the tests met a Decimal NaN, which they never mention')
+            elif _Decimal_is_infinite(x) and mode & GUARD_INF:
+                _flag('strict verdict: a comparison of the tests met a Decimal infinity, which they never mention '
+                      '(a relative tolerance scaled by it would hold)')
         return x
 
-    _DecimalType = decimal.Decimal
-    _dec_is_infinite = decimal.Decimal.is_infinite
+    def _nonfinite_items(x):
+        # The floats and Decimals inside a list or tuple (and the lists and tuples inside it),
+        # each container read once (a list may hold itself).
+        out = []
+        seen = _set()
+        stack = [x]
+        while stack:
+            c = stack.pop()
+            if _ident(c) in seen:
+                continue
+            seen.add(_ident(c))
+            for v in c:
+                t = _type(v)
+                if t is _list or t is _tuple:
+                    stack.append(v)
+                elif t is _float or t is _DecimalType or _isinstance(v, _float):
+                    out.append(v)
+        return out
 
     def _flag(msg):
         # A strict violation the tests run past: the comparison (or builtin) goes on with its
@@ -635,7 +664,8 @@ def _anchor_setup():
         # at random — `max(abs(a - b) for ...) <= eps` passes an answer with a NaN in the middle,
         # and `xs == sorted(xs)` an unsorted list holding one. Infinities order correctly and reach
         # the tests' own guarded comparisons, so only NaN is refused here. Returns x unchanged.
-        if _type(x) is _float and x != x:
+        t = _type(x)
+        if (t is _float and x != x) or ((t is _list or t is _tuple) and [v for v in _nonfinite_items(x) if v != v]):
             _flag('strict verdict: min(), max() or sorted() of the tests met NaN, which they never mention '
                   '(they compare with <, which is false for NaN, so it is skipped or left in place)')
         return x
@@ -647,7 +677,7 @@ def _anchor_setup():
         key = kw.get('key')
         if key is not None:
             kw['key'] = lambda v: _nan_free(key(v))
-        elif _float in _set(_map(_type, items)):
+        elif _set(_map(_type, items)) & _NAN_CARRIERS:
             for v in items:
                 _nan_free(v)
         return kw
@@ -675,6 +705,89 @@ def _anchor_setup():
             return _list_sort(x, *args, **_nan_checked(x, kw))
         return x.sort(*args, **kw)
 
+    _NAN_CARRIERS = _frozenset((_float, _list, _tuple))
+
+    # ---- the standard library's orderings, guarded ---------------------------------------------
+    # heapq, bisect and statistics compare in C (or in their own Python, which _instrument never
+    # saw), and so do operator.lt/le/gt/ge and functools.cmp_to_key: a NaN they meet is skipped
+    # or left in place as min() would leave it (`bisect_left([1, nan, 3], 2.0) == 1`). When the
+    # guard is on, the tests import copies of them compiled from the standard library's own
+    # pure-Python source (each keeps a Python fallback for its C accelerator) through the same
+    # _instrument rewrite as the tests, so every ordering inside goes through _num_guard: reusing
+    # the source keeps their behaviour the library's own (no hand-written copy to drift), at the
+    # cost of Python-speed heaps and bisection in those runs only. heapq, bisect and statistics
+    # are guarded against NaN alone, as min/max/sorted are (an infinity orders correctly there);
+    # operator and cmp_to_key are the tests' own comparisons by another name and take the whole
+    # guard. The copies replace the modules in sys.modules while the tests run (so `import`,
+    # `from x import y`, importlib.import_module and __import__ all get them) and are built once
+    # per guard mode.
+    _ACCELERATORS = _frozenset(('_heapq', '_bisect', '_operator', '_functools'))
+    _STD_GUARDED = ('heapq', 'bisect', 'statistics', 'operator', 'functools')
+    _std_cache = {}
+
+    def _without_accelerators(body):
+        # The statements of a module body minus its imports of a C accelerator (they would
+        # replace the guarded Python functions), looking inside `try:` blocks.
+        out = []
+        for stmt in body:
+            if _type(stmt) is ast.ImportFrom and stmt.module in _ACCELERATORS:
+                continue
+            if _type(stmt) is ast.Try:
+                stmt.body = _without_accelerators(stmt.body) or [_located(ast.Pass(), stmt)]
+            out.append(stmt)
+        return out
+
+    def _std_guarded(name, mode):
+        # A guarded copy of standard module `name` for guard `mode` (see above).
+        key = (name, mode)
+        m = _std_cache.get(key)
+        if m is not None:
+            return m
+        real = snapshots[name][0]
+        # The standard library lives in a zip: its loader gives the source.
+        tree = _ast_parse(real.__loader__.get_source(name), real.__file__)
+        tree.body = _without_accelerators(tree.body)
+        if name == 'functools':
+            # Only cmp_to_key: the rest of functools (partial, lru_cache, ...) stays the real one.
+            tree.body = [d for d in tree.body if _type(d) is ast.FunctionDef and d.name == 'cmp_to_key']
+        names = ('__anchor_ok_std__', '__anchor_ae_std__', '__anchor_ng_std__', '__anchor_rc_std__',
+                 '__anchor_en_std__', '__anchor_ls_std__')
+        tree = _instrument(tree, names, mode)[0]
+        m = _ModuleType(name)
+        d = m.__dict__
+        if name == 'functools':
+            d.update(real.__dict__)
+        d['__builtins__'] = _builtins_module(_ORDERING_BUILTINS if mode & GUARD_NAN else None)
+        d['__name__'] = name
+        d['__file__'] = real.__file__
+        d[names[0]] = lambda k, v: v
+        d[names[1]] = _AssertionError
+        d[names[2]] = _num_guard
+        d[names[5]] = _sort_method
+        _exec(_compile(tree, real.__file__, 'exec', dont_inherit=True), d)
+        _std_cache[key] = m
+        return m
+
+    def _std_swap(guard):
+        # Puts the guarded copies in sys.modules for one run of the tests; returns what to restore.
+        saved = {}
+        if not guard & GUARD_NAN and not guard & GUARD_INF:
+            return saved
+        for name in _STD_GUARDED:
+            mode = guard if name in ('operator', 'functools') else guard & GUARD_NAN
+            if not mode:
+                continue
+            saved[name] = sys.modules.get(name)
+            sys.modules[name] = _std_guarded(name, mode)
+        return saved
+
+    def _std_restore(saved):
+        for name, mod in saved.items():
+            if mod is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = mod
+
     _ORDERING_BUILTINS = {'min': _nan_guarded(_builtin_min), 'max': _nan_guarded(_builtin_max),
                           'sorted': _nan_guarded(_builtin_sorted)}
 
@@ -688,7 +801,8 @@ def _anchor_setup():
         tree, n, lines, tests_names, required = _instrument(_ast_parse(tests, 'tests.py'), _names(tag), guard, strict)
         code = _compile(tree, 'tests.py', 'exec', dont_inherit=True)
         prompt_parts = _prompt_names(prompt) if prompt is not None else (None, (), None)
-        return code, n, lines, tests_names, prompt_parts, required
+        # The guard bits travel with the parts, so a cached run does not re-read the words.
+        return code, n, lines, tests_names, prompt_parts, required, guard
 
     def compile_tests(tests, prompt, tag, mode):
         # The tests' parts, marshaled, for the JS side to keep: many programs share one problem's
@@ -716,7 +830,7 @@ def _anchor_setup():
             parts = _marshal_loads(_str_encode(compiled, 'latin-1'))
         else:
             parts = _tests_parts(tests, prompt, tag, strict)
-        st['tests'], n, lines, st['tests_names'], st['prompt'], st['required'] = parts
+        st['tests'], n, lines, st['tests_names'], st['prompt'], st['required'], st['guard'] = parts
         st['n_asserts'] = n
         st['assert_lines'] = lines
 
@@ -2364,7 +2478,6 @@ def _anchor_setup():
         st['cb_index'] = {}
         st['seed'] = _int(seed)
         st['names'] = _names(tag)
-        st['guard'] = _guard_mode(tests, prompt)
         try:
             _use_tests(tests, prompt, tag, True, compiled, just_compiled)
         except _BaseException as e:
@@ -2428,9 +2541,11 @@ def _anchor_setup():
             if kind == 'exit':
                 kind = 'error'
             return _out(kind if kind in ('fail', 'error', 'memory', 'syntax') else 'error', msg)
+        saved = _std_swap(st['guard'])
         try:
             return _tests_run()
         finally:
+            _std_restore(saved)
             _flush()
 
     def _tests_run():
