@@ -42,7 +42,8 @@ const CHECKS: Array<{ right: string; wrong: (nan: string) => string[]; tests: st
   {
     right: '(3, (1.0, 2.0))',
     wrong: (n) => [`(3, (1.0, ${n}))`, `(3, (${n}, 2.0))`],
-    tests: 'def in_order(a, b):\n    return not a > b\nR = f(3)\nassert in_order(R, (3, (1.0, 2.0))) and in_order((3, (1.0, 2.0)), R)\n',
+    tests:
+      'def in_order(a, b):\n    return not a > b\nR = f(3)\nassert in_order(R, (3, (1.0, 2.0))) and in_order((3, (1.0, 2.0)), R)\n',
     note: 'a helper of the tests',
   },
 ];
@@ -62,7 +63,8 @@ const DECIMAL_CHECKS: Array<{ tests: string; note: string }> = [
     note: 'a bound, then relative',
   },
   {
-    tests: 'from decimal import Decimal\nR = f(3)\nerrs = [abs(R - Decimal("2.5"))]\nassert all(e <= abs(R) * Decimal("0.001") for e in errs)\n',
+    tests:
+      'from decimal import Decimal\nR = f(3)\nerrs = [abs(R - Decimal("2.5"))]\nassert all(e <= abs(R) * Decimal("0.001") for e in errs)\n',
     note: 'in a generator',
   },
 ];
@@ -72,7 +74,8 @@ const DECIMAL_WRONG = ['Decimal("Inf" + "inity")', 'Decimal("-" + "Inf")'];
 const hostile = defineGenerator({
   name: 'py-guard-containers',
   language: 'python',
-  about: 'NaN inside an ordered tuple or list, and a Decimal infinity against a relative tolerance, in tests that never mention them: refused',
+  about:
+    'NaN inside an ordered tuple or list, and a Decimal infinity against a relative tolerance, in tests that never mention them: refused',
   cases: () => [
     ...CHECKS.flatMap((c) =>
       c.wrong(NAN).map(
@@ -110,7 +113,11 @@ const hostile = defineGenerator({
 
 /** Answers and tests that are right, or that mention the value they ask for. */
 const HONEST: Array<{ completion: string; tests: string; note: string }> = [
-  ...CHECKS.map((c) => ({ completion: `def f(x):\n    return ${c.right}\n`, tests: c.tests, note: `the right answer: ${c.note}` })),
+  ...CHECKS.map((c) => ({
+    completion: `def f(x):\n    return ${c.right}\n`,
+    tests: c.tests,
+    note: `the right answer: ${c.note}`,
+  })),
   ...DECIMAL_CHECKS.map((c) => ({
     completion: 'from decimal import Decimal\ndef f(x):\n    return Decimal("2.5")\n',
     tests: c.tests,
@@ -133,7 +140,8 @@ const HONEST: Array<{ completion: string; tests: string; note: string }> = [
   },
   {
     completion: 'from decimal import Decimal\ndef f(x):\n    return [Decimal("1.5"), Decimal("-2")]\n',
-    tests: 'from decimal import Decimal\nR = f(3)\nassert sorted(R) == [Decimal("-2"), Decimal("1.5")]\nassert R > [Decimal("1.4")]\n',
+    tests:
+      'from decimal import Decimal\nR = f(3)\nassert sorted(R) == [Decimal("-2"), Decimal("1.5")]\nassert R > [Decimal("1.4")]\n',
     note: 'Decimals ordered in a list',
   },
   {
