@@ -54,7 +54,10 @@ describe('settled-gao arms: SIGKILL + resume through the CLI', () => {
     // z = 0: any window whose mean settled gold is below the best one's restores the best
     // snapshot, which the killed run saved before the kill (windows close at steps 2, 4, 6).
     const rollback = [...shippedBase, '--set', 'settlement.rollback={enabled: true, z: 0, on_alarm: false}'];
-    const lines = await killAndResumeRun({ work, common: rollback, arm: 'settled-gao-hold' });
+    // Its own directory: the gate test above trains settled-gao-hold too, and a run directory is
+    // named after its arm.
+    const own = mkdtempSync(join(tmpdir(), 'anchor-sgao-rollback-'));
+    const lines = await killAndResumeRun({ work: own, common: rollback, arm: 'settled-gao-hold' });
     expect(lines).toHaveLength(6);
     const count = (l: Record<string, unknown>) => Number(l[ROLLBACK.count] ?? 0);
     expect(count(lines[2] ?? {})).toBe(0);
