@@ -499,6 +499,13 @@ function setupHarness(P, config) {
     const p = toPrimitive(v);
     return typeof p === 'bigint' ? p : P.Number(p);
   }
+  // Which guarded non-finite value (guard bits: 1 NaN, 2 the infinities) two converted operands
+  // hold: 1 for NaN, 2 for an infinity, 0 for none (a BigInt or a string is neither).
+  function nonFinite(guard, x, y) {
+    if (guard & 1 && ((typeof x === 'number' && P.NumberIsNaN(x)) || (typeof y === 'number' && P.NumberIsNaN(y)))) return 1;
+    if (guard & 2 && (x === Infinity || x === -Infinity || y === Infinity || y === -Infinity)) return 2;
+    return 0;
+  }
   // The numeric value an ordering compares a primitive as, when the other side is not a string
   // too: NaN for a BigInt against a string that is no integer (the operator's "undefined" result,
   // false whatever the order), else ToNumeric (a BigInt stays one: it is never NaN or infinite).
@@ -618,6 +625,40 @@ function setupHarness(P, config) {
     // from — an answer, bytes the tests reinterpret as floats, a string they parse, their own
     // arithmetic — the comparison sees it here. A number against a non-number is compared as the
     // number the other side converts to (what the operator does).
+    cmp(a, b, k) {
+      // Each operand is converted once, left first (as the operator does for every one of the
+      // four), and the primitives are what the guard checks and what is compared.
+      const pa = toPrimitive(a);
+      const pb = toPrimitive(b);
+      const guard = k >> 2;
+      if (guard !== 0 && !guardTripped && (typeof pa !== 'string' || typeof pb !== 'string')) {
+        // Symbols throw in the comparison below, as they do in the operator.
+        const x = typeof pa === 'symbol' ? 0 : numericOf(pa, pb);
+        const y = typeof pb === 'symbol' ? 0 : numericOf(pb, pa);
+        const met = nonFinite(guard, x, y);
+        // Not a site of its own: the check this comparison belongs to runs after it (its
+        // arguments are evaluated first) and fails in record, so a negated check that holds for
+        // NaN cannot count as passed next to one extra failed site (1/2 instead of 0/1).
+        if (met === 1)
+          trip(
+            'a comparison of the tests met NaN, which they never mention (an ordering with NaN is always false, so a negated check would hold)',
+          );
+        else if (met === 2)
+          trip(
+            'a comparison of the tests met an infinity, which they never mention (a relative tolerance scaled by it would hold)',
+          );
+      }
+      switch (k & 3) {
+        case 0:
+          return pa < pb;
+        case 1:
+          return pa <= pb;
+        case 2:
+          return pa > pb;
+        default:
+          return pa >= pb;
+      }
+    },
     // A bitwise operation of the tests (`a | b`, `~a`; k: the operator's code + 8 × the guard
     // bits; src/sandbox/test-plan.ts BITWISE). Each operand is converted once, left first, as the
     // operator does (ToNumeric), and the guard checks the numbers: the operator reads NaN and the
@@ -628,9 +669,9 @@ function setupHarness(P, config) {
       const pb = toNumeric(b);
       const guard = k >> 3;
       if (guard !== 0 && !guardTripped) {
-        if (guard & 1 && ((typeof pa === 'number' && P.NumberIsNaN(pa)) || (typeof pb === 'number' && P.NumberIsNaN(pb))))
-          trip('a bitwise operation of the tests met NaN, which they never mention (it reads NaN as 0)');
-        else if (guard & 2 && (pa === Infinity || pa === -Infinity || pb === Infinity || pb === -Infinity))
+        const met = nonFinite(guard, pa, pb);
+        if (met === 1) trip('a bitwise operation of the tests met NaN, which they never mention (it reads NaN as 0)');
+        else if (met === 2)
           trip('a bitwise operation of the tests met an infinity, which they never mention (it reads an infinity as 0)');
       }
       switch (k & 7) {
@@ -648,39 +689,6 @@ function setupHarness(P, config) {
           return pa >>> pb;
         default:
           return ~pa;
-      }
-    },
-    cmp(a, b, k) {
-      // Each operand is converted once, left first (as the operator does for every one of the
-      // four), and the primitives are what the guard checks and what is compared.
-      const pa = toPrimitive(a);
-      const pb = toPrimitive(b);
-      const guard = k >> 2;
-      if (guard !== 0 && !guardTripped && (typeof pa !== 'string' || typeof pb !== 'string')) {
-        // Symbols throw in the comparison below, as they do in the operator.
-        const x = typeof pa === 'symbol' ? 0 : numericOf(pa, pb);
-        const y = typeof pb === 'symbol' ? 0 : numericOf(pb, pa);
-        let why = '';
-        if (guard & 1 && ((typeof x === 'number' && P.NumberIsNaN(x)) || (typeof y === 'number' && P.NumberIsNaN(y))))
-          why =
-            'a comparison of the tests met NaN, which they never mention (an ordering with NaN is always false, so a negated check would hold)';
-        else if (guard & 2 && (x === Infinity || x === -Infinity || y === Infinity || y === -Infinity))
-          why =
-            'a comparison of the tests met an infinity, which they never mention (a relative tolerance scaled by it would hold)';
-        // Not a site of its own: the check this comparison belongs to runs after it (its
-        // arguments are evaluated first) and fails in record, so a negated check that holds for
-        // NaN cannot count as passed next to one extra failed site (1/2 instead of 0/1).
-        if (why !== '') trip(why);
-      }
-      switch (k & 3) {
-        case 0:
-          return pa < pb;
-        case 1:
-          return pa <= pb;
-        case 2:
-          return pa > pb;
-        default:
-          return pa >= pb;
       }
     },
   };

@@ -750,8 +750,7 @@ def _anchor_setup():
         if name == 'functools':
             # Only cmp_to_key: the rest of functools (partial, lru_cache, ...) stays the real one.
             tree.body = [d for d in tree.body if _type(d) is ast.FunctionDef and d.name == 'cmp_to_key']
-        names = ('__anchor_ok_std__', '__anchor_ae_std__', '__anchor_ng_std__', '__anchor_rc_std__',
-                 '__anchor_en_std__', '__anchor_ls_std__')
+        names = _names('std')
         tree = _instrument(tree, names, mode)[0]
         m = _ModuleType(name)
         d = m.__dict__
@@ -771,7 +770,7 @@ def _anchor_setup():
     def _std_swap(guard):
         # Puts the guarded copies in sys.modules for one run of the tests; returns what to restore.
         saved = {}
-        if not guard & GUARD_NAN and not guard & GUARD_INF:
+        if not guard:
             return saved
         for name in _STD_GUARDED:
             mode = guard if name in ('operator', 'functools') else guard & GUARD_NAN

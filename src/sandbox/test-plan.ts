@@ -213,6 +213,12 @@ const ORDERING = ['<', '<=', '>', '>='];
 // The bitwise operators (`~` is code 6) read NaN and the infinities as 0 (ToInt32), so
 // `(x - e) * 1e9 | 0` is 0 for an answer that is NaN: guarded like the orderings.
 const BITWISE = ['|', '&', '^', '<<', '>>', '>>>'];
+// The guarded binary operators: each becomes `__anchorHooks.<hook>(a, b, k)`, k = the operator's
+// index + stride × the guard bits (sandbox/harness.js reads k & (stride - 1) and k / stride).
+const GUARDED_BINARY = [
+  { ops: ORDERING, hook: 'cmp', stride: 4 },
+  { ops: BITWISE, hook: 'bit', stride: 8 },
+];
 
 /** What a text mentions of the non-finite numbers (whole words, as the language spells them). */
 interface Mentions {
@@ -413,20 +419,14 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?
       }
     }
     if (strict?.checks && strict.guard) runtimeCode(n, open, close, depth);
-    if (strict?.guard && n.type === 'BinaryExpression' && ORDERING.includes(n.operator as string)) {
-      const at = operatorAt(src, n, n.operator as string);
+    const op = n.operator as string;
+    const family = strict?.guard && n.type === 'BinaryExpression' ? GUARDED_BINARY.find((f) => f.ops.includes(op)) : undefined;
+    if (strict?.guard && family) {
+      const at = operatorAt(src, n, op);
       if (at !== -1) {
-        open(n.start, '__anchorHooks.cmp(', depth);
-        replace(at, ',', (n.operator as string).length);
-        close(n.end, `, ${ORDERING.indexOf(n.operator as string) + 4 * strict.guard})`, depth);
-      }
-    }
-    if (strict?.guard && n.type === 'BinaryExpression' && BITWISE.includes(n.operator as string)) {
-      const at = operatorAt(src, n, n.operator as string);
-      if (at !== -1) {
-        open(n.start, '__anchorHooks.bit(', depth);
-        replace(at, ',', (n.operator as string).length);
-        close(n.end, `, ${BITWISE.indexOf(n.operator as string) + 8 * strict.guard})`, depth);
+        open(n.start, `__anchorHooks.${family.hook}(`, depth);
+        replace(at, ',', op.length);
+        close(n.end, `, ${family.ops.indexOf(op) + family.stride * strict.guard})`, depth);
       }
     }
     if (strict?.guard && n.type === 'UnaryExpression' && n.operator === '~') {
