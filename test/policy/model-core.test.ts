@@ -106,6 +106,43 @@ describe('weight contract and forward semantics', () => {
   });
 });
 
+describe('split forward (the transformer reward model trains only the top blocks)', () => {
+  // Two right-padded rows of lengths 7 and 4, random weights.
+  const c = tiny({ layers: 3 });
+  const m = GptModel.fromWeights(c, randomWeights(c, 21));
+  const mask = new Float32Array([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0]);
+  const x = {
+    batch: 2,
+    length: 7,
+    ids: new Int32Array([3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 0, 0, 0]),
+    mask,
+    positions: positionsFromMask(mask, 2, 7),
+  };
+  // Computed in the tests: the backend is chosen in beforeAll, after this block is collected.
+  const forward = () => tf.tidy(() => m.forward(x).hidden.dataSync() as Float32Array);
+
+  it('lowerHidden then forwardFrom is forward, bit for bit, at every split', () => {
+    const full = forward();
+    for (let k = 0; k <= c.layers; k++) {
+      const split = tf.tidy(() => m.forwardFrom(m.lowerHidden(x, k), x, k).dataSync() as Float32Array);
+      expect(split).toEqual(full);
+    }
+  });
+
+  it("forwardAt gives forward's hidden state at the selected positions (up to rounding), at every split", () => {
+    const full = forward();
+    const at = new Int32Array([6, 3]);
+    const want = [...full.slice(6 * 16, 7 * 16), ...full.slice((7 + 3) * 16, (7 + 4) * 16)];
+    for (let k = 0; k <= c.layers; k++) {
+      const got = tf.tidy(() => m.forwardAt(m.lowerHidden(x, k), x, k, at).dataSync() as Float32Array);
+      expect(maxAbsDiff(got, want)).toBeLessThan(1e-5);
+    }
+    // A position that is not the last real token attends only to what precedes it.
+    const mid = tf.tidy(() => m.forwardAt(m.lowerHidden(x, 1), x, 1, new Int32Array([2, 0])).dataSync() as Float32Array);
+    expect(maxAbsDiff(mid, [...full.slice(2 * 16, 3 * 16), ...full.slice(7 * 16, 8 * 16)])).toBeLessThan(1e-5);
+  });
+});
+
 describe('deterministic initialisation', () => {
   it('same seed gives identical weights and logits; another seed differs', () => {
     const c = tiny();

@@ -128,6 +128,29 @@ describe('TransformerRewardModel', () => {
     m.dispose?.();
   }, 120_000);
 
+  it('fast (frozen lower blocks kept, last block at the last token) is the full model up to rounding', async () => {
+    // Two blocks, the top one trained: the fast path keeps the lower block's output per label.
+    const deep = validateGptConfig({ ...trunkConfig, layers: 2 });
+    const deepTrunk = { config: deep, weights: initWeights(deep, 12) };
+    for (const pool of ['last', 'mean'] as const) {
+      const run = async (fast: boolean) => {
+        const m = createRewardModel(config({ fast, pool, epochs: 2 }), { trunk: deepTrunk });
+        await m.fit(train.X.slice(0, 48), train.y.slice(0, 48));
+        const w = toy(7, 16);
+        await m.refit(w.X, w.y, { window: 0, groups: w.groups });
+        const p = await m.predict(test.X);
+        m.dispose?.();
+        return p;
+      };
+      const [full, fast] = [await run(false), await run(true)];
+      let diff = 0;
+      for (let i = 0; i < full.length; i++) diff = Math.max(diff, Math.abs(full[i]! - fast[i]!));
+      expect(diff, pool).toBeLessThan(1e-4);
+      // …and the model did move off its initial scores (the comparison is not between constants).
+      expect(new Set(fast).size).toBeGreaterThan(10);
+    }
+  }, 120_000);
+
   it('is a config error without a policy trunk, or with more trained blocks than it has', () => {
     expect(() => createRewardModel(config())).toThrow(/built-in GPT policy provides/);
     expect(() => create({ train_layers: 2 })).toThrow(/train_layers is 2 but the policy trunk has 1 blocks/);

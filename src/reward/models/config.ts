@@ -66,6 +66,12 @@ export const transformerConfigSchema = z
       .nonnegative()
       .default(64)
       .describe('Base-policy labels replayed (drawn afresh, seeded) in each refit next to the new labels.'),
+    fast: z
+      .boolean()
+      .default(true)
+      .describe(
+        "Compute only what the score needs: each labelled program's frozen lower blocks (below `train_layers`) run once, on the program alone, and their output is kept for every later epoch and refit; with `pool: last` the last block runs at the last token only (keys and values still at every token). The same model up to float rounding (sums over fewer rows), not bit for bit: `false` runs the whole trunk on every batch, as runs made before this option did (their saved models keep it).",
+      ),
     max_tokens: z
       .number()
       .int()

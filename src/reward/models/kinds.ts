@@ -92,6 +92,7 @@ export const REWARD_MODEL_KINDS: Record<RewardModelKindName, RewardModelKind> = 
         pairwise: t.pairwise,
         replay: t.replay,
         seed: s.seed,
+        fast: t.fast,
       };
       return new TransformerRewardModel(options, s.trunk.weights);
     },

@@ -51,6 +51,12 @@ export interface TransformerModelOptions {
   /** Base labels replayed in each refit. */
   replay: number;
   seed: number;
+  /**
+   * Compute only what the score needs (`reward_model.transformer.fast`): each labelled program's
+   * frozen lower part is computed once, alone, and kept; with `pool: last` the last block runs at
+   * the last token only. Absent in models saved before the option: those keep the full forward.
+   */
+  fast?: boolean;
 }
 
 /** Marks an unused position of a `policy-tokens` feature row. */
@@ -69,6 +75,14 @@ export class TransformerRewardModel implements RewardModel {
   /** Refits done (forks the random streams of the next one). */
   private refits = 0;
   private fitted = false;
+  /** Blocks below the trained ones (their output never changes). */
+  private readonly split: number;
+  /**
+   * With `fast`: per label row, the frozen lower part's output [tokens × d], computed for the
+   * program alone so it is a function of the program only (batched with others it would differ in
+   * the last bits with the batch's padded length) — recomputed identically after a load.
+   */
+  private readonly lower = new Map<number, Float32Array>();
 
   constructor(
     readonly options: TransformerModelOptions,
@@ -82,6 +96,7 @@ export class TransformerRewardModel implements RewardModel {
         `reward_model.transformer.train_layers is ${options.trainLayers} but the policy trunk has ${options.trunk.layers} blocks`,
       );
     this.trunk = GptModel.fromWeights(options.trunk, trunkWeights);
+    this.split = options.trunk.layers - options.trainLayers;
     const id = uid++;
     this.headW = tf.variable(tf.zeros([options.trunk.dModel, options.heads]), true, `trm_w_${id}`);
     this.headB = tf.variable(tf.zeros([options.heads]), true, `trm_b_${id}`);
@@ -107,6 +122,7 @@ export class TransformerRewardModel implements RewardModel {
 
   async fit(X: FeatureRows, y: ArrayLike<number>, meta?: LabelMeta): Promise<void> {
     this.labels.replace(X, y, meta);
+    this.lower.clear();
     this.initHeads(Array.from(y));
     const { n } = this.labels.view();
     this.train(
@@ -144,7 +160,8 @@ export class TransformerRewardModel implements RewardModel {
     const out = Array.from({ length: K }, () => new Float64Array(X.length));
     for (let s = 0; s < X.length; s += this.options.batchSize) {
       const rows = X.slice(s, s + this.options.batchSize);
-      const scores = tf.tidy(() => this.scores(tokenBatch(rows)));
+      const lower = this.options.fast ? rows.map((r) => this.lowerAlone(r)) : undefined;
+      const scores = tf.tidy(() => this.scores(tokenBatch(rows), lower));
       const data = scores.dataSync() as Float32Array;
       scores.dispose();
       for (let i = 0; i < rows.length; i++) for (let k = 0; k < K; k++) out[k]![s + i] = data[i * K + k]!;
@@ -154,28 +171,35 @@ export class TransformerRewardModel implements RewardModel {
 
   /** Release the trunk and heads. */
   dispose(): void {
+    this.lower.clear();
     this.trunk.dispose();
     this.headW.dispose();
     this.headB.dispose();
   }
 
-  /** Scores [B, K] of a batch (call inside tidy or a gradient scope). */
-  private scores(x: TokenBatch): tf.Tensor2D {
-    const { hidden } = this.trunk.forward(x);
+  /**
+   * Scores [B, K] of a batch (call inside tidy or a gradient scope). With `lower` (the fast path:
+   * each row's frozen lower-part output, {@link lowerAlone}) the trunk runs from the split only.
+   */
+  private scores(x: TokenBatch, lower?: readonly Float32Array[]): tf.Tensor2D {
     const d = this.options.trunk.dModel;
     let pooled: tf.Tensor2D;
+    if (lower) {
+      const h = padStates(lower, x, d);
+      pooled =
+        this.options.pool === 'last'
+          ? this.trunk.forwardAt(h, x, this.split, lastPositions(x))
+          : meanPool(this.trunk.forwardFrom(h, x, this.split), x, d);
+      return tf.add(tf.matMul(pooled, this.headW), this.headB) as tf.Tensor2D;
+    }
+    const { hidden } = this.trunk.forward(x);
     if (this.options.pool === 'mean') {
-      const mask = tf.tensor3d(x.mask, [x.batch, x.length, 1]);
-      const sum = tf.sum(tf.mul(tf.reshape(hidden, [x.batch, x.length, d]), mask), 1);
-      pooled = tf.div(sum, tf.maximum(tf.sum(mask, 1), 1)) as tf.Tensor2D;
+      pooled = meanPool(hidden, x, d);
     } else {
-      const last = new Int32Array(x.batch);
-      for (let b = 0; b < x.batch; b++) {
-        let len = 0;
-        for (let t = 0; t < x.length; t++) if (x.mask[b * x.length + t]! > 0) len = t + 1;
-        last[b] = b * x.length + Math.max(0, len - 1);
-      }
-      pooled = selectRows(hidden, last);
+      pooled = selectRows(
+        hidden,
+        lastPositions(x).map((t, b) => b * x.length + t),
+      );
     }
     return tf.add(tf.matMul(pooled, this.headW), this.headB) as tf.Tensor2D;
   }
@@ -239,11 +263,12 @@ export class TransformerRewardModel implements RewardModel {
         for (let s = 0; s < rows.length; s += this.options.batchSize) {
           const b = rows.slice(s, s + this.options.batchSize);
           const x = tokenBatch(b.map((i) => X[i]!));
+          const lower = this.options.fast ? b.map((i) => this.lowerOfLabel(i, X[i]!)) : undefined;
           const yb = Float32Array.from(b, (i) => y[i]!);
           const wb = new Float32Array(b.length * K);
           b.forEach((i, r) => wb.set(boot.get(i)!, r * K));
           const pairs = this.options.pairwise > 0 ? groupPairs(b, y, groups) : [];
-          optimizer.trainStep(() => this.loss(x, yb, wb, pairs));
+          optimizer.trainStep(() => this.loss(x, lower, yb, wb, pairs));
         }
       }
     } finally {
@@ -251,9 +276,34 @@ export class TransformerRewardModel implements RewardModel {
     }
   }
 
-  private loss(x: TokenBatch, y: Float32Array, w: Float32Array, pairs: [number, number][]): tf.Scalar {
+  /** The frozen lower part's output for one program, computed alone ([tokens × d]). */
+  private lowerAlone(row: Float32Array): Float32Array {
+    const x = tokenBatch([row]);
+    const h = tf.tidy(() => this.trunk.lowerHidden(x, this.split));
+    const data = Float32Array.from(h.dataSync() as Float32Array);
+    h.dispose();
+    return data;
+  }
+
+  /** {@link lowerAlone} of label row `i` (features `row`), kept: the label set only grows between fits. */
+  private lowerOfLabel(i: number, row: Float32Array): Float32Array {
+    let h = this.lower.get(i);
+    if (!h) {
+      h = this.lowerAlone(row);
+      this.lower.set(i, h);
+    }
+    return h;
+  }
+
+  private loss(
+    x: TokenBatch,
+    lower: readonly Float32Array[] | undefined,
+    y: Float32Array,
+    w: Float32Array,
+    pairs: [number, number][],
+  ): tf.Scalar {
     const K = this.options.heads;
-    const s = this.scores(x);
+    const s = this.scores(x, lower);
     const err = tf.square(tf.sub(s, tf.tensor2d(y, [x.batch, 1])));
     const wt = tf.tensor2d(w, [x.batch, K]);
     // Per head a weighted mean, then the mean over heads (a head with all-zero weights adds 0).
@@ -324,6 +374,31 @@ function selectRows(t: tf.Tensor2D, idx: Int32Array): tf.Tensor2D {
     onehot[r * n + j] = 1;
   });
   return tf.matMul(tf.tensor2d(onehot, [idx.length, n]), t);
+}
+
+/** Per row of a right-padded batch, the position of its last real token (0 for an empty row). */
+function lastPositions(x: TokenBatch): Int32Array {
+  const last = new Int32Array(x.batch);
+  for (let b = 0; b < x.batch; b++) {
+    let len = 0;
+    for (let t = 0; t < x.length; t++) if (x.mask[b * x.length + t]! > 0) len = t + 1;
+    last[b] = Math.max(0, len - 1);
+  }
+  return last;
+}
+
+/** The mean of the hidden states [B*T, d] over each row's real tokens: [B, d]. */
+function meanPool(hidden: tf.Tensor2D, x: TokenBatch, d: number): tf.Tensor2D {
+  const mask = tf.tensor3d(x.mask, [x.batch, x.length, 1]);
+  const sum = tf.sum(tf.mul(tf.reshape(hidden, [x.batch, x.length, d]), mask), 1);
+  return tf.div(sum, tf.maximum(tf.sum(mask, 1), 1)) as tf.Tensor2D;
+}
+
+/** Per-program states [tokens × d] laid into the batch's padded [B*T, d] (zeros at padding). */
+function padStates(states: readonly Float32Array[], x: TokenBatch, d: number): tf.Tensor2D {
+  const out = new Float32Array(x.batch * x.length * d);
+  states.forEach((h, b) => out.set(h.subarray(0, Math.min(h.length, x.length * d)), b * x.length * d));
+  return tf.tensor2d(out, [x.batch * x.length, d]);
 }
 
 /** A Poisson(1) draw (Knuth; small mean, so a handful of uniforms). */
