@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import { deepMerge } from '../config/overrides.ts';
-import { rewardModelBlockSchema } from '../reward/models/config.ts';
+import { rewardModelBlockSchema, transformerConfigSchema } from '../reward/models/config.ts';
 import { ARM_REGISTRY, resolveArms } from '../train/arms.ts';
 import { proxyConfigSchema, settlementConfigSchema } from '../train/config.ts';
 import type { RunData } from './read-run.ts';
@@ -54,6 +54,15 @@ function withDefaults(schema: z.ZodType, raw: unknown): Obj {
 }
 
 /**
+ * Whether a recorded transformer block is a resolved one (manifests record every key) written
+ * before `fast` existed, when the whole trunk ran on every batch: every other key, not that one.
+ */
+function resolvedBeforeFast(recorded: Obj): boolean {
+  const keys = Object.keys(transformerConfigSchema.parse({})).filter((k) => k !== 'fast');
+  return !('fast' in recorded) && keys.every((k) => k in recorded);
+}
+
+/**
  * The anchoring description of arm `arm` in `run`, e.g.
  * `RM transformer (heads 4, pairwise 0.5); rm_gate pair acc < 0.5; rollback z 1, on alarm; silenced mask`.
  * Only controls that are on are named; the silenced mode is named where some control can silence
@@ -72,6 +81,7 @@ export function armAnchoring(run: RunData, arm: string): string | null {
     const t = obj(rm.transformer);
     if (typeof t.heads === 'number') opts.push(`heads ${t.heads}`);
     if (typeof t.pairwise === 'number' && t.pairwise > 0) opts.push(`pairwise ${t.pairwise}`);
+    if (t.fast === false || resolvedBeforeFast(obj(obj(cfg.reward_model).transformer))) opts.push('full forward');
   }
   const members = obj(proxy.ensemble).members;
   if (typeof members === 'number' && members > 0) opts.push(`ensemble ${members}`);

@@ -32,6 +32,18 @@ describe('armAnchoring: defaults come from the schemas', () => {
     );
   });
 
+  it("names a transformer RM's full forward: fast off, or a resolved block written before the option", () => {
+    const tf = (transformer?: Record<string, unknown>) =>
+      armAnchoring(runWith({ reward_model: { kind: 'transformer', ...(transformer ? { transformer } : {}) } }), 'my-arm');
+    expect(tf({ heads: 4, fast: false })).toContain('full forward');
+    // The block as the manifests of runs before the option recorded it (fccffd2).
+    const before = { heads: 4, train_layers: 1, pool: 'last', epochs: 2, refit_epochs: 2, lr: 3e-4, batch_size: 32 };
+    expect(tf({ ...before, pairwise: 0, replay: 64, max_tokens: null })).toContain('full forward');
+    expect(tf({ heads: 4, train_layers: 1 })).not.toContain('full forward');
+    expect(tf({ heads: 4, fast: true })).not.toContain('full forward');
+    expect(tf()).not.toContain('full forward');
+  });
+
   it('keeps the keys of a block that no longer validates, over the schema defaults', () => {
     const old = { settlement: { rollback: { enabled: true, z: 2 }, retired_option: 1 } };
     expect(armAnchoring(runWith(old), 'my-arm')).toBe(
