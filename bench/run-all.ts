@@ -20,6 +20,7 @@ const BENCHES: [script: string, sections: string][] = [
   ['bench:policy', 'Policy'],
   ['bench:queue', 'Queue'],
   ['bench:step', 'Step profile'],
+  ['bench:rm', 'Transformer reward model'],
   ['bench:hf', 'Hugging Face policies'],
   ['bench:cli', 'CLI start-up'],
 ];
