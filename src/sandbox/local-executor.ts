@@ -90,7 +90,10 @@ interface BatchOutcome {
 /** The worker module to fork, in this module's flavour (util/fork.ts); isolated-vm needs --no-node-snapshot. */
 function workerEntry(language: 'javascript' | 'python' = 'javascript'): ModuleEntry {
   const entry = moduleEntry(language === 'python' ? './python/worker' : './worker', import.meta.url);
-  return { path: entry.path, execArgv: [...entry.execArgv, '--no-node-snapshot'] };
+  // JavaScript: V8 discards queued background optimizing compiles whenever a context is released
+  // (once per program), so compile on the worker's own thread where they are kept.
+  const flags = language === 'python' ? ['--no-node-snapshot'] : ['--no-node-snapshot', '--no-concurrent-recompilation'];
+  return { path: entry.path, execArgv: [...entry.execArgv, ...flags] };
 }
 
 class WorkerSlot {
