@@ -110,7 +110,7 @@ async function main(): Promise<void> {
     benchHeader(cmd, 'bench/reward-model-bench.ts', loadBefore, machineLoad()),
     '',
     `Shipped base trunk, schema defaults (4 heads, top block trained, last-token pooling, batch 32, 2 refit epochs, replay 64), ` +
-      `\`fast\` off and on side by side; ${windows} windows, medians (per window: ${windows} values each).`,
+      `\`fast\` off and on side by side, alternated; medians over ${windows} settlement windows.`,
     '',
     '| | full (`fast: false`) | fast | full / fast |',
     '|---|---:|---:|---:|',
