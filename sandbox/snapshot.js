@@ -19,9 +19,11 @@
 // themselves; every other value is an array whose first element is a tag:
 //   ["u"] undefined            ["N", "NaN"|"Infinity"|"-Infinity"|"-0"]     ["I", digits] BigInt
 //   ["Y", description] Symbol (rebuilt as a new symbol)   ["@", id] a value already encoded
-//   ["A", id, kind, length, [[index, node]...], [[key, node]...]] array (holes are absent indexes)
-//   ["O", id, kind, [[key, node]...]]  object; kind 0 = plain, 1 = null prototype, else the
-//                                      constructor's name (a class instance)
+//   ["A", id, kind, length, [[index, node]...], [[key, node]...], level?] array (holes are absent indexes)
+//   ["O", id, kind, [[key, node]...], level?]  object; kind 0 = plain, 1 = null prototype, else the
+//                                      constructor's name (a class instance); level (arrays and
+//                                      objects): 1 non-extensible, 2 sealed, 3 frozen, absent
+//                                      when extensible
 //   ["M", id, [[k, v]...]] Map   ["S", id, [v...]] Set   ["D", time, id] Date   ["R", source, flags]
 //   ["T", tag, [element nodes], id] typed array   ["B", [bytes], id] ArrayBuffer
 //   ["V", [bytes], id] DataView   (the ids let the caller's own arguments be brought in line)
@@ -273,7 +275,7 @@ function createSnapshot(P, C, hooks) {
           items += (first ? '' : ',') + '[' + i + ',' + enc(p.value, depth + 1) + ']';
           first = false;
         }
-        return '["A",' + id + ',' + kind + ',' + len + ',' + items + '],[]]';
+        return '["A",' + id + ',' + kind + ',' + len + ',' + items + '],[]' + integrity(v) + ']';
       }
       if (isMap(v)) {
         if (nodes + 2 * MapPrototypeGetSize(v) > kMaxNodes)
@@ -384,11 +386,25 @@ function createSnapshot(P, C, hooks) {
         );
       }
       const kind = proto === ObjectPrototype ? '0' : proto === null ? '1' : str(constructorName(proto));
-      return '["O",' + id + ',' + kind + ',' + props(v, ReflectOwnKeys(v), 'the object', depth) + ']';
+      return '["O",' + id + ',' + kind + ',' + props(v, ReflectOwnKeys(v), 'the object', depth) + integrity(v) + ']';
     }
     const text = enc(root, 0);
     if (state !== undefined) state.next = nextId;
     return text;
+  }
+
+  // An array's or object's integrity level crosses with it (a trailing 1 = non-extensible,
+  // 2 = sealed, 3 = frozen; nothing when extensible): tests may check `Object.isFrozen` of an
+  // answer, and a program must not mutate its copy of an argument the tests froze where, under
+  // Node, the write would have thrown (an in-place sort of a frozen input).
+  function integrity(v) {
+    if (P.ObjectIsExtensible(v)) return '';
+    return ',' + (P.ObjectIsFrozen(v) ? 3 : P.ObjectIsSealed(v) ? 2 : 1);
+  }
+  function setIntegrity(v, level) {
+    if (level === 3) P.ObjectFreeze(v);
+    else if (level === 2) P.ObjectSeal(v);
+    else if (level === 1) P.ObjectPreventExtensions(v);
   }
 
   // The engine iterator kind ({ proto, next }) on a prototype chain starting at `proto`, if any.
@@ -534,6 +550,7 @@ function createSnapshot(P, C, hooks) {
           const items = n[4];
           for (let i = 0; i < items.length; i++) define(a, items[i][0], dec(items[i][1]));
           pairs(a, n[5]);
+          setIntegrity(a, n[6]);
           return a;
         }
         case 'O': {
@@ -546,6 +563,7 @@ function createSnapshot(P, C, hooks) {
           } else o = n[2] === 0 ? {} : n[2] === 1 ? { __proto__: null } : ObjectCreate(instanceProto(n[2]));
           MapPrototypeSet(memo, n[1], o);
           pairs(o, n[3]);
+          setIntegrity(o, n[4]);
           return o;
         }
         case 'M': {
