@@ -183,23 +183,21 @@ export class TransformerRewardModel implements RewardModel {
    */
   private scores(x: TokenBatch, lower?: readonly Float32Array[]): tf.Tensor2D {
     const d = this.options.trunk.dModel;
+    const last = this.options.pool === 'last';
     let pooled: tf.Tensor2D;
     if (lower) {
       const h = padStates(lower, x, d);
-      pooled =
-        this.options.pool === 'last'
-          ? this.trunk.forwardAt(h, x, this.split, lastPositions(x))
-          : meanPool(this.trunk.forwardFrom(h, x, this.split), x, d);
-      return tf.add(tf.matMul(pooled, this.headW), this.headB) as tf.Tensor2D;
-    }
-    const { hidden } = this.trunk.forward(x);
-    if (this.options.pool === 'mean') {
-      pooled = meanPool(hidden, x, d);
+      pooled = last
+        ? this.trunk.forwardAt(h, x, this.split, lastPositions(x))
+        : meanPool(this.trunk.forwardFrom(h, x, this.split), x, d);
     } else {
-      pooled = selectRows(
-        hidden,
-        lastPositions(x).map((t, b) => b * x.length + t),
-      );
+      const { hidden } = this.trunk.forward(x);
+      pooled = last
+        ? selectRows(
+            hidden,
+            lastPositions(x).map((t, b) => b * x.length + t),
+          )
+        : meanPool(hidden, x, d);
     }
     return tf.add(tf.matMul(pooled, this.headW), this.headB) as tf.Tensor2D;
   }
@@ -397,7 +395,8 @@ function meanPool(hidden: tf.Tensor2D, x: TokenBatch, d: number): tf.Tensor2D {
 /** Per-program states [tokens × d] laid into the batch's padded [B*T, d] (zeros at padding). */
 function padStates(states: readonly Float32Array[], x: TokenBatch, d: number): tf.Tensor2D {
   const out = new Float32Array(x.batch * x.length * d);
-  states.forEach((h, b) => out.set(h.subarray(0, Math.min(h.length, x.length * d)), b * x.length * d));
+  // A row's states cover its own length (at least 1), never more than the batch's.
+  states.forEach((h, b) => out.set(h, b * x.length * d));
   return tf.tensor2d(out, [x.batch * x.length, d]);
 }
 
