@@ -93,6 +93,12 @@ export const sandboxConfigSchema = z
       .describe(
         "How answers are compared with the tests' expected values. `strict` (default; training and settlement): an answer compared against a builtin expected value must be exactly that type (JavaScript: strict deep equality, numbers, strings and BigInts distinct; Python: the tests' comparisons go through a trusted helper that refuses lying `__eq__` and builtin subclasses that override comparison). `parity`: the published harnesses' semantics (loose `deepEqual`, Python `==`), the default of `anchor-rl eval`. See docs/sandbox.md.",
       ),
+    dedupe: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Run each distinct program of a batch once (same language, code, tests, prompt and time limit) and give its repeats a copy of the result with `ms` 0. A verdict is a pure function of those and the run seed, so results are unchanged; a GRPO group often samples the same completion several times. false = execute every program (e.g. to measure throughput).',
+      ),
   })
   .strict();
 

@@ -33,6 +33,7 @@ export function executorOptionsFromConfig(config: SandboxConfig, seed = 0): Loca
     minAssertions: config.min_assertions,
     verdict: config.verdict,
     seed,
+    dedupe: config.dedupe,
   };
 }
 

@@ -17,7 +17,8 @@ import {
   type WorkerOptions,
   wallBackstopMs,
 } from './protocol.ts';
-import type { ExecErrorCode, ExecResult, ExecStatus, Executor, ExecutorOptions, ProgramSpec } from './types.ts';
+import type { ExecErrorCode, ExecResult, ExecStatus, Executor, ExecutorOptions, OnResult, ProgramSpec } from './types.ts';
+import { runDistinct } from './dedupe.ts';
 import { moduleEntry, type ModuleEntry } from '../util/fork.ts';
 
 /** Options of {@link createLocalExecutor}: the common executor options plus local tuning knobs. */
@@ -40,6 +41,7 @@ const DEFAULTS: Required<LocalExecutorOptions> = {
   minAssertions: 1,
   verdict: 'strict',
   seed: 0,
+  dedupe: false,
   maxBatch: 32,
   recycleAfter: 2000,
   killGraceMs: 2000,
@@ -368,7 +370,12 @@ export class LocalExecutor implements Executor {
     return [...this.slots.map((s) => s.pid()), ...(this.python?.workerPids() ?? [])];
   }
 
-  async run(programs: readonly ProgramSpec[], onResult?: (result: ExecResult, index: number) => void): Promise<ExecResult[]> {
+  run(programs: readonly ProgramSpec[], onResult?: OnResult): Promise<ExecResult[]> {
+    return runDistinct(programs, onResult, this.runEach, this.opts.dedupe === true);
+  }
+
+  /** Run every program of the batch (JavaScript here, Python on the Python pool). */
+  private readonly runEach = async (programs: readonly ProgramSpec[], onResult?: OnResult): Promise<ExecResult[]> => {
     const results: ExecResult[] = new Array(programs.length);
     let callbackError: unknown;
     const deliver = (index: number, r: ExecResult) => {
@@ -408,7 +415,7 @@ export class LocalExecutor implements Executor {
     await Promise.all([...chunks.map((c) => this.process(c, deliver)), pyRun]);
     if (callbackError !== undefined) throw callbackError;
     return results;
-  }
+  };
 
   /** Run a chunk; re-run leftovers of a dead worker one program at a time, outside the queue slot. */
   private async process(chunk: Job[], deliver: (index: number, r: ExecResult) => void): Promise<void> {

@@ -96,12 +96,20 @@ export interface ExecutorOptions {
   verdict?: VerdictMode;
   /** Run seed from which each program's random sources are seeded (default 0). */
   seed?: number;
+  /**
+   * Run each distinct program of a batch once and copy its result to the repeats (./dedupe.ts;
+   * default false here, true from the `sandbox.dedupe` config key).
+   */
+  dedupe?: boolean;
 }
+
+/** Called with each result of a batch as it arrives, and its index in the batch. */
+export type OnResult = (result: ExecResult, index: number) => void;
 
 /** Runs batches of untrusted programs. Implementations never reject for a program's fault. */
 export interface Executor {
   /** Execute programs; results come back in input order. */
-  run(programs: readonly ProgramSpec[], onResult?: (result: ExecResult, index: number) => void): Promise<ExecResult[]>;
+  run(programs: readonly ProgramSpec[], onResult?: OnResult): Promise<ExecResult[]>;
   /** Release workers. Idempotent. */
   close(): Promise<void>;
 }

@@ -41,6 +41,7 @@ describe('sandbox config', () => {
       stdout_limit: 1000,
       min_assertions: 0,
       verdict: 'parity',
+      dedupe: false,
     });
     expect(executorOptionsFromConfig(c, 7)).toEqual({
       workers: 3,
@@ -50,6 +51,7 @@ describe('sandbox config', () => {
       minAssertions: 0,
       verdict: 'parity',
       seed: 7,
+      dedupe: false,
     });
   });
 });

@@ -21,7 +21,8 @@ import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Language } from '../../datasets/problem.ts';
 import { AnchorError } from '../../util/errors.ts';
 import { wallBackstopMs } from '../protocol.ts';
-import type { ExecErrorCode, ExecResult, Executor, ProgramSpec, VerdictMode } from '../types.ts';
+import { runDistinct } from '../dedupe.ts';
+import type { ExecErrorCode, ExecResult, Executor, OnResult, ProgramSpec, VerdictMode } from '../types.ts';
 import {
   authMessage,
   closeQuietly,
@@ -63,6 +64,8 @@ export interface QueueExecutorOptions {
   minAssertions: number;
   verdict?: VerdictMode;
   seed?: number;
+  /** Submit each distinct program of a batch once (src/sandbox/dedupe.ts). */
+  dedupe?: boolean;
 }
 
 const DEFAULTS: QueueExecutorOptions = {
@@ -78,6 +81,7 @@ const DEFAULTS: QueueExecutorOptions = {
   memoryMb: 64,
   stdoutLimit: 65_536,
   minAssertions: 1,
+  dedupe: false,
 };
 
 /** A batch the executor is waiting for. */
@@ -187,7 +191,12 @@ export class QueueExecutor implements Executor {
     this.redisDownSince ??= Date.now();
   }
 
-  async run(programs: readonly ProgramSpec[], onResult?: (result: ExecResult, index: number) => void): Promise<ExecResult[]> {
+  run(programs: readonly ProgramSpec[], onResult?: OnResult): Promise<ExecResult[]> {
+    return runDistinct(programs, onResult, this.runEach, this.opts.dedupe === true);
+  }
+
+  /** Submit every program of the batch. */
+  private readonly runEach = async (programs: readonly ProgramSpec[], onResult?: OnResult): Promise<ExecResult[]> => {
     const results: ExecResult[] = new Array(programs.length);
     const delivered = new Uint8Array(programs.length);
     let callbackError: unknown;
@@ -269,7 +278,7 @@ export class QueueExecutor implements Executor {
     if (firstError) throw firstError;
     if (callbackError !== undefined) throw callbackError;
     return results;
-  }
+  };
 
   /** Wait for room for `size` more programs in flight. */
   private acquire(size: number): Promise<void> {
