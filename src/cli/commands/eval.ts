@@ -94,6 +94,8 @@ export const evalCommand: CommandBody<object, EvalArgs> = {
       stdoutLimit: 65536,
       verdict: args.verdict,
       seed: args.seed,
+      // n samples of a prompt often repeat a completion; a repeat's verdict is a copy (src/sandbox/dedupe.ts).
+      dedupe: true,
     });
     const rng = new Rng(args.seed).fork('eval');
     const rows: { id: string; n: number; c: number; meanGold: number; statuses: Record<string, number> }[] = [];
