@@ -17,8 +17,9 @@ function programKey(p: ProgramSpec): string {
 
 /**
  * Run each distinct program of `programs` once through `run` and copy its result to the repeats
- * (own id, `ms: 0`); with `enabled` false, run them all. Results come back in input order and `onResult` sees every index, as from
- * {@link Executor.run}; an error thrown by `onResult` is rethrown after the batch.
+ * (own id, `ms: 0`); with `enabled` false, run them all. Results come back in input order and
+ * `onResult` sees every index, as from {@link Executor.run}; an error thrown by `onResult` is
+ * rethrown after the batch.
  */
 export async function runDistinct(
   programs: readonly ProgramSpec[],
