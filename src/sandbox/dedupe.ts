@@ -17,17 +17,14 @@ function programKey(p: ProgramSpec): string {
 
 /**
  * Run each distinct program of `programs` once through `run` and copy its result to the repeats
- * (own id, `ms: 0`); with `enabled` false, run them all. Results come back in input order and
- * `onResult` sees every index, as from {@link Executor.run}; an error thrown by `onResult` is
- * rethrown after the batch.
+ * (own id, `ms: 0`). Results come back in input order and `onResult` sees every index, as from
+ * {@link Executor.run}; an error thrown by `onResult` is rethrown after the batch.
  */
 export async function runDistinct(
   programs: readonly ProgramSpec[],
   onResult: OnResult | undefined,
   run: Executor['run'],
-  enabled = true,
 ): Promise<ExecResult[]> {
-  if (!enabled) return run(programs, onResult);
   // repeats[u]: the indexes in `programs` of the u-th distinct program, first occurrence first.
   const first = new Map<string, number>();
   const repeats: number[][] = [];

@@ -371,7 +371,7 @@ export class LocalExecutor implements Executor {
   }
 
   run(programs: readonly ProgramSpec[], onResult?: OnResult): Promise<ExecResult[]> {
-    return runDistinct(programs, onResult, this.runEach, this.opts.dedupe === true);
+    return this.opts.dedupe ? runDistinct(programs, onResult, this.runEach) : this.runEach(programs, onResult);
   }
 
   /** Run every program of the batch (JavaScript here, Python on the Python pool). */
@@ -403,7 +403,8 @@ export class LocalExecutor implements Executor {
     });
     let pyRun: Promise<unknown> = Promise.resolve();
     if (pyIndex.length) {
-      this.python ??= new LocalExecutor(this.opts, 'python');
+      // `run` has merged the repeats already when `dedupe` is on: the Python pool runs what it is given.
+      this.python ??= new LocalExecutor({ ...this.opts, dedupe: false }, 'python');
       pyRun = this.python.run(
         pyIndex.map((i) => programs[i]!),
         (r, k) => deliver(pyIndex[k]!, r),

@@ -192,7 +192,7 @@ export class QueueExecutor implements Executor {
   }
 
   run(programs: readonly ProgramSpec[], onResult?: OnResult): Promise<ExecResult[]> {
-    return runDistinct(programs, onResult, this.runEach, this.opts.dedupe === true);
+    return this.opts.dedupe ? runDistinct(programs, onResult, this.runEach) : this.runEach(programs, onResult);
   }
 
   /** Submit every program of the batch. */
