@@ -18,19 +18,37 @@ import { expandRows } from './ops.ts';
  * The same batch laid out to run each distinct prompt once (GRPO's G completions of a prompt share
  * it): the distinct prompts without their last token go through the model once ([U, P-1], `prefix`),
  * their keys and values are copied to the rows that share them, and each row runs only its last
- * prompt token and its completion ([B, C+1], `suffix`) against that cache. Causal attention makes a
- * prompt's keys and values independent of what follows it, so this computes the same log-probs as
- * the full [B, P+C] layout with about (U·P + B·C)/(B·(P+C)) of its work; only the rounding of
- * the gradient sums differs (the shared prompt's gradient is summed once over its rows).
+ * prompt token and its completion against that cache. Causal attention makes a prompt's keys and
+ * values independent of what follows it, so this computes the same log-probs as the full
+ * [B, P+C] layout with about (U·P + B·C)/(B·(P+C)) of its work; only the rounding of the gradient
+ * sums differs (the shared prompt's gradient is summed once over its rows).
+ *
+ * The rows run in `buckets` of similar completion length, each right-padded only to its own
+ * longest completion: a step's completions vary in length (on the default task the longest is
+ * about 1.6× the mean), and padding to the batch's longest spent about a third of the suffix
+ * pass on padding. One bucket is the batch in row order, padded to C.
  */
 interface SharedPromptLayout {
   /** Distinct prompts minus their last token, left-padded to P-1. */
   prefix: TokenBatch;
-  /** [B] the distinct prompt of each row (an index into `prefix`). */
+  /** The rows, in groups run together (see {@link SuffixBucket}). */
+  buckets: SuffixBucket[];
+  /**
+   * [B] where row b sits in the buckets' rows laid end to end (absent with one bucket, whose rows
+   * are the batch's in order).
+   */
+  order?: Int32Array;
+}
+
+/** Rows of a {@link SharedPromptLayout} that run through the model together. */
+interface SuffixBucket {
+  /** The batch rows in this bucket, in the order they run. */
+  rows: Int32Array;
+  /** [rows] the distinct prompt of each row (an index into `prefix`). */
   source: Int32Array;
-  /** Each row's last prompt token then its completion, right-padded to C+1; positions continue the prompt's. */
+  /** Each row's last prompt token then its completion, right-padded to the bucket's longest completion + 1; positions continue the prompt's. */
   suffix: TokenBatch;
-  /** [B*(P-1)] attention mask of the copied prefix, row by row (`ForwardOptions.pastMask`). */
+  /** [rows*(P-1)] attention mask of the copied prefix, row by row (`ForwardOptions.pastMask`). */
   pastMask: Float32Array;
 }
 
@@ -53,13 +71,14 @@ export interface CompletionBatch extends TokenBatch {
  * completion columns). Every prompt must have at least one token; the real length
  * (prompt + completion) of every row must fit the model context (checked by the model).
  * With `sharePrompts`, rows that repeat a prompt (a GRPO group) also get the
- * {@link SharedPromptLayout}, which {@link completionLogProbs} then uses.
+ * {@link SharedPromptLayout}, which {@link completionLogProbs} then uses, its rows run in
+ * `lengthBuckets` buckets of similar completion length (default 1).
  */
 export function buildCompletionBatch(
   prompts: readonly (readonly number[])[],
   completions: readonly (readonly number[])[],
   padId: number,
-  opts: { completionLength?: number; sharePrompts?: boolean } = {},
+  opts: { completionLength?: number; sharePrompts?: boolean; lengthBuckets?: number } = {},
 ): CompletionBatch {
   if (prompts.length !== completions.length) {
     throw new AnchorError(
@@ -97,7 +116,7 @@ export function buildCompletionBatch(
       completionMask[b * C + j] = 1;
     }
   }
-  const shared = opts.sharePrompts ? sharedPromptLayout(prompts, completions, padId, P, C) : undefined;
+  const shared = opts.sharePrompts ? sharedPromptLayout(prompts, completions, padId, P, C, opts.lengthBuckets ?? 1) : undefined;
   return {
     batch: B,
     length: T,
@@ -119,6 +138,7 @@ function sharedPromptLayout(
   padId: number,
   P: number,
   C: number,
+  lengthBuckets: number,
 ): SharedPromptLayout | undefined {
   const B = prompts.length;
   const index = new Map<string, number>();
@@ -146,27 +166,63 @@ function sharedPromptLayout(
       pMask[start + i] = 1;
     }
   });
-  const S = C + 1;
-  const sIds = new Int32Array(B * S).fill(padId);
-  const sMask = new Float32Array(B * S);
-  const pastMask = new Float32Array(B * L);
-  const offset = new Int32Array(B);
-  for (let b = 0; b < B; b++) {
-    const p = prompts[b]!;
-    const c = completions[b]!;
-    sIds[b * S] = p[p.length - 1]!;
-    sMask[b * S] = 1;
-    sIds.set(c, b * S + 1);
-    sMask.fill(1, b * S + 1, b * S + 1 + c.length);
-    pastMask.set(pMask.subarray(source[b]! * L, (source[b]! + 1) * L), b * L);
-    offset[b] = p.length - 1;
-  }
-  return {
-    prefix: { batch: U, length: L, ids: pIds, mask: pMask, positions: positionsFromMask(pMask, U, L) },
-    source,
-    suffix: { batch: B, length: S, ids: sIds, mask: sMask, positions: positionsFromMask(sMask, B, S, offset) },
-    pastMask,
-  };
+  const prefix = { batch: U, length: L, ids: pIds, mask: pMask, positions: positionsFromMask(pMask, U, L) };
+  const buckets = lengthBucketRows(completions, bucketCount(B, lengthBuckets)).map((rows) => {
+    const n = rows.length;
+    // One bucket keeps the batch's padded length C (a caller may have asked for more columns).
+    let Cb = C;
+    if (rows.length < B) {
+      Cb = 1;
+      for (const b of rows) Cb = Math.max(Cb, completions[b]!.length);
+    }
+    const S = Cb + 1;
+    const sIds = new Int32Array(n * S).fill(padId);
+    const sMask = new Float32Array(n * S);
+    const pastMask = new Float32Array(n * L);
+    const offset = new Int32Array(n);
+    const bucketSource = new Int32Array(n);
+    rows.forEach((b, i) => {
+      const p = prompts[b]!;
+      const c = completions[b]!;
+      sIds[i * S] = p[p.length - 1]!;
+      sMask[i * S] = 1;
+      sIds.set(c, i * S + 1);
+      sMask.fill(1, i * S + 1, i * S + 1 + c.length);
+      pastMask.set(pMask.subarray(source[b]! * L, (source[b]! + 1) * L), i * L);
+      offset[i] = p.length - 1;
+      bucketSource[i] = source[b]!;
+    });
+    return {
+      rows,
+      source: bucketSource,
+      suffix: { batch: n, length: S, ids: sIds, mask: sMask, positions: positionsFromMask(sMask, n, S, offset) },
+      pastMask,
+    };
+  });
+  if (buckets.length === 1) return { prefix, buckets };
+  const order = new Int32Array(B);
+  let at = 0;
+  for (const k of buckets) for (const b of k.rows) order[b] = at++;
+  return { prefix, buckets, order };
+}
+
+/** Buckets for B rows: `requested`, at most one per row. */
+function bucketCount(B: number, requested: number): number {
+  return Math.max(1, Math.min(B, Math.floor(requested)));
+}
+
+/**
+ * Rows 0..B-1 split into `k` buckets of (near) equal size by completion length, shortest first
+ * (ties in row order, so the split depends only on the lengths); one bucket is the rows in order.
+ */
+export function lengthBucketRows(completions: readonly (readonly number[])[], k: number): Int32Array[] {
+  const B = completions.length;
+  const byLength = Array.from({ length: B }, (_, b) => b);
+  if (k === 1) return [Int32Array.from(byLength)];
+  byLength.sort((a, b) => completions[a]!.length - completions[b]!.length || a - b);
+  return Array.from({ length: k }, (_, j) =>
+    Int32Array.from(byLength.slice(Math.floor((j * B) / k), Math.floor(((j + 1) * B) / k))),
+  );
 }
 
 /**
@@ -182,22 +238,32 @@ function completionHidden(model: PolicyModel, x: CompletionBatch, dropoutKey: nu
     return tf.reshape(tf.slice(tf.reshape(hidden, [B, T, d]), [0, P - 1, 0], [B, C, d]), [B * C, d]) as tf.Tensor2D;
   }
   // LoRA dropout draws its masks from the key: the prefix pass takes keys no optimizer step uses
-  // (negative), so its masks are not the suffix pass's stream again.
+  // (negative), so its masks are not the suffix pass's stream again; each bucket after the first
+  // takes its own key.
   const prefix = model.forward(
     s.prefix,
     dropoutKey === undefined ? { keepPresent: true } : { keepPresent: true, dropoutKey: -1 - dropoutKey },
   );
-  const past = prefix.present!.map((kv) => ({
-    keysT: expandRows(kv.keysT, s.source, s.prefix.batch),
-    values: expandRows(kv.values, s.source, s.prefix.batch),
-  }));
-  const S = s.suffix.length;
-  const { hidden } = model.forward(s.suffix, {
-    past,
-    pastMask: s.pastMask,
-    ...(dropoutKey === undefined ? {} : { dropoutKey }),
+  const parts = s.buckets.map((k, j) => {
+    const past = prefix.present!.map((kv) => ({
+      keysT: expandRows(kv.keysT, k.source, s.prefix.batch),
+      values: expandRows(kv.values, k.source, s.prefix.batch),
+    }));
+    const { batch: n, length: S } = k.suffix;
+    const key = dropoutKey === undefined ? undefined : j === 0 ? dropoutKey : `${dropoutKey}/bucket-${j}`;
+    const { hidden } = model.forward(k.suffix, { past, pastMask: k.pastMask, ...(key === undefined ? {} : { dropoutKey: key }) });
+    const h = tf.slice(tf.reshape(hidden, [n, S, d]), [0, 0, 0], [n, Math.min(S - 1, C), d]) as tf.Tensor3D;
+    return S - 1 < C
+      ? tf.pad(h, [
+          [0, 0],
+          [0, C - (S - 1)],
+          [0, 0],
+        ])
+      : h;
   });
-  return tf.reshape(tf.slice(tf.reshape(hidden, [B, S, d]), [0, 0, 0], [B, C, d]), [B * C, d]) as tf.Tensor2D;
+  // Back to row order: a product with a permutation (expandRows), exact in both directions.
+  const rows = s.order ? expandRows(tf.concat(parts, 0), s.order, B) : parts[0]!;
+  return tf.reshape(rows, [B * C, d]) as tf.Tensor2D;
 }
 
 /** Per-token log-probs and entropies of the completion tokens, each [B, C], zero at padding. */
@@ -274,13 +340,20 @@ export interface SequenceScores {
  * Non-differentiable per-token log-probs (and entropies, unless `entropy: false`) of `completions`
  * given `prompts` (e.g. old/reference policy log-probs) at the sampling `temperature` (default 1),
  * computed in chunks of `chunkSize` rows inside tidy; `sharePrompts` runs each chunk's repeated
- * prompts once ({@link SharedPromptLayout}).
+ * prompts once ({@link SharedPromptLayout}), its rows in `lengthBuckets` buckets of similar length.
  */
 export function sequenceLogProbs(
   model: PolicyModel,
   prompts: readonly (readonly number[])[],
   completions: readonly (readonly number[])[],
-  opts: { padId: number; chunkSize?: number; temperature?: number; entropy?: boolean; sharePrompts?: boolean },
+  opts: {
+    padId: number;
+    chunkSize?: number;
+    temperature?: number;
+    entropy?: boolean;
+    sharePrompts?: boolean;
+    lengthBuckets?: number;
+  },
 ): SequenceScores {
   const full = buildCompletionBatch(prompts, completions, opts.padId);
   const B = full.batch;
@@ -295,6 +368,7 @@ export function sequenceLogProbs(
     const padded = buildCompletionBatch(prompts.slice(s, e), completions.slice(s, e), opts.padId, {
       completionLength: C,
       sharePrompts: opts.sharePrompts === true,
+      lengthBuckets: opts.lengthBuckets ?? 1,
     });
     const [lp, en] = tf.tidy(() => {
       const r = completionLogProbs(model, padded, {

@@ -32,9 +32,10 @@ export interface ForwardOptions {
   /**
    * Marks the optimizer's forward pass: models with LoRA dropout drop adapter inputs with masks
    * drawn from this key (the optimizer step) and the model's seed, so a resumed run redraws them.
-   * Absent everywhere else (π_old, the reference, evaluation): no dropout.
+   * Absent everywhere else (π_old, the reference, evaluation): no dropout. A string key names a
+   * further pass of the same step (a length bucket of the log-probs' layout).
    */
-  dropoutKey?: number;
+  dropoutKey?: number | string;
 }
 
 /** The token shape of one optimizer step. */

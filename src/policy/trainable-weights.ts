@@ -20,7 +20,7 @@ export interface AdapterUse {
   /** Adapters on (the policy) or off (the frozen base: the KL reference). */
   on: boolean;
   /** The optimizer's forward pass: LoRA dropout with masks from this key (see ForwardOptions). */
-  dropoutKey?: number | undefined;
+  dropoutKey?: number | string | undefined;
 }
 
 /** LoRA settings: the spec and the adapter tensors' names and shapes. */

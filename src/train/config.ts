@@ -70,6 +70,15 @@ export const grpoConfigSchema = z
       .min(1)
       .default(1)
       .describe('Optimizer steps on each batch of rollouts (more than 1 makes the policy ratio and its clipping matter).'),
+    length_buckets: z
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(4)
+      .describe(
+        "Buckets of similar completion length a step's rows run through the trainer in (the update's passes, the reference's and π_old's log-probs), each padded only to its own longest completion rather than the step's: less work on padding, the same log-probs to float rounding. 1 = every row padded to the step's longest completion (the layout of runs before this option).",
+      ),
     eps: z
       .number()
       .positive()

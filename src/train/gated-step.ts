@@ -334,7 +334,13 @@ export class GatedStep implements Updater {
       policy,
       input.completions.map((c) => c.promptIds),
       input.completions.map((c) => c.tokenIds),
-      { padId, temperature: this.p.sampling.temperature, entropy: false, sharePrompts: true },
+      {
+        padId,
+        temperature: this.p.sampling.temperature,
+        entropy: false,
+        sharePrompts: true,
+        lengthBuckets: this.p.grpo.length_buckets,
+      },
     );
     let kl = 0;
     let n = 0;

@@ -171,7 +171,8 @@ export function prepareUpdate(p: UpdateParts, scored: ScoredRollouts): UpdateBat
   const temperature = p.sampling.temperature;
   // Each group's prompt runs once (SharedPromptLayout), here and in the update's passes; the
   // reference's entropies are not used.
-  const scoring = { padId, temperature, entropy: false, sharePrompts: true };
+  const lengthBuckets = p.grpo.length_buckets;
+  const scoring = { padId, temperature, entropy: false, sharePrompts: true, lengthBuckets };
   const ref = sequenceLogProbs(p.reference, promptIds, completionIds, scoring);
   const C = ref.completionLength;
   // π_old: the policy that sampled. With one inner iteration and plain sampling (temperature 1,
@@ -185,7 +186,11 @@ export function prepareUpdate(p: UpdateParts, scored: ScoredRollouts): UpdateBat
   const plain = !tis.enabled && p.grpo.inner_iterations === 1 && s.temperature === 1 && s.top_k === 0 && s.top_p === 1;
   const rolloutLogp = new Float32Array(ref.batch * C);
   completions.forEach((c, b) => rolloutLogp.set(c.logprobs, b * C));
-  const batch = buildCompletionBatch(promptIds, completionIds, padId, { completionLength: C, sharePrompts: true });
+  const batch = buildCompletionBatch(promptIds, completionIds, padId, {
+    completionLength: C,
+    sharePrompts: true,
+    lengthBuckets,
+  });
   if (plain) return { ...scored, ref, oldLogp: rolloutLogp, batch, rolloutLogp };
   const trainLogp = sequenceLogProbs(policy, promptIds, completionIds, scoring).logProbs;
   return {
@@ -251,7 +256,7 @@ export function applyGrpoUpdate(
   const { batch } = b;
   const rowsPerPass =
     policy.trainRowsPerPass?.({ rows: batch.batch, length: batch.length, completion: batch.completionLength }) ?? batch.batch;
-  const parts = microBatches(b, rowsPerPass);
+  const parts = microBatches(b, rowsPerPass, g.length_buckets);
   const denominator = parts.length > 1 ? grpoLossDenominator(tokens, opts) : undefined;
   const k = g.inner_iterations;
   let trainLogp = b.trainLogp;
@@ -285,7 +290,11 @@ export function applyGrpoUpdate(
 }
 
 /** Rows [start, end) of the update batch with their own completion batch (the whole batch when one part). */
-function microBatches(b: UpdateBatch, rows: number): { start: number; end: number; batch: CompletionBatch }[] {
+function microBatches(
+  b: UpdateBatch,
+  rows: number,
+  lengthBuckets: number,
+): { start: number; end: number; batch: CompletionBatch }[] {
   const B = b.batch.batch;
   if (rows >= B) return [{ start: 0, end: B, batch: b.batch }];
   const C = b.batch.completionLength;
@@ -302,7 +311,7 @@ function microBatches(b: UpdateBatch, rows: number): { start: number; end: numbe
         cs.map((c) => c.promptIds),
         cs.map((c) => c.tokenIds),
         padId,
-        { completionLength: C, sharePrompts: true },
+        { completionLength: C, sharePrompts: true, lengthBuckets },
       ),
     });
   }
