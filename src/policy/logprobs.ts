@@ -167,11 +167,11 @@ function sharedPromptLayout(
     }
   });
   const prefix = { batch: U, length: L, ids: pIds, mask: pMask, positions: positionsFromMask(pMask, U, L) };
-  const buckets = lengthBucketRows(completions, bucketCount(B, lengthBuckets)).map((rows) => {
+  const buckets = lengthBucketRows(completions, lengthBuckets).map((rows) => {
     const n = rows.length;
     // One bucket keeps the batch's padded length C (a caller may have asked for more columns).
     let Cb = C;
-    if (rows.length < B) {
+    if (n < B) {
       Cb = 1;
       for (const b of rows) Cb = Math.max(Cb, completions[b]!.length);
     }
@@ -206,17 +206,14 @@ function sharedPromptLayout(
   return { prefix, buckets, order };
 }
 
-/** Buckets for B rows: `requested`, at most one per row. */
-function bucketCount(B: number, requested: number): number {
-  return Math.max(1, Math.min(B, Math.floor(requested)));
-}
-
 /**
- * Rows 0..B-1 split into `k` buckets of (near) equal size by completion length, shortest first
- * (ties in row order, so the split depends only on the lengths); one bucket is the rows in order.
+ * Rows 0..B-1 split into `buckets` buckets (at most one per row) of (near) equal size by
+ * completion length, shortest first (ties in row order, so the split depends only on the
+ * lengths); one bucket is the rows in order.
  */
-export function lengthBucketRows(completions: readonly (readonly number[])[], k: number): Int32Array[] {
+export function lengthBucketRows(completions: readonly (readonly number[])[], buckets: number): Int32Array[] {
   const B = completions.length;
+  const k = Math.max(1, Math.min(B, Math.floor(buckets)));
   const byLength = Array.from({ length: B }, (_, b) => b);
   if (k === 1) return [Int32Array.from(byLength)];
   byLength.sort((a, b) => completions[a]!.length - completions[b]!.length || a - b);
@@ -252,7 +249,8 @@ function completionHidden(model: PolicyModel, x: CompletionBatch, dropoutKey: nu
     const { batch: n, length: S } = k.suffix;
     const key = dropoutKey === undefined ? undefined : j === 0 ? dropoutKey : `${dropoutKey}/bucket-${j}`;
     const { hidden } = model.forward(k.suffix, { past, pastMask: k.pastMask, ...(key === undefined ? {} : { dropoutKey: key }) });
-    const h = tf.slice(tf.reshape(hidden, [n, S, d]), [0, 0, 0], [n, Math.min(S - 1, C), d]) as tf.Tensor3D;
+    // A bucket's longest completion is at most C (S - 1 = C for a single bucket).
+    const h = tf.slice(tf.reshape(hidden, [n, S, d]), [0, 0, 0], [n, S - 1, d]) as tf.Tensor3D;
     return S - 1 < C
       ? tf.pad(h, [
           [0, 0],
