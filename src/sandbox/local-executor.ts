@@ -27,7 +27,13 @@ export interface LocalExecutorOptions extends ExecutorOptions {
   minAssertions?: number;
   /** Max programs per IPC batch (default 32). */
   maxBatch?: number;
-  /** Replace a worker's isolate after this many programs (default 2000). */
+  /**
+   * Replace a worker's isolate after this many programs (default 20,000). A new isolate starts cold:
+   * its tests realm is built again and the harness's code runs unoptimised until it is hot again,
+   * which cost ~10% of the training-shaped throughput when it happened every 2,000 programs
+   * (BENCHMARKS.md, "isolate lifetime"). Memory does not wait for this count: an isolate is also
+   * replaced when its heap passes half the limit, and after a timeout or OOM.
+   */
   recycleAfter?: number;
   /** Extra time the parent grants a program beyond its wall-clock backstop before killing the worker (default 2000 ms). */
   killGraceMs?: number;
@@ -43,7 +49,7 @@ const DEFAULTS: Required<LocalExecutorOptions> = {
   seed: 0,
   dedupe: false,
   maxBatch: 32,
-  recycleAfter: 2000,
+  recycleAfter: 20_000,
   killGraceMs: 2000,
 };
 
