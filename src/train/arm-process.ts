@@ -5,10 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runConfigSchema } from './run-config.ts';
-import { parseConfig } from '../config/validate.ts';
-import { deepMerge } from '../config/overrides.ts';
-import { resolveArms } from './arms.ts';
+import { recordedArmConfig } from './run-config.ts';
 import { runArm, type ArmProgress } from './arm-runner.ts';
 import type { RunManifest } from './run-format.ts';
 import { configHash } from './run-dir.ts';
@@ -48,13 +45,13 @@ async function main(): Promise<number> {
     });
     return 2;
   }
-  const base = runConfigSchema.parse(manifest.config);
-  const arm = resolveArms(base.arms).find((a) => a.name === armName);
-  if (!arm) {
+  // Read as the versions that wrote it ran it (options added since keep their earlier behaviour).
+  const armConfig = recordedArmConfig(manifest.config, armName);
+  if (!armConfig) {
     send({ type: 'error', message: `arm ${armName} is not in ${runDir}/manifest.json` });
     return 2;
   }
-  const config = parseConfig(runConfigSchema, deepMerge(manifest.config, arm.overlay), `arm ${arm.name} overlay`);
+  const { config, arm } = armConfig;
   try {
     await runArm({
       runDir,

@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runConfigSchema, type RunConfig } from './run-config.ts';
+import { recordedRunConfig, runConfigSchema, type RunConfig } from './run-config.ts';
 import type { Problem } from '../datasets/problem.ts';
 import { createExecutorFromConfig } from '../sandbox/index.ts';
 import { problemProgram } from '../sandbox/programs.ts';
@@ -58,7 +58,7 @@ interface Job {
   spec: ProgramSpec;
 }
 
-/** The run's config from its manifest (defaults of keys added since filled in). */
+/** The run's config from its manifest, as its run ran it (keys added since: their earlier behaviour). */
 function runConfig(runDir: string): { config: RunConfig; arms: string[] } {
   const p = join(runDir, 'manifest.json');
   if (!existsSync(p)) throw new AnchorError('NOT_FOUND', `${runDir}: not a run directory (no manifest.json)`);
@@ -68,7 +68,11 @@ function runConfig(runDir: string): { config: RunConfig; arms: string[] } {
   } catch (err) {
     throw new AnchorError('BAD_ARGUMENT', `${p}: unreadable manifest (${(err as Error).message})`);
   }
-  const parsed = runConfigSchema.safeParse(manifest.config);
+  const parsed = runConfigSchema.safeParse(
+    manifest.config !== null && typeof manifest.config === 'object'
+      ? recordedRunConfig(manifest.config as Record<string, unknown>).config
+      : manifest.config,
+  );
   if (!parsed.success)
     throw new AnchorError('BAD_ARGUMENT', `${p}: its config does not validate (${parsed.error.issues[0]?.message ?? ''})`);
   const arms = Array.isArray(manifest.arms) ? manifest.arms.filter((a): a is string => typeof a === 'string') : [];

@@ -21,7 +21,7 @@ import {
   samplingConfigSchema,
   settlementConfigSchema,
 } from './config.ts';
-import { armsConfigSchema, resolveArms } from './arms.ts';
+import { type ArmSpec, armsConfigSchema, resolveArms } from './arms.ts';
 import { taskFamilyConfigSchema } from '../tasks/config.ts';
 import { canaryConfigSchema } from '../tasks/canaries.ts';
 import { goldWatchConfigSchema } from './gold-watch-config.ts';
@@ -163,6 +163,55 @@ export type RunConfig = z.output<typeof runConfigSchema>;
 export function runRewardModelConfig(config: Pick<RunConfig, 'seed' | 'reward_model'>): RewardModelConfig {
   const rm = config.reward_model;
   return { ...rm, seed: rm.seed === 'run' ? config.seed : rm.seed };
+}
+
+/**
+ * Options added with a default that is not what the versions before them did, each with the value
+ * that is. A config recorded before such an option existed (a run's manifest.json, a sweep's
+ * record) is read with that value, so `resume` and a sweep's rerun keep what the run trained with.
+ * Every other option reproduced the earlier behaviour by default when it was added (off, or the
+ * old constant), so a recorded config read through today's schema needs nothing for it; an option
+ * whose default changes what is trained must add an entry here.
+ */
+const RECORDED_BEFORE: ReadonlyArray<{ key: readonly string[]; value: unknown; added: string }> = [
+  // Before grpo.length_buckets every row of a step was padded to the step's longest completion.
+  { key: ['grpo', 'length_buckets'], value: 1, added: 'c969d84' },
+];
+
+const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * A recorded run config (resolved when it was written) as the versions that wrote it ran it: a copy
+ * with the {@link RECORDED_BEFORE} options it predates set to their earlier behaviour. `filled`
+ * lists them as `key = value`, for the log. Parse the result with {@link runConfigSchema}.
+ */
+export function recordedRunConfig(recorded: Record<string, unknown>): { config: Record<string, unknown>; filled: string[] } {
+  const config = structuredClone(recorded);
+  const filled: string[] = [];
+  for (const { key, value } of RECORDED_BEFORE) {
+    let node: unknown = config;
+    for (const seg of key.slice(0, -1)) node = isMapping(node) ? node[seg] : undefined;
+    const last = key.at(-1)!;
+    if (isMapping(node) && !(last in node)) {
+      node[last] = value;
+      filled.push(`${key.join('.')} = ${JSON.stringify(value)}`);
+    }
+  }
+  return { config, filled };
+}
+
+/**
+ * The config one arm of a recorded run trains with: the recorded config as its run ran it
+ * ({@link recordedRunConfig}) with the arm's overlay; undefined when the run has no such arm.
+ */
+export function recordedArmConfig(
+  recorded: Record<string, unknown>,
+  armName: string,
+): { config: RunConfig; arm: ArmSpec } | undefined {
+  const run = recordedRunConfig(recorded).config;
+  const arm = resolveArms(runConfigSchema.parse(run).arms).find((a) => a.name === armName);
+  if (!arm) return undefined;
+  return { config: parseConfig(runConfigSchema, deepMerge(run, arm.overlay), `arm ${arm.name} overlay`), arm };
 }
 
 /** A dataset key: a path unless it names a published dataset. */

@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import PQueue from 'p-queue';
 import { configDiff, describeChange } from '../config/diff.ts';
-import { loadRunConfig, runConfigSchema, type RunConfig } from './run-config.ts';
+import { loadRunConfig, recordedRunConfig, runConfigSchema, type RunConfig } from './run-config.ts';
 import { parseConfig } from '../config/validate.ts';
 import { createExecutorFromConfig } from '../sandbox/index.ts';
 import { initTf } from '../tf/backend.ts';
@@ -209,6 +209,11 @@ function checkConfigChange(dir: string, manifest: RunManifest, allow: readonly s
   const mp = join(dir, 'manifest.json');
   const rp = join(dir, RESOLVED_CONFIG);
   const now = manifest.config;
+  // The recorded config as the versions that wrote it ran it: options added since with a default
+  // that changes what is trained keep their earlier behaviour (run-config.ts RECORDED_BEFORE).
+  const { config: asRun, filled } = recordedRunConfig(now);
+  if (filled.length > 0)
+    log(`the run was recorded before these options existed; it resumes with what it trained with: ${filled.join(', ')}`);
   const record = () => {
     manifest.configHash = configHash(now);
     writeJsonAtomic(rp, now);
@@ -216,11 +221,11 @@ function checkConfigChange(dir: string, manifest: RunManifest, allow: readonly s
   };
   if (!manifest.configHash) {
     // A run directory from before config hashes: the config as it stands becomes the record.
-    const config = parseConfig(runConfigSchema, now, `${mp} (config)`);
+    const config = parseConfig(runConfigSchema, asRun, `${mp} (config)`);
     record();
     return config;
   }
-  if (configHash(now) === manifest.configHash) return parseConfig(runConfigSchema, now, `${mp} (config)`);
+  if (configHash(now) === manifest.configHash) return parseConfig(runConfigSchema, asRun, `${mp} (config)`);
   let recorded: unknown;
   try {
     recorded = JSON.parse(readFileSync(rp, 'utf8'));
@@ -252,7 +257,7 @@ function checkConfigChange(dir: string, manifest: RunManifest, allow: readonly s
       { changed: changes.map((c) => c.key) },
     );
   }
-  const config = parseConfig(runConfigSchema, now, `${mp} (config)`);
+  const config = parseConfig(runConfigSchema, asRun, `${mp} (config)`);
   const steps = Object.fromEntries(manifest.arms.map((a) => [a, readStatus(join(dir, a))?.stepsDone ?? 0]));
   manifest.configChanges = [...(manifest.configChanges ?? []), { at: new Date().toISOString(), steps, changes }];
   record();

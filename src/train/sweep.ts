@@ -11,7 +11,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import PQueue from 'p-queue';
-import { loadRunConfig, runConfigSchema, type RunConfig } from './run-config.ts';
+import { loadRunConfig, recordedRunConfig, runConfigSchema, type RunConfig } from './run-config.ts';
 import { configDiff, describeChange } from '../config/diff.ts';
 import { parseConfig } from '../config/validate.ts';
 import { initTf } from '../tf/backend.ts';
@@ -153,9 +153,11 @@ function sweepDiff(recorded: SweepRecord, now: SweepPlan['record']): string[] {
     config: Object.fromEntries(Object.entries(r.config).filter(([k]) => k !== 'logging')),
   });
   // A sweep recorded before a config key existed must still continue: the recorded config is read
-  // through today's schema, as a seed run's manifest is on resume (./arm-process.ts), so such a key
-  // takes its default — the behaviour the sweep was recorded with, as new options default to off.
-  const upgraded = runConfigSchema.safeParse(recorded.config);
+  // as the versions that wrote it ran it, as a seed run's manifest is on resume (./arm-process.ts):
+  // such a key takes its default, the earlier behaviour for options that defaulted to it, and
+  // the earlier behaviour itself for the others (run-config.ts RECORDED_BEFORE) — so a sweep
+  // whose config now trains differently is named as changed instead of continued.
+  const upgraded = runConfigSchema.safeParse(recordedRunConfig(recorded.config).config);
   const then = upgraded.success ? { ...recorded, config: upgraded.data } : recorded;
   return configDiff(key(then), key(now), 5).map(describeChange);
 }

@@ -11,6 +11,19 @@ import { runCli } from './cli.ts';
 import { repoRoot } from './paths.ts';
 import { tensorboardView } from './tfevents-reader.ts';
 
+/**
+ * CLI args for the shipped default base (models/base-synthetic-js) at configs/smoke.yaml's budget:
+ * unlike the smoke base, it passes some programs and ends completions at different lengths.
+ */
+export const SHIPPED_BASE_AT_SMOKE = [
+  '--set',
+  `policy.base=${join(repoRoot, 'models/base-synthetic-js')}`,
+  '--set',
+  'policy.model={layers: 2, d_model: 128, heads: 4, context: 256}',
+  '--set',
+  'policy.sampling.max_new_tokens=48',
+];
+
 /** The metrics lines of one arm. */
 export function metrics(dir: string, arm: string): Record<string, unknown>[] {
   return readFileSync(join(dir, arm, 'metrics.jsonl'), 'utf8')
@@ -24,7 +37,8 @@ const withoutTiming = (rows: Record<string, unknown>[]) =>
 
 /**
  * Train `arm` for `steps` steps (CLI args `common`), SIGKILL it once `killAfter` steps are logged,
- * resume, compare with an uninterrupted run. Returns the resumed run's metrics lines.
+ * (`beforeResume` may then edit the killed run's directory), resume, compare with an uninterrupted
+ * run. Returns the resumed run's metrics lines.
  */
 export async function killAndResumeRun({
   work,
@@ -33,6 +47,7 @@ export async function killAndResumeRun({
   tensorboard = false,
   steps = 6,
   killAfter = 3,
+  beforeResume,
 }: {
   work: string;
   common: string[];
@@ -40,6 +55,7 @@ export async function killAndResumeRun({
   tensorboard?: boolean;
   steps?: number;
   killAfter?: number;
+  beforeResume?: (runDir: string) => void;
 }): Promise<Record<string, unknown>[]> {
   const killed = join(work, `killed-${arm}`);
   const tb = tensorboard ? ['--set', 'logging.tensorboard=true'] : [];
@@ -75,6 +91,7 @@ export async function killAndResumeRun({
     });
   });
   expect(JSON.parse(readFileSync(join(killed, arm, 'arm.json'), 'utf8')).state).toBe('running');
+  beforeResume?.(killed);
   const r = runCli(['resume', killed], { timeoutMs: 600_000 });
   expect(r.code, r.stderr).toBe(0);
   const ref = join(work, `uninterrupted-${arm}`);

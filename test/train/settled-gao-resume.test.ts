@@ -12,25 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { METRIC_KEYS as K, ROLLBACK_METRIC_KEYS as ROLLBACK } from '../../src/train/run-format.ts';
-import { killAndResumeRun } from '../helpers/kill-resume.ts';
-import { repoRoot } from '../helpers/paths.ts';
+import { killAndResumeRun, SHIPPED_BASE_AT_SMOKE } from '../helpers/kill-resume.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'anchor-sgao-resume-'));
 const common = ['--config', 'configs/smoke.yaml', '--set', `policy.base=${join(work, 'base')}`];
 
 // The shipped default base at the smoke budget: it passes some programs, so settled windows differ
 // in mean gold (the smoke base passes nothing: no pair is scorable and no window falls).
-const shippedBase = [
-  ...common,
-  '--set',
-  `policy.base=${join(repoRoot, 'models/base-synthetic-js')}`,
-  '--set',
-  'policy.model={layers: 2, d_model: 128, heads: 4, context: 256}',
-  '--set',
-  'policy.sampling.max_new_tokens=48',
-  '--set',
-  'settlement.rate=0.5',
-];
+const shippedBase = [...common, ...SHIPPED_BASE_AT_SMOKE, '--set', 'settlement.rate=0.5'];
 
 describe('settled-gao arms: SIGKILL + resume through the CLI', () => {
   it('settled-gao-mask resumes to the metrics of an uninterrupted run', async () => {
