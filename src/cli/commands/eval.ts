@@ -85,18 +85,18 @@ export const evalCommand: CommandBody<object, EvalArgs> = {
     const { problemProgram } = await import('../../sandbox/programs.ts');
     const { goldOf } = await import('../../train/gold.ts');
     const { meanPassAtK } = await import('../../eval/pass-at-k.ts');
+    const { createExecutorFromConfig, sandboxConfigSchema } = await import('../../sandbox/index.ts');
+    // The sandbox section's defaults (time, memory and output limits; n samples of a prompt often
+    // repeat a completion, and a repeat's verdict is a copy: src/sandbox/dedupe.ts), with the
+    // command's workers and verdict.
+    const { parseConfig } = await import('../../config/validate.ts');
+    const sandbox = parseConfig(
+      sandboxConfigSchema,
+      { workers: args.workers, verdict: args.verdict },
+      'eval --workers/--verdict',
+    );
     const engine = await openEngine(args);
-    const { createExecutor } = await import('../../sandbox/index.ts');
-    const executor = createExecutor({
-      workers: args.workers,
-      timeoutMs: 2000,
-      memoryMb: 64,
-      stdoutLimit: 65536,
-      verdict: args.verdict,
-      seed: args.seed,
-      // n samples of a prompt often repeat a completion; a repeat's verdict is a copy (src/sandbox/dedupe.ts).
-      dedupe: true,
-    });
+    const executor = createExecutorFromConfig(sandbox, args.seed);
     const rng = new Rng(args.seed).fork('eval');
     const rows: { id: string; n: number; c: number; meanGold: number; statuses: Record<string, number> }[] = [];
     try {
