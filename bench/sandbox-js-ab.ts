@@ -1,7 +1,9 @@
 /**
  * JavaScript sandbox, this checkout against another one, side by side: bench:sandbox's generated
- * programs in two shapes — *combined* (tests inside the program) and *training-shaped* (prompt +
- * completion, tests separate, 8 completions per problem) — both `LocalExecutor`s alive in one
+ * programs in three workloads — *combined* (tests inside the program), *training-shaped* (prompt +
+ * completion, tests separate, 8 completions per problem; the same programs every repeat, so each
+ * worker has planned and compiled their tests after the first) and *training, new problems*
+ * (training-shaped, new problems every repeat, as each training step brings) — both `LocalExecutor`s alive in one
  * process (2 workers, 2 s timeout, 64 MB) and their repeats alternated so both see the same load.
  *
  *   node --no-node-snapshot --import tsx bench/sandbox-js-ab.ts /path/to/other-checkout [repeats] [programs]
@@ -40,14 +42,20 @@ async function main(): Promise<void> {
     name: `${name} (${gitHead(root)})`,
     root,
     ex,
-    rates: { combined: [], training: [] },
-    cpu: { combined: [], training: [] },
+    rates: { combined: [], training: [], fresh: [] },
+    cpu: { combined: [], training: [], fresh: [] },
   });
   const sides = [side('this', repoRoot, createExecutor(opts)), side('other', other, otherModule.createExecutor(opts))];
-  const workloads = { combined: programs(n, 20261129), training: trainingPrograms(n, 20261201) };
+  const workloads = {
+    combined: programs(n, 20261129),
+    training: trainingPrograms(n, 20261201),
+    fresh: [] as ReturnType<typeof trainingPrograms>,
+  };
   const load0 = machineLoad();
   for (const s of sides) await s.ex.run(workloads.combined.slice(0, 50)); // warm-up, not timed
   for (let r = 0; r < repeats; r++) {
+    // New problems every repeat (and never the other workloads'): both sides run the same ones.
+    workloads.fresh = trainingPrograms(n, 20270000 + r);
     for (const [kind, specs] of Object.entries(workloads)) {
       // Alternate which side goes first, so neither always runs right after the other's batch.
       for (const s of r % 2 === 0 ? sides : [...sides].reverse()) {
@@ -70,7 +78,11 @@ async function main(): Promise<void> {
   for (const s of sides) await s.ex.close();
   const load1 = machineLoad();
   console.log(`load average ${load0} before → ${load1} after; medians of ${repeats} repeats of ${n} programs:`);
-  const what: Record<string, string> = { combined: 'combined (tests inside the program)', training: 'training-shaped' };
+  const what: Record<string, string> = {
+    combined: 'combined (tests inside the program)',
+    training: 'training-shaped',
+    fresh: 'training-shaped, new problems every repeat',
+  };
   const rows: string[] = [];
   for (const kind of Object.keys(workloads)) {
     const [a, b] = sides.map((s) => median(s.rates[kind]!)) as [number, number];
@@ -87,7 +99,7 @@ async function main(): Promise<void> {
     '## Sandbox (JavaScript) against another checkout',
     '',
     `Written by \`node --no-node-snapshot --import tsx bench/sandbox-js-ab.ts ${process.argv[2]} ${repeats} ${n}\` on ${new Date().toISOString()}; load average ${load0} before → ${load1} after.`,
-    `This checkout (${gitHead(repoRoot)}) against ${gitHead(other)}, both \`LocalExecutor\`s alive in one process (2 workers each, 2 s timeout, 64 MB), repeats alternated so both see the same load; medians of ${repeats} repeats of ${n} programs (bench/sandbox-programs.ts): *combined* = tests inside the program (bench:sandbox's shape); *training-shaped* = prompt + completion with the tests separate, 8 completions per problem. Worker CPU = user + system time of the sandbox worker processes (from /proc) per program, much less disturbed by other processes than wall clock.`,
+    `This checkout (${gitHead(repoRoot)}) against ${gitHead(other)}, both \`LocalExecutor\`s alive in one process (2 workers each, 2 s timeout, 64 MB), repeats alternated so both see the same load; medians of ${repeats} repeats of ${n} programs (bench/sandbox-programs.ts): *combined* = tests inside the program (bench:sandbox's shape); *training-shaped* = prompt + completion with the tests separate, 8 completions per problem, the same programs every repeat (after the first, each worker has planned and compiled their tests); *new problems* = training-shaped with new problems every repeat, as each training step brings. Worker CPU = user + system time of the sandbox worker processes (from /proc) per program, much less disturbed by other processes than wall clock.`,
     '',
     '| workload | wall clock, this vs other (ratio) | worker CPU per program, this vs other (throughput ratio) | wall programs/s per repeat, this / other |',
     '|---|---|---|---|',
