@@ -27,7 +27,7 @@ export interface ConfigPathKey {
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The mapping that holds `key` and the key's last segment, when the path through `root` exists. */
-function holder(root: unknown, key: readonly string[]): { parent: Record<string, unknown>; last: string } | null {
+export function holder(root: unknown, key: readonly string[]): { parent: Record<string, unknown>; last: string } | null {
   let node = root;
   for (const seg of key.slice(0, -1)) {
     if (!isObject(node)) return null;

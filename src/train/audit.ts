@@ -68,11 +68,7 @@ function runConfig(runDir: string): { config: RunConfig; arms: string[] } {
   } catch (err) {
     throw new AnchorError('BAD_ARGUMENT', `${p}: unreadable manifest (${(err as Error).message})`);
   }
-  const parsed = runConfigSchema.safeParse(
-    manifest.config !== null && typeof manifest.config === 'object'
-      ? recordedRunConfig(manifest.config as Record<string, unknown>).config
-      : manifest.config,
-  );
+  const parsed = runConfigSchema.safeParse(recordedRunConfig(manifest.config).config);
   if (!parsed.success)
     throw new AnchorError('BAD_ARGUMENT', `${p}: its config does not validate (${parsed.error.issues[0]?.message ?? ''})`);
   const arms = Array.isArray(manifest.arms) ? manifest.arms.filter((a): a is string => typeof a === 'string') : [];

@@ -28,7 +28,7 @@ import { goldWatchConfigSchema } from './gold-watch-config.ts';
 import { DATASET_NAMES, isDatasetName } from '../datasets/catalog.ts';
 import { loadConfig } from '../config/load.ts';
 import { deepMerge } from '../config/overrides.ts';
-import type { ConfigPathKey } from '../config/paths.ts';
+import { type ConfigPathKey, holder } from '../config/paths.ts';
 import { dirNameSchema, parseConfig } from '../config/validate.ts';
 
 /** Where problems come from: a built-in task family or a dataset file. */
@@ -173,27 +173,23 @@ export function runRewardModelConfig(config: Pick<RunConfig, 'seed' | 'reward_mo
  * old constant), so a recorded config read through today's schema needs nothing for it; an option
  * whose default changes what is trained must add an entry here.
  */
-const RECORDED_BEFORE: ReadonlyArray<{ key: readonly string[]; value: unknown; added: string }> = [
-  // Before grpo.length_buckets every row of a step was padded to the step's longest completion.
-  { key: ['grpo', 'length_buckets'], value: 1, added: 'c969d84' },
+const RECORDED_BEFORE: ReadonlyArray<{ key: readonly string[]; value: unknown }> = [
+  // c969d84: before grpo.length_buckets every row of a step was padded to the step's longest completion.
+  { key: ['grpo', 'length_buckets'], value: 1 },
 ];
-
-const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * A recorded run config (resolved when it was written) as the versions that wrote it ran it: a copy
  * with the {@link RECORDED_BEFORE} options it predates set to their earlier behaviour. `filled`
  * lists them as `key = value`, for the log. Parse the result with {@link runConfigSchema}.
  */
-export function recordedRunConfig(recorded: Record<string, unknown>): { config: Record<string, unknown>; filled: string[] } {
+export function recordedRunConfig(recorded: unknown): { config: unknown; filled: string[] } {
   const config = structuredClone(recorded);
   const filled: string[] = [];
   for (const { key, value } of RECORDED_BEFORE) {
-    let node: unknown = config;
-    for (const seg of key.slice(0, -1)) node = isMapping(node) ? node[seg] : undefined;
-    const last = key.at(-1)!;
-    if (isMapping(node) && !(last in node)) {
-      node[last] = value;
+    const h = holder(config, key);
+    if (h && !Object.hasOwn(h.parent, h.last)) {
+      h.parent[h.last] = value;
       filled.push(`${key.join('.')} = ${JSON.stringify(value)}`);
     }
   }
@@ -204,14 +200,15 @@ export function recordedRunConfig(recorded: Record<string, unknown>): { config: 
  * The config one arm of a recorded run trains with: the recorded config as its run ran it
  * ({@link recordedRunConfig}) with the arm's overlay; undefined when the run has no such arm.
  */
-export function recordedArmConfig(
-  recorded: Record<string, unknown>,
-  armName: string,
-): { config: RunConfig; arm: ArmSpec } | undefined {
+export function recordedArmConfig(recorded: unknown, armName: string): { config: RunConfig; arm: ArmSpec } | undefined {
   const run = recordedRunConfig(recorded).config;
   const arm = resolveArms(runConfigSchema.parse(run).arms).find((a) => a.name === armName);
   if (!arm) return undefined;
-  return { config: parseConfig(runConfigSchema, deepMerge(run, arm.overlay), `arm ${arm.name} overlay`), arm };
+  // It parsed, so it is a mapping; the overlay merges into it as recorded (defaults not yet filled).
+  return {
+    config: parseConfig(runConfigSchema, deepMerge(run as Record<string, unknown>, arm.overlay), `arm ${arm.name} overlay`),
+    arm,
+  };
 }
 
 /** A dataset key: a path unless it names a published dataset. */
