@@ -95,6 +95,7 @@ def _anchor_setup():
     _repr_float = float.__repr__
     _isinstance = isinstance
     _all = all
+    _zip = zip
     _min = min
     _RuntimeError = RuntimeError
     _AttributeError = AttributeError
@@ -183,6 +184,7 @@ def _anchor_setup():
     import math, re, collections, itertools, functools, heapq, bisect, string, typing, fractions
     import decimal, statistics, operator, copy, random, hashlib, datetime, json, array, numbers
     import enum, dataclasses, unittest, cmath, time, uuid, secrets
+    _sha256 = hashlib.sha256
     _virtual_time(time)
     snapshots = {}
     module_names = {}
@@ -375,6 +377,14 @@ def _anchor_setup():
     def _out(kind, msg):
         # Only exact ints and strs built here go into the verdict.
         # A run the program ended early (an exit, a dead interpreter) counts no assertion.
+        # A site still open (strict: an execution of it started and never reached its outcome,
+        # because what it evaluated raised) did not pass that execution: it fails. Otherwise a
+        # program raising on the second case of a loop would keep the site the first case passed.
+        opened = st.get('opened')
+        if opened is not None:
+            for k in _range(_len(opened)):
+                if opened[k] > 0:
+                    st['failed'].add(k)
         n_ok = 0 if ('exit' in st or 'fault' in st) else _len(st['passed'] - st['failed'])
         # A strict violation fails the sites it interrupts and every one after it (_violate,
         # _recorder); one that interrupted none, after every site passed, counts as one failed
@@ -2293,12 +2303,41 @@ def _anchor_setup():
             ns['__bool__'] = _true
             _building[0] = True
             try:
-                return _make_dataclass(name, spec, bases=(_Record,), namespace=ns, eq=_bool(eq), order=_bool(order) and _bool(eq),
-                                       frozen=_bool(frozen))
+                cls = _make_dataclass(name, spec, bases=(_Record,), namespace=ns, eq=_bool(eq), order=_bool(order) and _bool(eq),
+                                      frozen=_bool(frozen))
             finally:
                 _building[0] = False
+            declared = _frozenset(f[0] for f in spec)
+            _guard_dataclass(cls, declared)
+            return cls
         except _BaseException:
             return None
+
+    def _guard_dataclass(cls, declared):
+        # The declared fields are the program's word (P reads them from the class, which can
+        # claim `__dataclass_fields__ = {}`): == also needs every field the two records hold to
+        # agree, and an ordering is refused unless the declared fields are all the records hold.
+        def fields(x):
+            d = _object_getattribute(x, '__dict__')
+            return d if _isinstance(d, _dict) else {}
+        gen_eq = _type_dict(cls, _type).get('__eq__')
+        if gen_eq is not None and gen_eq is not object.__eq__:
+            def __eq__(self, other):
+                r = gen_eq(self, other)
+                if r is True and fields(self) != fields(other):
+                    return False
+                return r
+            _type.__setattr__(cls, '__eq__', __eq__)
+        for op in ('__lt__', '__le__', '__gt__', '__ge__'):
+            gen = _type_dict(cls, _type).get(op)
+            if gen is None:
+                continue
+            def ordered(self, other, gen=gen, op=op):
+                if _frozenset(fields(self)) != declared or (_type(other) is _type(self) and _frozenset(fields(other)) != declared):
+                    _refuse('strict verdict: the answer of type ' + _class_name(_type(self)) + ' is ordered by fields that '
+                             'are not all it holds (' + op + ' was used)')
+                return gen(self, other)
+            _type.__setattr__(cls, op, ordered)
 
     def _enum_standin(name, extra):
         # T's own Enum of the same member names and plain values.
@@ -2309,6 +2348,21 @@ def _anchor_setup():
             return kind(name, values)
         except _BaseException:
             return None
+
+    def _program_code(v):
+        # A value of T that runs the program's code when called: a forwarder or a class stand-in.
+        return _isinstance(v, _RecordMeta) or (_type(v) is _FunctionType and '_anchor_hid' in v.__dict__)
+
+    def _tests_class(name):
+        # A class the tests define themselves (a fixture, `class Node:` in the tests): in one
+        # interpreter the tests' definition replaces the program's class of that name, so the
+        # program's instances of it come back as the tests' class, with the tests' methods.
+        tg = st.get('tg')
+        c = tg.get(name) if tg is not None else None
+        if (_isinstance(c, _type) and not _isinstance(c, _RecordMeta) and _ident(c) not in value_or_std
+                and _type_dict(c, _type).get('__module__') == '__main__'):
+            return c
+        return None
 
     class _TSide:
         def rest(self, it):
@@ -2365,11 +2419,20 @@ def _anchor_setup():
         def record_class(self, ref):
             classes = st['classes']
             if _type(ref) is _int:
-                return classes[ref]
+                cls = classes[ref]
+                # Registered before the tests defined a class of that name (the program's names
+                # are bound first): from then on the tests' class is the one meant.
+                if _isinstance(cls, _RecordMeta):
+                    own = _tests_class(cls.__name__)
+                    if own is not None:
+                        return own
+                return cls
             cid = ref[0]
             name, kind, meths, statics, props, excbase = ref[1:]
             name = _str(name)
             own = st['prompt_classes'].get(name)
+            if own is None:
+                own = _tests_class(name)
             if own is not None and (kind != 'exc' or _issubclass(own, _BaseException)):
                 cls = own
             else:
@@ -2401,6 +2464,16 @@ def _anchor_setup():
             return _object_new(cls)
 
         def set_field(self, obj, k, v):
+            t = _type(obj)
+            if _program_code(v) and not _isinstance(t, _RecordMeta):
+                # T's own class (the prompt's or the tests'): its methods run here on plain
+                # fields. A program function in a field of the same name would be what the tests'
+                # `obj.area()` calls (an instance's field shadows a method): program code
+                # answering for the class, not data.
+                for c in _type_mro(t, _type):
+                    if c is not object and k in _type_dict(c, _type):
+                        _refuse('strict verdict: the answer of type ' + _class_name(t) + ' holds a program function '
+                                 'in its field ' + _str(k) + ', where its class has ' + _str(k) + ' (not plain data)')
             _object_setattr(obj, k, v)
 
         def enum_member(self, ref, name, value):
@@ -2418,6 +2491,11 @@ def _anchor_setup():
 
         def make_namedtuple(self, name, fields, items):
             name = _str(name)
+            for f, v in _zip(fields, items):
+                # A field named as a tuple method (`count`, `index`) is what `r.count(1)` calls.
+                if _program_code(v) and _str(f) in _type_dict(_tuple, _type):
+                    _refuse('strict verdict: the answer of type ' + name + ' holds a program function in its field '
+                             + _str(f) + ', where a tuple has ' + _str(f) + ' (not plain data)')
             own = st['prompt_classes'].get(name)
             if own is not None and _issubclass(own, _tuple):
                 return own._make(items)
@@ -2438,7 +2516,15 @@ def _anchor_setup():
             return _rebuild_exc(ref, [])
 
         def std_object(self, mod, name):
-            return _getattr(_real_import(_str(mod), None, None, (_str(name),), 0), _str(name))
+            # Only a standard function or class of the pristine image, found by the pair P names
+            # and checked to be the object that pair names: P is the program's interpreter, and a
+            # pair it makes up (`unittest.mock.ANY`, equal to everything) is not an answer.
+            mod, name = _str(mod), _str(name)
+            snap = snapshots.get(mod)
+            v = snap[1].get(name) if snap is not None else None
+            if v is None or std_objects.get(_ident(v)) != (mod, name):
+                self.bad('standard object ' + mod + '.' + name, False)
+            return v
 
         def from_handle(self, e):
             if e[0] == 'fn':
@@ -2467,6 +2553,11 @@ def _anchor_setup():
         just_compiled = fresh.pop() if fresh else None
         st.clear()
         st['nonce'] = nonce
+        # The tests' random numbers (random cases, HumanEval/32, /38): seeded one way from the
+        # program's seed and the tests' text, which the program never sees. The program can
+        # recover its own seed from what it reads (os.urandom); an invertible mix of that seed
+        # would let it replay the tests' draws and know their cases.
+        st['tseed'] = _int.from_bytes(_sha256(('anchor-tests\x00' + _str(seed) + '\x00' + _str(tests)).encode('utf-8', 'replace')).digest()[:8], 'big')
         st['passed'] = _set()
         st['failed'] = _set()
         st['n_asserts'] = 0
@@ -2556,8 +2647,9 @@ def _anchor_setup():
         # The tests' min/max/sorted refuse a NaN they compare, as the tests' own `<` does.
         ordering = _ORDERING_BUILTINS if st['guard'] & GUARD_NAN else None
         tg = {'__builtins__': _builtins_module(ordering), '__name__': '__main__'}
+        st['tg'] = tg
         reached = _set()
-        _rand_seed(_rand_inst, st['seed'] ^ 0x5DEECE66D)
+        _rand_seed(_rand_inst, st['tseed'])
         pcode, pnames, last = st['prompt']
         try:
             if pcode is not None:
