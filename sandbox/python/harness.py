@@ -2579,7 +2579,7 @@ def _anchor_setup():
         # of the program: callables and classes become forwarders, modules the tests' own
         # copies, data values rebuilt by value.
         pcode, pnames, last = st['prompt']
-        prompt_defined = _set(pnames)
+        prompt_defined = _set(pnames) | _set(st.get('prompt_bound', ()))
         ask = sorted(n for n in st['tests_names'] if n not in prompt_defined and not n.startswith('__'))
         if not ask:
             return
@@ -2657,7 +2657,11 @@ def _anchor_setup():
                     _exec(pcode, tg)
                 except _BaseException:
                     pass
-                for k in pnames:
+                # Every name the prompt's run bound, whatever the statement (tuple unpacking,
+                # `from m import *`, a definition inside a top-level `try`/`if`), is the prompt's:
+                # the tests never read it from the program (the entry point's stub excepted).
+                st['prompt_bound'] = [k for k in tg if k not in ('__builtins__', '__name__') and k != last]
+                for k in st['prompt_bound']:
                     v = tg.get(k)
                     if _isinstance(v, _type):
                         st['prompt_classes'][k] = v

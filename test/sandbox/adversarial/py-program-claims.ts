@@ -257,4 +257,69 @@ const interrupted = defineGenerator({
     })),
 });
 
-export const generators = [forgedStd, fakeDataclass, shadowedMethods, testsClassRedefined, interrupted, honest];
+/** Prompt statements that bind the helper the tests use, in forms other than a plain def or assignment. */
+const PROMPT_FORMS: Array<[string, string, string]> = [
+  // [prompt prefix, the completion's rebinding, the tests' check of the answer R]
+  ['TOL, SCALE = 1e-9, 1\n', 'TOL = 1e9\n', 'assert abs(R - 1.4142135623730951) < TOL'],
+  ['from math import *\n', 'def isclose(a, b, **kw):\n    return True\n', 'assert isclose(R, 1.4142135623730951)'],
+  [
+    'try:\n    from math import isclose as near\nexcept ImportError:\n    near = None\n',
+    'def near(a, b, **kw):\n    return True\n',
+    'assert near(R, 1.4142135623730951)',
+  ],
+  [
+    'if True:\n    def same(a, b):\n        return a == b\n',
+    'def same(a, b):\n    return True\n',
+    'assert same(R, 1.4142135623730951)',
+  ],
+  ['(EPS) = 1e-9\n[LO, HI] = [1.41, 1.42]\n', 'LO, HI = -1e9, 1e9\n', 'assert LO < R < HI'],
+];
+const FORM_SHAPES = [
+  (check: string) => `def check(candidate):\n    R = candidate()\n    ${check}\n\ncheck(root2)\n`,
+  (check: string) => `R = root2()\n${check}\n`,
+  (check: string) => `for _ in range(2):\n    R = root2()\n    ${check}\n`,
+  (check: string) => `def t():\n    R = root2()\n    ${check}\n\nt()\n`,
+];
+const ROOT2 = '\n\ndef root2() -> float:\n    """Return the square root of 2."""\n';
+
+const promptForms = defineGenerator({
+  name: 'py-prompt-name-forms',
+  language: 'python',
+  about:
+    "a prompt helper bound by tuple unpacking, a star import or inside try/if, rebound by the completion: the tests use the prompt's",
+  cases: () =>
+    grid(20, PROMPT_FORMS, FORM_SHAPES, ([prefix, rebind, check], shape) => ({
+      prompt: `${prefix}${ROOT2}`,
+      completion: `    return 0.0\n\n\n${rebind}`,
+      tests: shape(check),
+      expect: ['fail', 'error'],
+      maxPassed: 0,
+      timeoutMs: TIMEOUT_MS,
+      note: prefix.split('\n')[0],
+    })),
+});
+
+const promptFormsHonest = defineGenerator({
+  name: 'py-prompt-name-forms-honest',
+  language: 'python',
+  about: 'control: the honest root2 passes with every prompt form',
+  cases: () =>
+    grid(20, PROMPT_FORMS, FORM_SHAPES, ([prefix, , check], shape) => ({
+      prompt: `${prefix}${ROOT2}`,
+      completion: '    return 2 ** 0.5\n',
+      tests: shape(check),
+      expect: ['pass'],
+      timeoutMs: TIMEOUT_MS,
+    })),
+});
+
+export const generators = [
+  forgedStd,
+  fakeDataclass,
+  shadowedMethods,
+  testsClassRedefined,
+  interrupted,
+  promptForms,
+  promptFormsHonest,
+  honest,
+];
