@@ -95,6 +95,7 @@ function setupHarness(P, config) {
     return key === '' ? '?' : key;
   }
   function record(key, ok) {
+    openCheck = -1;
     // After a comparison guard fired (hooks.cmp), no check passes: the value it compared flows
     // into this check or steered the run to it, so the check that consumes it fails — and with
     // it every later one, which an honest failing run would not have reached either.
@@ -460,6 +461,11 @@ function setupHarness(P, config) {
   // they run, and record ends it; -1: none), and the sites each check recorded (checkSites[k]).
   let pendingCheck = -1;
   let checkSites = null;
+  // Strict verdict: the assert call whose arguments are being evaluated (hooks.reach with `open`;
+  // record ends it; -1: none). Still set when the tests' script ends on an error: what the
+  // arguments evaluated threw (the program raised on a loop's second case), so that execution of
+  // the check never recorded, and its sites fail (see verdict) — as a wrong value would fail them.
+  let openCheck = -1;
   // Strict verdict: the guard bits of these tests (hooks.guard: 1 NaN, 2 infinities they never
   // mention), for the comparisons the realm's sorts make on their behalf (see guardSorts).
   let sortGuard = 0;
@@ -592,10 +598,11 @@ function setupHarness(P, config) {
         checkSites[i] = new P.Set();
       }
     },
-    reach(k) {
+    reach(k, open) {
       if (reached !== null && k < reached.length) {
         reached[k] = true;
         pendingCheck = k;
+        if (open === 1) openCheck = k;
       }
     },
     // Strict verdict: the guard bits of these tests' comparisons (src/sandbox/test-plan.ts), for
@@ -835,6 +842,22 @@ function setupHarness(P, config) {
   }
   function verdict() {
     const a = tracking ? asyncOutcome() : { never: 0, unhandled: 0, firstUnhandled: '' };
+    // An assert call interrupted by what its arguments threw, in a run that ended on that error:
+    // the sites its check passed on earlier cases fail (the interrupted execution is not one it
+    // passed). A first execution interrupted had passed nothing: the error's status says enough.
+    let interrupted = 0;
+    if (openCheck !== -1 && (threw || asyncState === 2 || a.unhandled > 0)) {
+      const it = P.SetPrototypeValues(checkSites[openCheck]);
+      for (let r = P.SetIteratorNext(it); !r.done; r = P.SetIteratorNext(it)) {
+        if (P.MapPrototypeGet(sites, r.value) === 1) {
+          P.MapPrototypeSet(sites, r.value, 2);
+          passed--;
+          failed++;
+          interrupted++;
+        }
+      }
+      openCheck = -1;
+    }
     // Strict verdict: tests that finished with checks they never reached showed nothing about
     // those (a loop over an empty answer, a branch the answer steered around): each such check is
     // a failed site. Only for a run judged by its counts (one that threw, never settled or exited
@@ -890,6 +913,7 @@ function setupHarness(P, config) {
       threw,
       thrownError,
       refused,
+      interrupted,
       program: programOutput(),
     };
   }

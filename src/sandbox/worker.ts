@@ -116,6 +116,8 @@ interface Verdict {
   thrownError: string;
   /** What the tests threw was the snapshot's refusal of an answer (too large, too deep, a Proxy). */
   refused: boolean;
+  /** Sites failed because the error that ended the run interrupted their check's next execution. */
+  interrupted?: number;
   /** Tests realm: the program realm's console output, read in the same call (absent if not connected). */
   program?: { stdout: string; truncated: boolean };
 }
@@ -472,7 +474,7 @@ class Host {
     // the solution ran out of it): out of memory, by the host's measure. An answer the snapshot
     // refused is the program's wrong answer whatever the heap holds (a 30 MB answer fills much of
     // 64 MB, and whether it is collected yet must not decide the status).
-    if (v.threw && !v.refused && v.failed === 0 && this.engineRefusedMemory(run)) {
+    if (v.threw && !v.refused && v.failed === (v.interrupted ?? 0) && this.engineRefusedMemory(run)) {
       run.recycle = true;
       return run.done('oom', {
         ...counts(v),
@@ -536,6 +538,11 @@ class Host {
     const done = run.done;
     const min = this.opts.minAssertions;
     const who = separate ? "the tests'" : "the program's";
+    // The error ended the run inside a check (its sites were failed for it): still an error.
+    if (v.interrupted && !v.refused && !v.exited) {
+      const error = v.threw ? v.thrownError : `unhandled rejection: ${v.asyncState === 2 ? v.asyncError : v.unhandledError}`;
+      return done('error', { ...c, stdout, error });
+    }
     if (v.failed > 0) return done('fail', { ...c, stdout, error: v.failure });
     // An answer the snapshot refused (a Proxy, a getter, over the caps) is not an answer: fail.
     if (separate && v.threw && v.refused) return done('fail', { ...c, stdout, error: v.thrownError });
