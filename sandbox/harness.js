@@ -1064,6 +1064,9 @@ function setupHarness(P, config) {
       case OP_CALL:
       case OP_SETTLE:
       case OP_SOURCE:
+        // The solution's source, for the tests' `String(candidate)`. Never the other way: the
+        // tests' callbacks' text holds their expected values (`(p) => assert.equal(p, 29)`).
+        if (op === OP_SOURCE && role !== 'program') return 'function () { [native code] }';
         return getBridge().entry(op, a, b, c);
       case OP_CONSTRUCT:
       case OP_GET:

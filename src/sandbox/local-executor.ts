@@ -73,6 +73,11 @@ function processCpuMs(pid: number | undefined): number | undefined {
   }
 }
 
+/** The environment without the locale variables (LANG, LANGUAGE, LC_*), which the worker sets itself. */
+function withoutLocale(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'LANG' && k !== 'LANGUAGE' && !k.startsWith('LC_')));
+}
+
 /** Attempts after which a program that keeps crashing its worker is reported instead of retried. */
 const MAX_CRASHES = 2;
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -144,8 +149,10 @@ class WorkerSlot {
     };
     const child = fork(this.entry.path, [JSON.stringify(wopts)], {
       execArgv: this.entry.execArgv,
-      // Programs see dates in UTC whatever the host's zone: a verdict must not depend on the machine.
-      env: { ...process.env, TZ: 'UTC' },
+      // Programs see dates in UTC and format numbers and dates in one locale whatever the host's
+      // zone and language: a verdict must not depend on the machine (`n.toLocaleString()` gave
+      // '1.234.567' under LANG=de_DE.UTF-8).
+      env: { ...withoutLocale(process.env), TZ: 'UTC', LANG: 'en_US.UTF-8', LC_ALL: 'en_US.UTF-8' },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'json',
     });

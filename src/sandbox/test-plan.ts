@@ -23,6 +23,12 @@ export interface TestPlan {
   resolver: string;
   /** The tests (or the prompt's copy) mention NaN, so a NaN answer can be what they expect. */
   nanExpected: boolean;
+  /**
+   * The tests evaluate text at run time (`eval`, `Function`): text an answer can supply, which
+   * could change the tests realm for the programs after it, so the worker replaces that realm
+   * after each such run.
+   */
+  evaluatesText: boolean;
 }
 
 /** A plan, or why the tests cannot be run. */
@@ -491,6 +497,21 @@ function runtimeCode(
   }
 }
 
+/** Whether a script calls `eval` or `Function` (see {@link runtimeCode}). */
+function evaluates(n: AnyNode | undefined): boolean {
+  if (!n) return false;
+  if (n.type === 'CallExpression' || n.type === 'NewExpression') {
+    const callee = n.callee as AnyNode;
+    if ((n.type === 'CallExpression' && isEvalCallee(callee)) || (callee.type === 'Identifier' && callee.name === 'Function'))
+      return true;
+  }
+  let found = false;
+  eachChild(n, (c) => {
+    found ||= evaluates(c);
+  });
+  return found;
+}
+
 /** Where statements can be added at the top of a block or script: after its directive prologue ('use strict'). */
 function afterDirectives(block: AnyNode): number {
   let at = block.type === 'Program' ? block.start : block.start + 1;
@@ -598,5 +619,6 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   const wrapper = `(function (__anchorScope, __anchorHooks) {\n'use strict';\n${sorts}${binding}${helperSource}\n${classes}${reached}${body}\n})`;
   const reads = names.map((n) => `try { __anchorRead[${JSON.stringify(n)}] = ${n}; } catch {}`).join('\n');
   const resolver = `(function () {\n'use strict';\nconst __anchorRead = { __proto__: null };\n${reads}\nreturn __anchorRead;\n})()`;
-  return { ok: true, plan: { names, namesJson: JSON.stringify(names), wrapper, resolver, nanExpected } };
+  const evaluatesText = evaluates(ast!) || (helpers.source !== '' && evaluates(parseScript(helpers.source)));
+  return { ok: true, plan: { names, namesJson: JSON.stringify(names), wrapper, resolver, nanExpected, evaluatesText } };
 }

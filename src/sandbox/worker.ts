@@ -92,6 +92,15 @@ export function programSeed(seed: number, code: string, tests: string | undefine
   return h >>> 0;
 }
 
+/**
+ * The tests realm's seed: the program's seed mixed with the tests' text, which the program never
+ * sees. With the program's own seed, the program's `Math.random` stream was the tests' (a program
+ * could draw the secret a test draws, or its `crypto.randomUUID()`).
+ */
+export function testsSeed(programSeedValue: number, tests: string): number {
+  return programSeed(programSeedValue ^ 0x7e575eed, tests, undefined);
+}
+
 interface Verdict {
   /** Assertion sites whose every execution passed. */
   passed: number;
@@ -213,6 +222,26 @@ class Host {
       this.harness.set(role, h);
     }
     return h;
+  }
+
+  /** Forget the tests realm and what was compiled into it; the next program builds a new one. */
+  private dropTestsRealm(): void {
+    const realm = this.testsRealm;
+    this.testsRealm = undefined;
+    for (const w of this.wrappers.values()) {
+      try {
+        w.release();
+      } catch {
+        /* isolate gone */
+      }
+    }
+    this.wrappers.clear();
+    try {
+      realm?.ctl.release();
+      realm?.ctx.release();
+    } catch {
+      /* isolate gone */
+    }
   }
 
   /** Dispose the isolate (after a timeout/OOM, or to bound heap growth). */
@@ -444,7 +473,7 @@ class Host {
       controller.derefInto(),
       resolved.derefInto(),
       plan.namesJson,
-      seed,
+      testsSeed(seed, run.p.tests ?? ''),
       plan.nanExpected,
     ];
     const runTimeout = run.left();
@@ -468,6 +497,9 @@ class Host {
       run.recycle = true;
       return run.done('error', { error: 'the tests realm did not report a verdict' });
     }
+    // Tests that evaluated text (an answer can be that text) may have changed their realm's
+    // globals: the next program gets a new tests realm (E0/E1 of the 2026-12-04 red-team pass).
+    if (plan.evaluatesText) this.dropTestsRealm();
     // The tests realm read the program realm's output in the same call (one host call fewer).
     const stdout = stdoutOf(v.program ?? programOut()) + stdoutOf(v);
     // The tests stopped on an error while the isolate's memory is nearly exhausted (a call of

@@ -6,7 +6,7 @@
  * completion. The tests run in a realm the program can neither modify nor read.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { ASSERT, expectStillWorks, jsProblem, runTraining, testExecutor } from '../helpers.ts';
+import { ASSERT, expectStillWorks, js, jsProblem, runTraining, testExecutor } from '../helpers.ts';
 
 describe('attack: reaching into the tests realm', () => {
   const ex = testExecutor({ timeoutMs: 2000 });
@@ -63,6 +63,53 @@ describe('attack: reaching into the tests realm', () => {
     expect(res.redefineHoisted!.status, JSON.stringify(res.redefineHoisted)).toBe('fail');
     expect(res.redefineAssigned!.status, JSON.stringify(res.redefineAssigned)).toBe('fail');
     expect(res.right!.status, JSON.stringify(res.right)).toBe('pass');
+  });
+
+  it("gives the next program a new tests realm after tests that evaluated an answer's text", async () => {
+    // One worker, one batch: the two programs run in order in the same isolate. The first one's
+    // tests evaluate its answer, which also replaces their realm's JSON.stringify; the second, a
+    // wrong sort, passed a JSON.stringify comparison after it.
+    const one = testExecutor({ workers: 1, timeoutMs: 2000 });
+    try {
+      const polluter = js(
+        'polluter',
+        "function square(n) {\n  return n + ' * ' + n + \", (JSON.stringify = () => 'same'), \" + n + ' * ' + n;\n}\n",
+        `${ASSERT}assert.strictEqual((0, eval)(square(3)), 9);\n`,
+      );
+      const victim = js(
+        'victim',
+        'function sortAsc(xs) {\n  return xs;\n}\n',
+        `${ASSERT}assert.strictEqual(JSON.stringify(sortAsc([3, 1, 2])), JSON.stringify([1, 2, 3]));\n`,
+      );
+      const [p, v] = await one.run([polluter, victim]);
+      expect(p!.status, JSON.stringify(p)).toBe('pass');
+      expect(v!.status, JSON.stringify(v)).toBe('fail');
+    } finally {
+      await one.close();
+    }
+  });
+
+  it("gives the same verdict whatever the machine's locale", async () => {
+    const saved = { LANG: process.env.LANG, LC_ALL: process.env.LC_ALL };
+    process.env.LANG = 'de_DE.UTF-8';
+    process.env.LC_ALL = 'de_DE.UTF-8';
+    const de = testExecutor({ workers: 1, timeoutMs: 2000 });
+    try {
+      const [r] = await de.run([
+        js(
+          'fmt',
+          'function fmt(n) {\n  return n.toLocaleString();\n}\n',
+          `${ASSERT}assert.strictEqual(fmt(1234567), '1,234,567');\n`,
+        ),
+      ]);
+      expect(r!.status, JSON.stringify(r)).toBe('pass');
+    } finally {
+      await de.close();
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
   });
 
   it('keeps working after the attacks', async () => {
