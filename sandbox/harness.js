@@ -847,16 +847,9 @@ function setupHarness(P, config) {
     // passed). A first execution interrupted had passed nothing: the error's status says enough.
     let interrupted = 0;
     if (openCheck !== -1 && (threw || asyncState === 2 || a.unhandled > 0)) {
-      const it = P.SetPrototypeValues(checkSites[openCheck]);
-      for (let r = P.SetIteratorNext(it); !r.done; r = P.SetIteratorNext(it)) {
-        if (P.MapPrototypeGet(sites, r.value) === 1) {
-          P.MapPrototypeSet(sites, r.value, 2);
-          passed--;
-          failed++;
-          interrupted++;
-        }
-      }
-      openCheck = -1;
+      const before = passed;
+      failCheckSites(openCheck);
+      interrupted = before - passed;
     }
     // Strict verdict: tests that finished with checks they never reached showed nothing about
     // those (a loop over an empty answer, a branch the answer steered around): each such check is
@@ -940,19 +933,23 @@ function setupHarness(P, config) {
   // execution, or the call sat outside a check: `const r = f(x)`), the refusal is one failed site
   // of its own. Either way no check passes after it (the tests may catch the refusal's error).
   function refusedIn(why) {
-    let failedSites = 0;
-    if (pendingCheck !== -1) {
-      const it = P.SetPrototypeValues(checkSites[pendingCheck]);
-      pendingCheck = -1;
-      for (let r = P.SetIteratorNext(it); !r.done; r = P.SetIteratorNext(it)) {
-        record(r.value, false);
-        failedSites++;
-      }
-    }
+    const failedSites = pendingCheck !== -1 ? failCheckSites(pendingCheck) : 0;
     if (failedSites === 0) failed++;
     guardTripped = true;
     answerRefused = true;
     if (firstFailure === '') firstFailure = cap('strict verdict: ' + why);
+  }
+
+  // Every site check k recorded fails, as an execution of it that failed (record); how many it had.
+  function failCheckSites(k) {
+    const it = P.SetPrototypeValues(checkSites[k]);
+    pendingCheck = -1;
+    let n = 0;
+    for (let r = P.SetIteratorNext(it); !r.done; r = P.SetIteratorNext(it)) {
+      record(r.value, false);
+      n++;
+    }
+    return n;
   }
 
   // Program realm: snapshot the names the tests use (functions become handles).

@@ -122,10 +122,14 @@ function patternNames(p: AnyNode | null | undefined, into: Set<string>): void {
   }
 }
 
-/** Identifiers referenced and names declared anywhere in `root` (scopes are not distinguished). */
-function scan(root: AnyNode): { refs: Set<string>; declared: Set<string> } {
+/**
+ * Identifiers referenced and names declared anywhere in `root` (scopes are not distinguished), and
+ * whether it calls `eval` or `Function` (see {@link runtimeCode}).
+ */
+function scan(root: AnyNode): { refs: Set<string>; declared: Set<string>; evaluates: boolean } {
   const refs = new Set<string>();
   const declared = new Set<string>();
+  let evaluates = false;
   const visit = (n: AnyNode, parent: AnyNode | undefined, key: string | undefined): void => {
     switch (n.type) {
       case 'Identifier': {
@@ -156,13 +160,20 @@ function scan(root: AnyNode): { refs: Set<string>; declared: Set<string> } {
       case 'CatchClause':
         patternNames(n.param as AnyNode | null, declared);
         break;
+      case 'CallExpression':
+      case 'NewExpression': {
+        const callee = n.callee as AnyNode;
+        if ((n.type === 'CallExpression' && isEvalCallee(callee)) || (callee.type === 'Identifier' && callee.name === 'Function'))
+          evaluates = true;
+        break;
+      }
       default:
         break;
     }
     eachChild(n, (c, k) => visit(c, n, k));
   };
   visit(root, undefined, undefined);
-  return { refs, declared };
+  return { refs, declared, evaluates };
 }
 
 function parseScript(src: string): AnyNode | undefined {
@@ -497,21 +508,6 @@ function runtimeCode(
   }
 }
 
-/** Whether a script calls `eval` or `Function` (see {@link runtimeCode}). */
-function evaluates(n: AnyNode | undefined): boolean {
-  if (!n) return false;
-  if (n.type === 'CallExpression' || n.type === 'NewExpression') {
-    const callee = n.callee as AnyNode;
-    if ((n.type === 'CallExpression' && isEvalCallee(callee)) || (callee.type === 'Identifier' && callee.name === 'Function'))
-      return true;
-  }
-  let found = false;
-  eachChild(n, (c) => {
-    found ||= evaluates(c);
-  });
-  return found;
-}
-
 /** Where statements can be added at the top of a block or script: after its directive prologue ('use strict'). */
 function afterDirectives(block: AnyNode): number {
   let at = block.type === 'Program' ? block.start : block.start + 1;
@@ -580,12 +576,15 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
       return { ok: false, error: `the tests do not parse: ${e instanceof Error ? e.message : String(e)}` };
     }
   }
-  const { refs, declared } = scan(ast!);
+  const { refs, declared, evaluates } = scan(ast!);
+  // The tests evaluate text at run time, or the prompt's copy they run does.
+  let evaluatesText = evaluates;
   const helpers = prompt ? promptCopy(prompt, declared) : { source: '', names: new Set<string>(), classes: [] };
   if (helpers.source) {
     const h = parseScript(helpers.source);
     if (h) {
       const inPrompt = scan(h);
+      evaluatesText ||= inPrompt.evaluates;
       // A name the prompt's copy uses but only declares inside itself (a parameter, a local) is
       // still not read from the program: `declared` is scope-blind on purpose (conservative).
       for (const n of inPrompt.refs) if (!inPrompt.declared.has(n)) refs.add(n);
@@ -619,6 +618,5 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   const wrapper = `(function (__anchorScope, __anchorHooks) {\n'use strict';\n${sorts}${binding}${helperSource}\n${classes}${reached}${body}\n})`;
   const reads = names.map((n) => `try { __anchorRead[${JSON.stringify(n)}] = ${n}; } catch {}`).join('\n');
   const resolver = `(function () {\n'use strict';\nconst __anchorRead = { __proto__: null };\n${reads}\nreturn __anchorRead;\n})()`;
-  const evaluatesText = evaluates(ast!) || (helpers.source !== '' && evaluates(parseScript(helpers.source)));
   return { ok: true, plan: { names, namesJson: JSON.stringify(names), wrapper, resolver, nanExpected, evaluatesText } };
 }
