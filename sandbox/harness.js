@@ -924,6 +924,7 @@ function setupHarness(P, config) {
       getT(),
       role === 'tests' ? track : undefined,
       role === 'tests' ? refusedIn : undefined,
+      role === 'tests' ? serving : undefined,
     ));
   // Tests realm: a value refused on its way in fails the run, whether or not the tests catch the
   // error that stands for it (see createBridge).
@@ -939,6 +940,34 @@ function setupHarness(P, config) {
     answerRefused = true;
     if (firstFailure === '') firstFailure = cap('strict verdict: ' + why);
   }
+
+  // Tests realm: a function of the tests the program calls (a callback passed to the candidate).
+  // A check in it whose arguments threw has not recorded this execution, and the error now goes to
+  // the program, which may catch it and return as if the check had run: so its sites fail here, as
+  // a wrong value would fail them (with none recorded yet, one failed site stands for it). The
+  // check open around the call (the candidate's call sat in an assert's arguments) is restored,
+  // unless the callback returned with a check of its own still open (an async callback: what its
+  // check's arguments threw rejects its promise), which stays open for the verdict to see.
+  const serving = {
+    __proto__: null,
+    enter() {
+      const outer = openCheck;
+      openCheck = -1;
+      return outer;
+    },
+    leave(outer, threw) {
+      if (threw && openCheck !== -1) {
+        if (failCheckSites(openCheck) === 0) failed++;
+        if (firstFailure === '')
+          firstFailure = cap(
+            'the check at tests line ' +
+              checkLines[openCheck] +
+              ' was interrupted inside a callback the program called (its arguments threw): an execution that did not pass',
+          );
+        openCheck = outer;
+      } else if (openCheck === -1) openCheck = outer;
+    },
+  };
 
   // Every site check k recorded fails, as an execution of it that failed (record); how many it had.
   function failCheckSites(k) {

@@ -696,7 +696,9 @@ function isSnapshotRefusal(P, e) {
 // whatever door (an answer, a settled promise, a thrown value, a callback's arguments): a refused
 // value fails the run even when the tests catch the error standing for it (`assert.throws`,
 // `try`/`catch`, `assert.rejects` would otherwise read a getter, a Proxy or NaN as "it threw").
-function createBridge(P, S, describe, C, onPromise, onRefuse) {
+// `onServe` (tests realm): `enter()` before a function of the tests runs for the program, and
+// `leave(entered, threw)` after it, with what `enter` returned and whether it threw.
+function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
   'use strict';
   const {
     ReflectApply,
@@ -1143,13 +1145,18 @@ function createBridge(P, S, describe, C, onPromise, onRefuse) {
       // The arguments as decoded (id → object), to send back as the callee left them.
       const given = new Map();
       let args;
+      // Tests realm: the call of a tests' function the program makes is scoped (onServe), so a
+      // check it interrupts with an error the program then catches still fails.
+      const served = onServe !== undefined ? onServe.enter() : 0;
       try {
         const f = local[h];
         args = S.decodeTree(P.JSONParse(x), into, given);
         result = op === OP_CALL ? ReflectApply(f, undefined, args) : P.ReflectConstruct(f, args);
       } catch (e) {
+        if (onServe !== undefined) onServe.leave(served, true);
         return thrown(e);
       }
+      if (onServe !== undefined) onServe.leave(served, false);
       try {
         const state = { __proto__: null, ids: new Map(), next: 0 };
         // What `new` made is an instance of the class whatever its prototype says.
