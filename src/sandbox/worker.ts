@@ -15,6 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import ivm from 'isolated-vm';
 import { CpuBudget, CpuMeter, Overloaded, timeoutMessage } from './cpu-budget.ts';
 import type { ExecStatus, VerdictMode } from './types.ts';
@@ -27,6 +28,15 @@ import {
   type WireResult,
   type WorkerOptions,
 } from './protocol.ts';
+
+// The program's `Function`, `AsyncFunction`, `GeneratorFunction` and indirect `eval` run while the
+// tests realm is the isolate's entered context (the tests call the program's controller directly).
+// V8 then checks that context's access to the program realm, which fails (each context has its own
+// security token): `Function` threw a TypeError made in the *tests* realm, whose
+// `constructor.constructor` was the tests realm's `Function` (the program could patch the tests'
+// intrinsics and assert module), and indirect `eval` returned undefined. Without the check, each
+// builds its function in its own realm, as under Node (test/sandbox/attacks/tests-realm.test.ts).
+setFlagsFromString('--allow-unsafe-function-constructor');
 
 const HARNESS_FILES = [
   'primordials.js',
