@@ -359,6 +359,8 @@ function setupHarness(P, config) {
   // ---- Node's host globals, this realm's own (sandbox/node-globals.js) ----------------------
   // exited: the realm called process.exit/abort/kill (never a pass, whatever it did next).
   let exited = '';
+  // This realm's `Buffer` class once built (the program realm builds it on first use).
+  let NodeBuffer;
   const timers = installNodeGlobals(
     P,
     g,
@@ -371,6 +373,9 @@ function setupHarness(P, config) {
         if (t > clock) clock = t;
       },
       randomByte: () => (nextRandom() * 256) | 0,
+      buffer(B) {
+        NodeBuffer = B;
+      },
       exit(how) {
         if (exited === '') exited = how;
       },
@@ -835,13 +840,22 @@ function setupHarness(P, config) {
     if (programCtl === undefined) return undefined;
     try {
       const pv = programCtl(OP_VERDICT);
-      return { __proto__: null, stdout: typeof pv.stdout === 'string' ? pv.stdout : '', truncated: pv.truncated === true };
+      return {
+        __proto__: null,
+        stdout: typeof pv.stdout === 'string' ? pv.stdout : '',
+        truncated: pv.truncated === true,
+        exited: typeof pv.exited === 'string' ? pv.exited : '',
+      };
     } catch {
       return undefined;
     }
   }
   function verdict() {
     const a = tracking ? asyncOutcome() : { never: 0, unhandled: 0, firstUnhandled: '' };
+    // The program's own `process.exit` (its realm's copy) only throws there, and the program may
+    // catch that: its call is recorded all the same, and a run whose program exited never passes.
+    const program = programOutput();
+    const ended = exited !== '' ? exited : program !== undefined ? program.exited : '';
     // An assert call interrupted by what its arguments threw, in a run that ended on that error:
     // the sites its check passed on earlier cases fail (the interrupted execution is not one it
     // passed). A first execution interrupted had passed nothing: the error's status says enough.
@@ -859,7 +873,7 @@ function setupHarness(P, config) {
       reached !== null &&
       passed > 0 &&
       !threw &&
-      !exited &&
+      !ended &&
       asyncState !== 2 &&
       asyncState !== 3 &&
       a.never === 0 &&
@@ -895,7 +909,7 @@ function setupHarness(P, config) {
       neverSettled: a.never,
       unhandled: a.unhandled,
       unhandledError: a.firstUnhandled,
-      exited,
+      exited: ended,
       madeRangeErrors,
       unsettled: pending,
       failure: firstFailure,
@@ -907,14 +921,19 @@ function setupHarness(P, config) {
       thrownError,
       refused,
       interrupted,
-      program: programOutput(),
+      program,
     };
   }
 
   // The bridge between the two realms (programs with separate tests only).
   let bridge;
   let snapshot;
-  const getSnapshot = () => snapshot || (snapshot = createSnapshot(P, getT(), role === 'program' && config.verdict === 'strict'));
+  const nodeBuffer = (create) => {
+    if (create && NodeBuffer === undefined) timers.build();
+    return NodeBuffer;
+  };
+  const getSnapshot = () =>
+    snapshot || (snapshot = createSnapshot(P, getT(), role === 'program' && config.verdict === 'strict', nodeBuffer));
   const getBridge = () =>
     bridge ||
     (bridge = createBridge(

@@ -11,9 +11,11 @@
 // from the realm's seeded generator. `process.exit`/`abort`/`kill` record the call (a program that
 // exits is never a pass) and throw.
 
-// `full` false (the program realm): only the time sources V8 itself has are made virtual
-// (`Atomics.wait`, `Intl.DateTimeFormat` without a date); the program realm keeps no Node host
-// globals (docs/sandbox.md, "Known limits").
+// `full` false (the program realm): the time sources V8 itself has are made virtual
+// (`Atomics.wait`, `Intl.DateTimeFormat` without a date), and the host globals other than timers
+// are installed on the program's first use of one of their names (a fresh program context pays
+// for a few accessors, not for building `Buffer` and `URL`). The program realm has no timers: the
+// host runs the tests realm's alone (docs/sandbox.md, "Known limits").
 function installNodeGlobals(P, g, host, full) {
   'use strict';
   const {
@@ -118,9 +120,61 @@ function installNodeGlobals(P, g, host, full) {
     reset() {
       P.MapPrototypeClear(timers);
     },
+    /** Builds the host globals now if they are installed lazily (program realm). */
+    build() {},
   };
 
-  if (!full) return timerControl;
+  // The host globals other than timers (program realm: installed lazily, see below).
+  const HOST_GLOBALS = [
+    'queueMicrotask',
+    'btoa',
+    'atob',
+    'TextEncoder',
+    'TextDecoder',
+    'Buffer',
+    'structuredClone',
+    'URL',
+    'URLSearchParams',
+    'crypto',
+    'performance',
+    'process',
+    'global',
+  ];
+  if (!full) {
+    // Each name is an accessor until the program first reads or assigns one of them; then all are
+    // built and each still an untouched accessor becomes the value (a name the program declared
+    // or deleted before that is the program's and stays so).
+    const lazy = new P.Map();
+    let built = false;
+    const build = () => {
+      if (built) return;
+      built = true;
+      hostGlobals((name, value) => {
+        const d = P.ObjectGetOwnPropertyDescriptor(g, name);
+        if (d !== undefined && d.get !== undefined && d.get === MapPrototypeGet(lazy, name)) def(g, name, value);
+      });
+    };
+    for (let i = 0; i < HOST_GLOBALS.length; i++) {
+      const name = HOST_GLOBALS[i];
+      const get = function () {
+        build();
+        return g[name];
+      };
+      MapPrototypeSet(lazy, name, get);
+      ObjectDefineProperty(g, name, {
+        __proto__: null,
+        get,
+        set(v) {
+          build();
+          def(g, name, v);
+        },
+        enumerable: false,
+        configurable: true,
+      });
+    }
+    timerControl.build = build;
+    return timerControl;
+  }
 
   def(g, 'setTimeout', function setTimeout(fn, ms, ...args) {
     return schedule(fn, ms, args, false);
@@ -134,642 +188,651 @@ function installNodeGlobals(P, g, host, full) {
   def(g, 'clearTimeout', clear);
   def(g, 'clearInterval', clear);
   def(g, 'clearImmediate', clear);
-  def(g, 'queueMicrotask', function queueMicrotask(fn) {
-    if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
-    P.PromisePrototypeThen(ReflectApply(P.PromiseResolve, P.Promise, [undefined]), () => fn());
-  });
+  hostGlobals((name, value) => def(g, name, value));
+  return timerControl;
 
-  // ---- base64 and UTF-8 ----------------------------------------------------------------------
-  const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-  const B64IDX = new P.Map();
-  for (let i = 0; i < 64; i++) {
-    MapPrototypeSet(B64IDX, B64[i], i);
-    MapPrototypeSet(B64IDX, B64URL[i], i);
-  }
-  function bytesToBase64(u8, alphabet, pad) {
-    let out = '';
-    let i = 0;
-    for (; i + 2 < u8.length; i += 3) {
-      const n = (u8[i] << 16) | (u8[i + 1] << 8) | u8[i + 2];
-      out += alphabet[n >> 18] + alphabet[(n >> 12) & 63] + alphabet[(n >> 6) & 63] + alphabet[n & 63];
-    }
-    if (i < u8.length) {
-      const n = (u8[i] << 16) | ((i + 1 < u8.length ? u8[i + 1] : 0) << 8);
-      out += alphabet[n >> 18] + alphabet[(n >> 12) & 63];
-      out += i + 1 < u8.length ? alphabet[(n >> 6) & 63] + (pad ? '=' : '') : pad ? '==' : '';
-    }
-    return out;
-  }
-  function base64ToBytes(s, strict) {
-    const vals = [];
-    for (let i = 0; i < s.length; i++) {
-      const c = s[i];
-      if (c === '=' || c === ' ' || c === '\n' || c === '\r' || c === '\t') continue;
-      const v = MapPrototypeGet(B64IDX, c);
-      if (v === undefined) {
-        if (strict) throw makeDomError('The string to be decoded is not correctly encoded.', 'InvalidCharacterError');
-        continue;
-      }
-      vals[vals.length] = v;
-    }
-    if (strict && vals.length % 4 === 1)
-      throw makeDomError('The string to be decoded is not correctly encoded.', 'InvalidCharacterError');
-    const out = [];
-    let i = 0;
-    for (; i + 3 < vals.length; i += 4) {
-      const n = (vals[i] << 18) | (vals[i + 1] << 12) | (vals[i + 2] << 6) | vals[i + 3];
-      out[out.length] = n >> 16;
-      out[out.length] = (n >> 8) & 255;
-      out[out.length] = n & 255;
-    }
-    const rest = vals.length - i;
-    if (rest >= 2) {
-      const n = (vals[i] << 18) | (vals[i + 1] << 12) | (rest > 2 ? vals[i + 2] << 6 : 0);
-      out[out.length] = n >> 16;
-      if (rest > 2) out[out.length] = (n >> 8) & 255;
-    }
-    return out;
-  }
-  function makeDomError(message, name) {
-    const e = new Error(message);
-    def(e, 'name', name);
-    return e;
-  }
-  function utf8Encode(s) {
-    const out = [];
-    for (let i = 0; i < s.length; i++) {
-      let c = StringPrototypeCharCodeAt(s, i);
-      if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-        const d = StringPrototypeCharCodeAt(s, i + 1);
-        if (d >= 0xdc00 && d <= 0xdfff) {
-          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-          i++;
-        } else c = 0xfffd;
-      } else if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
-      if (c < 0x80) out[out.length] = c;
-      else if (c < 0x800) {
-        out[out.length] = 0xc0 | (c >> 6);
-        out[out.length] = 0x80 | (c & 63);
-      } else if (c < 0x10000) {
-        out[out.length] = 0xe0 | (c >> 12);
-        out[out.length] = 0x80 | ((c >> 6) & 63);
-        out[out.length] = 0x80 | (c & 63);
-      } else {
-        out[out.length] = 0xf0 | (c >> 18);
-        out[out.length] = 0x80 | ((c >> 12) & 63);
-        out[out.length] = 0x80 | ((c >> 6) & 63);
-        out[out.length] = 0x80 | (c & 63);
-      }
-    }
-    return out;
-  }
-  function utf8Decode(u8, start, end) {
-    let out = '';
-    let i = start;
-    while (i < end) {
-      const b = u8[i];
-      let c;
-      let n = 0;
-      if (b < 0x80) c = b;
-      else if (b >= 0xc2 && b < 0xe0) {
-        c = b & 31;
-        n = 1;
-      } else if (b >= 0xe0 && b < 0xf0) {
-        c = b & 15;
-        n = 2;
-      } else if (b >= 0xf0 && b < 0xf5) {
-        c = b & 7;
-        n = 3;
-      } else {
-        out += '\ufffd';
-        i++;
-        continue;
-      }
-      let ok = i + n < end;
-      for (let k = 1; ok && k <= n; k++) {
-        const x = u8[i + k];
-        if ((x & 0xc0) !== 0x80) ok = false;
-        else c = (c << 6) | (x & 63);
-      }
-      if (
-        !ok ||
-        (n === 2 && c < 0x800) ||
-        (n === 3 && (c < 0x10000 || c > 0x10ffff)) ||
-        (c >= 0xd800 && c <= 0xdfff && n === 2)
-      ) {
-        out += '\ufffd';
-        i++;
-        continue;
-      }
-      i += n + 1;
-      if (c >= 0x10000) {
-        c -= 0x10000;
-        out += fromCharCode(0xd800 + (c >> 10), 0xdc00 + (c & 1023));
-      } else out += fromCharCode(c);
-    }
-    return out;
-  }
-  function latin1(s) {
-    const out = [];
-    for (let i = 0; i < s.length; i++) {
-      const c = StringPrototypeCharCodeAt(s, i);
-      if (c > 255) throw makeDomError('Invalid character', 'InvalidCharacterError');
-      out[i] = c;
-    }
-    return out;
-  }
-  def(g, 'btoa', function btoa(s) {
-    if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
-    return bytesToBase64(latin1(String(s)), B64, true);
-  });
-  def(g, 'atob', function atob(s) {
-    if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
-    const b = base64ToBytes(String(s), true);
-    let out = '';
-    for (let i = 0; i < b.length; i++) out += fromCharCode(b[i]);
-    return out;
-  });
+  // Defines the host globals other than timers, each through `define(name, value)`.
+  function hostGlobals(define) {
+    define('queueMicrotask', function queueMicrotask(fn) {
+      if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
+      P.PromisePrototypeThen(ReflectApply(P.PromiseResolve, P.Promise, [undefined]), () => fn());
+    });
 
-  class TextEncoder {
-    get encoding() {
-      return 'utf-8';
+    // ---- base64 and UTF-8 ----------------------------------------------------------------------
+    const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const B64IDX = new P.Map();
+    for (let i = 0; i < 64; i++) {
+      MapPrototypeSet(B64IDX, B64[i], i);
+      MapPrototypeSet(B64IDX, B64URL[i], i);
     }
-    encode(s = '') {
-      return new Uint8Array(utf8Encode(String(s)));
+    function bytesToBase64(u8, alphabet, pad) {
+      let out = '';
+      let i = 0;
+      for (; i + 2 < u8.length; i += 3) {
+        const n = (u8[i] << 16) | (u8[i + 1] << 8) | u8[i + 2];
+        out += alphabet[n >> 18] + alphabet[(n >> 12) & 63] + alphabet[(n >> 6) & 63] + alphabet[n & 63];
+      }
+      if (i < u8.length) {
+        const n = (u8[i] << 16) | ((i + 1 < u8.length ? u8[i + 1] : 0) << 8);
+        out += alphabet[n >> 18] + alphabet[(n >> 12) & 63];
+        out += i + 1 < u8.length ? alphabet[(n >> 6) & 63] + (pad ? '=' : '') : pad ? '==' : '';
+      }
+      return out;
     }
-  }
-  class TextDecoder {
-    constructor(label = 'utf-8') {
-      const l = String(label).toLowerCase();
-      if (l !== 'utf-8' && l !== 'utf8') throw new g.RangeError('The "' + label + '" encoding is not supported');
-    }
-    get encoding() {
-      return 'utf-8';
-    }
-    decode(input) {
-      if (input === undefined) return '';
-      const u8 = P.ArrayBufferIsView(input)
-        ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength)
-        : new Uint8Array(input);
-      return utf8Decode(u8, 0, u8.length);
-    }
-  }
-  def(g, 'TextEncoder', TextEncoder);
-  def(g, 'TextDecoder', TextDecoder);
-
-  // ---- Buffer (the common subset: from/alloc/concat/isBuffer/byteLength, toString, equals) ---
-  function encodeAs(s, enc) {
-    switch (normEnc(enc)) {
-      case 'utf8':
-        return utf8Encode(s);
-      case 'hex': {
-        const out = [];
-        for (let i = 0; i + 1 < s.length; i += 2) {
-          const v = g.parseInt(P.StringPrototypeSlice(s, i, i + 2), 16);
-          if (P.NumberIsNaN(v)) break;
-          out[out.length] = v;
+    function base64ToBytes(s, strict) {
+      const vals = [];
+      for (let i = 0; i < s.length; i++) {
+        const c = s[i];
+        if (c === '=' || c === ' ' || c === '\n' || c === '\r' || c === '\t') continue;
+        const v = MapPrototypeGet(B64IDX, c);
+        if (v === undefined) {
+          if (strict) throw makeDomError('The string to be decoded is not correctly encoded.', 'InvalidCharacterError');
+          continue;
         }
-        return out;
+        vals[vals.length] = v;
       }
-      case 'base64':
-      case 'base64url':
-        return base64ToBytes(s, false);
-      case 'latin1':
-      case 'ascii': {
-        const out = [];
-        for (let i = 0; i < s.length; i++) out[i] = StringPrototypeCharCodeAt(s, i) & 255;
-        return out;
+      if (strict && vals.length % 4 === 1)
+        throw makeDomError('The string to be decoded is not correctly encoded.', 'InvalidCharacterError');
+      const out = [];
+      let i = 0;
+      for (; i + 3 < vals.length; i += 4) {
+        const n = (vals[i] << 18) | (vals[i + 1] << 12) | (vals[i + 2] << 6) | vals[i + 3];
+        out[out.length] = n >> 16;
+        out[out.length] = (n >> 8) & 255;
+        out[out.length] = n & 255;
       }
-      default:
-        throw new TypeError('Unknown encoding: ' + enc);
-    }
-  }
-  function normEnc(enc) {
-    if (enc === undefined || enc === null) return 'utf8';
-    const e = String(enc).toLowerCase();
-    if (e === 'utf-8' || e === 'utf8') return 'utf8';
-    if (e === 'binary' || e === 'latin1') return 'latin1';
-    return e;
-  }
-  class Buffer extends Uint8Array {
-    static from(value, encOrOffset, length) {
-      if (typeof value === 'string') return fromBytes(encodeAs(value, encOrOffset));
-      if (value instanceof g.ArrayBuffer || (typeof g.SharedArrayBuffer === 'function' && value instanceof g.SharedArrayBuffer)) {
-        const off = encOrOffset === undefined ? 0 : +encOrOffset;
-        const len = length === undefined ? value.byteLength - off : +length;
-        return new Buffer(value, off, len);
+      const rest = vals.length - i;
+      if (rest >= 2) {
+        const n = (vals[i] << 18) | (vals[i + 1] << 12) | (rest > 2 ? vals[i + 2] << 6 : 0);
+        out[out.length] = n >> 16;
+        if (rest > 2) out[out.length] = (n >> 8) & 255;
       }
-      if (value !== null && typeof value === 'object' && typeof value.length === 'number') {
-        const b = Buffer.alloc(value.length);
-        for (let i = 0; i < value.length; i++) b[i] = value[i];
-        return b;
+      return out;
+    }
+    function makeDomError(message, name) {
+      const e = new Error(message);
+      def(e, 'name', name);
+      return e;
+    }
+    function utf8Encode(s) {
+      const out = [];
+      for (let i = 0; i < s.length; i++) {
+        let c = StringPrototypeCharCodeAt(s, i);
+        if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+          const d = StringPrototypeCharCodeAt(s, i + 1);
+          if (d >= 0xdc00 && d <= 0xdfff) {
+            c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+            i++;
+          } else c = 0xfffd;
+        } else if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
+        if (c < 0x80) out[out.length] = c;
+        else if (c < 0x800) {
+          out[out.length] = 0xc0 | (c >> 6);
+          out[out.length] = 0x80 | (c & 63);
+        } else if (c < 0x10000) {
+          out[out.length] = 0xe0 | (c >> 12);
+          out[out.length] = 0x80 | ((c >> 6) & 63);
+          out[out.length] = 0x80 | (c & 63);
+        } else {
+          out[out.length] = 0xf0 | (c >> 18);
+          out[out.length] = 0x80 | ((c >> 12) & 63);
+          out[out.length] = 0x80 | ((c >> 6) & 63);
+          out[out.length] = 0x80 | (c & 63);
+        }
       }
-      throw new TypeError('The first argument must be of type string or an instance of Buffer, ArrayBuffer, or Array');
+      return out;
     }
-    static alloc(n, fill) {
-      const b = new Buffer(+n);
-      if (fill !== undefined) {
-        const f = typeof fill === 'string' ? encodeAs(fill, 'utf8') : [fill];
-        if (f.length) for (let i = 0; i < b.length; i++) b[i] = f[i % f.length];
+    function utf8Decode(u8, start, end) {
+      let out = '';
+      let i = start;
+      while (i < end) {
+        const b = u8[i];
+        let c;
+        let n = 0;
+        if (b < 0x80) c = b;
+        else if (b >= 0xc2 && b < 0xe0) {
+          c = b & 31;
+          n = 1;
+        } else if (b >= 0xe0 && b < 0xf0) {
+          c = b & 15;
+          n = 2;
+        } else if (b >= 0xf0 && b < 0xf5) {
+          c = b & 7;
+          n = 3;
+        } else {
+          out += '\ufffd';
+          i++;
+          continue;
+        }
+        let ok = i + n < end;
+        for (let k = 1; ok && k <= n; k++) {
+          const x = u8[i + k];
+          if ((x & 0xc0) !== 0x80) ok = false;
+          else c = (c << 6) | (x & 63);
+        }
+        if (
+          !ok ||
+          (n === 2 && c < 0x800) ||
+          (n === 3 && (c < 0x10000 || c > 0x10ffff)) ||
+          (c >= 0xd800 && c <= 0xdfff && n === 2)
+        ) {
+          out += '\ufffd';
+          i++;
+          continue;
+        }
+        i += n + 1;
+        if (c >= 0x10000) {
+          c -= 0x10000;
+          out += fromCharCode(0xd800 + (c >> 10), 0xdc00 + (c & 1023));
+        } else out += fromCharCode(c);
       }
-      return b;
+      return out;
     }
-    static allocUnsafe(n) {
-      return new Buffer(+n);
-    }
-    static isBuffer(v) {
-      return v instanceof Buffer;
-    }
-    static byteLength(v, enc) {
-      return typeof v === 'string' ? encodeAs(v, enc).length : v.byteLength;
-    }
-    static concat(list, total) {
-      let n = 0;
-      for (let i = 0; i < list.length; i++) n += list[i].length;
-      const b = Buffer.alloc(total === undefined ? n : total);
-      let at = 0;
-      for (let i = 0; i < list.length && at < b.length; i++) {
-        for (let k = 0; k < list[i].length && at < b.length; k++) b[at++] = list[i][k];
+    function latin1(s) {
+      const out = [];
+      for (let i = 0; i < s.length; i++) {
+        const c = StringPrototypeCharCodeAt(s, i);
+        if (c > 255) throw makeDomError('Invalid character', 'InvalidCharacterError');
+        out[i] = c;
       }
-      return b;
+      return out;
     }
-    static compare(a, b) {
-      return a.compare(b);
+    define('btoa', function btoa(s) {
+      if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
+      return bytesToBase64(latin1(String(s)), B64, true);
+    });
+    define('atob', function atob(s) {
+      if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
+      const b = base64ToBytes(String(s), true);
+      let out = '';
+      for (let i = 0; i < b.length; i++) out += fromCharCode(b[i]);
+      return out;
+    });
+
+    class TextEncoder {
+      get encoding() {
+        return 'utf-8';
+      }
+      encode(s = '') {
+        return new Uint8Array(utf8Encode(String(s)));
+      }
     }
-    toString(enc, start = 0, end = this.length) {
-      const s = Math.max(0, start | 0);
-      const e = Math.min(this.length, end | 0);
+    class TextDecoder {
+      constructor(label = 'utf-8') {
+        const l = String(label).toLowerCase();
+        if (l !== 'utf-8' && l !== 'utf8') throw new g.RangeError('The "' + label + '" encoding is not supported');
+      }
+      get encoding() {
+        return 'utf-8';
+      }
+      decode(input) {
+        if (input === undefined) return '';
+        const u8 = P.ArrayBufferIsView(input)
+          ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength)
+          : new Uint8Array(input);
+        return utf8Decode(u8, 0, u8.length);
+      }
+    }
+    define('TextEncoder', TextEncoder);
+    define('TextDecoder', TextDecoder);
+
+    // ---- Buffer (the common subset: from/alloc/concat/isBuffer/byteLength, toString, equals) ---
+    function encodeAs(s, enc) {
       switch (normEnc(enc)) {
         case 'utf8':
-          return utf8Decode(this, s, e);
+          return utf8Encode(s);
         case 'hex': {
-          let out = '';
-          for (let i = s; i < e; i++) out += (this[i] < 16 ? '0' : '') + this[i].toString(16);
+          const out = [];
+          for (let i = 0; i + 1 < s.length; i += 2) {
+            const v = g.parseInt(P.StringPrototypeSlice(s, i, i + 2), 16);
+            if (P.NumberIsNaN(v)) break;
+            out[out.length] = v;
+          }
           return out;
         }
         case 'base64':
-          return bytesToBase64(this.subarray(s, e), B64, true);
         case 'base64url':
-          return bytesToBase64(this.subarray(s, e), B64URL, false);
+          return base64ToBytes(s, false);
         case 'latin1':
         case 'ascii': {
-          let out = '';
-          for (let i = s; i < e; i++) out += fromCharCode(this[i]);
+          const out = [];
+          for (let i = 0; i < s.length; i++) out[i] = StringPrototypeCharCodeAt(s, i) & 255;
           return out;
         }
         default:
           throw new TypeError('Unknown encoding: ' + enc);
       }
     }
-    toJSON() {
-      const data = [];
-      for (let i = 0; i < this.length; i++) data[i] = this[i];
-      return { type: 'Buffer', data };
+    function normEnc(enc) {
+      if (enc === undefined || enc === null) return 'utf8';
+      const e = String(enc).toLowerCase();
+      if (e === 'utf-8' || e === 'utf8') return 'utf8';
+      if (e === 'binary' || e === 'latin1') return 'latin1';
+      return e;
     }
-    equals(other) {
-      return this.compare(other) === 0;
+    class Buffer extends Uint8Array {
+      static from(value, encOrOffset, length) {
+        if (typeof value === 'string') return fromBytes(encodeAs(value, encOrOffset));
+        if (
+          value instanceof g.ArrayBuffer ||
+          (typeof g.SharedArrayBuffer === 'function' && value instanceof g.SharedArrayBuffer)
+        ) {
+          const off = encOrOffset === undefined ? 0 : +encOrOffset;
+          const len = length === undefined ? value.byteLength - off : +length;
+          return new Buffer(value, off, len);
+        }
+        if (value !== null && typeof value === 'object' && typeof value.length === 'number') {
+          const b = Buffer.alloc(value.length);
+          for (let i = 0; i < value.length; i++) b[i] = value[i];
+          return b;
+        }
+        throw new TypeError('The first argument must be of type string or an instance of Buffer, ArrayBuffer, or Array');
+      }
+      static alloc(n, fill) {
+        const b = new Buffer(+n);
+        if (fill !== undefined) {
+          const f = typeof fill === 'string' ? encodeAs(fill, 'utf8') : [fill];
+          if (f.length) for (let i = 0; i < b.length; i++) b[i] = f[i % f.length];
+        }
+        return b;
+      }
+      static allocUnsafe(n) {
+        return new Buffer(+n);
+      }
+      static isBuffer(v) {
+        return v instanceof Buffer;
+      }
+      static byteLength(v, enc) {
+        return typeof v === 'string' ? encodeAs(v, enc).length : v.byteLength;
+      }
+      static concat(list, total) {
+        let n = 0;
+        for (let i = 0; i < list.length; i++) n += list[i].length;
+        const b = Buffer.alloc(total === undefined ? n : total);
+        let at = 0;
+        for (let i = 0; i < list.length && at < b.length; i++) {
+          for (let k = 0; k < list[i].length && at < b.length; k++) b[at++] = list[i][k];
+        }
+        return b;
+      }
+      static compare(a, b) {
+        return a.compare(b);
+      }
+      toString(enc, start = 0, end = this.length) {
+        const s = Math.max(0, start | 0);
+        const e = Math.min(this.length, end | 0);
+        switch (normEnc(enc)) {
+          case 'utf8':
+            return utf8Decode(this, s, e);
+          case 'hex': {
+            let out = '';
+            for (let i = s; i < e; i++) out += (this[i] < 16 ? '0' : '') + this[i].toString(16);
+            return out;
+          }
+          case 'base64':
+            return bytesToBase64(this.subarray(s, e), B64, true);
+          case 'base64url':
+            return bytesToBase64(this.subarray(s, e), B64URL, false);
+          case 'latin1':
+          case 'ascii': {
+            let out = '';
+            for (let i = s; i < e; i++) out += fromCharCode(this[i]);
+            return out;
+          }
+          default:
+            throw new TypeError('Unknown encoding: ' + enc);
+        }
+      }
+      toJSON() {
+        const data = [];
+        for (let i = 0; i < this.length; i++) data[i] = this[i];
+        return { type: 'Buffer', data };
+      }
+      equals(other) {
+        return this.compare(other) === 0;
+      }
+      compare(other) {
+        const n = Math.min(this.length, other.length);
+        for (let i = 0; i < n; i++) if (this[i] !== other[i]) return this[i] < other[i] ? -1 : 1;
+        return this.length === other.length ? 0 : this.length < other.length ? -1 : 1;
+      }
+      write(s, offset = 0) {
+        const bytes = utf8Encode(String(s));
+        let i = 0;
+        for (; i < bytes.length && offset + i < this.length; i++) this[offset + i] = bytes[i];
+        return i;
+      }
+      slice(start, end) {
+        return this.subarray(start, end);
+      }
     }
-    compare(other) {
-      const n = Math.min(this.length, other.length);
-      for (let i = 0; i < n; i++) if (this[i] !== other[i]) return this[i] < other[i] ? -1 : 1;
-      return this.length === other.length ? 0 : this.length < other.length ? -1 : 1;
+    function fromBytes(bytes) {
+      const b = new Buffer(bytes.length);
+      for (let i = 0; i < bytes.length; i++) b[i] = bytes[i];
+      return b;
     }
-    write(s, offset = 0) {
-      const bytes = utf8Encode(String(s));
-      let i = 0;
-      for (; i < bytes.length && offset + i < this.length; i++) this[offset + i] = bytes[i];
-      return i;
-    }
-    slice(start, end) {
-      return this.subarray(start, end);
-    }
-  }
-  function fromBytes(bytes) {
-    const b = new Buffer(bytes.length);
-    for (let i = 0; i < bytes.length; i++) b[i] = bytes[i];
-    return b;
-  }
-  def(g, 'Buffer', Buffer);
+    define('Buffer', Buffer);
+    // The snapshot carries a Buffer across as a Buffer (each realm rebuilds it as its own).
+    host.buffer(Buffer);
 
-  // ---- structuredClone ------------------------------------------------------------------------
-  function clone(v, memo) {
-    if (v === null || (typeof v !== 'object' && typeof v !== 'function')) {
-      if (typeof v === 'symbol') throw makeDomError(String(v.description) + ' could not be cloned.', 'DataCloneError');
-      return v;
-    }
-    if (typeof v === 'function') throw makeDomError('function could not be cloned.', 'DataCloneError');
-    const seen = MapPrototypeGet(memo, v);
-    if (seen !== undefined) return seen;
-    let out;
-    if (P.ArrayIsArray(v)) {
-      out = new Array(v.length);
+    // ---- structuredClone ------------------------------------------------------------------------
+    function clone(v, memo) {
+      if (v === null || (typeof v !== 'object' && typeof v !== 'function')) {
+        if (typeof v === 'symbol') throw makeDomError(String(v.description) + ' could not be cloned.', 'DataCloneError');
+        return v;
+      }
+      if (typeof v === 'function') throw makeDomError('function could not be cloned.', 'DataCloneError');
+      const seen = MapPrototypeGet(memo, v);
+      if (seen !== undefined) return seen;
+      let out;
+      if (P.ArrayIsArray(v)) {
+        out = new Array(v.length);
+        MapPrototypeSet(memo, v, out);
+        const keys = P.ObjectKeys(v);
+        for (let i = 0; i < keys.length; i++) out[keys[i]] = clone(v[keys[i]], memo);
+        return out;
+      }
+      if (v instanceof g.Map) {
+        out = new g.Map();
+        MapPrototypeSet(memo, v, out);
+        v.forEach((val, key) => out.set(clone(key, memo), clone(val, memo)));
+        return out;
+      }
+      if (v instanceof g.Set) {
+        out = new g.Set();
+        MapPrototypeSet(memo, v, out);
+        v.forEach((val) => out.add(clone(val, memo)));
+        return out;
+      }
+      if (v instanceof g.Date) return new g.Date(P.DatePrototypeGetTime(v));
+      if (v instanceof g.RegExp) return new g.RegExp(v.source, v.flags);
+      if (P.ArrayBufferIsView(v)) {
+        out = new v.constructor(v);
+        MapPrototypeSet(memo, v, out);
+        return out;
+      }
+      if (v instanceof g.ArrayBuffer || (typeof g.SharedArrayBuffer === 'function' && v instanceof g.SharedArrayBuffer))
+        return v.slice(0);
+      if (v instanceof Error) {
+        const ctor = g[v.name] && P.ObjectPrototypeHasOwnProperty(P.Errors, v.name) ? g[v.name] : Error;
+        out = new ctor(v.message);
+        MapPrototypeSet(memo, v, out);
+        if ('cause' in v) def(out, 'cause', clone(v.cause, memo));
+        return out;
+      }
+      if (v instanceof g.Number || v instanceof g.String || v instanceof g.Boolean) return g.Object(v.valueOf());
+      out = {};
       MapPrototypeSet(memo, v, out);
       const keys = P.ObjectKeys(v);
-      for (let i = 0; i < keys.length; i++) out[keys[i]] = clone(v[keys[i]], memo);
+      for (let i = 0; i < keys.length; i++) {
+        const x = v[keys[i]];
+        if (typeof x === 'function') throw makeDomError(String(x) + ' could not be cloned.', 'DataCloneError');
+        out[keys[i]] = clone(x, memo);
+      }
       return out;
     }
-    if (v instanceof g.Map) {
-      out = new g.Map();
-      MapPrototypeSet(memo, v, out);
-      v.forEach((val, key) => out.set(clone(key, memo), clone(val, memo)));
-      return out;
-    }
-    if (v instanceof g.Set) {
-      out = new g.Set();
-      MapPrototypeSet(memo, v, out);
-      v.forEach((val) => out.add(clone(val, memo)));
-      return out;
-    }
-    if (v instanceof g.Date) return new g.Date(P.DatePrototypeGetTime(v));
-    if (v instanceof g.RegExp) return new g.RegExp(v.source, v.flags);
-    if (P.ArrayBufferIsView(v)) {
-      out = new v.constructor(v);
-      MapPrototypeSet(memo, v, out);
-      return out;
-    }
-    if (v instanceof g.ArrayBuffer || (typeof g.SharedArrayBuffer === 'function' && v instanceof g.SharedArrayBuffer))
-      return v.slice(0);
-    if (v instanceof Error) {
-      const ctor = g[v.name] && P.ObjectPrototypeHasOwnProperty(P.Errors, v.name) ? g[v.name] : Error;
-      out = new ctor(v.message);
-      MapPrototypeSet(memo, v, out);
-      if ('cause' in v) def(out, 'cause', clone(v.cause, memo));
-      return out;
-    }
-    if (v instanceof g.Number || v instanceof g.String || v instanceof g.Boolean) return g.Object(v.valueOf());
-    out = {};
-    MapPrototypeSet(memo, v, out);
-    const keys = P.ObjectKeys(v);
-    for (let i = 0; i < keys.length; i++) {
-      const x = v[keys[i]];
-      if (typeof x === 'function') throw makeDomError(String(x) + ' could not be cloned.', 'DataCloneError');
-      out[keys[i]] = clone(x, memo);
-    }
-    return out;
-  }
-  def(g, 'structuredClone', function structuredClone(v) {
-    if (arguments.length === 0) throw new TypeError('The "value" argument must be specified');
-    return clone(v, new P.Map());
-  });
+    define('structuredClone', function structuredClone(v) {
+      if (arguments.length === 0) throw new TypeError('The "value" argument must be specified');
+      return clone(v, new P.Map());
+    });
 
-  // ---- URL (WHATWG's common cases: special schemes with host, port, path, query, fragment) ----
-  class URLSearchParams {
-    #list = [];
-    constructor(init = '') {
-      if (typeof init === 'string') {
-        const s = init[0] === '?' ? P.StringPrototypeSlice(init, 1) : init;
-        if (s !== '') {
-          const parts = s.split('&');
-          for (let i = 0; i < parts.length; i++) {
-            if (parts[i] === '') continue;
-            const eq = P.StringPrototypeIndexOf(parts[i], '=');
-            const k = eq === -1 ? parts[i] : P.StringPrototypeSlice(parts[i], 0, eq);
-            const v = eq === -1 ? '' : P.StringPrototypeSlice(parts[i], eq + 1);
-            this.#list[this.#list.length] = [decodeForm(k), decodeForm(v)];
+    // ---- URL (WHATWG's common cases: special schemes with host, port, path, query, fragment) ----
+    class URLSearchParams {
+      #list = [];
+      constructor(init = '') {
+        if (typeof init === 'string') {
+          const s = init[0] === '?' ? P.StringPrototypeSlice(init, 1) : init;
+          if (s !== '') {
+            const parts = s.split('&');
+            for (let i = 0; i < parts.length; i++) {
+              if (parts[i] === '') continue;
+              const eq = P.StringPrototypeIndexOf(parts[i], '=');
+              const k = eq === -1 ? parts[i] : P.StringPrototypeSlice(parts[i], 0, eq);
+              const v = eq === -1 ? '' : P.StringPrototypeSlice(parts[i], eq + 1);
+              this.#list[this.#list.length] = [decodeForm(k), decodeForm(v)];
+            }
           }
+        } else if (init !== null && typeof init === 'object') {
+          const entries = P.ArrayIsArray(init) ? init : P.ObjectKeys(init).map((k) => [k, init[k]]);
+          for (let i = 0; i < entries.length; i++) this.#list[this.#list.length] = [String(entries[i][0]), String(entries[i][1])];
         }
-      } else if (init !== null && typeof init === 'object') {
-        const entries = P.ArrayIsArray(init) ? init : P.ObjectKeys(init).map((k) => [k, init[k]]);
-        for (let i = 0; i < entries.length; i++) this.#list[this.#list.length] = [String(entries[i][0]), String(entries[i][1])];
       }
-    }
-    get(k) {
-      for (const [a, b] of this.#list) if (a === String(k)) return b;
-      return null;
-    }
-    getAll(k) {
-      return this.#list.filter(([a]) => a === String(k)).map(([, b]) => b);
-    }
-    has(k) {
-      return this.#list.some(([a]) => a === String(k));
-    }
-    set(k, v) {
-      const i = this.#list.findIndex(([a]) => a === String(k));
-      if (i === -1) this.append(k, v);
-      else {
-        this.#list[i] = [String(k), String(v)];
-        this.#list = this.#list.filter(([a], j) => j <= i || a !== String(k));
+      get(k) {
+        for (const [a, b] of this.#list) if (a === String(k)) return b;
+        return null;
       }
-    }
-    append(k, v) {
-      this.#list[this.#list.length] = [String(k), String(v)];
-    }
-    delete(k) {
-      this.#list = this.#list.filter(([a]) => a !== String(k));
-    }
-    get size() {
-      return this.#list.length;
-    }
-    forEach(fn) {
-      for (const [a, b] of this.#list) fn(b, a, this);
-    }
-    keys() {
-      return this.#list.map(([a]) => a)[Symbol.iterator]();
-    }
-    values() {
-      return this.#list.map(([, b]) => b)[Symbol.iterator]();
-    }
-    entries() {
-      return this.#list.map(([a, b]) => [a, b])[Symbol.iterator]();
-    }
-    [Symbol.iterator]() {
-      return this.entries();
-    }
-    toString() {
-      return this.#list.map(([a, b]) => encodeForm(a) + '=' + encodeForm(b)).join('&');
-    }
-  }
-  function decodeForm(s) {
-    try {
-      return g.decodeURIComponent(s.replace(/\+/g, ' '));
-    } catch {
-      return s;
-    }
-  }
-  function encodeForm(s) {
-    return g.encodeURIComponent(s).replace(/%20/g, '+');
-  }
-  const DEFAULT_PORTS = { __proto__: null, 'http:': '80', 'https:': '443', 'ws:': '80', 'wss:': '443', 'ftp:': '21' };
-  const URL_RE =
-    /^([a-zA-Z][a-zA-Z0-9+.-]*:)(?:\/\/(?:([^:@/?#]*)(?::([^@/?#]*))?@)?(\[[^\]]*\]|[^:/?#]*)(?::(\d*))?)?([^?#]*)(\?[^#]*)?(#.*)?$/;
-  class URL {
-    #p;
-    constructor(input, base) {
-      let s = String(input).trim();
-      let m = P.RegExpPrototypeExec(URL_RE, s);
-      if (m === null && base !== undefined) {
-        const b = new URL(base);
-        if (s[0] === '/') s = b.origin + s;
-        else if (s[0] === '?' || s[0] === '#') s = b.origin + b.pathname + (s[0] === '#' ? b.search : '') + s;
-        else s = b.origin + P.StringPrototypeSlice(b.pathname, 0, b.pathname.lastIndexOf('/') + 1) + s;
-        m = P.RegExpPrototypeExec(URL_RE, s);
+      getAll(k) {
+        return this.#list.filter(([a]) => a === String(k)).map(([, b]) => b);
       }
-      if (m === null || (m[4] === undefined && /^(https?|wss?|ftp):$/i.test(m[1]))) {
-        const e = new TypeError('Invalid URL');
-        def(e, 'code', 'ERR_INVALID_URL');
-        throw e;
+      has(k) {
+        return this.#list.some(([a]) => a === String(k));
       }
-      const protocol = m[1].toLowerCase();
-      const special = protocol in DEFAULT_PORTS;
-      let path = m[6] || '';
-      if (special) {
-        const segs = [];
-        const raw = path.split('/');
-        for (let i = 1; i < raw.length; i++) {
-          if (raw[i] === '..') segs.pop();
-          else if (raw[i] !== '.') segs[segs.length] = raw[i];
-          if ((raw[i] === '..' || raw[i] === '.') && i === raw.length - 1) segs[segs.length] = '';
+      set(k, v) {
+        const i = this.#list.findIndex(([a]) => a === String(k));
+        if (i === -1) this.append(k, v);
+        else {
+          this.#list[i] = [String(k), String(v)];
+          this.#list = this.#list.filter(([a], j) => j <= i || a !== String(k));
         }
-        path = '/' + segs.join('/');
       }
-      const port = m[5] === undefined || m[5] === DEFAULT_PORTS[protocol] ? '' : m[5];
-      this.#p = {
-        protocol,
-        username: m[2] || '',
-        password: m[3] || '',
-        hostname: m[4] === undefined ? '' : m[4].toLowerCase(),
-        port,
-        pathname: path,
-        search: m[7] === '?' ? '' : m[7] || '',
-        hash: m[8] === '#' ? '' : m[8] || '',
-        hasHost: m[4] !== undefined,
-      };
-      this.#p.searchParams = new URLSearchParams(this.#p.search);
+      append(k, v) {
+        this.#list[this.#list.length] = [String(k), String(v)];
+      }
+      delete(k) {
+        this.#list = this.#list.filter(([a]) => a !== String(k));
+      }
+      get size() {
+        return this.#list.length;
+      }
+      forEach(fn) {
+        for (const [a, b] of this.#list) fn(b, a, this);
+      }
+      keys() {
+        return this.#list.map(([a]) => a)[Symbol.iterator]();
+      }
+      values() {
+        return this.#list.map(([, b]) => b)[Symbol.iterator]();
+      }
+      entries() {
+        return this.#list.map(([a, b]) => [a, b])[Symbol.iterator]();
+      }
+      [Symbol.iterator]() {
+        return this.entries();
+      }
+      toString() {
+        return this.#list.map(([a, b]) => encodeForm(a) + '=' + encodeForm(b)).join('&');
+      }
     }
-    get protocol() {
-      return this.#p.protocol;
+    function decodeForm(s) {
+      try {
+        return g.decodeURIComponent(s.replace(/\+/g, ' '));
+      } catch {
+        return s;
+      }
     }
-    get username() {
-      return this.#p.username;
+    function encodeForm(s) {
+      return g.encodeURIComponent(s).replace(/%20/g, '+');
     }
-    get password() {
-      return this.#p.password;
+    const DEFAULT_PORTS = { __proto__: null, 'http:': '80', 'https:': '443', 'ws:': '80', 'wss:': '443', 'ftp:': '21' };
+    const URL_RE =
+      /^([a-zA-Z][a-zA-Z0-9+.-]*:)(?:\/\/(?:([^:@/?#]*)(?::([^@/?#]*))?@)?(\[[^\]]*\]|[^:/?#]*)(?::(\d*))?)?([^?#]*)(\?[^#]*)?(#.*)?$/;
+    class URL {
+      #p;
+      constructor(input, base) {
+        let s = String(input).trim();
+        let m = P.RegExpPrototypeExec(URL_RE, s);
+        if (m === null && base !== undefined) {
+          const b = new URL(base);
+          if (s[0] === '/') s = b.origin + s;
+          else if (s[0] === '?' || s[0] === '#') s = b.origin + b.pathname + (s[0] === '#' ? b.search : '') + s;
+          else s = b.origin + P.StringPrototypeSlice(b.pathname, 0, b.pathname.lastIndexOf('/') + 1) + s;
+          m = P.RegExpPrototypeExec(URL_RE, s);
+        }
+        if (m === null || (m[4] === undefined && /^(https?|wss?|ftp):$/i.test(m[1]))) {
+          const e = new TypeError('Invalid URL');
+          def(e, 'code', 'ERR_INVALID_URL');
+          throw e;
+        }
+        const protocol = m[1].toLowerCase();
+        const special = protocol in DEFAULT_PORTS;
+        let path = m[6] || '';
+        if (special) {
+          const segs = [];
+          const raw = path.split('/');
+          for (let i = 1; i < raw.length; i++) {
+            if (raw[i] === '..') segs.pop();
+            else if (raw[i] !== '.') segs[segs.length] = raw[i];
+            if ((raw[i] === '..' || raw[i] === '.') && i === raw.length - 1) segs[segs.length] = '';
+          }
+          path = '/' + segs.join('/');
+        }
+        const port = m[5] === undefined || m[5] === DEFAULT_PORTS[protocol] ? '' : m[5];
+        this.#p = {
+          protocol,
+          username: m[2] || '',
+          password: m[3] || '',
+          hostname: m[4] === undefined ? '' : m[4].toLowerCase(),
+          port,
+          pathname: path,
+          search: m[7] === '?' ? '' : m[7] || '',
+          hash: m[8] === '#' ? '' : m[8] || '',
+          hasHost: m[4] !== undefined,
+        };
+        this.#p.searchParams = new URLSearchParams(this.#p.search);
+      }
+      get protocol() {
+        return this.#p.protocol;
+      }
+      get username() {
+        return this.#p.username;
+      }
+      get password() {
+        return this.#p.password;
+      }
+      get hostname() {
+        return this.#p.hostname;
+      }
+      get port() {
+        return this.#p.port;
+      }
+      get host() {
+        return this.#p.hostname + (this.#p.port ? ':' + this.#p.port : '');
+      }
+      get origin() {
+        return this.#p.protocol in DEFAULT_PORTS ? this.#p.protocol + '//' + this.host : 'null';
+      }
+      get pathname() {
+        return this.#p.pathname;
+      }
+      get search() {
+        return this.#p.search;
+      }
+      get hash() {
+        return this.#p.hash;
+      }
+      get searchParams() {
+        return this.#p.searchParams;
+      }
+      get href() {
+        const p = this.#p;
+        const auth = p.username ? p.username + (p.password ? ':' + p.password : '') + '@' : '';
+        return p.protocol + (p.hasHost ? '//' + auth + this.host : '') + p.pathname + p.search + p.hash;
+      }
+      toString() {
+        return this.href;
+      }
+      toJSON() {
+        return this.href;
+      }
     }
-    get hostname() {
-      return this.#p.hostname;
-    }
-    get port() {
-      return this.#p.port;
-    }
-    get host() {
-      return this.#p.hostname + (this.#p.port ? ':' + this.#p.port : '');
-    }
-    get origin() {
-      return this.#p.protocol in DEFAULT_PORTS ? this.#p.protocol + '//' + this.host : 'null';
-    }
-    get pathname() {
-      return this.#p.pathname;
-    }
-    get search() {
-      return this.#p.search;
-    }
-    get hash() {
-      return this.#p.hash;
-    }
-    get searchParams() {
-      return this.#p.searchParams;
-    }
-    get href() {
-      const p = this.#p;
-      const auth = p.username ? p.username + (p.password ? ':' + p.password : '') + '@' : '';
-      return p.protocol + (p.hasHost ? '//' + auth + this.host : '') + p.pathname + p.search + p.hash;
-    }
-    toString() {
-      return this.href;
-    }
-    toJSON() {
-      return this.href;
-    }
-  }
-  def(g, 'URL', URL);
-  def(g, 'URLSearchParams', URLSearchParams);
+    define('URL', URL);
+    define('URLSearchParams', URLSearchParams);
 
-  // ---- crypto (seeded), performance, process --------------------------------------------------
-  const crypto = {
-    getRandomValues(view) {
-      if (!P.ArrayBufferIsView(view)) throw new TypeError('The "typedArray" argument must be an integer-type TypedArray');
-      const u8 = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-      for (let i = 0; i < u8.length; i++) u8[i] = host.randomByte();
-      return view;
-    },
-    randomUUID() {
-      const b = [];
-      for (let i = 0; i < 16; i++) b[i] = host.randomByte();
-      b[6] = (b[6] & 0x0f) | 0x40;
-      b[8] = (b[8] & 0x3f) | 0x80;
-      let s = '';
-      for (let i = 0; i < 16; i++) {
-        s += (b[i] < 16 ? '0' : '') + b[i].toString(16);
-        if (i === 3 || i === 5 || i === 7 || i === 9) s += '-';
-      }
-      return s;
-    },
-  };
-  def(g, 'crypto', crypto);
-  const performance = {
-    timeOrigin: host.epoch,
-    now() {
-      return host.tick() - host.epoch;
-    },
-    mark() {},
-    measure() {},
-  };
-  def(g, 'performance', performance);
-  function exitCall(how) {
-    return function (code) {
-      host.exit(how + (code === undefined ? '' : '(' + String(code) + ')'));
-      const e = new Error('process.' + how + '() is not available in the sandbox: a program that exits never passes');
-      def(e, 'code', 'ERR_SANDBOX_EXIT');
-      throw e;
+    // ---- crypto (seeded), performance, process --------------------------------------------------
+    const crypto = {
+      getRandomValues(view) {
+        if (!P.ArrayBufferIsView(view)) throw new TypeError('The "typedArray" argument must be an integer-type TypedArray');
+        const u8 = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+        for (let i = 0; i < u8.length; i++) u8[i] = host.randomByte();
+        return view;
+      },
+      randomUUID() {
+        const b = [];
+        for (let i = 0; i < 16; i++) b[i] = host.randomByte();
+        b[6] = (b[6] & 0x0f) | 0x40;
+        b[8] = (b[8] & 0x3f) | 0x80;
+        let s = '';
+        for (let i = 0; i < 16; i++) {
+          s += (b[i] < 16 ? '0' : '') + b[i].toString(16);
+          if (i === 3 || i === 5 || i === 7 || i === 9) s += '-';
+        }
+        return s;
+      },
     };
-  }
-  function hrtime(prev) {
-    const ns = (host.tick() - host.epoch) * 1e6;
-    let s = Math.floor(ns / 1e9);
-    let n = ns - s * 1e9;
-    if (prev !== undefined) {
-      s -= prev[0];
-      n -= prev[1];
-      if (n < 0) {
-        s--;
-        n += 1e9;
-      }
+    define('crypto', crypto);
+    const performance = {
+      timeOrigin: host.epoch,
+      now() {
+        return host.tick() - host.epoch;
+      },
+      mark() {},
+      measure() {},
+    };
+    define('performance', performance);
+    function exitCall(how) {
+      return function (code) {
+        host.exit(how + (code === undefined ? '' : '(' + String(code) + ')'));
+        const e = new Error('process.' + how + '() is not available in the sandbox: a program that exits never passes');
+        def(e, 'code', 'ERR_SANDBOX_EXIT');
+        throw e;
+      };
     }
-    return [s, n];
+    function hrtime(prev) {
+      const ns = (host.tick() - host.epoch) * 1e6;
+      let s = Math.floor(ns / 1e9);
+      let n = ns - s * 1e9;
+      if (prev !== undefined) {
+        s -= prev[0];
+        n -= prev[1];
+        if (n < 0) {
+          s--;
+          n += 1e9;
+        }
+      }
+      return [s, n];
+    }
+    hrtime.bigint = () => g.BigInt(Math.floor(host.tick() - host.epoch)) * 1000000n;
+    const process = {
+      env: {},
+      argv: ['node', 'program.js'],
+      platform: 'linux',
+      version: 'v20.0.0',
+      versions: { node: '20.0.0' },
+      pid: 1,
+      exitCode: undefined,
+      exit: exitCall('exit'),
+      abort: exitCall('abort'),
+      kill: exitCall('kill'),
+      reallyExit: exitCall('reallyExit'),
+      hrtime,
+      uptime: () => (host.tick() - host.epoch) / 1000,
+      cwd: () => '/',
+      memoryUsage: () => ({ rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }),
+      nextTick(fn, ...args) {
+        P.PromisePrototypeThen(ReflectApply(P.PromiseResolve, P.Promise, [undefined]), () => ReflectApply(fn, undefined, args));
+      },
+      on() {
+        return process;
+      },
+      once() {
+        return process;
+      },
+      emitWarning() {},
+      stdout: { write: (s) => (host.write(String(s)), true) },
+      stderr: { write: (s) => (host.write(String(s)), true) },
+    };
+    define('process', process);
+    define('global', g);
   }
-  hrtime.bigint = () => g.BigInt(Math.floor(host.tick() - host.epoch)) * 1000000n;
-  const process = {
-    env: {},
-    argv: ['node', 'program.js'],
-    platform: 'linux',
-    version: 'v20.0.0',
-    versions: { node: '20.0.0' },
-    pid: 1,
-    exitCode: undefined,
-    exit: exitCall('exit'),
-    abort: exitCall('abort'),
-    kill: exitCall('kill'),
-    reallyExit: exitCall('reallyExit'),
-    hrtime,
-    uptime: () => (host.tick() - host.epoch) / 1000,
-    cwd: () => '/',
-    memoryUsage: () => ({ rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }),
-    nextTick(fn, ...args) {
-      P.PromisePrototypeThen(ReflectApply(P.PromiseResolve, P.Promise, [undefined]), () => ReflectApply(fn, undefined, args));
-    },
-    on() {
-      return process;
-    },
-    once() {
-      return process;
-    },
-    emitWarning() {},
-    stdout: { write: (s) => (host.write(String(s)), true) },
-    stderr: { write: (s) => (host.write(String(s)), true) },
-  };
-  def(g, 'process', process);
-  def(g, 'global', g);
-
-  return timerControl;
 }

@@ -35,7 +35,7 @@
 // realm under the strict verdict): refuse a value holding its own function
 // under a name the tests' engine calls implicitly (coercion, JSON, promise resolution), so no
 // program code runs when the tests compare, print or await an answer.
-function createSnapshot(P, C, hooks) {
+function createSnapshot(P, C, hooks, nodeBuffer) {
   'use strict';
   const {
     ArrayIsArray,
@@ -98,6 +98,17 @@ function createSnapshot(P, C, hooks) {
     StringPrototypeSlice,
   } = P;
   const { isDate, isRegExp, isMap, isSet, isAnyArrayBuffer, isBoxedPrimitive, isNativeError, typedArrayTag } = C;
+  // A typed array's kind as the snapshot names it: its tag, or 'Buffer' for an instance of this
+  // realm's Node `Buffer` (`nodeBuffer(create)`: the class, built first when `create`; it crosses
+  // by value like any typed array and comes back as the other realm's own Buffer).
+  function kindOf(v) {
+    const tag = typedArrayTag(v);
+    if (tag === 'Uint8Array' && nodeBuffer !== undefined) {
+      const B = nodeBuffer(false);
+      if (B !== undefined && ObjectGetPrototypeOf(v) === B.prototype) return 'Buffer';
+    }
+    return tag;
+  }
   // Whether the captured Promise.prototype is on the chain that starts at `proto` (a Promise
   // subclass's instance), looked up at most 64 levels.
   function promiseOnChain(proto) {
@@ -311,7 +322,7 @@ function createSnapshot(P, C, hooks) {
         return '["R",' + str(RegExpPrototypeGetSource(v)) + ',' + str(RegExpPrototypeGetFlags(v)) + ',' + last + ']';
       }
       if (ArrayBufferIsView(v)) {
-        const tag = typedArrayTag(v);
+        const tag = kindOf(v);
         if (tag !== undefined) {
           const n = TypedArrayPrototypeGetLength(v);
           nodes += n;
@@ -599,7 +610,8 @@ function createSnapshot(P, C, hooks) {
           return r;
         }
         case 'T': {
-          const Ctor = TypedArrays[n[1]];
+          const Ctor =
+            n[1] === 'Buffer' ? (nodeBuffer !== undefined && nodeBuffer(true)) || TypedArrays.Uint8Array : TypedArrays[n[1]];
           if (Ctor === undefined) throw new TypeError('unknown typed array ' + n[1]);
           const e = n[2];
           // The caller's own typed array (an argument the callee sorted or filled) is written in
@@ -608,7 +620,7 @@ function createSnapshot(P, C, hooks) {
           const t =
             mine !== undefined &&
             ArrayBufferIsView(mine) &&
-            typedArrayTag(mine) === n[1] &&
+            kindOf(mine) === n[1] &&
             TypedArrayPrototypeGetLength(mine) === e.length
               ? mine
               : new Ctor(e.length);

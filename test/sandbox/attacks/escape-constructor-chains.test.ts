@@ -11,17 +11,20 @@ describe('attack: constructor chains and stack frames', () => {
   afterAll(() => ex.close());
 
   it('finds no host object through constructor chains', async () => {
+    // The program realm has its own copy of Node's `process` (sandbox/node-globals.js): what must
+    // not be reachable is the host's, whose `binding` loads native modules.
+    const HOST = `typeof process === 'object' && process !== null && typeof process.binding === 'function' ? 'host process' : undefined`;
     const probe = (expr: string) =>
       `${ASSERT}let r;\ntry { r = ${expr}; } catch (e) { r = 'threw ' + e.name; }\nassert.ok(r === undefined || r === 'undefined' || String(r).startsWith('threw'), 'escaped: ' + String(r));\n`;
     const res = await runAll(ex, {
-      thisCtor: probe(`this.constructor.constructor('return typeof process')()`),
-      fnCtor: probe(`(function(){}).constructor('return typeof process')()`),
-      asyncCtor: `${ASSERT}(async () => { const r = await (async function(){}).constructor('return typeof process')(); assert.strictEqual(r, 'undefined'); })();\n`,
-      generatorCtor: probe(`(function*(){}).constructor('return typeof process')().next().value`),
+      thisCtor: probe(`this.constructor.constructor('return ' + ${JSON.stringify(HOST)})()`),
+      fnCtor: probe(`(function(){}).constructor('return ' + ${JSON.stringify(HOST)})()`),
+      asyncCtor: `${ASSERT}(async () => { const r = await (async function(){}).constructor('return ' + ${JSON.stringify(HOST)})(); assert.strictEqual(r, undefined); })();\n`,
+      generatorCtor: probe(`(function*(){}).constructor('return ' + ${JSON.stringify(HOST)})().next().value`),
       errorCtor: probe(`new Error().constructor.constructor('return typeof require.main')()`),
-      globalThisProcess: probe(`typeof globalThis.process`),
-      requireCtor: probe(`require.constructor('return typeof process')()`),
-      assertCtor: probe(`require('assert').constructor('return typeof process')()`),
+      globalThisProcess: probe(`typeof globalThis.process === 'object' && typeof globalThis.process.binding`),
+      requireCtor: probe(`require.constructor('return ' + ${JSON.stringify(HOST)})()`),
+      assertCtor: probe(`require('assert').constructor('return ' + ${JSON.stringify(HOST)})()`),
       consoleCtor: probe(`console.log.constructor('return typeof setTimeout')()`),
       ivmGlobal: probe(`typeof globalThis._ivm || typeof globalThis.ivm`),
       protoWalk:
