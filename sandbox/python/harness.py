@@ -2340,10 +2340,21 @@ def _anchor_setup():
             _type.__setattr__(cls, op, ordered)
 
     def _enum_standin(name, extra):
-        # T's own Enum of the same member names and plain values.
+        # T's own Enum of the same member names and plain values. Each member must be a public
+        # identifier with a value that is data: Enum's functional API makes a dunder or sunder
+        # "member" a class attribute and a callable value a method, so a name the program added to
+        # its enum's member map (`'__eq__'` bound to a callback of its own) would have made every
+        # `==` of the tests on that answer a call into the program.
         try:
             base, members = extra
             values = [(_str(m), _Dec(_tside).dec(v)) for m, v in members]
+        except _BaseException:
+            return None
+        for m, v in values:
+            if not _str_isidentifier(m) or m.startswith('_') or _callable(v):
+                _refuse('strict verdict: the enum ' + _str(name) + ' of the answer has a member \'' + m[:60] + '\''
+                         + (' whose value is callable' if _callable(v) else ' that is not a public name') + ' (not plain data)')
+        try:
             kind = _enum_mod.IntEnum if base == 'int' else _enum_mod.StrEnum if base == 'str' else _enum_mod.Enum
             return kind(name, values)
         except _BaseException:
@@ -2465,15 +2476,23 @@ def _anchor_setup():
 
         def set_field(self, obj, k, v):
             t = _type(obj)
-            if _program_code(v) and not _isinstance(t, _RecordMeta):
+            if _callable(v) and not _isinstance(t, _RecordMeta):
                 # T's own class (the prompt's or the tests'): its methods run here on plain
                 # fields. A program function in a field of the same name would be what the tests'
                 # `obj.area()` calls (an instance's field shadows a method): program code
-                # answering for the class, not data.
+                # answering for the class, not data. Any other callable (a builtin type such as
+                # `bool`, a standard function, a callback of the tests) in a field named like a
+                # method or descriptor of the class is refused too (`s.valid = bool` made every
+                # `not s.valid()` hold); next to a plain class attribute (a default such as
+                # `key = None`) only program code is.
                 for c in _type_mro(t, _type):
                     if c is not object and k in _type_dict(c, _type):
-                        _refuse('strict verdict: the answer of type ' + _class_name(t) + ' holds a program function '
-                                 'in its field ' + _str(k) + ', where its class has ' + _str(k) + ' (not plain data)')
+                        a = _type_dict(c, _type)[k]
+                        if _program_code(v) or _type(a) is _FunctionType or _hasattr(_type(a), '__get__'):
+                            _refuse('strict verdict: the answer of type ' + _class_name(t) + ' holds a '
+                                     + ('program function' if _program_code(v) else 'callable')
+                                     + ' in its field ' + _str(k) + ', where its class has ' + _str(k) + ' (not plain data)')
+                        break
             _object_setattr(obj, k, v)
 
         def enum_member(self, ref, name, value):
@@ -2492,9 +2511,10 @@ def _anchor_setup():
         def make_namedtuple(self, name, fields, items):
             name = _str(name)
             for f, v in _zip(fields, items):
-                # A field named as a tuple method (`count`, `index`) is what `r.count(1)` calls.
-                if _program_code(v) and _str(f) in _type_dict(_tuple, _type):
-                    _refuse('strict verdict: the answer of type ' + name + ' holds a program function in its field '
+                # A field named as a tuple method (`count`, `index`) is what `r.count(1)` calls:
+                # no callable there (program code, a builtin, a standard function).
+                if _callable(v) and _str(f) in _type_dict(_tuple, _type):
+                    _refuse('strict verdict: the answer of type ' + name + ' holds a callable in its field '
                              + _str(f) + ', where a tuple has ' + _str(f) + ' (not plain data)')
             own = st['prompt_classes'].get(name)
             if own is not None and _issubclass(own, _tuple):
@@ -2554,9 +2574,10 @@ def _anchor_setup():
         st.clear()
         st['nonce'] = nonce
         # The tests' random numbers (random cases, HumanEval/32, /38): seeded one way from the
-        # program's seed and the tests' text, which the program never sees. The program can
-        # recover its own seed from what it reads (os.urandom); an invertible mix of that seed
-        # would let it replay the tests' draws and know their cases.
+        # tests' seed (the host's: the run seed, the tests' and the prompt's text, never the
+        # program's, so every completion meets the same cases) and the tests' text. The program
+        # can recover its own seed from what it reads (os.urandom); an invertible mix of that
+        # seed let it replay the tests' draws and know their cases.
         st['tseed'] = _int.from_bytes(_sha256(('anchor-tests\x00' + _str(seed) + '\x00' + _str(tests)).encode('utf-8', 'replace')).digest()[:8], 'big')
         st['passed'] = _set()
         st['failed'] = _set()
