@@ -194,8 +194,8 @@ function parseScript(src: string): AnyNode | undefined {
 function promptCopy(
   prompt: string,
   testsDeclared: ReadonlySet<string>,
-): { source: string; names: Set<string>; classes: string[] } {
-  const none = { source: '', names: new Set<string>(), classes: [] };
+): { source: string; names: Set<string>; classes: string[]; entry: Set<string> } {
+  const none = { source: '', names: new Set<string>(), classes: [], entry: new Set<string>() };
   // At most one of the two forms parses (a complete script followed by `}` never does), so the
   // order only saves work: a prompt ending in `{` (inside its entry point) is tried closed first.
   const closed = `${prompt}\n}`;
@@ -204,23 +204,31 @@ function promptCopy(
     : (parseScript(prompt) ?? parseScript(closed));
   if (!ast) return none;
   const body = ast.body as AnyNode[];
-  let lastFn = -1;
-  for (let i = 0; i < body.length; i++) if (body[i]!.type === 'FunctionDeclaration') lastFn = i;
+  // The entry point: the statement the completion continues, whatever its kind (`class Stack {`,
+  // `const f = (xs) => {`: it only closes with the completion), else the last function declaration.
+  let entryAt = -1;
+  const tail = body[body.length - 1];
+  if (tail && tail.end > prompt.length) entryAt = body.length - 1;
+  else for (let i = 0; i < body.length; i++) if (body[i]!.type === 'FunctionDeclaration') entryAt = i;
   const parts: string[] = [];
   const names = new Set<string>();
   const classes: string[] = [];
+  const entry = new Set<string>();
   body.forEach((stmt, i) => {
-    if (i === lastFn) return;
     const declared = new Set<string>();
     if (stmt.type === 'VariableDeclaration')
       for (const d of stmt.declarations as AnyNode[]) patternNames(d.id as AnyNode, declared);
     else if (stmt.type === 'FunctionDeclaration' || stmt.type === 'ClassDeclaration') patternNames(stmt.id as AnyNode, declared);
+    if (i === entryAt) {
+      for (const n of declared) entry.add(n);
+      return;
+    }
     if ([...declared].some((n) => testsDeclared.has(n))) return;
     parts.push(prompt.slice(stmt.start, Math.min(stmt.end, prompt.length)));
     for (const n of declared) names.add(n);
     if (stmt.type === 'ClassDeclaration') classes.push((stmt.id as AnyNode).name as string);
   });
-  return { source: parts.join('\n'), names, classes };
+  return { source: parts.join('\n'), names, classes, entry };
 }
 
 /** Strict verdict: the tests' ordering comparisons are guarded against NaN / infinities (bits). */
@@ -579,7 +587,9 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   const { refs, declared, evaluates } = scan(ast!);
   // The tests evaluate text at run time, or the prompt's copy they run does.
   let evaluatesText = evaluates;
-  const helpers = prompt ? promptCopy(prompt, declared) : { source: '', names: new Set<string>(), classes: [] };
+  const helpers = prompt
+    ? promptCopy(prompt, declared)
+    : { source: '', names: new Set<string>(), classes: [], entry: new Set<string>() };
   if (helpers.source) {
     const h = parseScript(helpers.source);
     if (h) {
@@ -590,7 +600,12 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
       for (const n of inPrompt.refs) if (!inPrompt.declared.has(n)) refs.add(n);
     }
   }
-  const names = [...refs].filter((n) => !declared.has(n) && !helpers.names.has(n) && !REALM_GLOBALS.has(n)).sort();
+  // The prompt's entry point is the program's even when it is named like a global of every realm
+  // (`function escape(s)`, `function btoa(s)`): the tests calling it mean the solution, not the
+  // builtin (which answered for any completion).
+  const names = [...refs]
+    .filter((n) => !declared.has(n) && !helpers.names.has(n) && (!REALM_GLOBALS.has(n) || helpers.entry.has(n)))
+    .sort();
 
   // The last top-level expression statement's value is the tests' completion (an async test
   // returns its promise there), so it is returned from the function.
