@@ -528,7 +528,7 @@ function createPythonRuntime(g, files, config, guard) {
     T.guard.watching = on;
   }
 
-  function runOnce(code, tests, prompt, nonce, seed, verdict, watch) {
+  function runOnce(code, tests, prompt, nonce, seed, verdict, watch, tseed) {
     fsDirty = false;
     for (const I of [P, T]) {
       I.guard.tainted = false;
@@ -540,7 +540,7 @@ function createPythonRuntime(g, files, config, guard) {
     // Per-program random source and clocks (see shims.js): a verdict is a function of the program.
     guard.rng = seed | 0;
     guard.ticks = 0;
-    if (tests !== null && verdict === 'strict') return runTwo(code, tests, prompt, nonce, seed, watch);
+    if (tests !== null && verdict === 'strict') return runTwo(code, tests, prompt, nonce, seed, watch, tseed);
     const compiled = tests === null ? null : compiledTests(P, tests, prompt, verdict);
     setWatching(watch);
     try {
@@ -556,12 +556,12 @@ function createPythonRuntime(g, files, config, guard) {
   }
 
   /** Strict mode with separate tests: the program in P, the prompt and tests in T. */
-  function runTwo(code, tests, prompt, nonce, seed, watch) {
+  function runTwo(code, tests, prompt, nonce, seed, watch, tseed) {
     T.entered = true;
     const compiled = compiledTests(T, tests, prompt, 'strict');
     setWatching(watch);
     try {
-      const tStaged = callText(T, T.fns.testsStage, [tests, prompt, nonce, String(seed | 0), tag, compiled]);
+      const tStaged = callText(T, T.fns.testsStage, [tests, prompt, nonce, String(tseed | 0), tag, compiled]);
       if (tStaged === '') return { raw: '', fault: 'the sandbox harness failed while compiling the tests' };
       if (tStaged !== null) return { raw: tStaged };
       let pre = callText(P, P.fns.progStage, [code, String(seed | 0)]);
@@ -594,7 +594,7 @@ function createPythonRuntime(g, files, config, guard) {
    * Run one program. Returns a plain object of primitives; `recycle` tells the host the runtime
    * must not be reused.
    */
-  function run(code, tests, prompt, nonce, seed, verdict) {
+  function run(code, tests, prompt, nonce, seed, verdict, tseed) {
     if (broken) return result('error', '', 'sandbox runtime unavailable: ' + broken, true);
     out = [];
     outBytes = 0;
@@ -610,6 +610,7 @@ function createPythonRuntime(g, files, config, guard) {
         seed,
         verdict === 'parity' ? 'parity' : 'strict',
         true,
+        tseed,
       );
     } catch (e) {
       // A JS exception through wasm: emscripten exit (os._exit), abort, or something we did not

@@ -103,12 +103,14 @@ export function programSeed(seed: number, code: string, tests: string | undefine
 }
 
 /**
- * The tests realm's seed: the program's seed mixed with the tests' text, which the program never
- * sees. With the program's own seed, the program's `Math.random` stream was the tests' (a program
- * could draw the secret a test draws, or its `crypto.randomUUID()`).
+ * The tests realm's seed: the run seed and the tests' and prompt's text, never the program's. With
+ * the program's own seed, the program's `Math.random` stream was the tests' (a program could draw
+ * the secret a test draws, or its `crypto.randomUUID()`); mixed with it, the tests' random cases
+ * changed with every edit of the program, so a policy could vary a comment until the tests drew
+ * only cases it gets right. Every completion of a problem now meets the same cases.
  */
-export function testsSeed(programSeedValue: number, tests: string): number {
-  return programSeed(programSeedValue ^ 0x7e575eed, tests, undefined);
+export function testsSeed(runSeed: number, tests: string, prompt: string): number {
+  return programSeed((runSeed ^ 0x7e575eed) >>> 0, tests, prompt);
 }
 
 interface Verdict {
@@ -365,7 +367,7 @@ class Host {
     const r = this.timed(() => program.runSync(ctx, { reference: true, timeout }));
     if (r.kind === 'ok' && r.value) run.refs.push(r.value);
     if (!plan) return this.combinedVerdict(run, controller, r);
-    return this.separateVerdict(run, plan, controller, this.readNames(run, ctx, plan, r), seed);
+    return this.separateVerdict(run, plan, controller, this.readNames(run, ctx, plan, r));
   }
 
   /**
@@ -453,7 +455,7 @@ class Host {
   }
 
   /** The program ran; now its separate tests, in their own realm, and the verdict. */
-  private separateVerdict(run: ProgramRun, plan: TestPlan, controller: Controller, r: RunOutcome, seed: number): WireResult {
+  private separateVerdict(run: ProgramRun, plan: TestPlan, controller: Controller, r: RunOutcome): WireResult {
     const isolate = run.isolate!;
     const programOut = () => this.collect(isolate, controller, 50);
     if (r.kind === 'error') {
@@ -483,7 +485,7 @@ class Host {
       controller.derefInto(),
       resolved.derefInto(),
       plan.namesJson,
-      testsSeed(seed, run.p.tests ?? ''),
+      testsSeed(this.opts.seed ?? 0, run.p.tests ?? '', run.p.prompt ?? ''),
       plan.nanExpected,
     ];
     const runTimeout = run.left();

@@ -96,6 +96,7 @@ export class PythonRuntime {
           nonce: string,
           seed: number,
           verdict: VerdictMode,
+          testsSeed: number,
         ) => InIsolateResult
       >
     | undefined;
@@ -323,6 +324,7 @@ export class PythonRuntime {
       randomNonce(),
       seed,
       this.opts.verdict ?? 'strict',
+      testsSeed(this.opts.seed ?? 0, program),
     ];
     let r: InIsolateResult;
     meter.startClock();
@@ -410,6 +412,20 @@ function programSeed(runSeed: number, program: PythonProgram): number {
   const h = createHash('sha256').update(String(runSeed)).update('\0').update(program.code);
   h.update('\0')
     .update(program.tests ?? '\u0001')
+    .update('\0')
+    .update(program.prompt ?? '\u0001');
+  return h.digest().readInt32LE(0) || 1;
+}
+
+/**
+ * The tests' seed (their `random`, in the tests' interpreter): the run seed and the tests' and
+ * prompt's text, never the program's. Mixed with the program's seed, the tests' random cases
+ * changed with every edit of the program, so a policy could vary a comment until the tests drew
+ * only cases it gets right; now every completion of a problem meets the same cases.
+ */
+function testsSeed(runSeed: number, program: PythonProgram): number {
+  const h = createHash('sha256').update('anchor-tests\0').update(String(runSeed)).update('\0');
+  h.update(program.tests ?? '\u0001')
     .update('\0')
     .update(program.prompt ?? '\u0001');
   return h.digest().readInt32LE(0) || 1;

@@ -44,4 +44,19 @@ describe('attack: non-deterministic verdicts', () => {
     expect(a!.stdout).not.toBe(d!.stdout);
     expect(a!.stdout).toMatch(/^0\.\d+ 17040672000\d\d 2024-01-01T00:00:00\.0\d\dZ\n$/);
   });
+
+  it('meets every completion of a problem with the same random test cases: editing a comment cannot redraw them', async () => {
+    // A wrong completion right on half the inputs, in 24 variants differing only in a comment. With
+    // the tests realm seeded from the program's text, variants met different cases and some passed.
+    const drawn = jsProblem(
+      'double',
+      'function double(x) {\n',
+      `${ASSERT}const x = Math.random();\nassert.strictEqual(double(x), 2 * x);\n`,
+    );
+    const results = await ex.run(
+      Array.from({ length: 24 }, (_, i) => problemProgram(drawn, `  return x < 0.5 ? 2 * x : 0; // variant ${i}\n}\n`, `v${i}`)),
+    );
+    const verdicts = new Set(results.map((r) => `${r.status}:${r.passed}/${r.total}`));
+    expect([...verdicts]).toHaveLength(1);
+  });
 });

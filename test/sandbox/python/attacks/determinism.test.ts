@@ -78,4 +78,18 @@ describe('python attack: luck-dependent verdicts', { timeout: 240_000 }, () => {
     expect(rs.sleep!.status, JSON.stringify(rs.sleep)).toBe('pass');
     expect(rs['sleep-args']!.status, JSON.stringify(rs['sleep-args'])).toBe('pass');
   });
+
+  it("the tests' random cases are the same for every completion: editing a comment cannot redraw them", async () => {
+    // A wrong completion right on half the inputs, in 24 variants differing only in a comment. With
+    // the tests seeded from the program's text, variants met different random cases and some passed.
+    const tests = 'import random\nx = random.random()\nassert double(x) == 2 * x\n';
+    const progs: Array<[string, string, string]> = Array.from({ length: 24 }, (_, i) => [
+      `v${i}`,
+      `def double(x):\n    return 2 * x if x < 0.5 else 0  # variant ${i}\n`,
+      tests,
+    ]);
+    const rs = await runPy(a, progs);
+    const verdicts = new Set(Object.values(rs).map((r) => `${r.status}:${r.passed}/${r.total}`));
+    expect([...verdicts]).toHaveLength(1);
+  });
 });
