@@ -1441,6 +1441,11 @@ def _anchor_setup():
             tag = e[0]
             dec = self.dec
             memo = self.memo
+            # The scalar-list tags carry raw items: each must be of an exact scalar type (a tampered
+            # program interpreter could send nested lists or other objects in them, and a NaN two
+            # levels down would arrive as a plain float instead of the refusing NaN).
+            if (tag == 'L' or tag == 'T' or tag == 'S' or tag == 'F') and not _all_scalars(e[1]):
+                raise _TypeError('malformed value')
             if tag == 'L':
                 out = _list(e[1])
                 memo.append(out)
