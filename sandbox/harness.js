@@ -471,6 +471,14 @@ function setupHarness(P, config) {
   // arguments evaluated threw (the program raised on a loop's second case), so that execution of
   // the check never recorded, and its sites fail (see verdict) — as a wrong value would fail them.
   let openCheck = -1;
+  // Strict verdict: the assert calls whose arguments are being evaluated and report when they are
+  // all evaluated (hooks.reach with `open` 2, until hooks.done), innermost last, and per check
+  // whether an error of the program crossed into this realm while it was the innermost. One still
+  // open and marked at its next execution or at the verdict was interrupted by the program and the
+  // tests went on (a `try`/`catch` per case, a mini test runner that logs, `.catch(console.error)`):
+  // it did not pass (see interruptedCheck).
+  let argsOpen = new P.Array();
+  let thrownIn = null;
   // Strict verdict: the guard bits of these tests (hooks.guard: 1 NaN, 2 infinities they never
   // mention), for the comparisons the realm's sorts make on their behalf (see guardSorts).
   let sortGuard = 0;
@@ -598,17 +606,38 @@ function setupHarness(P, config) {
       checkLines = lines;
       reached = new P.Array(lines.length);
       checkSites = new P.Array(lines.length);
+      thrownIn = new P.Array(lines.length);
       for (let i = 0; i < lines.length; i++) {
         reached[i] = false;
         checkSites[i] = new P.Set();
+        thrownIn[i] = false;
       }
+      argsOpen = new P.Array();
     },
     reach(k, open) {
       if (reached !== null && k < reached.length) {
         reached[k] = true;
         pendingCheck = k;
-        if (open === 1) openCheck = k;
+        if (open >= 1) openCheck = k;
+        if (open === 2) {
+          // An earlier execution of this check still open was abandoned: interrupted if an error
+          // of the program crossed while it was the innermost.
+          if (closeArgs(k) && thrownIn[k]) interruptedCheck(k);
+          thrownIn[k] = false;
+          argsOpen[argsOpen.length] = k;
+        }
       }
+    },
+    // Strict verdict: the arguments of assert call k were all evaluated (its last one, returned).
+    // It records next: its sites are k's, even when a check nested in its arguments (a tests
+    // callback the program called) recorded in between.
+    done(k, v) {
+      if (thrownIn !== null && k < thrownIn.length) {
+        closeArgs(k);
+        thrownIn[k] = false;
+        pendingCheck = k;
+      }
+      return v;
     },
     // Strict verdict: the guard bits of these tests' comparisons (src/sandbox/test-plan.ts), for
     // the sorts of this realm (guardSorts).
@@ -860,11 +889,22 @@ function setupHarness(P, config) {
     // the sites its check passed on earlier cases fail (the interrupted execution is not one it
     // passed). A first execution interrupted had passed nothing: the error's status says enough.
     let interrupted = 0;
-    if (openCheck !== -1 && (threw || asyncState === 2 || a.unhandled > 0)) {
+    const endedOnError = openCheck !== -1 && (threw || asyncState === 2 || a.unhandled > 0);
+    if (endedOnError) {
       const before = passed;
       failCheckSites(openCheck);
       interrupted = before - passed;
     }
+    // Executions still open that an error of the program crossed: interrupted, and the tests went
+    // on (the one the run ended on is counted above).
+    if (thrownIn !== null)
+      for (let i = 0; i < argsOpen.length; i++) {
+        const k = argsOpen[i];
+        if (thrownIn[k] && !(endedOnError && k === openCheck)) {
+          thrownIn[k] = false;
+          interruptedCheck(k);
+        }
+      }
     // Strict verdict: tests that finished with checks they never reached showed nothing about
     // those (a loop over an empty answer, a branch the answer steered around): each such check is
     // a failed site. Only for a run judged by its counts (one that threw, never settled or exited
@@ -974,6 +1014,9 @@ function setupHarness(P, config) {
       openCheck = -1;
       return outer;
     },
+    threw(all) {
+      programThrew(all);
+    },
     leave(outer, threw) {
       if (threw && openCheck !== -1) {
         if (failCheckSites(openCheck) === 0) failed++;
@@ -987,6 +1030,39 @@ function setupHarness(P, config) {
       } else if (openCheck === -1) openCheck = outer;
     },
   };
+
+  // Strict verdict: removes the innermost open execution of check k from argsOpen; whether it had one.
+  function closeArgs(k) {
+    for (let i = argsOpen.length - 1; i >= 0; i--) {
+      if (argsOpen[i] === k) {
+        const n = argsOpen.length - 1;
+        for (let j = i; j < n; j++) argsOpen[j] = argsOpen[j + 1];
+        argsOpen.length = n;
+        return true;
+      }
+    }
+    return false;
+  }
+  // Strict verdict: an execution of check k that the program's error interrupted, which the tests
+  // caught and went on from. It is not one the check passed: its sites fail, as a wrong value would
+  // fail them (one failed site stands for a check that had recorded none).
+  function interruptedCheck(k) {
+    if (failCheckSites(k) === 0) failed++;
+    if (firstFailure === '')
+      firstFailure = cap(
+        'the check at tests line ' +
+          checkLines[k] +
+          ' was interrupted by an error of the program while its arguments were evaluated, and the tests went on: an execution that did not pass',
+      );
+  }
+  // Tests realm: an error of the program crossed into this realm (a call of the candidate threw,
+  // or a promise of the program rejected: then every open check may be the one awaiting it).
+  function programThrew(all) {
+    if (thrownIn === null) return;
+    const n = argsOpen.length;
+    if (all) for (let i = 0; i < n; i++) thrownIn[argsOpen[i]] = true;
+    else if (n > 0) thrownIn[argsOpen[n - 1]] = true;
+  }
 
   // Every site check k recorded fails, as an execution of it that failed (record); how many it had.
   function failCheckSites(k) {
@@ -1036,6 +1112,8 @@ function setupHarness(P, config) {
     sortGuard = 0;
     pendingCheck = -1;
     checkSites = null;
+    thrownIn = null;
+    argsOpen = new P.Array();
     tracked = new P.Map();
     getSnapshot().setClasses(null);
     timers.reset();

@@ -709,7 +709,8 @@ function isSnapshotRefusal(P, e) {
 // value fails the run even when the tests catch the error standing for it (`assert.throws`,
 // `try`/`catch`, `assert.rejects` would otherwise read a getter, a Proxy or NaN as "it threw").
 // `onServe` (tests realm): `enter()` before a function of the tests runs for the program, and
-// `leave(entered, threw)` after it, with what `enter` returned and whether it threw.
+// `leave(entered, threw)` after it, with what `enter` returned and whether it threw; `threw(all)`
+// when an error of the program comes in (a call threw: false; a promise rejected: true).
 function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
   'use strict';
   const {
@@ -940,6 +941,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
       const why = inadmissible(answer);
       if (why !== '') throw refuseIn(why);
     }
+    // The other realm's function threw (tests realm: the program's error comes in, onServe.threw).
+    if (tag !== 51 && onServe !== undefined) onServe.threw(false);
     // '2': the function threw a value that could be snapshotted (an error keeps its class).
     if (tag === 50) throw S.decode(StringPrototypeSlice(answer, 1), into);
     // '3': the snapshot refused the answer (too large, too deep, a Proxy). Remembered by
@@ -1220,6 +1223,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
         } catch (e) {
           reason = new Error(describe(e));
         }
+        // Tests realm: the program's promise rejected; any open check may be the one awaiting it.
+        if (onServe !== undefined) onServe.threw(true);
         w.reject(reason);
       }
       return '';

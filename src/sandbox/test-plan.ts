@@ -316,27 +316,72 @@ function calleeRoot(callee: AnyNode): string | undefined {
  * tests take from `require('assert')`) and the tests' own helpers that call a check (`__check`,
  * `test_humaneval`), found to a fixpoint. Scope-blind, as {@link scan}.
  */
-function checkNames(ast: AnyNode): { names: Set<string>; asserts: Set<string> } {
+function checkNames(ast: AnyNode): { names: Set<string>; asserts: Set<string>; methods: Set<string> } {
   const names = new Set<string>(['assert']);
   const bodies = new Map<string, AnyNode>();
+  const methodBodies = new Map<string, AnyNode[]>();
+  const declarators: AnyNode[] = [];
+  const isFn = (v: AnyNode | undefined): v is AnyNode =>
+    v !== undefined && v !== null && (v.type === 'FunctionExpression' || v.type === 'ArrowFunctionExpression');
   const visit = (n: AnyNode): void => {
     if (n.type === 'VariableDeclarator' && isAssertModule(n.init as AnyNode)) patternNames(n.id as AnyNode, names);
+    else if (n.type === 'VariableDeclarator' && n.init) declarators.push(n);
     if (n.type === 'FunctionDeclaration' && n.id) bodies.set((n.id as AnyNode).name as string, n);
     const init = n.init as AnyNode | undefined;
-    if (
-      n.type === 'VariableDeclarator' &&
-      (n.id as AnyNode).type === 'Identifier' &&
-      init &&
-      (init.type === 'FunctionExpression' || init.type === 'ArrowFunctionExpression')
-    )
+    if (n.type === 'VariableDeclarator' && (n.id as AnyNode).type === 'Identifier' && isFn(init))
       bodies.set((n.id as AnyNode).name as string, init);
+    // Methods of the tests' objects and classes (`{ eq(a, b) { … } }`, `static eq = (a, b) => …`):
+    // by name, as their calls are `obj.eq(…)`.
+    const key = n.key as AnyNode | undefined;
+    const value = n.value as AnyNode | undefined;
+    if (
+      (n.type === 'MethodDefinition' || n.type === 'Property' || n.type === 'PropertyDefinition') &&
+      !n.computed &&
+      key?.type === 'Identifier' &&
+      isFn(value)
+    ) {
+      const list = methodBodies.get(key.name as string) ?? [];
+      list.push(value);
+      methodBodies.set(key.name as string, list);
+    }
     eachChild(n, visit);
   };
   visit(ast);
+  // Aliases of the assert module or of its functions (`const eq = assert.strictEqual`,
+  // `const { strictEqual: eq } = assert`, `assert.deepEqual.bind(assert)`), to a fixpoint: their
+  // calls are the module's checks (a loop of `eq(…)` over an empty answer is a check never reached).
+  const fromAssert = (e: AnyNode | undefined): boolean => {
+    if (!e) return false;
+    if (e.type === 'Identifier') return names.has(e.name as string);
+    if (e.type === 'MemberExpression') return fromAssert(e.object as AnyNode);
+    if (e.type === 'CallExpression') {
+      const callee = e.callee as AnyNode;
+      return (
+        callee.type === 'MemberExpression' &&
+        !callee.computed &&
+        (callee.property as AnyNode).name === 'bind' &&
+        fromAssert(callee.object as AnyNode)
+      );
+    }
+    return false;
+  };
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const d of declarators) {
+      if (!fromAssert(d.init as AnyNode)) continue;
+      const before = names.size;
+      patternNames(d.id as AnyNode, names);
+      grew ||= names.size > before;
+    }
+  }
+  const methods = new Set<string>();
   const callsCheck = (n: AnyNode): boolean => {
     if (n.type === 'CallExpression') {
-      const root = calleeRoot(n.callee as AnyNode);
+      const callee = n.callee as AnyNode;
+      const root = calleeRoot(callee);
       if (root !== undefined && names.has(root)) return true;
+      if (callee.type === 'MemberExpression' && !callee.computed && methods.has((callee.property as AnyNode).name as string))
+        return true;
     }
     let found = false;
     eachChild(n, (c) => {
@@ -353,8 +398,13 @@ function checkNames(ast: AnyNode): { names: Set<string>; asserts: Set<string> } 
         names.add(name);
         grew = true;
       }
+    for (const [name, fns] of methodBodies)
+      if (!methods.has(name) && fns.some(callsCheck)) {
+        methods.add(name);
+        grew = true;
+      }
   }
-  return { names, asserts };
+  return { names, asserts, methods };
 }
 
 /** A check that an honest run never reaches: `assert.fail(…)`, `assert(false)`, `assert.ok(0)`. */
@@ -438,12 +488,29 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?
     } else if (strict?.checks && n.type === 'CallExpression') {
       const callee = n.callee as AnyNode;
       const root = calleeRoot(callee);
-      if (root !== undefined && checks!.names.has(root) && !isFailureMarker(n)) {
+      // (`super.m()` stays as it is: `super` cannot stand in a comma expression.)
+      const helperMethod =
+        callee.type === 'MemberExpression' &&
+        !callee.computed &&
+        (callee.object as AnyNode).type !== 'Super' &&
+        checks!.methods.has((callee.property as AnyNode).name as string);
+      if (((root !== undefined && checks!.names.has(root)) || helperMethod) && !isFailureMarker(n)) {
         const target = callee.type === 'MemberExpression' ? (callee.object as AnyNode) : callee;
         // An assert call (not a helper) is open until it records: see sandbox/harness.js, openCheck.
-        const opens = checks!.asserts.has(root) ? ', 1' : '';
-        open(target.start, `(__anchorHooks.reach(${strict.checks.length}${opens}), `, depth);
+        // Its last argument, when it has one and is not spread, reports that the arguments were all
+        // evaluated (`done`): one that never does was interrupted by what they threw.
+        const args = n.arguments as AnyNode[];
+        const last = args[args.length - 1];
+        const isAssert = root !== undefined && checks!.asserts.has(root) && !helperMethod;
+        const tracked = isAssert && last !== undefined && last.type !== 'SpreadElement';
+        const opens = tracked ? ', 2' : isAssert ? ', 1' : '';
+        const k = strict.checks.length;
+        open(target.start, `(__anchorHooks.reach(${k}${opens}), `, depth);
         close(target.end, ')', depth);
+        if (tracked) {
+          open(last.start, `__anchorHooks.done(${k}, `, depth);
+          close(last.end, ')', depth);
+        }
         strict.checks.push(lineOf(n.start));
       }
     }
