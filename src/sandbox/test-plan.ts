@@ -629,6 +629,26 @@ function asyncMethod(
 }
 
 /**
+ * The names a script declares in its top scope (what a `const` at the top of the function the
+ * tests become would collide with): its top-level declarations and every `var` outside a function.
+ */
+function topDeclared(ast: AnyNode): Set<string> {
+  const out = new Set<string>();
+  for (const stmt of ast.body as AnyNode[]) {
+    if (stmt.type === 'FunctionDeclaration' || stmt.type === 'ClassDeclaration') patternNames(stmt.id as AnyNode, out);
+  }
+  const visit = (n: AnyNode, top: boolean): void => {
+    if (n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression') return;
+    if (n.type === 'ClassDeclaration' || n.type === 'ClassExpression') return;
+    if (n.type === 'VariableDeclaration' && (top || n.kind === 'var'))
+      for (const d of n.declarations as AnyNode[]) patternNames(d.id as AnyNode, out);
+    eachChild(n, (c) => visit(c, false));
+  };
+  for (const stmt of ast.body as AnyNode[]) visit(stmt, true);
+  return out;
+}
+
+/**
  * Build (or fetch from the cache) the plan for one problem's tests. `strict`: the strict verdict
  * (its checks must all be reached, its comparisons guarded; see {@link instrument}).
  */
@@ -669,9 +689,12 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   }
   // The prompt's entry point is the program's even when it is named like a global of every realm
   // (`function escape(s)`, `function btoa(s)`): the tests calling it mean the solution, not the
-  // builtin (which answered for any completion).
+  // builtin (which answered for any completion), and even when the tests also declare its name in
+  // an inner scope (a loop variable `count` beside the entry point `count`): only a declaration in
+  // the tests' own top scope, which the binding would collide with, keeps it out.
+  const top = helpers.entry.size > 0 ? topDeclared(ast!) : declared;
   const names = [...refs]
-    .filter((n) => !declared.has(n) && !helpers.names.has(n) && (!REALM_GLOBALS.has(n) || helpers.entry.has(n)))
+    .filter((n) => (helpers.entry.has(n) ? !top.has(n) : !declared.has(n) && !helpers.names.has(n) && !REALM_GLOBALS.has(n)))
     .sort();
 
   // The last top-level expression statement's value is the tests' completion (an async test

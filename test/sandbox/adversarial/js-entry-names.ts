@@ -121,4 +121,27 @@ const forms = defineGenerator({
     })),
 });
 
-export const generators = [globalNamed, forms];
+/** Tests that also declare the entry point's name in an inner scope: [tests]. */
+const SHADOWS = [
+  'for (let count = 0; count < 1; count++) assert.strictEqual(count, 0);\nassert.strictEqual(count([1, 2, 2], 2), 2);\n',
+  'function helper(count) {\n  return count + 1;\n}\nassert.strictEqual(helper(1), 2);\nassert.strictEqual(count([1, 1], 1), 2);\n',
+  '[1].forEach((count) => assert.strictEqual(count, 1));\nassert.strictEqual(count([3, 4], 5), 0);\n',
+  '{\n  const count = 7;\n  assert.strictEqual(count, 7);\n}\nassert.strictEqual(count([7, 7, 7], 7), 3);\n',
+  'const t = { count: 2 };\nconst { count: c } = t;\nassert.strictEqual(c, 2);\nassert.strictEqual(count([0], 0), 1);\n',
+];
+
+const shadowed = defineGenerator({
+  name: 'js-entry-shadowed-inside-tests',
+  language: 'javascript',
+  about: 'an entry point whose name the tests also declare in an inner scope is still read from the program',
+  cases: () =>
+    grid(20, SHADOWS, [true, false], (tests, isHonest) => ({
+      prompt: '/** occurrences of x in xs */\nfunction count(xs, x) {\n',
+      completion: isHonest ? '  return xs.filter((v) => v === x).length;\n}\n' : '  return -1;\n}\n',
+      tests: ASSERT + tests,
+      expect: isHonest ? ['pass'] : ['fail'],
+      note: `${tests.split('\n')[0]} ${isHonest ? 'honest' : 'wrong'}`,
+    })),
+});
+
+export const generators = [globalNamed, forms, shadowed];
