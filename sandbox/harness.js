@@ -96,6 +96,7 @@ function setupHarness(P, config) {
   }
   function record(key, ok) {
     openCheck = -1;
+    inAssertBody = false;
     // After a comparison guard fired (hooks.cmp), no check passes: the value it compared flows
     // into this check or steered the run to it, so the check that consumes it fails — and with
     // it every later one, which an honest failing run would not have reached either.
@@ -479,6 +480,10 @@ function setupHarness(P, config) {
   // it did not pass (see interruptedCheck).
   let argsOpen = new P.Array();
   let thrownIn = null;
+  // Strict verdict: an assert call is running its own body (from hooks.done to its record): an
+  // error of the program there is one the check itself handles (`assert.throws(() => f(-1))`),
+  // never an interruption of an execution still open below it.
+  let inAssertBody = false;
   // Strict verdict: the guard bits of these tests (hooks.guard: 1 NaN, 2 infinities they never
   // mention), for the comparisons the realm's sorts make on their behalf (see guardSorts).
   let sortGuard = 0;
@@ -636,6 +641,7 @@ function setupHarness(P, config) {
         closeArgs(k);
         thrownIn[k] = false;
         pendingCheck = k;
+        inAssertBody = true;
       }
       return v;
     },
@@ -1058,7 +1064,7 @@ function setupHarness(P, config) {
   // Tests realm: an error of the program crossed into this realm (a call of the candidate threw,
   // or a promise of the program rejected: then every open check may be the one awaiting it).
   function programThrew(all) {
-    if (thrownIn === null) return;
+    if (thrownIn === null || inAssertBody) return;
     const n = argsOpen.length;
     if (all) for (let i = 0; i < n; i++) thrownIn[argsOpen[i]] = true;
     else if (n > 0) thrownIn[argsOpen[n - 1]] = true;
@@ -1114,6 +1120,7 @@ function setupHarness(P, config) {
     checkSites = null;
     thrownIn = null;
     argsOpen = new P.Array();
+    inAssertBody = false;
     tracked = new P.Map();
     getSnapshot().setClasses(null);
     timers.reset();
