@@ -472,12 +472,13 @@ function setupHarness(P, config) {
   // arguments evaluated threw (the program raised on a loop's second case), so that execution of
   // the check never recorded, and its sites fail (see verdict) — as a wrong value would fail them.
   let openCheck = -1;
-  // Strict verdict: the assert calls whose arguments are being evaluated and report when they are
-  // all evaluated (hooks.reach with `open` 2, until hooks.done), innermost last, and per check
-  // whether an error of the program crossed into this realm while it was the innermost. One still
-  // open and marked at its next execution or at the verdict was interrupted by the program and the
-  // tests went on (a `try`/`catch` per case, a mini test runner that logs, `.catch(console.error)`):
-  // it did not pass (see interruptedCheck).
+  // Strict verdict: the executions of assert calls whose arguments are being evaluated and report
+  // when they are all evaluated (hooks.reach with `open` 2, until hooks.done), innermost last,
+  // one entry per execution, and per check whether an error of the program crossed into this
+  // realm while one of its executions was open (the innermost, for a call that threw; any, for a
+  // promise that rejected). An execution still open and marked at the verdict was interrupted by
+  // the program and the tests went on (a `try`/`catch` per case, a mini test runner that logs,
+  // `.catch(console.error)`): it did not pass (see interruptedCheck).
   let argsOpen = new P.Array();
   let thrownIn = null;
   // Strict verdict: an assert call is running its own body (from hooks.done to its record): an
@@ -624,13 +625,9 @@ function setupHarness(P, config) {
         reached[k] = true;
         pendingCheck = k;
         if (open >= 1) openCheck = k;
-        if (open === 2) {
-          // An earlier execution of this check still open was abandoned: interrupted if an error
-          // of the program crossed while it was the innermost.
-          if (closeArgs(k) && thrownIn[k]) interruptedCheck(k);
-          thrownIn[k] = false;
-          argsOpen[argsOpen.length] = k;
-        }
+        // Every execution is its own entry: concurrent async cases (`Promise.all(cases.map(async
+        // …))`) each hold one open while they await, so one finishing never closes another's.
+        if (open === 2) argsOpen[argsOpen.length] = k;
       }
     },
     // Strict verdict: the arguments of assert call k were all evaluated (its last one, returned).
@@ -638,8 +635,9 @@ function setupHarness(P, config) {
     // callback the program called) recorded in between.
     done(k, v) {
       if (thrownIn !== null && k < thrownIn.length) {
-        closeArgs(k);
-        thrownIn[k] = false;
+        // The mark stays while another execution of k is still open (the program's error may be
+        // that one's).
+        if (closeArgs(k) && !isOpen(k)) thrownIn[k] = false;
         pendingCheck = k;
         inAssertBody = true;
       }
@@ -1037,6 +1035,11 @@ function setupHarness(P, config) {
     },
   };
 
+  // Strict verdict: whether an execution of check k is still open.
+  function isOpen(k) {
+    for (let i = argsOpen.length - 1; i >= 0; i--) if (argsOpen[i] === k) return true;
+    return false;
+  }
   // Strict verdict: removes the innermost open execution of check k from argsOpen; whether it had one.
   function closeArgs(k) {
     for (let i = argsOpen.length - 1; i >= 0; i--) {

@@ -715,7 +715,8 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
     const expr = last.expression as AnyNode;
     body = `${instrumented.slice(0, expr.start)}return (${instrumented.slice(expr.start, expr.end)});${instrumented.slice(last.end)}`;
   }
-  const binding = names.length ? `const { ${names.join(', ')} } = __anchorScope;\n` : '';
+  // `let`: tests may rebind the entry point (`square = spy(square)`), as in a Node script.
+  const binding = names.length ? `let { ${names.join(', ')} } = __anchorScope;\n` : '';
   const classes = helpers.classes.length ? `__anchorHooks.classes({ ${helpers.classes.join(', ')} });\n` : '';
   const reached = strict ? `__anchorHooks.checks(${JSON.stringify(checks)});\n` : '';
   // The realm's sorts compare on the tests' behalf: they refuse what the tests' own comparisons do.

@@ -20,6 +20,8 @@ const STYLES = [
   `function it(name, fn) {\n  try {\n    fn();\n    console.log('ok', name);\n  } catch (e) {\n    console.log('FAIL', name, e.message);\n  }\n}\nfor (const [n, w] of ${CASES}) it('fact ' + n, () => assert.strictEqual(fact(n), w));\n`,
   `let failures = 0;\nfor (const [n, w] of ${CASES}) {\n  try {\n    assert.deepStrictEqual(fact(n), w);\n  } catch {\n    failures++;\n  }\n}\nconsole.log(failures, 'failures');\n`,
   `async function test() {\n  for (const [n, w] of ${CASES}) assert.strictEqual(await factAsync(n), w);\n}\ntest().catch(console.error);\n`,
+  // Concurrent cases: each execution of the one check is open while it awaits.
+  `async function test() {\n  await Promise.all(\n    ${CASES}.map(async ([n, w]) => {\n      try {\n        assert.strictEqual(await factAsync(n), w);\n      } catch {}\n    }),\n  );\n}\ntest();\n`,
   `const results = [];\nfor (const [n, w] of ${CASES}) {\n  try {\n    assert.ok(fact(n) === w, 'fact ' + n);\n    results.push(true);\n  } catch (e) {\n    results.push(false);\n  }\n}\n`,
 ];
 /** What the program throws on the cases it cannot do. */
@@ -30,7 +32,7 @@ const attacks = defineGenerator({
   language: 'javascript',
   about: "a check interrupted by the program's error in tests that catch it and go on: no site passes",
   cases: () =>
-    grid(20, STYLES, THROWS, (tests, thrown) => ({
+    grid(24, STYLES, THROWS, (tests, thrown) => ({
       prompt: 'function fact(n) {\n',
       completion: `  if (n < 2) return 1;\n  ${thrown};\n}\nasync function factAsync(n) {\n  return fact(n);\n}\n`,
       tests: ASSERT + tests,

@@ -123,6 +123,8 @@ const forms = defineGenerator({
 
 /** Tests that also declare the entry point's name in an inner scope: [tests]. */
 const SHADOWS = [
+  // The tests rebind the entry point (a spy), as a Node script may.
+  'const calls = [];\nconst orig = count;\ncount = (xs, x) => {\n  calls.push(x);\n  return orig(xs, x);\n};\nassert.strictEqual(count([1, 1], 1), 2);\nassert.deepStrictEqual(calls, [1]);\n',
   'for (let count = 0; count < 1; count++) assert.strictEqual(count, 0);\nassert.strictEqual(count([1, 2, 2], 2), 2);\n',
   'function helper(count) {\n  return count + 1;\n}\nassert.strictEqual(helper(1), 2);\nassert.strictEqual(count([1, 1], 1), 2);\n',
   '[1].forEach((count) => assert.strictEqual(count, 1));\nassert.strictEqual(count([3, 4], 5), 0);\n',
@@ -135,7 +137,7 @@ const shadowed = defineGenerator({
   language: 'javascript',
   about: 'an entry point whose name the tests also declare in an inner scope is still read from the program',
   cases: () =>
-    grid(20, SHADOWS, [true, false], (tests, isHonest) => ({
+    grid(24, SHADOWS, [true, false], (tests, isHonest) => ({
       prompt: '/** occurrences of x in xs */\nfunction count(xs, x) {\n',
       completion: isHonest ? '  return xs.filter((v) => v === x).length;\n}\n' : '  return -1;\n}\n',
       tests: ASSERT + tests,
