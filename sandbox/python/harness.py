@@ -2481,6 +2481,13 @@ def _anchor_setup():
 
         def set_field(self, obj, k, v):
             t = _type(obj)
+            # A dunder is never data: as an instance field it is what the standard library reads
+            # from the instance (`__deepcopy__`, `__reduce_ex__`, `__getstate__` for copy and
+            # pickle, `__dataclass_fields__` for dataclasses.astuple), so program code or program
+            # state would answer for the tests' own calls. Refused for every rebuilt object.
+            if k.startswith('__') and k.endswith('__'):
+                _refuse('strict verdict: the answer of type ' + _class_name(t) + ' has a field named ' + k[:60]
+                         + ' (a special name, not plain data)')
             if _callable(v) and not _isinstance(t, _RecordMeta):
                 # T's own class (the prompt's or the tests'): its methods run here on plain
                 # fields. A program function in a field of the same name would be what the tests'
@@ -2617,7 +2624,10 @@ def _anchor_setup():
             # answer for it.
             del tg[last]
         callable_kinds = ('fn', 'cls')
-        own = [e[0] for e in entries if e[0] not in builtin_names and e[1] in callable_kinds]
+        # Every name the program answers counts as its own, whatever its kind: an entry point bound
+        # to a standard callable (`similar_elements = print`) left `own` empty, and the program's
+        # `def set(*a)` then became the tests' `set` on both sides of their comparison.
+        own = [e[0] for e in entries if e[0] not in builtin_names]
         shadowing = [e[0] for e in entries if e[0] in builtin_names and e[1] in callable_kinds]
         expose = _set()
         if last is not None:
