@@ -24,6 +24,15 @@ const js = (id: string, code: string, extra: Partial<ProgramSpec> = {}): Program
   ...extra,
 });
 const noMs = (rs: ExecResult[]) => rs.map(({ ms: _ms, ...rest }) => rest);
+/**
+ * As {@link noMs}, and a timeout's message reduced to "timed out": which of the host's two limits
+ * stops a hung program first — the isolate's CPU budget ("used its 300 ms of CPU time") or the
+ * parent's kill of a worker that outlived it ("hung its sandbox worker") — depends on the machine's
+ * load, not on the backend (fresh-clone CI runs on loaded machines saw both). Status, counts and
+ * output must still match exactly.
+ */
+const comparable = (rs: ExecResult[]) =>
+  noMs(rs).map((r) => (r.status === 'timeout' && /^timed out\b/.test(r.error ?? '') ? { ...r, error: 'timed out' } : r));
 /** A program that passes after spinning for about `ms` milliseconds. */
 // CPU-bound (about `ms` ms idle): the sandbox's clock is virtual (1 ms per reading), so a
 // Date.now() busy-wait would end at once. A generous time limit: on a loaded machine the spin takes
@@ -67,7 +76,7 @@ describe.skipIf(!haveRedis)('queue sandbox backend', () => {
       const seen: number[] = [];
       const viaQueue = await queued.run(programs, (_r, i) => seen.push(i));
       const viaLocal = await local.run(programs);
-      expect(noMs(viaQueue)).toEqual(noMs(viaLocal));
+      expect(comparable(viaQueue)).toEqual(comparable(viaLocal));
       expect(viaQueue.map((r) => r.status).slice(0, 9)).toEqual([
         'pass',
         'fail',
