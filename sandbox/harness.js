@@ -618,7 +618,6 @@ function setupHarness(P, config) {
         checkSites[i] = new P.Set();
         thrownIn[i] = false;
       }
-      argsOpen = new P.Array();
     },
     reach(k, open) {
       if (reached !== null && k < reached.length) {
@@ -637,7 +636,7 @@ function setupHarness(P, config) {
       if (thrownIn !== null && k < thrownIn.length) {
         // The mark stays while another execution of k is still open (the program's error may be
         // that one's).
-        if (closeArgs(k) && !isOpen(k)) thrownIn[k] = false;
+        if (closeArgs(k) && openAt(k) === -1) thrownIn[k] = false;
         pendingCheck = k;
         inAssertBody = true;
       }
@@ -906,7 +905,7 @@ function setupHarness(P, config) {
         const k = argsOpen[i];
         if (thrownIn[k] && !(endedOnError && k === openCheck)) {
           thrownIn[k] = false;
-          interruptedCheck(k);
+          interruptedCheck(k, 'by an error of the program while its arguments were evaluated, and the tests went on');
         }
       }
     // Strict verdict: tests that finished with checks they never reached showed nothing about
@@ -1023,45 +1022,34 @@ function setupHarness(P, config) {
     },
     leave(outer, threw) {
       if (threw && openCheck !== -1) {
-        if (failCheckSites(openCheck) === 0) failed++;
-        if (firstFailure === '')
-          firstFailure = cap(
-            'the check at tests line ' +
-              checkLines[openCheck] +
-              ' was interrupted inside a callback the program called (its arguments threw): an execution that did not pass',
-          );
+        interruptedCheck(openCheck, 'inside a callback the program called (its arguments threw)');
         openCheck = outer;
       } else if (openCheck === -1) openCheck = outer;
     },
   };
 
-  // Strict verdict: whether an execution of check k is still open.
-  function isOpen(k) {
-    for (let i = argsOpen.length - 1; i >= 0; i--) if (argsOpen[i] === k) return true;
-    return false;
+  // Strict verdict: where the innermost open execution of check k sits in argsOpen, or -1.
+  function openAt(k) {
+    for (let i = argsOpen.length - 1; i >= 0; i--) if (argsOpen[i] === k) return i;
+    return -1;
   }
   // Strict verdict: removes the innermost open execution of check k from argsOpen; whether it had one.
   function closeArgs(k) {
-    for (let i = argsOpen.length - 1; i >= 0; i--) {
-      if (argsOpen[i] === k) {
-        const n = argsOpen.length - 1;
-        for (let j = i; j < n; j++) argsOpen[j] = argsOpen[j + 1];
-        argsOpen.length = n;
-        return true;
-      }
-    }
-    return false;
+    const i = openAt(k);
+    if (i === -1) return false;
+    const n = argsOpen.length - 1;
+    for (let j = i; j < n; j++) argsOpen[j] = argsOpen[j + 1];
+    argsOpen.length = n;
+    return true;
   }
-  // Strict verdict: an execution of check k that the program's error interrupted, which the tests
-  // caught and went on from. It is not one the check passed: its sites fail, as a wrong value would
-  // fail them (one failed site stands for a check that had recorded none).
-  function interruptedCheck(k) {
+  // Strict verdict: an execution of check k that was interrupted (`how`) and never recorded, while
+  // the run went on. It is not one the check passed: its sites fail, as a wrong value would fail
+  // them (one failed site stands for a check that had recorded none).
+  function interruptedCheck(k, how) {
     if (failCheckSites(k) === 0) failed++;
     if (firstFailure === '')
       firstFailure = cap(
-        'the check at tests line ' +
-          checkLines[k] +
-          ' was interrupted by an error of the program while its arguments were evaluated, and the tests went on: an execution that did not pass',
+        'the check at tests line ' + checkLines[k] + ' was interrupted ' + how + ': an execution that did not pass',
       );
   }
   // Tests realm: an error of the program crossed into this realm (a call of the candidate threw,

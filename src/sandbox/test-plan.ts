@@ -196,6 +196,7 @@ function promptCopy(
   testsDeclared: ReadonlySet<string>,
 ): { source: string; names: Set<string>; classes: string[]; entry: Set<string> } {
   const none = { source: '', names: new Set<string>(), classes: [], entry: new Set<string>() };
+  if (prompt === '') return none;
   // At most one of the two forms parses (a complete script followed by `}` never does), so the
   // order only saves work: a prompt ending in `{` (inside its entry point) is tried closed first.
   const closed = `${prompt}\n}`;
@@ -629,8 +630,8 @@ function asyncMethod(
 }
 
 /**
- * The names a script declares in its top scope (what a `const` at the top of the function the
- * tests become would collide with): its top-level declarations and every `var` outside a function.
+ * The names a script declares in its top scope (what the `let` binding at the top of the function
+ * the tests become would collide with): its top-level declarations and every `var` outside a function.
  */
 function topDeclared(ast: AnyNode): Set<string> {
   const out = new Set<string>();
@@ -674,9 +675,7 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   const { refs, declared, evaluates } = scan(ast!);
   // The tests evaluate text at run time, or the prompt's copy they run does.
   let evaluatesText = evaluates;
-  const helpers = prompt
-    ? promptCopy(prompt, declared)
-    : { source: '', names: new Set<string>(), classes: [], entry: new Set<string>() };
+  const helpers = promptCopy(prompt ?? '', declared);
   if (helpers.source) {
     const h = parseScript(helpers.source);
     if (h) {

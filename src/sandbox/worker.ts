@@ -35,7 +35,7 @@ import {
 // security token): `Function` threw a TypeError made in the *tests* realm, whose
 // `constructor.constructor` was the tests realm's `Function` (the program could patch the tests'
 // intrinsics and assert module), and indirect `eval` returned undefined. Without the check, each
-// builds its function in its own realm, as under Node (test/sandbox/attacks/tests-realm.test.ts).
+// builds its function in its own realm, as under Node (test/sandbox/adversarial/js-entered-realm.ts).
 setFlagsFromString('--allow-unsafe-function-constructor');
 
 const HARNESS_FILES = [
@@ -199,6 +199,8 @@ class Host {
   /** The tests realm: one per isolate (only strings from programs ever reach it). */
   private testsRealm: { ctx: ivm.Context; ctl: Controller } | undefined;
   private wrappers = new Map<string, ivm.Reference>();
+  /** The tests realm's seed per test plan (one problem's tests and prompt), hashed once. */
+  private testsSeeds = new WeakMap<TestPlan, number>();
   /** Compiled readers of the names the tests use, per problem (plan.resolver), per isolate. */
   private resolvers = new Map<string, ivm.Script>();
   private used = 0;
@@ -454,6 +456,16 @@ class Host {
     }
   }
 
+  /** The tests realm's seed for `plan`, whose tests and prompt are `p`'s (see {@link testsSeed}). */
+  private testsSeedOf(plan: TestPlan, p: WireProgram): number {
+    let seed = this.testsSeeds.get(plan);
+    if (seed === undefined) {
+      seed = testsSeed(this.opts.seed ?? 0, p.tests ?? '', p.prompt ?? '');
+      this.testsSeeds.set(plan, seed);
+    }
+    return seed;
+  }
+
   /** The program ran; now its separate tests, in their own realm, and the verdict. */
   private separateVerdict(run: ProgramRun, plan: TestPlan, controller: Controller, r: RunOutcome): WireResult {
     const isolate = run.isolate!;
@@ -485,7 +497,7 @@ class Host {
       controller.derefInto(),
       resolved.derefInto(),
       plan.namesJson,
-      testsSeed(this.opts.seed ?? 0, run.p.tests ?? '', run.p.prompt ?? ''),
+      this.testsSeedOf(plan, run.p),
       plan.nanExpected,
     ];
     const runTimeout = run.left();

@@ -409,12 +409,7 @@ function watched<T>(p: Promise<T>, ms: number, onHang: () => void): Promise<T> {
  * are the same in every worker and on every run.
  */
 function programSeed(runSeed: number, program: PythonProgram): number {
-  const h = createHash('sha256').update(String(runSeed)).update('\0').update(program.code);
-  h.update('\0')
-    .update(program.tests ?? '\u0001')
-    .update('\0')
-    .update(program.prompt ?? '\u0001');
-  return h.digest().readInt32LE(0) || 1;
+  return seedOf([String(runSeed), program.code, program.tests ?? '\u0001', program.prompt ?? '\u0001']);
 }
 
 /**
@@ -424,11 +419,12 @@ function programSeed(runSeed: number, program: PythonProgram): number {
  * only cases it gets right; now every completion of a problem meets the same cases.
  */
 function testsSeed(runSeed: number, program: PythonProgram): number {
-  const h = createHash('sha256').update('anchor-tests\0').update(String(runSeed)).update('\0');
-  h.update(program.tests ?? '\u0001')
-    .update('\0')
-    .update(program.prompt ?? '\u0001');
-  return h.digest().readInt32LE(0) || 1;
+  return seedOf(['anchor-tests', String(runSeed), program.tests ?? '\u0001', program.prompt ?? '\u0001']);
+}
+
+/** A non-zero 32-bit seed from a SHA-256 of `parts`, NUL-separated. */
+function seedOf(parts: string[]): number {
+  return createHash('sha256').update(parts.join('\0')).digest().readInt32LE(0) || 1;
 }
 
 /** Unpredictable per-run nonce (the verdict must echo it). */
