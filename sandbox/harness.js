@@ -104,8 +104,14 @@ function setupHarness(P, config) {
     // The check whose arguments just ran (hooks.reach) records here: its sites, for a refusal.
     if (pendingCheck !== -1) {
       P.SetPrototypeAdd(checkSites[pendingCheck], key);
+      if (recordedAt !== null) recordedAt[pendingCheck] = ++skipClock;
       pendingCheck = -1;
     }
+    records++;
+    tally(key, ok);
+  }
+  // A site's outcome: it passes only if every execution of it passed.
+  function tally(key, ok) {
     const was = P.MapPrototypeGet(sites, key);
     if (was === undefined) {
       P.MapPrototypeSet(sites, key, ok ? 1 : 2);
@@ -488,6 +494,18 @@ function setupHarness(P, config) {
   // Strict verdict: the guard bits of these tests (hooks.guard: 1 NaN, 2 infinities they never
   // mention), for the comparisons the realm's sorts make on their behalf (see guardSorts).
   let sortGuard = 0;
+  // Strict verdict: checks an error skipped (src/sandbox/test-plan.ts, skipScopes). `skipClock` stamps
+  // scope entries and records; `recordedAt[k]`, when check k last recorded; `records`, how many
+  // records the run made (a `catch` whose handler recorded one judged its error); `skipScopes[id]`,
+  // a scope's [tight, loose] check ids; `unwinding`, per error still travelling (or handled
+  // outside the tests' own `catch`: a promise's `.catch(console.error)`), the checks it skipped.
+  let skipClock = 0;
+  let records = 0;
+  let recordedAt = null;
+  let skipTable = null;
+  let unwinding = null;
+  // The tests' functions that hold checks, and their skip scopes (hooks.fn).
+  let checkFns = new P.WeakMap();
   function trip(why) {
     guardTripped = true;
     if (firstFailure === '') firstFailure = 'strict verdict: ' + why;
@@ -608,8 +626,12 @@ function setupHarness(P, config) {
     },
     // Strict verdict (src/sandbox/test-plan.ts): the lines of the tests' checks, each of which must
     // be reached for a pass, and a check reaching itself.
-    checks(lines) {
+    checks(lines, scopes) {
       checkLines = lines;
+      skipTable = scopes;
+      unwinding = new P.Map();
+      recordedAt = new P.Array(lines.length);
+      for (let i = 0; i < lines.length; i++) recordedAt[i] = 0;
       reached = new P.Array(lines.length);
       checkSites = new P.Array(lines.length);
       thrownIn = new P.Array(lines.length);
@@ -641,6 +663,41 @@ function setupHarness(P, config) {
         inAssertBody = true;
       }
       return v;
+    },
+    // Strict verdict (src/sandbox/test-plan.ts, skipScopes): a function of the tests or a `try`
+    // block is entered; the stamp its checks' records are compared with.
+    enter() {
+      return ++skipClock;
+    },
+    // Function `f` of the tests holds the checks of scope `id` (see the `then` of installTracking).
+    fn(id, f) {
+      if (typeof f === 'function') P.WeakMapPrototypeSet(checkFns, f, id);
+      return f;
+    },
+    // An error `x` leaves function scope `id` (entered at `since`): the checks it skipped there
+    // travel with it. Returns `x`, which is rethrown.
+    unwound(id, since, x) {
+      if (unwinding !== null) carry(x, skippedIn(id, since));
+      return x;
+    },
+    // The tests' `catch` of `try` scope `id` (entered at `since`) took `x`: the checks skipped on
+    // the way, decided when the handler is left (hooks.left).
+    caught(id, since, x) {
+      return catching(unwinding !== null ? skippedIn(id, since) : new P.Array(), x);
+    },
+    // The handler of `caught` rethrew (`x`): the next `catch`, or the end of the run, decides.
+    rethrew(c, x) {
+      if (!c.rethrown) {
+        c.rethrown = true;
+        if (unwinding !== null) carry(x, c.list);
+      }
+      return x;
+    },
+    // The handler of `caught` ended: without recording a check or rethrowing, it swallowed the
+    // error, and the checks that error skipped did not pass.
+    left(c) {
+      if (c.rethrown || c.records !== records) return;
+      for (let i = 0; i < c.list.length; i++) skippedCheck(c.list[i]);
     },
     // Strict verdict: the guard bits of these tests' comparisons (src/sandbox/test-plan.ts), for
     // the sorts of this realm (guardSorts).
@@ -747,6 +804,21 @@ function setupHarness(P, config) {
       __proto__: null,
       value: function then(onFulfilled, onRejected) {
         markSeen(this);
+        // Strict verdict: a fulfilment handler of the tests that holds checks is skipped when this
+        // promise rejects (`candidate(n).then((r) => assert…(r, w)).catch(console.error)`): the
+        // rejection carries its checks to whatever handles it.
+        if (unwinding !== null) {
+          const skipped = typeof onFulfilled === 'function' ? P.WeakMapPrototypeGet(checkFns, onFulfilled) : undefined;
+          if (typeof onRejected === 'function') onRejected = rejectionHandler(onRejected, skipped);
+          else if (skipped !== undefined)
+            try {
+              P.PromisePrototypeThen(this, undefined, (x) => {
+                if (unwinding !== null) carry(x, skippedIn(skipped, Infinity));
+              });
+            } catch {
+              // not a native promise: the call below throws as the engine's `then` does
+            }
+        }
         // The derived promise is the tests' too (`then`, `catch`, `finally`, and the reactions
         // `Promise.all` and friends attach): one that never settles, e.g. adopting a thenable that
         // never calls back, is an unfinished test.
@@ -908,6 +980,15 @@ function setupHarness(P, config) {
           interruptedCheck(k, 'by an error of the program while its arguments were evaluated, and the tests went on');
         }
       }
+    // Errors that skipped checks and were handled outside the tests' own `catch` (a promise's
+    // `.catch(console.error)`, `Promise.allSettled`): those checks did not pass. A run that ended
+    // on an error already says so in its status.
+    if (unwinding !== null && !threw && !ended && asyncState !== 2 && a.unhandled === 0) {
+      const it = P.MapPrototypeValues(unwinding);
+      for (let r = P.MapIteratorNext(it); !r.done; r = P.MapIteratorNext(it))
+        for (let i = 0; i < r.value.length; i++) skippedCheck(r.value[i]);
+      unwinding = null;
+    }
     // Strict verdict: tests that finished with checks they never reached showed nothing about
     // those (a loop over an empty answer, a branch the answer steered around): each such check is
     // a failed site. Only for a run judged by its counts (one that threw, never settled or exited
@@ -1061,6 +1142,70 @@ function setupHarness(P, config) {
     else if (n > 0) thrownIn[argsOpen[n - 1]] = true;
   }
 
+  // Strict verdict: the checks of skip scope `id` an error leaving it (entered at `since`) skipped:
+  // its tight checks that did not record since, and all its loose ones.
+  function skippedIn(id, since) {
+    const out = new P.Array();
+    const scope = skipTable !== null ? skipTable[id] : undefined;
+    if (scope === undefined) return out;
+    const tight = scope[0];
+    for (let i = 0; i < tight.length; i++) if (recordedAt[tight[i]] < since) out[out.length] = tight[i];
+    const loose = scope[1];
+    for (let i = 0; i < loose.length; i++) out[out.length] = loose[i];
+    return out;
+  }
+  // Strict verdict: a handler of the tests took error `x`, which skipped the checks in `list` where
+  // it was caught (and those it carried): what hooks.left decides on.
+  function catching(list, x) {
+    if (unwinding !== null && P.MapPrototypeHas(unwinding, x)) {
+      const more = P.MapPrototypeGet(unwinding, x);
+      P.MapPrototypeDelete(unwinding, x);
+      for (let i = 0; i < more.length; i++) list[list.length] = more[i];
+    }
+    return { __proto__: null, list, records, rethrown: false };
+  }
+  // Strict verdict: a rejection handler given to `then` (or `catch`, or `Promise.all` and friends)
+  // is a `catch` of the tests: it judges the rejection, rethrows it or swallows it (hooks.left).
+  // `skipped`: the skip scope of the fulfilment handler beside it, which the rejection skipped.
+  function rejectionHandler(onRejected, skipped) {
+    return function (x) {
+      const c = catching(skipped !== undefined ? skippedIn(skipped, Infinity) : new P.Array(), x);
+      try {
+        return P.ReflectApply(onRejected, undefined, [x]);
+      } catch (r) {
+        hooks.rethrew(c, r);
+        throw r;
+      } finally {
+        hooks.left(c);
+      }
+    };
+  }
+  // Strict verdict: error `x` carries the checks in `list` onward (a Map: a thrown primitive too).
+  function carry(x, list) {
+    if (list.length === 0) return;
+    const was = P.MapPrototypeGet(unwinding, x);
+    if (was === undefined) P.MapPrototypeSet(unwinding, x, list);
+    else for (let i = 0; i < list.length; i++) was[was.length] = list[i];
+  }
+  // Strict verdict: check k was skipped by an error the tests went on from: not an execution it
+  // passed. Its sites fail (one site of its own stands for a check that recorded none, however
+  // often it is skipped). No state of a check in progress changes (a handler may run inside one).
+  function skippedCheck(k) {
+    const it = P.SetPrototypeValues(checkSites[k]);
+    let n = 0;
+    for (let r = P.SetIteratorNext(it); !r.done; r = P.SetIteratorNext(it)) {
+      tally(r.value, false);
+      n++;
+    }
+    if (n === 0) tally('skipped check ' + k, false);
+    if (firstFailure === '')
+      firstFailure = cap(
+        'the check at tests line ' +
+          checkLines[k] +
+          ' was skipped: an error left the tests before it ran, and they went on without checking that error',
+      );
+  }
+
   // Every site check k recorded fails, as an execution of it that failed (record); how many it had.
   function failCheckSites(k) {
     const it = P.SetPrototypeValues(checkSites[k]);
@@ -1112,6 +1257,12 @@ function setupHarness(P, config) {
     thrownIn = null;
     argsOpen = new P.Array();
     inAssertBody = false;
+    skipClock = 0;
+    records = 0;
+    recordedAt = null;
+    skipTable = null;
+    unwinding = null;
+    checkFns = new P.WeakMap();
     tracked = new P.Map();
     getSnapshot().setClasses(null);
     timers.reset();

@@ -420,8 +420,12 @@ function isFailureMarker(call: AnyNode): boolean {
 
 /** Where operator `op` of binary expression `n` starts (after the left operand, its closing parentheses and comments). */
 function operatorAt(src: string, n: AnyNode, op: string): number {
-  let i = (n.left as AnyNode).end;
-  const end = (n.right as AnyNode).start;
+  return tokenAt(src, (n.left as AnyNode).end, (n.right as AnyNode).start, op);
+}
+
+/** Where token `op` first starts in `src` between `from` and `end`, outside comments; -1 if it does not. */
+function tokenAt(src: string, from: number, end: number, op: string): number {
+  let i = from;
   while (i < end) {
     if (src.startsWith('/*', i)) i = src.indexOf('*/', i + 2) + 2;
     else if (src.startsWith('//', i)) i = src.indexOf('\n', i);
@@ -448,7 +452,11 @@ function operatorAt(src: string, n: AnyNode, op: string): number {
  * `a < b` becomes `cmp(a, b, op + 4 × guard)`, which compares exactly as the operator does after
  * refusing the non-finite values these tests never mention.
  */
-function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?: number[] }): string {
+function instrument(
+  src: string,
+  ast: AnyNode,
+  strict?: { guard: number; checks?: number[]; scopes?: Array<[number[], number[]]> },
+): string {
   // Edits, applied in order of position; at one position the closing texts of nested wrappers go
   // first (innermost first), then replacements, then opening texts (outermost first).
   const edits: Array<{ pos: number; text: string; del: number; rank: number }> = [];
@@ -469,6 +477,8 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?
     for (; lineAt < pos; lineAt++) if (src.charCodeAt(lineAt) === 10) line++;
     return line;
   };
+  // Strict verdict: the scopes an error can unwind past checks in (see {@link skipScopes}).
+  const skips = strict?.checks && strict.scopes ? skipScopes(src, strict.scopes, open, close, replace) : undefined;
   const visit = (n: AnyNode, parent: AnyNode | undefined, block: AnyNode | undefined, depth: number): void => {
     const method =
       parent?.type === 'MethodDefinition' || (parent?.type === 'Property' && (parent.method || parent.kind !== 'init'));
@@ -495,14 +505,25 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?
         !callee.computed &&
         (callee.object as AnyNode).type !== 'Super' &&
         checks!.methods.has((callee.property as AnyNode).name as string);
-      if (((root !== undefined && checks!.names.has(root)) || helperMethod) && !isFailureMarker(n)) {
+      // `Reflect.apply(assert.strictEqual, assert, [a, b])`: a check, called the long way.
+      const first = (n.arguments as AnyNode[])[0];
+      const viaReflect =
+        callee.type === 'MemberExpression' &&
+        !callee.computed &&
+        (callee.object as AnyNode).type === 'Identifier' &&
+        (callee.object as AnyNode).name === 'Reflect' &&
+        (callee.property as AnyNode).name === 'apply' &&
+        first !== undefined &&
+        first.type !== 'SpreadElement' &&
+        checks!.names.has(calleeRoot(first) ?? '');
+      if (((root !== undefined && checks!.names.has(root)) || helperMethod || viaReflect) && !isFailureMarker(n)) {
         const target = callee.type === 'MemberExpression' ? (callee.object as AnyNode) : callee;
         // An assert call (not a helper) is open until it records: see sandbox/harness.js, openCheck.
         // Its last argument, when it has one and is not spread, reports that the arguments were all
         // evaluated (`done`): one that never does was interrupted by what they threw.
         const args = n.arguments as AnyNode[];
         const last = args[args.length - 1];
-        const isAssert = root !== undefined && checks!.asserts.has(root) && !helperMethod;
+        const isAssert = root !== undefined && checks!.asserts.has(root) && !helperMethod && !viaReflect;
         const tracked = isAssert && last !== undefined && last.type !== 'SpreadElement';
         const opens = tracked ? ', 2' : isAssert ? ', 1' : '';
         const k = strict.checks.length;
@@ -512,6 +533,7 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?
           open(last.start, `__anchorHooks.done(${k}, `, depth);
           close(last.end, ')', depth);
         }
+        skips?.check(strict.checks.length, !isAssert);
         strict.checks.push(lineOf(n.start));
       }
     }
@@ -532,7 +554,14 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?
       close(n.end, `, 0, ${6 + 8 * strict.guard})`, depth);
     }
     const inner = n.type === 'Program' || n.type === 'BlockStatement' ? n : block;
-    eachChild(n, (c) => visit(c, n, inner, depth + 1));
+    const scope = skips?.enter(n);
+    eachChild(n, (c, key) => {
+      if (scope !== undefined && key === 'handler') skips!.endTry(scope);
+      // A destructured catch parameter moves into the handler's body as text (skipScopes).
+      if (skips !== undefined && key === 'param' && n.type === 'CatchClause' && c.type !== 'Identifier') return;
+      visit(c, n, inner, depth + 1);
+    });
+    if (scope !== undefined) skips!.leave(n, scope, depth, block, !!method);
   };
   visit(ast, undefined, undefined, 0);
   if (edits.length === 0) return src;
@@ -545,6 +574,154 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?
     at = Math.max(at, pos + del);
   }
   return out + src.slice(at);
+}
+
+/** Statements that run their body again: a check in one is skipped on the pass an error ends, whatever ran before. */
+const LOOPS: ReadonlySet<string> = new Set([
+  'ForStatement',
+  'ForInStatement',
+  'ForOfStatement',
+  'WhileStatement',
+  'DoWhileStatement',
+]);
+const FUNCTIONS: ReadonlySet<string> = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
+
+/** A function body or `try` block of the tests being instrumented, and the checks inside it. */
+interface SkipScope {
+  kind: 'fn' | 'try';
+  /** Loops and functions around it (a check deeper than this can have been skipped by a later pass). */
+  nest: number;
+  /** Checks directly in it: skipped by an error unless they recorded since it was entered. */
+  tight: number[];
+  /** Checks in its loops or nested functions, and calls of the tests' helpers: skipped by any error. */
+  loose: number[];
+  /** It awaits or yields: another task may record its checks meanwhile, so all of them are loose. */
+  suspends: boolean;
+}
+
+/**
+ * Strict verdict: where an error can skip the tests' checks, and the hooks that see it happen
+ * (sandbox/harness.js). A program that throws on the hard cases must not keep the pass its easy
+ * cases earned because the tests catch what it threw and go on (a `try`/`catch` per case that
+ * logs, an `it()` runner, `test().catch(console.error)`): the checks the error skipped are
+ * executions that did not pass, as a wrong value would have failed them.
+ * - Each function of the tests that holds a check becomes
+ *   `{ const __anchorS = enter(); try { BODY } catch (x) { throw unwound(id, __anchorS, x); } }`:
+ *   an error leaving it notes, against that error, the checks it skipped.
+ * - Each `try` with a `catch` is entered with `enter()`, and its handler asks `caught(id, stamp, e)`
+ *   for the checks skipped on the way (its own block's, and those noted against `e`). They fail
+ *   when the handler ends without a check recording in it (a handler that checks the error judged
+ *   it: `catch (e) { assert.ok(c.throws) }`) and without rethrowing it (then the next `catch` or
+ *   the end of the run decides); errors noted and never caught by a `catch` of the tests (a
+ *   promise's `.catch(console.error)`) fail theirs at the verdict.
+ * `table` gets each scope's [tight, loose] check ids, indexed by the id the hooks are called with.
+ */
+function skipScopes(
+  src: string,
+  table: Array<[number[], number[]]>,
+  open: (pos: number, text: string, depth: number) => void,
+  close: (pos: number, text: string, depth: number) => void,
+  replace: (pos: number, text: string, del: number) => void,
+) {
+  const stack: SkipScope[] = [];
+  let nest = 0;
+  const lists = (s: SkipScope): [number[], number[]] =>
+    s.suspends ? [[], [...s.tight, ...s.loose].sort((a, b) => a - b)] : [s.tight, s.loose];
+  return {
+    /** Node `n` is being entered: the scope it opens, if any. */
+    enter(n: AnyNode): SkipScope | 'loop' | undefined {
+      if (LOOPS.has(n.type)) {
+        nest++;
+        return 'loop';
+      }
+      if (n.type === 'AwaitExpression' || n.type === 'YieldExpression' || (n.type === 'ForOfStatement' && n.await)) {
+        for (let i = stack.length - 1; i >= 0; i--) {
+          stack[i]!.suspends = true;
+          if (stack[i]!.kind === 'fn') break;
+        }
+      }
+      if (FUNCTIONS.has(n.type)) {
+        nest++;
+        const s: SkipScope = { kind: 'fn', nest, tight: [], loose: [], suspends: false };
+        stack.push(s);
+        return s;
+      }
+      if (n.type === 'TryStatement' && n.handler) {
+        const s: SkipScope = { kind: 'try', nest, tight: [], loose: [], suspends: false };
+        stack.push(s);
+        return s;
+      }
+      return undefined;
+    },
+    /** Check `k` was met (a call of a helper of the tests when `helper`). */
+    check(k: number, helper: boolean): void {
+      for (const s of stack) (helper || nest > s.nest ? s.loose : s.tight).push(k);
+    },
+    /** The `try` block of scope `s` ends (its handler's checks are not its own). */
+    endTry(s: SkipScope | 'loop'): void {
+      if (s !== 'loop' && stack.at(-1) === s) stack.pop();
+    },
+    /** Node `n`, which opened scope `s`, is left: its edits. */
+    leave(n: AnyNode, s: SkipScope | 'loop', depth: number, block: AnyNode | undefined, method: boolean): void {
+      if (s === 'loop') {
+        nest--;
+        return;
+      }
+      if (s.kind === 'fn') {
+        stack.pop();
+        nest--;
+        if (s.tight.length + s.loose.length === 0) return;
+        const id = table.push(lists(s)) - 1;
+        const guard = `} catch (__anchorX) { throw __anchorHooks.unwound(${id}, __anchorS, __anchorX); }`;
+        const body = n.body as AnyNode;
+        if (body.type === 'BlockStatement') {
+          // Opened before anything else at the body's top (an async declaration's hoisted wrapper
+          // must sit inside the `try`, with the declaration), closed after everything in it.
+          open(afterDirectives(body), ' const __anchorS = __anchorHooks.enter(); try {', depth);
+          close(body.end - 1, guard, depth);
+        } else {
+          const params = n.params as AnyNode[];
+          const arrow = tokenAt(src, params.length ? params[params.length - 1]!.end : n.start, body.start, '=>');
+          if (arrow === -1) return;
+          open(arrow + 2, ' { const __anchorS = __anchorHooks.enter(); try { return ', depth);
+          close(n.end, `; ${guard} }`, depth + 1);
+        }
+        // The function is known by identity too: given to a promise's `then`, its checks are
+        // skipped when that promise rejects. Outside the async wrapper: the function the tests hold.
+        if (n.type === 'FunctionDeclaration' && block) {
+          // (`typeof`: a declaration in a `switch` case is not in scope at the block's top.)
+          const name = (n.id as AnyNode).name as string;
+          open(afterDirectives(block), `typeof ${name} === 'function' && __anchorHooks.fn(${id}, ${name});`, depth - 1);
+        } else if (n.type !== 'FunctionDeclaration' && !method) {
+          open(n.start, `__anchorHooks.fn(${id}, `, depth - 1);
+          close(n.end, ')', depth - 1);
+        }
+        return;
+      }
+      // A `try` statement with a `catch`.
+      const id = table.push(lists(s)) - 1;
+      const handler = n.handler as AnyNode;
+      const param = handler.param as AnyNode | null;
+      const hb = handler.body as AnyNode;
+      const err = param?.type === 'Identifier' ? (param.name as string) : `__anchorE${id}`;
+      let unpack = '';
+      if (!param) open(handler.start + 'catch'.length, ` (${err})`, depth);
+      else if (param.type !== 'Identifier') {
+        replace(param.start, err, param.end - param.start);
+        unpack = ` let ${src.slice(param.start, param.end)} = ${err};`;
+      }
+      open(n.start, `{ const __anchorT${id} = __anchorHooks.enter(); `, depth);
+      close(n.end, ' }', depth);
+      const enterHandler = ` const __anchorC${id} = __anchorHooks.caught(${id}, __anchorT${id}, ${err});${unpack} try {`;
+      const leaveHandler = `} catch (__anchorR) { throw __anchorHooks.rethrew(__anchorC${id}, __anchorR); } finally { __anchorHooks.left(__anchorC${id}); }`;
+      // An empty handler (`catch {}`): both at one position, where closing texts would go first.
+      if (hb.end - hb.start === 2) open(hb.start + 1, enterHandler + leaveHandler, depth);
+      else {
+        open(hb.start + 1, enterHandler, depth);
+        close(hb.end - 1, leaveHandler, depth);
+      }
+    },
+  };
 }
 
 /** `eval` read off the global object (`globalThis.eval`), or the bare name after a comma (`(0, eval)`). */
@@ -701,12 +878,22 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   const mentions = mentionsOf(tests, prompt ?? '');
   const nanExpected = mentions.nan;
   const guard = (mentions.nan ? 0 : GUARD_NAN) | (mentions.inf ? 0 : GUARD_INF);
-  const checks: number[] = [];
-  const instrumented = instrument(tests, ast!, strict ? { guard, checks } : undefined);
+  let checks: number[] = [];
+  let scopes: Array<[number[], number[]]> = [];
+  let instrumented = instrument(tests, ast!, strict ? { guard, checks, scopes } : undefined);
+  let iast = instrumented === tests ? ast! : parseScript(instrumented);
+  if (!iast && strict) {
+    // Text the rewrite did not foresee: the tests keep every other rule without the skip scopes,
+    // rather than every program of the problem ending in an internal error.
+    checks = [];
+    scopes = [];
+    instrumented = instrument(tests, ast!, { guard, checks });
+    iast = parseScript(instrumented);
+  }
+  if (!iast) return { ok: false, error: 'the tests could not be instrumented (the rewritten text does not parse)' };
   // The tests realm's copy of the prompt runs there too, and its helpers' comparisons decide the
   // tests' checks as much as the tests' own (`near(a, b)` from the prompt): guarded the same way.
   const helperSource = strict && guard && helpers.source ? guardSource(helpers.source, guard) : helpers.source;
-  const iast = instrumented === tests ? ast! : parseScript(instrumented)!;
   const stmts = iast.body as AnyNode[];
   let body = instrumented;
   const last = stmts[stmts.length - 1];
@@ -717,7 +904,7 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   // `let`: tests may rebind the entry point (`square = spy(square)`), as in a Node script.
   const binding = names.length ? `let { ${names.join(', ')} } = __anchorScope;\n` : '';
   const classes = helpers.classes.length ? `__anchorHooks.classes({ ${helpers.classes.join(', ')} });\n` : '';
-  const reached = strict ? `__anchorHooks.checks(${JSON.stringify(checks)});\n` : '';
+  const reached = strict ? `__anchorHooks.checks(${JSON.stringify(checks)}, ${JSON.stringify(scopes)});\n` : '';
   // The realm's sorts compare on the tests' behalf: they refuse what the tests' own comparisons do.
   const sorts = strict && guard ? `__anchorHooks.guard(${guard});\n` : '';
   const wrapper = `(function (__anchorScope, __anchorHooks) {\n'use strict';\n${sorts}${binding}${helperSource}\n${classes}${reached}${body}\n})`;
