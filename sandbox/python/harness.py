@@ -78,6 +78,7 @@ def _anchor_setup():
     # Python audit hook per use. object.__hash__ is the pointer hash, unique among live objects
     # and never a program's own __hash__.
     _ident = object.__hash__
+    _exc_info = sys.exc_info
     _bool = bool
     _map = map
     _vars = vars
@@ -409,6 +410,8 @@ def _anchor_setup():
     _copy_location = ast.copy_location
     _enumerate = enumerate
     _hasattr = hasattr
+    _sorted = sorted
+    _reversed = reversed
     _setattr = setattr
 
     def _all_scalars(x):
@@ -487,6 +490,7 @@ def _anchor_setup():
                         helpers.add(d.name)
                         grew = True
                         break
+        skips = _skip_scopes(tree, found, defs, helpers) if strict else None
         call_lines = []
         calls.sort(key=lambda c: (c.lineno, c.col_offset))
         for c in calls:
@@ -517,7 +521,164 @@ def _anchor_setup():
             c.left = wrap(c.left)
             c.comparators = [wrap(e) for e in c.comparators]
         required = _tuple(k for k, (s, _, _) in _enumerate(found) if not (_type(s.test) is ast.Constant and not s.test.value))
-        return tree, _len(found), [f[0].lineno for f in found], _frozenset(ids), (required, _tuple(call_lines))
+        table = _skip_edits(skips, names[6]) if skips is not None else ()
+        return tree, _len(found), [f[0].lineno for f in found], _frozenset(ids), (required, _tuple(call_lines), table)
+
+    # ---- checks an exception skips (strict) ----------------------------------------------------
+    # A program raising on the hard cases must not keep the pass its easy cases earned because the
+    # tests catch what it raised and go on (`got = f(n)` / `assert got == w` in a `try` per case
+    # that prints, a `try` around the loop, a runner calling test functions): the asserts the
+    # exception skipped are executions that did not pass, as a wrong value would have failed them.
+    # Each function of the tests that holds an assert (or calls a helper that does) runs its body in
+    # `try: … except BaseException as x: sk.unwound(id, s, x); raise`, noting against the exception
+    # the asserts it skipped there (so does the body of a `with`, whose context manager may swallow
+    # the exception: contextlib.suppress); each `try` with handlers is stamped when entered, and each of its
+    # handlers asks `sk.caught(id, stamp)` for the asserts skipped on the way (its block's, and
+    # those noted against the exception). They fail when the handler ends without an assert
+    # recording in it (a handler that asserts judged the exception) and without raising (then the
+    # next handler, or the end of the run, decides). Exceptions still carrying asserts when the
+    # tests end normally (swallowed by code of no `try` of theirs) fail them then. Skipped: an
+    # assert directly in the scope that did not record since it was entered ("tight"), and every
+    # assert in a loop, nested function or helper called inside it, or anywhere in a scope that
+    # awaits or yields ("loose": another pass or task may have recorded it).
+
+    _LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda, ast.ClassDef)
+    _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+    _TRIES = (ast.Try, ast.TryStar) if _hasattr(ast, 'TryStar') else (ast.Try,)
+    _SUSPENDS = (ast.Await, ast.Yield, ast.YieldFrom)
+    _WITHS = (ast.With, ast.AsyncWith)
+
+    def _skip_scopes(tree, found, defs, helpers):
+        # The scopes of the tests (functions holding asserts, `try` statements with handlers), in
+        # a list of [node, kind, nest, tight, loose, suspends].
+        kid = {}
+        for k, (a, _, _) in _enumerate(found):
+            kid[_ident(a)] = k
+        # The asserts of each helper, through the helpers it calls (to a fixpoint).
+        own = {}
+        calls_of = {}
+        for d in defs:
+            if d.name in helpers:
+                ks = own.setdefault(d.name, _set())
+                cs = calls_of.setdefault(d.name, _set())
+                for n in _ast_walk(d):
+                    if _type(n) is _Assert:
+                        ks.add(kid[_ident(n)])
+                    elif _type(n) is ast.Call and _type(n.func) is _Name and n.func.id in helpers:
+                        cs.add(n.func.id)
+        grew = True
+        while grew:
+            grew = False
+            for name, cs in calls_of.items():
+                for c in cs:
+                    more = own.get(c, _set()) - own[name]
+                    if more:
+                        own[name] |= more
+                        grew = True
+        out = []
+        stack = []
+
+        def note(ks, nest, helper):
+            for sc in stack:
+                (sc[4] if helper or nest > sc[2] else sc[3]).extend(ks)
+
+        def walk(node, nest):
+            t = _type(node)
+            if t is _Assert:
+                # A failure marker (`assert False` after a call that must raise) is never skipped.
+                if not (_type(node.test) is ast.Constant and not node.test.value):
+                    note([kid[_ident(node)]], nest, False)
+            elif t is ast.Call and _type(node.func) is _Name and node.func.id in helpers:
+                note(_sorted(own.get(node.func.id, ())), nest, True)
+            elif _isinstance(node, _SUSPENDS):
+                for sc in _reversed(stack):
+                    sc[5] = True
+                    if sc[1] == 'fn':
+                        break
+            if _isinstance(node, _FUNCS):
+                for d in node.decorator_list:
+                    walk(d, nest)
+                walk(node.args, nest)
+                sc = [node, 'fn', nest + 1, [], [], False]
+                stack.append(sc)
+                for b in node.body:
+                    walk(b, nest + 1)
+                stack.pop()
+                if sc[3] or sc[4]:
+                    out.append(sc)
+                return
+            if _isinstance(node, _WITHS):
+                # A context manager may swallow what its body raised (contextlib.suppress): the body
+                # notes what it skipped, as a function's does.
+                for item in node.items:
+                    walk(item, nest)
+                sc = [node, 'with', nest, [], [], False]
+                stack.append(sc)
+                for b in node.body:
+                    walk(b, nest)
+                stack.pop()
+                if sc[3] or sc[4]:
+                    out.append(sc)
+                return
+            if _isinstance(node, _TRIES) and node.handlers:
+                sc = [node, 'try', nest, [], [], False]
+                stack.append(sc)
+                for b in node.body:
+                    walk(b, nest)
+                stack.pop()
+                out.append(sc)
+                for part in (node.handlers, node.orelse, node.finalbody):
+                    for b in part:
+                        walk(b, nest)
+                return
+            inner = nest + 1 if _isinstance(node, _LOOPS) else nest
+            for _, value in _iter_fields(node):
+                if _isinstance(value, _list):
+                    for v in value:
+                        if _isinstance(v, _AST) and not _isinstance(v, LEAVES):
+                            walk(v, inner)
+                elif _isinstance(value, _AST) and not _isinstance(value, LEAVES):
+                    walk(value, inner)
+
+        walk(tree, 0)
+        return out
+
+    def _skip_edits(scopes, sk):
+        # The statements of _skip_scopes' scopes, added after the asserts were rewritten (their
+        # statement lists are the ones edited here). Returns the table of (tight, loose) per id.
+        table = []
+        L = ast.Load()
+        S = ast.Store()
+
+        def hook(name, *args):
+            return ast.Expr(ast.Call(ast.Attribute(ast.Name(sk, L), name, L), _list(args), []))
+
+        def stamp(var, ref):
+            return _located(ast.Assign([ast.Name(var, S)], ast.Call(ast.Attribute(ast.Name(sk, L), 'enter', L), [], [])), ref)
+
+        for node, kind, _, tight, loose, suspends in scopes:
+            sid = _len(table)
+            table.append(((), _tuple(_sorted(tight + loose))) if suspends else (_tuple(tight), _tuple(loose)))
+            ref = node
+            base = ast.Attribute(ast.Name(sk, L), 'BE', L)
+            if kind != 'try':
+                var = '__anchor_s' + _str(sid) + '__'
+                handler = ast.ExceptHandler(base, '__anchor_x__', [
+                    hook('unwound', ast.Constant(sid), ast.Name(var, L), ast.Name('__anchor_x__', L)), ast.Raise(None, None)])
+                body = ast.Try(node.body, [handler], [], [])
+                node.body = [stamp(var, ref), _located(body, ref)]
+                continue
+            var = '__anchor_t' + _str(sid) + '__'
+            cvar = '__anchor_c' + _str(sid) + '__'
+            node.body.insert(0, stamp(var, ref))
+            for h in node.handlers:
+                again = ast.ExceptHandler(base, '__anchor_r__', [
+                    hook('rethrew', ast.Name(cvar, L), ast.Name('__anchor_r__', L)), ast.Raise(None, None)])
+                guarded = ast.Try(h.body, [again], [], [hook('left', ast.Name(cvar, L))])
+                enter = ast.Assign([ast.Name(cvar, S)], ast.Call(ast.Attribute(ast.Name(sk, L), 'caught', L),
+                                                                 [ast.Constant(sid), ast.Name(var, L)], []))
+                h.body = [_located(enter, h), _located(guarded, h)]
+        return _tuple(table)
 
     def _located(node, src):
         # A new node and the new nodes under it take src's location (what fix_missing_locations
@@ -573,9 +734,10 @@ def _anchor_setup():
 
     def _names(tag):
         # The private names the instrumented tests call (see stage): the recorder, AssertionError
-        # the ordering guard, the helper-call marker and (strict) the site opener and list sort.
+        # the ordering guard, the helper-call marker and (strict) the site opener, list sort and
+        # the skip hooks (_skip_scopes).
         return ('__anchor_ok_' + tag + '__', '__anchor_ae_' + tag + '__', '__anchor_ng_' + tag + '__', '__anchor_rc_' + tag + '__',
-                '__anchor_en_' + tag + '__', '__anchor_ls_' + tag + '__')
+                '__anchor_en_' + tag + '__', '__anchor_ls_' + tag + '__', '__anchor_sk_' + tag + '__')
 
     GUARD_NAN = 1
     GUARD_INF = 2
@@ -852,7 +1014,7 @@ def _anchor_setup():
 
     # ---- one program --------------------------------------------------------------------------
 
-    def _recorder(passed, failed, opened=None):
+    def _recorder(passed, failed, opened=None, sk=None):
         # ok(k, v): records the outcome of assertion site k (the tests' k-th assert statement).
         # Strict (`opened`: per site, the executions of it under way, see _opener): after a strict
         # violation no site passes — it failed the run, and the tests only got here by catching it,
@@ -860,6 +1022,11 @@ def _anchor_setup():
         def ok(k, v):
             if v is not True and v is not False:
                 v = _bool(v)
+            if sk is not None:
+                # (_skip_hooks: when site k last recorded, and that a record happened.)
+                sk['clock'] += 1
+                sk['at'][k] = sk['clock']
+                sk['records'] += 1
             if opened is not None:
                 if opened[k] > 0:
                     opened[k] -= 1
@@ -869,6 +1036,60 @@ def _anchor_setup():
             (passed if v else failed).add(k)
             return v
         return ok
+
+    _GeneratorExit = GeneratorExit
+
+    def _skip_hooks(sk, failed, table):
+        # The hooks of _skip_scopes' edits for one run (`sk`: its clock, records and the asserts
+        # exceptions carry, keyed by identity with the exception kept alive beside them).
+        at = sk['at']
+
+        def skipped_in(sid, since):
+            tight, loose = table[sid]
+            return [k for k in tight if at[k] < since] + _list(loose)
+
+        def carry(x, ks):
+            if not ks:
+                return
+            e = sk['unwinding'].get(_ident(x))
+            if e is None:
+                sk['unwinding'][_ident(x)] = [x, ks]
+            else:
+                e[1].extend(ks)
+
+        def enter():
+            sk['clock'] += 1
+            return sk['clock']
+
+        def unwound(sid, since, x):
+            # A generator closed early is not an error of the run.
+            if not _isinstance(x, _GeneratorExit):
+                carry(x, skipped_in(sid, since))
+
+        def caught(sid, since):
+            x = _exc_info()[1]
+            ks = skipped_in(sid, since)
+            e = sk['unwinding'].pop(_ident(x), None)
+            if e is not None:
+                ks.extend(e[1])
+            return [ks, sk['records'], False]
+
+        def rethrew(c, r):
+            if not c[2]:
+                c[2] = True
+                carry(r, c[0])
+
+        def left(c):
+            if not c[2] and c[1] == sk['records']:
+                for k in c[0]:
+                    _skip(k)
+
+        return _SimpleNamespace(enter=enter, unwound=unwound, caught=caught, rethrew=rethrew, left=left, BE=_BaseException)
+
+    def _skip(k):
+        # Assert k was skipped by an exception the tests went on from: not an execution it passed.
+        st['failed'].add(k)
+        st.setdefault('skipped', _set()).add(k)
 
     def _opener(opened):
         # The strict site opener: the tests' assert k is about to evaluate its test.
@@ -2678,8 +2899,9 @@ def _anchor_setup():
         failed = st['failed']
         opened = [0] * st['n_asserts']
         st['opened'] = opened
-        ok = _recorder(st['passed'], failed, opened)
-        ok_name, ae_name, ng_name, rc_name, en_name, ls_name = st['names']
+        sk = {'clock': 0, 'records': 0, 'at': [0] * st['n_asserts'], 'unwinding': {}}
+        ok = _recorder(st['passed'], failed, opened, sk)
+        ok_name, ae_name, ng_name, rc_name, en_name, ls_name, sk_name = st['names']
         # The tests' min/max/sorted refuse a NaN they compare, as the tests' own `<` does.
         ordering = _ORDERING_BUILTINS if st['guard'] & GUARD_NAN else None
         tg = {'__builtins__': _builtins_module(ordering), '__name__': '__main__'}
@@ -2708,7 +2930,12 @@ def _anchor_setup():
             tg[rc_name] = _reached(reached)
             tg[en_name] = _opener(opened)
             tg[ls_name] = _sort_method
+            tg[sk_name] = _skip_hooks(sk, failed, st['required'][2])
             _exec(st['tests'], tg)
+            # Exceptions that skipped asserts and were swallowed outside the tests' own handlers.
+            for e in sk['unwinding'].values():
+                for k in e[1]:
+                    _skip(k)
         except _HarnessStop:
             pass
         except _AssertionError as e:
@@ -2731,12 +2958,16 @@ def _anchor_setup():
         if 'violation' in st:
             return _out('fail', st['violation'])
         if failed:
-            return _out('fail', 'the assertion at line ' + _str(st['assert_lines'][_min(failed)]) + ' failed (the tests caught its AssertionError)')
+            first = _min(failed)
+            if first in st.get('skipped', ()):
+                return _out('fail', 'the assertion at tests.py line ' + _str(st['assert_lines'][first]) + ' was skipped: an exception'
+                            ' left the tests before it ran, and they went on without checking that exception')
+            return _out('fail', 'the assertion at line ' + _str(st['assert_lines'][first]) + ' failed (the tests caught its AssertionError)')
         # A site is passed only if it ran and every execution passed: a check the run never
         # reached (a loop over an empty answer, a branch the answer steered around) showed nothing.
         # (No passed site at all is the JS side's "the tests ran no check".)
         passed = st['passed']
-        required, call_lines = st['required']
+        required, call_lines, _ = st['required']
         for k in (required if passed else ()):
             if k not in passed:
                 return _out('fail', 'the assertion at tests.py line ' + _str(st['assert_lines'][k])
