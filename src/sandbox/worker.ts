@@ -530,7 +530,7 @@ class Host {
     // the solution ran out of it): out of memory, by the host's measure. An answer the snapshot
     // refused is the program's wrong answer whatever the heap holds (a 30 MB answer fills much of
     // 64 MB, and whether it is collected yet must not decide the status).
-    if (v.threw && !v.refused && v.failed === (v.interrupted ?? 0) && this.engineRefusedMemory(run)) {
+    if (v.threw && !v.refused && v.failed === (v.interrupted ?? 0) && this.engineRefusedMemory(run, v.thrownError)) {
       run.recycle = true;
       return run.done('oom', {
         ...counts(v),
@@ -575,7 +575,7 @@ class Host {
       if (overloaded) throw overloaded;
       return run.done('timeout', { error: timeoutMessage(run.p.timeoutMs) });
     }
-    if (errName(error) === 'RangeError' && this.engineRefusedMemory(run)) {
+    if (errName(error) === 'RangeError' && this.engineRefusedMemory(run, `RangeError: ${msg(error)}`)) {
       run.recycle = true;
       return run.done('oom', {
         error: `out of memory: the isolate's memory (${this.opts.memoryMb} MB limit) is nearly exhausted`,
@@ -699,12 +699,15 @@ class Host {
   }
 
   /**
-   * A RangeError just ended the run: whether it is the engine refusing memory — the isolate's
-   * memory is near its limit (the host's measure) and the program never constructed a RangeError
-   * itself (it could throw one, with a huge message, while holding memory).
+   * A RangeError (`thrown`, as "RangeError: message") just ended the run: whether it is the engine
+   * refusing memory — the isolate's memory is near its limit (the host's measure), the error is the
+   * one the engine throws when its allocator refuses a buffer, and the program never constructed a
+   * RangeError itself (it could throw one with that text while holding memory). The engine's other
+   * RangeErrors (`new Array(-1)`, `toFixed(500)`, a stack overflow) say nothing about memory, so a
+   * program holding most of it and then making one is an `error`, not `oom` (red-team D01–D03).
    */
-  private engineRefusedMemory(run: ProgramRun): boolean {
-    if (!this.nearMemoryLimit(run.isolate!)) return false;
+  private engineRefusedMemory(run: ProgramRun, thrown: string): boolean {
+    if (thrown !== ALLOCATION_FAILED || !this.nearMemoryLimit(run.isolate!)) return false;
     const v = run.program ? this.collect(run.isolate!, run.program, 50) : undefined;
     return v !== undefined && v.madeRangeErrors === 0;
   }
@@ -763,6 +766,9 @@ function stdoutOf(v: Pick<Verdict, 'stdout' | 'truncated'> | undefined): string 
 function msg(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
+
+/** The engine's RangeError when its array buffer allocator refuses an allocation. */
+const ALLOCATION_FAILED = 'RangeError: Array buffer allocation failed';
 
 function errName(e: unknown): string {
   try {

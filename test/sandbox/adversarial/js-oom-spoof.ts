@@ -1,0 +1,70 @@
+/**
+ * JavaScript: `oom` comes only from the host's own measure of memory. A program that holds most of
+ * the isolate's memory and then makes the engine throw a RangeError that has nothing to do with
+ * memory (`new Array(-1)`, `(1).toFixed(500)`, a stack overflow, an invalid code point or date)
+ * was reported `oom` (red-team D01–D03): a label a program could choose. Only the engine's own
+ * refusal of an allocation ("Array buffer allocation failed") near the limit, or the isolate
+ * disposed at its limit, is out of memory now. Controls: real buffer bombs are `oom`, and a
+ * program that holds the same memory and answers right passes.
+ */
+import { defineGenerator, grid } from './framework.ts';
+
+const ASSERT = "const assert = require('node:assert');\n";
+
+/** Engine RangeErrors unrelated to memory. */
+const RANGE = [
+  'new Array(-1)',
+  '(1).toFixed(500)',
+  "'x'.repeat(-1)",
+  'String.fromCodePoint(-1)',
+  '(10).toString(1)',
+  'new Date(NaN).toISOString()',
+  '((k) => { const r = (j) => r(j + 1) + 1; return r(k); })(0)',
+  'new ArrayBuffer(-1)',
+  "'abc'.normalize('X')",
+  "new Intl.NumberFormat('en', { maximumFractionDigits: 500 })",
+];
+/** Ways to hold most of the 64 MB the suite's isolates get. */
+const HOLD = [
+  'for (let i = 0; i < 52; i++) keep.push(new Uint8Array(1 << 20).fill(1));',
+  'for (let i = 0; i < 52; i++) keep.push(new Float64Array(1 << 17).fill(i));',
+];
+
+const spoofs = defineGenerator({
+  name: 'js-oom-spoof',
+  language: 'javascript',
+  about: 'most of the memory held, then an engine RangeError unrelated to memory: an error, never oom',
+  cases: () =>
+    grid(20, RANGE, HOLD, (range, hold) => ({
+      prompt: 'function f(n) {\n',
+      completion: `  const keep = (globalThis.__keep ||= []);\n  ${hold}\n  return ${range};\n}\n`,
+      tests: `${ASSERT}assert.strictEqual(f(1), 1);\n`,
+      expect: ['error', 'fail'],
+      maxPassed: 0,
+      note: `${hold} / ${range}`,
+    })),
+});
+
+const real = defineGenerator({
+  name: 'js-oom-spoof-honest',
+  language: 'javascript',
+  about: 'controls: buffer bombs are oom; the same memory held with a right answer passes',
+  cases: () =>
+    grid(20, [0, 1], HOLD.concat(['for (;;) keep.push(new Uint8Array(1 << 20));']), (kind, hold) =>
+      kind === 0 || !hold.startsWith('for (;;)')
+        ? {
+            prompt: 'function f(n) {\n',
+            completion: `  const keep = [];\n  ${hold.startsWith('for (;;)') ? HOLD[0] : hold}\n  return n + keep.length - 52;\n}\n`,
+            tests: `${ASSERT}assert.strictEqual(f(1), 1);\n`,
+            expect: ['pass'],
+          }
+        : {
+            prompt: 'function f(n) {\n',
+            completion: `  const keep = [];\n  ${hold}\n}\n`,
+            tests: `${ASSERT}assert.strictEqual(f(1), 1);\n`,
+            expect: ['oom'],
+          },
+    ),
+});
+
+export const generators = [spoofs, real];
