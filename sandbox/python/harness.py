@@ -79,6 +79,7 @@ def _anchor_setup():
     # and never a program's own __hash__.
     _ident = object.__hash__
     _exc_info = sys.exc_info
+    _stdlib_names = frozenset(sys.stdlib_module_names)
     _bool = bool
     _map = map
     _vars = vars
@@ -448,6 +449,8 @@ def _anchor_setup():
         sorts = []
         defs = []
         ids = []
+        attr_bases = []
+        other_uses = []
         stack = [tree]
         while stack:
             node = stack.pop()
@@ -467,6 +470,7 @@ def _anchor_setup():
                             continue
                         if _type(v) is _Name:
                             ids.append(v.id)
+                            other_uses.append(v.id)
                             continue
                         if _type(v) is _Assert:
                             found.append((v, value, j))
@@ -474,6 +478,8 @@ def _anchor_setup():
                 elif _isinstance(value, _AST) and not _isinstance(value, LEAVES):
                     if _type(value) is _Name:
                         ids.append(value.id)
+                        # `sys.getsizeof(x)`: the name only ever read as a module is (see _module_names).
+                        (attr_bases if _type(node) is ast.Attribute and field == 'value' else other_uses).append(value.id)
                         continue
                     stack.append(value)
         found.sort(key=lambda f: (f[0].lineno, f[0].col_offset))
@@ -522,7 +528,8 @@ def _anchor_setup():
             c.comparators = [wrap(e) for e in c.comparators]
         required = _tuple(k for k, (s, _, _) in _enumerate(found) if not (_type(s.test) is ast.Constant and not s.test.value))
         table = _skip_edits(skips, names[6]) if skips is not None else ()
-        return tree, _len(found), [f[0].lineno for f in found], _frozenset(ids), (required, _tuple(call_lines), table)
+        modules = _tuple(_sorted(_set(attr_bases) - _set(other_uses)))
+        return tree, _len(found), [f[0].lineno for f in found], _frozenset(ids), (required, _tuple(call_lines), table, modules)
 
     # ---- checks an exception skips (strict) ----------------------------------------------------
     # A program raising on the hard cases must not keep the pass its easy cases earned because the
@@ -2859,9 +2866,16 @@ def _anchor_setup():
                 _violate('strict verdict: the program redefines several builtins the tests use (' + ', '.join(shadowing)
                          + '); only one can be the function under test')
             expose.add(shadowing[0])
+        # A standard module the tests use without importing it (`sys.getsizeof(x)`, read only as
+        # `name.attr`: MBPP/596) comes from the program's `import` under CPython. Answered by
+        # anything but that module (a program `class sys` whose static methods would then answer
+        # for the tests, red-team B01/B02), it is the tests' own pristine module.
+        modules = st['required'][3]
         for name, kind, payload in entries:
             if name in builtin_names and name not in expose:
                 continue
+            if name in modules and name in _stdlib_names and not (kind == 'mod' and payload == name):
+                kind, payload = 'mod', name
             if kind == 'fn':
                 tg[name] = _forwarder(payload, name)
             elif kind == 'cls':
@@ -2967,7 +2981,7 @@ def _anchor_setup():
         # reached (a loop over an empty answer, a branch the answer steered around) showed nothing.
         # (No passed site at all is the JS side's "the tests ran no check".)
         passed = st['passed']
-        required, call_lines, _ = st['required']
+        required, call_lines, _, _ = st['required']
         for k in (required if passed else ()):
             if k not in passed:
                 return _out('fail', 'the assertion at tests.py line ' + _str(st['assert_lines'][k])
