@@ -65,8 +65,22 @@ function setupHarness(P, config) {
   const ErrorCaptureStackTrace = P.Error.captureStackTrace;
   // The script whose checks count (the worker's file names: src/sandbox/worker.ts).
   const ownScript = role === 'tests' ? 'tests.js' : 'program.js';
+  const harnessScript = 'sandbox-harness-' + role + '.js';
+  // Tests realm: while the program calls a function of the tests (a callback it was given), the
+  // chain of the tests' frames where that function crossed to the program (see `serving`): its
+  // checks' sites are the callback's own frames plus that chain, whatever stack the program calls
+  // it from — synchronously, from a microtask or deep in its own recursion (each was a new site,
+  // red-team M01–M04). '' outside such calls.
+  let servingChain = '';
+  const servingChains = new P.Array();
   const structuredStack = (_, frames) => frames;
   function site() {
+    const own = frameChain(servingChain !== '');
+    return servingChain !== '' ? own + '< ' + servingChain : own;
+  }
+  // The chain of this realm's script frames on the stack (innermost first), or '?' when there is
+  // none; with `callbackOnly`, only up to the harness frame that called the callback.
+  function frameChain(callbackOnly) {
     const E = P.Error;
     const saved = E.prepareStackTrace;
     const limit = E.stackTraceLimit;
@@ -75,7 +89,7 @@ function setupHarness(P, config) {
     const holder = { __proto__: null, stack: undefined };
     let key = '';
     try {
-      ErrorCaptureStackTrace(holder, site);
+      ErrorCaptureStackTrace(holder, frameChain);
       const frames = holder.stack;
       if (P.ArrayIsArray(frames)) {
         for (let i = 0; i < frames.length; i++) {
@@ -84,6 +98,7 @@ function setupHarness(P, config) {
           // Only the realm's own script counts: not the harness, builtins (forEach, Promise jobs),
           // or the program's frames when the program calls back into a tests' function.
           if (file === ownScript) key += f.getLineNumber() + ':' + f.getColumnNumber() + ' ';
+          else if (callbackOnly && key !== '' && file === harnessScript) break;
         }
       }
     } catch {
@@ -1093,7 +1108,13 @@ function setupHarness(P, config) {
   // check's arguments threw rejects its promise), which stays open for the verdict to see.
   const serving = {
     __proto__: null,
-    enter() {
+    // Where a function of the tests crosses to the program (its calls' sites hang from here).
+    chain() {
+      return frameChain(false);
+    },
+    enter(chain) {
+      servingChains[servingChains.length] = servingChain;
+      servingChain = typeof chain === 'string' ? chain : '?';
       const outer = openCheck;
       openCheck = -1;
       return outer;
@@ -1102,6 +1123,8 @@ function setupHarness(P, config) {
       programThrew(all);
     },
     leave(outer, threw) {
+      servingChain = servingChains.length > 0 ? servingChains[servingChains.length - 1] : '';
+      if (servingChains.length > 0) servingChains.length--;
       if (threw && openCheck !== -1) {
         interruptedCheck(openCheck, 'inside a callback the program called (its arguments threw)');
         openCheck = outer;
@@ -1263,6 +1286,8 @@ function setupHarness(P, config) {
     skipTable = null;
     unwinding = null;
     checkFns = new P.WeakMap();
+    servingChain = '';
+    servingChains.length = 0;
     tracked = new P.Map();
     getSnapshot().setClasses(null);
     timers.reset();

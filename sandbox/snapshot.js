@@ -747,6 +747,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
   let nanExpected = true;
   // Functions and promises of this realm handed to the other, by handle.
   let local = [];
+  // Tests realm: where each function handed to the program crossed (onServe.chain), by handle.
+  let crossedAt = [];
   // This realm's stand-ins for the other realm's promises: handle → { resolve, reject }.
   let waiting = new Map();
   let remote;
@@ -779,6 +781,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
     fn(f) {
       opaque++;
       C.push(local, f);
+      if (onServe !== undefined) crossedAt[local.length - 1] = onServe.chain();
       return local.length - 1;
     },
     promise(p) {
@@ -1162,7 +1165,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
       let args;
       // Tests realm: the call of a tests' function the program makes is scoped (onServe), so a
       // check it interrupts with an error the program then catches still fails.
-      const served = onServe !== undefined ? onServe.enter() : 0;
+      const served = onServe !== undefined ? onServe.enter(crossedAt[h]) : 0;
       try {
         const f = local[h];
         args = S.decodeTree(P.JSONParse(x), into, given);
@@ -1243,6 +1246,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
     },
     reset() {
       local = [];
+      crossedAt = [];
       waiting = new Map();
       remote = undefined;
       refusal = undefined;
