@@ -120,9 +120,20 @@ function setupHarness(P, config) {
     if (pendingCheck !== -1) {
       P.SetPrototypeAdd(checkSites[pendingCheck], key);
       if (recordedAt !== null) recordedAt[pendingCheck] = ++skipClock;
+      // A check an error skipped earlier, recording its first site only now (a concurrent case
+      // finishing after the error was swallowed): that site fails too, and stands for the one
+      // site the skip had to make up.
+      if (doomed !== null && P.MapPrototypeHas(doomed, pendingCheck)) {
+        ok = false;
+        const stand = P.MapPrototypeGet(doomed, pendingCheck);
+        if (stand !== '' && P.MapPrototypeHas(sites, stand)) {
+          P.MapPrototypeDelete(sites, stand);
+          failed--;
+        }
+        P.MapPrototypeSet(doomed, pendingCheck, '');
+      }
       pendingCheck = -1;
     }
-    records++;
     tally(key, ok);
   }
   // A site's outcome: it passes only if every execution of it passed.
@@ -510,17 +521,20 @@ function setupHarness(P, config) {
   // mention), for the comparisons the realm's sorts make on their behalf (see guardSorts).
   let sortGuard = 0;
   // Strict verdict: checks an error skipped (src/sandbox/test-plan.ts, skipScopes). `skipClock` stamps
-  // scope entries and records; `recordedAt[k]`, when check k last recorded; `records`, how many
-  // records the run made (a `catch` whose handler recorded one judged its error); `skipScopes[id]`,
+  // scope entries, reaches and records; `recordedAt[k]`, when check k last recorded; `skipTable[id]`,
   // a scope's [tight, loose] check ids; `unwinding`, per error still travelling (or handled
   // outside the tests' own `catch`: a promise's `.catch(console.error)`), the checks it skipped.
   let skipClock = 0;
-  let records = 0;
   let recordedAt = null;
+  // When check k was last reached (hooks.reach): a handler whose own check ran judged its error.
+  let reachedAt = null;
+  // Checks an error skipped (skippedCheck): every later record of them fails. The value is the key
+  // of the site made up for a check that had recorded none ('' once a real one replaced it).
+  let doomed = null;
   let skipTable = null;
   let unwinding = null;
-  // The tests' functions that hold checks, and their skip scopes (hooks.fn).
-  let checkFns = new P.WeakMap();
+  // Tests realm: bound functions the tests made, and what they bind (see scopeOf).
+  const boundTargets = new P.WeakMap();
   function trip(why) {
     guardTripped = true;
     if (firstFailure === '') firstFailure = 'strict verdict: ' + why;
@@ -630,10 +644,38 @@ function setupHarness(P, config) {
     track(p) {
       return track(p);
     },
-    // The operand of an `await` in the tests: handled.
+    // The operand of an `await` in the tests (or of a `yield` in their async generator): handled.
     seen(x) {
       markSeen(x);
       return x;
+    },
+    // The iterable of a `for await` in the tests: each value a sync iterable gives is awaited by
+    // the engine, so handled (an async iterable awaits its own).
+    seenEach(it) {
+      if (it === null || it === undefined) return it;
+      const asyncIterator = it[P.SymbolAsyncIterator];
+      if (asyncIterator !== undefined && asyncIterator !== null) return it;
+      const sync = it[P.SymbolIterator];
+      if (typeof sync !== 'function') return it;
+      return {
+        __proto__: null,
+        [P.SymbolIterator]() {
+          const inner = P.ReflectApply(sync, it, []);
+          const next = inner.next;
+          return {
+            __proto__: null,
+            next(v) {
+              const r = P.ReflectApply(next, inner, [v]);
+              if (r !== null && typeof r === 'object' && !r.done) markSeen(r.value);
+              return r;
+            },
+            return(v) {
+              const f = inner.return;
+              return typeof f === 'function' ? P.ReflectApply(f, inner, [v]) : { __proto__: null, done: true, value: v };
+            },
+          };
+        },
+      };
     },
     // The tests realm's copy of the prompt's classes: answers of those classes are rebuilt as them.
     classes(table) {
@@ -646,7 +688,12 @@ function setupHarness(P, config) {
       skipTable = scopes;
       unwinding = new P.Map();
       recordedAt = new P.Array(lines.length);
-      for (let i = 0; i < lines.length; i++) recordedAt[i] = 0;
+      reachedAt = new P.Array(lines.length);
+      doomed = new P.Map();
+      for (let i = 0; i < lines.length; i++) {
+        recordedAt[i] = 0;
+        reachedAt[i] = 0;
+      }
       reached = new P.Array(lines.length);
       checkSites = new P.Array(lines.length);
       thrownIn = new P.Array(lines.length);
@@ -659,6 +706,7 @@ function setupHarness(P, config) {
     reach(k, open) {
       if (reached !== null && k < reached.length) {
         reached[k] = true;
+        if (reachedAt !== null) reachedAt[k] = ++skipClock;
         pendingCheck = k;
         if (open >= 1) openCheck = k;
         // Every execution is its own entry: concurrent async cases (`Promise.all(cases.map(async
@@ -684,11 +732,6 @@ function setupHarness(P, config) {
     enter() {
       return ++skipClock;
     },
-    // Function `f` of the tests holds the checks of scope `id` (see the `then` of installTracking).
-    fn(id, f) {
-      if (typeof f === 'function') P.WeakMapPrototypeSet(checkFns, f, id);
-      return f;
-    },
     // An error `x` leaves function scope `id` (entered at `since`): the checks it skipped there
     // travel with it. Returns `x`, which is rethrown.
     unwound(id, since, x) {
@@ -698,7 +741,8 @@ function setupHarness(P, config) {
     // The tests' `catch` of `try` scope `id` (entered at `since`) took `x`: the checks skipped on
     // the way, decided when the handler is left (hooks.left).
     caught(id, since, x) {
-      return catching(unwinding !== null ? skippedIn(id, since) : new P.Array(), x);
+      const scope = skipTable !== null ? skipTable[id] : undefined;
+      return catching(unwinding !== null ? skippedIn(id, since) : new P.Array(), x, scope, 2);
     },
     // The handler of `caught` rethrew (`x`): the next `catch`, or the end of the run, decides.
     rethrew(c, x) {
@@ -711,8 +755,12 @@ function setupHarness(P, config) {
     // The handler of `caught` ended: without recording a check or rethrowing, it swallowed the
     // error, and the checks that error skipped did not pass.
     left(c) {
-      if (c.rethrown || c.records !== records) return;
-      for (let i = 0; i < c.list.length; i++) skippedCheck(c.list[i]);
+      if (c.rethrown) return;
+      // Judged: one of the handler's own checks ran (another task's records during an `await` in
+      // it, or a check the program's code ran from inside it, are not the handler's judgement). A
+      // thrown primitive is no identity: what it carried may be another task's, never discharged.
+      if (!judged(c)) for (let i = 0; i < c.list.length; i++) skippedCheck(c.list[i]);
+      for (let i = 0; i < c.carried.length; i++) if (!c.judgedCarried || c.primitive) skippedCheck(c.carried[i]);
     },
     // Strict verdict: the guard bits of these tests' comparisons (src/sandbox/test-plan.ts), for
     // the sorts of this realm (guardSorts).
@@ -823,7 +871,7 @@ function setupHarness(P, config) {
         // promise rejects (`candidate(n).then((r) => assert…(r, w)).catch(console.error)`): the
         // rejection carries its checks to whatever handles it.
         if (unwinding !== null) {
-          const skipped = typeof onFulfilled === 'function' ? P.WeakMapPrototypeGet(checkFns, onFulfilled) : undefined;
+          const skipped = scopeOf(onFulfilled);
           if (typeof onRejected === 'function') onRejected = rejectionHandler(onRejected, skipped);
           else if (skipped !== undefined)
             try {
@@ -843,6 +891,22 @@ function setupHarness(P, config) {
       enumerable: false,
       configurable: true,
     });
+    if (role === 'tests') {
+      // Strict verdict: a bound function remembers what it binds, so `then(check.bind(null, w))`
+      // is known to hold the checks of `check` (scopeOf).
+      const originalBind = g.Function.prototype.bind;
+      ObjectDefineProperty(g.Function.prototype, 'bind', {
+        __proto__: null,
+        value: function bind(thisArg, ...args) {
+          const bound = P.ReflectApply(originalBind, this, [thisArg, ...args]);
+          if (typeof this === 'function') P.WeakMapPrototypeSet(boundTargets, bound, this);
+          return bound;
+        },
+        writable: true,
+        enumerable: false,
+        configurable: true,
+      });
+    }
     const TrackedPromise = new g.Proxy(OriginalPromise, {
       construct(target, args, newTarget) {
         return track(ReflectConstruct(target, args, newTarget === TrackedPromise ? target : newTarget));
@@ -1169,6 +1233,11 @@ function setupHarness(P, config) {
   // its tight checks that did not record since, and all its loose ones.
   function skippedIn(id, since) {
     const out = new P.Array();
+    // A function of the assert module given to `then`: itself one check, skipped.
+    if (id === -1) {
+      out[0] = -1;
+      return out;
+    }
     const scope = skipTable !== null ? skipTable[id] : undefined;
     if (scope === undefined) return out;
     const tight = scope[0];
@@ -1179,20 +1248,94 @@ function setupHarness(P, config) {
   }
   // Strict verdict: a handler of the tests took error `x`, which skipped the checks in `list` where
   // it was caught (and those it carried): what hooks.left decides on.
-  function catching(list, x) {
+  function catching(list, x, scope, from) {
+    let carried = new P.Array();
     if (unwinding !== null && P.MapPrototypeHas(unwinding, x)) {
-      const more = P.MapPrototypeGet(unwinding, x);
+      carried = P.MapPrototypeGet(unwinding, x);
       P.MapPrototypeDelete(unwinding, x);
-      for (let i = 0; i < more.length; i++) list[list.length] = more[i];
     }
-    return { __proto__: null, list, records, rethrown: false };
+    return {
+      __proto__: null,
+      list,
+      carried,
+      primitive: (typeof x !== 'object' && typeof x !== 'function') || x === null,
+      since: ++skipClock,
+      // The checks whose running judges the error: a `catch`'s own range (from 2: [first, past the
+      // last] of its entry), or a rejection handler's scope (all its checks).
+      scope,
+      from,
+      judgedCarried: true,
+      rethrown: false,
+    };
+  }
+  // Whether a check of the handler of `c` ran since it was entered (and so judged the error).
+  function judged(c) {
+    const scope = c.scope;
+    let ran = false;
+    if (scope !== undefined && reachedAt !== null) {
+      if (c.from === 2) {
+        for (let k = scope[2]; k < scope[3] && !ran; k++) ran = reachedAt[k] > c.since;
+      } else
+        for (let j = 0; j < 2 && !ran; j++) {
+          const ks = scope[j];
+          for (let i = 0; i < ks.length && !ran; i++) ran = reachedAt[ks[i]] > c.since;
+        }
+    }
+    c.judgedCarried = ran;
+    return ran;
+  }
+  // Tests realm: the skip scope of a function of the tests (-1: a function of the assert module,
+  // itself a check), found through what it binds (`check.bind(null, w)`) and the scope id its
+  // instrumented text opens with (`__anchorHooks.enter(id)`, src/sandbox/test-plan.ts); undefined
+  // for any other function.
+  const kEnterText = '__anchorHooks.enter(';
+  function scopeOf(f) {
+    for (let i = 0; i < 8 && typeof f === 'function'; i++) {
+      const target = P.WeakMapPrototypeGet(boundTargets, f);
+      if (target === undefined) break;
+      f = target;
+    }
+    if (typeof f !== 'function' || skipTable === null) return undefined;
+    if (isAssertFunction(f)) return -1;
+    let text;
+    try {
+      text = P.FunctionPrototypeToString(f);
+    } catch {
+      return undefined;
+    }
+    const at = P.StringPrototypeIndexOf(text, kEnterText);
+    if (at === -1) return undefined;
+    let id = 0;
+    let i = at + kEnterText.length;
+    for (let c = P.StringPrototypeCharCodeAt(text, i); c >= 48 && c <= 57; c = P.StringPrototypeCharCodeAt(text, ++i))
+      id = id * 10 + (c - 48);
+    return i > at + kEnterText.length && id < skipTable.length ? id : undefined;
+  }
+  let assertFunctions;
+  function isAssertFunction(f) {
+    if (modules === undefined) return false;
+    if (assertFunctions === undefined) {
+      assertFunctions = new P.Set();
+      const mods = [modules.loose, modules.getStrict()];
+      for (let m = 0; m < 2; m++) {
+        P.SetPrototypeAdd(assertFunctions, mods[m]);
+        const names = P.ReflectOwnKeys(mods[m]);
+        for (let i = 0; i < names.length; i++) {
+          const d = P.ObjectGetOwnPropertyDescriptor(mods[m], names[i]);
+          if (d !== undefined && typeof d.value === 'function') P.SetPrototypeAdd(assertFunctions, d.value);
+        }
+      }
+    }
+    return P.SetPrototypeHas(assertFunctions, f);
   }
   // Strict verdict: a rejection handler given to `then` (or `catch`, or `Promise.all` and friends)
   // is a `catch` of the tests: it judges the rejection, rethrows it or swallows it (hooks.left).
   // `skipped`: the skip scope of the fulfilment handler beside it, which the rejection skipped.
   function rejectionHandler(onRejected, skipped) {
+    const own = scopeOf(onRejected);
     return function (x) {
-      const c = catching(skipped !== undefined ? skippedIn(skipped, Infinity) : new P.Array(), x);
+      const list = skipped !== undefined ? skippedIn(skipped, Infinity) : new P.Array();
+      const c = catching(list, x, own !== undefined && own >= 0 ? skipTable[own] : undefined, 0);
       try {
         return P.ReflectApply(onRejected, undefined, [x]);
       } catch (r) {
@@ -1214,13 +1357,24 @@ function setupHarness(P, config) {
   // passed. Its sites fail (one site of its own stands for a check that recorded none, however
   // often it is skipped). No state of a check in progress changes (a handler may run inside one).
   function skippedCheck(k) {
+    if (k < 0) {
+      // An assert function the engine calls as a reaction has none of the tests' frames under it:
+      // its site is the anonymous one, which fails.
+      tally('?', false);
+      if (firstFailure === '')
+        firstFailure =
+          'a check the tests gave to a promise was skipped: the promise rejected, and the tests went on without checking why';
+      return;
+    }
     const it = P.SetPrototypeValues(checkSites[k]);
     let n = 0;
     for (let r = P.SetIteratorNext(it); !r.done; r = P.SetIteratorNext(it)) {
       tally(r.value, false);
       n++;
     }
-    if (n === 0) tally('skipped check ' + k, false);
+    const stand = n === 0 ? 'skipped check ' + k : '';
+    if (stand !== '') tally(stand, false);
+    if (doomed !== null && !P.MapPrototypeHas(doomed, k)) P.MapPrototypeSet(doomed, k, stand);
     if (firstFailure === '')
       firstFailure = cap(
         'the check at tests line ' +
@@ -1281,11 +1435,11 @@ function setupHarness(P, config) {
     argsOpen = new P.Array();
     inAssertBody = false;
     skipClock = 0;
-    records = 0;
     recordedAt = null;
+    reachedAt = null;
+    doomed = null;
     skipTable = null;
     unwinding = null;
-    checkFns = new P.WeakMap();
     servingChain = '';
     servingChains.length = 0;
     tracked = new P.Map();

@@ -71,6 +71,7 @@ function createPrimordials(g) {
     SymbolPrototypeToString: uncurryThis(g.Symbol.prototype.toString),
     SymbolPrototypeGetDescription: getter(g.Symbol.prototype, 'description'),
     SymbolIterator: g.Symbol.iterator,
+    SymbolAsyncIterator: g.Symbol.asyncIterator,
     SymbolToStringTag: g.Symbol.toStringTag,
     SymbolHasInstance: g.Symbol.hasInstance,
     DatePrototypeGetTime: uncurryThis(g.Date.prototype.getTime),

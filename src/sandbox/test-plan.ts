@@ -452,11 +452,7 @@ function tokenAt(src: string, from: number, end: number, op: string): number {
  * `a < b` becomes `cmp(a, b, op + 4 × guard)`, which compares exactly as the operator does after
  * refusing the non-finite values these tests never mention.
  */
-function instrument(
-  src: string,
-  ast: AnyNode,
-  strict?: { guard: number; checks?: number[]; scopes?: Array<[number[], number[]]> },
-): string {
+function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?: number[]; scopes?: SkipEntry[] }): string {
   // Edits, applied in order of position; at one position the closing texts of nested wrappers go
   // first (innermost first), then replacements, then opening texts (outermost first).
   const edits: Array<{ pos: number; text: string; del: number; rank: number }> = [];
@@ -478,7 +474,11 @@ function instrument(
     return line;
   };
   // Strict verdict: the scopes an error can unwind past checks in (see {@link skipScopes}).
-  const skips = strict?.checks && strict.scopes ? skipScopes(src, strict.scopes, open, close, replace) : undefined;
+  const skips =
+    strict?.checks && strict.scopes
+      ? skipScopes(src, strict.scopes, () => strict.checks!.length, open, close, replace)
+      : undefined;
+  let inAsyncGenerator = false;
   const visit = (n: AnyNode, parent: AnyNode | undefined, block: AnyNode | undefined, depth: number): void => {
     const method =
       parent?.type === 'MethodDefinition' || (parent?.type === 'Property' && (parent.method || parent.kind !== 'init'));
@@ -492,10 +492,16 @@ function instrument(
     } else if (n.type === 'FunctionDeclaration' && n.async && !n.generator && block) {
       const name = (n.id as AnyNode).name as string;
       open(afterDirectives(block), `${name} = __anchorHooks.async(${name});`, depth - 1);
-    } else if (n.type === 'AwaitExpression') {
+    } else if (n.type === 'AwaitExpression' || (n.type === 'YieldExpression' && n.argument && !n.delegate && inAsyncGenerator)) {
+      // (An async generator's `yield x` awaits x as `await x` does.)
       const arg = n.argument as AnyNode;
       open(arg.start, '__anchorHooks.seen(', depth);
       close(arg.end, ')', depth);
+    } else if (n.type === 'ForOfStatement' && n.await) {
+      // `for await` awaits each value of a sync iterable (an array of promises) inside the engine.
+      const right = n.right as AnyNode;
+      open(right.start, '__anchorHooks.seenEach(', depth);
+      close(right.end, ')', depth);
     } else if (strict?.checks && n.type === 'CallExpression') {
       const callee = n.callee as AnyNode;
       const root = calleeRoot(callee);
@@ -554,14 +560,20 @@ function instrument(
       close(n.end, `, 0, ${6 + 8 * strict.guard})`, depth);
     }
     const inner = n.type === 'Program' || n.type === 'BlockStatement' ? n : block;
-    const scope = skips?.enter(n);
+    const outerAsyncGenerator = inAsyncGenerator;
+    if (FUNCTIONS.has(n.type)) inAsyncGenerator = !!(n.async && n.generator);
+    const scope = skips?.enter(n, parent);
+    const dead = n.type === 'Program' || n.type === 'BlockStatement' ? shadowedDeclarations(n) : undefined;
     eachChild(n, (c, key) => {
-      if (scope !== undefined && key === 'handler') skips!.endTry(scope);
+      // A function declared again further down never runs: its checks are never expected to.
+      if (dead?.has(c)) return;
+      if (scope !== undefined && (key === 'handler' || key === 'finalizer') && n.type === 'TryStatement') skips!.part(scope, key);
       // A destructured catch parameter moves into the handler's body as text (skipScopes).
       if (skips !== undefined && key === 'param' && n.type === 'CatchClause' && c.type !== 'Identifier') return;
       visit(c, n, inner, depth + 1);
     });
-    if (scope !== undefined) skips!.leave(n, scope, depth, block, !!method);
+    if (scope !== undefined) skips!.leave(n, scope, depth);
+    inAsyncGenerator = outerAsyncGenerator;
   };
   visit(ast, undefined, undefined, 0);
   if (edits.length === 0) return src;
@@ -576,6 +588,20 @@ function instrument(
   return out + src.slice(at);
 }
 
+/** The function declarations of a script or block that a later one of the same name replaces. */
+function shadowedDeclarations(n: AnyNode): Set<AnyNode> | undefined {
+  let out: Set<AnyNode> | undefined;
+  const last = new Map<string, AnyNode>();
+  for (const stmt of n.body as AnyNode[]) {
+    if (stmt.type !== 'FunctionDeclaration') continue;
+    const name = (stmt.id as AnyNode).name as string;
+    const before = last.get(name);
+    if (before) (out ??= new Set()).add(before);
+    last.set(name, stmt);
+  }
+  return out;
+}
+
 /** Statements that run their body again: a check in one is skipped on the pass an error ends, whatever ran before. */
 const LOOPS: ReadonlySet<string> = new Set([
   'ForStatement',
@@ -588,15 +614,73 @@ const FUNCTIONS: ReadonlySet<string> = new Set(['FunctionDeclaration', 'Function
 
 /** A function body or `try` block of the tests being instrumented, and the checks inside it. */
 interface SkipScope {
-  kind: 'fn' | 'try';
+  /** A function body, a `try` with a `catch`, or a `try` with only a `finally`. */
+  kind: 'fn' | 'try' | 'fin';
   /** Loops and functions around it (a check deeper than this can have been skipped by a later pass). */
   nest: number;
   /** Checks directly in it: skipped by an error unless they recorded since it was entered. */
   tight: number[];
   /** Checks in its loops or nested functions, and calls of the tests' helpers: skipped by any error. */
   loose: number[];
-  /** It awaits or yields: another task may record its checks meanwhile, so all of them are loose. */
+  /**
+   * Its checks may record in another execution meanwhile (it awaits or yields: another task; its
+   * function calls itself: a nested call), so "recorded since entered" proves nothing: all loose.
+   */
   suspends: boolean;
+  /** `try`: the first and past-the-last check ids of its handler (the checks that judge the error). */
+  judges: [number, number];
+  /** `fn`: the table ids of the `try` scopes inside it (made loose with it when it calls itself). */
+  inner: number[];
+}
+
+/** One skip scope as sandbox/harness.js reads it: [tight, loose, first judging check, past the last]. */
+export type SkipEntry = [number[], number[], number, number];
+
+/** Whether function `n` names itself in its body (a recursive walk records its own checks deeper). */
+function callsItself(n: AnyNode, parent: AnyNode | undefined): boolean {
+  const id = n.id as AnyNode | null | undefined;
+  const name = id
+    ? (id.name as string)
+    : parent?.type === 'VariableDeclarator' && (parent.id as AnyNode).type === 'Identifier'
+      ? ((parent.id as AnyNode).name as string)
+      : undefined;
+  if (name === undefined) return false;
+  let found = false;
+  const visit = (x: AnyNode): void => {
+    if (found) return;
+    if (x.type === 'Identifier' && x.name === name) found = true;
+    else eachChild(x, visit);
+  };
+  visit(n.body as AnyNode);
+  return found;
+}
+
+/**
+ * Whether wrapping the body of function `n` in a block changes what it declares: a function
+ * declared twice at its top, or under a name a `var` of it also has, is legal in a function body
+ * and an error (or another binding) in a block.
+ */
+function declarationsClash(body: AnyNode): boolean {
+  const fns = new Set<string>();
+  for (const stmt of body.body as AnyNode[])
+    if (stmt.type === 'FunctionDeclaration') {
+      const name = (stmt.id as AnyNode).name as string;
+      if (fns.has(name)) return true;
+      fns.add(name);
+    }
+  if (fns.size === 0) return false;
+  let clash = false;
+  const visit = (x: AnyNode): void => {
+    if (clash || FUNCTIONS.has(x.type)) return;
+    if (x.type === 'VariableDeclaration' && x.kind === 'var') {
+      const names = new Set<string>();
+      for (const d of x.declarations as AnyNode[]) patternNames(d.id as AnyNode, names);
+      for (const name of names) if (fns.has(name)) clash = true;
+    }
+    eachChild(x, visit);
+  };
+  for (const stmt of body.body as AnyNode[]) if (stmt.type !== 'FunctionDeclaration') visit(stmt);
+  return clash;
 }
 
 /**
@@ -606,30 +690,54 @@ interface SkipScope {
  * logs, an `it()` runner, `test().catch(console.error)`): the checks the error skipped are
  * executions that did not pass, as a wrong value would have failed them.
  * - Each function of the tests that holds a check becomes
- *   `{ const __anchorS = enter(); try { BODY } catch (x) { throw unwound(id, __anchorS, x); } }`:
- *   an error leaving it notes, against that error, the checks it skipped.
+ *   `{ const __anchorS = enter(id); try { BODY } catch (x) { throw unwound(id, __anchorS, x); } }`:
+ *   an error leaving it notes, against that error, the checks it skipped. The id in its text is
+ *   how the harness knows the function when it is given to a promise's `then` (its checks are
+ *   skipped when that promise rejects).
  * - Each `try` with a `catch` is entered with `enter()`, and its handler asks `caught(id, stamp, e)`
  *   for the checks skipped on the way (its own block's, and those noted against `e`). They fail
- *   when the handler ends without a check recording in it (a handler that checks the error judged
- *   it: `catch (e) { assert.ok(c.throws) }`) and without rethrowing it (then the next `catch` or
- *   the end of the run decides); errors noted and never caught by a `catch` of the tests (a
- *   promise's `.catch(console.error)`) fail theirs at the verdict.
- * `table` gets each scope's [tight, loose] check ids, indexed by the id the hooks are called with.
+ *   when the handler ends without one of its own checks running (a handler that checks the error
+ *   judged it: `catch (e) { assert.ok(c.throws) }`) and without rethrowing (then the next `catch`
+ *   or the end of the run decides); errors noted and never caught by a `catch` of the tests (a
+ *   promise's `.catch(console.error)`, a `finally` that returns) fail theirs at the verdict.
+ * - A `try` with only a `finally` notes its block's checks against an error leaving it, as a
+ *   function does (a `finally { return; }` swallows it without a `catch`).
+ * `table` gets each scope's entry ({@link SkipEntry}), indexed by the id the hooks are called with.
  */
 function skipScopes(
   src: string,
-  table: Array<[number[], number[]]>,
+  table: SkipEntry[],
+  checkCount: () => number,
   open: (pos: number, text: string, depth: number) => void,
   close: (pos: number, text: string, depth: number) => void,
   replace: (pos: number, text: string, del: number) => void,
 ) {
   const stack: SkipScope[] = [];
   let nest = 0;
-  const lists = (s: SkipScope): [number[], number[]] =>
-    s.suspends ? [[], [...s.tight, ...s.loose].sort((a, b) => a - b)] : [s.tight, s.loose];
+  const entry = (s: SkipScope): SkipEntry => [
+    s.suspends ? [] : s.tight,
+    s.suspends ? [...s.tight, ...s.loose].sort((a, b) => a - b) : s.loose,
+    s.judges[0],
+    s.judges[1],
+  ];
+  const scope = (kind: SkipScope['kind']): SkipScope => ({
+    kind,
+    nest,
+    tight: [],
+    loose: [],
+    suspends: false,
+    judges: [0, 0],
+    inner: [],
+  });
+  // Records table entry `id` with the `fn` scopes around it, so they can make it loose later.
+  const add = (s: SkipScope): number => {
+    const id = table.push(entry(s)) - 1;
+    for (const outer of stack) if (outer.kind === 'fn') outer.inner.push(id);
+    return id;
+  };
   return {
-    /** Node `n` is being entered: the scope it opens, if any. */
-    enter(n: AnyNode): SkipScope | 'loop' | undefined {
+    /** Node `n` (under `parent`) is being entered: the scope it opens, if any. */
+    enter(n: AnyNode, parent: AnyNode | undefined): SkipScope | 'loop' | undefined {
       if (LOOPS.has(n.type)) {
         nest++;
         return 'loop';
@@ -642,12 +750,13 @@ function skipScopes(
       }
       if (FUNCTIONS.has(n.type)) {
         nest++;
-        const s: SkipScope = { kind: 'fn', nest, tight: [], loose: [], suspends: false };
+        const s = scope('fn');
+        s.suspends = callsItself(n, parent);
         stack.push(s);
         return s;
       }
-      if (n.type === 'TryStatement' && n.handler) {
-        const s: SkipScope = { kind: 'try', nest, tight: [], loose: [], suspends: false };
+      if (n.type === 'TryStatement' && (n.handler || n.finalizer)) {
+        const s = scope(n.handler ? 'try' : 'fin');
         stack.push(s);
         return s;
       }
@@ -657,12 +766,15 @@ function skipScopes(
     check(k: number, helper: boolean): void {
       for (const s of stack) (helper || nest > s.nest ? s.loose : s.tight).push(k);
     },
-    /** The `try` block of scope `s` ends (its handler's checks are not its own). */
-    endTry(s: SkipScope | 'loop'): void {
-      if (s !== 'loop' && stack.at(-1) === s) stack.pop();
+    /** Part `key` of the `try` statement of scope `s` begins (the block's checks end at its handler or finalizer). */
+    part(s: SkipScope | 'loop', key: string): void {
+      if (s === 'loop') return;
+      if (stack.at(-1) === s) stack.pop();
+      if (key === 'handler') s.judges = [checkCount(), checkCount()];
+      else if (key === 'finalizer' && s.kind === 'try') s.judges[1] = checkCount();
     },
     /** Node `n`, which opened scope `s`, is left: its edits. */
-    leave(n: AnyNode, s: SkipScope | 'loop', depth: number, block: AnyNode | undefined, method: boolean): void {
+    leave(n: AnyNode, s: SkipScope | 'loop', depth: number): void {
       if (s === 'loop') {
         nest--;
         return;
@@ -670,36 +782,46 @@ function skipScopes(
       if (s.kind === 'fn') {
         stack.pop();
         nest--;
+        // A function that calls itself: its inner `try` scopes' checks may record deeper too.
+        if (s.suspends)
+          for (const id of s.inner)
+            table[id] = [[], [...table[id]![0], ...table[id]![1]].sort((a, b) => a - b), table[id]![2], table[id]![3]];
         if (s.tight.length + s.loose.length === 0) return;
-        const id = table.push(lists(s)) - 1;
-        const guard = `} catch (__anchorX) { throw __anchorHooks.unwound(${id}, __anchorS, __anchorX); }`;
         const body = n.body as AnyNode;
+        if (body.type === 'BlockStatement' && declarationsClash(body)) return;
+        const id = add(s);
+        const prologue = ` const __anchorS = __anchorHooks.enter(${id}); try {`;
+        const guard = `} catch (__anchorX) { throw __anchorHooks.unwound(${id}, __anchorS, __anchorX); }`;
         if (body.type === 'BlockStatement') {
           // Opened before anything else at the body's top (an async declaration's hoisted wrapper
           // must sit inside the `try`, with the declaration), closed after everything in it.
-          open(afterDirectives(body), ' const __anchorS = __anchorHooks.enter(); try {', depth);
+          open(afterDirectives(body), prologue, depth);
           close(body.end - 1, guard, depth);
         } else {
           const params = n.params as AnyNode[];
           const arrow = tokenAt(src, params.length ? params[params.length - 1]!.end : n.start, body.start, '=>');
           if (arrow === -1) return;
-          open(arrow + 2, ' { const __anchorS = __anchorHooks.enter(); try { return ', depth);
-          close(n.end, `; ${guard} }`, depth + 1);
-        }
-        // The function is known by identity too: given to a promise's `then`, its checks are
-        // skipped when that promise rejects. Outside the async wrapper: the function the tests hold.
-        if (n.type === 'FunctionDeclaration' && block) {
-          // (`typeof`: a declaration in a `switch` case is not in scope at the block's top.)
-          const name = (n.id as AnyNode).name as string;
-          open(afterDirectives(block), `typeof ${name} === 'function' && __anchorHooks.fn(${id}, ${name});`, depth - 1);
-        } else if (n.type !== 'FunctionDeclaration' && !method) {
-          open(n.start, `__anchorHooks.fn(${id}, `, depth - 1);
-          close(n.end, ')', depth - 1);
+          // `return (`: a body on the next line after a bare `return` would be `return;`.
+          open(arrow + 2, ` {${prologue} return (`, depth);
+          close(n.end, `); ${guard} }`, depth + 1);
         }
         return;
       }
+      if (s.kind === 'fin') {
+        if (s.tight.length + s.loose.length === 0) return;
+        const id = add(s);
+        open(n.start, `{ const __anchorT${id} = __anchorHooks.enter(); `, depth);
+        close(n.end, ' }', depth);
+        open(
+          (n.block as AnyNode).end,
+          ` catch (__anchorX) { throw __anchorHooks.unwound(${id}, __anchorT${id}, __anchorX); }`,
+          depth,
+        );
+        return;
+      }
       // A `try` statement with a `catch`.
-      const id = table.push(lists(s)) - 1;
+      if (!n.finalizer) s.judges[1] = checkCount();
+      const id = add(s);
       const handler = n.handler as AnyNode;
       const param = handler.param as AnyNode | null;
       const hb = handler.body as AnyNode;
@@ -879,10 +1001,12 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   const nanExpected = mentions.nan;
   const guard = (mentions.nan ? 0 : GUARD_NAN) | (mentions.inf ? 0 : GUARD_INF);
   let checks: number[] = [];
-  let scopes: Array<[number[], number[]]> = [];
+  let scopes: SkipEntry[] = [];
   let instrumented = instrument(tests, ast!, strict ? { guard, checks, scopes } : undefined);
+  // Checked as the strict code it runs as (a function declared twice in a block is an error only there).
+  const strictOk = (text: string) => parseScript(`'use strict';\n${text}`) !== undefined;
   let iast = instrumented === tests ? ast! : parseScript(instrumented);
-  if (!iast && strict) {
+  if (strict && instrumented !== tests && (!iast || (!strictOk(instrumented) && strictOk(tests)))) {
     // Text the rewrite did not foresee: the tests keep every other rule without the skip scopes,
     // rather than every program of the problem ending in an internal error.
     checks = [];

@@ -29,6 +29,23 @@ const STYLES = [
   `for (const [n, w] of ${CASES}) {\n  try {\n    const r = fact(n);\n    assert.strictEqual(r.toString(), String(w));\n  } catch {}\n}\n`,
   `const check = (n, w) => {\n  const r = fact(n);\n  assert.strictEqual(r, w);\n};\nfor (const [n, w] of ${CASES}) {\n  try {\n    check(n, w);\n  } catch (e) {\n    if (e instanceof assert.AssertionError) throw e;\n  }\n}\n`,
 ];
+/**
+ * More shapes (second red-team pass on this rule, rt5): an arrow whose body starts on the next line
+ * (a bare `return` would end there), checks handed to `then` bound or as methods, a post-order
+ * recursive walk (the children record the check after the root was entered), a handler that
+ * awaits while the other cases record, a `finally` that swallows with `return`/`continue`, and
+ * function declarations the body-wrapping must not break.
+ */
+const MORE = [
+  `${CASES}.forEach(([n, w]) => {\n  try {\n    const got = fact(n);\n    assert.strictEqual(got, w);\n  } catch {}\n});\nconst run = (n, w) =>\n  assert.ok(n >= 0 && w > 0);\nrun(1, 1);\n`,
+  `function check(w, r) {\n  assert.strictEqual(r, w);\n}\nasync function test() {\n  await Promise.all(${CASES}.map(([n, w]) => factAsync(n).then(check.bind(null, w)).catch(console.error)));\n}\ntest();\n`,
+  `const expect = (w) => ({\n  toBe(r) {\n    assert.strictEqual(r, w);\n  },\n});\nasync function test() {\n  await Promise.all(${CASES}.map(([n, w]) => factAsync(n).then(expect(w).toBe).catch(() => {})));\n}\ntest();\n`,
+  `const tree = { n: 6, w: 720, kids: [{ n: 1, w: 1, kids: [] }, { n: 0, w: 1, kids: [] }] };\nfunction walk(t) {\n  t.kids.forEach(walk);\n  const got = fact(t.n);\n  assert.strictEqual(got, t.w);\n}\ntry {\n  walk(tree);\n} catch (e) {\n  console.log('walk failed');\n}\n`,
+  `async function report(n) {\n  await null;\n  console.log('case', n, 'failed');\n}\nasync function main() {\n  await Promise.all(${CASES}.map(async ([n, w]) => {\n    try {\n      const got = await factAsync(n);\n      assert.strictEqual(got, w);\n    } catch (e) {\n      await report(n);\n    }\n  }));\n}\nmain();\n`,
+  `function one(n, w) {\n  try {\n    const got = fact(n);\n    assert.strictEqual(got, w);\n  } finally {\n    return;\n  }\n}\nfor (const [n, w] of ${CASES}) one(n, w);\n`,
+  `for (const [n, w] of ${CASES}) {\n  try {\n    const got = fact(n);\n    assert.strictEqual(got, w);\n  } finally {\n    continue;\n  }\n}\n`,
+  `function test() {\n  var helper = 1;\n  function helper() {}\n  for (const [n, w] of ${CASES}) {\n    try {\n      const got = fact(n);\n      assert.strictEqual(got, w);\n    } catch {}\n  }\n}\ntest();\n`,
+];
 /** What the program does on the cases it cannot do. */
 const THROWS = ["throw new Error('later')", "throw new RangeError('n')", 'return null.x', "throw 'plain'"];
 
@@ -47,6 +64,23 @@ const attacks = defineGenerator({
     })),
 });
 
+const more = defineGenerator({
+  name: 'js-skipped-checks-more',
+  language: 'javascript',
+  about:
+    'next-line arrow bodies, bound and method checks given to then, recursion, awaiting handlers, swallowing finally: no site passes',
+  cases: () =>
+    grid(32, MORE, THROWS, (tests, thrown) => ({
+      prompt: 'function fact(n) {\n',
+      completion: `  if (n < 2) return 1;\n  ${thrown};\n}\nasync function factAsync(n) {\n  return fact(n);\n}\n`,
+      tests: ASSERT + tests,
+      expect: ['fail', 'error'],
+      // The next-line arrow's own check (its argument holds for any program).
+      maxPassed: tests.includes('const run =') ? 1 : 0,
+      note: `${thrown} in ${tests.split('\n').slice(0, 3).join(' ')}`,
+    })),
+});
+
 /** Honest tests that catch errors on purpose, each with the honest completion. */
 const HONEST = [
   // Expected throws, judged in the handler.
@@ -57,6 +91,13 @@ const HONEST = [
   "let r;\ntry {\n  r = fact(-1);\n} catch {\n  r = 'threw';\n}\nassert.strictEqual(r, 'threw');\nassert.strictEqual(fact(5), 120);\n",
   // The attack styles, run on an honest program: nothing is thrown, nothing skipped.
   ...STYLES,
+  ...MORE,
+  // Expected rejections awaited inside the engine: an async generator's `yield`, `for await`.
+  'async function* results() {\n  for (const n of [3, 4, -1]) yield factAsync(n);\n}\nasync function main() {\n  const got = [];\n  try {\n    for await (const r of results()) got.push(r);\n  } catch (e) {\n    assert.ok(e instanceof RangeError);\n  }\n  assert.deepStrictEqual(got, [6, 24]);\n}\nmain();\n',
+  'async function main() {\n  const got = [];\n  try {\n    for await (const r of [factAsync(3), factAsync(4), factAsync(-1)]) got.push(r);\n  } catch (e) {\n    assert.ok(e instanceof RangeError);\n  }\n  assert.deepStrictEqual(got, [6, 24]);\n}\nmain();\n',
+  // Function declarations a wrapped body must keep (declared twice); a wrapped arrow keeps its name.
+  'function test() {\n  function eq(a, b) {\n    return a === b;\n  }\n  function eq(a, b) {\n    assert.strictEqual(a, b);\n  }\n  eq(fact(3), 6);\n}\ntest();\n',
+  "const t = () => assert.strictEqual(fact(4), 24);\nassert.strictEqual(t.name, 't');\nt();\n",
   // A runner that catches, with an expected throw checked inside the test.
   "function it(name, fn) {\n  try {\n    fn();\n  } catch (e) {\n    console.log('FAIL', name);\n  }\n}\nit('throws', () => assert.throws(() => fact(-1), RangeError));\nit('works', () => {\n  const r = fact(4);\n  assert.strictEqual(r, 24);\n});\n",
 ];
@@ -67,7 +108,7 @@ const honest = defineGenerator({
   about:
     'controls: expected throws judged in the handler, assert.fail markers, fallback values, the attack styles on an honest program',
   cases: () =>
-    grid(32, HONEST, [0, 1], (tests, i) => ({
+    grid(44, HONEST, [0, 1], (tests, i) => ({
       prompt: 'function fact(n) {\n',
       completion: `  if (n < 0) throw new RangeError('negative');\n  return n < 2 ? 1 : n * fact(n - 1);\n}\nasync function factAsync(n) {\n  return fact(n);\n}\n${i ? '// variant\n' : ''}`,
       tests: ASSERT + tests,
@@ -75,4 +116,4 @@ const honest = defineGenerator({
     })),
 });
 
-export const generators = [attacks, honest];
+export const generators = [attacks, more, honest];
