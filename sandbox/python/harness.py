@@ -97,6 +97,7 @@ def _anchor_setup():
     _repr_float = float.__repr__
     _isinstance = isinstance
     _all = all
+    _any = any
     _zip = zip
     _min = min
     _RuntimeError = RuntimeError
@@ -606,11 +607,18 @@ def _anchor_setup():
                 for d in node.decorator_list:
                     walk(d, nest)
                 walk(node.args, nest)
-                sc = [node, 'fn', nest + 1, [], [], False]
+                # A function that names itself (a recursive walk: its deeper calls record its
+                # asserts after the outer call was entered) has them, and its `try` blocks', loose.
+                recursive = _any(_type(x) is _Name and x.id == node.name for b in node.body for x in _ast_walk(b))
+                sc = [node, 'fn', nest + 1, [], [], recursive]
+                first = _len(out)
                 stack.append(sc)
                 for b in node.body:
                     walk(b, nest + 1)
                 stack.pop()
+                if recursive:
+                    for inner in out[first:]:
+                        inner[5] = True
                 if sc[3] or sc[4]:
                     out.append(sc)
                 return
@@ -626,6 +634,20 @@ def _anchor_setup():
                 stack.pop()
                 if sc[3] or sc[4]:
                     out.append(sc)
+                return
+            if _isinstance(node, _TRIES) and not node.handlers and node.finalbody:
+                # `finally: return` drops the exception without a handler: the block notes what it
+                # skipped as a function's body does, and the end of the run decides.
+                sc = [node, 'fin', nest, [], [], False]
+                stack.append(sc)
+                for b in node.body:
+                    walk(b, nest)
+                stack.pop()
+                if sc[3] or sc[4]:
+                    out.append(sc)
+                for part in (node.orelse, node.finalbody):
+                    for b in part:
+                        walk(b, nest)
                 return
             if _isinstance(node, _TRIES) and node.handlers:
                 sc = [node, 'try', nest, [], [], False]
@@ -672,6 +694,11 @@ def _anchor_setup():
                 var = '__anchor_s' + _str(sid) + '__'
                 handler = ast.ExceptHandler(base, '__anchor_x__', [
                     hook('unwound', ast.Constant(sid), ast.Name(var, L), ast.Name('__anchor_x__', L)), ast.Raise(None, None)])
+                if kind == 'fin':
+                    # The same `try` gets a handler that notes and re-raises (its `finally` runs after).
+                    node.handlers = [_located(handler, ref)]
+                    node.body.insert(0, stamp(var, ref))
+                    continue
                 body = ast.Try(node.body, [handler], [], [])
                 node.body = [stamp(var, ref), _located(body, ref)]
                 continue
