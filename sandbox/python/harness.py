@@ -542,8 +542,8 @@ def _anchor_setup():
     # the asserts it skipped there (so does the body of a `with`, whose context manager may swallow
     # the exception: contextlib.suppress); each `try` with handlers is stamped when entered, and each of its
     # handlers asks `sk.caught(id, stamp)` for the asserts skipped on the way (its block's, and
-    # those noted against the exception). They fail when the handler ends without an assert
-    # recording in it (a handler that asserts judged the exception) and without raising (then the
+    # those noted against the exception). They fail when the handler ends without one of its own
+    # asserts recording (a handler that asserts judged the exception) and without raising (then the
     # next handler, or the end of the run, decides). Exceptions still carrying asserts when the
     # tests end normally (swallowed by code of no `try` of theirs) fail them then. Skipped: an
     # assert directly in the scope that did not record since it was entered ("tight"), and every
@@ -650,13 +650,22 @@ def _anchor_setup():
                         walk(b, nest)
                 return
             if _isinstance(node, _TRIES) and node.handlers:
-                sc = [node, 'try', nest, [], [], False]
+                sc = [node, 'try', nest, [], [], False, ()]
                 stack.append(sc)
                 for b in node.body:
                     walk(b, nest)
                 stack.pop()
                 out.append(sc)
-                for part in (node.handlers, node.orelse, node.finalbody):
+                # The handlers' own asserts (and their helpers'): the ones whose running judges the
+                # exception (another task's records meanwhile, or an assert program code reaches
+                # from inside the handler, are not its judgement).
+                judge = [None, 'judge', nest, [], [], False]
+                stack.append(judge)
+                for b in node.handlers:
+                    walk(b, nest)
+                stack.pop()
+                sc[6] = _tuple(judge[3] + judge[4])
+                for part in (node.orelse, node.finalbody):
                     for b in part:
                         walk(b, nest)
                 return
@@ -685,9 +694,11 @@ def _anchor_setup():
         def stamp(var, ref):
             return _located(ast.Assign([ast.Name(var, S)], ast.Call(ast.Attribute(ast.Name(sk, L), 'enter', L), [], [])), ref)
 
-        for node, kind, _, tight, loose, suspends in scopes:
+        for sc in scopes:
+            node, kind, _, tight, loose, suspends = sc[:6]
+            judges = sc[6] if kind == 'try' else ()
             sid = _len(table)
-            table.append(((), _tuple(_sorted(tight + loose))) if suspends else (_tuple(tight), _tuple(loose)))
+            table.append(((), _tuple(_sorted(tight + loose)), judges) if suspends else (_tuple(tight), _tuple(loose), judges))
             ref = node
             base = ast.Attribute(ast.Name(sk, L), 'BE', L)
             if kind != 'try':
@@ -1057,10 +1068,9 @@ def _anchor_setup():
             if v is not True and v is not False:
                 v = _bool(v)
             if sk is not None:
-                # (_skip_hooks: when site k last recorded, and that a record happened.)
+                # (_skip_hooks: when site k last recorded.)
                 sk['clock'] += 1
                 sk['at'][k] = sk['clock']
-                sk['records'] += 1
             if opened is not None:
                 if opened[k] > 0:
                     opened[k] -= 1
@@ -1079,7 +1089,7 @@ def _anchor_setup():
         at = sk['at']
 
         def skipped_in(sid, since):
-            tight, loose = table[sid]
+            tight, loose, _ = table[sid]
             return [k for k in tight if at[k] < since] + _list(loose)
 
         def carry(x, ks):
@@ -1106,7 +1116,7 @@ def _anchor_setup():
             e = sk['unwinding'].pop(_ident(x), None)
             if e is not None:
                 ks.extend(e[1])
-            return [ks, sk['records'], False]
+            return [ks, enter(), False, sid]
 
         def rethrew(c, r):
             if not c[2]:
@@ -1114,9 +1124,13 @@ def _anchor_setup():
                 carry(r, c[0])
 
         def left(c):
-            if not c[2] and c[1] == sk['records']:
-                for k in c[0]:
-                    _skip(k)
+            if c[2]:
+                return
+            for k in table[c[3]][2]:
+                if at[k] > c[1]:
+                    return
+            for k in c[0]:
+                _skip(k)
 
         return _SimpleNamespace(enter=enter, unwound=unwound, caught=caught, rethrew=rethrew, left=left, BE=_BaseException)
 
@@ -2940,7 +2954,7 @@ def _anchor_setup():
         failed = st['failed']
         opened = [0] * st['n_asserts']
         st['opened'] = opened
-        sk = {'clock': 0, 'records': 0, 'at': [0] * st['n_asserts'], 'unwinding': {}}
+        sk = {'clock': 0, 'at': [0] * st['n_asserts'], 'unwinding': {}}
         ok = _recorder(st['passed'], failed, opened, sk)
         ok_name, ae_name, ng_name, rc_name, en_name, ls_name, sk_name = st['names']
         # The tests' min/max/sorted refuse a NaN they compare, as the tests' own `<` does.
