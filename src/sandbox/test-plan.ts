@@ -634,7 +634,7 @@ interface SkipScope {
 }
 
 /** One skip scope as sandbox/harness.js reads it: [tight, loose, first judging check, past the last]. */
-export type SkipEntry = [number[], number[], number, number];
+type SkipEntry = [number[], number[], number, number];
 
 /** Whether function `n` names itself in its body (a recursive walk records its own checks deeper). */
 function callsItself(n: AnyNode, parent: AnyNode | undefined): boolean {
