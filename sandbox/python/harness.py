@@ -652,7 +652,9 @@ def _anchor_setup():
             if _isinstance(node, _TRIES) and node.handlers:
                 sc = [node, 'try', nest, [], [], False, ()]
                 stack.append(sc)
-                for b in node.body:
+                # The `else:` block runs only when the body raised nothing: an exception a handler
+                # swallowed skipped its asserts as much as the body's.
+                for b in node.body + node.orelse:
                     walk(b, nest)
                 stack.pop()
                 out.append(sc)
@@ -665,9 +667,8 @@ def _anchor_setup():
                     walk(b, nest)
                 stack.pop()
                 sc[6] = _tuple(judge[3] + judge[4])
-                for part in (node.orelse, node.finalbody):
-                    for b in part:
-                        walk(b, nest)
+                for b in node.finalbody:
+                    walk(b, nest)
                 return
             inner = nest + 1 if _isinstance(node, _LOOPS) else nest
             for _, value in _iter_fields(node):

@@ -47,6 +47,11 @@ const STYLES: Array<[string, number]> = [
     "tree = {'n': 6, 'w': 720, 'kids': [{'n': 1, 'w': 1, 'kids': []}, {'n': 0, 'w': 1, 'kids': []}]}\n\ndef walk(t):\n    for k in t['kids']:\n        walk(k)\n    got = fact(t['n'])\n    assert got == t['w']\n\ntry:\n    walk(tree)\nexcept Exception:\n    print('walk failed')\n",
     0,
   ],
+  // The assert in the `else:` block, which runs only when nothing was raised.
+  [
+    `for n, w in ${CASES}:\n    try:\n        got = fact(n)\n    except Exception:\n        print('raised', n)\n    else:\n        assert got == w\n`,
+    0,
+  ],
   // `finally: return` drops the exception without a handler.
   [
     `def one(n, w):\n    try:\n        got = fact(n)\n        assert got == w\n    finally:\n        return\n\nfor n, w in ${CASES}:\n    one(n, w)\n`,
@@ -61,7 +66,7 @@ const attacks = defineGenerator({
   language: 'python',
   about: 'an assert an exception skipped, in tests that catch the exception and go on: never a pass',
   cases: () =>
-    grid(36, STYLES, RAISES, ([tests, maxPassed], raised) => ({
+    grid(40, STYLES, RAISES, ([tests, maxPassed], raised) => ({
       completion: `def fact(n):\n    if n < 2:\n        return 1\n    ${raised}\n`,
       tests,
       expect: ['fail', 'error'],
@@ -86,7 +91,7 @@ const honest = defineGenerator({
   about:
     'controls: expected raises judged in the handler, assert False markers, fallback values, the attack styles on an honest program',
   cases: () =>
-    grid(28, HONEST, [0, 1], (tests, i) => ({
+    grid(30, HONEST, [0, 1], (tests, i) => ({
       completion: `def fact(n):\n    if n < 0:\n        raise ValueError('negative')\n    return 1 if n < 2 else n * fact(n - 1)\n${i ? '# variant\n' : ''}`,
       tests,
       expect: ['pass'],
