@@ -741,8 +741,7 @@ function setupHarness(P, config) {
     // The tests' `catch` of `try` scope `id` (entered at `since`) took `x`: the checks skipped on
     // the way, decided when the handler is left (hooks.left).
     caught(id, since, x) {
-      const scope = skipTable !== null ? skipTable[id] : undefined;
-      return catching(unwinding !== null ? skippedIn(id, since) : new P.Array(), x, scope, 2);
+      return catching(skippedIn(id, since), x, skipTable !== null ? skipTable[id][2] : undefined);
     },
     // The handler of `caught` rethrew (`x`): the next `catch`, or the end of the run, decides.
     rethrew(c, x) {
@@ -759,8 +758,9 @@ function setupHarness(P, config) {
       // Judged: one of the handler's own checks ran (another task's records during an `await` in
       // it, or a check the program's code ran from inside it, are not the handler's judgement). A
       // thrown primitive is no identity: what it carried may be another task's, never discharged.
-      if (!judged(c)) for (let i = 0; i < c.list.length; i++) skippedCheck(c.list[i]);
-      for (let i = 0; i < c.carried.length; i++) if (!c.judgedCarried || c.primitive) skippedCheck(c.carried[i]);
+      const judged = ranSince(c.judges, c.since);
+      if (!judged) for (let i = 0; i < c.list.length; i++) skippedCheck(c.list[i]);
+      if (!judged || c.primitive) for (let i = 0; i < c.carried.length; i++) skippedCheck(c.carried[i]);
     },
     // Strict verdict: the guard bits of these tests' comparisons (src/sandbox/test-plan.ts), for
     // the sorts of this realm (guardSorts).
@@ -870,10 +870,10 @@ function setupHarness(P, config) {
         // Strict verdict: a fulfilment handler of the tests that holds checks is skipped when this
         // promise rejects (`candidate(n).then((r) => assert…(r, w)).catch(console.error)`): the
         // rejection carries its checks to whatever handles it.
-        if (unwinding !== null) {
+        if (unwinding !== null && typeof onRejected === 'function') onRejected = rejectionHandler(onRejected, onFulfilled);
+        else if (unwinding !== null && typeof onFulfilled === 'function') {
           const skipped = scopeOf(onFulfilled);
-          if (typeof onRejected === 'function') onRejected = rejectionHandler(onRejected, skipped);
-          else if (skipped !== undefined)
+          if (skipped !== undefined)
             try {
               P.PromisePrototypeThen(this, undefined, (x) => {
                 if (unwinding !== null) carry(x, skippedIn(skipped, Infinity));
@@ -1248,7 +1248,7 @@ function setupHarness(P, config) {
   }
   // Strict verdict: a handler of the tests took error `x`, which skipped the checks in `list` where
   // it was caught (and those it carried): what hooks.left decides on.
-  function catching(list, x, scope, from) {
+  function catching(list, x, judges) {
     let carried = new P.Array();
     if (unwinding !== null && P.MapPrototypeHas(unwinding, x)) {
       carried = P.MapPrototypeGet(unwinding, x);
@@ -1260,29 +1260,16 @@ function setupHarness(P, config) {
       carried,
       primitive: (typeof x !== 'object' && typeof x !== 'function') || x === null,
       since: ++skipClock,
-      // The checks whose running judges the error: a `catch`'s own range (from 2: [first, past the
-      // last] of its entry), or a rejection handler's scope (all its checks).
-      scope,
-      from,
-      judgedCarried: true,
+      // The checks whose running judges the error (src/sandbox/test-plan.ts, skipEntry).
+      judges,
       rethrown: false,
     };
   }
-  // Whether a check of the handler of `c` ran since it was entered (and so judged the error).
-  function judged(c) {
-    const scope = c.scope;
-    let ran = false;
-    if (scope !== undefined && reachedAt !== null) {
-      if (c.from === 2) {
-        for (let k = scope[2]; k < scope[3] && !ran; k++) ran = reachedAt[k] > c.since;
-      } else
-        for (let j = 0; j < 2 && !ran; j++) {
-          const ks = scope[j];
-          for (let i = 0; i < ks.length && !ran; i++) ran = reachedAt[ks[i]] > c.since;
-        }
-    }
-    c.judgedCarried = ran;
-    return ran;
+  // Whether one of the checks `ks` was reached after `since`.
+  function ranSince(ks, since) {
+    if (ks === undefined || reachedAt === null) return false;
+    for (let i = 0; i < ks.length; i++) if (reachedAt[ks[i]] > since) return true;
+    return false;
   }
   // Tests realm: the skip scope of a function of the tests (-1: a function of the assert module,
   // itself a check), found through what it binds (`check.bind(null, w)`) and the scope id its
@@ -1331,11 +1318,14 @@ function setupHarness(P, config) {
   // Strict verdict: a rejection handler given to `then` (or `catch`, or `Promise.all` and friends)
   // is a `catch` of the tests: it judges the rejection, rethrows it or swallows it (hooks.left).
   // `skipped`: the skip scope of the fulfilment handler beside it, which the rejection skipped.
-  function rejectionHandler(onRejected, skipped) {
-    const own = scopeOf(onRejected);
+  // Both scopes are looked up only when the promise rejects (reading a function's text is the
+  // costly part, and most promises fulfil).
+  function rejectionHandler(onRejected, onFulfilled) {
     return function (x) {
+      const skipped = scopeOf(onFulfilled);
+      const own = scopeOf(onRejected);
       const list = skipped !== undefined ? skippedIn(skipped, Infinity) : new P.Array();
-      const c = catching(list, x, own !== undefined && own >= 0 ? skipTable[own] : undefined, 0);
+      const c = catching(list, x, own !== undefined && own >= 0 ? skipTable[own][2] : undefined);
       try {
         return P.ReflectApply(onRejected, undefined, [x]);
       } catch (r) {

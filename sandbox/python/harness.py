@@ -557,8 +557,9 @@ def _anchor_setup():
     _WITHS = (ast.With, ast.AsyncWith)
 
     def _skip_scopes(tree, found, defs, helpers):
-        # The scopes of the tests (functions holding asserts, `try` statements with handlers), in
-        # a list of [node, kind, nest, tight, loose, suspends].
+        # The scopes of the tests (functions and `with` bodies holding asserts, `try` statements), in
+        # a list of [node, kind, nest, tight, loose, suspends] (and, for a `try` with handlers, the
+        # handlers' own asserts, which judge the exception).
         kid = {}
         for k, (a, _, _) in _enumerate(found):
             kid[_ident(a)] = k
@@ -589,6 +590,16 @@ def _anchor_setup():
         def note(ks, nest, helper):
             for sc in stack:
                 (sc[4] if helper or nest > sc[2] else sc[3]).extend(ks)
+
+        def noting(node, kind, nest):
+            # node.body as a scope of its own that notes what an exception leaving it skipped.
+            sc = [node, kind, nest, [], [], False]
+            stack.append(sc)
+            for b in node.body:
+                walk(b, nest)
+            stack.pop()
+            if sc[3] or sc[4]:
+                out.append(sc)
 
         def walk(node, nest):
             t = _type(node)
@@ -622,29 +633,16 @@ def _anchor_setup():
                 if sc[3] or sc[4]:
                     out.append(sc)
                 return
+            # A context manager may swallow what its body raised (contextlib.suppress), and
+            # `finally: return` drops the exception without a handler: such a body notes what it
+            # skipped as a function's does, and the end of the run decides.
             if _isinstance(node, _WITHS):
-                # A context manager may swallow what its body raised (contextlib.suppress): the body
-                # notes what it skipped, as a function's does.
                 for item in node.items:
                     walk(item, nest)
-                sc = [node, 'with', nest, [], [], False]
-                stack.append(sc)
-                for b in node.body:
-                    walk(b, nest)
-                stack.pop()
-                if sc[3] or sc[4]:
-                    out.append(sc)
+                noting(node, 'with', nest)
                 return
             if _isinstance(node, _TRIES) and not node.handlers and node.finalbody:
-                # `finally: return` drops the exception without a handler: the block notes what it
-                # skipped as a function's body does, and the end of the run decides.
-                sc = [node, 'fin', nest, [], [], False]
-                stack.append(sc)
-                for b in node.body:
-                    walk(b, nest)
-                stack.pop()
-                if sc[3] or sc[4]:
-                    out.append(sc)
+                noting(node, 'fin', nest)
                 for part in (node.orelse, node.finalbody):
                     for b in part:
                         walk(b, nest)
@@ -684,7 +682,7 @@ def _anchor_setup():
 
     def _skip_edits(scopes, sk):
         # The statements of _skip_scopes' scopes, added after the asserts were rewritten (their
-        # statement lists are the ones edited here). Returns the table of (tight, loose) per id.
+        # statement lists are the ones edited here). Returns the table of (tight, loose, judges) per id.
         table = []
         L = ast.Load()
         S = ast.Store()
@@ -1084,9 +1082,10 @@ def _anchor_setup():
 
     _GeneratorExit = GeneratorExit
 
-    def _skip_hooks(sk, failed, table):
-        # The hooks of _skip_scopes' edits for one run (`sk`: its clock, records and the asserts
-        # exceptions carry, keyed by identity with the exception kept alive beside them).
+    def _skip_hooks(sk, table):
+        # The hooks of _skip_scopes' edits for one run (`sk`: its clock, when each assert last
+        # recorded, and the asserts exceptions carry, keyed by identity with the exception kept
+        # alive beside them).
         at = sk['at']
 
         def skipped_in(sid, since):
@@ -2986,7 +2985,7 @@ def _anchor_setup():
             tg[rc_name] = _reached(reached)
             tg[en_name] = _opener(opened)
             tg[ls_name] = _sort_method
-            tg[sk_name] = _skip_hooks(sk, failed, st['required'][2])
+            tg[sk_name] = _skip_hooks(sk, st['required'][2])
             _exec(st['tests'], tg)
             # Exceptions that skipped asserts and were swallowed outside the tests' own handlers.
             for e in sk['unwinding'].values():

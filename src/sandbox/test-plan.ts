@@ -452,7 +452,7 @@ function tokenAt(src: string, from: number, end: number, op: string): number {
  * `a < b` becomes `cmp(a, b, op + 4 × guard)`, which compares exactly as the operator does after
  * refusing the non-finite values these tests never mention.
  */
-function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?: number[]; scopes?: SkipEntry[] }): string {
+function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?: number[]; scopes?: SkipScope[] }): string {
   // Edits, applied in order of position; at one position the closing texts of nested wrappers go
   // first (innermost first), then replacements, then opening texts (outermost first).
   const edits: Array<{ pos: number; text: string; del: number; rank: number }> = [];
@@ -629,12 +629,23 @@ interface SkipScope {
   suspends: boolean;
   /** `try`: the first and past-the-last check ids of its handler (the checks that judge the error). */
   judges: [number, number];
-  /** `fn`: the table ids of the `try` scopes inside it (made loose with it when it calls itself). */
-  inner: number[];
+  /** `fn`: the skip scopes of the `try` statements inside it (made loose with it when it calls itself). */
+  inner: SkipScope[];
 }
 
-/** One skip scope as sandbox/harness.js reads it: [tight, loose, first judging check, past the last]. */
-type SkipEntry = [number[], number[], number, number];
+/**
+ * One skip scope as sandbox/harness.js reads it: [tight, loose, judges]. `judges` are the checks
+ * whose running judges an error the scope handles: a `catch`'s own checks, or, for a function
+ * (given to `then` as a rejection handler), all of its checks.
+ */
+type SkipEntry = [number[], number[], number[]];
+
+/** Scope `s` as the harness reads it. */
+function skipEntry(s: SkipScope): SkipEntry {
+  const all = [...s.tight, ...s.loose].sort((a, b) => a - b);
+  const judges = s.kind === 'fn' ? all : Array.from({ length: s.judges[1] - s.judges[0] }, (_, i) => s.judges[0] + i);
+  return s.suspends ? [[], all, judges] : [s.tight, s.loose, judges];
+}
 
 /** Whether function `n` names itself in its body (a recursive walk records its own checks deeper). */
 function callsItself(n: AnyNode, parent: AnyNode | undefined): boolean {
@@ -702,11 +713,11 @@ function declarationsClash(body: AnyNode): boolean {
  *   promise's `.catch(console.error)`, a `finally` that returns) fail theirs at the verdict.
  * - A `try` with only a `finally` notes its block's checks against an error leaving it, as a
  *   function does (a `finally { return; }` swallows it without a `catch`).
- * `table` gets each scope's entry ({@link SkipEntry}), indexed by the id the hooks are called with.
+ * `table` gets each scope (see {@link skipEntry}), indexed by the id the hooks are called with.
  */
 function skipScopes(
   src: string,
-  table: SkipEntry[],
+  table: SkipScope[],
   checkCount: () => number,
   open: (pos: number, text: string, depth: number) => void,
   close: (pos: number, text: string, depth: number) => void,
@@ -714,12 +725,6 @@ function skipScopes(
 ) {
   const stack: SkipScope[] = [];
   let nest = 0;
-  const entry = (s: SkipScope): SkipEntry => [
-    s.suspends ? [] : s.tight,
-    s.suspends ? [...s.tight, ...s.loose].sort((a, b) => a - b) : s.loose,
-    s.judges[0],
-    s.judges[1],
-  ];
   const scope = (kind: SkipScope['kind']): SkipScope => ({
     kind,
     nest,
@@ -729,11 +734,10 @@ function skipScopes(
     judges: [0, 0],
     inner: [],
   });
-  // Records table entry `id` with the `fn` scopes around it, so they can make it loose later.
+  // Gives scope `s` its id, and tells the `fn` scopes around it, which may make it loose later.
   const add = (s: SkipScope): number => {
-    const id = table.push(entry(s)) - 1;
-    for (const outer of stack) if (outer.kind === 'fn') outer.inner.push(id);
-    return id;
+    for (const outer of stack) if (outer.kind === 'fn') outer.inner.push(s);
+    return table.push(s) - 1;
   };
   return {
     /** Node `n` (under `parent`) is being entered: the scope it opens, if any. */
@@ -783,9 +787,7 @@ function skipScopes(
         stack.pop();
         nest--;
         // A function that calls itself: its inner `try` scopes' checks may record deeper too.
-        if (s.suspends)
-          for (const id of s.inner)
-            table[id] = [[], [...table[id]![0], ...table[id]![1]].sort((a, b) => a - b), table[id]![2], table[id]![3]];
+        if (s.suspends) for (const inner of s.inner) inner.suspends = true;
         if (s.tight.length + s.loose.length === 0) return;
         const body = n.body as AnyNode;
         if (body.type === 'BlockStatement' && declarationsClash(body)) return;
@@ -1001,7 +1003,7 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   const nanExpected = mentions.nan;
   const guard = (mentions.nan ? 0 : GUARD_NAN) | (mentions.inf ? 0 : GUARD_INF);
   let checks: number[] = [];
-  let scopes: SkipEntry[] = [];
+  let scopes: SkipScope[] = [];
   let instrumented = instrument(tests, ast!, strict ? { guard, checks, scopes } : undefined);
   // Checked as the strict code it runs as (a function declared twice in a block is an error only there).
   const strictOk = (text: string) => parseScript(`'use strict';\n${text}`) !== undefined;
@@ -1028,7 +1030,7 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   // `let`: tests may rebind the entry point (`square = spy(square)`), as in a Node script.
   const binding = names.length ? `let { ${names.join(', ')} } = __anchorScope;\n` : '';
   const classes = helpers.classes.length ? `__anchorHooks.classes({ ${helpers.classes.join(', ')} });\n` : '';
-  const reached = strict ? `__anchorHooks.checks(${JSON.stringify(checks)}, ${JSON.stringify(scopes)});\n` : '';
+  const reached = strict ? `__anchorHooks.checks(${JSON.stringify(checks)}, ${JSON.stringify(scopes.map(skipEntry))});\n` : '';
   // The realm's sorts compare on the tests' behalf: they refuse what the tests' own comparisons do.
   const sorts = strict && guard ? `__anchorHooks.guard(${guard});\n` : '';
   const wrapper = `(function (__anchorScope, __anchorHooks) {\n'use strict';\n${sorts}${binding}${helperSource}\n${classes}${reached}${body}\n})`;
