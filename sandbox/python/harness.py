@@ -460,7 +460,7 @@ def _anchor_setup():
             if guard & GUARD_NAN and _type(node) is ast.Call and _type(node.func) is ast.Attribute and node.func.attr == 'sort':
                 sorts.append(node)
             if strict:
-                if _type(node) is ast.Call and _type(node.func) is _Name:
+                if _type(node) is ast.Call:
                     calls.append(node)
                 elif _type(node) is ast.FunctionDef or _type(node) is ast.AsyncFunctionDef:
                     defs.append(node)
@@ -484,24 +484,15 @@ def _anchor_setup():
                         continue
                     stack.append(value)
         found.sort(key=lambda f: (f[0].lineno, f[0].col_offset))
-        # The tests' helpers: functions that assert, or call a helper (to a fixpoint).
-        helpers = _set()
-        grew = True
-        while grew:
-            grew = False
-            for d in defs:
-                if d.name in helpers:
-                    continue
-                for n in _ast_walk(d):
-                    if _type(n) is _Assert or (_type(n) is ast.Call and _type(n.func) is _Name and n.func.id in helpers):
-                        helpers.add(d.name)
-                        grew = True
-                        break
-        skips = _skip_scopes(tree, found, defs, helpers) if strict else None
+        helpers = _helpers_of(tree, defs, found) if strict else None
+        skips = _skip_scopes(tree, found, helpers) if strict else None
         call_lines = []
         calls.sort(key=lambda c: (c.lineno, c.col_offset))
+        markers = _set(k for k, (s, _, _) in _enumerate(found) if _type(s.test) is ast.Constant and not s.test.value)
         for c in calls:
-            if c.func.id in helpers:
+            # A call of a helper whose asserts are all failure markers (`def fail(m): assert False, m`)
+            # is one itself: an honest run never reaches it.
+            if _any(k not in markers for k in helpers.checks_of(c.func)):
                 mark = ast.Call(ast.Name(names[3], ast.Load()), [ast.Constant(_len(call_lines)), c.func], [])
                 call_lines.append(c.lineno)
                 c.func = _located(mark, c.func)
@@ -556,13 +547,136 @@ def _anchor_setup():
     _SUSPENDS = (ast.Await, ast.Yield, ast.YieldFrom)
     _WITHS = (ast.With, ast.AsyncWith)
 
-    def _skip_scopes(tree, found, defs, helpers):
-        # The scopes of the tests (functions and `with` bodies holding asserts, `try` statements), in
-        # a list of [node, kind, nest, tight, loose, suspends] (and, for a `try` with handlers, the
-        # handlers' own asserts, which judge the exception).
+    def _helpers_of(tree, defs, found):
+        # The tests' helpers: functions and methods that assert or call a helper, to a fixpoint,
+        # and what a called expression can be. A checker is reached by many names besides its own:
+        # a method (`c.eq(…)`, `self.assertEq(…)`, `Check.eq(…)`), an alias (`eq = check_eq`), a
+        # `functools.partial`, a dict or namespace value (`CHECKS['eq']`, `ns.eq`), a parameter a
+        # runner is handed it through (`run(check_eq)` → `check(got, w)` in `run`), `getattr(c,
+        # 'eq')`. A called expression is resolved by the identifiers in it: a name, attribute or
+        # string naming a helper, or one bound (assignment, loop, `with`, default, argument of a
+        # tests function's call) to a value whose identifiers resolve. It over-approximates (any
+        # `x.eq` is the helper `eq`), as JavaScript's method helpers are matched by name: a
+        # checker the resolution missed would let an exception skip its asserts unseen.
         kid = {}
         for k, (a, _, _) in _enumerate(found):
             kid[_ident(a)] = k
+        helpers = _set()
+        alias = {}
+        binds = []
+        params = {}
+        calls = []
+        for d in defs:
+            a = d.args
+            ps = params.setdefault(d.name, [])
+            for i, x in _enumerate(a.posonlyargs + a.args):
+                ps.append((i, x.arg))
+            for x in a.kwonlyargs:
+                ps.append((None, x.arg))
+            for x, v in _zip((a.posonlyargs + a.args)[_len(a.posonlyargs + a.args) - _len(a.defaults):], a.defaults):
+                binds.append(([x.arg], v))
+            for x, v in _zip(a.kwonlyargs, a.kw_defaults):
+                if v is not None:
+                    binds.append(([x.arg], v))
+
+        def ids(t):
+            tt = _type(t)
+            if tt is _Name:
+                return [t.id]
+            if tt is ast.Attribute:
+                return [t.attr]
+            if tt is ast.Subscript or tt is ast.Starred:
+                return ids(t.value)
+            if tt is ast.Tuple or tt is ast.List:
+                return [i for e in t.elts for i in ids(e)]
+            return []
+
+        for n in _ast_walk(tree):
+            tn = _type(n)
+            if tn is ast.Assign:
+                for t in n.targets:
+                    binds.append((ids(t), n.value))
+            elif (tn is ast.AnnAssign or tn is ast.NamedExpr) and n.value is not None:
+                binds.append((ids(n.target), n.value))
+            elif tn is ast.For or tn is ast.AsyncFor or tn is ast.comprehension:
+                binds.append((ids(n.target), n.iter))
+            elif tn is ast.withitem and n.optional_vars is not None:
+                binds.append((ids(n.optional_vars), n.context_expr))
+            elif tn is ast.Call:
+                calls.append(n)
+
+        def resolve(e):
+            out = _set()
+            for x in _ast_walk(e):
+                tx = _type(x)
+                if tx is _Name:
+                    key = x.id
+                elif tx is ast.Attribute:
+                    key = x.attr
+                elif tx is ast.Constant and _type(x.value) is _str:
+                    key = x.value
+                else:
+                    continue
+                if key in helpers:
+                    out.add(key)
+                more = alias.get(key)
+                if more:
+                    out |= more
+            return out
+
+        def bind(name, hs):
+            have = alias.setdefault(name, _set())
+            if hs - have:
+                have |= hs
+                return True
+            return False
+
+        def grow(into, reaches):
+            # One pass: the functions that assert or call what `reaches` says is a helper join `into`.
+            grew = False
+            for d in defs:
+                if d.name in into:
+                    continue
+                for n in _ast_walk(d):
+                    if _type(n) is _Assert or (_type(n) is ast.Call and reaches(n.func)):
+                        into.add(d.name)
+                        grew = True
+                        break
+            return grew
+
+        grew = True
+        while grew:
+            grew = grow(helpers, resolve)
+            for names, v in binds:
+                hs = resolve(v)
+                if hs:
+                    for name in names:
+                        grew = bind(name, hs) or grew
+            for c in calls:
+                callee = ids(c.func) if _type(c.func) in (_Name, ast.Attribute) else ()
+                ps = [q for name in callee for q in params.get(name, ())]
+                if not ps:
+                    continue
+                # A method's `self` takes no argument: positions are tried as they are and one on.
+                for i, v in _enumerate(c.args):
+                    hs = resolve(v)
+                    if hs:
+                        for j, name in ps:
+                            if j == i or j == i + 1:
+                                grew = bind(name, hs) or grew
+                for kw in c.keywords:
+                    hs = resolve(kw.value) if kw.arg is not None else None
+                    if hs:
+                        for _, name in ps:
+                            if name == kw.arg:
+                                grew = bind(name, hs) or grew
+        # The helpers reached by their own name (`check(…)`, `c.eq(…)`) from functions that assert
+        # or call one so: "every check runs" asks that each call of one ran (a loop over an empty
+        # answer), and an alias or parameter is too loose a guess for that (a runner handed the
+        # test functions, `go(ts[1:])` in its handler, is not a check an honest run must reach).
+        direct = _set()
+        while grow(direct, lambda f: _type(f) in (_Name, ast.Attribute) and ids(f)[0] in direct):
+            pass
         # The asserts of each helper, through the helpers it calls (to a fixpoint).
         own = {}
         calls_of = {}
@@ -573,8 +687,8 @@ def _anchor_setup():
                 for n in _ast_walk(d):
                     if _type(n) is _Assert:
                         ks.add(kid[_ident(n)])
-                    elif _type(n) is ast.Call and _type(n.func) is _Name and n.func.id in helpers:
-                        cs.add(n.func.id)
+                    elif _type(n) is ast.Call:
+                        cs |= resolve(n.func)
         grew = True
         while grew:
             grew = False
@@ -584,6 +698,26 @@ def _anchor_setup():
                     if more:
                         own[name] |= more
                         grew = True
+
+        def asserts_of(func):
+            ks = _set()
+            for h in resolve(func):
+                ks |= own.get(h, _set())
+            return _sorted(ks)
+
+        def checks_of(func):
+            # The asserts a call must be seen to reach (see direct), or none.
+            if _type(func) not in (_Name, ast.Attribute) or ids(func)[0] not in direct:
+                return ()
+            return own.get(ids(func)[0], ())
+
+        return _SimpleNamespace(kid=kid, asserts_of=asserts_of, checks_of=checks_of)
+
+    def _skip_scopes(tree, found, helpers):
+        # The scopes of the tests (functions and `with` bodies holding asserts, `try` statements), in
+        # a list of [node, kind, nest, tight, loose, suspends] (and, for a `try` with handlers, the
+        # handlers' own asserts, which judge the exception).
+        kid = helpers.kid
         out = []
         stack = []
 
@@ -607,8 +741,10 @@ def _anchor_setup():
                 # A failure marker (`assert False` after a call that must raise) is never skipped.
                 if not (_type(node.test) is ast.Constant and not node.test.value):
                     note([kid[_ident(node)]], nest, False)
-            elif t is ast.Call and _type(node.func) is _Name and node.func.id in helpers:
-                note(_sorted(own.get(node.func.id, ())), nest, True)
+            elif t is ast.Call:
+                ks = helpers.asserts_of(node.func)
+                if ks:
+                    note(ks, nest, True)
             elif _isinstance(node, _SUSPENDS):
                 for sc in _reversed(stack):
                     sc[5] = True
@@ -709,8 +845,10 @@ def _anchor_setup():
                     node.handlers = [_located(handler, ref)]
                     node.body.insert(0, stamp(var, ref))
                     continue
-                body = ast.Try(node.body, [handler], [], [])
-                node.body = [stamp(var, ref), _located(body, ref)]
+                # A function's docstring stays its first statement (`test.__doc__`, read by runners).
+                doc = node.body[:1] if kind == 'fn' and _is_docstring(node.body[0]) and _len(node.body) > 1 else []
+                body = ast.Try(node.body[_len(doc):], [handler], [], [])
+                node.body = doc + [stamp(var, ref), _located(body, ref)]
                 continue
             var = '__anchor_t' + _str(sid) + '__'
             cvar = '__anchor_c' + _str(sid) + '__'
@@ -731,6 +869,9 @@ def _anchor_setup():
             if 'lineno' in n._attributes and not _hasattr(n, 'lineno'):
                 _copy_location(n, src)
         return node
+
+    def _is_docstring(s):
+        return _isinstance(s, ast.Expr) and _isinstance(s.value, ast.Constant) and _type(s.value.value) is _str
 
     def _is_stub(node):
         # A definition the prompt leaves for the completion: a function whose body is only a
@@ -756,10 +897,15 @@ def _anchor_setup():
             return None, (), None
         names = []
         last = None
+        # A prompt whose last line is indented ends inside its last top-level definition: the
+        # completion finishes that one, whatever its body holds so far (HumanEval/115's
+        # `max_fill` opens with `import math` before its docstring).
+        lines = [l for l in prompt.split('\n') if l.strip() != '']
+        open_end = _len(lines) > 0 and lines[-1][:1] in (' ', '\t')
         for s in tree.body:
             if _isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 names.append(s.name)
-                last = s.name if _is_stub(s) else None
+                last = s.name if _is_stub(s) or (open_end and s is tree.body[-1]) else None
             elif _isinstance(s, ast.Assign):
                 names.extend(t.id for t in s.targets if _isinstance(t, ast.Name))
             elif _isinstance(s, ast.AnnAssign) and _isinstance(s.target, ast.Name):
@@ -1088,8 +1234,13 @@ def _anchor_setup():
         # alive beside them).
         at = sk['at']
 
-        def skipped_in(sid, since):
+        def skipped_in(sid, since, x):
             tight, loose, _ = table[sid]
+            if _isinstance(x, _StopIterations):
+                # A StopIteration here is the tests' own iteration ending (the program's arrive as
+                # RuntimeError: _rebuild_exc); a generator or coroutine of the tests that returned
+                # ran its checks: only those that did not record since are skipped.
+                return [k for k in tight + loose if at[k] < since]
             return [k for k in tight if at[k] < since] + _list(loose)
 
         def carry(x, ks):
@@ -1108,27 +1259,37 @@ def _anchor_setup():
         def unwound(sid, since, x):
             # A generator closed early is not an error of the run.
             if not _isinstance(x, _GeneratorExit):
-                carry(x, skipped_in(sid, since))
+                carry(x, skipped_in(sid, since, x))
 
         def caught(sid, since):
             x = _exc_info()[1]
-            ks = skipped_in(sid, since)
+            ks = skipped_in(sid, since, x)
             e = sk['unwinding'].pop(_ident(x), None)
             if e is not None:
                 ks.extend(e[1])
-            return [ks, enter(), False, sid]
+            c = [ks, enter(), False, sid]
+            # Open until it ends or raises: a handler paused for good (a tests generator kept at a
+            # `yield` in it, a coroutine never resumed) is judged when the tests end.
+            sk['open'][_ident(c)] = c
+            return c
 
         def rethrew(c, r):
+            sk['open'].pop(_ident(c), None)
             if not c[2]:
                 c[2] = True
                 carry(r, c[0])
 
         def left(c):
+            sk['open'].pop(_ident(c), None)
             if c[2]:
                 return
+            # One of the handler's own asserts ran: it judged the exception. Not one of the asserts
+            # the exception skipped (a recursive runner carrying on with the next cases from inside
+            # the handler runs the skipped assert again for another case).
             for k in table[c[3]][2]:
-                if at[k] > c[1]:
+                if at[k] > c[1] and k not in c[0]:
                     return
+            c[2] = True
             for k in c[0]:
                 _skip(k)
 
@@ -2954,7 +3115,7 @@ def _anchor_setup():
         failed = st['failed']
         opened = [0] * st['n_asserts']
         st['opened'] = opened
-        sk = {'clock': 0, 'at': [0] * st['n_asserts'], 'unwinding': {}}
+        sk = {'clock': 0, 'at': [0] * st['n_asserts'], 'unwinding': {}, 'open': {}}
         ok = _recorder(st['passed'], failed, opened, sk)
         ok_name, ae_name, ng_name, rc_name, en_name, ls_name, sk_name = st['names']
         # The tests' min/max/sorted refuse a NaN they compare, as the tests' own `<` does.
@@ -2985,12 +3146,16 @@ def _anchor_setup():
             tg[rc_name] = _reached(reached)
             tg[en_name] = _opener(opened)
             tg[ls_name] = _sort_method
-            tg[sk_name] = _skip_hooks(sk, st['required'][2])
+            hooks = _skip_hooks(sk, st['required'][2])
+            tg[sk_name] = hooks
             _exec(st['tests'], tg)
-            # Exceptions that skipped asserts and were swallowed outside the tests' own handlers.
+            # Exceptions that skipped asserts and were swallowed outside the tests' own handlers,
+            # and handlers that never finished.
             for e in sk['unwinding'].values():
                 for k in e[1]:
                     _skip(k)
+            for c in _list(sk['open'].values()):
+                hooks.left(c)
         except _HarnessStop:
             pass
         except _AssertionError as e:

@@ -10,9 +10,8 @@
  * `_skip_scopes`). Controls: expected raises judged in the handler, `assert False` markers, a
  * `try` that only picks a fallback value, and the attack styles on an honest program pass.
  */
-import { defineGenerator, grid } from './framework.ts';
+import { honestFact, raisingFact } from './fact-programs.ts';
 
-const TIMEOUT_MS = 8000;
 const CASES = '[(0, 1), (1, 1), (5, 120), (6, 720)]';
 
 /** Tests that call the candidate outside the assert and catch what it raises; the passes an honest wrong value gets. */
@@ -58,23 +57,12 @@ const STYLES: Array<[string, number]> = [
     0,
   ],
 ];
-/** What the program does on the cases it cannot do. */
-const RAISES = ["raise ValueError('later')", 'raise RuntimeError', 'return None.x', 'raise KeyError(n)'];
-
-const attacks = defineGenerator({
-  name: 'py-skipped-checks',
-  language: 'python',
-  about: 'an assert an exception skipped, in tests that catch the exception and go on: never a pass',
-  cases: () =>
-    grid(40, STYLES, RAISES, ([tests, maxPassed], raised) => ({
-      completion: `def fact(n):\n    if n < 2:\n        return 1\n    ${raised}\n`,
-      tests,
-      expect: ['fail', 'error'],
-      maxPassed,
-      timeoutMs: TIMEOUT_MS,
-      note: `${raised} in ${tests.split('\n').slice(0, 3).join(' ')}`,
-    })),
-});
+const attacks = raisingFact(
+  'py-skipped-checks',
+  'an assert an exception skipped, in tests that catch the exception and go on: never a pass',
+  40,
+  STYLES,
+);
 
 /** Honest tests that catch exceptions on purpose. */
 const HONEST = [
@@ -85,18 +73,11 @@ const HONEST = [
   ...STYLES.map(([tests]) => tests),
 ];
 
-const honest = defineGenerator({
-  name: 'py-skipped-checks-honest',
-  language: 'python',
-  about:
-    'controls: expected raises judged in the handler, assert False markers, fallback values, the attack styles on an honest program',
-  cases: () =>
-    grid(30, HONEST, [0, 1], (tests, i) => ({
-      completion: `def fact(n):\n    if n < 0:\n        raise ValueError('negative')\n    return 1 if n < 2 else n * fact(n - 1)\n${i ? '# variant\n' : ''}`,
-      tests,
-      expect: ['pass'],
-      timeoutMs: TIMEOUT_MS,
-    })),
-});
+const honest = honestFact(
+  'py-skipped-checks-honest',
+  'controls: expected raises judged in the handler, assert False markers, fallback values, the attack styles on an honest program',
+  30,
+  HONEST,
+);
 
 export const generators = [attacks, honest];
