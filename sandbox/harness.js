@@ -533,6 +533,10 @@ function setupHarness(P, config) {
   let doomed = null;
   let skipTable = null;
   let unwinding = null;
+  // The handlers `caught` opened that have not ended or rethrown yet.
+  let openHandlers = null;
+  // Per check, the checks in the body of the helper it calls (a skipped helper call skips them).
+  let innerChecks = null;
   // Tests realm: bound functions the tests made, and what they bind (see scopeOf).
   const boundTargets = new P.WeakMap();
   function trip(why) {
@@ -682,11 +686,14 @@ function setupHarness(P, config) {
       getSnapshot().setClasses(table);
     },
     // Strict verdict (src/sandbox/test-plan.ts): the lines of the tests' checks, each of which must
-    // be reached for a pass, and a check reaching itself.
-    checks(lines, scopes) {
+    // be reached for a pass (but the `optional` ones: checkers called through an alias or a
+    // parameter), and a check reaching itself.
+    checks(lines, scopes, optional, inner) {
+      innerChecks = inner;
       checkLines = lines;
       skipTable = scopes;
       unwinding = new P.Map();
+      openHandlers = new P.Set();
       recordedAt = new P.Array(lines.length);
       reachedAt = new P.Array(lines.length);
       doomed = new P.Map();
@@ -702,6 +709,7 @@ function setupHarness(P, config) {
         checkSites[i] = new P.Set();
         thrownIn[i] = false;
       }
+      for (let i = 0; i < optional.length; i++) reached[optional[i]] = true;
     },
     reach(k, open) {
       if (reached !== null && k < reached.length) {
@@ -745,6 +753,7 @@ function setupHarness(P, config) {
     },
     // The handler of `caught` rethrew (`x`): the next `catch`, or the end of the run, decides.
     rethrew(c, x) {
+      if (openHandlers !== null) P.SetPrototypeDelete(openHandlers, c);
       if (!c.rethrown) {
         c.rethrown = true;
         if (unwinding !== null) carry(x, c.list);
@@ -754,7 +763,9 @@ function setupHarness(P, config) {
     // The handler of `caught` ended: without recording a check or rethrowing, it swallowed the
     // error, and the checks that error skipped did not pass.
     left(c) {
+      if (openHandlers !== null) P.SetPrototypeDelete(openHandlers, c);
       if (c.rethrown) return;
+      c.rethrown = true;
       // Judged: one of the handler's own checks ran (another task's records during an `await` in
       // it, or a check the program's code ran from inside it, are not the handler's judgement). A
       // thrown primitive is no identity: what it carried may be another task's, never discharged.
@@ -1063,6 +1074,11 @@ function setupHarness(P, config) {
     // `.catch(console.error)`, `Promise.allSettled`): those checks did not pass. A run that ended
     // on an error already says so in its status.
     if (unwinding !== null && !threw && !ended && asyncState !== 2 && a.unhandled === 0) {
+      if (openHandlers !== null) {
+        const open = P.SetPrototypeValues(openHandlers);
+        for (let r = P.SetIteratorNext(open); !r.done; r = P.SetIteratorNext(open)) hooks.left(r.value);
+        openHandlers = null;
+      }
       const it = P.MapPrototypeValues(unwinding);
       for (let r = P.MapIteratorNext(it); !r.done; r = P.MapIteratorNext(it))
         for (let i = 0; i < r.value.length; i++) skippedCheck(r.value[i]);
@@ -1254,7 +1270,7 @@ function setupHarness(P, config) {
       carried = P.MapPrototypeGet(unwinding, x);
       P.MapPrototypeDelete(unwinding, x);
     }
-    return {
+    const c = {
       __proto__: null,
       list,
       carried,
@@ -1264,6 +1280,10 @@ function setupHarness(P, config) {
       judges,
       rethrown: false,
     };
+    // Open until it ends or rethrows: a handler paused for good (a tests generator kept at a
+    // `yield` in its `catch`) is judged when the run ends.
+    if (openHandlers !== null) P.SetPrototypeAdd(openHandlers, c);
+    return c;
   }
   // Whether one of the checks `ks` was reached after `since`.
   function ranSince(ks, since) {
@@ -1364,13 +1384,18 @@ function setupHarness(P, config) {
     }
     const stand = n === 0 ? 'skipped check ' + k : '';
     if (stand !== '') tally(stand, false);
-    if (doomed !== null && !P.MapPrototypeHas(doomed, k)) P.MapPrototypeSet(doomed, k, stand);
     if (firstFailure === '')
       firstFailure = cap(
         'the check at tests line ' +
           checkLines[k] +
           ' was skipped: an error left the tests before it ran, and they went on without checking that error',
       );
+    if (doomed !== null && !P.MapPrototypeHas(doomed, k)) {
+      P.MapPrototypeSet(doomed, k, stand);
+      // A helper call: the checks in the helper's body were skipped with it.
+      const inner = innerChecks !== null ? innerChecks[k] : undefined;
+      if (inner !== undefined) for (let i = 0; i < inner.length; i++) skippedCheck(inner[i]);
+    }
   }
 
   // Every site check k recorded fails, as an execution of it that failed (record); how many it had.
@@ -1430,6 +1455,8 @@ function setupHarness(P, config) {
     doomed = null;
     skipTable = null;
     unwinding = null;
+    openHandlers = null;
+    innerChecks = null;
     servingChain = '';
     servingChains.length = 0;
     tracked = new P.Map();

@@ -305,6 +305,13 @@ function isAssertModule(e: AnyNode | null | undefined): boolean {
   );
 }
 
+/** The property name of member expression `m` (`eq` for `c.eq` and `c['eq']`), or undefined when it is computed otherwise. */
+function memberKey(m: AnyNode): string | undefined {
+  const prop = m.property as AnyNode;
+  if (!m.computed) return prop.type === 'Identifier' ? (prop.name as string) : undefined;
+  return prop.type === 'Literal' && typeof prop.value === 'string' ? prop.value : undefined;
+}
+
 /** The identifier a callee hangs from (`assert` for `assert.strict.equal`), or undefined. */
 function calleeRoot(callee: AnyNode): string | undefined {
   let c = callee;
@@ -317,16 +324,35 @@ function calleeRoot(callee: AnyNode): string | undefined {
  * tests take from `require('assert')`) and the tests' own helpers that call a check (`__check`,
  * `test_humaneval`), found to a fixpoint. Scope-blind, as {@link scan}.
  */
-function checkNames(ast: AnyNode): { names: Set<string>; asserts: Set<string>; methods: Set<string> } {
+function checkNames(ast: AnyNode): {
+  names: Set<string>;
+  asserts: Set<string>;
+  methods: Set<string>;
+  aliases: Set<string>;
+  aliasMethods: Set<string>;
+  bodiesOf: (name: string | undefined, key: string | undefined) => AnyNode[];
+} {
   const names = new Set<string>(['assert']);
   const bodies = new Map<string, AnyNode>();
   const methodBodies = new Map<string, AnyNode[]>();
   const declarators: AnyNode[] = [];
+  // Where a value is bound to names other than by a declaration: `x = v`, `for (const x of v)`,
+  // a default `(check = checkEq) =>`, and the tests' own calls (their arguments bind the callee's
+  // parameters).
+  const binds: Array<[AnyNode, AnyNode]> = [];
+  const calls: AnyNode[] = [];
   const isFn = (v: AnyNode | undefined): v is AnyNode =>
     v !== undefined && v !== null && (v.type === 'FunctionExpression' || v.type === 'ArrowFunctionExpression');
   const visit = (n: AnyNode): void => {
     if (n.type === 'VariableDeclarator' && isAssertModule(n.init as AnyNode)) patternNames(n.id as AnyNode, names);
     else if (n.type === 'VariableDeclarator' && n.init) declarators.push(n);
+    if (n.type === 'AssignmentExpression' && n.operator === '=') binds.push([n.left as AnyNode, n.right as AnyNode]);
+    else if (n.type === 'AssignmentPattern') binds.push([n.left as AnyNode, n.right as AnyNode]);
+    else if (n.type === 'ForOfStatement' || n.type === 'ForInStatement') {
+      const left = n.left as AnyNode;
+      const target = left.type === 'VariableDeclaration' ? ((left.declarations as AnyNode[])[0]!.id as AnyNode) : left;
+      binds.push([target, n.right as AnyNode]);
+    } else if (n.type === 'CallExpression') calls.push(n);
     if (n.type === 'FunctionDeclaration' && n.id) bodies.set((n.id as AnyNode).name as string, n);
     const init = n.init as AnyNode | undefined;
     if (n.type === 'VariableDeclarator' && (n.id as AnyNode).type === 'Identifier' && isFn(init))
@@ -375,14 +401,119 @@ function checkNames(ast: AnyNode): { names: Set<string>; asserts: Set<string>; m
       grew ||= names.size > before;
     }
   }
+  // Helpers reached by another name: `const eq = checkEq`, `{ eq: checkEq }`, `[checkEq]`,
+  // `checkEq.bind(null)`, a checker handed to a tests function or method as an argument
+  // (`run(checkEq)` → `check(got, w)` in `run`). Their calls are checks (an error skipping them is
+  // seen), found to a fixpoint with the helpers; scope-blind and over-approximating, as a checker
+  // missed lets an error skip its checks unseen. Not required to be reached (`aliases`): a runner
+  // handed the test functions, calling the next one from its `catch`, is not a check an honest run
+  // must reach.
+  const aliases = new Set<string>();
+  const params = new Map<string, AnyNode[][]>();
+  const addParams = (name: string, fn: AnyNode) => {
+    const list = params.get(name) ?? [];
+    list.push(fn.params as AnyNode[]);
+    params.set(name, list);
+  };
+  for (const [name, fn] of bodies) addParams(name, fn);
+  for (const [name, fns] of methodBodies) for (const fn of fns) addParams(name, fn);
+  // What each alias (a name, or a member key `this.check`) may hold: the checking names its values mention.
+  const aliasTargets = new Map<string, Set<string>>();
+  const aliasMethods = new Map<string, Set<string>>();
+  const holds = (e: AnyNode | null | undefined, into: Set<string>): boolean => {
+    if (!e) return false;
+    switch (e.type) {
+      case 'Identifier':
+        if (!names.has(e.name as string)) return false;
+        into.add(e.name as string);
+        return true;
+      case 'MemberExpression':
+        return holds(e.object as AnyNode, into);
+      case 'ObjectExpression':
+        return (e.properties as AnyNode[])
+          .map((q) => holds((q.type === 'SpreadElement' ? q.argument : q.value) as AnyNode, into))
+          .includes(true);
+      case 'ArrayExpression':
+        return (e.elements as Array<AnyNode | null>)
+          .map((x) => holds(x?.type === 'SpreadElement' ? (x.argument as AnyNode) : x, into))
+          .includes(true);
+      case 'ConditionalExpression':
+        return [holds(e.consequent as AnyNode, into), holds(e.alternate as AnyNode, into)].includes(true);
+      case 'LogicalExpression':
+        return [holds(e.left as AnyNode, into), holds(e.right as AnyNode, into)].includes(true);
+      case 'SequenceExpression':
+        return holds((e.expressions as AnyNode[]).at(-1), into);
+      case 'CallExpression': {
+        const callee = e.callee as AnyNode;
+        return (
+          callee.type === 'MemberExpression' &&
+          !callee.computed &&
+          (callee.property as AnyNode).name === 'bind' &&
+          holds(callee.object as AnyNode, into)
+        );
+      }
+      default:
+        return false;
+    }
+  };
+  const grows = (table: Map<string, Set<string>>, key: string, from: Set<string>): boolean => {
+    const have = table.get(key) ?? new Set<string>();
+    table.set(key, have);
+    const before = have.size;
+    for (const x of from) have.add(x);
+    return have.size > before;
+  };
+  const alias = (target: AnyNode | null | undefined, from: Set<string>): boolean => {
+    const into = new Set<string>();
+    let grew = false;
+    if (target?.type === 'MemberExpression') {
+      const root = calleeRoot(target);
+      if (root !== undefined) into.add(root);
+      // `this.check = checkEq` → `this.check(…)`.
+      const key = memberKey(target);
+      if (key !== undefined) grew = grows(aliasMethods, key, from) || grew;
+    } else patternNames(target, into);
+    for (const name of into) {
+      if (names.has(name) && !aliases.has(name)) continue;
+      names.add(name);
+      aliases.add(name);
+      grew = grows(aliasTargets, name, from) || grew;
+    }
+    return grew;
+  };
+  const aliasPass = (): boolean => {
+    let grew = false;
+    const from = new Set<string>();
+    const bind = (target: AnyNode | null | undefined, value: AnyNode | null | undefined) => {
+      from.clear();
+      if (!isFn(value as AnyNode) && holds(value, from)) grew = alias(target, from) || grew;
+    };
+    for (const d of declarators) bind(d.id as AnyNode, d.init as AnyNode);
+    for (const [target, value] of binds) bind(target, value);
+    for (const c of calls) {
+      const callee = c.callee as AnyNode;
+      const name =
+        callee.type === 'Identifier'
+          ? (callee.name as string)
+          : callee.type === 'MemberExpression'
+            ? memberKey(callee)
+            : undefined;
+      const lists = name === undefined ? undefined : params.get(name);
+      if (!lists) continue;
+      (c.arguments as AnyNode[]).forEach((arg, i) => {
+        for (const ps of lists) bind(ps[i], arg);
+      });
+    }
+    return grew;
+  };
   const methods = new Set<string>();
   const callsCheck = (n: AnyNode): boolean => {
     if (n.type === 'CallExpression') {
       const callee = n.callee as AnyNode;
       const root = calleeRoot(callee);
       if (root !== undefined && names.has(root)) return true;
-      if (callee.type === 'MemberExpression' && !callee.computed && methods.has((callee.property as AnyNode).name as string))
-        return true;
+      const key = callee.type === 'MemberExpression' ? memberKey(callee) : undefined;
+      if (key !== undefined && (methods.has(key) || aliasMethods.has(key))) return true;
     }
     let found = false;
     eachChild(n, (c) => {
@@ -393,7 +524,7 @@ function checkNames(ast: AnyNode): { names: Set<string>; asserts: Set<string>; m
   // The assert module's own bindings: their calls always record an outcome (the helpers' do not).
   const asserts = new Set(names);
   for (let grew = true; grew; ) {
-    grew = false;
+    grew = aliasPass();
     for (const [name, fn] of bodies)
       if (!names.has(name) && callsCheck(fn)) {
         names.add(name);
@@ -405,7 +536,25 @@ function checkNames(ast: AnyNode): { names: Set<string>; asserts: Set<string>; m
         grew = true;
       }
   }
-  return { names, asserts, methods };
+  // The functions a checking name or member key may call: through aliases, to their helpers' bodies.
+  const bodiesOf = (name: string | undefined, key: string | undefined): AnyNode[] => {
+    const out = new Set<AnyNode>();
+    const seen = new Set<string>();
+    const walk = (n: string) => {
+      if (seen.has(n)) return;
+      seen.add(n);
+      const fn = bodies.get(n);
+      if (fn) out.add(fn);
+      for (const m of aliasTargets.get(n) ?? []) walk(m);
+    };
+    if (name !== undefined) walk(name);
+    if (key !== undefined) {
+      for (const fn of methods.has(key) ? (methodBodies.get(key) ?? []) : []) out.add(fn);
+      for (const m of aliasMethods.get(key) ?? []) walk(m);
+    }
+    return [...out];
+  };
+  return { names, asserts, methods, aliases, aliasMethods: new Set(aliasMethods.keys()), bodiesOf };
 }
 
 /** A check that an honest run never reaches: `assert.fail(…)`, `assert(false)`, `assert.ok(0)`. */
@@ -452,7 +601,11 @@ function tokenAt(src: string, from: number, end: number, op: string): number {
  * `a < b` becomes `cmp(a, b, op + 4 × guard)`, which compares exactly as the operator does after
  * refusing the non-finite values these tests never mention.
  */
-function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?: number[]; scopes?: SkipScope[] }): string {
+function instrument(
+  src: string,
+  ast: AnyNode,
+  strict?: { guard: number; checks?: number[]; scopes?: SkipScope[]; optional?: number[]; inner?: number[][] },
+): string {
   // Edits, applied in order of position; at one position the closing texts of nested wrappers go
   // first (innermost first), then replacements, then opening texts (outermost first).
   const edits: Array<{ pos: number; text: string; del: number; rank: number }> = [];
@@ -460,6 +613,9 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?
   const close = (pos: number, text: string, depth: number) => edits.push({ pos, text, del: 0, rank: 1e6 - depth });
   const replace = (pos: number, text: string, del: number) => edits.push({ pos, text, del, rank: 1e6 + 1 });
   const checks = strict?.checks ? checkNames(ast) : undefined;
+  // Where each check's call starts, and the functions a helper call (by its id) may run.
+  const checkAt: number[] = [];
+  const calleeBodies: AnyNode[][] = [];
   // Without `checks` (the tests realm's copy of the prompt) only the comparisons are rewritten.
   const asyncs = strict === undefined || strict.checks !== undefined;
   let line = 1;
@@ -506,11 +662,10 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?
       const callee = n.callee as AnyNode;
       const root = calleeRoot(callee);
       // (`super.m()` stays as it is: `super` cannot stand in a comma expression.)
-      const helperMethod =
-        callee.type === 'MemberExpression' &&
-        !callee.computed &&
-        (callee.object as AnyNode).type !== 'Super' &&
-        checks!.methods.has((callee.property as AnyNode).name as string);
+      const key =
+        callee.type === 'MemberExpression' && (callee.object as AnyNode).type !== 'Super' ? memberKey(callee) : undefined;
+      const helperMethod = key !== undefined && checks!.methods.has(key);
+      const aliasMethod = key !== undefined && !helperMethod && checks!.aliasMethods.has(key);
       // `Reflect.apply(assert.strictEqual, assert, [a, b])`: a check, called the long way.
       const first = (n.arguments as AnyNode[])[0];
       const viaReflect =
@@ -522,7 +677,8 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?
         first !== undefined &&
         first.type !== 'SpreadElement' &&
         checks!.names.has(calleeRoot(first) ?? '');
-      if (((root !== undefined && checks!.names.has(root)) || helperMethod || viaReflect) && !isFailureMarker(n)) {
+      const named = root !== undefined && checks!.names.has(root);
+      if ((named || helperMethod || aliasMethod || viaReflect) && !isFailureMarker(n)) {
         const target = callee.type === 'MemberExpression' ? (callee.object as AnyNode) : callee;
         // An assert call (not a helper) is open until it records: see sandbox/harness.js, openCheck.
         // Its last argument, when it has one and is not spread, reports that the arguments were all
@@ -539,7 +695,13 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?
           open(last.start, `__anchorHooks.done(${k}, `, depth);
           close(last.end, ')', depth);
         }
-        skips?.check(strict.checks.length, !isAssert);
+        skips?.check(strict.checks.length, !isAssert, callee.type === 'Identifier' ? (callee.name as string) : undefined);
+        // A checker reached only through an alias or a parameter: an error skipping it is seen,
+        // but the run need not reach it (see checkNames).
+        if (!helperMethod && !viaReflect && (named ? checks!.aliases.has(root!) : aliasMethod)) strict.optional?.push(k);
+        checkAt[k] = n.start;
+        if (!isAssert && !viaReflect)
+          calleeBodies[k] = checks!.bodiesOf(named ? root : undefined, helperMethod || aliasMethod ? key : undefined);
         strict.checks.push(lineOf(n.start));
       }
     }
@@ -576,6 +738,15 @@ function instrument(src: string, ast: AnyNode, strict?: { guard: number; checks?
     inAsyncGenerator = outerAsyncGenerator;
   };
   visit(ast, undefined, undefined, 0);
+  // A helper call skipped skips the checks in the helper's body: they fail with it (an honest wrong
+  // value would have failed them there).
+  if (strict?.inner)
+    for (let k = 0; k < checkAt.length; k++) {
+      const fns = calleeBodies[k] ?? [];
+      strict.inner[k] = fns.length
+        ? checkAt.flatMap((at, j) => (j !== k && fns.some((f) => f.start <= at && at < f.end) ? [j] : []))
+        : [];
+    }
   if (edits.length === 0) return src;
   const order = edits.map((e, i) => ({ ...e, i })).sort((a, b) => a.pos - b.pos || a.rank - b.rank || a.i - b.i);
   let out = '';
@@ -631,6 +802,15 @@ interface SkipScope {
   judges: [number, number];
   /** `fn`: the skip scopes of the `try` statements inside it (made loose with it when it calls itself). */
   inner: SkipScope[];
+  /** `fn`: its name, if it has one; `try`: the name of the function it is in, if any. */
+  name?: string;
+  fn?: string;
+  /**
+   * `try`: checks in its handler that do not judge the error: calls of the function the `try` is
+   * in (a recursive runner carrying on with the next cases from inside the handler runs the
+   * skipped check again, for another case).
+   */
+  notJudges: number[];
 }
 
 /**
@@ -643,18 +823,26 @@ type SkipEntry = [number[], number[], number[]];
 /** Scope `s` as the harness reads it. */
 function skipEntry(s: SkipScope): SkipEntry {
   const all = [...s.tight, ...s.loose].sort((a, b) => a - b);
-  const judges = s.kind === 'fn' ? all : Array.from({ length: s.judges[1] - s.judges[0] }, (_, i) => s.judges[0] + i);
+  const judges =
+    s.kind === 'fn'
+      ? all
+      : Array.from({ length: s.judges[1] - s.judges[0] }, (_, i) => s.judges[0] + i).filter((k) => !s.notJudges.includes(k));
   return s.suspends ? [[], all, judges] : [s.tight, s.loose, judges];
 }
 
-/** Whether function `n` names itself in its body (a recursive walk records its own checks deeper). */
-function callsItself(n: AnyNode, parent: AnyNode | undefined): boolean {
+/** The name function `n` (under `parent`) is called by: its own, or the variable it initialises. */
+function functionName(n: AnyNode, parent: AnyNode | undefined): string | undefined {
   const id = n.id as AnyNode | null | undefined;
-  const name = id
+  return id
     ? (id.name as string)
     : parent?.type === 'VariableDeclarator' && (parent.id as AnyNode).type === 'Identifier'
       ? ((parent.id as AnyNode).name as string)
       : undefined;
+}
+
+/** Whether function `n` names itself in its body (a recursive walk records its own checks deeper). */
+function callsItself(n: AnyNode, parent: AnyNode | undefined): boolean {
+  const name = functionName(n, parent);
   if (name === undefined) return false;
   let found = false;
   const visit = (x: AnyNode): void => {
@@ -724,6 +912,12 @@ function skipScopes(
   replace: (pos: number, text: string, del: number) => void,
 ) {
   const stack: SkipScope[] = [];
+  // The `try` scopes whose handler is being visited.
+  const judging: SkipScope[] = [];
+  const unjudging = (s: SkipScope) => {
+    const i = judging.indexOf(s);
+    if (i !== -1) judging.splice(i, 1);
+  };
   let nest = 0;
   const scope = (kind: SkipScope['kind']): SkipScope => ({
     kind,
@@ -733,6 +927,7 @@ function skipScopes(
     suspends: false,
     judges: [0, 0],
     inner: [],
+    notJudges: [],
   });
   // Gives scope `s` its id, and tells the `fn` scopes around it, which may make it loose later.
   const add = (s: SkipScope): number => {
@@ -756,26 +951,35 @@ function skipScopes(
         nest++;
         const s = scope('fn');
         s.suspends = callsItself(n, parent);
+        s.name = functionName(n, parent);
         stack.push(s);
         return s;
       }
       if (n.type === 'TryStatement' && (n.handler || n.finalizer)) {
         const s = scope(n.handler ? 'try' : 'fin');
+        for (const x of stack) if (x.kind === 'fn') s.fn = x.name;
         stack.push(s);
         return s;
       }
       return undefined;
     },
-    /** Check `k` was met (a call of a helper of the tests when `helper`). */
-    check(k: number, helper: boolean): void {
+    /** Check `k` was met (a call of a helper of the tests when `helper`, by the name `callee`). */
+    check(k: number, helper: boolean, callee?: string): void {
       for (const s of stack) (helper || nest > s.nest ? s.loose : s.tight).push(k);
+      // A call of the function a handler is in: no judgement of the error that handler caught.
+      if (helper && callee !== undefined) for (const t of judging) if (t.fn === callee) t.notJudges.push(k);
     },
     /** Part `key` of the `try` statement of scope `s` begins (the block's checks end at its handler or finalizer). */
     part(s: SkipScope | 'loop', key: string): void {
       if (s === 'loop') return;
       if (stack.at(-1) === s) stack.pop();
-      if (key === 'handler') s.judges = [checkCount(), checkCount()];
-      else if (key === 'finalizer' && s.kind === 'try') s.judges[1] = checkCount();
+      if (key === 'handler') {
+        s.judges = [checkCount(), checkCount()];
+        judging.push(s);
+      } else if (key === 'finalizer' && s.kind === 'try') {
+        s.judges[1] = checkCount();
+        unjudging(s);
+      }
     },
     /** Node `n`, which opened scope `s`, is left: its edits. */
     leave(n: AnyNode, s: SkipScope | 'loop', depth: number): void {
@@ -822,7 +1026,10 @@ function skipScopes(
         return;
       }
       // A `try` statement with a `catch`.
-      if (!n.finalizer) s.judges[1] = checkCount();
+      if (!n.finalizer) {
+        s.judges[1] = checkCount();
+        unjudging(s);
+      }
       const id = add(s);
       const handler = n.handler as AnyNode;
       const param = handler.param as AnyNode | null;
@@ -1004,7 +1211,9 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   const guard = (mentions.nan ? 0 : GUARD_NAN) | (mentions.inf ? 0 : GUARD_INF);
   let checks: number[] = [];
   let scopes: SkipScope[] = [];
-  let instrumented = instrument(tests, ast!, strict ? { guard, checks, scopes } : undefined);
+  let optional: number[] = [];
+  let inner: number[][] = [];
+  let instrumented = instrument(tests, ast!, strict ? { guard, checks, scopes, optional, inner } : undefined);
   // Checked as the strict code it runs as (a function declared twice in a block is an error only there).
   const strictOk = (text: string) => parseScript(`'use strict';\n${text}`) !== undefined;
   let iast = instrumented === tests ? ast! : parseScript(instrumented);
@@ -1013,7 +1222,9 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
     // rather than every program of the problem ending in an internal error.
     checks = [];
     scopes = [];
-    instrumented = instrument(tests, ast!, { guard, checks });
+    optional = [];
+    inner = [];
+    instrumented = instrument(tests, ast!, { guard, checks, optional, inner });
     iast = parseScript(instrumented);
   }
   if (!iast) return { ok: false, error: 'the tests could not be instrumented (the rewritten text does not parse)' };
@@ -1030,7 +1241,9 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   // `let`: tests may rebind the entry point (`square = spy(square)`), as in a Node script.
   const binding = names.length ? `let { ${names.join(', ')} } = __anchorScope;\n` : '';
   const classes = helpers.classes.length ? `__anchorHooks.classes({ ${helpers.classes.join(', ')} });\n` : '';
-  const reached = strict ? `__anchorHooks.checks(${JSON.stringify(checks)}, ${JSON.stringify(scopes.map(skipEntry))});\n` : '';
+  const reached = strict
+    ? `__anchorHooks.checks(${JSON.stringify(checks)}, ${JSON.stringify(scopes.map(skipEntry))}, ${JSON.stringify(optional)}, ${JSON.stringify(inner)});\n`
+    : '';
   // The realm's sorts compare on the tests' behalf: they refuse what the tests' own comparisons do.
   const sorts = strict && guard ? `__anchorHooks.guard(${guard});\n` : '';
   const wrapper = `(function (__anchorScope, __anchorHooks) {\n'use strict';\n${sorts}${binding}${helperSource}\n${classes}${reached}${body}\n})`;

@@ -10,9 +10,8 @@
  * handler (`catch (e) { assert.ok(c.throws) }`, `.catch((e) => assert.ok(…))`), `assert.fail`
  * markers, a `try` that only picks a fallback value, and honest runs of the attack styles pass.
  */
-import { defineGenerator, grid } from './framework.ts';
+import { honestFact, raisingFact } from './fact-programs.ts';
 
-const ASSERT = "const assert = require('node:assert');\n";
 const CASES = '[[0, 1], [1, 1], [5, 120], [6, 720]]';
 
 /** Tests that call the candidate outside the check and catch what it throws. */
@@ -46,40 +45,22 @@ const MORE = [
   `for (const [n, w] of ${CASES}) {\n  try {\n    const got = fact(n);\n    assert.strictEqual(got, w);\n  } finally {\n    continue;\n  }\n}\n`,
   `function test() {\n  var helper = 1;\n  function helper() {}\n  for (const [n, w] of ${CASES}) {\n    try {\n      const got = fact(n);\n      assert.strictEqual(got, w);\n    } catch {}\n  }\n}\ntest();\n`,
 ];
-/** What the program does on the cases it cannot do. */
-const THROWS = ["throw new Error('later')", "throw new RangeError('n')", 'return null.x', "throw 'plain'"];
+const attacks = raisingFact(
+  'javascript',
+  'js-skipped-checks',
+  'a check an error skipped, in tests that catch the error and go on: no site passes',
+  44,
+  STYLES.map((t) => [t, 0]),
+);
 
-const attacks = defineGenerator({
-  name: 'js-skipped-checks',
-  language: 'javascript',
-  about: 'a check an error skipped, in tests that catch the error and go on: no site passes',
-  cases: () =>
-    grid(44, STYLES, THROWS, (tests, thrown) => ({
-      prompt: 'function fact(n) {\n',
-      completion: `  if (n < 2) return 1;\n  ${thrown};\n}\nasync function factAsync(n) {\n  return fact(n);\n}\n`,
-      tests: ASSERT + tests,
-      expect: ['fail', 'error'],
-      maxPassed: 0,
-      note: `${thrown} in ${tests.split('\n').slice(0, 3).join(' ')}`,
-    })),
-});
-
-const more = defineGenerator({
-  name: 'js-skipped-checks-more',
-  language: 'javascript',
-  about:
-    'next-line arrow bodies, bound and method checks given to then, recursion, awaiting handlers, swallowing finally: no site passes',
-  cases: () =>
-    grid(32, MORE, THROWS, (tests, thrown) => ({
-      prompt: 'function fact(n) {\n',
-      completion: `  if (n < 2) return 1;\n  ${thrown};\n}\nasync function factAsync(n) {\n  return fact(n);\n}\n`,
-      tests: ASSERT + tests,
-      expect: ['fail', 'error'],
-      // The next-line arrow's own check (its argument holds for any program).
-      maxPassed: tests.includes('const run =') ? 1 : 0,
-      note: `${thrown} in ${tests.split('\n').slice(0, 3).join(' ')}`,
-    })),
-});
+const more = raisingFact(
+  'javascript',
+  'js-skipped-checks-more',
+  'next-line arrow bodies, bound and method checks given to then, recursion, awaiting handlers, swallowing finally: no site passes',
+  32,
+  // (The next-line arrow's own check: its argument holds for any program.)
+  MORE.map((t) => [t, t.includes('const run =') ? 1 : 0]),
+);
 
 /** Honest tests that catch errors on purpose, each with the honest completion. */
 const HONEST = [
@@ -102,18 +83,12 @@ const HONEST = [
   "function it(name, fn) {\n  try {\n    fn();\n  } catch (e) {\n    console.log('FAIL', name);\n  }\n}\nit('throws', () => assert.throws(() => fact(-1), RangeError));\nit('works', () => {\n  const r = fact(4);\n  assert.strictEqual(r, 24);\n});\n",
 ];
 
-const honest = defineGenerator({
-  name: 'js-skipped-checks-honest',
-  language: 'javascript',
-  about:
-    'controls: expected throws judged in the handler, assert.fail markers, fallback values, the attack styles on an honest program',
-  cases: () =>
-    grid(44, HONEST, [0, 1], (tests, i) => ({
-      prompt: 'function fact(n) {\n',
-      completion: `  if (n < 0) throw new RangeError('negative');\n  return n < 2 ? 1 : n * fact(n - 1);\n}\nasync function factAsync(n) {\n  return fact(n);\n}\n${i ? '// variant\n' : ''}`,
-      tests: ASSERT + tests,
-      expect: ['pass'],
-    })),
-});
+const honest = honestFact(
+  'javascript',
+  'js-skipped-checks-honest',
+  'controls: expected throws judged in the handler, assert.fail markers, fallback values, the attack styles on an honest program',
+  44,
+  HONEST,
+);
 
 export const generators = [attacks, more, honest];

@@ -41,6 +41,7 @@ const STYLES: Array<[string, number]> = [
   [`def check_eq(a, b):\n    assert a == b\n\nchk = lambda a, b: check_eq(a, b)\n${PER_CASE('chk(got, w)')}`, 0],
 ];
 const attacks = raisingFact(
+  'python',
   'py-checker-names',
   'a check reached through a method, alias, partial, container or parameter, skipped by an exception the tests swallow',
   40,
@@ -75,6 +76,7 @@ const HONEST = [
 ];
 
 const honest = honestFact(
+  'python',
   'py-checker-names-honest',
   'controls: the checker styles on an honest program, an unreached fail() marker helper, a docstring, a finished coroutine',
   26,

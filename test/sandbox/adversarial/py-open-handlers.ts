@@ -40,6 +40,7 @@ const STYLES: Array<[string, number]> = [
   ],
 ];
 const attacks = raisingFact(
+  'python',
   'py-open-handlers',
   'a handler paused for good, a recursive runner in the handler, a finally that jumps out: never a pass',
   24,
@@ -49,6 +50,7 @@ const attacks = raisingFact(
 // (Not the recursive runner on the honest program: its call in the handler is a check an honest
 // run never reaches, docs/python.md "Known limits".)
 const honest = honestFact(
+  'python',
   'py-open-handlers-honest',
   'controls: the same tests shapes on an honest program (but the recursive runner)',
   20,

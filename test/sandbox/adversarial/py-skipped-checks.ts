@@ -58,6 +58,7 @@ const STYLES: Array<[string, number]> = [
   ],
 ];
 const attacks = raisingFact(
+  'python',
   'py-skipped-checks',
   'an assert an exception skipped, in tests that catch the exception and go on: never a pass',
   40,
@@ -74,6 +75,7 @@ const HONEST = [
 ];
 
 const honest = honestFact(
+  'python',
   'py-skipped-checks-honest',
   'controls: expected raises judged in the handler, assert False markers, fallback values, the attack styles on an honest program',
   30,
