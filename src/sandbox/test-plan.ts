@@ -1200,9 +1200,16 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   // an inner scope (a loop variable `count` beside the entry point `count`): only a declaration in
   // the tests' own top scope, which the binding would collide with, keeps it out.
   const top = helpers.entry.size > 0 ? topDeclared(ast!) : declared;
-  const names = [...refs]
+  const free = [...refs]
     .filter((n) => (helpers.entry.has(n) ? !top.has(n) : !declared.has(n) && !helpers.names.has(n) && !REALM_GLOBALS.has(n)))
     .sort();
+  // Strict verdict, a prompt naming the entry point(s): only those are read from the program. Any
+  // other free name of the tests (`expect`, `describe`, a flag probed with `typeof LIMIT`) is the
+  // tests realm's own `let` (undefined, the same for every completion): a program defining it
+  // steered the checks (red-team rt4 E06, E10).
+  const entryOnly = strict && helpers.entry.size > 0;
+  const names = entryOnly ? free.filter((n) => helpers.entry.has(n)) : free;
+  const unbound = entryOnly ? free.filter((n) => !helpers.entry.has(n)) : [];
 
   // The last top-level expression statement's value is the tests' completion (an async test
   // returns its promise there), so it is returned from the function.
@@ -1239,7 +1246,9 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
     body = `${instrumented.slice(0, expr.start)}return (${instrumented.slice(expr.start, expr.end)});${instrumented.slice(last.end)}`;
   }
   // `let`: tests may rebind the entry point (`square = spy(square)`), as in a Node script.
-  const binding = names.length ? `let { ${names.join(', ')} } = __anchorScope;\n` : '';
+  const binding =
+    (names.length ? `let { ${names.join(', ')} } = __anchorScope;\n` : '') +
+    (unbound.length ? `let ${unbound.join(', ')};\n` : '');
   const classes = helpers.classes.length ? `__anchorHooks.classes({ ${helpers.classes.join(', ')} });\n` : '';
   const reached = strict
     ? `__anchorHooks.checks(${JSON.stringify(checks)}, ${JSON.stringify(scopes.map(skipEntry))}, ${JSON.stringify(optional)}, ${JSON.stringify(inner)});\n`
