@@ -875,11 +875,12 @@ def _anchor_setup():
 
     def _is_stub(node):
         # A definition the prompt leaves for the completion: a function whose body is only a
-        # docstring, `pass` or `...`, or a class whose last statement is such a function.
+        # docstring, `pass`, `...` and imports (HumanEval/115's `max_fill` opens with `import math`
+        # before its docstring), or a class whose last statement is such a function.
         if _isinstance(node, ast.ClassDef):
             return _len(node.body) > 0 and _isinstance(node.body[-1], (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_stub(node.body[-1])
         for b in node.body:
-            if _isinstance(b, ast.Pass):
+            if _isinstance(b, (ast.Pass, ast.Import, ast.ImportFrom)):
                 continue
             if _isinstance(b, ast.Expr) and _isinstance(b.value, ast.Constant) and (_type(b.value.value) is _str or b.value.value is Ellipsis):
                 continue
@@ -894,18 +895,13 @@ def _anchor_setup():
         try:
             tree = _ast_parse(prompt, 'prompt.py')
         except _BaseException:
-            return None, (), None
+            return None, (), None, ()
         names = []
         last = None
-        # A prompt whose last line is indented ends inside its last top-level definition: the
-        # completion finishes that one, whatever its body holds so far (HumanEval/115's
-        # `max_fill` opens with `import math` before its docstring).
-        lines = [l for l in prompt.split('\n') if l.strip() != '']
-        open_end = _len(lines) > 0 and lines[-1][:1] in (' ', '\t')
         for s in tree.body:
             if _isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 names.append(s.name)
-                last = s.name if _is_stub(s) or (open_end and s is tree.body[-1]) else None
+                last = s.name if _is_stub(s) else None
             elif _isinstance(s, ast.Assign):
                 names.extend(t.id for t in s.targets if _isinstance(t, ast.Name))
             elif _isinstance(s, ast.AnnAssign) and _isinstance(s.target, ast.Name):
@@ -915,10 +911,13 @@ def _anchor_setup():
                     if a.name != '*':
                         names.append(a.asname or a.name.split('.')[0])
         names = [n for n in names if n != last]
+        # The identifiers the prompt's text mentions (its code, docstring, comments): names of the
+        # program's the prompt's specification speaks of (`"""Point(0, 0)."""`).
+        words = _tuple(_sorted(_set(re.findall(r'[A-Za-z_][A-Za-z0-9_]*', prompt))))
         try:
-            return _compile(tree, 'prompt.py', 'exec', dont_inherit=True), _tuple(names), last
+            return _compile(tree, 'prompt.py', 'exec', dont_inherit=True), _tuple(names), last, words
         except _BaseException:
-            return None, (), None
+            return None, (), None, ()
 
     # ---- the tests, compiled once -----------------------------------------------------------
 
@@ -1161,7 +1160,7 @@ def _anchor_setup():
         guard = _guard_mode(tests, prompt) if strict else 0
         tree, n, lines, tests_names, required = _instrument(_ast_parse(tests, 'tests.py'), _names(tag), guard, strict)
         code = _compile(tree, 'tests.py', 'exec', dont_inherit=True)
-        prompt_parts = _prompt_names(prompt) if prompt is not None else (None, (), None)
+        prompt_parts = _prompt_names(prompt) if prompt is not None else (None, (), None, ())
         # The guard bits travel with the parts, so a cached run does not re-read the words.
         return code, n, lines, tests_names, prompt_parts, required, guard
 
@@ -1333,7 +1332,7 @@ def _anchor_setup():
                 tree, n, lines, _, _ = _instrument(_ast_parse(code, 'program.py'), names)
                 st['code'] = _compile(tree, 'program.py', 'exec', dont_inherit=True)
                 st['tests'] = None
-                st['prompt'] = (None, (), None)
+                st['prompt'] = (None, (), None, ())
                 st['n_asserts'] = n
                 st['assert_lines'] = lines
             else:
@@ -1383,7 +1382,7 @@ def _anchor_setup():
                 tg[k] = v
         ok_name, ae_name, ng_name, rc_name = st['names'][:4]
         tb = _builtins_module({'__import__': _tests_import})
-        code, pnames, _ = st['prompt']
+        code, pnames, _, _ = st['prompt']
         if code is not None and pnames:
             pg = {'__builtins__': _builtins_module({'__import__': _tests_import}), '__name__': '__main__'}
             try:
@@ -3041,13 +3040,21 @@ def _anchor_setup():
         # The names the tests read that neither the prompt nor the builtins give them are asked
         # of the program: callables and classes become forwarders, modules the tests' own
         # copies, data values rebuilt by value.
-        pcode, pnames, last = st['prompt']
+        pcode, pnames, last, words = st['prompt']
         prompt_defined = _set(pnames) | _set(st.get('prompt_bound', ()))
         ask = sorted(n for n in st['tests_names'] if n not in prompt_defined and not n.startswith('__'))
         if not ask:
             return
         resp = _request(('names', ask))
         entries = [e for e in resp[1] if _type(e) is _tuple and _len(e) == 3 and e[1] != 'none']
+        if last is not None:
+            # A prompt naming the entry point: the program answers for it, for names the prompt's
+            # text mentions, and for classes (the tests compare answers with the program's
+            # dataclass or Enum members). Any other name the tests read and nobody gave them (a
+            # value probed with `try: want = LIMIT / except NameError`) is undefined for every
+            # completion, as on the JS side.
+            mentioned = _set(words)
+            entries = [e for e in entries if e[0] == last or e[0] in mentioned or e[1] == 'cls']
         missing = _set(ask) - _set(e[0] for e in entries)
         if last is not None and last in missing and last in tg:
             # The completion did not define what the prompt started: the prompt's stub must not
@@ -3124,7 +3131,7 @@ def _anchor_setup():
         st['tg'] = tg
         reached = _set()
         _rand_seed(_rand_inst, st['tseed'])
-        pcode, pnames, last = st['prompt']
+        pcode, pnames, last, _ = st['prompt']
         try:
             if pcode is not None:
                 try:

@@ -1203,13 +1203,16 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   const free = [...refs]
     .filter((n) => (helpers.entry.has(n) ? !top.has(n) : !declared.has(n) && !helpers.names.has(n) && !REALM_GLOBALS.has(n)))
     .sort();
-  // Strict verdict, a prompt naming the entry point(s): only those are read from the program. Any
-  // other free name of the tests (`expect`, `describe`, a flag probed with `typeof LIMIT`) is the
-  // tests realm's own `let` (undefined, the same for every completion): a program defining it
-  // steered the checks (red-team rt4 E06, E10).
+  // Strict verdict, a prompt naming the entry point(s): only those, and names the prompt's text
+  // mentions (its specification may name another function or class of the program's), are read
+  // from the program. Any other free name of the tests (`expect`, `describe`, a flag probed with
+  // `typeof LIMIT`) is the tests realm's own `let` (undefined, the same for every completion): a
+  // program defining it steered the checks (red-team rt4 E06, E10).
   const entryOnly = strict && helpers.entry.size > 0;
-  const names = entryOnly ? free.filter((n) => helpers.entry.has(n)) : free;
-  const unbound = entryOnly ? free.filter((n) => !helpers.entry.has(n)) : [];
+  const mentioned = new Set(entryOnly ? (prompt ?? '').match(/[A-Za-z_$][\w$]*/g) : []);
+  const theProgram = (n: string) => helpers.entry.has(n) || mentioned.has(n);
+  const names = entryOnly ? free.filter(theProgram) : free;
+  const unbound = entryOnly ? free.filter((n) => !theProgram(n)) : [];
 
   // The last top-level expression statement's value is the tests' completion (an async test
   // returns its promise there), so it is returned from the function.
