@@ -653,6 +653,18 @@ def _anchor_setup():
                     for name in names:
                         grew = bind(name, hs) or grew
             for c in calls:
+                # A lambda handed to a call beside a value holding a checker may get it as an
+                # argument (`list(map(lambda c: c(got, w), CHECKS.values()))`).
+                lambdas = [a for a in c.args if _type(a) is ast.Lambda]
+                if lambdas:
+                    hs = _set()
+                    for a in c.args:
+                        if _type(a) is not ast.Lambda:
+                            hs |= resolve(a)
+                    if hs:
+                        for lam in lambdas:
+                            for x in lam.args.posonlyargs + lam.args.args:
+                                grew = bind(x.arg, hs) or grew
                 callee = ids(c.func) if _type(c.func) in (_Name, ast.Attribute) else ()
                 ps = [q for name in callee for q in params.get(name, ())]
                 if not ps:

@@ -444,13 +444,14 @@ function checkNames(ast: AnyNode): {
       case 'SequenceExpression':
         return holds((e.expressions as AnyNode[]).at(-1), into);
       case 'CallExpression': {
+        // What a call makes of a value holding a checker may hold it too: `checkEq.bind(null)`,
+        // `Object.values(CHECKS)`, `CH.slice(1)`.
         const callee = e.callee as AnyNode;
-        return (
-          callee.type === 'MemberExpression' &&
-          !callee.computed &&
-          (callee.property as AnyNode).name === 'bind' &&
-          holds(callee.object as AnyNode, into)
-        );
+        const parts = [
+          callee.type === 'MemberExpression' ? (callee.object as AnyNode) : undefined,
+          ...(e.arguments as AnyNode[]),
+        ];
+        return parts.map((x) => holds(x?.type === 'SpreadElement' ? (x.argument as AnyNode) : x, into)).includes(true);
       }
       default:
         return false;
@@ -492,6 +493,14 @@ function checkNames(ast: AnyNode): {
     for (const [target, value] of binds) bind(target, value);
     for (const c of calls) {
       const callee = c.callee as AnyNode;
+      // A callback handed to a method of a value holding a checker gets it as an argument
+      // (`Object.values(CHECKS).forEach((c) => c(got, w))`): its parameters hold what it holds.
+      from.clear();
+      if (callee.type === 'MemberExpression' && holds(callee.object as AnyNode, from)) {
+        const held = new Set(from);
+        for (const arg of c.arguments as AnyNode[])
+          if (isFn(arg)) for (const param of arg.params as AnyNode[]) grew = alias(param, held) || grew;
+      }
       const name =
         callee.type === 'Identifier'
           ? (callee.name as string)

@@ -26,6 +26,8 @@ const STYLES: Array<[string, number]> = [
   [`${CHECK_EQ}const CHECKS = { eq: checkEq };\n${PER_CASE('CHECKS.eq(got, w)')}`, 0],
   [`${CHECK_EQ}const CH = [checkEq];\n${PER_CASE('CH[0](got, w)')}`, 0],
   [`${CHECK_EQ}const eqb = checkEq.bind(null);\n${PER_CASE('eqb(got, w)')}`, 0],
+  [`${CHECK_EQ}const CHECKS = { eq: checkEq };\n${PER_CASE('Object.values(CHECKS).forEach((c) => c(got, w))')}`, 0],
+  [`${CHECK_EQ}const CH = [checkEq];\n${PER_CASE('CH.slice(0).forEach((c) => c(got, w))')}`, 0],
   [`${CHECK_EQ}function run(check) {\n${PER_CASE('check(got, w)')}}\nrun(checkEq);\n`, 0],
   [`class C {\n  eq(a, b) {\n    assert.strictEqual(a, b);\n  }\n}\nconst c = new C();\n${PER_CASE("c['eq'](got, w)")}`, 0],
   [
@@ -46,7 +48,7 @@ const attacks = raisingFact(
   'javascript',
   'js-checker-names',
   'a check reached through an alias, container, bound copy, parameter or this, a paused handler, a recursive runner: no site passes',
-  44,
+  52,
   STYLES,
 );
 

@@ -39,12 +39,17 @@ const STYLES: Array<[string, number]> = [
     1,
   ],
   [`def check_eq(a, b):\n    assert a == b\n\nchk = lambda a, b: check_eq(a, b)\n${PER_CASE('chk(got, w)')}`, 0],
+  [
+    `def check_eq(a, b):\n    assert a == b\n\nCHECKS = {'eq': check_eq}\n${PER_CASE('list(map(lambda c: c(got, w), CHECKS.values()))')}`,
+    0,
+  ],
+  [`def check_eq(a, b):\n    assert a == b\n\nCHECKS = [check_eq]\n${PER_CASE('[c(got, w) for c in CHECKS]')}`, 0],
 ];
 const attacks = raisingFact(
   'python',
   'py-checker-names',
   'a check reached through a method, alias, partial, container or parameter, skipped by an exception the tests swallow',
-  40,
+  48,
   STYLES,
 );
 
