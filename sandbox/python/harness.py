@@ -3060,13 +3060,14 @@ def _anchor_setup():
         resp = _request(('names', ask))
         entries = [e for e in resp[1] if _type(e) is _tuple and _len(e) == 3 and e[1] != 'none']
         if last is not None:
-            # A prompt naming the entry point: the program answers for it, for names the prompt's
-            # text mentions, and for classes (the tests compare answers with the program's
-            # dataclass or Enum members). Any other name the tests read and nobody gave them (a
-            # value probed with `try: want = LIMIT / except NameError`) is undefined for every
-            # completion, as on the JS side.
+            # A prompt naming the entry point: the program answers for it and for names the
+            # prompt's text mentions, whatever they hold, and for any other name only with a
+            # function or class (a second function of the completion's the tests call, the
+            # program's dataclass or Enum the tests compare answers with). A value the tests read
+            # and nobody gave them (probed with `try: want = LIMIT / except NameError`) is
+            # undefined for every completion, as on the JS side.
             mentioned = _set(words)
-            entries = [e for e in entries if e[0] == last or e[0] in mentioned or e[1] == 'cls']
+            entries = [e for e in entries if e[0] == last or e[0] in mentioned or e[1] in ('fn', 'cls')]
         missing = _set(ask) - _set(e[0] for e in entries)
         if last is not None and last in missing and last in tg:
             # The completion did not define what the prompt started: the prompt's stub must not

@@ -1212,16 +1212,16 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   const free = [...refs]
     .filter((n) => (helpers.entry.has(n) ? !top.has(n) : !declared.has(n) && !helpers.names.has(n) && !REALM_GLOBALS.has(n)))
     .sort();
-  // Strict verdict, a prompt naming the entry point(s): only those, and names the prompt's text
-  // mentions (its specification may name another function or class of the program's), are read
-  // from the program. Any other free name of the tests (`expect`, `describe`, a flag probed with
-  // `typeof LIMIT`) is the tests realm's own `let` (undefined, the same for every completion): a
-  // program defining it steered the checks (red-team rt4 E06, E10).
+  // Strict verdict, a prompt naming the entry point(s): those, and names the prompt's text
+  // mentions (its specification), are read from the program whatever they hold. Any other free
+  // name of the tests is read only when the program binds it to a function or class (a second
+  // function of the completion's the tests call): a value (`LIMIT` used as an expected value, a
+  // flag probed with `typeof`) is undefined for every completion, where a program defining it
+  // steered the checks (red-team rt4 E10).
+  const names = free;
   const entryOnly = strict && helpers.entry.size > 0;
   const mentioned = new Set(entryOnly ? (prompt ?? '').match(/[A-Za-z_$][\w$]*/g) : []);
-  const theProgram = (n: string) => helpers.entry.has(n) || mentioned.has(n);
-  const names = entryOnly ? free.filter(theProgram) : free;
-  const unbound = entryOnly ? free.filter((n) => !theProgram(n)) : [];
+  const callableOnly = new Set(entryOnly ? free.filter((n) => !helpers.entry.has(n) && !mentioned.has(n)) : []);
 
   // The last top-level expression statement's value is the tests' completion (an async test
   // returns its promise there), so it is returned from the function.
@@ -1258,9 +1258,7 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
     body = `${instrumented.slice(0, expr.start)}return (${instrumented.slice(expr.start, expr.end)});${instrumented.slice(last.end)}`;
   }
   // `let`: tests may rebind the entry point (`square = spy(square)`), as in a Node script.
-  const binding =
-    (names.length ? `let { ${names.join(', ')} } = __anchorScope;\n` : '') +
-    (unbound.length ? `let ${unbound.join(', ')};\n` : '');
+  const binding = names.length ? `let { ${names.join(', ')} } = __anchorScope;\n` : '';
   const classes = helpers.classes.length ? `__anchorHooks.classes({ ${helpers.classes.join(', ')} });\n` : '';
   const reached = strict
     ? `__anchorHooks.checks(${JSON.stringify(checks)}, ${JSON.stringify(scopes.map(skipEntry))}, ${JSON.stringify(optional)}, ${JSON.stringify(inner)});\n`
@@ -1268,7 +1266,13 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   // The realm's sorts compare on the tests' behalf: they refuse what the tests' own comparisons do.
   const sorts = strict && guard ? `__anchorHooks.guard(${guard});\n` : '';
   const wrapper = `(function (__anchorScope, __anchorHooks) {\n'use strict';\n${sorts}${binding}${helperSource}\n${classes}${reached}${body}\n})`;
-  const reads = names.map((n) => `try { __anchorRead[${JSON.stringify(n)}] = ${n}; } catch {}`).join('\n');
+  const reads = names
+    .map((n) =>
+      callableOnly.has(n)
+        ? `try { if (typeof ${n} === 'function') __anchorRead[${JSON.stringify(n)}] = ${n}; } catch {}`
+        : `try { __anchorRead[${JSON.stringify(n)}] = ${n}; } catch {}`,
+    )
+    .join('\n');
   const resolver = `(function () {\n'use strict';\nconst __anchorRead = { __proto__: null };\n${reads}\nreturn __anchorRead;\n})()`;
   return { ok: true, plan: { names, namesJson: JSON.stringify(names), wrapper, resolver, nanExpected, evaluatesText } };
 }
