@@ -765,6 +765,7 @@ function setupHarness(P, config) {
     left(c) {
       if (openHandlers !== null) P.SetPrototypeDelete(openHandlers, c);
       if (c.rethrown) return;
+      // Decided once (the end-of-run sweep of open handlers may come after): as if it rethrew.
       c.rethrown = true;
       // Judged: one of the handler's own checks ran (another task's records during an `await` in
       // it, or a check the program's code ran from inside it, are not the handler's judgement). A

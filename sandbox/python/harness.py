@@ -894,7 +894,7 @@ def _anchor_setup():
         for b in node.body:
             if _isinstance(b, (ast.Pass, ast.Import, ast.ImportFrom)):
                 continue
-            if _isinstance(b, ast.Expr) and _isinstance(b.value, ast.Constant) and (_type(b.value.value) is _str or b.value.value is Ellipsis):
+            if _is_docstring(b) or (_isinstance(b, ast.Expr) and _isinstance(b.value, ast.Constant) and b.value.value is Ellipsis):
                 continue
             return False
         return True

@@ -329,7 +329,7 @@ function checkNames(ast: AnyNode): {
   asserts: Set<string>;
   methods: Set<string>;
   aliases: Set<string>;
-  aliasMethods: Set<string>;
+  aliasMethods: ReadonlyMap<string, ReadonlySet<string>>;
   bodiesOf: (name: string | undefined, key: string | undefined) => AnyNode[];
 } {
   const names = new Set<string>(['assert']);
@@ -563,7 +563,7 @@ function checkNames(ast: AnyNode): {
     }
     return [...out];
   };
-  return { names, asserts, methods, aliases, aliasMethods: new Set(aliasMethods.keys()), bodiesOf };
+  return { names, asserts, methods, aliases, aliasMethods, bodiesOf };
 }
 
 /** A check that an honest run never reaches: `assert.fail(…)`, `assert(false)`, `assert.ok(0)`. */
@@ -1209,7 +1209,7 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   // an inner scope (a loop variable `count` beside the entry point `count`): only a declaration in
   // the tests' own top scope, which the binding would collide with, keeps it out.
   const top = helpers.entry.size > 0 ? topDeclared(ast!) : declared;
-  const free = [...refs]
+  const names = [...refs]
     .filter((n) => (helpers.entry.has(n) ? !top.has(n) : !declared.has(n) && !helpers.names.has(n) && !REALM_GLOBALS.has(n)))
     .sort();
   // Strict verdict, a prompt naming the entry point(s): those, and names the prompt's text
@@ -1218,10 +1218,9 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   // function of the completion's the tests call): a value (`LIMIT` used as an expected value, a
   // flag probed with `typeof`) is undefined for every completion, where a program defining it
   // steered the checks (red-team rt4 E10).
-  const names = free;
   const entryOnly = strict && helpers.entry.size > 0;
   const mentioned = new Set(entryOnly ? (prompt ?? '').match(/[A-Za-z_$][\w$]*/g) : []);
-  const callableOnly = new Set(entryOnly ? free.filter((n) => !helpers.entry.has(n) && !mentioned.has(n)) : []);
+  const callableOnly = new Set(entryOnly ? names.filter((n) => !helpers.entry.has(n) && !mentioned.has(n)) : []);
 
   // The last top-level expression statement's value is the tests' completion (an async test
   // returns its promise there), so it is returned from the function.
