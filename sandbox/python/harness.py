@@ -521,7 +521,22 @@ def _anchor_setup():
         required = _tuple(k for k, (s, _, _) in _enumerate(found) if not (_type(s.test) is ast.Constant and not s.test.value))
         table = _skip_edits(skips, names[6]) if skips is not None else ()
         modules = _tuple(_sorted(_set(attr_bases) - _set(other_uses)))
-        return tree, _len(found), [f[0].lineno for f in found], _frozenset(ids), (required, _tuple(call_lines), table, modules)
+        return tree, _len(found), [f[0].lineno for f in found], _frozenset(ids), (required, _tuple(call_lines), table, modules, _valued_names(tree))
+
+    def _valued_names(tree):
+        # The names the tests read other than as what a call calls (`f(x)`, `C.make(x)`) or the
+        # class an `isinstance`/`issubclass` asks about: their value is used, tested for truth or
+        # probed (`try: FAST / except NameError`). See _bind_program_names.
+        # AST nodes compare and hash by identity: the set holds these occurrences, not names.
+        called = _set()
+        for n in _ast_walk(tree):
+            if _type(n) is ast.Call:
+                f = n.func
+                called.add(f.value if _type(f) is ast.Attribute else f)
+                if _type(f) is _Name and f.id in ('isinstance', 'issubclass') and _len(n.args) == 2:
+                    c = n.args[1]
+                    called.update(c.elts if _type(c) is ast.Tuple else [c])
+        return _frozenset(n.id for n in _ast_walk(tree) if _type(n) is _Name and _type(n.ctx) is ast.Load and n not in called)
 
     # ---- checks an exception skips (strict) ----------------------------------------------------
     # A program raising on the hard cases must not keep the pass its easy cases earned because the
@@ -3066,8 +3081,12 @@ def _anchor_setup():
             # program's dataclass or Enum the tests compare answers with). A value the tests read
             # and nobody gave them (probed with `try: want = LIMIT / except NameError`) is
             # undefined for every completion, as on the JS side.
+            # And only when the tests only call it (or ask `isinstance` of it): a name they also test
+            # for truth or probe (`FAST = globals().get('FAST')`, `if FAST:`) is undefined, where a
+            # program defining `def FAST(): pass` chose which cases ran (red-team rt6 N01).
             mentioned = _set(words)
-            entries = [e for e in entries if e[0] == last or e[0] in mentioned or e[1] in ('fn', 'cls')]
+            valued = st['required'][4]
+            entries = [e for e in entries if e[0] == last or e[0] in mentioned or (e[1] in ('fn', 'cls') and e[0] not in valued)]
         missing = _set(ask) - _set(e[0] for e in entries)
         if last is not None and last in missing and last in tg:
             # The completion did not define what the prompt started: the prompt's stub must not
@@ -3207,7 +3226,7 @@ def _anchor_setup():
         # reached (a loop over an empty answer, a branch the answer steered around) showed nothing.
         # (No passed site at all is the JS side's "the tests ran no check".)
         passed = st['passed']
-        required, call_lines, _, _ = st['required']
+        required, call_lines, _, _, _ = st['required']
         for k in (required if passed else ()):
             if k not in passed:
                 return _out('fail', 'the assertion at tests.py line ' + _str(st['assert_lines'][k])

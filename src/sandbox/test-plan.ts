@@ -126,9 +126,13 @@ function patternNames(p: AnyNode | null | undefined, into: Set<string>): void {
  * Identifiers referenced and names declared anywhere in `root` (scopes are not distinguished), and
  * whether it calls `eval` or `Function` (see {@link runtimeCode}).
  */
-function scan(root: AnyNode): { refs: Set<string>; declared: Set<string>; evaluates: boolean } {
+function scan(root: AnyNode): { refs: Set<string>; declared: Set<string>; valued: Set<string>; evaluates: boolean } {
   const refs = new Set<string>();
   const declared = new Set<string>();
+  // Names with a reference other than as what a call or `new` calls (`X(…)`, `new X`, `X.m(…)`):
+  // their value is read, tested for truth or probed with `typeof`.
+  const valued = new Set<string>();
+  const callees = new Set<AnyNode>();
   let evaluates = false;
   const visit = (n: AnyNode, parent: AnyNode | undefined, key: string | undefined): void => {
     switch (n.type) {
@@ -141,7 +145,10 @@ function scan(root: AnyNode): { refs: Set<string>; declared: Set<string>; evalua
           ((parent?.type === 'LabeledStatement' || parent?.type === 'BreakStatement' || parent?.type === 'ContinueStatement') &&
             key === 'label') ||
           parent?.type === 'MetaProperty';
-        if (!skip) refs.add(n.name as string);
+        if (!skip) {
+          refs.add(n.name as string);
+          if (!callees.has(n)) valued.add(n.name as string);
+        }
         return;
       }
       case 'VariableDeclarator':
@@ -165,6 +172,9 @@ function scan(root: AnyNode): { refs: Set<string>; declared: Set<string>; evalua
         const callee = n.callee as AnyNode;
         if ((n.type === 'CallExpression' && isEvalCallee(callee)) || (callee.type === 'Identifier' && callee.name === 'Function'))
           evaluates = true;
+        if (callee.type === 'Identifier') callees.add(callee);
+        else if (callee.type === 'MemberExpression' && (callee.object as AnyNode).type === 'Identifier')
+          callees.add(callee.object as AnyNode);
         break;
       }
       default:
@@ -173,7 +183,7 @@ function scan(root: AnyNode): { refs: Set<string>; declared: Set<string>; evalua
     eachChild(n, (c, k) => visit(c, n, k));
   };
   visit(root, undefined, undefined);
-  return { refs, declared, evaluates };
+  return { refs, declared, valued, evaluates };
 }
 
 function parseScript(src: string): AnyNode | undefined {
@@ -704,13 +714,13 @@ function instrument(
           open(last.start, `__anchorHooks.done(${k}, `, depth);
           close(last.end, ')', depth);
         }
-        skips?.check(strict.checks.length, !isAssert, callee.type === 'Identifier' ? (callee.name as string) : undefined);
+        if (!isAssert && !viaReflect)
+          calleeBodies[k] = checks!.bodiesOf(named ? root : undefined, helperMethod || aliasMethod ? key : undefined);
+        skips?.check(k, !isAssert, callee.type === 'Identifier' ? (callee.name as string) : undefined, calleeBodies[k]);
         // A checker reached only through an alias or a parameter: an error skipping it is seen,
         // but the run need not reach it (see checkNames).
         if (!helperMethod && !viaReflect && (named ? checks!.aliases.has(root!) : aliasMethod)) strict.optional?.push(k);
         checkAt[k] = n.start;
-        if (!isAssert && !viaReflect)
-          calleeBodies[k] = checks!.bodiesOf(named ? root : undefined, helperMethod || aliasMethod ? key : undefined);
         strict.checks.push(lineOf(n.start));
       }
     }
@@ -814,10 +824,14 @@ interface SkipScope {
   /** `fn`: its name, if it has one; `try`: the name of the function it is in, if any. */
   name?: string;
   fn?: string;
+  /** `fn`: its node; `try`: the node of the function it is in, if any. */
+  node?: AnyNode;
+  fnNode?: AnyNode;
   /**
    * `try`: checks in its handler that do not judge the error: calls of the function the `try` is
-   * in (a recursive runner carrying on with the next cases from inside the handler runs the
-   * skipped check again, for another case).
+   * in, by its name or any other a call resolves to it by (an alias, a method key: a recursive
+   * runner carrying on with the next cases from inside the handler runs the skipped check again,
+   * for another case).
    */
   notJudges: number[];
 }
@@ -961,22 +975,34 @@ function skipScopes(
         const s = scope('fn');
         s.suspends = callsItself(n, parent);
         s.name = functionName(n, parent);
+        s.node = n;
         stack.push(s);
         return s;
       }
       if (n.type === 'TryStatement' && (n.handler || n.finalizer)) {
         const s = scope(n.handler ? 'try' : 'fin');
-        for (const x of stack) if (x.kind === 'fn') s.fn = x.name;
+        for (const x of stack)
+          if (x.kind === 'fn') {
+            s.fn = x.name;
+            s.fnNode = x.node;
+          }
         stack.push(s);
         return s;
       }
       return undefined;
     },
-    /** Check `k` was met (a call of a helper of the tests when `helper`, by the name `callee`). */
-    check(k: number, helper: boolean, callee?: string): void {
+    /**
+     * Check `k` was met (a call of a helper of the tests when `helper`, by the name `callee`, of
+     * the functions `bodies`).
+     */
+    check(k: number, helper: boolean, callee?: string, bodies: readonly AnyNode[] = []): void {
       for (const s of stack) (helper || nest > s.nest ? s.loose : s.tight).push(k);
-      // A call of the function a handler is in: no judgement of the error that handler caught.
-      if (helper && callee !== undefined) for (const t of judging) if (t.fn === callee) t.notJudges.push(k);
+      // A call of the function a handler is in: no judgement of the error that handler caught
+      // (red-team rt6 J01/J02: `const next = run` and `R.run(i + 1)` too).
+      if (helper)
+        for (const t of judging)
+          if ((callee !== undefined && t.fn === callee) || (t.fnNode !== undefined && bodies.includes(t.fnNode)))
+            t.notJudges.push(k);
     },
     /** Part `key` of the `try` statement of scope `s` begins (the block's checks end at its handler or finalizer). */
     part(s: SkipScope | 'loop', key: string): void {
@@ -1189,7 +1215,7 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
       return { ok: false, error: `the tests do not parse: ${e instanceof Error ? e.message : String(e)}` };
     }
   }
-  const { refs, declared, evaluates } = scan(ast!);
+  const { refs, declared, valued, evaluates } = scan(ast!);
   // The tests evaluate text at run time, or the prompt's copy they run does.
   let evaluatesText = evaluates;
   const helpers = promptCopy(prompt ?? '', declared);
@@ -1201,6 +1227,7 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
       // A name the prompt's copy uses but only declares inside itself (a parameter, a local) is
       // still not read from the program: `declared` is scope-blind on purpose (conservative).
       for (const n of inPrompt.refs) if (!inPrompt.declared.has(n)) refs.add(n);
+      for (const n of inPrompt.valued) if (!inPrompt.declared.has(n)) valued.add(n);
     }
   }
   // The prompt's entry point is the program's even when it is named like a global of every realm
@@ -1217,7 +1244,9 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   // name of the tests is read only when the program binds it to a function or class (a second
   // function of the completion's the tests call): a value (`LIMIT` used as an expected value, a
   // flag probed with `typeof`) is undefined for every completion, where a program defining it
-  // steered the checks (red-team rt4 E10).
+  // steered the checks (red-team rt4 E10). And only when the tests only call it: a name they also
+  // test for truth or probe (`typeof FAST !== 'undefined' && FAST`) is undefined, where a program
+  // defining `function FAST() {}` chose which cases ran (red-team rt6 N01).
   const entryOnly = strict && helpers.entry.size > 0;
   const mentioned = new Set(entryOnly ? (prompt ?? '').match(/[A-Za-z_$][\w$]*/g) : []);
   const callableOnly = new Set(entryOnly ? names.filter((n) => !helpers.entry.has(n) && !mentioned.has(n)) : []);
@@ -1266,6 +1295,7 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   const sorts = strict && guard ? `__anchorHooks.guard(${guard});\n` : '';
   const wrapper = `(function (__anchorScope, __anchorHooks) {\n'use strict';\n${sorts}${binding}${helperSource}\n${classes}${reached}${body}\n})`;
   const reads = names
+    .filter((n) => !(callableOnly.has(n) && valued.has(n)))
     .map((n) =>
       callableOnly.has(n)
         ? `try { if (typeof ${n} === 'function') __anchorRead[${JSON.stringify(n)}] = ${n}; } catch {}`
