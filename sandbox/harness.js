@@ -97,8 +97,13 @@ function setupHarness(P, config) {
           const file = f.getFileName();
           // Only the realm's own script counts: not the harness, builtins (forEach, Promise jobs),
           // or the program's frames when the program calls back into a tests' function.
-          if (file === ownScript) key += f.getLineNumber() + ':' + f.getColumnNumber() + ' ';
-          else if (callbackOnly && key !== '' && file === harnessScript) break;
+          if (file === ownScript) {
+            // A frame already on the chain (the tests' recursion following the answer's shape)
+            // adds nothing: depth mints no sites, so a deep wrong answer cannot pass a check at
+            // thirty depths and fail it at one (red-team rt6 R01).
+            const at = f.getLineNumber() + ':' + f.getColumnNumber() + ' ';
+            if (P.StringPrototypeIndexOf(' ' + key, ' ' + at) === -1) key += at;
+          } else if (callbackOnly && key !== '' && file === harnessScript) break;
         }
       }
     } catch {
@@ -532,6 +537,7 @@ function setupHarness(P, config) {
   // of the site made up for a check that had recorded none ('' once a real one replaced it).
   let doomed = null;
   let skipTable = null;
+  let lastEnter = null;
   let unwinding = null;
   // The handlers `caught` opened that have not ended or rethrown yet.
   let openHandlers = null;
@@ -640,9 +646,12 @@ function setupHarness(P, config) {
     __proto__: null,
     // An async function of the tests: its calls are tracked.
     async(fn) {
-      return function (...args) {
+      const w = function (...args) {
         return track(P.ReflectApply(fn, this, args));
       };
+      // rt6 E: the wrapper stands for fn when given to then (scopeOf follows boundTargets).
+      if (typeof fn === 'function') P.WeakMapPrototypeSet(boundTargets, w, fn);
+      return w;
     },
     // The promise of a call of an async method of the tests (rewritten as a tracked async arrow).
     track(p) {
@@ -692,6 +701,7 @@ function setupHarness(P, config) {
       innerChecks = inner;
       checkLines = lines;
       skipTable = scopes;
+      lastEnter = new P.Array(scopes.length);
       unwinding = new P.Map();
       openHandlers = new P.Set();
       recordedAt = new P.Array(lines.length);
@@ -737,12 +747,18 @@ function setupHarness(P, config) {
     },
     // Strict verdict (src/sandbox/test-plan.ts, skipScopes): a function of the tests or a `try`
     // block is entered; the stamp its checks' records are compared with.
-    enter() {
-      return ++skipClock;
+    enter(id) {
+      const s = ++skipClock;
+      // rt6 C: the last activation of each function scope (a nested one re-enters it).
+      if (id !== undefined && lastEnter !== null) lastEnter[id] = s;
+      return s;
     },
     // An error `x` leaves function scope `id` (entered at `since`): the checks it skipped there
     // travel with it. Returns `x`, which is rethrown.
     unwound(id, since, x) {
+      // rt6 C: entered again while this activation was open (recursion, by any name): its tight
+      // checks may have recorded in the nested activation, which proves nothing for this one.
+      if (lastEnter !== null && lastEnter[id] !== undefined && lastEnter[id] > since) since = Infinity;
       if (unwinding !== null) carry(x, skippedIn(id, since));
       return x;
     },
@@ -756,7 +772,11 @@ function setupHarness(P, config) {
       if (openHandlers !== null) P.SetPrototypeDelete(openHandlers, c);
       if (!c.rethrown) {
         c.rethrown = true;
-        if (unwinding !== null) carry(x, c.list);
+        if (unwinding !== null) {
+          carry(x, c.list);
+          // rt6 P: what the error carried into the handler travels on with it.
+          carry(x, c.carried);
+        }
       }
       return x;
     },
@@ -1153,7 +1173,14 @@ function setupHarness(P, config) {
     return NodeBuffer;
   };
   const getSnapshot = () =>
-    snapshot || (snapshot = createSnapshot(P, getT(), role === 'program' && config.verdict === 'strict', nodeBuffer));
+    snapshot ||
+    (snapshot = createSnapshot(
+      P,
+      getT(),
+      role === 'program' && config.verdict === 'strict',
+      nodeBuffer,
+      role === 'tests' && config.verdict === 'strict',
+    ));
   const getBridge = () =>
     bridge ||
     (bridge = createBridge(
@@ -1275,7 +1302,9 @@ function setupHarness(P, config) {
       __proto__: null,
       list,
       carried,
-      primitive: (typeof x !== 'object' && typeof x !== 'function') || x === null,
+      // A thrown primitive is no identity; neither is the program's instance, whose one stand-in
+      // arrives again for each error it is thrown as (red-team rt6 F02).
+      primitive: (typeof x !== 'object' && typeof x !== 'function') || x === null || (bridge !== undefined && bridge.standsIn(x)),
       since: ++skipClock,
       // The checks whose running judges the error (src/sandbox/test-plan.ts, skipEntry).
       judges,
@@ -1455,6 +1484,7 @@ function setupHarness(P, config) {
     reachedAt = null;
     doomed = null;
     skipTable = null;
+    lastEnter = null;
     unwinding = null;
     openHandlers = null;
     innerChecks = null;

@@ -52,6 +52,7 @@ function createPrimordials(g) {
     ReflectConstruct: g.Reflect.construct,
     ReflectOwnKeys: g.Reflect.ownKeys,
     ReflectGet: g.Reflect.get,
+    ReflectHas: g.Reflect.has,
     Proxy: g.Proxy,
     ArrayIsArray: g.Array.isArray,
     ArrayPrototype: g.Array.prototype,

@@ -34,8 +34,10 @@
 // `C`: brand checks and `push` (sandbox/comparisons.js createTypeChecks). `hooks` (the program
 // realm under the strict verdict): refuse a value holding its own function
 // under a name the tests' engine calls implicitly (coercion, JSON, promise resolution), so no
-// program code runs when the tests compare, print or await an answer.
-function createSnapshot(P, C, hooks, nodeBuffer) {
+// program code runs when the tests compare, print or await an answer. `shadows` (the tests realm
+// under the strict verdict): refuse a decoded value holding a function of the program's under a
+// name its prototype has (see `pairs`).
+function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
   'use strict';
   const {
     ArrayIsArray,
@@ -507,9 +509,22 @@ function createSnapshot(P, C, hooks, nodeBuffer) {
     const target = (id) => (targets === undefined ? undefined : MapPrototypeGet(targets, id));
     function pairs(obj, list) {
       for (let i = 0; i < list.length; i++) {
+        const value = dec(list[i][1]);
+        // An own function of the program's over a member of the prototype it was rebuilt with
+        // (`equals` on an instance of the prompt's `Vec`, `includes` on an array) would run the
+        // program's code where the tests call the trusted method (red-team rt6 M01).
+        if (shadows === true && typeof value === 'function') {
+          const proto = ObjectGetPrototypeOf(obj);
+          if (proto !== null && P.ReflectHas(proto, list[i][0]))
+            refuse(
+              'the value has its own function ' +
+                JSONStringify(list[i][0]) +
+                " over the method of that name its class or kind has (the program's code would answer for it)",
+            );
+        }
         if (list[i].length === 3)
-          ObjectDefineProperty(obj, list[i][0], { __proto__: null, value: dec(list[i][1]), writable: true, configurable: true });
-        else define(obj, list[i][0], dec(list[i][1]));
+          ObjectDefineProperty(obj, list[i][0], { __proto__: null, value, writable: true, configurable: true });
+        else define(obj, list[i][0], value);
       }
     }
     function dec(n) {
@@ -765,6 +780,16 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
     if (onRefuse !== undefined) onRefuse(why);
     return e;
   }
+  // A value the snapshot refuses while rebuilding it here (see createSnapshot, `shadows`) is
+  // refused like one refused on its way out of the other realm.
+  function decodeIn(tree, memo, targets) {
+    try {
+      return S.decodeTree(tree, into, memo, targets);
+    } catch (e) {
+      if (isSnapshotRefusal(P, e)) throw refuseIn(e.snapshotRefused);
+      throw e;
+    }
+  }
   // Tests realm, strict verdict: why an encoded value may not come in, or ''. NaN (and an invalid
   // Date, whose time is NaN) is refused when the tests never mention NaN, through every door.
   function inadmissible(text) {
@@ -910,7 +935,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
     const answer = cut === -1 ? message : StringPrototypeSlice(message, 0, cut);
     const why = inadmissible(answer);
     if (why !== '') throw refuseIn(why);
-    if (cut === -1) return S.decode(answer, into);
+    if (cut === -1) return decodeIn(P.JSONParse(answer));
     const rest = StringPrototypeSlice(message, cut + 1);
     const cut2 = P.StringPrototypeIndexOf(rest, '\u0000');
     const after = StringPrototypeSlice(rest, 0, cut2);
@@ -929,8 +954,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
       if (mine !== undefined) MapPrototypeSet(targets, pairs[i][1], mine);
     }
     const memo = new Map();
-    const value = S.decodeTree(P.JSONParse(answer), into, memo, targets);
-    S.decodeTree(P.JSONParse(after), into, memo, targets);
+    const value = decodeIn(P.JSONParse(answer), memo, targets);
+    decodeIn(P.JSONParse(after), memo, targets);
     return value;
   }
 
@@ -947,7 +972,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
     // The other realm's function threw (tests realm: the program's error comes in, onServe.threw).
     if (tag !== 51 && onServe !== undefined) onServe.threw(false);
     // '2': the function threw a value that could be snapshotted (an error keeps its class).
-    if (tag === 50) throw S.decode(StringPrototypeSlice(answer, 1), into);
+    if (tag === 50) throw decodeIn(P.JSONParse(StringPrototypeSlice(answer, 1)));
     // '3': the snapshot refused the answer (too large, too deep, a Proxy). Remembered by
     // identity so the harness can tell this refusal from anything the program threw.
     if (tag === 51) throw refuseIn(StringPrototypeSlice(answer, 1));
@@ -1168,7 +1193,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
       const served = onServe !== undefined ? onServe.enter(crossedAt[h]) : 0;
       try {
         const f = local[h];
-        args = S.decodeTree(P.JSONParse(x), into, given);
+        args = decodeIn(P.JSONParse(x), given);
         result = op === OP_CALL ? ReflectApply(f, undefined, args) : P.ReflectConstruct(f, args);
       } catch (e) {
         if (onServe !== undefined) onServe.leave(served, true);
@@ -1206,7 +1231,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
       if (x === true) {
         let v;
         try {
-          v = S.decode(y, into);
+          v = decodeIn(P.JSONParse(y));
         } catch (e) {
           w.reject(new Error(describe(e)));
           return '';
@@ -1219,7 +1244,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
           const t0 = StringPrototypeCharCodeAt(text, 0);
           reason =
             t0 === 50
-              ? S.decode(StringPrototypeSlice(text, 1), into)
+              ? decodeIn(P.JSONParse(StringPrototypeSlice(text, 1)))
               : t0 === 51
                 ? refuseIn(StringPrototypeSlice(text, 1))
                 : new Error(StringPrototypeSlice(text, 1));
@@ -1256,12 +1281,19 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
       handles = new Map();
       standIns = new Map();
     },
+    /**
+     * Whether `v` is this realm's stand-in for an instance of the other realm's: one per instance,
+     * so the same value can arrive again by identity (thrown twice, for two cases).
+     */
+    standsIn(v) {
+      return MapPrototypeGet(standIns, v) !== undefined;
+    },
     /** Whether `e` is the error this realm made for an answer the snapshot refused. */
     refused(e) {
       return refusal !== undefined && e === refusal;
     },
     encode: encodeOut,
-    decodeNode: (node) => S.decodeTree(node, into),
+    decodeNode: (node) => decodeIn(node),
     bindClass,
     classStub,
     entry,
