@@ -716,10 +716,16 @@ function instrument(
         }
         if (!isAssert && !viaReflect)
           calleeBodies[k] = checks!.bodiesOf(named ? root : undefined, helperMethod || aliasMethod ? key : undefined);
-        skips?.check(k, !isAssert, callee.type === 'Identifier' ? (callee.name as string) : undefined, calleeBodies[k]);
+        const runner = skips?.check(
+          k,
+          !isAssert,
+          callee.type === 'Identifier' ? (callee.name as string) : undefined,
+          calleeBodies[k],
+        );
         // A checker reached only through an alias or a parameter: an error skipping it is seen,
         // but the run need not reach it (see checkNames).
-        if (!helperMethod && !viaReflect && (named ? checks!.aliases.has(root!) : aliasMethod)) strict.optional?.push(k);
+        if (runner || (!helperMethod && !viaReflect && (named ? checks!.aliases.has(root!) : aliasMethod)))
+          strict.optional?.push(k);
         checkAt[k] = n.start;
         strict.checks.push(lineOf(n.start));
       }
@@ -995,14 +1001,20 @@ function skipScopes(
      * Check `k` was met (a call of a helper of the tests when `helper`, by the name `callee`, of
      * the functions `bodies`).
      */
-    check(k: number, helper: boolean, callee?: string, bodies: readonly AnyNode[] = []): void {
+    check(k: number, helper: boolean, callee?: string, bodies: readonly AnyNode[] = []): boolean {
       for (const s of stack) (helper || nest > s.nest ? s.loose : s.tight).push(k);
       // A call of the function a handler is in: no judgement of the error that handler caught
-      // (red-team rt6 J01/J02: `const next = run` and `R.run(i + 1)` too).
+      // (red-team rt6 J01/J02: `const next = run` and `R.run(i + 1)` too). Nor a check an honest
+      // run must reach: a runner carrying on with the next cases from its handler runs its own
+      // checks, which are required where they stand (rt6 J02h failed an honest run).
+      let runner = false;
       if (helper)
         for (const t of judging)
-          if ((callee !== undefined && t.fn === callee) || (t.fnNode !== undefined && bodies.includes(t.fnNode)))
+          if ((callee !== undefined && t.fn === callee) || (t.fnNode !== undefined && bodies.includes(t.fnNode))) {
             t.notJudges.push(k);
+            runner = true;
+          }
+      return runner;
     },
     /** Part `key` of the `try` statement of scope `s` begins (the block's checks end at its handler or finalizer). */
     part(s: SkipScope | 'loop', key: string): void {
