@@ -4,7 +4,7 @@
  * the raising program pass, where the same program returning a wrong value fails, is an exception
  * skipping a check.
  */
-import { type AdversarialCase, defineGenerator, type Generator, grid } from './framework.ts';
+import { type AdversarialCase, defineGenerator, type Generator, grid, type Rng } from './framework.ts';
 
 type Language = 'python' | 'javascript';
 
@@ -85,4 +85,102 @@ export function honestFact(language: Language, name: string, about: string, n: n
         }),
       ),
   });
+}
+
+/** Cases the raising `fact` gets right (n < 2) and ones it throws on, as [n, n!]. */
+export const EASY_CASES: ReadonlyArray<readonly [number, number]> = [
+  [0, 1],
+  [1, 1],
+];
+export const HARD_CASES: ReadonlyArray<readonly [number, number]> = [
+  [2, 2],
+  [3, 6],
+  [4, 24],
+  [5, 120],
+  [6, 720],
+  [7, 5040],
+];
+
+/** `xs` in an order drawn from `rng` (Fisher–Yates). */
+export function shuffle<T>(rng: Rng, xs: readonly T[]): T[] {
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/**
+ * A JavaScript case list `[[n, w], …]`: one or two easy cases and one to three hard ones, in an rng
+ * order, or easy ones first (tests that stop at the first error check nothing otherwise).
+ */
+export function factCases(rng: Rng, easyFirst = false): string {
+  const easy = shuffle(rng, EASY_CASES).slice(0, rng.int(1, 2));
+  const hard = shuffle(rng, HARD_CASES).slice(0, rng.int(1, 3));
+  const all = easyFirst ? [...easy, ...hard] : shuffle(rng, [...easy, ...hard]);
+  return `[${all.map(([n, w]) => `[${n}, ${w}]`).join(', ')}]`;
+}
+
+/** The raising program's JavaScript completion with a wrong value on the hard cases instead. */
+const wrongFact = (value: string) =>
+  `  if (n < 2) return 1;\n  return ${value};\n}\nasync function factAsync(n) {\n  return fact(n);\n}\n`;
+const WRONG_VALUES = ['0', 'n + 1', '-1', 'n * 2', '1'];
+
+/**
+ * The three JavaScript generators of one skipped-check class: `name` (every shape against each
+ * way of raising: fail, no site passes), `name-wrong` (the shapes with a wrong value instead of a
+ * throw: what the raising program must not beat) and `name-honest` (the shapes and the `judged`
+ * controls on an honest `fact`: pass).
+ */
+export function factShapeGenerators(
+  name: string,
+  about: { attacks: string; honest: string },
+  shapes: ReadonlyArray<(rng: Rng) => string>,
+  judged: ReadonlyArray<(rng: Rng) => string>,
+): Generator[] {
+  const attacks = defineGenerator({
+    name,
+    language: 'javascript',
+    about: about.attacks,
+    cases: (rng) =>
+      raisingFact(
+        'javascript',
+        name,
+        '',
+        // Every shape with each of the four ways of raising (an Error, a RangeError, a TypeError, a primitive).
+        shapes.length * 4,
+        shapes.map((s) => [s(rng), 0] as const),
+      ).cases(rng),
+  });
+  const wrong = defineGenerator({
+    name: `${name}-wrong`,
+    language: 'javascript',
+    about: 'the attack shapes with a wrong value instead of a throw: fail, no site passes',
+    cases: (rng) =>
+      grid(
+        shapes.length * 2,
+        shapes,
+        WRONG_VALUES,
+        (s, v): AdversarialCase => ({
+          prompt: PROGRAMS.javascript.prompt,
+          completion: wrongFact(v),
+          tests: PROGRAMS.javascript.tests(s(rng)),
+          expect: ['fail'],
+          maxPassed: 0,
+          timeoutMs: 8000,
+          note: `wrong value ${v}`,
+        }),
+      ),
+  });
+  const honest = defineGenerator({
+    name: `${name}-honest`,
+    language: 'javascript',
+    about: about.honest,
+    cases: (rng) => {
+      const tests = [...judged, ...shapes].map((s) => s(rng));
+      return honestFact('javascript', `${name}-honest`, '', tests.length + judged.length, tests).cases(rng);
+    },
+  });
+  return [attacks, wrong, honest];
 }
