@@ -887,7 +887,28 @@ def _anchor_setup():
                 enter = ast.Assign([ast.Name(cvar, S)], ast.Call(ast.Attribute(ast.Name(sk, L), 'caught', L),
                                                                  [ast.Constant(sid), ast.Name(var, L)], []))
                 h.body = [_located(enter, h), _located(guarded, h)]
+            if node.finalbody and _all(h.type is not None for h in node.handlers) and (_type(node) is ast.Try or _jumps(node.finalbody)):
+                # An exception none of the handlers matches still runs the `finally`, whose
+                # `return`/`break`/`continue` drops it (red-team rt7-py F01-F07): it notes what it
+                # skipped as it leaves, as a `try` with only a `finally` does, and the end of the
+                # run (or the handler that catches it further out) decides. (`except*`: only when
+                # the `finally` can jump, since what it re-raises is a new group.)
+                node.handlers.append(_located(ast.ExceptHandler(base, '__anchor_x__', [
+                    hook('unwound', ast.Constant(sid), ast.Name(var, L), ast.Name('__anchor_x__', L)), ast.Raise(None, None)]), ref))
         return _tuple(table)
+
+    def _jumps(stmts):
+        # Whether a `return`, `break` or `continue` in these statements (not in a function or
+        # class defined there) can leave them.
+        stack = _list(stmts)
+        while stack:
+            n = stack.pop()
+            if _isinstance(n, (ast.Return, ast.Break, ast.Continue)):
+                return True
+            if _isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                continue
+            stack.extend(ast.iter_child_nodes(n))
+        return False
 
     def _located(node, src):
         # A new node and the new nodes under it take src's location (what fix_missing_locations
@@ -1565,6 +1586,7 @@ def _anchor_setup():
         for _k, _v in _d.items():
             if _type(_k) is _str and not _k.startswith('_') and (_isinstance(_v, _type) or _callable(_v)) and _ident(_v) not in std_objects:
                 std_objects[_ident(_v)] = (_mn, _k)
+    _std_public_names = _frozenset(k for _, k in std_objects.values())
     # Classes nobody can mutate (image-time): everything else is the program's (in P) or the
     # tests' or prompt's (in T) and crosses as a record of fields.
     value_or_std = protected
@@ -2944,6 +2966,20 @@ def _anchor_setup():
             if k.startswith('__') and k.endswith('__'):
                 _refuse('strict verdict: the answer of type ' + _class_name(t) + ' has a field named ' + k[:60]
                          + ' (a special name, not plain data)')
+            if not _isinstance(t, _RecordMeta):
+                # A cached value of T's own class (`functools.cached_property`: a non-data
+                # descriptor, so an instance field of its name is read instead of computing it)
+                # is the prompt's code's result, not the answer's data: dropped, T computes it from
+                # the fields (a program's `r.__dict__['length'] = 4` next to a wrong `hi` passed,
+                # red-team rt7-py D01).
+                for c in _type_mro(t, _type):
+                    if c is not object and k in _type_dict(c, _type):
+                        a = _type_dict(c, _type)[k]
+                        ta = _type(a)
+                        if (ta is not _FunctionType and ta is not staticmethod and ta is not classmethod
+                                and _hasattr(ta, '__get__') and not _hasattr(ta, '__set__')):
+                            return
+                        break
             if _callable(v) and not _isinstance(t, _RecordMeta):
                 # T's own class (the prompt's or the tests'): its methods run here on plain
                 # fields. A program function in a field of the same name would be what the tests'
@@ -3086,11 +3122,25 @@ def _anchor_setup():
             # program defining `def FAST(): pass` chose which cases ran (red-team rt6 N01).
             mentioned = _set(words)
             valued = st['required'][4]
-            entries = [e for e in entries if e[0] == last or e[0] in mentioned or (e[1] in ('fn', 'cls') and e[0] not in valued)]
+            entries = [e for e in entries if e[0] == last or e[0] in mentioned or (e[1] in ('fn', 'cls', 'std') and e[0] not in valued)]
+        # A standard library name the tests use unimported (`Counter(f(x)) == Counter(y)`,
+        # `isclose(f(x), y)`, `reduce(...)`): under CPython it is the program's import of that very
+        # object. Answered by anything else (a program `def Counter`, `Counter = type`, `Counter =
+        # len`) it would decide the tests' comparison on both sides (red-team rt7-py N01-N03); it
+        # is then undefined, unless it is the one function under test (MBPP's `def gcd`, no prompt).
+        def _std_ok(e):
+            if e[0] not in _std_public_names or e[0] == last or e[1] == 'mod':
+                return True
+            if e[1] == 'std':
+                return _type(e[2]) is _tuple and _len(e[2]) == 2 and e[2][1] == e[0]
+            return last is None and e[1] in ('fn', 'cls') and not [x for x in entries if x[0] != e[0] and x[1] in ('fn', 'cls') and x[0] not in builtin_names]
+        entries = [e for e in entries if _std_ok(e)]
         missing = _set(ask) - _set(e[0] for e in entries)
-        if last is not None and last in missing and last in tg:
+        if last is not None and last in tg and (last in missing or _isinstance(tg[last], _type)):
             # The completion did not define what the prompt started: the prompt's stub must not
-            # answer for it.
+            # answer for it. A class the prompt leaves for the completion (`class Solution:` whose
+            # last method is the stub) is the program's: left in tg, the stub would be taken for
+            # a class of the tests' own (_tests_class) and answer every call with None.
             del tg[last]
         callable_kinds = ('fn', 'cls')
         # Every name the program answers counts as its own, whatever its kind: an entry point bound
