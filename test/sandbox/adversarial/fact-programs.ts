@@ -159,7 +159,8 @@ export function factShapeGenerators(
     about: 'the attack shapes with a wrong value instead of a throw: fail, no site passes',
     cases: (rng) =>
       grid(
-        shapes.length * 2,
+        // At least the suite's 20 (a class of few shapes meets more wrong values).
+        Math.max(20, shapes.length * 2),
         shapes,
         WRONG_VALUES,
         (s, v): AdversarialCase => ({
@@ -179,7 +180,7 @@ export function factShapeGenerators(
     about: about.honest,
     cases: (rng) => {
       const tests = [...judged, ...shapes].map((s) => s(rng));
-      return honestFact('javascript', `${name}-honest`, '', tests.length + judged.length, tests).cases(rng);
+      return honestFact('javascript', `${name}-honest`, '', Math.max(20, tests.length + judged.length), tests).cases(rng);
     },
   });
   return [attacks, wrong, honest];
