@@ -756,6 +756,12 @@ function setupHarness(P, config) {
     },
     // Strict verdict (src/sandbox/test-plan.ts, skipScopes): a function of the tests or a `try`
     // block is entered; the stamp its checks' records are compared with.
+    // A `try` scope is entered (its id: see caught/unwound for re-entry).
+    enterTry(id) {
+      const s = ++skipClock;
+      if (lastEnter !== null) lastEnter[id] = s;
+      return s;
+    },
     enter(id) {
       const s = ++skipClock;
       // rt6 C: the last activation of each function scope (a nested one re-enters it).
@@ -774,6 +780,9 @@ function setupHarness(P, config) {
     // The tests' `catch` of `try` scope `id` (entered at `since`) took `x`: the checks skipped on
     // the way, decided when the handler is left (hooks.left).
     caught(id, since, x) {
+      // rt7 C: the same `try` entered again while this one was open (recursion by any name, the
+      // `try` inside the walker): its checks recorded in the nested entry prove nothing here.
+      if (lastEnter !== null && lastEnter[id] !== undefined && lastEnter[id] > since) since = Infinity;
       return catching(skippedIn(id, since), x, skipTable !== null ? skipTable[id][2] : undefined);
     },
     // The handler of `caught` rethrew (`x`): the next `catch`, or the end of the run, decides.
@@ -1607,6 +1616,8 @@ function setupHarness(P, config) {
         void watch(a);
         return undefined;
       case OP_TIMER:
+        // `a === 0`: only the next timer's instant, read after the last call's microtasks ran.
+        if (a === 0) return timers.nextDue();
         // Run this realm's next due timer (virtual time); the next one's instant, or -1.
         try {
           timers.runNext();

@@ -507,12 +507,34 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
   // after a call (so in-place algorithms work, and an argument returned is the caller's object).
   function decodeTree(tree, handles, memo = new Map(), targets = undefined) {
     const target = (id) => (targets === undefined ? undefined : MapPrototypeGet(targets, id));
+    // Whether `key` is an accessor somewhere on prototype chain `proto` (the tests realm's own).
+    function accessorIn(proto, key) {
+      for (let p = proto, i = 0; p !== null && i < 64; p = ObjectGetPrototypeOf(p), i++) {
+        const d = P.ObjectGetOwnPropertyDescriptor(p, key);
+        if (d !== undefined) return d.get !== undefined || d.set !== undefined;
+      }
+      return false;
+    }
     function pairs(obj, list) {
       for (let i = 0; i < list.length; i++) {
         const value = dec(list[i][1]);
         // An own function of the program's over a member of the prototype it was rebuilt with
         // (`equals` on an instance of the prompt's `Vec`, `includes` on an array) would run the
         // program's code where the tests call the trusted method (red-team rt6 M01).
+        // The same for own data over an accessor of that prototype (`isUnit: true` on an instance
+        // of the prompt's `Vec`, whose trusted getter computes it: red-team rt7 G01/G02).
+        if (
+          shadows === true &&
+          typeof value !== 'function' &&
+          list[i][0] !== '__proto__' &&
+          ObjectGetPrototypeOf(obj) !== null &&
+          accessorIn(ObjectGetPrototypeOf(obj), list[i][0])
+        )
+          refuse(
+            'the value has its own data ' +
+              JSONStringify(list[i][0]) +
+              " over the accessor of that name its class has (the program's value would answer for the class's own computation)",
+          );
         if (shadows === true && typeof value === 'function') {
           const proto = ObjectGetPrototypeOf(obj);
           if (proto !== null && P.ReflectHas(proto, list[i][0]))

@@ -1063,7 +1063,7 @@ function skipScopes(
       if (s.kind === 'fin') {
         if (s.tight.length + s.loose.length === 0) return;
         const id = add(s);
-        open(n.start, `{ const __anchorT${id} = __anchorHooks.enter(); `, depth);
+        open(n.start, `{ const __anchorT${id} = __anchorHooks.enterTry(${id}); `, depth);
         close(n.end, ' }', depth);
         open(
           (n.block as AnyNode).end,
@@ -1088,7 +1088,7 @@ function skipScopes(
         replace(param.start, err, param.end - param.start);
         unpack = ` let ${src.slice(param.start, param.end)} = ${err};`;
       }
-      open(n.start, `{ const __anchorT${id} = __anchorHooks.enter(); `, depth);
+      open(n.start, `{ const __anchorT${id} = __anchorHooks.enterTry(${id}); `, depth);
       close(n.end, ' }', depth);
       const enterHandler = ` const __anchorC${id} = __anchorHooks.caught(${id}, __anchorT${id}, ${err});${unpack} try {`;
       const leaveHandler = `} catch (__anchorR) { throw __anchorHooks.rethrew(__anchorC${id}, __anchorR); } finally { __anchorHooks.left(__anchorC${id}); }`;

@@ -510,7 +510,9 @@ class Host {
       return run.done('error', { error: `the tests realm failed: ${describeRunError(t.error)}` });
     }
     // OP_RUN answers the tests realm's next timer (-1: none). The program realm has no timers.
-    if (typeof t.value === 'number' && t.value >= 0) {
+    // Its answer was read before the call's microtasks ran: a timer armed by one (`await null;
+    // await sleep(5)`) is found by asking again once they have (red-team rt7 W03).
+    if (typeof t.value === 'number' && (t.value >= 0 || this.nextTimer(run, realm.ctl) >= 0)) {
       const settled = this.settle(run, realm.ctl);
       if (settled) return settled;
     }
@@ -553,8 +555,19 @@ class Host {
       const t = this.timed(() => tests.applySync(undefined, [OP_TIMER], { timeout }));
       if (t.kind === 'error')
         return this.limitStatus(run, t.error) ?? run.done('error', { error: `a timer failed: ${describeRunError(t.error)}` });
-      if (typeof t.value !== 'number' || t.value < 0) return undefined;
+      if (typeof t.value !== 'number') return undefined;
+      // The answer was read before the timer's microtasks ran: the continuation of an awaited
+      // timer may arm the next one (`await sleep(1); await sleep(1)`, red-team rt7 W01/W02).
+      if (t.value < 0 && this.nextTimer(run, tests) < 0) return undefined;
     }
+  }
+
+  /** The tests realm's next timer once the microtasks have run (-1: none, or the call failed). */
+  private nextTimer(run: ProgramRun, tests: Controller): number {
+    if (run.timedOut()) return -1;
+    const timeout = run.left();
+    const t = this.timed(() => tests.applySync(undefined, [OP_TIMER, 0], { timeout }));
+    return t.kind !== 'error' && typeof t.value === 'number' ? t.value : -1;
   }
 
   /**
