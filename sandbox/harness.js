@@ -78,9 +78,10 @@ function setupHarness(P, config) {
     const own = frameChain(servingChain !== '');
     return servingChain !== '' ? own + '< ' + servingChain : own;
   }
+  // How deep a stack that filled the first capture is read again (see frameChain).
+  const kDeepFrames = 1024;
   // The chain of this realm's script frames on the stack (innermost first), or '?' when there is
   // none; with `callbackOnly`, only up to the harness frame that called the callback.
-  const kDeepFrames = 1024;
   function frameChain(callbackOnly) {
     const E = P.Error;
     const saved = E.prepareStackTrace;
@@ -754,36 +755,21 @@ function setupHarness(P, config) {
       }
       return v;
     },
-    // Strict verdict (src/sandbox/test-plan.ts, skipScopes): a function of the tests or a `try`
-    // block is entered; the stamp its checks' records are compared with.
-    // A `try` scope is entered (its id: see caught/unwound for re-entry).
-    enterTry(id) {
-      const s = ++skipClock;
-      if (lastEnter !== null) lastEnter[id] = s;
-      return s;
-    },
-    enter(id) {
-      const s = ++skipClock;
-      // rt6 C: the last activation of each function scope (a nested one re-enters it).
-      if (id !== undefined && lastEnter !== null) lastEnter[id] = s;
-      return s;
-    },
+    // Strict verdict (src/sandbox/test-plan.ts, skipScopes): function scope `id` of the tests is
+    // entered; the stamp its checks' records are compared with. (A `try` scope's is `enterTry`:
+    // scopeOf finds a function's scope by the text `__anchorHooks.enter(` its body opens with.)
+    enter: enterScope,
+    enterTry: enterScope,
     // An error `x` leaves function scope `id` (entered at `since`): the checks it skipped there
     // travel with it. Returns `x`, which is rethrown.
     unwound(id, since, x) {
-      // rt6 C: entered again while this activation was open (recursion, by any name): its tight
-      // checks may have recorded in the nested activation, which proves nothing for this one.
-      if (lastEnter !== null && lastEnter[id] !== undefined && lastEnter[id] > since) since = Infinity;
-      if (unwinding !== null) carry(x, skippedIn(id, since));
+      if (unwinding !== null) carry(x, skippedIn(id, openSince(id, since)));
       return x;
     },
     // The tests' `catch` of `try` scope `id` (entered at `since`) took `x`: the checks skipped on
     // the way, decided when the handler is left (hooks.left).
     caught(id, since, x) {
-      // rt7 C: the same `try` entered again while this one was open (recursion by any name, the
-      // `try` inside the walker): its checks recorded in the nested entry prove nothing here.
-      if (lastEnter !== null && lastEnter[id] !== undefined && lastEnter[id] > since) since = Infinity;
-      return catching(skippedIn(id, since), x, skipTable !== null ? skipTable[id][2] : undefined);
+      return catching(skippedIn(id, openSince(id, since)), x, skipTable !== null ? skipTable[id][2] : undefined);
     },
     // The handler of `caught` rethrew (`x`): the next `catch`, or the end of the run, decides.
     rethrew(c, x) {
@@ -1308,6 +1294,19 @@ function setupHarness(P, config) {
     for (let i = 0; i < loose.length; i++) out[out.length] = loose[i];
     return out;
   }
+  // Skip scope `id` is entered: the stamp, also kept as the scope's last entry (see openSince).
+  function enterScope(id) {
+    const s = ++skipClock;
+    if (lastEnter !== null) lastEnter[id] = s;
+    return s;
+  }
+  // The stamp an activation of scope `id` entered at `since` compares its checks with: none
+  // counts (Infinity) when the scope was entered again while this one was open — recursion by any
+  // name (an alias, a method, mutual recursion, a `try` inside the walker: red-team rt6 C, rt7 C),
+  // whose nested activation's records prove nothing for this one.
+  function openSince(id, since) {
+    return lastEnter !== null && lastEnter[id] !== undefined && lastEnter[id] > since ? Infinity : since;
+  }
   // Strict verdict: a handler of the tests took error `x`, which skipped the checks in `list` where
   // it was caught (and those it carried): what hooks.left decides on.
   function catching(list, x, judges) {
@@ -1616,8 +1615,6 @@ function setupHarness(P, config) {
         void watch(a);
         return undefined;
       case OP_TIMER:
-        // `a === 0`: only the next timer's instant, read after the last call's microtasks ran.
-        if (a === 0) return timers.nextDue();
         // Run this realm's next due timer (virtual time); the next one's instant, or -1.
         try {
           timers.runNext();
@@ -1629,6 +1626,12 @@ function setupHarness(P, config) {
         }
         return timers.nextDue();
       case OP_VERDICT: {
+        // `a === 1` (the host, after the tests' run and their timers): a timer armed by the last
+        // call's microtasks is still to run — its instant instead of the verdict.
+        if (a === 1) {
+          const due = timers.nextDue();
+          if (due >= 0) return due;
+        }
         const v = verdict();
         programCtl = undefined;
         if (bridge) bridge.reset();

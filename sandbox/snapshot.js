@@ -516,37 +516,34 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
       return false;
     }
     function pairs(obj, list) {
+      // An own function of the program's over a member of the prototype it was rebuilt with
+      // (`equals` on an instance of the prompt's `Vec`, `includes` on an array) would run the
+      // program's code where the tests call the trusted method (red-team rt6 M01); own data over
+      // an accessor of that prototype (`isUnit: true` on the prompt's `Vec`, whose trusted getter
+      // computes it) would answer for the class's computation (rt7 G01/G02). Only a class's
+      // prototype has accessors own data could hide (Object.prototype's `__proto__` is skipped).
+      const proto = shadows === true ? ObjectGetPrototypeOf(obj) : null;
+      const accessors = proto !== null && proto !== ObjectPrototype && proto !== ArrayPrototype;
       for (let i = 0; i < list.length; i++) {
+        const key = list[i][0];
         const value = dec(list[i][1]);
-        // An own function of the program's over a member of the prototype it was rebuilt with
-        // (`equals` on an instance of the prompt's `Vec`, `includes` on an array) would run the
-        // program's code where the tests call the trusted method (red-team rt6 M01).
-        // The same for own data over an accessor of that prototype (`isUnit: true` on an instance
-        // of the prompt's `Vec`, whose trusted getter computes it: red-team rt7 G01/G02).
-        if (
-          shadows === true &&
-          typeof value !== 'function' &&
-          list[i][0] !== '__proto__' &&
-          ObjectGetPrototypeOf(obj) !== null &&
-          accessorIn(ObjectGetPrototypeOf(obj), list[i][0])
-        )
-          refuse(
-            'the value has its own data ' +
-              JSONStringify(list[i][0]) +
-              " over the accessor of that name its class has (the program's value would answer for the class's own computation)",
-          );
-        if (shadows === true && typeof value === 'function') {
-          const proto = ObjectGetPrototypeOf(obj);
-          if (proto !== null && P.ReflectHas(proto, list[i][0]))
+        if (proto !== null) {
+          if (typeof value === 'function') {
+            if (P.ReflectHas(proto, key))
+              refuse(
+                'the value has its own function ' +
+                  JSONStringify(key) +
+                  " over the method of that name its class or kind has (the program's code would answer for it)",
+              );
+          } else if (accessors && key !== '__proto__' && accessorIn(proto, key))
             refuse(
-              'the value has its own function ' +
-                JSONStringify(list[i][0]) +
-                " over the method of that name its class or kind has (the program's code would answer for it)",
+              'the value has its own data ' +
+                JSONStringify(key) +
+                " over the accessor of that name its class has (the program's value would answer for the class's own computation)",
             );
         }
-        if (list[i].length === 3)
-          ObjectDefineProperty(obj, list[i][0], { __proto__: null, value, writable: true, configurable: true });
-        else define(obj, list[i][0], value);
+        if (list[i].length === 3) ObjectDefineProperty(obj, key, { __proto__: null, value, writable: true, configurable: true });
+        else define(obj, key, value);
       }
     }
     function dec(n) {

@@ -529,6 +529,7 @@ def _anchor_setup():
         # probed (`try: FAST / except NameError`). See _bind_program_names.
         # AST nodes compare and hash by identity: the set holds these occurrences, not names.
         called = _set()
+        loads = []
         for n in _ast_walk(tree):
             if _type(n) is ast.Call:
                 f = n.func
@@ -536,7 +537,9 @@ def _anchor_setup():
                 if _type(f) is _Name and f.id in ('isinstance', 'issubclass') and _len(n.args) == 2:
                     c = n.args[1]
                     called.update(c.elts if _type(c) is ast.Tuple else [c])
-        return _frozenset(n.id for n in _ast_walk(tree) if _type(n) is _Name and _type(n.ctx) is ast.Load and n not in called)
+            elif _type(n) is _Name and _type(n.ctx) is ast.Load:
+                loads.append(n)
+        return _frozenset(n.id for n in loads if n not in called)
 
     # ---- checks an exception skips (strict) ----------------------------------------------------
     # A program raising on the hard cases must not keep the pass its easy cases earned because the
@@ -3133,7 +3136,7 @@ def _anchor_setup():
                 return True
             if e[1] == 'std':
                 return _type(e[2]) is _tuple and _len(e[2]) == 2 and e[2][1] == e[0]
-            return last is None and e[1] in ('fn', 'cls') and not [x for x in entries if x[0] != e[0] and x[1] in ('fn', 'cls') and x[0] not in builtin_names]
+            return last is None and e[1] in ('fn', 'cls') and not _any(x[0] != e[0] and x[1] in ('fn', 'cls') and x[0] not in builtin_names for x in entries)
         entries = [e for e in entries if _std_ok(e)]
         missing = _set(ask) - _set(e[0] for e in entries)
         if last is not None and last in tg and (last in missing or _isinstance(tg[last], _type)):

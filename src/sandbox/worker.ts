@@ -510,13 +510,20 @@ class Host {
       return run.done('error', { error: `the tests realm failed: ${describeRunError(t.error)}` });
     }
     // OP_RUN answers the tests realm's next timer (-1: none). The program realm has no timers.
-    // Its answer was read before the call's microtasks ran: a timer armed by one (`await null;
-    // await sleep(5)`) is found by asking again once they have (red-team rt7 W03).
-    if (typeof t.value === 'number' && (t.value >= 0 || this.nextTimer(run, realm.ctl) >= 0)) {
-      const settled = this.settle(run, realm.ctl);
-      if (settled) return settled;
+    // The verdict call comes after the last call's microtasks ran, and answers the next timer
+    // instead while one is left: a timer armed by a microtask (`await null; await sleep(5)`, the
+    // continuation of an awaited timer) was not seen before (red-team rt7 W01–W04).
+    let next: unknown = t.value;
+    let v: Verdict | number | undefined;
+    for (;;) {
+      if (typeof next === 'number' && next >= 0) {
+        const settled = this.settle(run, realm.ctl);
+        if (settled) return settled;
+      }
+      v = this.collect(isolate, realm.ctl, run.left(), true);
+      if (typeof v !== 'number') break;
+      next = v;
     }
-    const v = this.collect(isolate, realm.ctl, run.left());
     if (!v) {
       const limit = this.limitStatus(run);
       if (limit) return limit;
@@ -555,19 +562,8 @@ class Host {
       const t = this.timed(() => tests.applySync(undefined, [OP_TIMER], { timeout }));
       if (t.kind === 'error')
         return this.limitStatus(run, t.error) ?? run.done('error', { error: `a timer failed: ${describeRunError(t.error)}` });
-      if (typeof t.value !== 'number') return undefined;
-      // The answer was read before the timer's microtasks ran: the continuation of an awaited
-      // timer may arm the next one (`await sleep(1); await sleep(1)`, red-team rt7 W01/W02).
-      if (t.value < 0 && this.nextTimer(run, tests) < 0) return undefined;
+      if (typeof t.value !== 'number' || t.value < 0) return undefined;
     }
-  }
-
-  /** The tests realm's next timer once the microtasks have run (-1: none, or the call failed). */
-  private nextTimer(run: ProgramRun, tests: Controller): number {
-    if (run.timedOut()) return -1;
-    const timeout = run.left();
-    const t = this.timed(() => tests.applySync(undefined, [OP_TIMER, 0], { timeout }));
-    return t.kind !== 'error' && typeof t.value === 'number' ? t.value : -1;
   }
 
   /**
@@ -752,10 +748,16 @@ class Host {
   }
 
   /** Best-effort read of a realm's verdict and console buffer. */
-  private collect(isolate: ivm.Isolate, controller: Controller, timeout: number): Verdict | undefined {
+  private collect(isolate: ivm.Isolate, controller: Controller, timeout: number): Verdict | undefined;
+  /** With `orTimer`: the tests realm's next timer instead, while one is left to run. */
+  private collect(isolate: ivm.Isolate, controller: Controller, timeout: number, orTimer: true): Verdict | number | undefined;
+  private collect(isolate: ivm.Isolate, controller: Controller, timeout: number, orTimer = false): Verdict | number | undefined {
     if (isolate.isDisposed) return undefined;
     try {
-      return controller.applySync(undefined, [OP_VERDICT], { timeout: Math.max(10, timeout), result: { copy: true } }) as Verdict;
+      const args = orTimer ? [OP_VERDICT, 1] : [OP_VERDICT];
+      return controller.applySync(undefined, args, { timeout: Math.max(10, timeout), result: { copy: true } }) as
+        | Verdict
+        | number;
     } catch {
       return undefined;
     }

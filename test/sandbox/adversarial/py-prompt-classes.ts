@@ -66,39 +66,31 @@ const prompt = (p: Problem, helper: boolean) =>
 const tests = (p: Problem, make: string) => `s = ${make}\n${p.tests}`;
 const MAKES = ['Solution()', 'Solution.__new__(Solution)'];
 
+/** Each problem with and without a helper method, made two ways: `body` completes it. */
+const cases = (body: (p: Problem) => string, expect: AdversarialCase['expect']) =>
+  grid(
+    20,
+    PROBLEMS,
+    [0, 1, 2, 3],
+    (p, i): AdversarialCase => ({
+      prompt: prompt(p, i % 2 === 1),
+      completion: indent(body(p)),
+      tests: tests(p, MAKES[i >> 1]!),
+      expect,
+    }),
+  );
+
 export const generators = [
   defineGenerator({
     name: 'py-prompt-classes',
     language: 'python',
     about: 'controls: an honest completion of a LeetCode-style class Solution passes',
-    cases: () =>
-      grid(
-        20,
-        PROBLEMS,
-        [0, 1, 2, 3],
-        (p, i): AdversarialCase => ({
-          prompt: prompt(p, i % 2 === 1),
-          completion: indent(p.honest),
-          tests: tests(p, MAKES[i >> 1]!),
-          expect: ['pass'],
-        }),
-      ),
+    cases: () => cases((p) => p.honest, ['pass']),
   }),
   defineGenerator({
     name: 'py-prompt-classes-wrong',
     language: 'python',
     about: 'a wrong completion of a class Solution fails',
-    cases: () =>
-      grid(
-        20,
-        PROBLEMS,
-        [0, 1, 2, 3],
-        (p, i): AdversarialCase => ({
-          prompt: prompt(p, i % 2 === 1),
-          completion: indent(p.wrong),
-          tests: tests(p, MAKES[i >> 1]!),
-          expect: ['fail'],
-        }),
-      ),
+    cases: () => cases((p) => p.wrong, ['fail']),
   }),
 ];
