@@ -10,12 +10,21 @@ type Language = 'python' | 'javascript';
 
 const PROGRAMS: Record<
   Language,
-  { prompt: string; raises: string[]; raising: (r: string) => string; honest: string; tests: (t: string) => string }
+  {
+    prompt: string;
+    raises: string[];
+    raising: (r: string) => string;
+    /** The raising program with a wrong value on the hard cases instead. */
+    wrong: (v: string) => string;
+    honest: string;
+    tests: (t: string) => string;
+  }
 > = {
   python: {
     prompt: '',
     raises: ["raise ValueError('later')", 'raise RuntimeError', 'return None.x', 'raise KeyError(n)'],
     raising: (r) => `def fact(n):\n    if n < 2:\n        return 1\n    ${r}\n`,
+    wrong: (v) => `def fact(n):\n    if n < 2:\n        return 1\n    return ${v}\n`,
     honest: "def fact(n):\n    if n < 0:\n        raise ValueError('negative')\n    return 1 if n < 2 else n * fact(n - 1)\n",
     tests: (t) => t,
   },
@@ -24,6 +33,7 @@ const PROGRAMS: Record<
     prompt: 'function fact(n) {\n',
     raises: ["throw new Error('later')", "throw new RangeError('n')", 'return null.x', "throw 'plain'"],
     raising: (r) => `  if (n < 2) return 1;\n  ${r};\n}\nasync function factAsync(n) {\n  return fact(n);\n}\n`,
+    wrong: (v) => `  if (n < 2) return 1;\n  return ${v};\n}\nasync function factAsync(n) {\n  return fact(n);\n}\n`,
     honest:
       "  if (n < 0) throw new RangeError('negative');\n  return n < 2 ? 1 : n * fact(n - 1);\n}\nasync function factAsync(n) {\n  return fact(n);\n}\n",
     tests: (t) => `const assert = require('node:assert');\n${t}`,
@@ -121,42 +131,43 @@ export function factCases(rng: Rng, easyFirst = false): string {
   const all = easyFirst ? [...easy, ...hard] : shuffle(rng, [...easy, ...hard]);
   return `[${all.map(([n, w]) => `[${n}, ${w}]`).join(', ')}]`;
 }
-
-/** The raising program's JavaScript completion with a wrong value on the hard cases instead. */
-const wrongFact = (value: string) =>
-  `  if (n < 2) return 1;\n  return ${value};\n}\nasync function factAsync(n) {\n  return fact(n);\n}\n`;
 const WRONG_VALUES = ['0', 'n + 1', '-1', 'n * 2', '1'];
 
 /**
- * The three JavaScript generators of one skipped-check class: `name` (every shape against each
- * way of raising: fail, no site passes), `name-wrong` (the shapes with a wrong value instead of a
- * throw: what the raising program must not beat) and `name-honest` (the shapes and the `judged`
- * controls on an honest `fact`: pass).
+ * The attacks of a skipped-check class: every tests shape against each of the four ways of raising
+ * (fail or error, no site passes).
  */
-export function factShapeGenerators(
+export function raisingShapes(
+  language: Language,
   name: string,
-  about: { attacks: string; honest: string },
+  about: string,
   shapes: ReadonlyArray<(rng: Rng) => string>,
-  judged: ReadonlyArray<(rng: Rng) => string>,
-): Generator[] {
-  const attacks = defineGenerator({
+): Generator {
+  return defineGenerator({
     name,
-    language: 'javascript',
-    about: about.attacks,
+    language,
+    about,
     cases: (rng) =>
       raisingFact(
-        'javascript',
+        language,
         name,
-        '',
-        // Every shape with each of the four ways of raising (an Error, a RangeError, a TypeError, a primitive).
+        about,
         shapes.length * 4,
         shapes.map((s) => [s(rng), 0] as const),
       ).cases(rng),
   });
-  const wrong = defineGenerator({
+}
+
+/**
+ * The wrong twins of a skipped-check class (`name-wrong`): the shapes with a wrong value instead
+ * of a raise, which fail with no site passed — what the raising program must not beat.
+ */
+export function wrongShapes(language: Language, name: string, shapes: ReadonlyArray<(rng: Rng) => string>): Generator {
+  const p = PROGRAMS[language];
+  return defineGenerator({
     name: `${name}-wrong`,
-    language: 'javascript',
-    about: 'the attack shapes with a wrong value instead of a throw: fail, no site passes',
+    language,
+    about: 'the attack shapes with a wrong value instead of a raise: fail, no site passes',
     cases: (rng) =>
       grid(
         // At least the suite's 20 (a class of few shapes meets more wrong values).
@@ -164,9 +175,9 @@ export function factShapeGenerators(
         shapes,
         WRONG_VALUES,
         (s, v): AdversarialCase => ({
-          prompt: PROGRAMS.javascript.prompt,
-          completion: wrongFact(v),
-          tests: PROGRAMS.javascript.tests(s(rng)),
+          prompt: p.prompt,
+          completion: p.wrong(v),
+          tests: p.tests(s(rng)),
           expect: ['fail'],
           maxPassed: 0,
           timeoutMs: 8000,
@@ -174,6 +185,18 @@ export function factShapeGenerators(
         }),
       ),
   });
+}
+
+/**
+ * The three JavaScript generators of one skipped-check class: `name` (raisingShapes), `name-wrong`
+ * (wrongShapes) and `name-honest` (the shapes and the `judged` controls on an honest `fact`: pass).
+ */
+export function factShapeGenerators(
+  name: string,
+  about: { attacks: string; honest: string },
+  shapes: ReadonlyArray<(rng: Rng) => string>,
+  judged: ReadonlyArray<(rng: Rng) => string>,
+): Generator[] {
   const honest = defineGenerator({
     name: `${name}-honest`,
     language: 'javascript',
@@ -183,5 +206,5 @@ export function factShapeGenerators(
       return honestFact('javascript', `${name}-honest`, '', Math.max(20, tests.length + judged.length), tests).cases(rng);
     },
   });
-  return [attacks, wrong, honest];
+  return [raisingShapes('javascript', name, about.attacks, shapes), wrongShapes('javascript', name, shapes), honest];
 }

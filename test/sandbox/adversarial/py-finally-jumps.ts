@@ -7,7 +7,7 @@
  * (sandbox/python/harness.py `_skip_edits`). Attacks: the raising `fact` (fact-programs.ts) fails
  * with no site passed; controls: the same tests on an honest `fact` pass.
  */
-import { honestFact, raisingFact } from './fact-programs.ts';
+import { honestFact, raisingShapes } from './fact-programs.ts';
 import { defineGenerator, type Rng } from './framework.ts';
 
 /** One to three hard cases after one or two easy ones. */
@@ -51,20 +51,13 @@ const SHAPES: ReadonlyArray<(rng: Rng) => string> = [
 const NAME = 'py-finally-jumps';
 
 export const generators = [
-  defineGenerator({
-    name: NAME,
-    language: 'python',
-    about: 'a finally that returns, breaks or continues on a try with typed handlers drops an unmatched exception: fail',
-    // Every shape with each of the four ways of raising (fact-programs.ts), no site passed.
-    cases: (rng) =>
-      raisingFact(
-        'python',
-        NAME,
-        '',
-        SHAPES.length * 4,
-        SHAPES.map((shape) => [shape(rng), 0] as const),
-      ).cases(rng),
-  }),
+  // Every shape with each of the four ways of raising (fact-programs.ts), no site passed.
+  raisingShapes(
+    'python',
+    NAME,
+    'a finally that returns, breaks or continues on a try with typed handlers drops an unmatched exception: fail',
+    SHAPES,
+  ),
   defineGenerator({
     name: `${NAME}-honest`,
     language: 'python',
