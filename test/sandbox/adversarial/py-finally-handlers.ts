@@ -9,7 +9,7 @@
  * handlers (`except ValueError: assert bad`) under a jumping `finally`.
  */
 import { factCases, honestFact, raisingShapes, wrongShapes } from './fact-programs.ts';
-import { type AdversarialCase, defineGenerator, grid, type Rng } from './framework.ts';
+import { defineGenerator, type Rng } from './framework.ts';
 
 const SHAPES: ReadonlyArray<(rng: Rng) => string> = [
   // F05: the tests guard one error class; the finally stops the loop on anything else.
