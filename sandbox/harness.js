@@ -348,17 +348,45 @@ function setupHarness(P, config) {
     rc = (rc + t) | 0;
     return (t >>> 0) / 4294967296;
   }
-  const kEpoch = 1704067200000; // 2024-01-01T00:00:00Z
-  let clock = kEpoch;
-  function reseed(seed) {
+  // The clock's origin is seeded too (the host's src/sandbox/virtual-clock.ts): a fixed instant let
+  // a constant answer "what day is it". Program and tests share one clock: the tests realm starts
+  // at the program realm's reading (OP_CLOCK), and every call across the bridge carries the
+  // caller's reading in and the callee's back (the later of the two wins), as one process's clock
+  // would — time the program spends (reads, `Atomics.wait`) is time the tests see, and the reverse.
+  let epoch = 1704067200000; // until the host seeds the realm
+  let clock = epoch;
+  // The latest instant a sleep (`Atomics.wait`) may reach: the origin plus the program's time
+  // limit. A virtual sleep costs nothing, so without it a program could move the clock to an
+  // instant it chose (2040-01-01) and answer "now" with a constant; under Node such a sleep
+  // outlives the time limit. The tests realm (trusted) has none.
+  let sleepsUntil = Infinity;
+  // When the "process" started (`performance.timeOrigin`; `performance.now()`, `process.hrtime`
+  // and `uptime()` count from it): some tens of ms to ten seconds before the origin, drawn with
+  // it, so an uptime is no constant either (from 0 it was 1 at the program's first reading).
+  let started = epoch - 1000;
+  function reseed(seed, origin, limitMs) {
     ra = 0x9e3779b9 | 0;
     rb = 0x243f6a88 | 0;
     rc = 0xb7e15162 | 0;
     rd = (seed ^ 0x5bd1e995) | 0;
     for (let i = 0; i < 15; i++) nextRandom();
-    clock = kEpoch;
+    if (typeof origin === 'number') setOrigin(origin);
+    else clock = epoch;
+    if (typeof limitMs === 'number') sleepsUntil = epoch + limitMs;
+  }
+  function setOrigin(origin) {
+    epoch = clock = origin;
+    started = origin - (27 + (origin % 9973));
   }
   reseed(0);
+  /** The bridge's view of the clock (see createBridge): read, and move on to another realm's reading. */
+  const bridgeClock = {
+    __proto__: null,
+    now: () => clock,
+    advanceTo(t) {
+      if (typeof t === 'number' && t > clock) clock = t;
+    },
+  };
   const random = function random() {
     return nextRandom();
   };
@@ -414,12 +442,15 @@ function setupHarness(P, config) {
     g,
     {
       __proto__: null,
-      epoch: kEpoch,
-      now: () => clock,
-      tick,
-      advanceTo(t) {
-        if (t > clock) clock = t;
+      get started() {
+        return started;
       },
+      now: bridgeClock.now,
+      get sleepsUntil() {
+        return sleepsUntil;
+      },
+      tick,
+      advanceTo: bridgeClock.advanceTo,
       randomByte: () => (nextRandom() * 256) | 0,
       buffer(B) {
         NodeBuffer = B;
@@ -447,6 +478,7 @@ function setupHarness(P, config) {
   const OP_COMPLETION = 7;
   const OP_COPIER = 8;
   const OP_TIMER = 9;
+  const OP_CLOCK = 10;
   const OP_SOURCE = 11;
   const OP_CONSTRUCT = 12;
   const OP_GET = 13;
@@ -1195,6 +1227,7 @@ function setupHarness(P, config) {
       role === 'tests' ? track : undefined,
       role === 'tests' ? refusedIn : undefined,
       role === 'tests' ? serving : undefined,
+      bridgeClock,
     ));
   // Tests realm: a value refused on its way in fails the run, whether or not the tests catch the
   // error that stands for it (see createBridge).
@@ -1531,6 +1564,10 @@ function setupHarness(P, config) {
     B.expectNaN(config.verdict !== 'strict' || nanExpected !== false);
     const scope = { __proto__: null };
     try {
+      // One clock (see reseed): the program's origin, and on from where the program left it.
+      const origin = pctl(OP_CLOCK, 1);
+      if (typeof origin === 'number') setOrigin(origin);
+      bridgeClock.advanceTo(pctl(OP_CLOCK));
       const list = P.JSONParse(pctl(OP_BINDINGS, resolved, names, control, ExternalCopy));
       for (let i = 0; i < list.length; i++) {
         const name = list[i][0];
@@ -1592,7 +1629,7 @@ function setupHarness(P, config) {
         if (role !== 'program') return '0the tests realm does not forward this';
         return getBridge().entry(op, a, b, c);
       case OP_SEED:
-        reseed(a);
+        reseed(a, c, d);
         // `b`: a self-contained script that can make promises (its completion is tracked).
         if (b === true && role === 'combined' && !tracking) installTracking();
         return undefined;
@@ -1625,6 +1662,9 @@ function setupHarness(P, config) {
           }
         }
         return timers.nextDue();
+      case OP_CLOCK:
+        // `a === 1`: the clock's origin (the tests realm takes the program's), else its reading.
+        return a === 1 ? epoch : clock;
       case OP_VERDICT: {
         // `a === 1` (the host, after the tests' run and their timers): a timer armed by the last
         // call's microtasks is still to run — its instant instead of the verdict.

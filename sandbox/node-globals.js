@@ -44,8 +44,10 @@ function installNodeGlobals(P, g, host, full) {
     def(g.Atomics, 'wait', function wait(ta, index, value, timeout) {
       if (ta[index] !== value) return 'not-equal';
       const ms = timeout === undefined ? Infinity : +timeout;
-      // Nothing else runs in the sandbox to wake it: it blocks until the host's time limit.
-      if (ms === Infinity || P.NumberIsNaN(ms)) for (;;);
+      // Nothing else runs in the sandbox to wake it: it blocks until the host's time limit. So
+      // does a sleep past that limit (virtual-clock.ts: the clock is never slept to an instant
+      // of the program's choosing).
+      if (ms === Infinity || P.NumberIsNaN(ms) || host.now() + ms > host.sleepsUntil) for (;;);
       host.advanceTo(host.now() + Math.max(0, ms));
       return 'timed-out';
     });
@@ -772,9 +774,11 @@ function installNodeGlobals(P, g, host, full) {
     };
     define('crypto', crypto);
     const performance = {
-      timeOrigin: host.epoch,
+      get timeOrigin() {
+        return host.started;
+      },
       now() {
-        return host.tick() - host.epoch;
+        return host.tick() - host.started;
       },
       mark() {},
       measure() {},
@@ -789,7 +793,7 @@ function installNodeGlobals(P, g, host, full) {
       };
     }
     function hrtime(prev) {
-      const ns = (host.tick() - host.epoch) * 1e6;
+      const ns = (host.tick() - host.started) * 1e6;
       let s = Math.floor(ns / 1e9);
       let n = ns - s * 1e9;
       if (prev !== undefined) {
@@ -802,7 +806,7 @@ function installNodeGlobals(P, g, host, full) {
       }
       return [s, n];
     }
-    hrtime.bigint = () => g.BigInt(Math.floor(host.tick() - host.epoch)) * 1000000n;
+    hrtime.bigint = () => g.BigInt(Math.floor(host.tick() - host.started)) * 1000000n;
     const process = {
       env: {},
       argv: ['node', 'program.js'],
@@ -816,7 +820,7 @@ function installNodeGlobals(P, g, host, full) {
       kill: exitCall('kill'),
       reallyExit: exitCall('reallyExit'),
       hrtime,
-      uptime: () => (host.tick() - host.epoch) / 1000,
+      uptime: () => (host.tick() - host.started) / 1000,
       cwd: () => '/',
       memoryUsage: () => ({ rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }),
       nextTick(fn, ...args) {

@@ -745,7 +745,10 @@ function isSnapshotRefusal(P, e) {
 // `onServe` (tests realm): `enter()` before a function of the tests runs for the program, and
 // `leave(entered, threw)` after it, with what `enter` returned and whether it threw; `threw(all)`
 // when an error of the program comes in (a call threw: false; a promise rejected: true).
-function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
+// `clock` (both realms): the realm's virtual clock, `now()` and `advanceTo(t)`. A call or read
+// across carries the caller's reading in and brings the callee's back, so the two realms keep
+// one clock (sandbox/harness.js, reseed).
+function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
   'use strict';
   const {
     ReflectApply,
@@ -760,6 +763,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
   } = P;
   const OP_CALL = 1;
   const OP_SETTLE = 2;
+  const OP_CLOCK = 10;
   const OP_SOURCE = 11;
   const OP_CONSTRUCT = 12;
   const OP_GET = 13;
@@ -1006,7 +1010,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
     if (r === undefined) throw new Error('the other realm is gone');
     let answer;
     try {
-      answer = r(op, h, key);
+      answer = r(op, h, key, clock.now());
+      clock.advanceTo(r(OP_CLOCK));
     } catch {
       throw new Error('the call across realms failed');
     }
@@ -1126,7 +1131,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
       if (r === undefined) throw new Error('the other realm is gone');
       let answer;
       try {
-        answer = r(new.target === undefined ? OP_CALL : OP_CONSTRUCT, h, encoded);
+        answer = r(new.target === undefined ? OP_CALL : OP_CONSTRUCT, h, encoded, clock.now());
+        clock.advanceTo(r(OP_CLOCK));
       } catch (e) {
         // Only a failure of the bridge itself lands here (the other side catches what it runs);
         // the value thrown is the other realm's, so it is not touched.
@@ -1172,6 +1178,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe) {
         return '';
       }
     }
+    // A call or read from the other realm: its clock's reading comes with it.
+    if (op !== OP_SETTLE) clock.advanceTo(y);
     if (op === OP_GET || op === OP_OWN) {
       const obj = local[h];
       let v;

@@ -316,8 +316,8 @@ function createPythonRuntime(g, files, config, guard) {
 
   /**
    * I's /dev/anchor-clock: each 8-byte write is a float64 of seconds (little-endian) that moves
-   * the virtual clock on (harness.py's time.sleep writes it instead of busy-waiting). Other writes
-   * are ignored; the clock never goes back.
+   * the virtual clock on (harness.py's time.sleep writes it instead of busy-waiting), unless that
+   * passes the time limit (0 bytes written). Other writes are ignored; the clock never goes back.
    */
   function installClock(I) {
     const FS = I.M.FS;
@@ -331,7 +331,15 @@ function createPythonRuntime(g, files, config, guard) {
       write(_stream, buffer, offset, length) {
         if (length === 8) {
           const secs = new DataView(buffer.buffer, buffer.byteOffset + offset, 8).getFloat64(0, true);
-          if (secs > 0 && secs < MAX_SLEEP_S) guard.ticks += MathCeil(secs * 1e6);
+          if (secs > 0 && secs < MAX_SLEEP_S) {
+            const us = MathCeil(secs * 1e6);
+            // A sleep past the time limit is refused (nothing written: harness.py's sleep then
+            // blocks until the host stops the program, as the sleep would outlive the limit under
+            // CPython): a free virtual sleep must not move the clock, which the tests read too, to
+            // an instant of the program's choosing.
+            if (guard.ticks + us > guard.sleepsUntilUs) return 0;
+            guard.ticks += us;
+          }
         }
         return length;
       },
@@ -528,7 +536,7 @@ function createPythonRuntime(g, files, config, guard) {
     T.guard.watching = on;
   }
 
-  function runOnce(code, tests, prompt, nonce, seed, verdict, watch, tseed) {
+  function runOnce(code, tests, prompt, nonce, seed, verdict, watch, tseed, origin, limitMs) {
     fsDirty = false;
     for (const I of [P, T]) {
       I.guard.tainted = false;
@@ -540,6 +548,8 @@ function createPythonRuntime(g, files, config, guard) {
     // Per-program random source and clocks (see shims.js): a verdict is a function of the program.
     guard.rng = seed | 0;
     guard.ticks = 0;
+    if (typeof origin === 'number') guard.origin = origin;
+    guard.sleepsUntilUs = typeof limitMs === 'number' ? limitMs * 1000 : Infinity;
     if (tests !== null && verdict === 'strict') return runTwo(code, tests, prompt, nonce, seed, watch, tseed);
     const compiled = tests === null ? null : compiledTests(P, tests, prompt, verdict);
     setWatching(watch);
@@ -594,7 +604,7 @@ function createPythonRuntime(g, files, config, guard) {
    * Run one program. Returns a plain object of primitives; `recycle` tells the host the runtime
    * must not be reused.
    */
-  function run(code, tests, prompt, nonce, seed, verdict, tseed) {
+  function run(code, tests, prompt, nonce, seed, verdict, tseed, origin, limitMs) {
     if (broken) return result('error', '', 'sandbox runtime unavailable: ' + broken, true);
     out = [];
     outBytes = 0;
@@ -611,6 +621,8 @@ function createPythonRuntime(g, files, config, guard) {
         verdict === 'parity' ? 'parity' : 'strict',
         true,
         tseed,
+        origin,
+        limitMs,
       );
     } catch (e) {
       // A JS exception through wasm: emscripten exit (os._exit), abort, or something we did not

@@ -20,12 +20,14 @@
 # Python cannot forge (heap-cap refusals, timeouts, JS-bridge taint).
 
 def _virtual_time(time):
-    # The clocks are virtual (shims.js: every read advances 1 µs from 2024-01-01T00:00:00Z,
-    # reset per program). time.sleep would busy-wait on them, reading the clock a million times a
+    # The clocks are virtual (shims.js: every read advances 1 µs from an origin drawn from the
+    # program's seed, reset per program). time.sleep would busy-wait on them, reading the clock a million times a
     # second of sleep (CPU time, which the limit counts): it advances the clock instead, by writing
     # the seconds to the interpreter's /dev/anchor-clock device (harness.js), so sleeping costs
-    # nothing and `sleep(s)` moves every clock by s. Same argument checks as CPython's. A program
-    # writing to the device itself only moves its own virtual clock, as sleeping would.
+    # nothing and `sleep(s)` moves every clock by s; a sleep past the time limit blocks until the
+    # host stops the program (the device refuses to move the clock to an instant of the program's
+    # choosing). Same argument checks as CPython's. A program writing to the device itself can do
+    # no more than sleeping does.
     # time.thread_time(_ns), missing from the WebAssembly build, read the same virtual clock.
     import os, operator, struct
     _open, _write, _close, _flag = os.open, os.write, os.close, os.O_WRONLY
@@ -47,9 +49,12 @@ def _virtual_time(time):
         if s > 0:
             fd = _open('/dev/anchor-clock', _flag)
             try:
-                _write(fd, _pack('<d', s))
+                moved = _write(fd, _pack('<d', s))
             finally:
                 _close(fd)
+            # Refused: the sleep passes the time limit. Block until the host stops the program.
+            while moved == 0:
+                pass
 
     clock, clock_ns, thread_clock = time.clock_gettime, time.clock_gettime_ns, getattr(time, 'CLOCK_THREAD_CPUTIME_ID', 3)
 

@@ -44,16 +44,27 @@ function installShims(g, files, guard) {
     throw new Error('sandbox: load(' + p + ') is not available');
   };
 
-  // Virtual clocks: every read advances 1 µs from a fixed origin, and the harness resets the
-  // count before each program (guard.ticks), so time.time(), perf_counter() and datetime.now()
-  // are a function of the program (a verdict must not depend on when or where it ran). A read
-  // costs about a microsecond of real time, so busy-waits (time.sleep, `while time.time() < t`)
-  // still take roughly as long as they say and long ones still time out.
-  const CLOCK_ORIGIN = 1704067200000; // 2024-01-01T00:00:00Z, milliseconds
+  // Virtual clocks: every read advances 1 µs from an origin the host draws from the program's
+  // seed (src/sandbox/virtual-clock.ts: a fixed instant let a constant answer "what day is it"),
+  // and the harness resets the count and the origin before each program (guard.ticks,
+  // guard.origin), so time.time(), perf_counter() and datetime.now() are a function of the
+  // program (a verdict must not depend on when or where it ran). Both interpreters read this one
+  // clock. A read costs about a microsecond of real time, so busy-waits (time.sleep,
+  // `while time.time() < t`) still take roughly as long as they say and long ones still time out.
+  // `performance.now()` (CPython's monotonic clocks: perf_counter, monotonic) counts from when the
+  // "process" started, some tens of ms to ten seconds before the origin (drawn with it), so it is
+  // no constant either.
+  guard.origin = 1704067200000; // milliseconds, until the harness seeds a program
   guard.ticks = 0;
   const tick = () => ++guard.ticks / 1000;
-  g.performance = { now: tick, timeOrigin: CLOCK_ORIGIN };
-  g.Date.now = () => CLOCK_ORIGIN + tick();
+  const uptime = () => 27 + (guard.origin % 9973);
+  g.performance = {
+    now: () => uptime() + tick(),
+    get timeOrigin() {
+      return guard.origin - uptime();
+    },
+  };
+  g.Date.now = () => guard.origin + tick();
 
   // os.urandom / SystemRandom / secrets / uuid4: xorshift32 from guard.rng, which the harness
   // sets to the program's seed before each program. Not a security primitive here.

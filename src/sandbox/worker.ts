@@ -28,6 +28,7 @@ import {
   type WireResult,
   type WorkerOptions,
 } from './protocol.ts';
+import { clockOrigin } from './virtual-clock.ts';
 
 // The program's `Function`, `AsyncFunction`, `GeneratorFunction` and indirect `eval` run while the
 // tests realm is the isolate's entered context (the tests call the program's controller directly).
@@ -305,12 +306,15 @@ class Host {
     seed: number,
     refs: Array<{ release(): void }>,
     track: boolean,
+    limitMs: number,
   ): [ivm.Context, Controller] {
     const ctx = isolate.createContextSync();
     refs.push(ctx);
     const controller = this.harnessScript(isolate, role).runSync(ctx, { reference: true, timeout: 5000 }) as Controller;
     refs.push(controller);
-    controller.applySync(undefined, [OP_SEED, seed, track], { timeout: 5000 });
+    // The clock's origin comes with the seed (virtual-clock.ts; the tests realm takes the program
+    // realm's clock), and the time limit: a sleep past it is a program that would be stopped.
+    controller.applySync(undefined, [OP_SEED, seed, track, clockOrigin(seed), limitMs], { timeout: 5000 });
     return [ctx, controller];
   }
 
@@ -416,7 +420,7 @@ class Host {
       return run.done('error', { error: `sandbox could not start an isolate: ${msg(e)}` });
     }
     try {
-      const [ctx, controller] = this.prepare(run.isolate, role, seed, run.refs, track);
+      const [ctx, controller] = this.prepare(run.isolate, role, seed, run.refs, track, run.p.timeoutMs);
       return { ctx, controller };
     } catch {
       // Not this program's fault (e.g. garbage of an earlier program still counted against the
@@ -424,7 +428,7 @@ class Host {
       this.recycle();
       try {
         run.isolate = this.ensure();
-        const [ctx, controller] = this.prepare(run.isolate, role, seed, run.refs, track);
+        const [ctx, controller] = this.prepare(run.isolate, role, seed, run.refs, track, run.p.timeoutMs);
         return { ctx, controller };
       } catch (e) {
         run.recycle = true;

@@ -13,6 +13,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import ivm from 'isolated-vm';
 import { CpuBudget, type CpuMeter, Overloaded, timeoutMessage } from '../cpu-budget.ts';
 import type { ExecErrorCode, ExecStatus, VerdictMode } from '../types.ts';
+import { clockOrigin } from '../virtual-clock.ts';
 import { loadPyodideFiles, type PyodideFiles } from './files.ts';
 
 /** Options of a {@link PythonRuntime}. */
@@ -325,6 +326,8 @@ export class PythonRuntime {
       seed,
       this.opts.verdict ?? 'strict',
       testsSeed(this.opts.seed ?? 0, program),
+      clockOrigin(seed),
+      meter.budgetMs,
     ];
     let r: InIsolateResult;
     meter.startClock();

@@ -7,6 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createExecutor, type ProgramSpec } from '../../../src/sandbox/index.ts';
 import { ASSERT, jsProblem, testExecutor } from '../helpers.ts';
 import { problemProgram } from '../../../src/sandbox/programs.ts';
+import { clockOrigin } from '../../../src/sandbox/virtual-clock.ts';
+import { programSeed } from '../../../src/sandbox/worker.ts';
 
 const TESTS = `${ASSERT}function test() {\n  let candidate = add;\n  for (let i = 0; i < 8; i++) { try { assert.deepEqual(candidate(i, 1), i + 1); } catch {} }\n}\ntest();\n`;
 const problem = jsProblem('add', 'function add(x, y) {\n', TESTS);
@@ -42,7 +44,15 @@ describe('attack: non-deterministic verdicts', () => {
     expect(a!.stdout).toBe(b!.stdout);
     expect(a!.stdout).not.toBe(c!.stdout);
     expect(a!.stdout).not.toBe(d!.stdout);
-    expect(a!.stdout).toMatch(/^0\.\d+ 17040672000\d\d 2024-01-01T00:00:00\.0\d\dZ\n$/);
+    // The clock starts at an origin drawn from the program's seed (virtual-clock.ts), not at a
+    // fixed instant a constant could answer: the same program reads the same instant.
+    const spec = problemProgram(problem, LOG, 'p0');
+    const origin = clockOrigin(programSeed(0, spec.code, spec.tests));
+    const [, , now, iso] = /^(0\.\d+) (\d+) (\S+)\n$/.exec(a!.stdout) ?? [];
+    expect(Number(now) - origin).toBeGreaterThanOrEqual(0);
+    expect(Number(now) - origin).toBeLessThan(10);
+    expect(Date.parse(iso!) - Number(now)).toBe(1);
+    expect(c!.stdout.split(' ')[1]).not.toBe(now);
   });
 
   it('meets every completion of a problem with the same random test cases: editing a comment cannot redraw them', async () => {

@@ -50,12 +50,14 @@ describe('python attack: luck-dependent verdicts', { timeout: 240_000 }, () => {
     expect(rc.p1!.stdout).not.toBe(ra.p1!.stdout);
   });
 
-  it('every clock reads virtual time: 2024-01-01 and a few microseconds of CPU, on any machine', async () => {
+  it('every clock reads virtual time: a seeded instant of 2001–2037 and a few microseconds of CPU, on any machine', async () => {
     const rs = await runPy(a, [
       [
         'clocks',
         'import time, os, datetime\ndef clocks():\n    return [time.time(), time.monotonic(), time.perf_counter(), time.process_time(),\n            time.thread_time(), time.thread_time_ns(), time.monotonic_ns(), list(os.times()),\n            datetime.datetime.now().year, str(datetime.date.today()), time.gmtime().tm_year]\n',
-        'c = clocks()\nassert 1704067200 <= c[0] < 1704067200.01\nassert all(0 <= x < 0.01 for x in c[1:5])\nassert 0 <= c[5] < 10**7 and 0 <= c[6] < 10**7\nassert c[7] == [0.0] * 5\nassert c[8:] == [2024, "2024-01-01", 2024]\n',
+        // The origin is drawn from the program's seed (src/sandbox/virtual-clock.ts); the monotonic
+        // clocks count from a "process start" 27 ms to 10 s before it.
+        'import time\nc = clocks()\nassert 978307200 <= c[0] < 2145830400, c\nassert time.time() - c[0] < 0.01\nassert all(0.027 <= x < 10.01 for x in c[1:5]), c\nassert 27 * 10**6 <= c[5] < 10**10 and 27 * 10**6 <= c[6] < 10**10\nassert c[7] == [0.0] * 5\ng = time.gmtime(c[0])\nassert c[8:] == [g.tm_year, time.strftime("%Y-%m-%d", g), g.tm_year], c\n',
       ],
     ]);
     expect(rs.clocks!.status, JSON.stringify(rs.clocks)).toBe('pass');
@@ -66,9 +68,12 @@ describe('python attack: luck-dependent verdicts', { timeout: 240_000 }, () => {
       [
         'sleep',
         'import time, datetime\ndef slept(s):\n    t0, m0, p0, d0 = time.time(), time.monotonic(), time.perf_counter(), datetime.datetime.now()\n    time.sleep(s)\n    return [time.time() - t0, time.monotonic() - m0, time.perf_counter() - p0, (datetime.datetime.now() - d0).total_seconds()]\n',
-        // An hour of sleep: busy-waiting on the virtual clock took minutes of CPU (a timeout).
-        'assert all(3600 <= d < 3600.01 for d in slept(3600))\nassert all(0.25 <= d < 0.26 for d in slept(0.25))\nassert all(0 <= d < 0.01 for d in slept(0))\n',
+        // A second of sleep (the limit is 1.5 s): busy-waiting on the virtual clock took a second of CPU.
+        'assert all(1 <= d < 1.01 for d in slept(1))\nassert all(0.25 <= d < 0.26 for d in slept(0.25))\nassert all(0 <= d < 0.01 for d in slept(0))\n',
       ],
+      // A sleep past the time limit outlives it, as under CPython (and a free sleep would move the
+      // clock the tests read to an instant of the program's choosing).
+      ['sleep-past', 'import time\ndef slept(s):\n    time.sleep(s)\n    return s\n', 'assert slept(3600) == 3600\n'],
       [
         'sleep-args',
         'import time\ndef errors():\n    out = []\n    for a in (-1, "1", float("nan"), None, 10**30, 1e300):\n        try:\n            time.sleep(a)\n            out.append("ok")\n        except Exception as e:\n            out.append(type(e).__name__)\n    return out\n',
@@ -76,6 +81,7 @@ describe('python attack: luck-dependent verdicts', { timeout: 240_000 }, () => {
       ],
     ]);
     expect(rs.sleep!.status, JSON.stringify(rs.sleep)).toBe('pass');
+    expect(rs['sleep-past']!.status, JSON.stringify(rs['sleep-past'])).toBe('timeout');
     expect(rs['sleep-args']!.status, JSON.stringify(rs['sleep-args'])).toBe('pass');
   });
 
