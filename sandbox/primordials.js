@@ -104,7 +104,9 @@ function createPrimordials(g) {
     MapPrototypeValues: uncurryThis(g.Map.prototype.values),
     MapIteratorNext: uncurryThis(MapIteratorPrototype.next),
     IteratorPrototype: g.Object.getPrototypeOf(GeneratorPrototype),
-    IteratorKinds: g.Object.freeze(IteratorKinds.map((p) => g.Object.freeze({ __proto__: null, proto: p, next: p.next }))),
+    IteratorKinds: g.Object.freeze(
+      IteratorKinds.map((p) => g.Object.freeze({ __proto__: null, proto: p, next: p.next, return: p.return, throw: p.throw })),
+    ),
     Set: g.Set,
     SetPrototypeAdd: uncurryThis(g.Set.prototype.add),
     SetPrototypeHas: uncurryThis(g.Set.prototype.has),

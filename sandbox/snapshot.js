@@ -365,11 +365,17 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
       // A generator or one of the engine's iterators crosses as a handle on its `next` (the
       // engine's own, captured before the program ran): each `next()` of the tests is a call
       // whose answer, `{ value, done }`, is snapshotted like any other. An infinite generator
-      // stays lazy.
+      // stays lazy. A generator's `return` and `throw` cross too, so the tests can close it
+      // (`it.return(v)`; `for…of` with `break` runs its `finally`) as under Node.
       const iter = iteratorKind(proto);
       if (iter !== undefined) {
         const next = iter.next;
-        return '["G",' + id + ',' + handles.fn((x) => P.ReflectApply(next, v, [x])) + ']';
+        const close = iter.return;
+        const raise = iter.throw;
+        let more = '';
+        if (close !== undefined && raise !== undefined)
+          more = ',' + handles.fn((x) => P.ReflectApply(close, v, [x])) + ',' + handles.fn((x) => P.ReflectApply(raise, v, [x]));
+        return '["G",' + id + ',' + handles.fn((x) => P.ReflectApply(next, v, [x])) + more + ']';
       }
       if (isNativeError(v)) {
         // The error's class is the native class whose prototype (captured before the program
@@ -562,17 +568,27 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
         case 'F':
           return handles.fn(n[1]);
         case 'G': {
-          // An iterator of this realm whose `next` calls the other realm's.
-          const next = handles.fn(n[2]);
+          // An iterator of this realm whose `next` (a generator's: also `return`, `throw`) calls
+          // the other realm's.
           const it = ObjectCreate(P.IteratorPrototype);
-          ObjectDefineProperty(it, 'next', {
-            __proto__: null,
-            value: function next_(x) {
-              return next(x);
-            },
-            writable: true,
-            configurable: true,
-          });
+          const forward = (name, h) => {
+            const f = handles.fn(h);
+            ObjectDefineProperty(it, name, {
+              __proto__: null,
+              value: {
+                [name](x) {
+                  return f(x);
+                },
+              }[name],
+              writable: true,
+              configurable: true,
+            });
+          };
+          forward('next', n[2]);
+          if (n.length > 3) {
+            forward('return', n[3]);
+            forward('throw', n[4]);
+          }
           MapPrototypeSet(memo, n[1], it);
           return it;
         }

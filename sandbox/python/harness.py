@@ -400,8 +400,11 @@ def _anchor_setup():
         total = st['n_asserts'] + (1 if 'violation' in st and n_ok == st['n_asserts'] else 0)
         # A run in which the boundary refused an answer (_refuse) passes no site, whatever the
         # tests caught: which later assert a refused value was for (`r = f(x)` / `assert r == x`
-        # in a loop whose earlier passes held) cannot be told. The total stays as it is.
-        if 'refused' in st:
+        # in a loop whose earlier passes held) cannot be told. The total stays as it is. Nor does a
+        # run with a check it never reached: it went on past that check, where a wrong value's
+        # failed assert would have ended it, so the later passes show nothing a failing answer
+        # could not (an empty answer scored 2/3 where a wrong one scored 0/1).
+        if 'refused' in st or 'unran' in st:
             n_ok = 0
         return (st['nonce'] + '\x1f' + kind + '\x1f' + _str(n_ok) + '\x1f' + _str(total) + '\x1f' + msg).encode('utf-8', 'replace')
 
@@ -3287,10 +3290,12 @@ def _anchor_setup():
         required, call_lines, _, _, _ = st['required']
         for k in (required if passed else ()):
             if k not in passed:
+                st['unran'] = True
                 return _out('fail', 'the assertion at tests.py line ' + _str(st['assert_lines'][k])
                             + ' never ran: a check the run never reached does not show the answer is right')
         for j in (_range(_len(call_lines)) if passed else ()):
             if j not in reached:
+                st['unran'] = True
                 return _out('fail', 'the call of a checking helper at tests.py line ' + _str(call_lines[j])
                             + ' never ran: a check the run never reached does not show the answer is right')
         return _out('completed', '')
