@@ -585,6 +585,16 @@ function setupHarness(P, config) {
   let openHandlers = null;
   // Per check, the checks in the body of the helper it calls (a skipped helper call skips them).
   let innerChecks = null;
+  // Strict verdict: the tests' loops ([first line, last line, checks], src/sandbox/test-plan.ts
+  // LoopEntry), the wrapper's lines before the tests' first, and the last error of the program
+  // that came in with the tests' stack lines then (see interruptedLoops).
+  let loopTable = null;
+  // The value the tests' run ended on (a throw out of their top level).
+  let endedWith;
+  let linesBefore = 0;
+  let cameChain = '';
+  let cameValue;
+  let cameSet = false;
   // Tests realm: bound functions the tests made, and what they bind (see scopeOf).
   const boundTargets = new P.WeakMap();
   function trip(why) {
@@ -739,8 +749,10 @@ function setupHarness(P, config) {
     // Strict verdict (src/sandbox/test-plan.ts): the lines of the tests' checks, each of which must
     // be reached for a pass (but the `optional` ones: checkers called through an alias or a
     // parameter), and a check reaching itself.
-    checks(lines, scopes, optional, inner) {
+    checks(lines, scopes, optional, inner, loops, before) {
       innerChecks = inner;
+      loopTable = loops;
+      linesBefore = before;
       checkLines = lines;
       skipTable = scopes;
       lastEnter = new P.Array(scopes.length);
@@ -1118,6 +1130,7 @@ function setupHarness(P, config) {
       failCheckSites(openCheck);
       interrupted = before - passed;
     }
+    interrupted += interruptedLoops();
     // Executions still open that an error of the program crossed: interrupted, and the tests went
     // on (the one the run ended on is counted above).
     if (thrownIn !== null)
@@ -1273,6 +1286,11 @@ function setupHarness(P, config) {
     threw(all) {
       programThrew(all);
     },
+    // The value the program's error came in as (after threw): what the run may end on.
+    came(v) {
+      cameValue = v;
+      cameSet = true;
+    },
     leave(outer, threw) {
       servingChain = servingChains.length > 0 ? servingChains[servingChains.length - 1] : '';
       if (servingChains.length > 0) servingChains.length--;
@@ -1310,12 +1328,50 @@ function setupHarness(P, config) {
   // Tests realm: an error of the program crossed into this realm (a call of the candidate threw,
   // or a promise of the program rejected: then every open check may be the one awaiting it).
   function programThrew(all) {
+    // Where the tests stood when a call's error came in (a rejection arrives from a job: no stack).
+    if (!all && loopTable !== null && loopTable.length > 0) cameChain = frameChain(false);
     if (thrownIn === null || inAssertBody) return;
     const n = argsOpen.length;
     if (all) for (let i = 0; i < n; i++) thrownIn[argsOpen[i]] = true;
     else if (n > 0) thrownIn[argsOpen[n - 1]] = true;
   }
 
+  // Strict verdict: the run ended on the error of the program that came in last, from inside a
+  // pass of one or more of the tests' loops (a line of the tests' stack then lies in the loop):
+  // that pass was interrupted, so the checks in those loops that passed on earlier passes fail, as
+  // the one a wrong value reached would have (src/sandbox/test-plan.ts, LoopEntry). How many
+  // passed sites failed.
+  function interruptedLoops() {
+    if (!threw || !cameSet || endedWith !== cameValue || loopTable === null || cameChain === '') return 0;
+    const before = passed;
+    // The chain is "line:column line:column …" (frameChain).
+    for (let i = 0; i < cameChain.length; ) {
+      let n = 0;
+      let c = P.StringPrototypeCharCodeAt(cameChain, i);
+      for (; c >= 48 && c <= 57; c = P.StringPrototypeCharCodeAt(cameChain, ++i)) n = n * 10 + (c - 48);
+      while (i < cameChain.length && P.StringPrototypeCharCodeAt(cameChain, i) !== 32) i++;
+      i++;
+      const line = n - linesBefore;
+      if (!(line > 0)) continue;
+      for (let j = 0; j < loopTable.length; j++) {
+        const loop = loopTable[j];
+        if (line < loop[0] || line > loop[1]) continue;
+        const ks = loop[2];
+        if (firstFailure === '')
+          firstFailure =
+            'the run ended on an error of the program inside the loop at tests line ' +
+            loop[0] +
+            ': that pass of the loop was interrupted, so its checks did not pass';
+        for (let m = 0; m < ks.length; m++) {
+          failCheckSites(ks[m]);
+          const inner = innerChecks !== null ? innerChecks[ks[m]] : undefined;
+          if (inner !== undefined) for (let q = 0; q < inner.length; q++) failCheckSites(inner[q]);
+        }
+      }
+    }
+    cameSet = false;
+    return before - passed;
+  }
   // Strict verdict: the checks of skip scope `id` an error leaving it (entered at `since`) skipped:
   // its tight checks that did not record since, and all its loose ones.
   function skippedIn(id, since) {
@@ -1544,6 +1600,11 @@ function setupHarness(P, config) {
     unwinding = null;
     openHandlers = null;
     innerChecks = null;
+    loopTable = null;
+    cameChain = '';
+    cameValue = undefined;
+    cameSet = false;
+    endedWith = undefined;
     servingChain = '';
     servingChains.length = 0;
     tracked = new P.Map();
@@ -1610,6 +1671,7 @@ function setupHarness(P, config) {
       result = fn(scope, hooks);
     } catch (e) {
       threw = true;
+      endedWith = e;
       thrownError = describe(e);
       refused = B.refused(e);
       return;

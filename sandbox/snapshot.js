@@ -1010,12 +1010,14 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
     }
     // The other realm's function threw (tests realm: the program's error comes in, onServe.threw).
     if (tag !== 51 && onServe !== undefined) onServe.threw(false);
-    // '2': the function threw a value that could be snapshotted (an error keeps its class).
-    if (tag === 50) throw decodeIn(P.JSONParse(StringPrototypeSlice(answer, 1)));
     // '3': the snapshot refused the answer (too large, too deep, a Proxy). Remembered by
     // identity so the harness can tell this refusal from anything the program threw.
     if (tag === 51) throw refuseIn(StringPrototypeSlice(answer, 1));
-    throw new Error(StringPrototypeSlice(answer, 1));
+    // '2': the function threw a value that could be snapshotted (an error keeps its class).
+    const thrownValue =
+      tag === 50 ? decodeIn(P.JSONParse(StringPrototypeSlice(answer, 1))) : new Error(StringPrototypeSlice(answer, 1));
+    if (onServe !== undefined) onServe.came(thrownValue);
+    throw thrownValue;
   }
 
   // Tests realm: read `key` of the other realm's class or instance `h` (op OP_GET), or the
