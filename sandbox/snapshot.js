@@ -779,7 +779,6 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
   } = P;
   const OP_CALL = 1;
   const OP_SETTLE = 2;
-  const OP_CLOCK = 10;
   const OP_SOURCE = 11;
   const OP_CONSTRUCT = 12;
   const OP_GET = 13;
@@ -1028,8 +1027,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
     if (r === undefined) throw new Error('the other realm is gone');
     let answer;
     try {
-      answer = r(op, h, key, clock.now());
-      clock.advanceTo(r(OP_CLOCK));
+      answer = withClock(r(op, h, key, clock.now()));
     } catch {
       throw new Error('the call across realms failed');
     }
@@ -1149,8 +1147,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
       if (r === undefined) throw new Error('the other realm is gone');
       let answer;
       try {
-        answer = r(new.target === undefined ? OP_CALL : OP_CONSTRUCT, h, encoded, clock.now());
-        clock.advanceTo(r(OP_CLOCK));
+        answer = withClock(r(new.target === undefined ? OP_CALL : OP_CONSTRUCT, h, encoded, clock.now()));
       } catch (e) {
         // Only a failure of the bridge itself lands here (the other side catches what it runs);
         // the value thrown is the other realm's, so it is not touched.
@@ -1187,7 +1184,26 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
     }
   }
 
+  // A call or read from the other realm: the caller's clock reading comes in as `y`, and this
+  // realm's goes back in front of the answer ("\u0001<ms>\u0001") only when its clock moved during
+  // the call (most calls read no clock: no second call across to ask).
   function entry(op, h, x, y) {
+    if (op === OP_SOURCE || op === OP_SETTLE) return serve(op, h, x, y);
+    clock.advanceTo(y);
+    const before = clock.now();
+    const answer = serve(op, h, x, y);
+    const now = clock.now();
+    return now === before || typeof answer !== 'string' ? answer : '\u0001' + now + '\u0001' + answer;
+  }
+  // What the other realm answered, its clock reading (see entry) taken off and caught up with.
+  function withClock(answer) {
+    if (typeof answer !== 'string' || StringPrototypeCharCodeAt(answer, 0) !== 1) return answer;
+    const j = P.StringPrototypeIndexOf(answer, '\u0001', 1);
+    clock.advanceTo(P.Number(StringPrototypeSlice(answer, 1, j)));
+    return StringPrototypeSlice(answer, j + 1);
+  }
+
+  function serve(op, h, x, y) {
     if (op === OP_SOURCE) {
       const f = local[h];
       try {
@@ -1196,8 +1212,6 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
         return '';
       }
     }
-    // A call or read from the other realm: its clock's reading comes with it.
-    if (op !== OP_SETTLE) clock.advanceTo(y);
     if (op === OP_GET || op === OP_OWN) {
       const obj = local[h];
       let v;
