@@ -1369,7 +1369,6 @@ function setupHarness(P, config) {
         }
       }
     }
-    cameSet = false;
     return before - passed;
   }
   // Strict verdict: the checks of skip scope `id` an error leaving it (entered at `since`) skipped:
