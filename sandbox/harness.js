@@ -492,6 +492,8 @@ function setupHarness(P, config) {
   // the microtask queue drained (it can never settle: no timers, no I/O).
   let asyncState = 0;
   let asyncError = '';
+  // What the watched completion value rejected with (asyncState 2): what the run may end on.
+  let asyncReason;
   // The tests' script threw (a separate flag: any value, `undefined` included, can be thrown).
   let threw = false;
   let thrownError = '';
@@ -520,6 +522,7 @@ function setupHarness(P, config) {
       asyncState = 1;
     } catch (e) {
       asyncState = 2;
+      asyncReason = e;
       asyncError = describe(e);
     }
   }
@@ -586,15 +589,18 @@ function setupHarness(P, config) {
   // Per check, the checks in the body of the helper it calls (a skipped helper call skips them).
   let innerChecks = null;
   // Strict verdict: the tests' loops ([first line, last line, checks], src/sandbox/test-plan.ts
-  // LoopEntry), the wrapper's lines before the tests' first, and the last error of the program
-  // that came in with the tests' stack lines then (see interruptedLoops).
+  // LoopEntry), the wrapper's lines before the tests' first, and each error of the program that
+  // came in, with the tests' stack lines where it came in (see interruptedLoops): a call's throw
+  // where the call was made, a promise's rejection where the tests received the promise.
   let loopTable = null;
-  // The value the tests' run ended on (a throw out of their top level).
-  let endedWith;
+  // The value the tests' run ended on (a throw out of their top level or out of a timer callback);
+  // `noEnd` while it has not.
+  const noEnd = { __proto__: null };
+  let endedWith = noEnd;
   let linesBefore = 0;
+  // The tests' stack lines of the call whose error is coming in (programThrew, then came).
   let cameChain = '';
-  let cameValue;
-  let cameSet = false;
+  let cameAt = null;
   // Tests realm: bound functions the tests made, and what they bind (see scopeOf).
   const boundTargets = new P.WeakMap();
   function trip(why) {
@@ -1130,7 +1136,8 @@ function setupHarness(P, config) {
       failCheckSites(openCheck);
       interrupted = before - passed;
     }
-    interrupted += interruptedLoops();
+    interrupted += interruptedLoops(a);
+    unansweredLoops(a);
     // Executions still open that an error of the program crossed: interrupted, and the tests went
     // on (the one the run ended on is counted above).
     if (thrownIn !== null)
@@ -1286,10 +1293,18 @@ function setupHarness(P, config) {
     threw(all) {
       programThrew(all);
     },
-    // The value the program's error came in as (after threw): what the run may end on.
-    came(v) {
-      cameValue = v;
-      cameSet = true;
+    // The value the program's error came in as (after threw): what the run may end on. `chain`:
+    // where the tests received the promise that rejected with it (promised), else the call's.
+    came(v, chain) {
+      const at = chain !== undefined ? chain : cameChain;
+      cameChain = '';
+      if (at === '') return;
+      if (cameAt === null) cameAt = new P.Map();
+      P.MapPrototypeSet(cameAt, v, at);
+    },
+    // Where the tests stand as a promise of the program reaches them ('' with no loops to place).
+    promised() {
+      return loopTable !== null && loopTable.length > 0 ? frameChain(false) : '';
     },
     leave(outer, threw) {
       servingChain = servingChains.length > 0 ? servingChains[servingChains.length - 1] : '';
@@ -1336,20 +1351,51 @@ function setupHarness(P, config) {
     else if (n > 0) thrownIn[argsOpen[n - 1]] = true;
   }
 
-  // Strict verdict: the run ended on the error of the program that came in last, from inside a
-  // pass of one or more of the tests' loops (a line of the tests' stack then lies in the loop):
-  // that pass was interrupted, so the checks in those loops that passed on earlier passes fail, as
-  // the one a wrong value reached would have (src/sandbox/test-plan.ts, LoopEntry). How many
-  // passed sites failed.
-  function interruptedLoops() {
-    if (!threw || !cameSet || endedWith !== cameValue || loopTable === null || cameChain === '') return 0;
+  // Strict verdict: the run ended on an error of the program that came in from inside a pass of
+  // one or more of the tests' loops (a line of the tests' stack then lies in the loop): that pass
+  // was interrupted, so the checks in those loops that passed on earlier passes fail, as the one
+  // a wrong value reached would have (src/sandbox/test-plan.ts, LoopEntry). The run ends on an
+  // error by a throw out of the tests' top level or a timer callback, by the rejection of their
+  // completion value, or by an unhandled rejection of a promise they made (`await` in an async
+  // function passes the program's rejection on as the same value). How many passed sites failed.
+  function interruptedLoops(a) {
+    if (cameAt === null || loopTable === null) return 0;
     const before = passed;
+    if (endedWith !== noEnd) failLoopsAround(endedWith);
+    if (asyncState === 2) failLoopsAround(asyncReason);
+    if (a.unhandled > 0) {
+      const it = P.MapPrototypeValues(tracked);
+      for (let r = P.MapIteratorNext(it); !r.done; r = P.MapIteratorNext(it))
+        if (r.value.state === 2 && !r.value.handled) failLoopsAround(r.value.reason);
+    }
+    return before - passed;
+  }
+  // Strict verdict: a promise of the program that never settled, received inside a pass of one of
+  // the tests' loops, left that pass without its answer (the tests raced it against their own
+  // timer and went on): the loop's checks fail as for an error that ended the run there. The
+  // run's status already says it never finished; this is its passed count.
+  function unansweredLoops(a) {
+    if (a.never === 0 || loopTable === null || loopTable.length === 0) return;
+    const unsettled = getBridge().unsettled();
+    for (let i = 0; i < unsettled.length; i++)
+      failLoopsOn(unsettled[i], 'a promise of the program received inside the loop at tests line ', ' never settled');
+  }
+  // Fails the checks of the loops around where error `v` of the program came in (if it did).
+  function failLoopsAround(v) {
+    const chain = P.MapPrototypeGet(cameAt, v);
+    if (chain === undefined) return;
+    P.MapPrototypeDelete(cameAt, v);
+    failLoopsOn(chain, 'the run ended on an error of the program inside the loop at tests line ', '');
+  }
+  // Fails the checks of the loops holding a line of `chain` (the tests' stack lines somewhere);
+  // the first failure's text is `why` + the loop's line + `after`.
+  function failLoopsOn(chain, why, after) {
     // The chain is "line:column line:column …" (frameChain).
-    for (let i = 0; i < cameChain.length; ) {
+    for (let i = 0; i < chain.length; ) {
       let n = 0;
-      let c = P.StringPrototypeCharCodeAt(cameChain, i);
-      for (; c >= 48 && c <= 57; c = P.StringPrototypeCharCodeAt(cameChain, ++i)) n = n * 10 + (c - 48);
-      while (i < cameChain.length && P.StringPrototypeCharCodeAt(cameChain, i) !== 32) i++;
+      let c = P.StringPrototypeCharCodeAt(chain, i);
+      for (; c >= 48 && c <= 57; c = P.StringPrototypeCharCodeAt(chain, ++i)) n = n * 10 + (c - 48);
+      while (i < chain.length && P.StringPrototypeCharCodeAt(chain, i) !== 32) i++;
       i++;
       const line = n - linesBefore;
       if (!(line > 0)) continue;
@@ -1358,10 +1404,7 @@ function setupHarness(P, config) {
         if (line < loop[0] || line > loop[1]) continue;
         const ks = loop[2];
         if (firstFailure === '')
-          firstFailure =
-            'the run ended on an error of the program inside the loop at tests line ' +
-            loop[0] +
-            ': that pass of the loop was interrupted, so its checks did not pass';
+          firstFailure = why + loop[0] + after + ': that pass of the loop was interrupted, so its checks did not pass';
         for (let m = 0; m < ks.length; m++) {
           failCheckSites(ks[m]);
           const inner = innerChecks !== null ? innerChecks[ks[m]] : undefined;
@@ -1369,7 +1412,6 @@ function setupHarness(P, config) {
         }
       }
     }
-    return before - passed;
   }
   // Strict verdict: the checks of skip scope `id` an error leaving it (entered at `since`) skipped:
   // its tight checks that did not record since, and all its loose ones.
@@ -1601,9 +1643,9 @@ function setupHarness(P, config) {
     innerChecks = null;
     loopTable = null;
     cameChain = '';
-    cameValue = undefined;
-    cameSet = false;
-    endedWith = undefined;
+    cameAt = null;
+    endedWith = noEnd;
+    asyncReason = undefined;
     servingChain = '';
     servingChains.length = 0;
     tracked = new P.Map();
@@ -1725,6 +1767,7 @@ function setupHarness(P, config) {
         } catch (e) {
           if (!threw) {
             threw = true;
+            endedWith = e;
             thrownError = 'a timer callback threw: ' + describe(e);
           }
         }

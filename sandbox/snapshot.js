@@ -760,7 +760,9 @@ function isSnapshotRefusal(P, e) {
 // `try`/`catch`, `assert.rejects` would otherwise read a getter, a Proxy or NaN as "it threw").
 // `onServe` (tests realm): `enter()` before a function of the tests runs for the program, and
 // `leave(entered, threw)` after it, with what `enter` returned and whether it threw; `threw(all)`
-// when an error of the program comes in (a call threw: false; a promise rejected: true).
+// when an error of the program comes in (a call threw: false; a promise rejected: true), then
+// `came(value, at)` with the value it came in as (`at`: what `promised()` answered when the tests
+// received the promise that rejected; none for a call's throw).
 // `clock` (both realms): the realm's virtual clock, `now()` and `advanceTo(t)`. A call or read
 // across carries the caller's reading in and brings the callee's back, so the two realms keep
 // one clock (sandbox/harness.js, reseed).
@@ -925,7 +927,9 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
         resolve = a;
         reject = b;
       });
-      MapPrototypeSet(waiting, h, { __proto__: null, resolve, reject });
+      // Tests realm: where the tests stand as they receive it (a rejection comes in from a job).
+      const at = onServe !== undefined ? onServe.promised() : '';
+      MapPrototypeSet(waiting, h, { __proto__: null, resolve, reject, at });
       if (onPromise !== undefined) onPromise(p);
       return p;
     },
@@ -1311,7 +1315,10 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
           reason = new Error(describe(e));
         }
         // Tests realm: the program's promise rejected; any open check may be the one awaiting it.
-        if (onServe !== undefined) onServe.threw(true);
+        if (onServe !== undefined) {
+          onServe.threw(true);
+          onServe.came(reason, w.at);
+        }
         w.reject(reason);
       }
       return '';
@@ -1327,6 +1334,13 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
     },
     expectNaN(v) {
       nanExpected = v;
+    },
+    /** Tests realm: where the tests received each promise of the program not settled yet. */
+    unsettled() {
+      const out = [];
+      const it = P.MapPrototypeValues(waiting);
+      for (let r = P.MapIteratorNext(it); !r.done; r = P.MapIteratorNext(it)) if (r.value.at !== '') out[out.length] = r.value.at;
+      return out;
     },
     reset() {
       local = [];
