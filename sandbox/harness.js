@@ -593,6 +593,8 @@ function setupHarness(P, config) {
   // came in, with the tests' stack lines where it came in (see interruptedLoops): a call's throw
   // where the call was made, a promise's rejection where the tests received the promise.
   let loopTable = null;
+  // Strict verdict: the checks that run where they are written, in source order (see passedOver).
+  let orderedChecks = null;
   // The value the tests' run ended on (a throw out of their top level or out of a timer callback);
   // `noEnd` while it has not.
   const noEnd = { __proto__: null };
@@ -755,9 +757,10 @@ function setupHarness(P, config) {
     // Strict verdict (src/sandbox/test-plan.ts): the lines of the tests' checks, each of which must
     // be reached for a pass (but the `optional` ones: checkers called through an alias or a
     // parameter), and a check reaching itself.
-    checks(lines, scopes, optional, inner, loops, before) {
+    checks(lines, scopes, optional, inner, loops, before, ordered) {
       innerChecks = inner;
       loopTable = loops;
+      orderedChecks = ordered;
       linesBefore = before;
       checkLines = lines;
       skipTable = scopes;
@@ -1197,6 +1200,21 @@ function setupHarness(P, config) {
             ' never ran: a check the run never reached does not show the answer is right';
       }
       reached = null;
+    } else if (reached !== null && passed > 0 && orderedChecks !== null) {
+      // A run that did not finish went on past a check written before one it reached, in code
+      // that runs in the order it is written (a loop over an empty answer, then checks that pass
+      // until one fails): the same steering, the same zero (rt7-js U04 scored 2/3 where a wrong
+      // answer's run, ended by that first check, scored 0).
+      const k = passedOver();
+      if (k !== -1) {
+        unranZeroes = true;
+        if (firstFailure === '')
+          firstFailure =
+            'the check at tests line ' +
+            checkLines[k] +
+            ' never ran although the run went on past it: a check the run never reached does not show the answer is right';
+      }
+      reached = null;
     }
     // A refused answer (strict) fails every site: the sites that passed count as failed, so the
     // total is unchanged and the run scores no more than an honest wrong answer (0 passed).
@@ -1412,6 +1430,14 @@ function setupHarness(P, config) {
         }
       }
     }
+  }
+  // Strict verdict: the first check that runs where it is written that the run never reached
+  // although it reached one written after it, or -1.
+  function passedOver() {
+    let last = -1;
+    for (let i = orderedChecks.length - 1; i >= 0 && last === -1; i--) if (reached[orderedChecks[i]]) last = i;
+    for (let i = 0; i < last; i++) if (!reached[orderedChecks[i]]) return orderedChecks[i];
+    return -1;
   }
   // Strict verdict: the checks of skip scope `id` an error leaving it (entered at `since`) skipped:
   // its tight checks that did not record since, and all its loose ones.
@@ -1642,6 +1668,7 @@ function setupHarness(P, config) {
     openHandlers = null;
     innerChecks = null;
     loopTable = null;
+    orderedChecks = null;
     cameChain = '';
     cameAt = null;
     endedWith = noEnd;

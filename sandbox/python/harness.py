@@ -408,9 +408,31 @@ def _anchor_setup():
         # run with a check it never reached: it went on past that check, where a wrong value's
         # failed assert would have ended it, so the later passes show nothing a failing answer
         # could not (an empty answer scored 2/3 where a wrong one scored 0/1).
-        if 'refused' in st or 'unran' in st:
+        # The same for a run that ended (an assert failed, an error) after going on past an assert
+        # written before one it reached, in code that runs in the order written (_passed_over):
+        # it scored the asserts between (2/3 where a wrong answer, failing the first, scored 0).
+        if 'refused' in st or 'unran' in st or (n_ok and (kind == 'fail' or kind == 'error') and _passed_over() != -1):
             n_ok = 0
         return (st['nonce'] + '\x1f' + kind + '\x1f' + _str(n_ok) + '\x1f' + _str(total) + '\x1f' + msg).encode('utf-8', 'replace')
+
+    def _passed_over():
+        # Strict: the first assert outside the tests' functions (there statements run in the order
+        # they are written) that the run never reached although it reached one written after it,
+        # or -1: a loop over an empty answer, a branch the answer steered around.
+        if not st.get('strict') or 'required' not in st or 'loops' not in st:
+            return -1
+        fns = st['loops'][1]
+        lines = st['assert_lines']
+        reached = st['passed'] | st['failed']
+        ordered = [k for k in st['required'][0] if not _any(a <= lines[k] <= b for a, b in fns)]
+        last = -1
+        for i in _range(_len(ordered)):
+            if ordered[i] in reached:
+                last = i
+        for i in _range(last):
+            if ordered[i] not in reached:
+                return ordered[i]
+        return -1
 
     # ---- instrumenting the tests ----------------------------------------------------------------
 
@@ -3148,6 +3170,8 @@ def _anchor_setup():
         just_compiled = fresh.pop() if fresh else None
         st.clear()
         st['nonce'] = nonce
+        # Two interpreters are the strict verdict's (stage sets this for one).
+        st['strict'] = True
         # The tests' random numbers (random cases, HumanEval/32, /38): seeded one way from the
         # tests' seed (the host's: the run seed, the tests' and the prompt's text, never the
         # program's, so every completion meets the same cases) and the tests' text. The program

@@ -630,6 +630,7 @@ function instrument(
     optional?: number[];
     inner?: number[][];
     loops?: LoopEntry[];
+    ordered?: number[];
   },
 ): string {
   // Edits, applied in order of position; at one position the closing texts of nested wrappers go
@@ -663,8 +664,16 @@ function instrument(
   let inAsyncGenerator = false;
   // The tests' loops (where an error that ends the run interrupted a pass of one: see LoopEntry).
   const loopNodes: AnyNode[] = [];
+  // The functions of the tests whose body runs elsewhere than where it is written (see ordered).
+  const elsewhere: AnyNode[] = [];
   const visit = (n: AnyNode, parent: AnyNode | undefined, block: AnyNode | undefined, depth: number): void => {
     if (strict?.loops && (LOOPS.has(n.type) || isIterationCall(n))) loopNodes.push(n);
+    if (
+      strict?.ordered &&
+      FUNCTIONS.has(n.type) &&
+      !(parent && isIterationCall(parent) && (parent.arguments as AnyNode[])[0] === n)
+    )
+      elsewhere.push(n);
     const method =
       parent?.type === 'MethodDefinition' || (parent?.type === 'Property' && (parent.method || parent.kind !== 'init'));
     if (!asyncs) {
@@ -782,6 +791,12 @@ function instrument(
         ? checkAt.flatMap((at, j) => (j !== k && fns.some((f) => f.start <= at && at < f.end) ? [j] : []))
         : [];
     }
+  // Checks that run where they are written, in the order they are written: outside any function
+  // but the callback of an array iteration written in place (sandbox/harness.js, verdict: one of
+  // them never reached while a later one was ran past it).
+  if (strict?.ordered)
+    for (const k of checkAt.map((_, k) => k).sort((a, b) => checkAt[a]! - checkAt[b]!))
+      if (!elsewhere.some((f) => f.start <= checkAt[k]! && checkAt[k]! < f.end)) strict.ordered.push(k);
   if (strict?.loops)
     for (const l of loopNodes) {
       const ks = checkAt.flatMap((at, k) => (l.start <= at && at < l.end ? [k] : []));
@@ -1324,7 +1339,8 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   let optional: number[] = [];
   let inner: number[][] = [];
   let loops: LoopEntry[] = [];
-  let instrumented = instrument(tests, ast!, strict ? { guard, checks, scopes, optional, inner, loops } : undefined);
+  let ordered: number[] = [];
+  let instrumented = instrument(tests, ast!, strict ? { guard, checks, scopes, optional, inner, loops, ordered } : undefined);
   // Checked as the strict code it runs as (a function declared twice in a block is an error only there).
   const strictOk = (text: string) => parseScript(`'use strict';\n${text}`) !== undefined;
   let iast = instrumented === tests ? ast! : parseScript(instrumented);
@@ -1336,7 +1352,8 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
     optional = [];
     inner = [];
     loops = [];
-    instrumented = instrument(tests, ast!, { guard, checks, optional, inner, loops });
+    ordered = [];
+    instrumented = instrument(tests, ast!, { guard, checks, optional, inner, loops, ordered });
     iast = parseScript(instrumented);
   }
   if (!iast) return { ok: false, error: 'the tests could not be instrumented (the rewritten text does not parse)' };
@@ -1360,7 +1377,7 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   let before = 1;
   for (let i = 0; i < head.length; i++) if (head.charCodeAt(i) === 10) before++;
   const reached = strict
-    ? `__anchorHooks.checks(${JSON.stringify(checks)}, ${JSON.stringify(scopes.map(skipEntry))}, ${JSON.stringify(optional)}, ${JSON.stringify(inner)}, ${JSON.stringify(loops)}, ${before});\n`
+    ? `__anchorHooks.checks(${JSON.stringify(checks)}, ${JSON.stringify(scopes.map(skipEntry))}, ${JSON.stringify(optional)}, ${JSON.stringify(inner)}, ${JSON.stringify(loops)}, ${before}, ${JSON.stringify(ordered)});\n`
     : '';
   const wrapper = `${head}${reached}${body}\n})`;
   const reads = names

@@ -11,23 +11,26 @@ const HONEST_DIVISORS = '    return [d for d in range(1, n + 1) if n % d == 0]\n
 const EACH = 'def each_prime(n, cb):\n';
 const COUNT = 'def word_count(s):\n';
 
+/** A loop over the divisors first (py-passed-over.ts adds a failing assert after it). */
+export const DIVISORS_PROBLEM: UnranProblem = {
+  honest: DIVISORS + HONEST_DIVISORS,
+  dodges: [
+    `${DIVISORS}    return {1: [1], 7: [1, 7], 9: [1, 3, 9]}.get(n, [])\n`,
+    `${DIVISORS}    if n == 12:\n        return ''\n${HONEST_DIVISORS}`,
+    `${DIVISORS}    if n > 9:\n        return set()\n${HONEST_DIVISORS}`,
+    `${DIVISORS}    if n > 9:\n        return iter(())\n${HONEST_DIVISORS}`,
+  ],
+  wrong: `${DIVISORS}    if n == 12:\n        return [1, 5, 12]\n${HONEST_DIVISORS}`,
+  tests: (rng) =>
+    `for d in divisors(12):\n    assert 12 % d == 0\n${someOf(rng, [
+      'assert divisors(1) == [1]',
+      'assert divisors(7) == [1, 7]',
+      'assert divisors(9) == [1, 3, 9]',
+    ])}\n`,
+};
+
 const PROBLEMS: readonly UnranProblem[] = [
-  {
-    honest: DIVISORS + HONEST_DIVISORS,
-    dodges: [
-      `${DIVISORS}    return {1: [1], 7: [1, 7], 9: [1, 3, 9]}.get(n, [])\n`,
-      `${DIVISORS}    if n == 12:\n        return ''\n${HONEST_DIVISORS}`,
-      `${DIVISORS}    if n > 9:\n        return set()\n${HONEST_DIVISORS}`,
-      `${DIVISORS}    if n > 9:\n        return iter(())\n${HONEST_DIVISORS}`,
-    ],
-    wrong: `${DIVISORS}    if n == 12:\n        return [1, 5, 12]\n${HONEST_DIVISORS}`,
-    tests: (rng) =>
-      `for d in divisors(12):\n    assert 12 % d == 0\n${someOf(rng, [
-        'assert divisors(1) == [1]',
-        'assert divisors(7) == [1, 7]',
-        'assert divisors(9) == [1, 3, 9]',
-      ])}\n`,
-  },
+  DIVISORS_PROBLEM,
   {
     honest: `${EACH}    for p in range(2, n + 1):\n        if all(p % d for d in range(2, int(p ** 0.5) + 1)):\n            cb(p)\n    return n\n`,
     dodges: [
