@@ -793,7 +793,7 @@ function instrument(
     }
   // Checks that run where they are written, in the order they are written: outside any function
   // but the callback of an array iteration written in place (sandbox/harness.js, verdict: one of
-  // them never reached while a later one was ran past it).
+  // them never reached while a later one ran is a check the run went past).
   if (strict?.ordered)
     for (const k of checkAt.map((_, k) => k).sort((a, b) => checkAt[a]! - checkAt[b]!))
       if (!elsewhere.some((f) => f.start <= checkAt[k]! && checkAt[k]! < f.end)) strict.ordered.push(k);
