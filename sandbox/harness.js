@@ -595,6 +595,10 @@ function setupHarness(P, config) {
   let loopTable = null;
   // Strict verdict: the checks that run where they are written, in source order (see passedOver).
   let orderedChecks = null;
+  // Strict verdict: per loop of loopTable, when its current pass started (hooks.pass, on skipClock)
+  // and when an error of the program came in during that pass (0: none; see caughtInPass).
+  let passStart = null;
+  let passErr = null;
   // The value the tests' run ended on (a throw out of their top level or out of a timer callback);
   // `noEnd` while it has not.
   const noEnd = { __proto__: null };
@@ -761,6 +765,12 @@ function setupHarness(P, config) {
       innerChecks = inner;
       loopTable = loops;
       orderedChecks = ordered;
+      passStart = new P.Array(loops.length);
+      passErr = new P.Array(loops.length);
+      for (let i = 0; i < loops.length; i++) {
+        passStart[i] = 0;
+        passErr[i] = 0;
+      }
       linesBefore = before;
       checkLines = lines;
       skipTable = scopes;
@@ -783,6 +793,18 @@ function setupHarness(P, config) {
         thrownIn[i] = false;
       }
       for (let i = 0; i < optional.length; i++) reached[optional[i]] = true;
+    },
+    // A pass of loop j of the tests starts: the previous one is judged (see caughtInPass).
+    pass(j) {
+      startPass(j);
+    },
+    // The callback of an array iteration that is loop j: each call of it is a pass.
+    passes(j, fn) {
+      if (typeof fn !== 'function') return fn;
+      return function (...args) {
+        startPass(j);
+        return P.ReflectApply(fn, this, args);
+      };
     },
     reach(k, open) {
       if (reached !== null && k < reached.length) {
@@ -1141,6 +1163,7 @@ function setupHarness(P, config) {
     }
     interrupted += interruptedLoops(a);
     unansweredLoops(a);
+    if (passErr !== null) for (let j = 0; j < passErr.length; j++) if (passErr[j] !== 0) caughtInPass(j);
     // Executions still open that an error of the program crossed: interrupted, and the tests went
     // on (the one the run ended on is counted above).
     if (thrownIn !== null)
@@ -1362,7 +1385,11 @@ function setupHarness(P, config) {
   // or a promise of the program rejected: then every open check may be the one awaiting it).
   function programThrew(all) {
     // Where the tests stood when a call's error came in (a rejection arrives from a job: no stack).
-    if (!all && loopTable !== null && loopTable.length > 0) cameChain = frameChain(false);
+    if (!all && loopTable !== null && loopTable.length > 0) {
+      cameChain = frameChain(false);
+      // An error an assert call judges itself (`assert.throws`) is no error of the pass.
+      if (!inAssertBody) markPasses(cameChain);
+    }
     if (thrownIn === null || inAssertBody) return;
     const n = argsOpen.length;
     if (all) for (let i = 0; i < n; i++) thrownIn[argsOpen[i]] = true;
@@ -1388,6 +1415,47 @@ function setupHarness(P, config) {
     }
     return before - passed;
   }
+  function startPass(j) {
+    if (passErr === null || j >= passErr.length) return;
+    if (passErr[j] !== 0) caughtInPass(j);
+    passStart[j] = ++skipClock;
+  }
+  // Strict verdict: the loops of the tests holding a line of `chain` (where a call's error of the
+  // program came in) had an error come in during their current pass.
+  function markPasses(chain) {
+    if (passErr === null) return;
+    const at = ++skipClock;
+    for (let j = 0; j < loopTable.length; j++) if (passErr[j] === 0 && chainInLoop(chain, loopTable[j])) passErr[j] = at;
+  }
+  // Whether a line of `chain` ("line:column line:column …", frameChain) lies in `loop`.
+  function chainInLoop(chain, loop) {
+    for (let i = 0; i < chain.length; ) {
+      let n = 0;
+      let c = P.StringPrototypeCharCodeAt(chain, i);
+      for (; c >= 48 && c <= 57; c = P.StringPrototypeCharCodeAt(chain, ++i)) n = n * 10 + (c - 48);
+      while (i < chain.length && P.StringPrototypeCharCodeAt(chain, i) !== 32) i++;
+      i++;
+      const line = n - linesBefore;
+      if (line > 0 && line >= loop[0] && line <= loop[1]) return true;
+    }
+    return false;
+  }
+  // Strict verdict: a pass of loop j in which a call of the program threw and the tests caught it
+  // (the run went on) has ended. If none of the loop's checks ran in that pass, the tests skipped
+  // the case the error was the answer to (`const r = attempt(() => f(n)); if (!r.ok) continue;`,
+  // red-team rt6 X03): the loop's checks fail, as the one a wrong value reached would have. A pass
+  // that ran one of them judged its case (a check in the `catch`, or of a flag the `catch` set).
+  function caughtInPass(j) {
+    const since = passStart[j];
+    passErr[j] = 0;
+    const ks = loopTable[j][2];
+    for (let m = 0; m < ks.length; m++) if (reachedAt[ks[m]] > since) return;
+    if (failLoopChecks(j) > 0 && firstFailure === '')
+      firstFailure =
+        'an error of the program came in inside a pass of the loop at tests line ' +
+        loopTable[j][0] +
+        ' and the tests went on without running its checks in that pass: the case it answered was not checked';
+  }
   // Strict verdict: a promise of the program that never settled, received inside a pass of one of
   // the tests' loops, left that pass without its answer (the tests raced it against their own
   // timer and went on): the loop's checks fail as for an error that ended the run there. The
@@ -1408,28 +1476,23 @@ function setupHarness(P, config) {
   // Fails the checks of the loops holding a line of `chain` (the tests' stack lines somewhere);
   // the first failure's text is `why` + the loop's line + `after`.
   function failLoopsOn(chain, why, after) {
-    // The chain is "line:column line:column …" (frameChain).
-    for (let i = 0; i < chain.length; ) {
-      let n = 0;
-      let c = P.StringPrototypeCharCodeAt(chain, i);
-      for (; c >= 48 && c <= 57; c = P.StringPrototypeCharCodeAt(chain, ++i)) n = n * 10 + (c - 48);
-      while (i < chain.length && P.StringPrototypeCharCodeAt(chain, i) !== 32) i++;
-      i++;
-      const line = n - linesBefore;
-      if (!(line > 0)) continue;
-      for (let j = 0; j < loopTable.length; j++) {
-        const loop = loopTable[j];
-        if (line < loop[0] || line > loop[1]) continue;
-        const ks = loop[2];
-        if (firstFailure === '')
-          firstFailure = why + loop[0] + after + ': that pass of the loop was interrupted, so its checks did not pass';
-        for (let m = 0; m < ks.length; m++) {
-          failCheckSites(ks[m]);
-          const inner = innerChecks !== null ? innerChecks[ks[m]] : undefined;
-          if (inner !== undefined) for (let q = 0; q < inner.length; q++) failCheckSites(inner[q]);
-        }
-      }
+    for (let j = 0; j < loopTable.length; j++) {
+      if (!chainInLoop(chain, loopTable[j])) continue;
+      if (firstFailure === '')
+        firstFailure = why + loopTable[j][0] + after + ': that pass of the loop was interrupted, so its checks did not pass';
+      failLoopChecks(j);
     }
+  }
+  // Fails the sites of loop j's checks and of the checks in the helpers they call; how many.
+  function failLoopChecks(j) {
+    const ks = loopTable[j][2];
+    let n = 0;
+    for (let m = 0; m < ks.length; m++) {
+      n += failCheckSites(ks[m]);
+      const inner = innerChecks !== null ? innerChecks[ks[m]] : undefined;
+      if (inner !== undefined) for (let q = 0; q < inner.length; q++) n += failCheckSites(inner[q]);
+    }
+    return n;
   }
   // Strict verdict: the first check that runs where it is written that the run never reached
   // although it reached one written after it, or -1.
@@ -1669,6 +1732,8 @@ function setupHarness(P, config) {
     innerChecks = null;
     loopTable = null;
     orderedChecks = null;
+    passStart = null;
+    passErr = null;
     cameChain = '';
     cameAt = null;
     endedWith = noEnd;

@@ -663,11 +663,11 @@ function instrument(
       : undefined;
   let inAsyncGenerator = false;
   // The tests' loops (where an error that ends the run interrupted a pass of one: see LoopEntry).
-  const loopNodes: AnyNode[] = [];
+  const loopNodes: Array<[AnyNode, number]> = [];
   // The functions of the tests whose body runs elsewhere than where it is written (see ordered).
   const elsewhere: AnyNode[] = [];
   const visit = (n: AnyNode, parent: AnyNode | undefined, block: AnyNode | undefined, depth: number): void => {
-    if (strict?.loops && (LOOPS.has(n.type) || isIterationCall(n))) loopNodes.push(n);
+    if (strict?.loops && (LOOPS.has(n.type) || isIterationCall(n))) loopNodes.push([n, depth]);
     if (
       strict?.ordered &&
       FUNCTIONS.has(n.type) &&
@@ -798,9 +798,29 @@ function instrument(
     for (const k of checkAt.map((_, k) => k).sort((a, b) => checkAt[a]! - checkAt[b]!))
       if (!elsewhere.some((f) => f.start <= checkAt[k]! && checkAt[k]! < f.end)) strict.ordered.push(k);
   if (strict?.loops)
-    for (const l of loopNodes) {
+    for (const [l, depth] of loopNodes) {
       const ks = checkAt.flatMap((at, k) => (l.start <= at && at < l.end ? [k] : []));
-      if (ks.length > 0) strict.loops.push([lineOf(l.start), lineOf(l.end), ks]);
+      if (ks.length === 0) continue;
+      // Each pass of the loop starts by telling the harness (an error of the program the tests
+      // caught in a pass that then ran none of the loop's checks: sandbox/harness.js, hooks.pass).
+      // A loop's body starts with the hook (half a level below the loop: outside its statements'
+      // own edits). An array callback is wrapped where it is written, outside every edit of its
+      // own (a skip scope turns an expression body into a block returning it): the wrapper tells
+      // the harness, then calls it with the same `this` and arguments.
+      const id = strict.loops.length;
+      if (LOOPS.has(l.type)) {
+        const body = l.body as AnyNode;
+        if (body.type === 'BlockStatement') open(body.start + 1, ` __anchorHooks.pass(${id});`, depth + 1.5);
+        else {
+          open(body.start, `{ __anchorHooks.pass(${id}); `, depth + 0.5);
+          close(body.end, ' }', depth + 0.5);
+        }
+      } else {
+        const cb = (l.arguments as AnyNode[])[0]!;
+        open(cb.start, `__anchorHooks.passes(${id}, `, depth + 0.5);
+        close(cb.end, ')', depth + 0.5);
+      }
+      strict.loops.push([lineOf(l.start), lineOf(l.end), ks]);
     }
   if (edits.length === 0) return src;
   const order = edits.map((e, i) => ({ ...e, i })).sort((a, b) => a.pos - b.pos || a.rank - b.rank || a.i - b.i);
