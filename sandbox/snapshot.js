@@ -785,6 +785,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
   const OP_CONSTRUCT = 12;
   const OP_GET = 13;
   const OP_OWN = 14;
+  // Characters of arguments' encodings a run may keep objects of for identity across calls.
+  const KEEP_CHARS = 1000000;
   // Program realm: the entry-point classes' prototypes (→ the class's handle), and the handle of
   // each instance handed out, so one instance is one handle (identity holds in the tests).
   let classProtos = new Map();
@@ -811,6 +813,24 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
   // any Proxy without running its traps. Given by the tests realm at the first binding.
   let ExternalCopy;
   let opaque = 0;
+  // Identity across calls, as one realm would keep it (a queue's `dequeue()` gives back the very
+  // object `enqueue(a)` was given; `s.add(a)` then `s.has(a)`). The ids a call's arguments are
+  // encoded with run on over the run (`sentNext`), so an id names one object of this realm for the
+  // whole run. A top-level object argument keeps the id it was first sent under (`sentIds`) and
+  // stays findable by it (`sentObjs`); the receiving realm remembers its copy under that id
+  // (`copies`) and the id of each copy (`origins`). An answer holding such a copy, from any later
+  // call, names it, and the caller rebuilds it into its own object; an argument sent again is
+  // named, and the callee gets its copy from before. Kept strongly (a weak reference would let
+  // the garbage collector's timing decide what the program sees), within a budget of encoded
+  // characters per run, so a long loop of calls cannot pile up memory; past it, arguments are not
+  // remembered (as in the rest of the run: a new copy each time).
+  let sentNext = 0;
+  let sentIds = new P.WeakMap();
+  let sentObjs = new Map();
+  let origins = new P.WeakMap();
+  let copies = new Map();
+  let originCount = 0;
+  let keepLeft = KEEP_CHARS;
   // Tests realm: the last error made for an answer the snapshot refused (see `stub`).
   let refusal;
   // Tests realm: the error for a value refused on its way in, reported once to `onRefuse`.
@@ -992,12 +1012,13 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
     for (let r = P.MapIteratorNext(it); !r.done; r = P.MapIteratorNext(it)) MapPrototypeSet(byId, r.value[1], r.value[0]);
     const targets = new Map();
     for (let i = 0; i < pairs.length; i++) {
-      const mine = MapPrototypeGet(byId, pairs[i][0]);
+      let mine = MapPrototypeGet(byId, pairs[i][0]);
+      if (mine === undefined) mine = MapPrototypeGet(sentObjs, pairs[i][0]);
       if (mine !== undefined) MapPrototypeSet(targets, pairs[i][1], mine);
     }
     const memo = new Map();
     const value = decodeIn(P.JSONParse(answer), memo, targets);
-    decodeIn(P.JSONParse(after), memo, targets);
+    if (after !== '') decodeIn(P.JSONParse(after), memo, targets);
     return value;
   }
 
@@ -1137,16 +1158,103 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
     return h;
   }
 
+  // The caller's side of identity across calls: each top-level object argument sent for the first
+  // time is kept under its id; one sent again is listed as [id now, first id] (the text to append
+  // to the arguments, or '').
+  function remember(args, ids, chars) {
+    const keep = chars <= keepLeft;
+    if (keep) keepLeft -= chars;
+    let again = '';
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (typeof a !== 'object' || a === null) continue;
+      const id = MapPrototypeGet(ids, a);
+      // A stand-in or instance crosses as its handle: its identity is kept by other means.
+      if (id === undefined) continue;
+      const first = P.WeakMapPrototypeGet(sentIds, a);
+      if (first === undefined) {
+        if (!keep) continue;
+        P.WeakMapPrototypeSet(sentIds, a, id);
+        MapPrototypeSet(sentObjs, id, a);
+      } else if (first !== id) again += (again === '' ? '[' : ',') + '[' + id + ',' + first + ']';
+    }
+    return again === '' ? '' : again + ']';
+  }
+
+  // The callee's side: the copies from before that arguments sent again are to be decoded into
+  // (id now → copy), or undefined; `x` with the list `remember` appended.
+  function againTargets(x, cut) {
+    if (cut === -1) return undefined;
+    const again = P.JSONParse(StringPrototypeSlice(x, cut + 1));
+    let targets;
+    for (let i = 0; i < again.length; i++) {
+      const copy = MapPrototypeGet(copies, again[i][1]);
+      if (copy === undefined) continue;
+      if (targets === undefined) targets = new Map();
+      MapPrototypeSet(targets, again[i][0], copy);
+    }
+    return targets;
+  }
+
+  // The callee's side, after decoding: remember the copy of each top-level object argument under
+  // the id the caller keeps it by (`given`: id → decoded object).
+  function noteCopies(args, given, chars) {
+    if (chars > keepLeft) return;
+    keepLeft -= chars;
+    let left = 0;
+    for (let i = 0; i < args.length; i++) if (typeof args[i] === 'object' && args[i] !== null) left++;
+    if (left === 0) return;
+    const it = P.MapPrototypeEntries(given);
+    for (let r = P.MapIteratorNext(it); !r.done && left > 0; r = P.MapIteratorNext(it)) {
+      const v = r.value[1];
+      let top = false;
+      for (let i = 0; i < args.length; i++) if (args[i] === v) top = true;
+      if (!top) continue;
+      left--;
+      if (P.WeakMapPrototypeGet(origins, v) !== undefined) continue;
+      P.WeakMapPrototypeSet(origins, v, r.value[0]);
+      MapPrototypeSet(copies, r.value[0], v);
+      originCount++;
+    }
+  }
+
+  // An answer with what the caller needs to keep identity: the arguments as the callee left them
+  // (`args`, `given` from the call; none for a read) and the pairs (caller's id, id in this
+  // message) for each of the caller's objects the message holds, from this call or an earlier one.
+  function withPairs(answer, state, args, given) {
+    // No object was given (a read, or only the args array itself): no arguments to send back.
+    const after = given === undefined || P.MapPrototypeGetSize(given) <= 1 ? '' : encodeOut(args, state);
+    let pairs = '[';
+    if (given !== undefined) {
+      const it = P.MapPrototypeEntries(given);
+      for (let r = P.MapIteratorNext(it); !r.done; r = P.MapIteratorNext(it)) {
+        const id = MapPrototypeGet(state.ids, r.value[1]);
+        if (id !== undefined) pairs += (pairs.length > 1 ? ',' : '') + '[' + r.value[0] + ',' + id + ']';
+      }
+    }
+    if (originCount > 0) {
+      const it = P.MapPrototypeEntries(state.ids);
+      for (let r = P.MapIteratorNext(it); !r.done; r = P.MapIteratorNext(it)) {
+        const first = P.WeakMapPrototypeGet(origins, r.value[0]);
+        if (first !== undefined) pairs += (pairs.length > 1 ? ',' : '') + '[' + first + ',' + r.value[1] + ']';
+      }
+    }
+    return '1' + answer + '\u0000' + after + '\u0000' + pairs + ']';
+  }
+
   // A function of this realm standing for the other realm's function `h`.
   function stub(h) {
     const f = function (...args) {
       let encoded;
-      const sent = { __proto__: null, ids: new Map(), next: 0 };
+      const sent = { __proto__: null, ids: new Map(), next: sentNext };
       try {
         encoded = encodeOut(args, sent);
       } catch (e) {
         throw new Error('arguments could not be passed to the function: ' + describe(e));
       }
+      sentNext = sent.next;
+      const again = remember(args, sent.ids, encoded.length);
+      if (again !== '') encoded += '\u0000' + again;
       const r = remote;
       if (r === undefined) throw new Error('the other realm is gone');
       let answer;
@@ -1227,7 +1335,11 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
       try {
         // A method crosses as a handle whose calls have the instance (or class) as `this`.
         if (typeof v === 'function') return '1["F",' + out.fn((...a) => ReflectApply(v, obj, a)) + ']';
-        if (op === OP_GET) return '1' + encodeOut(v);
+        if (op === OP_GET) {
+          if (originCount === 0) return '1' + encodeOut(v);
+          const state = { __proto__: null, ids: new Map(), next: 0 };
+          return withPairs(encodeOut(v, state), state, undefined, undefined);
+        }
         // The instance's own data, as a snapshot (not as its own handle).
         ownRoot = obj;
         try {
@@ -1256,7 +1368,12 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
       const served = onServe !== undefined ? onServe.enter(crossedAt[h]) : 0;
       try {
         const f = local[h];
-        args = decodeIn(P.JSONParse(x), given);
+        // No destructuring here or in the helpers: the program realm's array iterator is the
+        // program's to patch.
+        const cut = P.StringPrototypeIndexOf(x, '\u0000');
+        const text = cut === -1 ? x : StringPrototypeSlice(x, 0, cut);
+        args = decodeIn(P.JSONParse(text), given, againTargets(x, cut));
+        noteCopies(args, given, text.length);
         result = op === OP_CALL ? ReflectApply(f, undefined, args) : P.ReflectConstruct(f, args);
       } catch (e) {
         if (onServe !== undefined) onServe.leave(served, true);
@@ -1267,16 +1384,10 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
         const state = { __proto__: null, ids: new Map(), next: 0 };
         // What `new` made is an instance of the class whatever its prototype says.
         const answer = op === OP_CONSTRUCT ? handleNode(result, h) : encodeOut(result, state);
-        // Only the args array itself was given: no object of the caller's to bring in line.
-        if (P.MapPrototypeGetSize(given) <= 1) return '1' + answer;
-        const after = encodeOut(args, state);
-        let pairs = '[';
-        const it = P.MapPrototypeEntries(given);
-        for (let r = P.MapIteratorNext(it); !r.done; r = P.MapIteratorNext(it)) {
-          const id = MapPrototypeGet(state.ids, r.value[1]);
-          if (id !== undefined) pairs += (pairs.length > 1 ? ',' : '') + '[' + r.value[0] + ',' + id + ']';
-        }
-        return '1' + answer + '\u0000' + after + '\u0000' + pairs + ']';
+        // Only the args array itself was given, and nothing from an earlier call is kept: no
+        // object of the caller's to bring in line.
+        if (P.MapPrototypeGetSize(given) <= 1 && originCount === 0) return '1' + answer;
+        return withPairs(answer, state, args, given);
       } catch (e) {
         // encodeOut reads no getters and runs no traps: a refusal caught here is its own.
         return (isSnapshotRefusal(P, e) ? '3' : '0') + describe(e);
@@ -1353,6 +1464,13 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
       classStubs = new Map();
       handles = new Map();
       standIns = new Map();
+      sentNext = 0;
+      sentIds = new P.WeakMap();
+      sentObjs = new Map();
+      origins = new P.WeakMap();
+      copies = new Map();
+      originCount = 0;
+      keepLeft = KEEP_CHARS;
     },
     /**
      * Whether `v` is this realm's stand-in for an instance of the other realm's: one per instance,
