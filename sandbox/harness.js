@@ -1425,10 +1425,12 @@ function setupHarness(P, config) {
   function markPasses(chain) {
     if (passErr === null) return;
     const at = ++skipClock;
-    for (let j = 0; j < loopTable.length; j++) if (passErr[j] === 0 && chainInLoop(chain, loopTable[j])) passErr[j] = at;
+    const lines = chainLines(chain);
+    for (let j = 0; j < loopTable.length; j++) if (passErr[j] === 0 && linesInLoop(lines, loopTable[j])) passErr[j] = at;
   }
-  // Whether a line of `chain` ("line:column line:column …", frameChain) lies in `loop`.
-  function chainInLoop(chain, loop) {
+  // The tests' lines of `chain` ("line:column line:column …", frameChain), read once per chain.
+  function chainLines(chain) {
+    const out = [];
     for (let i = 0; i < chain.length; ) {
       let n = 0;
       let c = P.StringPrototypeCharCodeAt(chain, i);
@@ -1436,8 +1438,13 @@ function setupHarness(P, config) {
       while (i < chain.length && P.StringPrototypeCharCodeAt(chain, i) !== 32) i++;
       i++;
       const line = n - linesBefore;
-      if (line > 0 && line >= loop[0] && line <= loop[1]) return true;
+      if (line > 0) out[out.length] = line;
     }
+    return out;
+  }
+  // Whether one of `lines` (chainLines) lies in `loop`.
+  function linesInLoop(lines, loop) {
+    for (let i = 0; i < lines.length; i++) if (lines[i] >= loop[0] && lines[i] <= loop[1]) return true;
     return false;
   }
   // Strict verdict: a pass of loop j in which a call of the program threw and the tests caught it
@@ -1476,8 +1483,9 @@ function setupHarness(P, config) {
   // Fails the checks of the loops holding a line of `chain` (the tests' stack lines somewhere);
   // the first failure's text is `why` + the loop's line + `after`.
   function failLoopsOn(chain, why, after) {
+    const lines = chainLines(chain);
     for (let j = 0; j < loopTable.length; j++) {
-      if (!chainInLoop(chain, loopTable[j])) continue;
+      if (!linesInLoop(lines, loopTable[j])) continue;
       if (firstFailure === '')
         firstFailure = why + loopTable[j][0] + after + ': that pass of the loop was interrupted, so its checks did not pass';
       failLoopChecks(j);

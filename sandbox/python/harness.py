@@ -419,12 +419,10 @@ def _anchor_setup():
         # Strict: the first assert outside the tests' functions (there statements run in the order
         # they are written) that the run never reached although it reached one written after it,
         # or -1: a loop over an empty answer, a branch the answer steered around.
-        if not st.get('strict') or 'required' not in st or 'loops' not in st:
+        if not st.get('strict') or 'ordered' not in st:
             return -1
-        fns = st['loops'][1]
-        lines = st['assert_lines']
         reached = st['passed'] | st['failed']
-        ordered = [k for k in st['required'][0] if not _any(a <= lines[k] <= b for a, b in fns)]
+        ordered = st['ordered']
         last = -1
         for i in _range(_len(ordered)):
             if ordered[i] in reached:
@@ -1248,8 +1246,11 @@ def _anchor_setup():
         tree, n, lines, tests_names, required = _instrument(parsed, _names(tag), guard, strict)
         code = _compile(tree, 'tests.py', 'exec', dont_inherit=True)
         prompt_parts = _prompt_names(prompt) if prompt is not None else (None, (), None, ())
+        # The asserts outside the tests' functions, where statements run in the order written
+        # (_passed_over).
+        ordered = _tuple(k for k in required[0] if not _any(a <= lines[k] <= b for a, b in loops[1]))
         # The guard bits travel with the parts, so a cached run does not re-read the words.
-        return code, n, lines, tests_names, prompt_parts, required, guard, loops
+        return code, n, lines, tests_names, prompt_parts, required, guard, loops, ordered
 
     _TracebackType = types.TracebackType
     # BaseException's own slot, whatever a subclass defines under the name.
@@ -1331,7 +1332,7 @@ def _anchor_setup():
             parts = _marshal_loads(_str_encode(compiled, 'latin-1'))
         else:
             parts = _tests_parts(tests, prompt, tag, strict)
-        st['tests'], n, lines, st['tests_names'], st['prompt'], st['required'], st['guard'], st['loops'] = parts
+        st['tests'], n, lines, st['tests_names'], st['prompt'], st['required'], st['guard'], st['loops'], st['ordered'] = parts
         st['n_asserts'] = n
         st['assert_lines'] = lines
 

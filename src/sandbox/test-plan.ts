@@ -29,6 +29,12 @@ export interface TestPlan {
    * after each such run.
    */
   evaluatesText: boolean;
+  /**
+   * Strict verdict: the rewrite with skip scopes gave text that does not parse, so the tests run
+   * without them (every other rule kept). Never expected; set so a collision of edits is visible
+   * (the adversarial suite asserts no case of its own plans this way).
+   */
+  withoutSkipScopes?: true;
 }
 
 /** A plan, or why the tests cannot be run. */
@@ -1364,7 +1370,9 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   // Checked as the strict code it runs as (a function declared twice in a block is an error only there).
   const strictOk = (text: string) => parseScript(`'use strict';\n${text}`) !== undefined;
   let iast = instrumented === tests ? ast! : parseScript(instrumented);
+  let withoutSkipScopes = false;
   if (strict && instrumented !== tests && (!iast || (!strictOk(instrumented) && strictOk(tests)))) {
+    withoutSkipScopes = true;
     // Text the rewrite did not foresee: the tests keep every other rule without the skip scopes,
     // rather than every program of the problem ending in an internal error.
     checks = [];
@@ -1409,5 +1417,7 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
     )
     .join('\n');
   const resolver = `(function () {\n'use strict';\nconst __anchorRead = { __proto__: null };\n${reads}\nreturn __anchorRead;\n})()`;
-  return { ok: true, plan: { names, namesJson: JSON.stringify(names), wrapper, resolver, nanExpected, evaluatesText } };
+  const plan: TestPlan = { names, namesJson: JSON.stringify(names), wrapper, resolver, nanExpected, evaluatesText };
+  if (withoutSkipScopes) plan.withoutSkipScopes = true;
+  return { ok: true, plan };
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createExecutor, type ExecResult, type ProgramSpec } from '../../../src/sandbox/index.ts';
+import { planTests } from '../../../src/sandbox/test-plan.ts';
 import { type AdversarialCase, type Generator, mismatch, rngFor } from './framework.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -88,6 +89,20 @@ for (const language of ['javascript', 'python'] as const) {
       expect(names.size).toBe(mine.length);
       for (const { g, cases } of built) expect(cases.length, g.name).toBeGreaterThanOrEqual(20);
     });
+
+    if (language === 'javascript')
+      // The instrumentation's edits collide only silently (test-plan.ts falls back to the plan
+      // without skip scopes): no case written here may plan that way.
+      it('plans every case with its skip scopes', () => {
+        const dropped = built.flatMap(({ g, cases }) =>
+          cases.flatMap((c, i) => {
+            if (c.combined) return [];
+            const r = planTests(c.tests, c.prompt || undefined, true);
+            return r.ok && r.plan.withoutSkipScopes ? [`${g.name}-${i}`] : [];
+          }),
+        );
+        expect(dropped).toEqual([]);
+      });
 
     it('gives every case the verdict of a sound strict harness', async () => {
       const all = built.flatMap(({ g, cases }) => cases.map((c, i) => ({ g, c, id: `${g.name}-${i}` })));
