@@ -84,6 +84,7 @@ def _anchor_setup():
     # and never a program's own __hash__.
     _ident = object.__hash__
     _exc_info = sys.exc_info
+    _getframe = sys._getframe
     _stdlib_names = frozenset(sys.stdlib_module_names)
     _bool = bool
     _map = map
@@ -118,6 +119,7 @@ def _anchor_setup():
     _KeyboardInterrupt = KeyboardInterrupt
     _ModuleType = types.ModuleType
     _FunctionType = types.FunctionType
+    _function_code = _FunctionType.__dict__['__code__'].__get__
     _CodeType = types.CodeType
     try:
         from typing import Generic as _Generic
@@ -257,6 +259,9 @@ def _anchor_setup():
             # annotationlib (typing.NamedTuple, TypedDict, dataclasses) rebuilds a class's
             # compiler-made __annotate__ with stand-in globals to read forward references; that
             # grants nothing `exec` does not.
+            return
+        if event == 'sys._getframe' and _frames_ok[0]:
+            # The harness placing an error of the program in the tests' loops (_tests_lines).
             return
         if event in {
             'sys._getframe', 'sys._current_frames', 'sys._current_exceptions', 'sys.settrace',
@@ -521,9 +526,13 @@ def _anchor_setup():
         call_lines = []
         calls.sort(key=lambda c: (c.lineno, c.col_offset))
         markers = _set(k for k, (s, _, _) in _enumerate(found) if _type(s.test) is ast.Constant and not s.test.value)
+        helper_checks = []  # (line, checks) of each call of a checking helper
         for c in calls:
             # A call of a helper whose asserts are all failure markers (`def fail(m): assert False, m`)
             # is one itself: an honest run never reaches it.
+            hc = [k for k in helpers.checks_of(c.func) if k not in markers]
+            if hc:
+                helper_checks.append((c.lineno, hc))
             if _any(k not in markers for k in helpers.checks_of(c.func)):
                 mark = ast.Call(ast.Name(names[3], ast.Load()), [ast.Constant(_len(call_lines)), c.func], [])
                 call_lines.append(c.lineno)
@@ -552,8 +561,33 @@ def _anchor_setup():
             c.comparators = [wrap(e) for e in c.comparators]
         required = _tuple(k for k, (s, _, _) in _enumerate(found) if not (_type(s.test) is ast.Constant and not s.test.value))
         table = _skip_edits(skips, names[6]) if skips is not None else ()
+        passes = _pass_hooks(tree, found, markers, helper_checks, names[6]) if strict else ()
         modules = _tuple(_sorted(_set(attr_bases) - _set(other_uses)))
-        return tree, _len(found), [f[0].lineno for f in found], _frozenset(ids), (required, _tuple(call_lines), table, modules, _valued_names(tree))
+        return tree, _len(found), [f[0].lineno for f in found], _frozenset(ids), (required, _tuple(call_lines), table, modules, _valued_names(tree), passes)
+
+    def _pass_hooks(tree, found, markers, helper_checks, sk):
+        # Strict: each loop of the tests holding checks (asserts other than failure markers, or
+        # calls of helpers that assert) starts every pass with `sk.turn(j)`, so a pass in which an
+        # error of the program came in and the tests went on without running any of those checks
+        # fails them (_skip_hooks `turn`, red-team rt6 X03 as JavaScript has it: `try: r = f(n) /
+        # except Exception: continue` skipped every case the program raised on). Returns the
+        # table of (first line, last line, checks) per loop.
+        table = []
+        for x in _ast_walk(tree):
+            if not _isinstance(x, _LOOP_NODES) or not x.body:
+                continue
+            lo, hi = x.lineno, x.end_lineno
+            ks = [k for k, (a, _, _) in _enumerate(found) if k not in markers and lo <= a.lineno <= hi]
+            for line, hc in helper_checks:
+                if lo <= line <= hi:
+                    ks.extend(k for k in hc if k not in ks)
+            if not ks:
+                continue
+            L = ast.Load()
+            hook = ast.Expr(ast.Call(ast.Attribute(ast.Name(sk, L), 'turn', L), [ast.Constant(_len(table))], []))
+            x.body.insert(0, _located(hook, x.body[0]))
+            table.append((lo, hi, _tuple(_sorted(ks))))
+        return _tuple(table)
 
     def _valued_names(tree):
         # The names the tests read other than as what a call calls (`f(x)`, `C.make(x)`) or the
@@ -1250,7 +1284,21 @@ def _anchor_setup():
         # (_passed_over).
         ordered = _tuple(k for k in required[0] if not _any(a <= lines[k] <= b for a, b in loops[1]))
         # The guard bits travel with the parts, so a cached run does not re-read the words.
-        return code, n, lines, tests_names, prompt_parts, required, guard, loops, ordered
+        return code, n, lines, tests_names, prompt_parts, required, guard, loops, ordered, _function_reads(parsed, tests)
+
+    def _function_reads(tree, tests):
+        # What the tests read of a name beyond calling it (_bind_program_names): the attributes
+        # they load from it by name (`fact.cache_info()`), dunders aside, and whether they read
+        # source text (`inspect.getsource(fact)`).
+        attrs = {}
+        for x in _ast_walk(tree):
+            if (_isinstance(x, ast.Attribute) and _isinstance(x.ctx, ast.Load) and _isinstance(x.value, _Name)
+                    and not x.attr.startswith('_')):
+                got = attrs.setdefault(x.value.id, [])
+                if x.attr not in got:
+                    got.append(x.attr)
+        source = 'getsource' in tests or 'findsource' in tests
+        return {k: _tuple(v) for k, v in attrs.items()}, source
 
     _TracebackType = types.TracebackType
     # BaseException's own slot, whatever a subclass defines under the name.
@@ -1332,7 +1380,7 @@ def _anchor_setup():
             parts = _marshal_loads(_str_encode(compiled, 'latin-1'))
         else:
             parts = _tests_parts(tests, prompt, tag, strict)
-        st['tests'], n, lines, st['tests_names'], st['prompt'], st['required'], st['guard'], st['loops'], st['ordered'] = parts
+        st['tests'], n, lines, st['tests_names'], st['prompt'], st['required'], st['guard'], st['loops'], st['ordered'], st['reads'] = parts
         st['n_asserts'] = n
         st['assert_lines'] = lines
 
@@ -1434,7 +1482,44 @@ def _anchor_setup():
             for k in c[0]:
                 _skip(k)
 
-        return _SimpleNamespace(enter=enter, unwound=unwound, caught=caught, rethrew=rethrew, left=left, BE=_BaseException)
+        # Loop passes (_pass_hooks): when each loop's current pass started, and when an error of
+        # the program came in during it (0: none).
+        passes = st['required'][5] if _len(st['required']) > 5 else ()
+        started = [0] * _len(passes)
+        erred = [0] * _len(passes)
+
+        def judged(j):
+            # Loop j's pass in which an error of the program came in has ended: if none of the
+            # loop's checks ran in it, the tests skipped the case the error answered.
+            since = started[j]
+            erred[j] = 0
+            ks = passes[j][2]
+            for k in ks:
+                if at[k] > since:
+                    return
+            for k in ks:
+                st['failed'].add(k)
+            st.setdefault('caught_pass', passes[j][0])
+
+        def turn(j):
+            if erred[j]:
+                judged(j)
+            started[j] = enter()
+
+        def came(lines):
+            # An error of the program came in with the tests' frames at `lines`.
+            for j in _range(_len(passes)):
+                if not erred[j] and started[j] and _any(passes[j][0] <= n <= passes[j][1] for n in lines):
+                    erred[j] = enter()
+
+        def finish():
+            for j in _range(_len(passes)):
+                if erred[j]:
+                    judged(j)
+
+        st['passes_came'] = came if passes else None
+        return _SimpleNamespace(enter=enter, unwound=unwound, caught=caught, rethrew=rethrew, left=left, turn=turn,
+                                finish=finish, BE=_BaseException)
 
     def _skip(k):
         # Assert k was skipped by an exception the tests went on from: not an execution it passed.
@@ -2427,6 +2512,7 @@ def _anchor_setup():
         st['side'] = _PSide()
         try:
             st['code'] = _compile(code, 'program.py', 'exec', dont_inherit=True)
+            st['text'] = code
         except _MemoryError:
             return b'memory\x1fMemoryError while compiling'
         except _BaseException as e:
@@ -2497,6 +2583,8 @@ def _anchor_setup():
             name = _str(msg[3])
             eargs, ekw, want = msg[4], msg[5], msg[6]
             fn = None
+        elif op == 'fnparts':
+            return _fn_parts(side, side.tab[msg[1]], msg[2], msg[3])
         elif op == 'getattr':
             target = side.tab[msg[1]] if msg[2] is None else dec.dec(msg[2])
             try:
@@ -2535,6 +2623,39 @@ def _anchor_setup():
             # Its own encoder: T decodes the two apart (back-references do not cross between them).
             after = _Enc(side).enc(([a for a in args], [[k, v] for k, v in kw.items()], this))
         return ('ok', result, after)
+
+    def _fn_parts(side, f, wants_source, want):
+        # For T's stand-in of function `f` (_program_function): its source (the program's text and
+        # the line its definition starts on, through `__wrapped__` as inspect unwraps) when asked,
+        # and handles for the methods named in `want` it has.
+        source = None
+        if wants_source:
+            g = f
+            for _ in _range(8):
+                if _type(g) is _FunctionType:
+                    break
+                try:
+                    d = _object_getattribute(g, '__dict__')
+                    g = d.get('__wrapped__') if _type(d) is _dict else None
+                except _BaseException:
+                    g = None
+            if _type(g) is _FunctionType:
+                code = _function_code(g)
+                if code.co_filename == 'program.py' and _type(st.get('text')) is _str:
+                    source = (st['text'], _int(code.co_firstlineno))
+        methods = []
+        for a in want:
+            if _type(a) is not _str or a.startswith('_'):
+                continue
+            try:
+                v = _getattr(f, a)
+            except _Exception:
+                continue
+            except _BaseException as e:
+                return ('exit', 'the program exited (' + _class_name(_type(e)) + ') when the tests read an attribute: not a pass')
+            if _callable(v) and not _isinstance(v, _type):
+                methods.append((a, side.register(v)))
+        return ('ok', source, methods)
 
     def _raised(side, e):
         t = _type(e)
@@ -2662,9 +2783,29 @@ def _anchor_setup():
             st['exit'] = _str(resp[1])
             raise _HarnessStop()
         if kind == 'raise':
+            came = st.get('passes_came')
+            if came is not None:
+                came(_tests_lines())
             raise _rebuild_exc(resp[1], resp[2], True)
         st['fault'] = _str(resp[1]) if _len(resp) > 1 and _type(resp[1]) is _str else 'bridge failure'
         raise _HarnessStop()
+
+    def _tests_lines():
+        # The lines of tests.py on the stack now (the harness's own read: no code of the tests or
+        # the program runs while it walks).
+        out = []
+        _frames_ok[0] = True
+        try:
+            f = _getframe(1)
+            for _ in _range(400):
+                if f is None:
+                    break
+                if f.f_code.co_filename == 'tests.py':
+                    out.append(f.f_lineno)
+                f = f.f_back
+        finally:
+            _frames_ok[0] = False
+        return out
 
     def _decode_answer(e, what):
         try:
@@ -2777,12 +2918,54 @@ def _anchor_setup():
         _after(args, kw, None, resp[2], _decode_after)
         return r
 
-    def _forwarder(hid, name):
-        def forward(*args, **kwargs):
-            return _call_handle(hid, args, kwargs)
+    def _forwarder(hid, name, source=None):
+        if source is None:
+            def forward(*args, **kwargs):
+                return _call_handle(hid, args, kwargs)
+        else:
+            # Tests that read the function's source (`inspect.getsource(fact)`: "must be
+            # recursive") read the program's text, as under CPython: plain data from P (the text
+            # and the line its definition starts on), served by T's own linecache under a name of
+            # its own; the forwarder is compiled to start on that line.
+            text, first = source
+            fname = '<program ' + name + '>'
+            # The module inspect's own functions read (a tests' `import` gets a copy of
+            # inspect whose functions keep the image's globals).
+            snap = snapshots.get('linecache')
+            lc = snap[0] if snap is not None else _real_import('linecache', None, None, ('x',), 0)
+            lc.cache[fname] = (_len(text), None, text.splitlines(True), fname)
+            ns = {'_call_handle': _call_handle, '_hid': hid}
+            _exec(_compile('\n' * (first - 1) + 'def forward(*args, **kwargs):\n    return _call_handle(_hid, args, kwargs)\n',
+                           fname, 'exec', dont_inherit=True), ns)
+            forward = ns['forward']
         forward.__name__ = forward.__qualname__ = name if _type(name) is _str else 'function'
         forward.__dict__['_anchor_hid'] = hid
         return forward
+
+    def _program_function(hid, name):
+        # The tests' stand-in for the program's function `name`: a forwarder, with the program's
+        # source when the tests read source text, and the methods the tests read of it by name
+        # (`fact.cache_info()` of an `lru_cache` entry point), each a forwarder of its own. Data
+        # attributes are not read (a value copied here would go stale as the tests call).
+        attrs, wants_source = st.get('reads', ({}, False))
+        want = attrs.get(name, ())
+        if not want and not wants_source:
+            return _forwarder(hid, name)
+        resp = _request(('fnparts', hid, wants_source, want))
+        source = None
+        methods = ()
+        if _type(resp) is _tuple and _len(resp) == 3 and resp[0] == 'ok':
+            src = resp[1]
+            if (_type(src) is _tuple and _len(src) == 2 and _type(src[0]) is _str and _type(src[1]) is _int
+                    and 1 <= src[1] <= src[0].count('\n') + 1):
+                source = src
+            if _type(resp[2]) is _list:
+                methods = resp[2]
+        f = _forwarder(hid, name, source)
+        for m in methods:
+            if _type(m) is _tuple and _len(m) == 2 and m[0] in want and _type(m[1]) is _int:
+                f.__dict__[m[0]] = _forwarder(m[1], m[0])
+        return f
 
     VALUE_DUNDERS = ('__eq__', '__ne__', '__lt__', '__le__', '__gt__', '__ge__', '__bool__', '__len__', '__iter__',
                      '__contains__', '__getitem__', '__setitem__', '__delitem__', '__add__', '__radd__', '__sub__', '__rsub__',
@@ -3264,7 +3447,7 @@ def _anchor_setup():
             if name in modules and name in _stdlib_names and not (kind == 'mod' and payload == name):
                 kind, payload = 'mod', name
             if kind == 'fn':
-                tg[name] = _forwarder(payload, name)
+                tg[name] = _program_function(payload, name)
             elif kind == 'cls':
                 tg[name] = _tside.record_class(payload)
             elif kind == 'mod':
@@ -3341,6 +3524,7 @@ def _anchor_setup():
                     _skip(k)
             for c in _list(sk['open'].values()):
                 hooks.left(c)
+            hooks.finish()
         except _HarnessStop:
             pass
         except _AssertionError as e:
@@ -3365,6 +3549,9 @@ def _anchor_setup():
             return _out('fail', st['violation'])
         if failed:
             first = _min(failed)
+            if 'caught_pass' in st and first not in st.get('skipped', ()):
+                return _out('fail', 'an error of the program came in inside a pass of the loop at tests.py line ' + _str(st['caught_pass'])
+                            + ' and the tests went on without running its checks in that pass: the case it answered was not checked')
             if first in st.get('skipped', ()):
                 return _out('fail', 'the assertion at tests.py line ' + _str(st['assert_lines'][first]) + ' was skipped: an exception'
                             ' left the tests before it ran, and they went on without checking that exception')
@@ -3373,7 +3560,7 @@ def _anchor_setup():
         # reached (a loop over an empty answer, a branch the answer steered around) showed nothing.
         # (No passed site at all is the JS side's "the tests ran no check".)
         passed = st['passed']
-        required, call_lines, _, _, _ = st['required']
+        required, call_lines = st['required'][:2]
         for k in (required if passed else ()):
             if k not in passed:
                 st['unran'] = True

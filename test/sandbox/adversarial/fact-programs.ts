@@ -188,7 +188,7 @@ export function wrongShapes(language: Language, name: string, shapes: ReadonlyAr
 }
 
 /**
- * The three JavaScript generators of one skipped-check class: `name` (raisingShapes), `name-wrong`
+ * The three generators of one skipped-check class: `name` (raisingShapes), `name-wrong`
  * (wrongShapes) and `name-honest` (the shapes and the `judged` controls on an honest `fact`: pass).
  */
 export function factShapeGenerators(
@@ -196,15 +196,16 @@ export function factShapeGenerators(
   about: { attacks: string; honest: string },
   shapes: ReadonlyArray<(rng: Rng) => string>,
   judged: ReadonlyArray<(rng: Rng) => string>,
+  language: Language = 'javascript',
 ): Generator[] {
   const honest = defineGenerator({
     name: `${name}-honest`,
-    language: 'javascript',
+    language,
     about: about.honest,
     cases: (rng) => {
       const tests = [...judged, ...shapes].map((s) => s(rng));
-      return honestFact('javascript', `${name}-honest`, '', Math.max(20, tests.length + judged.length), tests).cases(rng);
+      return honestFact(language, `${name}-honest`, '', Math.max(20, tests.length + judged.length), tests).cases(rng);
     },
   });
-  return [raisingShapes('javascript', name, about.attacks, shapes), wrongShapes('javascript', name, shapes), honest];
+  return [raisingShapes(language, name, about.attacks, shapes), wrongShapes(language, name, shapes), honest];
 }
