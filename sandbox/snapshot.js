@@ -1159,8 +1159,9 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
   }
 
   // The caller's side of identity across calls: each top-level object argument sent for the first
-  // time is kept under its id; one sent again is listed as [id now, first id] (the text to append
-  // to the arguments, or '').
+  // time is kept under its id; one sent again is listed as [id now, first id], and this realm's
+  // copy of an object of the callee's (the program handing a callback of the tests an object the
+  // tests gave it) as [id now, the callee's id, 1] (the text to append to the arguments, or '').
   function remember(args, ids, chars) {
     const keep = chars <= keepLeft;
     if (keep) keepLeft -= chars;
@@ -1171,6 +1172,11 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
       const id = MapPrototypeGet(ids, a);
       // A stand-in or instance crosses as its handle: its identity is kept by other means.
       if (id === undefined) continue;
+      const theirs = P.WeakMapPrototypeGet(origins, a);
+      if (theirs !== undefined) {
+        again += (again === '' ? '[' : ',') + '[' + id + ',' + theirs + ',1]';
+        continue;
+      }
       const first = P.WeakMapPrototypeGet(sentIds, a);
       if (first === undefined) {
         if (!keep) continue;
@@ -1188,7 +1194,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
     const again = P.JSONParse(StringPrototypeSlice(x, cut + 1));
     let targets;
     for (let i = 0; i < again.length; i++) {
-      const copy = MapPrototypeGet(copies, again[i][1]);
+      // [id, first id]: the copy this realm keeps; [id, own id, 1]: this realm's own object.
+      const copy = MapPrototypeGet(again[i].length === 3 ? sentObjs : copies, again[i][1]);
       if (copy === undefined) continue;
       if (targets === undefined) targets = new Map();
       MapPrototypeSet(targets, again[i][0], copy);
@@ -1211,7 +1218,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
       for (let i = 0; i < args.length; i++) if (args[i] === v) top = true;
       if (!top) continue;
       left--;
-      if (P.WeakMapPrototypeGet(origins, v) !== undefined) continue;
+      // A copy from before, or this realm's own object come back: already known.
+      if (P.WeakMapPrototypeGet(origins, v) !== undefined || P.WeakMapPrototypeGet(sentIds, v) !== undefined) continue;
       P.WeakMapPrototypeSet(origins, v, r.value[0]);
       MapPrototypeSet(copies, r.value[0], v);
       originCount++;

@@ -4,7 +4,8 @@
  * sent: `q.enqueue(a); q.dequeue() === a`, `s.add(a); s.has(a)`, `m.set(k, v); m.get(k) === v`.
  * Arguments are copied into the program's realm, so before this class every such answer was a
  * new object in the tests realm and honest queues, sets and registries failed their
- * `strictEqual`. Controls: honest stateful classes (and a function keeping module state) pass.
+ * `strictEqual`. Controls: honest stateful classes (and a function keeping module state) pass,
+ * also when the program hands the stored objects to a callback of the tests.
  * Wrong twins: the same classes answering with a copy (`{ ...x }`, `[...x]`, `structuredClone`),
  * or looking objects up by value, fail as they do under Node.
  */
@@ -80,6 +81,17 @@ const KINDS: readonly Kind[] = [
     wrong: ['  constructor() {\n    this.items = [];\n  }\n  add(x) {\n    this.items.push(structuredClone(x));\n  }\n}\n'],
     tests: (c, a, b) =>
       `const h = new ${c}();\nconst a = ${a};\nconst b = ${b};\nh.add(a);\nh.add(b);\nassert.strictEqual(h.items[0], a);\nassert.strictEqual(h.items[1], b);\n`,
+  },
+  {
+    note: 'a callback of the tests given the stored objects',
+    prompt: (c) => `/** A list: add(x); each(f) calls f with every object added, in order. */\nclass ${c} {\n`,
+    honest:
+      '  constructor() {\n    this.items = [];\n  }\n  add(x) {\n    this.items.push(x);\n  }\n  each(f) {\n    for (const x of this.items) f(x);\n  }\n}\n',
+    wrong: [
+      '  constructor() {\n    this.items = [];\n  }\n  add(x) {\n    this.items.push(x);\n  }\n  each(f) {\n    for (const x of this.items) f(structuredClone(x));\n  }\n}\n',
+    ],
+    tests: (c, a, b) =>
+      `const h = new ${c}();\nconst a = ${a};\nconst b = ${b};\nh.add(a);\nh.add(b);\nconst seen = [];\nh.each((x) => seen.push(x));\nassert.strictEqual(seen[0], a);\nassert.strictEqual(seen[1], b);\n`,
   },
 ];
 
