@@ -795,9 +795,7 @@ function setupHarness(P, config) {
       for (let i = 0; i < optional.length; i++) reached[optional[i]] = true;
     },
     // A pass of loop j of the tests starts: the previous one is judged (see caughtInPass).
-    pass(j) {
-      startPass(j);
-    },
+    pass: startPass,
     // The callback of an array iteration that is loop j: each call of it is a pass.
     passes(j, fn) {
       if (typeof fn !== 'function') return fn;

@@ -829,7 +829,6 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
   let sentObjs = new Map();
   let origins = new P.WeakMap();
   let copies = new Map();
-  let originCount = 0;
   let keepLeft = KEEP_CHARS;
   // Tests realm: the last error made for an answer the snapshot refused (see `stub`).
   let refusal;
@@ -1222,7 +1221,6 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
       if (P.WeakMapPrototypeGet(origins, v) !== undefined || P.WeakMapPrototypeGet(sentIds, v) !== undefined) continue;
       P.WeakMapPrototypeSet(origins, v, r.value[0]);
       MapPrototypeSet(copies, r.value[0], v);
-      originCount++;
     }
   }
 
@@ -1240,7 +1238,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
         if (id !== undefined) pairs += (pairs.length > 1 ? ',' : '') + '[' + r.value[0] + ',' + id + ']';
       }
     }
-    if (originCount > 0) {
+    if (P.MapPrototypeGetSize(copies) > 0) {
       const it = P.MapPrototypeEntries(state.ids);
       for (let r = P.MapIteratorNext(it); !r.done; r = P.MapIteratorNext(it)) {
         const first = P.WeakMapPrototypeGet(origins, r.value[0]);
@@ -1344,7 +1342,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
         // A method crosses as a handle whose calls have the instance (or class) as `this`.
         if (typeof v === 'function') return '1["F",' + out.fn((...a) => ReflectApply(v, obj, a)) + ']';
         if (op === OP_GET) {
-          if (originCount === 0) return '1' + encodeOut(v);
+          if (P.MapPrototypeGetSize(copies) === 0) return '1' + encodeOut(v);
           const state = { __proto__: null, ids: new Map(), next: 0 };
           return withPairs(encodeOut(v, state), state, undefined, undefined);
         }
@@ -1394,7 +1392,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
         const answer = op === OP_CONSTRUCT ? handleNode(result, h) : encodeOut(result, state);
         // Only the args array itself was given, and nothing from an earlier call is kept: no
         // object of the caller's to bring in line.
-        if (P.MapPrototypeGetSize(given) <= 1 && originCount === 0) return '1' + answer;
+        if (P.MapPrototypeGetSize(given) <= 1 && P.MapPrototypeGetSize(copies) === 0) return '1' + answer;
         return withPairs(answer, state, args, given);
       } catch (e) {
         // encodeOut reads no getters and runs no traps: a refusal caught here is its own.
@@ -1477,7 +1475,6 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
       sentObjs = new Map();
       origins = new P.WeakMap();
       copies = new Map();
-      originCount = 0;
       keepLeft = KEEP_CHARS;
     },
     /**
