@@ -1723,6 +1723,7 @@ function setupHarness(P, config) {
     answerRefused = false;
     sortGuard = 0;
     pendingCheck = -1;
+    openCheck = -1;
     checkSites = null;
     thrownIn = null;
     argsOpen = new P.Array();

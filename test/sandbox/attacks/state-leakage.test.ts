@@ -79,6 +79,37 @@ describe('attack: state leakage between programs', () => {
     expect(results[1]!.stdout).toBe('');
   });
 
+  it("the tests realm's run state never carries over: a run that ended inside a check's arguments", async () => {
+    // One worker, so both programs meet the same long-lived tests realm. The first run ends on an
+    // error thrown while the arguments of a check that never ran before were evaluated (the check
+    // is left open); the second ends on an error before any check of its own. Its verdict must be
+    // the one it gets alone (it was "the tests realm did not report a verdict", output lost, the
+    // isolate replaced), whatever ran before it.
+    const one = testExecutor({ workers: 1, timeoutMs: 2000 });
+    try {
+      const ends = (i: number) =>
+        js(
+          `ends-${i}`,
+          `function f() {\n  return ${i};\n}\n`,
+          `${ASSERT}const x = f();\nassert.ok(true);\nassert.ok(true);\nassert.deepStrictEqual([...x], [5]);\n`,
+        );
+      const after = (i: number) =>
+        js(
+          `after-${i}`,
+          `function g(n) {\n  return n + ${i};\n}\n`,
+          `${ASSERT}console.log('start');\nconst v = g(1);\nnull.x;\nassert.ok(v === 2);\n`,
+        );
+      const [alone] = await one.run([after(1)]);
+      expectStatus(alone, 'error');
+      expect(alone!.stdout).toBe('start\n');
+      const [first, second] = await one.run([ends(5), after(1)]);
+      expectStatus(first, 'error');
+      expect({ ...second, ms: 0 }, JSON.stringify(second)).toEqual({ ...alone, ms: 0 });
+    } finally {
+      await one.close();
+    }
+  });
+
   it('cannot schedule work into a later program', async () => {
     const [r1] = await ex.run([
       js(
