@@ -1724,6 +1724,7 @@ function setupHarness(P, config) {
     sortGuard = 0;
     pendingCheck = -1;
     openCheck = -1;
+    linesBefore = 0;
     checkSites = null;
     thrownIn = null;
     argsOpen = new P.Array();

@@ -181,6 +181,22 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
     return 'anonymous';
   }
 
+  // A class instance's kind: its class's name, or for a subclass the names up its prototype chain
+  // (`["Liar","Vec"]`), so a realm that has one of those classes itself rebuilds the instance over
+  // it: the tests' own methods and accessors answer for it, and an own function or own data of
+  // the program's over one of them is refused as for an instance of that class (`pairs`).
+  function classKind(proto, str) {
+    const name = str(constructorName(proto));
+    let up = ObjectGetPrototypeOf(proto);
+    if (up === null || up === ObjectPrototype || up === ArrayPrototype) return name;
+    let out = '[' + name;
+    for (let i = 0; i < 16 && up !== null && up !== ObjectPrototype && up !== ArrayPrototype; i++) {
+      out += ',' + str(constructorName(up));
+      up = ObjectGetPrototypeOf(up);
+    }
+    return out + ']';
+  }
+
   /**
    * Encode `root` as a string. `handles.fn(f)` and `handles.promise(p)` register a function or a
    * promise and return its handle (a number). Throws `{ snapshotRefused }` when the value cannot
@@ -277,7 +293,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
       if (ArrayIsArray(v)) {
         // Index properties only: an array's other own properties are not part of an answer.
         const proto = ObjectGetPrototypeOf(v);
-        const kind = proto === ArrayPrototype ? '0' : str(constructorName(proto));
+        const kind = proto === ArrayPrototype ? '0' : classKind(proto, str);
         const len = ownData(v, 'length', 'the array').value;
         if (len > kMaxNodes) refuse('the array has ' + len + ' elements, more than the snapshot cap (' + kMaxNodes + ')');
         let items = '[';
@@ -404,7 +420,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
           ']'
         );
       }
-      const kind = proto === ObjectPrototype ? '0' : proto === null ? '1' : str(constructorName(proto));
+      const kind = proto === ObjectPrototype ? '0' : proto === null ? '1' : classKind(proto, str);
       return '["O",' + id + ',' + kind + ',' + props(v, ReflectOwnKeys(v), 'the object', depth) + integrity(v) + ']';
     }
     const text = enc(root, 0);
@@ -466,20 +482,47 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
     ObjectDefineProperty(obj, key, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
   }
 
-  // Prototypes standing for the classes of snapshotted class instances: one per name and realm,
-  // so two instances of one class compare equal and an instance never equals a plain object in
-  // strict comparisons.
-  const classProtos = new Map();
   // Classes this realm defines itself (the tests realm's copy of the prompt's classes), by name:
   // an instance of one crosses as its data and is rebuilt with this realm's class.
   const classes = new Map();
-  function instanceProto(name) {
+  // Prototypes standing for the classes of other instances: one per class name and base until
+  // the class table changes (each run), so two instances of one class compare equal and an
+  // instance never equals a plain object in strict comparisons. The base is Object.prototype,
+  // Array.prototype for a subclass of Array, or this realm's copy of the nearest prompt class on
+  // the instance's chain.
+  const standInProtos = new Map();
+  /** The prototype to rebuild an instance of kind `kind` (a name, or a chain of names) with. */
+  function instanceProto(kind) {
+    const name = typeof kind === 'string' ? kind : kind[0];
     const own = MapPrototypeGet(classes, name);
-    return own !== undefined ? own : classProto(name);
+    if (own !== undefined) return own;
+    if (typeof kind !== 'string')
+      for (let i = 1; i < kind.length; i++) {
+        const base = MapPrototypeGet(classes, kind[i]);
+        if (base !== undefined) return standInProto(name, kind[i], base);
+      }
+    return standInProto(name, '', ObjectPrototype);
+  }
+  /** An array's prototype: a subclass of Array stands in over this realm's `Array.prototype`. */
+  function arrayProto(kind) {
+    return standInProto(typeof kind === 'string' ? kind : kind[0], '[]', ArrayPrototype);
+  }
+  function standInProto(name, baseName, base) {
+    const key = name + '\u0000' + baseName;
+    let p = MapPrototypeGet(standInProtos, key);
+    if (p === undefined) {
+      p = ObjectCreate(base);
+      const ctor = function () {};
+      ObjectDefineProperty(ctor, 'name', { __proto__: null, value: name, configurable: true });
+      ObjectDefineProperty(p, 'constructor', { __proto__: null, value: ctor, writable: true, configurable: true });
+      MapPrototypeSet(standInProtos, key, p);
+    }
+    return p;
   }
   /** Register this realm's own classes (name → constructor) for decoding; replaces the last set. */
   function setClasses(table) {
     P.MapPrototypeClear(classes);
+    P.MapPrototypeClear(standInProtos);
     if (table === null || typeof table !== 'object') return;
     const keys = P.ObjectKeys(table);
     for (let i = 0; i < keys.length; i++) {
@@ -487,17 +530,6 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
       if (typeof c === 'function' && typeof c.prototype === 'object' && c.prototype !== null)
         MapPrototypeSet(classes, keys[i], c.prototype);
     }
-  }
-  function classProto(name) {
-    let p = MapPrototypeGet(classProtos, name);
-    if (p === undefined) {
-      p = ObjectCreate(ObjectPrototype);
-      const ctor = function () {};
-      ObjectDefineProperty(ctor, 'name', { __proto__: null, value: name, configurable: true });
-      ObjectDefineProperty(p, 'constructor', { __proto__: null, value: ctor, writable: true, configurable: true });
-      MapPrototypeSet(classProtos, name, p);
-    }
-    return p;
   }
 
   /**
@@ -605,7 +637,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
             a.length = n[3];
           } else {
             a = new Array(n[3]);
-            if (n[2] !== 0) P.ObjectSetPrototypeOf(a, classProto(n[2]));
+            if (n[2] !== 0) P.ObjectSetPrototypeOf(a, arrayProto(n[2]));
           }
           MapPrototypeSet(memo, n[1], a);
           const items = n[4];

@@ -5,10 +5,8 @@
  * shadowed the prompt's `equals`, so `assert.ok(add(a, b).equals(w))` ran the program's code
  * (`() => true`). Likewise an own `includes` on an array or `hasOwnProperty` on a plain object.
  * In strict mode such a value is refused (snapshot.js `pairs`). Attacks: a wrong answer carrying
- * the shadowing function: fail. Controls: the honest answers (data only) pass. Not covered (left
- * out; docs/sandbox.md, "Known limits"): an instance of the program's own subclass of the prompt
- * class (`class Liar extends Vec`) with an own `equals` field is rebuilt as a stand-in of `Liar`,
- * whose prototype has no `equals`, so its own stub shadows nothing and answers.
+ * the shadowing function: fail. Controls: the honest answers (data only) pass. The same through
+ * the program's own subclass of the prompt class (`class Liar extends Vec`): js-subclass-instances.ts.
  */
 import { defineGenerator, grid, JS_ASSERT } from './framework.ts';
 

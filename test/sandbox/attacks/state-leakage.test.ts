@@ -2,6 +2,8 @@
  * Attack class: state leaking from one program to the next. A program pollutes everything it can
  * reach; the next program on the same worker (same isolate) must see a pristine world.
  */
+import { readFileSync } from 'node:fs';
+import { parse } from 'acorn';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ASSERT, expectStatus, expectStillWorks, js, testExecutor } from '../helpers.ts';
 
@@ -93,21 +95,67 @@ describe('attack: state leakage between programs', () => {
           `function f() {\n  return ${i};\n}\n`,
           `${ASSERT}const x = f();\nassert.ok(true);\nassert.ok(true);\nassert.deepStrictEqual([...x], [5]);\n`,
         );
-      const after = (i: number) =>
+      const later = (i: number) =>
         js(
           `after-${i}`,
           `function g(n) {\n  return n + ${i};\n}\n`,
           `${ASSERT}console.log('start');\nconst v = g(1);\nnull.x;\nassert.ok(v === 2);\n`,
         );
-      const [alone] = await one.run([after(1)]);
+      const [alone] = await one.run([later(1)]);
       expectStatus(alone, 'error');
       expect(alone!.stdout).toBe('start\n');
-      const [first, second] = await one.run([ends(5), after(1)]);
+      const [first, second] = await one.run([ends(5), later(1)]);
       expectStatus(first, 'error');
       expect({ ...second, ms: 0 }, JSON.stringify(second)).toEqual({ ...alone, ms: 0 });
     } finally {
       await one.close();
     }
+  });
+
+  it("every run-scoped variable of the harness is set again when the tests realm's run starts", () => {
+    // The tests realm lives for many programs (one per isolate): each `let` of setupHarness is
+    // either set at the top of runTests or named here with why it may outlive a run. A variable
+    // added without either fails here (openCheck did: the run above).
+    const kept: Record<string, string> = {
+      comparisons: 'built once per realm',
+      inspector: 'built once per realm',
+      typeChecks: 'built once per realm',
+      modules: "the realm's assert module, built once",
+      NodeBuffer: "the realm's Buffer, built once",
+      ExternalCopy: 'the host class, given once',
+      guardText: 'the host callback, given once',
+      bridge: 'built once; runTests calls its reset()',
+      snapshot: 'built once; runTests clears its class table',
+      assertFunctions: "the realm's assert functions, found once",
+      tracking: 'promise tracking is installed once per realm',
+      ra: 'runTests reseeds (reseed)',
+      rb: 'runTests reseeds (reseed)',
+      rc: 'runTests reseeds (reseed)',
+      rd: 'runTests reseeds (reseed)',
+      epoch: "runTests sets the program's origin (setOrigin)",
+      clock: "runTests sets the program's origin (setOrigin)",
+      started: "runTests sets the program's origin (setOrigin)",
+      sleepsUntil: 'program realm only (a fresh context per program)',
+      madeRangeErrors: 'program realm only (a fresh context per program)',
+    };
+    const ast = parse(readFileSync(new URL('../../../sandbox/harness.js', import.meta.url), 'utf8'), {
+      ecmaVersion: 'latest',
+    }) as unknown as AstNode;
+    const fn = (name: string) => (n: AstNode) => n.type === 'FunctionDeclaration' && n.id?.name === name;
+    const setup = statements(ast).find(fn('setupHarness'))!;
+    const lets = statements(setup)
+      .filter((n) => n.type === 'VariableDeclaration' && n.kind === 'let')
+      .flatMap((n) => (n.declarations ?? []).map((d) => d.id?.name ?? ''));
+    const set = new Set(
+      statements(statements(setup).find(fn('runTests'))!)
+        .map((n) =>
+          n.type === 'ExpressionStatement' && n.expression?.type === 'AssignmentExpression' ? n.expression.left : undefined,
+        )
+        .filter((left) => left?.type === 'Identifier')
+        .map((left) => left!.name),
+    );
+    expect(lets.length).toBeGreaterThan(40);
+    expect(lets.filter((name) => !set.has(name) && !(name in kept))).toEqual([]);
   });
 
   it('cannot schedule work into a later program', async () => {
@@ -127,3 +175,22 @@ describe('attack: state leakage between programs', () => {
     await expectStillWorks(ex);
   });
 });
+
+/** The parts of an acorn node this file reads. */
+interface AstNode {
+  type: string;
+  kind?: string;
+  name?: string;
+  id?: AstNode | null;
+  body?: AstNode | AstNode[];
+  declarations?: AstNode[];
+  expression?: AstNode;
+  left?: AstNode;
+}
+
+/** The statements of a program or of a function's body. */
+function statements(n: AstNode): AstNode[] {
+  const b = n.body;
+  if (Array.isArray(b)) return b;
+  return b !== undefined && Array.isArray(b.body) ? b.body : [];
+}
