@@ -2399,13 +2399,21 @@ def _anchor_setup():
             return 'function'
 
     def _class_info(t, side):
-        # (name, kind, instance methods, static/class methods, other attributes, extra): extra is
-        # the builtin exception base ('exc'), (int/str base, members) ('enum'), or (fields, eq,
-        # order, frozen) ('dc').
+        # (name, kind, instance methods, static/class methods, other attributes, extra, chain):
+        # extra is the builtin exception base ('exc'), (int/str base, members) ('enum'), or
+        # (fields, eq, order, frozen) ('dc'); chain is the names of the classes after t on its
+        # MRO (a subclass of a prompt class is rebuilt over T's copy of that class).
         name = _class_name(t)
         kind = 'rec'
         meths, statics, props = [], [], []
         excbase = None
+        chain = []
+        try:
+            for c in _type_mro(t, _type)[1:17]:
+                if c is not object and _ident(c) not in value_or_std:
+                    chain.append(_class_name(c))
+        except _BaseException:
+            pass
         try:
             if _issubclass(t, _BaseException):
                 kind = 'exc'
@@ -2450,7 +2458,7 @@ def _anchor_setup():
                         props.append(k)
         except _BaseException:
             pass
-        return (name, kind, meths, statics, props, excbase)
+        return (name, kind, meths, statics, props, excbase, chain)
 
     MAX_NESTING = 100
     MAX_CALLBACKS = 100000
@@ -3125,6 +3133,20 @@ def _anchor_setup():
         # A value of T that runs the program's code when called: a forwarder or a class stand-in.
         return _isinstance(v, _RecordMeta) or (_type(v) is _FunctionType and '_anchor_hid' in v.__dict__)
 
+    def _left_to_subclasses(base, m):
+        # Whether T's class `base` leaves member `m` to its subclasses: it has none of that name,
+        # or an abstract one, or one whose code only raises NotImplementedError.
+        for c in _type_mro(base, _type):
+            d = _type_dict(c, _type)
+            if m in d:
+                a = d[m]
+                if _getattr(a, '__isabstractmethod__', False) is True:
+                    return True
+                f = _getattr(a, '__func__', a)
+                code = _getattr(f, '__code__', None)
+                return code is not None and _type(f) is _FunctionType and code.co_names == ('NotImplementedError',)
+        return True
+
     def _tests_class(name):
         # A class the tests define themselves (a fixture, `class Node:` in the tests): in one
         # interpreter the tests' definition replaces the program's class of that name, so the
@@ -3200,13 +3222,38 @@ def _anchor_setup():
                         return own
                 return cls
             cid = ref[0]
-            name, kind, meths, statics, props, excbase = ref[1:]
+            name, kind, meths, statics, props, excbase = ref[1:7]
             name = _str(name)
             own = st['prompt_classes'].get(name)
             if own is None:
                 own = _tests_class(name)
+            base = None
+            if own is None and kind == 'rec' and _len(ref) > 7 and _type(ref[7]) in (_list, _tuple):
+                # The program's subclass of a class of T's (the prompt's, or the tests'): rebuilt
+                # over T's copy of the nearest such class on its MRO, so that class's own methods,
+                # properties and operators answer for it and isinstance holds. Only what that
+                # class lacks, or leaves to subclasses (abstract, or raising NotImplementedError),
+                # is forwarded to the program: an override of a method the class computes itself
+                # would be program code answering for it (`def same(self, o): return True`).
+                for n in ref[7]:
+                    if _type(n) is _str:
+                        base = st['prompt_classes'].get(n) or _tests_class(n)
+                        if base is not None:
+                            break
             if own is not None and (kind != 'exc' or _issubclass(own, _BaseException)):
                 cls = own
+            elif base is not None:
+                safe = name if _str_isidentifier(name) else 'ProgramClass'
+                ns = {'_anchor_cid': cid, '__module__': 'program'}
+                for group, make in ((meths, _method), (statics, _static), (props, _prop)):
+                    for m in group:
+                        if (_type(m) is _str and _str_isidentifier(m) and not m.startswith('__') and m != '_anchor_cid'
+                                and _left_to_subclasses(base, m)):
+                            ns[m] = make(cid, m)
+                try:
+                    cls = _type(safe, (base,), ns)
+                except _BaseException:
+                    cls = _RecordMeta(safe, (_Record,), {'_anchor_cid': cid, '__module__': 'program'})
             else:
                 safe = name if _str_isidentifier(name) else 'ProgramClass'
                 cls = None
