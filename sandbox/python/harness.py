@@ -1012,7 +1012,18 @@ def _anchor_setup():
         try:
             tree = _ast_parse(prompt, 'prompt.py')
         except _BaseException:
-            return None, (), None, ()
+            # A prompt that ends on a definition's header with no body yet (`def add(a, b):` and
+            # nothing after it): the body is the completion's, so `pass` stands for it here (the
+            # prompt did not parse, so T ran none of it and its helpers were missing).
+            body = prompt.rstrip()
+            head = body[body.rfind('\n') + 1:]
+            if not head.endswith(':'):
+                return None, (), None, ()
+            prompt = body + '\n' + head[:_len(head) - _len(head.lstrip())] + '    pass\n'
+            try:
+                tree = _ast_parse(prompt, 'prompt.py')
+            except _BaseException:
+                return None, (), None, ()
         names = []
         last = None
         for s in tree.body:
