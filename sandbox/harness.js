@@ -842,6 +842,10 @@ function setupHarness(P, config) {
     // The tests' `catch` of `try` scope `id` (entered at `since`) took `x`: the checks skipped on
     // the way, decided when the handler is left (hooks.left).
     caught(id, since, x) {
+      // An error of the program caught inside a pass of the tests' loops — also a rejection
+      // received before the pass and awaited in it (`const ps = cases.map(f)`, then `try { v =
+      // await ps[i] } catch { continue }`): an error came in during that pass.
+      if (cameAt !== null && passErr !== null && P.MapPrototypeHas(cameAt, x)) markPasses(frameChain(false));
       return catching(skippedIn(id, openSince(id, since)), x, skipTable !== null ? skipTable[id][2] : undefined);
     },
     // The handler of `caught` rethrew (`x`): the next `catch`, or the end of the run, decides.
@@ -1334,12 +1338,20 @@ function setupHarness(P, config) {
     },
     // The value the program's error came in as (after threw): what the run may end on. `chain`:
     // where the tests received the promise that rejected with it (promised), else the call's.
-    came(v, chain) {
+    came(v, chain, when) {
       const at = chain !== undefined ? chain : cameChain;
       cameChain = '';
       if (at === '') return;
       if (cameAt === null) cameAt = new P.Map();
       P.MapPrototypeSet(cameAt, v, at);
+      // A rejection of a promise the tests received inside a loop's pass that is still going on
+      // (they await it there, `try { r = await f(n) } catch { continue }`): an error of the
+      // program came in during that pass, as a call's throw does.
+      if (when !== undefined) markPasses(at, when);
+    },
+    // The step count (see skipClock), taken as a promise of the program reaches the tests.
+    now() {
+      return skipClock;
     },
     // Where the tests stand as a promise of the program reaches them ('' with no loops to place).
     promised() {
@@ -1419,12 +1431,15 @@ function setupHarness(P, config) {
     passStart[j] = ++skipClock;
   }
   // Strict verdict: the loops of the tests holding a line of `chain` (where a call's error of the
-  // program came in) had an error come in during their current pass.
-  function markPasses(chain) {
+  // program came in) had an error come in during their current pass — with `since` (a rejection:
+  // `chain` is where the promise was received, at step `since`), only those whose current pass
+  // began before then, i.e. the pass that received it.
+  function markPasses(chain, since) {
     if (passErr === null) return;
     const at = ++skipClock;
     const lines = chainLines(chain);
-    for (let j = 0; j < loopTable.length; j++) if (passErr[j] === 0 && linesInLoop(lines, loopTable[j])) passErr[j] = at;
+    for (let j = 0; j < loopTable.length; j++)
+      if (passErr[j] === 0 && (since === undefined || passStart[j] <= since) && linesInLoop(lines, loopTable[j])) passErr[j] = at;
   }
   // The tests' lines of `chain` ("line:column line:column …", frameChain), read once per chain.
   function chainLines(chain) {

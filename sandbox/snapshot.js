@@ -793,8 +793,8 @@ function isSnapshotRefusal(P, e) {
 // `onServe` (tests realm): `enter()` before a function of the tests runs for the program, and
 // `leave(entered, threw)` after it, with what `enter` returned and whether it threw; `threw(all)`
 // when an error of the program comes in (a call threw: false; a promise rejected: true), then
-// `came(value, at)` with the value it came in as (`at`: what `promised()` answered when the tests
-// received the promise that rejected; none for a call's throw).
+// `came(value, at, when)` with the value it came in as (`at` and `when`: what `promised()` and
+// `now()` answered when the tests received the promise that rejected; none for a call's throw).
 // `clock` (both realms): the realm's virtual clock, `now()` and `advanceTo(t)`. A call or read
 // across carries the caller's reading in and brings the callee's back, so the two realms keep
 // one clock (sandbox/harness.js, reseed).
@@ -979,8 +979,11 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
         reject = b;
       });
       // Tests realm: where the tests stand as they receive it (a rejection comes in from a job).
+      // `when`: the harness's step count then, so a rejection can tell whether the tests are
+      // still in the loop pass that received the promise.
       const at = onServe !== undefined ? onServe.promised() : '';
-      MapPrototypeSet(waiting, h, { __proto__: null, resolve, reject, at });
+      const when = at !== '' ? onServe.now() : 0;
+      MapPrototypeSet(waiting, h, { __proto__: null, resolve, reject, at, when });
       if (onPromise !== undefined) onPromise(p);
       return p;
     },
@@ -1466,7 +1469,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
         // Tests realm: the program's promise rejected; any open check may be the one awaiting it.
         if (onServe !== undefined) {
           onServe.threw(true);
-          onServe.came(reason, w.at);
+          onServe.came(reason, w.at, w.when);
         }
         w.reject(reason);
       }
