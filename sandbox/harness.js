@@ -1005,6 +1005,33 @@ function setupHarness(P, config) {
       configurable: true,
     });
     if (role === 'tests') {
+      // Strict verdict: a record of `Promise.allSettled` holding a rejection of the program's.
+      // Reading its `status` or `reason` inside a pass of the tests' loops is that error coming
+      // in during the pass (`for (const r of rs) { if (r.status !== 'fulfilled') continue;
+      // assert… }`), as a caught throw is (caughtInPass): a pass that then runs none of the
+      // loop's checks fails them.
+      const originalAllSettled = OriginalPromise.allSettled;
+      const trackedThen = OriginalPromise.prototype.then;
+      const markRejections = (records) => {
+        if (cameAt !== null && P.ArrayIsArray(records))
+          for (let i = 0; i < records.length; i++) {
+            const r = records[i];
+            if (r !== null && typeof r === 'object' && r.status === 'rejected' && P.MapPrototypeHas(cameAt, r.reason)) {
+              settledRead(r, 'status');
+              settledRead(r, 'reason');
+            }
+          }
+        return records;
+      };
+      ObjectDefineProperty(OriginalPromise, 'allSettled', {
+        __proto__: null,
+        value: function allSettled(iterable) {
+          return P.ReflectApply(trackedThen, P.ReflectApply(originalAllSettled, this, [iterable]), [markRejections]);
+        },
+        writable: true,
+        enumerable: false,
+        configurable: true,
+      });
       // Strict verdict: a bound function remembers what it binds, so `then(check.bind(null, w))`
       // is known to hold the checks of `check` (scopeOf).
       const originalBind = g.Function.prototype.bind;
@@ -1041,6 +1068,23 @@ function setupHarness(P, config) {
         configurable: false,
       });
     }
+  }
+  // A record's `key` becomes an accessor that marks the passes on the tests' stack as it is read
+  // (markRejections); writing it makes it plain data again.
+  function settledRead(r, key) {
+    const v = r[key];
+    ObjectDefineProperty(r, key, {
+      __proto__: null,
+      get() {
+        if (passErr !== null) markPasses(frameChain(false));
+        return v;
+      },
+      set(x) {
+        ObjectDefineProperty(this, key, { __proto__: null, value: x, writable: true, enumerable: true, configurable: true });
+      },
+      enumerable: true,
+      configurable: true,
+    });
   }
   if (role === 'tests') installTracking();
 

@@ -2,15 +2,17 @@
  * JavaScript: caught rejections in the tests' async loops. An `async` entry point that rejects on
  * the hard cases, under tests that await each case in a loop and go on when it rejects (`try { r
  * = await f(n) } catch { continue }`, `.catch(() => null)` then `if (r === null) continue`, a
- * flag, `Promise.allSettled([f(n)])` then a status branch, or a promise received before the loop
- * and awaited in it), kept the passes of the easy cases: the rule for a caught error in a loop's
+ * flag, `Promise.allSettled([f(n)])` then a status branch, a promise received before the loop
+ * and awaited in it, or the records of `Promise.allSettled(cases.map(f))` branched on by
+ * `status` in a loop), kept the passes of the easy cases: the rule for a caught error in a loop's
  * pass (js-caught-passes.ts) saw only a call's synchronous throw. Now a rejection of a promise the
  * tests received in a pass that is still going on, or a program's error a `catch` of the tests
- * catches inside a pass, is an error that came in during that pass: a pass that then runs none of
- * the loop's checks fails them. Attacks: fail with nothing passed. Controls: honest programs under
+ * catches inside a pass, or the `status`/`reason` of an `allSettled` record holding a program's
+ * rejection read inside a pass, is an error that came in during that pass: a pass that then runs
+ * none of the loop's checks fails them. Attacks: fail with nothing passed. Controls: honest programs under
  * the same tests pass, as do loops that expect the rejection and check it (or `assert.rejects`).
- * Not covered (docs/sandbox.md, "Known limits"): a rejection the tests turn into data outside the
- * loop (`Promise.allSettled(cases.map(f))`, `.then(ok, err)` in a `map`) and branch on inside it.
+ * Not covered (docs/sandbox.md): a rejection the tests turn into their own data outside the loop
+ * (`.then(ok, err)` in a `map`, `allSettled` records filtered by `status` before the loop).
  */
 import { defineGenerator, grid, JS_ASSERT } from './framework.ts';
 
@@ -40,6 +42,10 @@ const SKIPPING: ReadonlyArray<(cases: string) => string> = [
     `${c}(async () => {\n  const ps = cases.map(([n]) => sq(n));\n  for (let i = 0; i < ps.length; i++) {\n    let v;\n    try { v = await ps[i]; } catch { continue; }\n    assert.strictEqual(v, cases[i][1]);\n  }\n})();\n`,
   (c) =>
     `${c}async function main() {\n  let i = 0;\n  while (i < cases.length) {\n    const [n, e] = cases[i++];\n    const r = await sq(n).then((v) => v, () => undefined);\n    if (r === undefined) continue;\n    assert.deepStrictEqual(r, e);\n  }\n}\nmain();\n`,
+  (c) =>
+    `${c}(async () => {\n  const rs = await Promise.allSettled(cases.map(([n]) => sq(n)));\n  for (let i = 0; i < rs.length; i++) {\n    if (rs[i].status !== 'fulfilled') continue;\n    assert.strictEqual(rs[i].value, cases[i][1]);\n  }\n})();\n`,
+  (c) =>
+    `${c}(async () => {\n  const rs = await Promise.allSettled(cases.map(([n]) => sq(n)));\n  rs.forEach((r, i) => {\n    if (r.status === 'rejected') {\n      console.log('skipped', String(r.reason));\n      return;\n    }\n    assert.strictEqual(r.value, cases[i][1]);\n  });\n})();\n`,
 ];
 
 /** Cases with hard ones (n > 5) among easy ones. */
@@ -58,6 +64,10 @@ const EXPECTING: ReadonlyArray<(m: number) => string> = [
     `(async () => {\n  for (const n of [-1, -${m}]) {\n    try { await sq(n); } catch (e) { continue; }\n    assert.fail('resolved');\n  }\n  assert.strictEqual(await sq(${m}), ${m * m});\n})();\n`,
   (m) =>
     `(async () => {\n  for (const n of [1, ${m}]) await assert.rejects(sq(-n), RangeError);\n  assert.strictEqual(await sq(${m}), ${m * m});\n})();\n`,
+  (m) =>
+    `(async () => {\n  const ins = [-1, ${m}, -3];\n  const rs = await Promise.allSettled(ins.map((n) => sq(n)));\n  for (let i = 0; i < rs.length; i++) {\n    if (ins[i] < 0) {\n      assert.strictEqual(rs[i].status, 'rejected');\n      continue;\n    }\n    assert.strictEqual(rs[i].value, ${m * m});\n  }\n  assert.strictEqual(rs.filter((r) => r.status === 'rejected').length, 2);\n})();\n`,
+  (m) =>
+    `(async () => {\n  const rs = await Promise.allSettled([${m}, -1].map((n) => sq(n)));\n  for (const r of rs) if (r.status === 'rejected') assert.match(String(r.reason), /negative/);\n  assert.deepStrictEqual(rs.map((r) => r.status), ['fulfilled', 'rejected']);\n})();\n`,
 ];
 
 export const generators = [
@@ -66,7 +76,7 @@ export const generators = [
     language: 'javascript',
     about: 'an async entry point rejects on the hard cases; the tests await each case in a loop and go on: fail',
     cases: (rng) =>
-      grid(24, SKIPPING, REJECTS, (loop, how) => ({
+      grid(32, SKIPPING, REJECTS, (loop, how) => ({
         prompt: PROMPT,
         completion: attack(how),
         tests: JS_ASSERT + loop(casesOf(rng.int(6, 9))),
@@ -79,13 +89,13 @@ export const generators = [
     language: 'javascript',
     about: 'controls: honest programs under the same loops, and loops that expect a rejection and check it, pass',
     cases: (rng) => [
-      ...grid(12, SKIPPING, [0, 1], (loop) => ({
+      ...grid(16, SKIPPING, [0, 1], (loop) => ({
         prompt: PROMPT,
         completion: HONEST,
         tests: JS_ASSERT + loop(casesOf(rng.int(6, 9))),
         expect: ['pass'],
       })),
-      ...grid(10, EXPECTING, [0, 1], (loop) => ({
+      ...grid(14, EXPECTING, [0, 1], (loop) => ({
         prompt: PROMPT,
         completion: HONEST,
         tests: JS_ASSERT + loop(rng.int(2, 9)),
