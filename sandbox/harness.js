@@ -596,9 +596,11 @@ function setupHarness(P, config) {
   // Strict verdict: the checks that run where they are written, in source order (see passedOver).
   let orderedChecks = null;
   // Strict verdict: per loop of loopTable, when its current pass started (hooks.pass, on skipClock)
-  // and when an error of the program came in during that pass (0: none; see caughtInPass).
+  // and when an error of the program came in during that pass (0: none; see caughtInPass), and at
+  // which line of the tests in the loop.
   let passStart = null;
   let passErr = null;
+  let passErrLine = null;
   // The value the tests' run ended on (a throw out of their top level or out of a timer callback);
   // `noEnd` while it has not.
   const noEnd = { __proto__: null };
@@ -767,9 +769,11 @@ function setupHarness(P, config) {
       orderedChecks = ordered;
       passStart = new P.Array(loops.length);
       passErr = new P.Array(loops.length);
+      passErrLine = new P.Array(loops.length);
       for (let i = 0; i < loops.length; i++) {
         passStart[i] = 0;
         passErr[i] = 0;
+        passErrLine[i] = 0;
       }
       linesBefore = before;
       checkLines = lines;
@@ -1483,7 +1487,13 @@ function setupHarness(P, config) {
     const at = ++skipClock;
     const lines = chainLines(chain);
     for (let j = 0; j < loopTable.length; j++)
-      if (passErr[j] === 0 && (since === undefined || passStart[j] <= since) && linesInLoop(lines, loopTable[j])) passErr[j] = at;
+      if (passErr[j] === 0 && (since === undefined || passStart[j] <= since)) {
+        const line = lineInLoop(lines, loopTable[j]);
+        if (line !== 0) {
+          passErr[j] = at;
+          passErrLine[j] = line;
+        }
+      }
   }
   // The tests' lines of `chain` ("line:column line:column …", frameChain), read once per chain.
   function chainLines(chain) {
@@ -1501,24 +1511,43 @@ function setupHarness(P, config) {
   }
   // Whether one of `lines` (chainLines) lies in `loop`.
   function linesInLoop(lines, loop) {
-    for (let i = 0; i < lines.length; i++) if (lines[i] >= loop[0] && lines[i] <= loop[1]) return true;
-    return false;
+    return lineInLoop(lines, loop) !== 0;
+  }
+  // The first (innermost) of `lines` that lies in `loop`, or 0.
+  function lineInLoop(lines, loop) {
+    for (let i = 0; i < lines.length; i++) if (lines[i] >= loop[0] && lines[i] <= loop[1]) return lines[i];
+    return 0;
   }
   // Strict verdict: a pass of loop j in which a call of the program threw and the tests caught it
   // (the run went on) has ended. If none of the loop's checks ran in that pass, the tests skipped
   // the case the error was the answer to (`const r = attempt(() => f(n)); if (!r.ok) continue;`,
   // red-team rt6 X03): the loop's checks fail, as the one a wrong value reached would have. A pass
-  // that ran one of them judged its case (a check in the `catch`, or of a flag the `catch` set).
+  // that ran one of them after the error came in judged its case (a check in the `catch`, or of a
+  // flag the `catch` set). One that ran checks only before it judged the case only if it skipped
+  // no check written after where the error came in: `assert.ok(n >= 0)`, then `try { r = f(n) }
+  // catch { continue }` past `assert.strictEqual(r, w)`, skipped the case all the same.
   function caughtInPass(j) {
     const since = passStart[j];
+    const came = passErr[j];
+    const line = passErrLine[j];
     passErr[j] = 0;
     const ks = loopTable[j][2];
-    for (let m = 0; m < ks.length; m++) if (reachedAt[ks[m]] > since) return;
+    let before = false;
+    let skippedAfter = false;
+    for (let m = 0; m < ks.length; m++) {
+      const k = ks[m];
+      // Reached after the error came in, or recorded after it (the error came in while its own
+      // arguments were evaluated: `assert.strictEqual(rs[i].status, 'rejected')`).
+      if (reachedAt[k] > came || recordedAt[k] > came) return;
+      if (reachedAt[k] > since) before = true;
+      else if (checkLines[k] > line) skippedAfter = true;
+    }
+    if (before && !skippedAfter) return;
     if (failLoopChecks(j) > 0 && firstFailure === '')
       firstFailure =
         'an error of the program came in inside a pass of the loop at tests line ' +
         loopTable[j][0] +
-        ' and the tests went on without running its checks in that pass: the case it answered was not checked';
+        ' and the tests went on without running its checks after it in that pass: the case it answered was not checked';
   }
   // Strict verdict: a promise of the program that never settled, received inside a pass of one of
   // the tests' loops, left that pass without its answer (the tests raced it against their own
@@ -1801,6 +1830,7 @@ function setupHarness(P, config) {
     orderedChecks = null;
     passStart = null;
     passErr = null;
+    passErrLine = null;
     cameChain = '';
     cameAt = null;
     endedWith = noEnd;

@@ -1498,16 +1498,32 @@ def _anchor_setup():
         passes = st['required'][5] if _len(st['required']) > 5 else ()
         started = [0] * _len(passes)
         erred = [0] * _len(passes)
+        # The line of the tests in loop j where that error came in.
+        erred_at = [0] * _len(passes)
+        lines = st.get('assert_lines') or {}
 
         def judged(j):
             # Loop j's pass in which an error of the program came in has ended: if none of the
-            # loop's checks ran in it, the tests skipped the case the error answered.
+            # loop's checks ran in it after the error, the tests skipped the case the error
+            # answered — unless the checks it ran before the error leave none written after where
+            # the error came in (`assert n >= 0`, then `try: r = f(n) except ValueError: continue`
+            # past `assert r == w` skipped the case all the same).
             since = started[j]
+            came_at = erred[j]
+            line = erred_at[j]
             erred[j] = 0
             ks = passes[j][2]
+            before = False
+            skipped_after = False
             for k in ks:
-                if at[k] > since:
+                if at[k] > came_at:
                     return
+                if at[k] > since:
+                    before = True
+                elif lines[k] > line:
+                    skipped_after = True
+            if before and not skipped_after:
+                return
             for k in ks:
                 st['failed'].add(k)
             st.setdefault('caught_pass', passes[j][0])
@@ -1518,11 +1534,15 @@ def _anchor_setup():
                 judged(j)
             started[j] = enter()
 
-        def came(lines):
-            # An error of the program came in with the tests' frames at `lines`.
+        def came(frames):
+            # An error of the program came in with the tests' frames at `frames` (innermost first).
             for j in _range(_len(passes)):
-                if not erred[j] and started[j] and _any(passes[j][0] <= n <= passes[j][1] for n in lines):
-                    erred[j] = enter()
+                if not erred[j] and started[j]:
+                    for n in frames:
+                        if passes[j][0] <= n <= passes[j][1]:
+                            erred[j] = enter()
+                            erred_at[j] = n
+                            break
 
         def finish():
             for j in _range(_len(passes)):
