@@ -3164,6 +3164,18 @@ def _anchor_setup():
         # A value of T that runs the program's code when called: a forwarder or a class stand-in.
         return _isinstance(v, _RecordMeta) or (_type(v) is _FunctionType and '_anchor_hid' in v.__dict__)
 
+    def _forwarders(cid, meths, statics, props, keep=None):
+        # A stand-in class's namespace: the program class `cid`'s members P named, each a call
+        # into the program (those `keep` accepts, when given). Only plain names: a dunder from P
+        # (which a sound P never sends) would make an operator of the tests a call into the program.
+        ns = {'_anchor_cid': cid, '__module__': 'program'}
+        for group, make in ((meths, _method), (statics, _static), (props, _prop)):
+            for m in group:
+                if (_type(m) is _str and _str_isidentifier(m) and not m.startswith('__') and m != '_anchor_cid'
+                        and (keep is None or keep(m))):
+                    ns[m] = make(cid, m)
+        return ns
+
     def _left_to_subclasses(base, m):
         # Whether T's class `base` leaves member `m` to its subclasses: it has none of that name,
         # or an abstract one, or one whose code only raises NotImplementedError.
@@ -3275,12 +3287,7 @@ def _anchor_setup():
                 cls = own
             elif base is not None:
                 safe = name if _str_isidentifier(name) else 'ProgramClass'
-                ns = {'_anchor_cid': cid, '__module__': 'program'}
-                for group, make in ((meths, _method), (statics, _static), (props, _prop)):
-                    for m in group:
-                        if (_type(m) is _str and _str_isidentifier(m) and not m.startswith('__') and m != '_anchor_cid'
-                                and _left_to_subclasses(base, m)):
-                            ns[m] = make(cid, m)
+                ns = _forwarders(cid, meths, statics, props, lambda m: _left_to_subclasses(base, m))
                 try:
                     cls = _type(safe, (base,), ns)
                 except _BaseException:
@@ -3296,13 +3303,7 @@ def _anchor_setup():
                 elif kind == 'enum':
                     cls = _enum_standin(safe, excbase)
                 if cls is None:
-                    ns = {'_anchor_cid': cid, '__module__': 'program'}
-                    # Only plain names: a dunder from P (which a sound P never sends) would make
-                    # an operator of the tests a call into the program.
-                    for group, make in ((meths, _method), (statics, _static), (props, _prop)):
-                        for m in group:
-                            if _type(m) is _str and _str_isidentifier(m) and not m.startswith('__') and m != '_anchor_cid':
-                                ns[m] = make(cid, m)
+                    ns = _forwarders(cid, meths, statics, props)
                     if kind == 'dc':
                         cls = _dataclass_standin(safe, ns, excbase)
                     if cls is None:
