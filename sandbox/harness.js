@@ -601,6 +601,10 @@ function setupHarness(P, config) {
   let passStart = null;
   let passErr = null;
   let passErrLine = null;
+  // Strict verdict: when an error of the program was swallowed in a quiet loop of the tests (see
+  // swallowedIn; 0: none), and that loop's first line.
+  let swallowedAt = 0;
+  let swallowedLoop = 0;
   // The value the tests' run ended on (a throw out of their top level or out of a timer callback);
   // `noEnd` while it has not.
   const noEnd = { __proto__: null };
@@ -845,11 +849,14 @@ function setupHarness(P, config) {
     },
     // The tests' `catch` of `try` scope `id` (entered at `since`) took `x`: the checks skipped on
     // the way, decided when the handler is left (hooks.left).
-    caught(id, since, x) {
+    caught(id, since, x, swallows) {
       // An error of the program caught inside a pass of the tests' loops — also a rejection
       // received before the pass and awaited in it (`const ps = cases.map(f)`, then `try { v =
       // await ps[i] } catch { continue }`): an error came in during that pass.
-      if (cameAt !== null && passErr !== null && P.MapPrototypeHas(cameAt, x)) markPasses(frameChain(false));
+      if (cameAt !== null && passErr !== null && P.MapPrototypeHas(cameAt, x)) {
+        markPasses(frameChain(false));
+        if (swallows === 1 && swallowedAt === 0) swallowedIn(P.MapPrototypeGet(cameAt, x));
+      }
       return catching(skippedIn(id, openSince(id, since)), x, skipTable !== null ? skipTable[id][2] : undefined);
     },
     // The handler of `caught` rethrew (`x`): the next `catch`, or the end of the run, decides.
@@ -1214,6 +1221,7 @@ function setupHarness(P, config) {
     interrupted += interruptedLoops(a);
     unansweredLoops(a);
     if (passErr !== null) for (let j = 0; j < passErr.length; j++) if (passErr[j] !== 0) caughtInPass(j);
+    if (swallowedAt !== 0) swallowedChecks();
     // Executions still open that an error of the program crossed: interrupted, and the tests went
     // on (the one the run ended on is counted above).
     if (thrownIn !== null)
@@ -1549,6 +1557,31 @@ function setupHarness(P, config) {
         loopTable[j][0] +
         ' and the tests went on without running its checks after it in that pass: the case it answered was not checked';
   }
+  // Strict verdict: an error of the program came in (`chain`: where) and a handler of the tests
+  // that only leaves or logs took it (src/sandbox/test-plan.ts, swallowing). When it came in inside
+  // a quiet loop of the tests (no check, failure marker or `throw` in it: `for (const n of ns) try
+  // { got.push([f(n), want(n)]) } catch { continue }`), the case it answered is missing from what
+  // the loop collected, and the checks that ran afterwards judged the rest (swallowedChecks).
+  function swallowedIn(chain) {
+    const lines = chainLines(chain);
+    for (let j = 0; j < loopTable.length; j++)
+      if (loopTable[j][2].length === 0 && lineInLoop(lines, loopTable[j]) !== 0) {
+        swallowedAt = ++skipClock;
+        swallowedLoop = loopTable[j][0];
+        return;
+      }
+  }
+  // Strict verdict: the checks that recorded after an error of the program was swallowed in a
+  // quiet loop (swallowedIn) fail, as the check its case would have reached with a wrong value.
+  function swallowedChecks() {
+    let n = 0;
+    for (let k = 0; k < recordedAt.length; k++) if (recordedAt[k] > swallowedAt) n += failCheckSites(k);
+    if (n > 0 && firstFailure === '')
+      firstFailure =
+        'an error of the program came in inside the loop at tests line ' +
+        swallowedLoop +
+        ', which holds no check, and a handler of the tests swallowed it: the checks that ran afterwards judged what the loop kept without its case';
+  }
   // Strict verdict: a promise of the program that never settled, received inside a pass of one of
   // the tests' loops, left that pass without its answer (the tests raced it against their own
   // timer and went on): the loop's checks fail as for an error that ended the run there. The
@@ -1831,6 +1864,8 @@ function setupHarness(P, config) {
     passStart = null;
     passErr = null;
     passErrLine = null;
+    swallowedAt = 0;
+    swallowedLoop = 0;
     cameChain = '';
     cameAt = null;
     endedWith = noEnd;

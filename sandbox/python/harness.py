@@ -572,8 +572,22 @@ def _anchor_setup():
         # fails them (_skip_hooks `turn`, red-team rt6 X03 as JavaScript has it: `try: r = f(n) /
         # except Exception: continue` skipped every case the program raised on). Returns the
         # table of (first line, last line, checks) per loop.
+        L = ast.Load()
+        # A `with contextlib.suppress(…)` body hands what it raises to sk.swallowing on its way to
+        # the context manager, which drops it as a handler that only leaves would (_skip_hooks
+        # `swallowed_in`).
+        for w in [w for w in _ast_walk(tree) if _isinstance(w, _WITHS) and _any(_suppressing(i.context_expr) for i in w.items)]:
+            handler = ast.ExceptHandler(ast.Attribute(ast.Name(sk, L), 'BE', L), '__anchor_x__', [
+                ast.Expr(ast.Call(ast.Attribute(ast.Name(sk, L), 'swallowing', L), [ast.Name('__anchor_x__', L)], [])),
+                ast.Raise(None, None)])
+            w.body = [_located(ast.Try(w.body, [handler], [], []), w.body[0])]
         table = []
         for x in _ast_walk(tree):
+            if _isinstance(x, _COMPREHENSIONS):
+                lo, hi = x.lineno, x.end_lineno
+                if _quiet(x, found, helper_checks):
+                    table.append((lo, hi, ()))
+                continue
             if not _isinstance(x, _LOOP_NODES) or not x.body:
                 continue
             lo, hi = x.lineno, x.end_lineno
@@ -582,12 +596,54 @@ def _anchor_setup():
                 if lo <= line <= hi:
                     ks.extend(k for k in hc if k not in ks)
             if not ks:
+                # A quiet loop (no assert, failure marker included, no call of a helper that
+                # asserts, no `raise`) gets no hook: only where it lies, to see an error of the
+                # program that came in inside it and that a handler of the tests swallowed
+                # (_skip_hooks `caught`).
+                if _quiet(x, found, helper_checks):
+                    table.append((lo, hi, ()))
                 continue
-            L = ast.Load()
             hook = ast.Expr(ast.Call(ast.Attribute(ast.Name(sk, L), 'turn', L), [ast.Constant(_len(table))], []))
             x.body.insert(0, _located(hook, x.body[0]))
             table.append((lo, hi, _tuple(_sorted(ks))))
         return _tuple(table)
+
+    _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+    def _quiet(x, found, helper_checks):
+        # Whether loop x of the tests holds no assert (failure markers included), no call of a
+        # helper that asserts and no `raise` of an exception: nothing in it judges a case (see
+        # _pass_hooks).
+        lo, hi = x.lineno, x.end_lineno
+        if _any(lo <= a.lineno <= hi for a, _, _ in found) or _any(lo <= line <= hi for line, _ in helper_checks):
+            return False
+        # (A bare `raise` passes on what came in, as the handlers _skip_edits adds do.)
+        return not _any(_type(n) is ast.Raise and n.exc is not None for n in _ast_walk(x))
+
+    def _suppressing(e):
+        # `suppress(…)` or `contextlib.suppress(…)` (by the name it is called by).
+        if _type(e) is not ast.Call:
+            return False
+        f = e.func
+        return (_type(f) is _Name and f.id == 'suppress') or (_type(f) is ast.Attribute and f.attr == 'suppress')
+
+    def _swallows(body):
+        # Whether an `except` block only leaves or logs (`pass`, `continue`, `break`, a bare
+        # `return`, `print(e)`): the exception it takes answers nothing the tests keep (_skip_hooks
+        # `caught`). A handler that does anything else — sets a flag, appends a stand-in, asserts —
+        # is taken to record the case.
+        for b in body:
+            t = _type(b)
+            if t in (ast.Pass, ast.Continue, ast.Break):
+                continue
+            if t is ast.Return and b.value is None:
+                continue
+            if t is ast.Expr and _type(b.value) is ast.Constant:
+                continue
+            if t is ast.Expr and _type(b.value) is ast.Call and _type(b.value.func) is _Name and b.value.func.id == 'print':
+                continue
+            return False
+        return True
 
     def _valued_names(tree):
         # The names the tests read other than as what a call calls (`f(x)`, `C.make(x)`) or the
@@ -954,7 +1010,8 @@ def _anchor_setup():
                     hook('rethrew', ast.Name(cvar, L), ast.Name('__anchor_r__', L)), ast.Raise(None, None)])
                 guarded = ast.Try(h.body, [again], [], [hook('left', ast.Name(cvar, L))])
                 enter = ast.Assign([ast.Name(cvar, S)], ast.Call(ast.Attribute(ast.Name(sk, L), 'caught', L),
-                                                                 [ast.Constant(sid), ast.Name(var, L)], []))
+                                                                 [ast.Constant(sid), ast.Name(var, L),
+                                                                  ast.Constant(1 if _swallows(h.body) else 0)], []))
                 h.body = [_located(enter, h), _located(guarded, h)]
             if node.finalbody and _all(h.type is not None for h in node.handlers) and (_type(node) is ast.Try or _jumps(node.finalbody)):
                 # An exception none of the handlers matches still runs the `finally`, whose
@@ -1461,8 +1518,10 @@ def _anchor_setup():
             if not _isinstance(x, _GeneratorExit):
                 carry(x, skipped_in(sid, since, x))
 
-        def caught(sid, since):
+        def caught(sid, since, swallows=0):
             x = _exc_info()[1]
+            if swallows and not sk.get('swallowed'):
+                swallowed_in(x)
             ks = skipped_in(sid, since, x)
             e = sk['unwinding'].pop(_ident(x), None)
             if e is not None:
@@ -1529,6 +1588,26 @@ def _anchor_setup():
             st.setdefault('caught_pass', passes[j][0])
             st.setdefault('caught_sites', _set()).update(ks)
 
+        def swallowed_in(x):
+            # An error of the program that came in inside a quiet loop of the tests (_pass_hooks:
+            # no assert, marker or `raise` in it) was taken by a handler that only leaves or logs
+            # (`for n, w in cases: try: got.append((f(n), w)) except ValueError: pass`): the case it
+            # answered is missing from what the loop collected, and the asserts that record after
+            # now judge the rest (finish fails them).
+            e = st.get('came_exc', {}).get(_ident(x))
+            if e is None or e[0] is not x:
+                return
+            for j in _range(_len(passes)):
+                lo, hi, ks = passes[j]
+                if not ks and _any(lo <= n <= hi for n in e[1]):
+                    sk['swallowed'] = enter()
+                    st['swallowed_loop'] = lo
+                    return
+
+        def swallowing(x):
+            if not sk.get('swallowed'):
+                swallowed_in(x)
+
         def turn(j):
             if erred[j]:
                 judged(j)
@@ -1548,9 +1627,15 @@ def _anchor_setup():
             for j in _range(_len(passes)):
                 if erred[j]:
                     judged(j)
+            w = sk.get('swallowed')
+            if w:
+                for k in _range(_len(at)):
+                    if at[k] > w:
+                        st['failed'].add(k)
+                        st.setdefault('swallowed_sites', _set()).add(k)
 
         st['passes_came'] = came if passes else None
-        return _SimpleNamespace(enter=enter, unwound=unwound, caught=caught, rethrew=rethrew, left=left, turn=turn,
+        return _SimpleNamespace(enter=enter, unwound=unwound, caught=caught, rethrew=rethrew, left=left, turn=turn, swallowing=swallowing,
                                 finish=finish, BE=_BaseException)
 
     def _skip(k):
@@ -2824,9 +2909,13 @@ def _anchor_setup():
             raise _HarnessStop()
         if kind == 'raise':
             came = st.get('passes_came')
+            x = _rebuild_exc(resp[1], resp[2], True)
             if came is not None:
-                came(_tests_lines())
-            raise _rebuild_exc(resp[1], resp[2], True)
+                lines = _tests_lines()
+                came(lines)
+                # Where it came in, for a handler that swallows it (_skip_hooks `swallowed_in`).
+                st.setdefault('came_exc', {})[_ident(x)] = (x, lines)
+            raise x
         st['fault'] = _str(resp[1]) if _len(resp) > 1 and _type(resp[1]) is _str else 'bridge failure'
         raise _HarnessStop()
 
@@ -3632,6 +3721,10 @@ def _anchor_setup():
             if first in st.get('caught_sites', ()) and first not in st.get('skipped', ()):
                 return _out('fail', 'an error of the program came in inside a pass of the loop at tests.py line ' + _str(st['caught_pass'])
                             + ' and the tests went on without running its checks in that pass: the case it answered was not checked')
+            if first in st.get('swallowed_sites', ()) and first not in st.get('skipped', ()):
+                return _out('fail', 'an error of the program came in inside the loop at tests.py line ' + _str(st['swallowed_loop'])
+                            + ', which holds no check, and a handler of the tests swallowed it: the asserts that ran afterwards'
+                            ' judged what the loop kept without its case')
             if first in st.get('skipped', ()):
                 return _out('fail', 'the assertion at tests.py line ' + _str(st['assert_lines'][first]) + ' was skipped: an exception'
                             ' left the tests before it ran, and they went on without checking that exception')

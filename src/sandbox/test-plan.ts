@@ -670,10 +670,14 @@ function instrument(
   let inAsyncGenerator = false;
   // The tests' loops (where an error that ends the run interrupted a pass of one: see LoopEntry).
   const loopNodes: Array<[AnyNode, number]> = [];
+  // Where the tests fail a case of their own accord (a failure marker, a `throw`): a loop holding
+  // one judges what its passes catch (see quiet loops below).
+  const judgedAt: number[] = [];
   // The functions of the tests whose body runs elsewhere than where it is written (see ordered).
   const elsewhere: AnyNode[] = [];
   const visit = (n: AnyNode, parent: AnyNode | undefined, block: AnyNode | undefined, depth: number): void => {
     if (strict?.loops && (LOOPS.has(n.type) || isIterationCall(n))) loopNodes.push([n, depth]);
+    if (strict?.loops && n.type === 'ThrowStatement') judgedAt.push(n.start);
     if (
       strict?.ordered &&
       FUNCTIONS.has(n.type) &&
@@ -753,7 +757,7 @@ function instrument(
           strict.optional?.push(k);
         checkAt[k] = n.start;
         strict.checks.push(lineOf(n.start));
-      }
+      } else if (named || helperMethod || aliasMethod || viaReflect) judgedAt.push(n.start);
     }
     if (strict?.checks && strict.guard) runtimeCode(n, open, close, depth);
     const op = n.operator as string;
@@ -806,7 +810,13 @@ function instrument(
   if (strict?.loops)
     for (const [l, depth] of loopNodes) {
       const ks = checkAt.flatMap((at, k) => (l.start <= at && at < l.end ? [k] : []));
-      if (ks.length === 0) continue;
+      // A quiet loop (no check, failure marker or `throw` in it) gets no pass hook: the harness
+      // needs only where it lies, to see an error of the program that came in inside it and that a
+      // handler of the tests swallowed (sandbox/harness.js, hooks.caught).
+      if (ks.length === 0) {
+        if (!judgedAt.some((at) => l.start <= at && at < l.end)) strict.loops.push([lineOf(l.start), lineOf(l.end), ks]);
+        continue;
+      }
       // Each pass of the loop starts by telling the harness (an error of the program the tests
       // caught in a pass that then ran none of the loop's checks: sandbox/harness.js, hooks.pass).
       // A loop's body starts with the hook (half a level below the loop: outside its statements'
@@ -1182,7 +1192,8 @@ function skipScopes(
       }
       open(n.start, `{ const __anchorT${id} = __anchorHooks.enterTry(${id}); `, depth);
       close(n.end, ' }', depth);
-      const enterHandler = ` const __anchorC${id} = __anchorHooks.caught(${id}, __anchorT${id}, ${err});${unpack} try {`;
+      const swallows = swallowing(hb) ? ', 1' : '';
+      const enterHandler = ` const __anchorC${id} = __anchorHooks.caught(${id}, __anchorT${id}, ${err}${swallows});${unpack} try {`;
       const leaveHandler = `} catch (__anchorR) { throw __anchorHooks.rethrew(__anchorC${id}, __anchorR); } finally { __anchorHooks.left(__anchorC${id}); }`;
       // An empty handler (`catch {}`): both at one position, where closing texts would go first.
       if (hb.end - hb.start === 2) open(hb.start + 1, enterHandler + leaveHandler, depth);
@@ -1192,6 +1203,30 @@ function skipScopes(
       }
     },
   };
+}
+
+/**
+ * Whether a `catch` block only leaves or logs (empty, `continue`, `break`, `return;`,
+ * `console.log(e)`): the error it takes answers nothing the tests keep (sandbox/harness.js,
+ * hooks.caught). A handler that does anything else — sets a flag, pushes a stand-in, checks —
+ * is taken to record the case.
+ */
+function swallowing(block: AnyNode): boolean {
+  return (block.body as AnyNode[]).every((st) => {
+    if (st.type === 'EmptyStatement' || st.type === 'ContinueStatement' || st.type === 'BreakStatement') return true;
+    if (st.type === 'ReturnStatement') return !st.argument;
+    if (st.type === 'BlockStatement') return swallowing(st);
+    if (st.type !== 'ExpressionStatement') return false;
+    const e = st.expression as AnyNode;
+    if (e.type !== 'CallExpression') return false;
+    const c = e.callee as AnyNode;
+    return (
+      c.type === 'MemberExpression' &&
+      !c.computed &&
+      (c.object as AnyNode).type === 'Identifier' &&
+      (c.object as AnyNode).name === 'console'
+    );
+  });
 }
 
 /** `eval` read off the global object (`globalThis.eval`), or the bare name after a comma (`(0, eval)`). */
