@@ -409,27 +409,59 @@ function setupHarness(P, config) {
   g.Math.random = random;
   g.Date = Date;
 
-  // ---- RangeErrors the program makes itself ---------------------------------------------------
-  // `oom` is the host's measure (src/sandbox/worker.ts): a RangeError while the isolate's memory
-  // is nearly exhausted is the engine refusing an allocation — unless the program constructed a
-  // RangeError itself (it could throw one while holding memory). Counted here: the engine's own
-  // RangeErrors never pass through the global constructor.
-  let madeRangeErrors = 0;
+  // ---- allocations the engine refuses --------------------------------------------------------
+  // `oom` is the host's measure (src/sandbox/worker.ts): the run ended on the engine's "Array
+  // buffer allocation failed" while the isolate's memory is nearly exhausted — and this realm saw
+  // the engine refuse an allocation. A RangeError's name, message, prototype or constructor can
+  // all be forged (`Reflect.construct(Error, [text], RangeError)`, a caught TypeError given
+  // RangeError.prototype), so what is observed is the refusal itself: the buffer and typed-array
+  // constructors are wrapped, and a call of one with only primitive arguments — no code of the
+  // program runs inside it — that throws the realm's own RangeError with that message is one.
+  let allocationRefusals = 0;
   if (role !== 'tests') {
-    const RealRangeError = g.RangeError;
-    const CountedRangeError = new g.Proxy(RealRangeError, {
-      __proto__: null,
-      apply(target, _self, args) {
-        madeRangeErrors++;
-        return ReflectConstruct(target, args);
-      },
-      construct(target, args, newTarget) {
-        madeRangeErrors++;
-        return ReflectConstruct(target, args, newTarget === CountedRangeError ? target : newTarget);
-      },
-    });
-    RealRangeError.prototype.constructor = CountedRangeError;
-    g.RangeError = CountedRangeError;
+    const RangeErrorPrototype = g.RangeError.prototype;
+    const refused = (e) => {
+      if (typeof e !== 'object' || e === null || P.ObjectGetPrototypeOf(e) !== RangeErrorPrototype) return false;
+      const d = P.ObjectGetOwnPropertyDescriptor(e, 'message');
+      return d !== undefined && d.value === 'Array buffer allocation failed';
+    };
+    const names = [
+      'ArrayBuffer',
+      'SharedArrayBuffer',
+      'Int8Array',
+      'Uint8Array',
+      'Uint8ClampedArray',
+      'Int16Array',
+      'Uint16Array',
+      'Int32Array',
+      'Uint32Array',
+      'Float32Array',
+      'Float64Array',
+      'BigInt64Array',
+      'BigUint64Array',
+    ];
+    for (let i = 0; i < names.length; i++) {
+      const Real = g[names[i]];
+      if (typeof Real !== 'function') continue;
+      const Watched = new g.Proxy(Real, {
+        __proto__: null,
+        construct(target, args, newTarget) {
+          let plain = newTarget === Watched;
+          for (let j = 0; plain && j < args.length; j++) {
+            const a = args[j];
+            plain = (typeof a !== 'object' || a === null) && typeof a !== 'function';
+          }
+          try {
+            return ReflectConstruct(target, args, newTarget === Watched ? target : newTarget);
+          } catch (e) {
+            if (plain && refused(e)) allocationRefusals++;
+            throw e;
+          }
+        },
+      });
+      Real.prototype.constructor = Watched;
+      g[names[i]] = Watched;
+    }
   }
 
   // ---- Node's host globals, this realm's own (sandbox/node-globals.js) ----------------------
@@ -1311,7 +1343,7 @@ function setupHarness(P, config) {
       unhandled: a.unhandled,
       unhandledError: a.firstUnhandled,
       exited: ended,
-      madeRangeErrors,
+      allocationRefusals,
       unsettled: pending,
       failure: firstFailure,
       stdout: out,

@@ -126,8 +126,8 @@ interface Verdict {
   unhandledError: string;
   /** The realm called process.exit/abort/kill ('' if not): never a pass. */
   exited: string;
-  /** RangeErrors the program constructed itself (never read as the engine refusing memory). */
-  madeRangeErrors: number;
+  /** Allocations the program realm saw the engine refuse (sandbox/harness.js): `oom` needs one. */
+  allocationRefusals: number;
   unsettled: number;
   failure: string;
   stdout: string;
@@ -714,15 +714,16 @@ class Host {
   /**
    * A RangeError (`thrown`, as "RangeError: message") just ended the run: whether it is the engine
    * refusing memory — the isolate's memory is near its limit (the host's measure), the error is the
-   * one the engine throws when its allocator refuses a buffer, and the program never constructed a
-   * RangeError itself (it could throw one with that text while holding memory). The engine's other
+   * one the engine throws when its allocator refuses a buffer, and the program realm saw the engine
+   * refuse one (sandbox/harness.js: a RangeError's name, message and prototype can all be forged,
+   * so one thrown with that text while holding memory is no refusal). The engine's other
    * RangeErrors (`new Array(-1)`, `toFixed(500)`, a stack overflow) say nothing about memory, so a
    * program holding most of it and then making one is an `error`, not `oom` (red-team D01–D03).
    */
   private engineRefusedMemory(run: ProgramRun, thrown: string): boolean {
     if (thrown !== ALLOCATION_FAILED || !this.nearMemoryLimit(run.isolate!)) return false;
     const v = run.program ? this.collect(run.isolate!, run.program, 50) : undefined;
-    return v !== undefined && v.madeRangeErrors === 0;
+    return v !== undefined && v.allocationRefusals > 0;
   }
 
   /** Whether the isolate's memory in use is near its limit (the host's measure, after a failure). */

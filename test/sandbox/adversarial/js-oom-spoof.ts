@@ -6,6 +6,13 @@
  * refusal of an allocation ("Array buffer allocation failed") near the limit, or the isolate
  * disposed at its limit, is out of memory now. Controls: real buffer bombs are `oom`, and a
  * program that holds the same memory and answers right passes.
+ *
+ * `js-oom-forged`: the engine's own text forged. Counting the program's calls of `RangeError`
+ * missed errors that are RangeErrors by every reading without that call —
+ * `Reflect.construct(Error, [text], RangeError)`, `Object.setPrototypeOf(new Error(text), …)`, a
+ * caught TypeError given RangeError.prototype and the text, the real `Error` reached through
+ * `Object.getPrototypeOf(RangeError)` — all `oom` at aeee968 (found by a fresh hostile pass).
+ * Now the program realm observes the refusal itself (sandbox/harness.js, allocationRefusals).
  */
 import { defineGenerator, grid } from './framework.ts';
 
@@ -67,4 +74,33 @@ const real = defineGenerator({
     ),
 });
 
-export const generators = [spoofs, real];
+/** RangeErrors with the engine's allocation text that no refusal made. */
+const FORGED = [
+  "Reflect.construct(Error, ['Array buffer allocation failed'], RangeError)",
+  "Object.setPrototypeOf(new Error('Array buffer allocation failed'), RangeError.prototype)",
+  "(() => { try { null.x; } catch (e) { Object.setPrototypeOf(e, RangeError.prototype); e.message = 'Array buffer allocation failed'; return e; } })()",
+  "(() => { try { new Array(-1); } catch (e) { e.message = 'Array buffer allocation failed'; return e; } })()",
+  "Reflect.construct(Object.getPrototypeOf(RangeError), ['Array buffer allocation failed'], RangeError)",
+  "new RangeError('Array buffer allocation failed')",
+  "(() => { class E extends Error {} E.prototype.name = 'RangeError'; return new E('Array buffer allocation failed'); })()",
+  "Object.assign(Object.create(RangeError.prototype), { message: 'Array buffer allocation failed' })",
+  "(() => { try { new ArrayBuffer(-1); } catch (e) { e.message = 'Array buffer allocation failed'; return e; } })()",
+  "(() => { try { new Uint8Array({ length: 4, get 0() { throw Reflect.construct(Error, ['Array buffer allocation failed'], RangeError); } }); } catch (e) { return e; } })()",
+];
+
+const forged = defineGenerator({
+  name: 'js-oom-forged',
+  language: 'javascript',
+  about: "most of the memory held, then a RangeError forged with the engine's allocation text: an error, never oom",
+  cases: () =>
+    grid(20, FORGED, HOLD, (err, hold) => ({
+      prompt: 'function f(n) {\n',
+      completion: `  const keep = (globalThis.__keep ||= []);\n  ${hold}\n  throw ${err};\n}\n`,
+      tests: `${ASSERT}assert.strictEqual(f(1), 1);\n`,
+      expect: ['error', 'fail'],
+      maxPassed: 0,
+      note: `${hold} / ${err}`,
+    })),
+});
+
+export const generators = [spoofs, real, forged];

@@ -136,7 +136,7 @@ describe('attack: state leakage between programs', () => {
       clock: "runTests sets the program's origin (setOrigin)",
       started: "runTests sets the program's origin (setOrigin)",
       sleepsUntil: 'program realm only (a fresh context per program)',
-      madeRangeErrors: 'program realm only (a fresh context per program)',
+      allocationRefusals: 'program realm only (a fresh context per program)',
     };
     const ast = parse(readFileSync(new URL('../../../sandbox/harness.js', import.meta.url), 'utf8'), {
       ecmaVersion: 'latest',
