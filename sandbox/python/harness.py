@@ -406,7 +406,15 @@ def _anchor_setup():
         # A strict violation fails the sites it interrupts and every one after it (_violate,
         # _recorder); one that interrupted none, after every site passed, counts as one failed
         # site of its own: a failed run never shows all its sites passed.
-        total = st['n_asserts'] + (1 if 'violation' in st and n_ok == st['n_asserts'] else 0)
+        # Failure markers (`assert False` after a call that must raise) an honest run never reaches
+        # are no sites of its total, as in JavaScript, where they are no checks: a run that never
+        # reached one shows `passed` = `total` when it passed.
+        n_sites = st['n_asserts']
+        req = st.get('required')
+        if st.get('tests') is not None and req:
+            ran = st['passed'] | st['failed']
+            n_sites -= _len([k for k in _set(_range(n_sites)) - _set(req[0]) if k not in ran])
+        total = n_sites + (1 if 'violation' in st and n_ok == n_sites else 0)
         # A run in which the boundary refused an answer (_refuse) passes no site, whatever the
         # tests caught: which later assert a refused value was for (`r = f(x)` / `assert r == x`
         # in a loop whose earlier passes held) cannot be told. The total stays as it is. Nor does a

@@ -32,6 +32,18 @@ describe('python attack: assertion counting', { timeout: 180_000 }, () => {
     expect(rs['loop-fails-late']).toMatchObject({ status: 'fail', passed: 0, total: 4 });
   });
 
+  it('a failure marker the run never reached is no site of its total; one that ran is a failed site', async () => {
+    // The "must raise" idiom: `assert False` after a call that must raise. An honest run never
+    // reaches it (it showed pass 1/2); a program accepting the bad input reaches it and fails.
+    const tests = "try:\n    f(-1)\n    assert False, 'accepted'\nexcept ValueError:\n    pass\nassert f(2) == 4\n";
+    const rs = await runPy(ex, [
+      ['raises', "def f(x):\n    if x < 0:\n        raise ValueError('negative')\n    return x * x\n", tests],
+      ['accepts', 'def f(x):\n    return x * x\n', tests],
+    ]);
+    expect(rs.raises).toMatchObject({ status: 'pass', passed: 1, total: 1 });
+    expect(rs.accepts).toMatchObject({ status: 'fail', passed: 0, total: 2 });
+  });
+
   it("hooks a solution might guess (names, AssertionError, the tests' helpers) record nothing", async () => {
     const tests = 'def check(candidate):\n    assert candidate(1) == 1\n    assert candidate(2) == 2\n\ncheck(f)\n';
     const rs = await runPy(ex, [
