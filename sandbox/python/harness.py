@@ -1854,6 +1854,7 @@ def _anchor_setup():
     _defaultdict = _collections.defaultdict
     _dd_factory = _collections.defaultdict.__dict__['default_factory'].__get__
     _Enum = _enum_mod.Enum
+    _Flag = _enum_mod.Flag
     import array as _array_mod
     _array = _array_mod.array
     _array_typecode = _array.__dict__['typecode'].__get__
@@ -2048,7 +2049,9 @@ def _anchor_setup():
                     return ('ar', code, items)
                 if tag == 'bytearray':
                     self.reg(x)
-                    return ('ba', _bytes(x))
+                    # bytearray's own copy reads the buffer itself: `bytes(x)` would ask a
+                    # subclass's `__bytes__` what its contents are.
+                    return ('ba', _bytes(_bytearray.copy(x)))
                 if tag == 'Fraction':
                     return ('Q', _int_copy(_frac_num(x)), _int_copy(_frac_den(x)))
                 if tag == 'Decimal':
@@ -2143,7 +2146,22 @@ def _anchor_setup():
             if _isinstance(x, _Enum):
                 try:
                     name = _str_copy(_object_getattribute(x, '_name_'))
-                    value = self.enc(_object_getattribute(x, '_value_'), depth + 1)
+                    raw = _object_getattribute(x, '_value_')
+                    value = self.enc(raw, depth + 1)
+                    # A member crosses by name, so its class must know it by that name (`m =
+                    # Color.GREEN; m._name_ = 'RED'` crossed as RED); a Flag's combination of
+                    # members is no member by name and must be the one its class keeps for its value.
+                    cd = _type_dict(t, _type)
+                    mm = cd.get('_member_map_')
+                    if _type(mm) is not _dict:
+                        raise TypeError
+                    if name in mm:
+                        ok = _dict.get(mm, name) is x
+                    else:
+                        vm = cd.get('_value2member_map_')
+                        ok = _type(vm) is _dict and _dict.get(vm, raw) is x
+                    if not ok:
+                        raise TypeError
                 except _BaseException:
                     return ('bad', _class_name(t))
                 return ('e', side.class_ref(t), name, value)
@@ -3470,6 +3488,13 @@ def _anchor_setup():
                     return cls[name]
                 except _BaseException:
                     pass
+                # A Flag's combination of members (`P.R | P.W`) is no member by name: the class
+                # makes it from the value (P sent it only as the member its class keeps for it).
+                if _issubclass(cls, _Flag) and _type(value) is _int:
+                    try:
+                        return cls(value)
+                    except _BaseException:
+                        pass
             obj = _object_new(cls) if _isinstance(cls, _RecordMeta) else _Opaque(_class_name(cls))
             if _type(obj) is not _Opaque:
                 obj.__dict__['name'] = name
