@@ -459,7 +459,9 @@ function setupHarness(P, config) {
           }
         },
       });
-      Real.prototype.constructor = Watched;
+      // (The prototypes' `constructor` stays the real one: writing a builtin prototype costs every
+      // typed array of the isolate its fast species path, and a program reaching the real
+      // constructor only hides a refusal of its own — `error`, never a forged `oom`.)
       g[names[i]] = Watched;
     }
   }
