@@ -1000,8 +1000,10 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
       ok = false;
       try {
         text = '2' + encodeOut(e);
-      } catch {
-        text = '0' + describe(e);
+      } catch (r) {
+        // A rejection value that is not data (a Proxy, a getter, an own `toString` or `then`) is a
+        // refusal ('3'): the tests' `assert.rejects` or `catch` must not take it for a rejection.
+        text = isSnapshotRefusal(P, r) ? '3' + describe(r) : '0' + describe(e);
       }
     }
     if (ok) {
@@ -1332,8 +1334,10 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
   function thrown(e) {
     try {
       return '2' + encodeOut(e);
-    } catch {
-      return '0' + describe(e);
+    } catch (r) {
+      // A thrown value that is not data is a refusal ('3'), as an answer would be: the tests'
+      // `assert.throws` or `catch` must not read "not an answer" as "it threw".
+      return isSnapshotRefusal(P, r) ? '3' + describe(r) : '0' + describe(e);
     }
   }
 
