@@ -21,6 +21,7 @@ function createPrimordials(g) {
   const SetIteratorPrototype = g.Object.getPrototypeOf(new g.Set().values());
   // The engine's own iterator kinds, by prototype: what an answer that is an iterator may be.
   const GeneratorPrototype = g.Object.getPrototypeOf(function* () {}).prototype;
+  const AsyncGeneratorPrototype = g.Object.getPrototypeOf(async function* () {}).prototype;
   const IteratorKinds = [
     GeneratorPrototype,
     g.Object.getPrototypeOf([][g.Symbol.iterator]()),
@@ -28,6 +29,7 @@ function createPrimordials(g) {
     SetIteratorPrototype,
     g.Object.getPrototypeOf(''[g.Symbol.iterator]()),
     g.Object.getPrototypeOf(/a/g[g.Symbol.matchAll]('')),
+    AsyncGeneratorPrototype,
   ];
   const P = {
     __proto__: null,
@@ -104,8 +106,19 @@ function createPrimordials(g) {
     MapPrototypeValues: uncurryThis(g.Map.prototype.values),
     MapIteratorNext: uncurryThis(MapIteratorPrototype.next),
     IteratorPrototype: g.Object.getPrototypeOf(GeneratorPrototype),
+    AsyncIteratorPrototype: g.Object.getPrototypeOf(AsyncGeneratorPrototype),
     IteratorKinds: g.Object.freeze(
-      IteratorKinds.map((p) => g.Object.freeze({ __proto__: null, proto: p, next: p.next, return: p.return, throw: p.throw })),
+      IteratorKinds.map((p) =>
+        g.Object.freeze({
+          __proto__: null,
+          proto: p,
+          next: p.next,
+          return: p.return,
+          throw: p.throw,
+          // An async generator's steps answer promises (they cross as promises).
+          async: p === AsyncGeneratorPrototype,
+        }),
+      ),
     ),
     Set: g.Set,
     SetPrototypeAdd: uncurryThis(g.Set.prototype.add),

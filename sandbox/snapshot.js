@@ -391,6 +391,9 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
         let more = '';
         if (close !== undefined && raise !== undefined)
           more = ',' + handles.fn((x) => P.ReflectApply(close, v, [x])) + ',' + handles.fn((x) => P.ReflectApply(raise, v, [x]));
+        // An async generator: its steps' promises cross as promises, and the other side's stand-in
+        // is an async iterator (`for await`).
+        if (iter.async && more !== '') more += ',1';
         return '["G",' + id + ',' + handles.fn((x) => P.ReflectApply(next, v, [x])) + more + ']';
       }
       if (isNativeError(v)) {
@@ -602,7 +605,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
         case 'G': {
           // An iterator of this realm whose `next` (a generator's: also `return`, `throw`) calls
           // the other realm's.
-          const it = ObjectCreate(P.IteratorPrototype);
+          const it = ObjectCreate(n[5] === 1 ? P.AsyncIteratorPrototype : P.IteratorPrototype);
           const forward = (name, h) => {
             const f = handles.fn(h);
             ObjectDefineProperty(it, name, {
