@@ -648,10 +648,23 @@ def _anchor_setup():
                 continue
             if t is ast.Expr and _type(b.value) is ast.Constant:
                 continue
-            if t is ast.Expr and _type(b.value) is ast.Call and _type(b.value.func) is _Name and b.value.func.id == 'print':
+            if t is ast.Expr and _type(b.value) is ast.Call and _logs(b.value.func):
                 continue
             return False
         return True
+
+    def _logs(f):
+        # A call that only reports: `print(…)`, `logging.warning(…)`, `log.info(…)`,
+        # `traceback.print_exc()`, `warnings.warn(…)`, `sys.stderr.write(…)`.
+        if _type(f) is _Name:
+            return f.id == 'print'
+        if _type(f) is not ast.Attribute:
+            return False
+        v = f.value
+        if _type(v) is _Name:
+            return v.id in ('logging', 'log', 'logger', 'traceback', 'warnings')
+        return (_type(v) is ast.Attribute and _type(v.value) is _Name and v.value.id == 'sys'
+                and v.attr in ('stderr', 'stdout') and f.attr == 'write')
 
     def _valued_names(tree):
         # The names the tests read other than as what a call calls (`f(x)`, `C.make(x)`) or the

@@ -28,6 +28,7 @@ const COLLECTING: readonly string[] = [
   `def check(candidate):\n    got = []\n    for n, w in ${CASES}:\n        try:\n            got.append((candidate(n), w))\n        except Exception:\n            break\n${CHECK}\ncheck(sq)\n`,
   `def check(candidate):\n    got = {}\n    try:\n        got = {n: (candidate(n), w) for n, w in ${CASES}}\n    except Exception:\n        'the rest are checked below'\n    for n, (g, w) in got.items():\n        assert g == w, n\n\ncheck(sq)\n`,
   `import contextlib\n\n\ndef check(candidate):\n    got = []\n    for n, w in ${CASES}:\n        with contextlib.suppress(Exception):\n            got.append((candidate(n), w))\n${CHECK}\ncheck(sq)\n`,
+  `import sys\n\n\ndef check(candidate):\n    got = []\n    for n, w in ${CASES}:\n        try:\n            got.append((candidate(n), w))\n        except Exception as e:\n            sys.stderr.write('skipped %s: %s\\n' % (n, e))\n${CHECK}\ncheck(sq)\n`,
   `def collect(candidate, cases):\n    out = []\n    for n, w in cases:\n        try:\n            out.append((candidate(n), w))\n        except Exception:\n            pass\n    return out\n\n\ndef check(candidate):\n    for g, w in collect(candidate, ${CASES}):\n        assert g == w\n\ncheck(sq)\n`,
 ];
 
@@ -50,7 +51,7 @@ export const generators = [
     language: 'python',
     about: 'a quiet loop collects answers and swallows the exceptions of the hard cases, another loop asserts what it kept: fail',
     cases: () =>
-      grid(32, COLLECTING, RAISES, (tests, how) => ({
+      grid(36, COLLECTING, RAISES, (tests, how) => ({
         prompt: PROMPT,
         completion: `    if n > 5:\n        ${how}\n    return n * n\n`,
         tests,
@@ -65,7 +66,7 @@ export const generators = [
     about:
       'controls: honest programs under the same loops, and quiet loops whose handler records the case (stand-in, flag, kept exception, counter) or that raise when a bad input is accepted, pass',
     cases: () => [
-      ...grid(16, COLLECTING, [0, 1], (tests, i) => ({
+      ...grid(18, COLLECTING, [0, 1], (tests, i) => ({
         prompt: PROMPT,
         completion: HONEST + (i ? '    # 1\n' : ''),
         tests,
