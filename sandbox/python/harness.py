@@ -194,6 +194,12 @@ def _anchor_setup():
     import math, re, collections, itertools, functools, heapq, bisect, string, typing, fractions
     import decimal, statistics, operator, copy, random, hashlib, datetime, json, array, numbers
     import enum, dataclasses, unittest, cmath, time, uuid, secrets
+    import logging
+    # logging asks sys._getframe for its caller's file and line (the audit hook refuses it to
+    # programs and tests): a `logging.warning(…)` of an honest program or of the tests raised
+    # instead. With no frame it reports "(unknown file)", as it does where frames are unavailable.
+    # (A builtin that answers None, not a function of this module's: no `__globals__` to follow.)
+    logging.currentframe = type(None)
     _sha256 = hashlib.sha256
     _virtual_time(time)
     snapshots = {}
