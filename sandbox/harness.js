@@ -459,9 +459,12 @@ function setupHarness(P, config) {
           }
         },
       });
-      // (The prototypes' `constructor` stays the real one: writing a builtin prototype costs every
-      // typed array of the isolate its fast species path, and a program reaching the real
-      // constructor only hides a refusal of its own — `error`, never a forged `oom`.)
+      // A buffer's `slice` makes its copy through `this.constructor` (its species): the buffer
+      // prototypes name the watched constructor, so a copy the engine refuses is seen. The typed
+      // arrays' prototypes keep the real one: writing them costs every typed array of the isolate
+      // its fast species path (their `slice`/`map` refusals go unseen: `error`). A program
+      // reaching a real constructor only hides a refusal of its own — `error`, never a forged `oom`.
+      if (i < 2) Real.prototype.constructor = Watched;
       g[names[i]] = Watched;
     }
   }
