@@ -148,6 +148,11 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
     const e = { __proto__: null, snapshotRefused: why };
     throw e;
   }
+  /** A refusal for size or depth (a cap), not for what the value is. */
+  function refuseCap(why) {
+    const e = { __proto__: null, snapshotRefused: why, cap: true };
+    throw e;
+  }
 
   // An own data property's value, never calling a getter (an accessor is refused).
   function ownData(obj, key, what) {
@@ -210,16 +215,16 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
     let nodes = 0;
     let chars = 0;
     function str(s) {
-      if (s.length > kMaxChars) refuse('the value is larger than the snapshot cap (' + kMaxChars + ' characters)');
+      if (s.length > kMaxChars) refuseCap('the value is larger than the snapshot cap (' + kMaxChars + ' characters)');
       const t = JSONStringify(s);
       chars += t.length;
-      if (chars > kMaxChars) refuse('the value is larger than the snapshot cap (' + kMaxChars + ' characters)');
+      if (chars > kMaxChars) refuseCap('the value is larger than the snapshot cap (' + kMaxChars + ' characters)');
       return t;
     }
     // `error`: an error's own non-enumerable `cause` and `errors` (AggregateError) are part of
     // it (Node's deepStrictEqual compares them); they cross marked non-enumerable.
     function props(obj, keys, what, depth, error) {
-      if (nodes + keys.length > kMaxNodes) refuse(what + ' has more than ' + kMaxNodes + ' properties (the snapshot cap)');
+      if (nodes + keys.length > kMaxNodes) refuseCap(what + ' has more than ' + kMaxNodes + ' properties (the snapshot cap)');
       let out = '[';
       let first = true;
       for (let i = 0; i < keys.length; i++) {
@@ -243,15 +248,15 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
     function bytes(u8) {
       const n = TypedArrayPrototypeGetLength(u8);
       nodes += n;
-      if (nodes > kMaxNodes) refuse('the value has more than ' + kMaxNodes + ' elements (the snapshot cap)');
+      if (nodes > kMaxNodes) refuseCap('the value has more than ' + kMaxNodes + ' elements (the snapshot cap)');
       let out = '[';
       for (let i = 0; i < n; i++) out += (i ? ',' : '') + u8[i];
       chars += n * 2;
       return out + ']';
     }
     function enc(v, depth) {
-      if (++nodes > kMaxNodes) refuse('the value has more than ' + kMaxNodes + ' elements (the snapshot cap)');
-      if (depth > kMaxDepth) refuse('the value is nested deeper than ' + kMaxDepth + ' levels');
+      if (++nodes > kMaxNodes) refuseCap('the value has more than ' + kMaxNodes + ' elements (the snapshot cap)');
+      if (depth > kMaxDepth) refuseCap('the value is nested deeper than ' + kMaxDepth + ' levels');
       switch (typeof v) {
         case 'undefined':
           return '["u"]';
@@ -269,7 +274,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
         case 'bigint': {
           if (maxBigInt === undefined) maxBigInt = BigInt(1) << BigInt(kMaxBigIntBits);
           if (v >= maxBigInt || -v >= maxBigInt)
-            refuse('the BigInt has more than ' + kMaxBigIntBits + ' bits (the snapshot cap)');
+            refuseCap('the BigInt has more than ' + kMaxBigIntBits + ' bits (the snapshot cap)');
           return '["I",' + str(String(v)) + ']';
         }
         case 'symbol': {
@@ -295,7 +300,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
         const proto = ObjectGetPrototypeOf(v);
         const kind = proto === ArrayPrototype ? '0' : classKind(proto, str);
         const len = ownData(v, 'length', 'the array').value;
-        if (len > kMaxNodes) refuse('the array has ' + len + ' elements, more than the snapshot cap (' + kMaxNodes + ')');
+        if (len > kMaxNodes) refuseCap('the array has ' + len + ' elements, more than the snapshot cap (' + kMaxNodes + ')');
         let items = '[';
         let first = true;
         for (let i = 0; i < len; i++) {
@@ -308,7 +313,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
       }
       if (isMap(v)) {
         if (nodes + 2 * MapPrototypeGetSize(v) > kMaxNodes)
-          refuse('the Map has more entries than the snapshot cap allows (' + kMaxNodes + ' values)');
+          refuseCap('the Map has more entries than the snapshot cap allows (' + kMaxNodes + ' values)');
         const it = MapPrototypeEntries(v);
         let out = '["M",' + id + ',[';
         let first = true;
@@ -320,7 +325,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
       }
       if (isSet(v)) {
         if (nodes + SetPrototypeGetSize(v) > kMaxNodes)
-          refuse('the Set has more elements than the snapshot cap allows (' + kMaxNodes + ')');
+          refuseCap('the Set has more elements than the snapshot cap allows (' + kMaxNodes + ')');
         const it = SetPrototypeValues(v);
         let out = '["S",' + id + ',[';
         let first = true;
@@ -344,7 +349,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
         if (tag !== undefined) {
           const n = TypedArrayPrototypeGetLength(v);
           nodes += n;
-          if (nodes > kMaxNodes) refuse('the value has more than ' + kMaxNodes + ' elements (the snapshot cap)');
+          if (nodes > kMaxNodes) refuseCap('the value has more than ' + kMaxNodes + ' elements (the snapshot cap)');
           let out = '["T",' + str(tag) + ',[';
           for (let i = 0; i < n; i++) out += (i ? ',' : '') + enc(v[i], depth + 1);
           return out + '],' + id + ']';
@@ -1006,7 +1011,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
       } catch (r) {
         // A rejection value that is not data (a Proxy, a getter, an own `toString` or `then`) is a
         // refusal ('3'): the tests' `assert.rejects` or `catch` must not take it for a rejection.
-        text = isSnapshotRefusal(P, r) ? '3' + describe(r) : '0' + describe(e);
+        text = isSnapshotRefusal(P, r) && r.cap !== true ? '3' + describe(r) : '0' + describe(e);
       }
     }
     if (ok) {
@@ -1340,7 +1345,9 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
     } catch (r) {
       // A thrown value that is not data is a refusal ('3'), as an answer would be: the tests'
       // `assert.throws` or `catch` must not read "not an answer" as "it threw".
-      return isSnapshotRefusal(P, r) ? '3' + describe(r) : '0' + describe(e);
+      // (One over a cap, too large or too deep, is no door: it crosses as the error it describes,
+      // its text capped, as before.)
+      return isSnapshotRefusal(P, r) && r.cap !== true ? '3' + describe(r) : '0' + describe(e);
     }
   }
 
