@@ -1547,8 +1547,8 @@ def _anchor_setup():
 
         def caught(sid, since, swallows=0):
             x = _exc_info()[1]
-            if swallows and not sk.get('swallowed'):
-                swallowed_in(x)
+            if swallows:
+                swallowing(x)
             ks = skipped_in(sid, since, x)
             e = sk['unwinding'].pop(_ident(x), None)
             if e is not None:
