@@ -252,6 +252,10 @@ def _anchor_setup():
     # Set only while the harness reads a finished run's traceback (_interrupted_loops): no code of
     # the tests or the program runs then.
     _frames_ok = [False]
+    # Set in the tests' interpreter of strict mode (tests_stage), where no code of the program
+    # ever runs: the tests may read their own frames there, as `traceback.print_exc()` in an
+    # except clause does (it errored every honest program before).
+    _tests_frames = [False]
 
     def _hook(event, args):
         if event == 'anchor.create_builtin':
@@ -266,7 +270,7 @@ def _anchor_setup():
             # compiler-made __annotate__ with stand-in globals to read forward references; that
             # grants nothing `exec` does not.
             return
-        if event == 'sys._getframe' and _frames_ok[0]:
+        if event == 'sys._getframe' and (_frames_ok[0] or _tests_frames[0]):
             # The harness placing an error of the program in the tests' loops (_tests_lines).
             return
         if event in {
@@ -278,7 +282,7 @@ def _anchor_setup():
             'os.kill', 'os.killpg', 'signal.pthread_kill', 'sys.remote_exec',
         } or event.startswith(('ctypes.', 'sys.monitoring', 'cpython.')):
             raise _RuntimeError('sandbox: ' + event + ' is not available')
-        if event == 'object.__getattr__' and args[1] in {'tb_frame', 'gi_frame', 'cr_frame', 'ag_frame'} and not _frames_ok[0]:
+        if event == 'object.__getattr__' and args[1] in {'tb_frame', 'gi_frame', 'cr_frame', 'ag_frame'} and not (_frames_ok[0] or _tests_frames[0]):
             # Frames lead to other frames' locals and globals (writable since PEP 667).
             raise _RuntimeError('sandbox: ' + args[1] + ' is not available')
         if (event == 'object.__setattr__' and args[1] == '__bases__' and _type(args[2]) is _tuple
@@ -3604,6 +3608,7 @@ def _anchor_setup():
         just_compiled = fresh.pop() if fresh else None
         st.clear()
         st['nonce'] = nonce
+        _tests_frames[0] = True
         # Two interpreters are the strict verdict's (stage sets this for one).
         st['strict'] = True
         # The tests' random numbers (random cases, HumanEval/32, /38): seeded one way from the
