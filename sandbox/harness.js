@@ -896,6 +896,17 @@ function setupHarness(P, config) {
       }
       return catching(skippedIn(id, openSince(id, since)), x, skipTable !== null ? skipTable[id][2] : undefined);
     },
+    // Strict verdict: a promise handler of the tests written in place that only leaves or logs
+    // (`.catch(() => {})`, `.then(ok, (e) => console.log(e))`: src/sandbox/test-plan.ts,
+    // droppingHandler) swallows an error of the program it takes as such a `catch` clause does
+    // (swallowedIn). Returns the handler, told first.
+    dropping(fn) {
+      return function (x) {
+        if (cameAt !== null && loopTable !== null && swallowedAt === 0 && P.MapPrototypeHas(cameAt, x))
+          swallowedIn(P.MapPrototypeGet(cameAt, x));
+        return P.ReflectApply(fn, this, arguments);
+      };
+    },
     // The handler of `caught` rethrew (`x`): the next `catch`, or the end of the run, decides.
     rethrew(c, x) {
       if (openHandlers !== null) P.SetPrototypeDelete(openHandlers, c);

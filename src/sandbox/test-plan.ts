@@ -678,6 +678,15 @@ function instrument(
   const visit = (n: AnyNode, parent: AnyNode | undefined, block: AnyNode | undefined, depth: number): void => {
     if (strict?.loops && (LOOPS.has(n.type) || isIterationCall(n))) loopNodes.push([n, depth]);
     if (strict?.loops && n.type === 'ThrowStatement') judgedAt.push(n.start);
+    if (strict?.loops && n.type === 'CallExpression') {
+      // A promise handler written in place that only leaves or logs (`.catch(() => {})`) is told
+      // to the harness as a `catch` clause's is (sandbox/harness.js, hooks.dropping).
+      const h = droppingHandler(n);
+      if (h) {
+        open(h.start, '__anchorHooks.dropping(', depth);
+        close(h.end, ')', depth);
+      }
+    }
     if (
       strict?.ordered &&
       FUNCTIONS.has(n.type) &&
@@ -1216,17 +1225,40 @@ function swallowing(block: AnyNode): boolean {
     if (st.type === 'EmptyStatement' || st.type === 'ContinueStatement' || st.type === 'BreakStatement') return true;
     if (st.type === 'ReturnStatement') return !st.argument;
     if (st.type === 'BlockStatement') return swallowing(st);
-    if (st.type !== 'ExpressionStatement') return false;
-    const e = st.expression as AnyNode;
-    if (e.type !== 'CallExpression') return false;
-    const c = e.callee as AnyNode;
-    return (
-      c.type === 'MemberExpression' &&
-      !c.computed &&
-      (c.object as AnyNode).type === 'Identifier' &&
-      (c.object as AnyNode).name === 'console'
-    );
+    return st.type === 'ExpressionStatement' && isConsoleCall(st.expression as AnyNode);
   });
+}
+
+/** `console.log(…)`, `console.error(…)`, …: a call that only reports. */
+function isConsoleCall(e: AnyNode): boolean {
+  return e.type === 'CallExpression' && isConsoleMethod(e.callee as AnyNode);
+}
+
+/** `console.log`, `console.error`, … */
+function isConsoleMethod(c: AnyNode): boolean {
+  return (
+    c.type === 'MemberExpression' &&
+    !c.computed &&
+    (c.object as AnyNode).type === 'Identifier' &&
+    (c.object as AnyNode).name === 'console'
+  );
+}
+
+/**
+ * The rejection handler of a promise's `.catch(h)` or `.then(ok, h)`, when it is written in place
+ * and only leaves or logs as a swallowing `catch` block does (`() => {}`, `(e) => console.log(e)`,
+ * `console.error`), else undefined.
+ */
+function droppingHandler(n: AnyNode): AnyNode | undefined {
+  const c = n.callee as AnyNode;
+  if (c.type !== 'MemberExpression' || c.computed) return undefined;
+  const name = (c.property as AnyNode).name;
+  const h = (n.arguments as AnyNode[])[name === 'catch' ? 0 : name === 'then' ? 1 : -1];
+  if (!h) return undefined;
+  if (isConsoleMethod(h)) return h;
+  if ((h.type !== 'ArrowFunctionExpression' && h.type !== 'FunctionExpression') || h.generator) return undefined;
+  const body = h.body as AnyNode;
+  return (body.type === 'BlockStatement' ? swallowing(body) : isConsoleCall(body)) ? h : undefined;
 }
 
 /** `eval` read off the global object (`globalThis.eval`), or the bare name after a comma (`(0, eval)`). */
