@@ -119,6 +119,7 @@ def _anchor_setup():
     _KeyboardInterrupt = KeyboardInterrupt
     _ModuleType = types.ModuleType
     _FunctionType = types.FunctionType
+    _CoroutineType = types.CoroutineType
     _function_code = _FunctionType.__dict__['__code__'].__get__
     _CodeType = types.CodeType
     try:
@@ -177,6 +178,9 @@ def _anchor_setup():
     _audit = sys.audit
     _SimpleNamespace = types.SimpleNamespace
     _list_append = list.append
+    # SIGINT gets the default disposition first: asyncio.run installs a handler of its own only
+    # when it finds Python's (`default_int_handler`), and `signal.signal` is gone by then.
+    _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
     for _m in (_signal, _signal_py):
         _m.__dict__.pop('signal', None)
 
@@ -202,6 +206,43 @@ def _anchor_setup():
     logging.currentframe = type(None)
     _sha256 = hashlib.sha256
     _virtual_time(time)
+    import asyncio
+    import asyncio.base_events
+
+    # asyncio: Pyodide's event loop runs on the JavaScript side, which neither interpreter reaches
+    # (`asyncio.run` raised ImportError for programs and tests alike). No I/O exists here, so a
+    # loop needs no selector: waiting for its next timer is a sleep on the virtual clock (free,
+    # and bounded by the time limit like any sleep), and a loop with nothing to wait for looks
+    # again at once (one that waits for ever spins until the CPU limit: `timeout`).
+    class _NoIO:
+        def select(self, timeout):
+            if timeout:
+                time.sleep(timeout)
+            return []
+
+    class AnchorEventLoop(asyncio.base_events.BaseEventLoop):
+        def __init__(self):
+            super().__init__()
+            self._selector = _NoIO()
+
+        def _process_events(self, event_list):
+            pass
+
+        def _write_to_self(self):
+            pass
+
+    class AnchorEventLoopPolicy(asyncio.events._BaseDefaultEventLoopPolicy):
+        _loop_factory = AnchorEventLoop
+
+    _warnings_mod = sys.modules['warnings']
+    with _warnings_mod.catch_warnings():
+        # (The policy API is deprecated from Python 3.14; asyncio.run still asks it for a loop.)
+        _warnings_mod.simplefilter('ignore')
+        asyncio.set_event_loop_policy(AnchorEventLoopPolicy())
+    # (Pyodide's own `asyncio.run` asks its JavaScript configuration first, and its loop is
+    # marked running from the start, for top-level `await`.)
+    asyncio.run = asyncio.runners.run
+    asyncio.events._set_running_loop(None)
     snapshots = {}
     module_names = {}
     protected = set()
@@ -621,7 +662,14 @@ def _anchor_setup():
                 if _quiet(x, found, helper_checks):
                     table.append((lo, hi, ()))
                 continue
-            hook = ast.Expr(ast.Call(ast.Attribute(ast.Name(sk, L), 'turn', L), [ast.Constant(_len(table))], []))
+            args = [ast.Constant(_len(table))]
+            if _type(x) is not ast.While:
+                # The pass's loop variables, for a coroutine's error of the program the tests hold
+                # as data (`asyncio.gather(…, return_exceptions=True)`: _skip_hooks `turn`).
+                held = [n for n in _ast_walk(x.target) if _type(n) is _Name]
+                if held:
+                    args.append(ast.Tuple([ast.Name(n.id, L) for n in held], L))
+            hook = ast.Expr(ast.Call(ast.Attribute(ast.Name(sk, L), 'turn', L), args, []))
             x.body.insert(0, _located(hook, x.body[0]))
             table.append((lo, hi, _tuple(_sorted(ks))))
         return _tuple(table)
@@ -1639,10 +1687,21 @@ def _anchor_setup():
             if not sk.get('swallowed'):
                 swallowed_in(x)
 
-        def turn(j):
+        def turn(j, held=()):
             if erred[j]:
                 judged(j)
             started[j] = enter()
+            # A pass whose loop variables hold an error of the program that came in as data (a
+            # coroutine's outcome that `asyncio.gather(…, return_exceptions=True)` kept: `for r, w
+            # in zip(rs, want): if isinstance(r, Exception): continue`) has that error come in, at
+            # the loop's head, as a caught one does (judged when the pass ends).
+            kept = st.get('held_excs')
+            if kept:
+                for v in held:
+                    if _isinstance(v, _BaseException) and kept.get(_ident(v)) is v:
+                        erred[j] = enter()
+                        erred_at[j] = passes[j][0]
+                        break
 
         def came(frames):
             # An error of the program came in with the tests' frames at `frames` (innermost first).
@@ -2407,6 +2466,8 @@ def _anchor_setup():
                 return self.side.make_exc(e[1], _tuple([dec(v) for v in e[2]]))
             if tag == 'fn' or tag == 'c' or tag == 'cb':
                 return self.side.from_handle(e)
+            if tag == 'aw':
+                return self.side.outcome(dec(e[2]) if e[1] == 1 else None, None if e[1] == 1 else (e[2], e[3]))
             if tag == 'bad':
                 return self.side.bad(_str(e[1]), self.lazy > 0)
             raise _TypeError('malformed value')
@@ -2813,8 +2874,19 @@ def _anchor_setup():
         # The answer first, then (when the tests passed mutable values) the arguments as the
         # program left them, so in-place algorithms work as they would in one interpreter. A
         # generator answer runs the program while it is drained: what it raises is the call's.
+        # A coroutine (an `async def` of the program) runs to its end here, now, on a loop of P's
+        # own, and crosses as its outcome: the tests get a coroutine of theirs that gives it when
+        # awaited, so what it raised comes in where they await it, as it would.
         try:
-            result = enc.enc(r)
+            if _type(r) is _CoroutineType:
+                try:
+                    v = _settle(r)
+                except _Exception as e:
+                    result = ('aw', 0) + _raised(side, e)[1:]
+                else:
+                    result = ('aw', 1, enc.enc(v))
+            else:
+                result = enc.enc(r)
         except _Exception as e:
             return _raised(side, e)
         except _BaseException as e:
@@ -2824,6 +2896,15 @@ def _anchor_setup():
             # Its own encoder: T decodes the two apart (back-references do not cross between them).
             after = _Enc(side).enc(([a for a in args], [[k, v] for k, v in kw.items()], this))
         return ('ok', result, after)
+
+    def _settle(co):
+        # A coroutine of the program run to its end on a loop of its own (the program's own
+        # asyncio.run, if it is inside one, refuses: a loop is already running).
+        loop = AnchorEventLoop()
+        try:
+            return loop.run_until_complete(co)
+        finally:
+            loop.close()
 
     def _fn_parts(side, f, wants_source, want):
         # For T's stand-in of function `f` (_program_function): its source (the program's text and
@@ -2984,18 +3065,33 @@ def _anchor_setup():
             st['exit'] = _str(resp[1])
             raise _HarnessStop()
         if kind == 'raise':
-            came = st.get('passes_came')
-            x = _rebuild_exc(resp[1], resp[2], True)
-            if came is not None:
-                lines = _tests_lines()
-                came(lines)
-                # Where it came in, for a handler that swallows it (_skip_hooks `swallowed_in`):
-                # the latest only (the handler that takes it runs before the next call of the
-                # program), so a loop of a million caught errors keeps none of them alive.
-                st['came_exc'] = (x, lines)
-            raise x
+            raise _came_in(resp[1], resp[2])
         st['fault'] = _str(resp[1]) if _len(resp) > 1 and _type(resp[1]) is _str else 'bridge failure'
         raise _HarnessStop()
+
+    def _came_in(ref, eargs):
+        # An exception of the program (`ref`, `eargs` as _raised sent them), rebuilt as it comes in
+        # to the tests: a call of theirs raised, or they awaited a coroutine of the program's that did.
+        came = st.get('passes_came')
+        x = _rebuild_exc(ref, eargs, True)
+        if came is not None:
+            lines = _tests_lines()
+            came(lines)
+            # Where it came in, for a handler that swallows it (_skip_hooks `swallowed_in`):
+            # the latest only (the handler that takes it runs before the next call of the
+            # program), so a loop of a million caught errors keeps none of them alive.
+            st['came_exc'] = (x, lines)
+        return x
+
+    async def _program_outcome(value, raised):
+        # The tests' coroutine for one of the program's, already run to its end in P (_serve).
+        if raised is not None:
+            x = _came_in(raised[0], raised[1])
+            # Kept (for the run) in case the tests hold it as data rather than catch it
+            # (_skip_hooks `turn`).
+            st.setdefault('held_excs', {})[_ident(x)] = x
+            raise x
+        return value
 
     def _tests_lines():
         # The lines of tests.py on the stack now (the harness's own read: no code of the tests or
@@ -3580,6 +3676,9 @@ def _anchor_setup():
             if v is None or std_objects.get(_ident(v)) != (mod, name):
                 self.bad('standard object ' + mod + '.' + name, False)
             return v
+
+        def outcome(self, value, raised):
+            return _program_outcome(value, raised)
 
         def from_handle(self, e):
             if e[0] == 'fn':
