@@ -243,11 +243,15 @@ function createAssert(P, C, I, R, verdict) {
       () => 'Expected values to be equal (strict verdict: same type):\n\n' + inspect(actual) + ' !== ' + inspect(expected) + '\n',
     );
   }
+  // The negations keep Node's own loose test as well: making `equal` stricter makes its negation
+  // weaker, and `assert.notEqual(f(1), null)` held for `undefined` (`false` for `notEqual(x, 0)`,
+  // strings for `notDeepEqual(xs, [1, 2, 3])`). A strict verdict passes no negation Node fails.
   function notTypedEqual(actual, expected, message) {
     missingArgs('notEqual', arguments.length, 2);
     compare(
       '!=',
-      (a, b) => !sameTyped(a, b),
+      // eslint-disable-next-line eqeqeq
+      (a, b) => !sameTyped(a, b) && !(a == b || (NumberIsNaN(a) && NumberIsNaN(b))),
       actual,
       expected,
       message,
@@ -273,7 +277,7 @@ function createAssert(P, C, I, R, verdict) {
     missingArgs('notDeepEqual', arguments.length, 2);
     compare(
       'notDeepEqual',
-      (a, b) => !isAnswerEqual(a, b),
+      (a, b) => !isAnswerEqual(a, b) && !isDeepEqual(a, b),
       actual,
       expected,
       message,
