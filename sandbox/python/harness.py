@@ -3848,7 +3848,15 @@ def _anchor_setup():
         ok_name, ae_name, ng_name, rc_name, en_name, ls_name, sk_name = st['names']
         # The tests' min/max/sorted refuse a NaN they compare, as the tests' own `<` does.
         ordering = _ORDERING_BUILTINS if st['guard'] & GUARD_NAN else None
-        tg = {'__builtins__': _builtins_module(ordering), '__name__': '__main__'}
+        # The tests' namespace is the `__main__` module's, as a script's is: `unittest.main()`
+        # finds their TestCases there (it found none — the image's own `__main__` — and every
+        # program passed tests run that way).
+        tmain = _ModuleType('__main__')
+        tg = tmain.__dict__
+        tg.clear()
+        tg['__builtins__'] = _builtins_module(ordering)
+        tg['__name__'] = '__main__'
+        sys.modules['__main__'] = tmain
         st['tg'] = tg
         reached = _set()
         _rand_seed(_rand_inst, st['tseed'])
