@@ -809,6 +809,7 @@ function isSnapshotRefusal(P, e) {
 function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
   'use strict';
   const {
+    ObjectGetPrototypeOf,
     ReflectApply,
     Map,
     MapPrototypeGet,
@@ -819,6 +820,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
     StringPrototypeCharCodeAt,
     StringPrototypeSlice,
   } = P;
+  const ErrorPrototype = Error.prototype;
   const OP_CALL = 1;
   const OP_SETTLE = 2;
   const OP_SOURCE = 11;
@@ -1011,7 +1013,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
       } catch (r) {
         // A rejection value that is not data (a Proxy, a getter, an own `toString` or `then`) is a
         // refusal ('3'): the tests' `assert.rejects` or `catch` must not take it for a rejection.
-        text = isSnapshotRefusal(P, r) && r.cap !== true ? '3' + describe(r) : '0' + describe(e);
+        text = notCopied(r, e);
       }
     }
     if (ok) {
@@ -1345,10 +1347,35 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
     } catch (r) {
       // A thrown value that is not data is a refusal ('3'), as an answer would be: the tests'
       // `assert.throws` or `catch` must not read "not an answer" as "it threw".
-      // (One over a cap, too large or too deep, is no door: it crosses as the error it describes,
-      // its text capped, as before.)
-      return isSnapshotRefusal(P, r) && r.cap !== true ? '3' + describe(r) : '0' + describe(e);
+      return notCopied(r, e);
     }
+  }
+
+  // The answer for a thrown or rejected value `e` the snapshot did not copy (`r`: why). An error
+  // over a cap (too large or too deep: a snapshot cap, or the stack running out on the way)
+  // crosses as the error it describes, its text capped (no program code answers anything); any
+  // other value is refused ('3') as one that is not data is: crossing as an Error, a thrown deep
+  // plain object or a 5 MB string held `assert.throws(fn, Error)` and `instanceof Error`, which
+  // Node fails.
+  function notCopied(r, e) {
+    const refused = isSnapshotRefusal(P, r);
+    if (refused ? r.cap !== true : false) return '3' + describe(r);
+    if (isError(e)) return '0' + describe(e);
+    return '3' + (refused ? describe(r) : 'the value could not be snapshotted: it is too deep or too large');
+  }
+  // Whether `e`'s prototype chain reaches this realm's Error.prototype, as `instanceof Error` asks.
+  function isError(e) {
+    if (typeof e !== 'object' || e === null) return false;
+    try {
+      let p = ObjectGetPrototypeOf(e);
+      for (let i = 0; i < 64 && p !== null; i++) {
+        if (p === ErrorPrototype) return true;
+        p = ObjectGetPrototypeOf(p);
+      }
+    } catch {
+      // a Proxy's trap threw: no error
+    }
+    return false;
   }
 
   // A call or read from the other realm: the caller's clock reading comes in as `y`, and this

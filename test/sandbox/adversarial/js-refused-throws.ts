@@ -7,7 +7,10 @@
  * throws such a value for every input passed tests that expect a throw (found by a fresh hostile
  * pass: 24 records, all passing at d9c3ce2). A thrown or rejected value the snapshot refuses is
  * now a refusal like a refused answer: the run fails. Controls: honest throws (errors, error
- * subclasses, plain objects, primitives) under the same checks pass.
+ * subclasses, plain objects, primitives) under the same checks pass. Over a cap (too deep, too
+ * large), an error crosses as the error it describes, its text capped; any other value crossed as
+ * an Error too until 2026-12-06 and held `assert.throws(fn, Error)` (a deep plain object, a 5 MB
+ * string; a Proxy behind the cap was never looked at): now it is refused.
  */
 import { defineGenerator, grid, JS_ASSERT } from './framework.ts';
 
@@ -42,6 +45,29 @@ const HONEST = [
   "new (class NegativeError extends Error {})('negative')",
 ];
 
+/** Non-errors over a snapshot cap (too deep, too large): a deep object, a long string, many elements. */
+const OVER_CAP = [
+  '(() => {\n    let o = {};\n    for (let i = 0; i < 2100; i++) o = { o };\n    return o;\n  })()',
+  "'x'.repeat(5e6)",
+  'Array.from({ length: 300000 }, (_, i) => i)',
+  "(() => {\n    let p = {};\n    for (let i = 0; i < 2100; i++) p = { p };\n    return { a: p, b: new Proxy(new RangeError('negative'), {}) };\n  })()",
+  'new Map(Array.from({ length: 200000 }, (_, i) => [i, i]))',
+];
+/** The first three checks asking for an Error (`assert.throws(fn, Error)`, `instanceof Error`), and any throw. */
+const ERROR_CHECKS = [
+  ...CHECKS.slice(0, 3).map((c) => ({
+    async: c.async,
+    tests: c.tests.replace('f(-1))', 'f(-1), Error)').replace('assert.ok(e)', 'assert.ok(e instanceof Error)'),
+  })),
+  CHECKS[0]!,
+];
+/** Errors over a cap: they cross as the error they describe, their text capped. */
+const ERRORS_OVER_CAP = [
+  "new RangeError('x'.repeat(5e6))",
+  "Object.assign(new Error('negative'), { data: 'x'.repeat(5e6) })",
+  "(() => {\n    let c = new Error('root');\n    for (let i = 0; i < 2100; i++) c = new Error('level', { cause: c });\n    return c;\n  })()",
+];
+
 const body = (async: boolean, v: string) => `${async ? 'async ' : ''}function f(n) {\n  if (n < 0) throw ${v};\n  return n;\n}\n`;
 
 export const generators = [
@@ -56,6 +82,32 @@ export const generators = [
         tests: JS_ASSERT + c.tests,
         expect: ['fail'],
         maxPassed: 0,
+      })),
+  }),
+  defineGenerator({
+    name: 'js-refused-throws-over-cap',
+    language: 'javascript',
+    about:
+      'a value that is no error and is over a snapshot cap (too deep, too long, too many elements), thrown or rejected for tests that expect an Error (or any throw): fail',
+    cases: () =>
+      grid(20, OVER_CAP, ERROR_CHECKS, (v, c) => ({
+        prompt: '',
+        completion: body(c.async, v),
+        tests: JS_ASSERT + c.tests,
+        expect: ['fail'],
+        maxPassed: 0,
+      })),
+  }),
+  defineGenerator({
+    name: 'js-refused-throws-over-cap-honest',
+    language: 'javascript',
+    about: 'controls: errors over a snapshot cap (a long message, a long property, a deep cause chain) pass the same checks',
+    cases: () =>
+      grid(21, ERRORS_OVER_CAP, ERROR_CHECKS, (v, c) => ({
+        prompt: '',
+        completion: body(c.async, v),
+        tests: JS_ASSERT + c.tests,
+        expect: ['pass'],
       })),
   }),
   defineGenerator({
