@@ -619,6 +619,7 @@ def _anchor_setup():
             c.left = wrap(c.left)
             c.comparators = [wrap(e) for e in c.comparators]
         required = _tuple(k for k, (s, _, _) in _enumerate(found) if not (_type(s.test) is ast.Constant and not s.test.value))
+        _reporting_names(tree)
         table = _skip_edits(skips, names[6]) if skips is not None else ()
         passes = _pass_hooks(tree, found, markers, helper_checks, names[6]) if strict else ()
         modules = _tuple(_sorted(_set(attr_bases) - _set(other_uses)))
@@ -695,34 +696,86 @@ def _anchor_setup():
 
     def _swallows(body):
         # Whether an `except` block only leaves or logs (`pass`, `continue`, `break`, a bare
-        # `return`, `print(e)`): the exception it takes answers nothing the tests keep (_skip_hooks
-        # `caught`). A handler that does anything else — sets a flag, appends a stand-in, asserts —
-        # is taken to record the case.
+        # `return`, `print(e)`, `if VERBOSE: print(e)`, `del e`): the exception it takes answers
+        # nothing the tests keep (_skip_hooks `caught`). A handler that does anything else — sets a
+        # flag, appends a stand-in, asserts — is taken to record the case.
         for b in body:
             t = _type(b)
             if t in (ast.Pass, ast.Continue, ast.Break):
                 continue
             if t is ast.Return and b.value is None:
                 continue
-            if t is ast.Expr and _type(b.value) is ast.Constant:
+            if t is ast.Expr and _reports(b.value):
                 continue
-            if t is ast.Expr and _type(b.value) is ast.Call and _logs(b.value.func):
+            if t is ast.If and _pure(b.test) and _swallows(b.body) and _swallows(b.orelse):
+                continue
+            if t is ast.Delete and _all(_type(x) is _Name for x in b.targets):
                 continue
             return False
         return True
 
+    def _reports(e):
+        # An expression statement that only reports or does nothing: a call that logs (its
+        # arguments are not looked into: tests record nothing there), a bare value, `print(e) if V
+        # else None`, `V and log(e)`.
+        t = _type(e)
+        if t is ast.Call:
+            return _logs(e.func)
+        if t is ast.IfExp:
+            return _pure(e.test) and _reports(e.body) and _reports(e.orelse)
+        if t is ast.BoolOp:
+            return _all(_pure(v) or _reports(v) for v in e.values)
+        return _pure(e)
+
+    # Calls a reporting expression's parts may make: they compute a text or ask a question.
+    _PURE_CALLS = _frozenset(('repr', 'str', 'type', 'len', 'format', 'isinstance', 'getattr'))
+    _PURE_NODES = (ast.Constant, _Name, ast.Attribute, ast.Subscript, ast.JoinedStr, ast.FormattedValue,
+                   ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.Tuple, ast.List, ast.Slice,
+                   ast.keyword, ast.Starred, ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
+
+    def _pure(e):
+        # Whether expression e computes a value and changes nothing (names, attributes, literals,
+        # f-strings, arithmetic, `repr(e)`-like calls).
+        for n in _ast_walk(e):
+            if _type(n) is ast.Call:
+                if not (_type(n.func) is _Name and n.func.id in _PURE_CALLS):
+                    return False
+            elif not _isinstance(n, _PURE_NODES):
+                return False
+        return True
+
+    # The tests' own names for a call that only reports, set per compile (_reporting_names).
+    _reporters = [_frozenset()]
+
+    def _reporting_names(tree):
+        # Top-level helpers of the tests whose body only leaves or logs (`def eprint(*a):
+        # print(*a, file=sys.stderr)`), and names bound to a reporting callable (`say = print`).
+        names = _set()
+        _reporters[0] = names
+        for _ in _range(3):
+            for n in tree.body:
+                if _type(n) is ast.FunctionDef and n.name not in names:
+                    body = n.body[1:] if _is_docstring(n.body[0]) and _len(n.body) > 1 else n.body
+                    if _swallows(body):
+                        names.add(n.name)
+                elif (_type(n) is ast.Assign and _len(n.targets) == 1 and _type(n.targets[0]) is _Name
+                      and _logs(n.value)):
+                    names.add(n.targets[0].id)
+        _reporters[0] = _frozenset(names)
+
     def _logs(f):
-        # A call that only reports: `print(…)`, `logging.warning(…)`, `log.info(…)`,
-        # `traceback.print_exc()`, `warnings.warn(…)`, `sys.stderr.write(…)`.
+        # A callable that only reports: `print`, `pprint`, `logging.warning`, `log.info`,
+        # `traceback.print_exc`, `warnings.warn`, `sys.stderr.write`/`flush`, a reporting helper
+        # or alias of the tests' own (_reporting_names).
         if _type(f) is _Name:
-            return f.id == 'print'
+            return f.id in ('print', 'pprint') or f.id in _reporters[0]
         if _type(f) is not ast.Attribute:
             return False
         v = f.value
         if _type(v) is _Name:
-            return v.id in ('logging', 'log', 'logger', 'traceback', 'warnings')
+            return v.id in ('logging', 'log', 'logger', 'traceback', 'warnings', 'pprint')
         return (_type(v) is ast.Attribute and _type(v.value) is _Name and v.value.id == 'sys'
-                and v.attr in ('stderr', 'stdout') and f.attr == 'write')
+                and v.attr in ('stderr', 'stdout') and f.attr in ('write', 'flush'))
 
     def _valued_names(tree):
         # The names the tests read other than as what a call calls (`f(x)`, `C.make(x)`) or the

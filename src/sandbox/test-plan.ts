@@ -646,6 +646,8 @@ function instrument(
   const close = (pos: number, text: string, depth: number) => edits.push({ pos, text, del: 0, rank: 1e6 - depth });
   const replace = (pos: number, text: string, del: number) => edits.push({ pos, text, del, rank: 1e6 + 1 });
   const checks = strict?.checks ? checkNames(ast) : undefined;
+  // The tests' own names for a function that only reports (a swallowing handler may call one).
+  const reporters = strict?.loops ? reportingNames(ast) : new Set<string>();
   // Where each check's call starts, and the functions a helper call (by its id) may run.
   const checkAt: number[] = [];
   const calleeBodies: AnyNode[][] = [];
@@ -665,7 +667,7 @@ function instrument(
   // Strict verdict: the scopes an error can unwind past checks in (see {@link skipScopes}).
   const skips =
     strict?.checks && strict.scopes
-      ? skipScopes(src, strict.scopes, () => strict.checks!.length, open, close, replace)
+      ? skipScopes(src, strict.scopes, () => strict.checks!.length, open, close, replace, reporters)
       : undefined;
   let inAsyncGenerator = false;
   // The tests' loops (where an error that ends the run interrupted a pass of one: see LoopEntry).
@@ -681,7 +683,7 @@ function instrument(
     if (strict?.loops && n.type === 'CallExpression') {
       // A promise handler written in place that only leaves or logs (`.catch(() => {})`) is told
       // to the harness as a `catch` clause's is (sandbox/harness.js, hooks.dropping).
-      const h = droppingHandler(n);
+      const h = droppingHandler(n, reporters);
       if (h) {
         open(h.start, '__anchorHooks.dropping(', depth);
         close(h.end, ')', depth);
@@ -1050,6 +1052,7 @@ function skipScopes(
   open: (pos: number, text: string, depth: number) => void,
   close: (pos: number, text: string, depth: number) => void,
   replace: (pos: number, text: string, del: number) => void,
+  reporters: ReadonlySet<string>,
 ) {
   const stack: SkipScope[] = [];
   // The `try` scopes whose handler is being visited.
@@ -1201,7 +1204,7 @@ function skipScopes(
       }
       open(n.start, `{ const __anchorT${id} = __anchorHooks.enterTry(${id}); `, depth);
       close(n.end, ' }', depth);
-      const swallows = swallowing(hb) ? ', 1' : '';
+      const swallows = swallowing(hb, reporters) ? ', 1' : '';
       const enterHandler = ` const __anchorC${id} = __anchorHooks.caught(${id}, __anchorT${id}, ${err}${swallows});${unpack} try {`;
       const leaveHandler = `} catch (__anchorR) { throw __anchorHooks.rethrew(__anchorC${id}, __anchorR); } finally { __anchorHooks.left(__anchorC${id}); }`;
       // An empty handler (`catch {}`): both at one position, where closing texts would go first.
@@ -1216,32 +1219,150 @@ function skipScopes(
 
 /**
  * Whether a `catch` block only leaves or logs (empty, `continue`, `break`, `return;`,
- * `console.log(e)`): the error it takes answers nothing the tests keep (sandbox/harness.js,
- * hooks.caught). A handler that does anything else — sets a flag, pushes a stand-in, checks —
- * is taken to record the case.
+ * `console.log(e)`, `if (DEBUG) console.log(e)`, `void e`): the error it takes answers nothing the
+ * tests keep (sandbox/harness.js, hooks.caught). A handler that does anything else — sets a flag,
+ * pushes a stand-in, checks — is taken to record the case. `reporters`: the tests' own names for
+ * a function that only reports (see reportingNames).
  */
-function swallowing(block: AnyNode): boolean {
-  return (block.body as AnyNode[]).every((st) => {
-    if (st.type === 'EmptyStatement' || st.type === 'ContinueStatement' || st.type === 'BreakStatement') return true;
-    if (st.type === 'ReturnStatement') return !st.argument;
-    if (st.type === 'BlockStatement') return swallowing(st);
-    return st.type === 'ExpressionStatement' && isConsoleCall(st.expression as AnyNode);
-  });
+function swallowing(block: AnyNode, reporters: ReadonlySet<string>): boolean {
+  return (block.body as AnyNode[]).every((st) => quietStatement(st, reporters));
 }
 
-/** `console.log(…)`, `console.error(…)`, …: a call that only reports. */
-function isConsoleCall(e: AnyNode): boolean {
-  return e.type === 'CallExpression' && isConsoleMethod(e.callee as AnyNode);
+function quietStatement(st: AnyNode, reporters: ReadonlySet<string>): boolean {
+  switch (st.type) {
+    case 'EmptyStatement':
+    case 'ContinueStatement':
+    case 'BreakStatement':
+      return true;
+    case 'ReturnStatement':
+      return !st.argument;
+    case 'BlockStatement':
+      return swallowing(st, reporters);
+    case 'IfStatement':
+      return (
+        pure(st.test as AnyNode) &&
+        quietStatement(st.consequent as AnyNode, reporters) &&
+        (!st.alternate || quietStatement(st.alternate as AnyNode, reporters))
+      );
+    case 'ExpressionStatement':
+      return reports(st.expression as AnyNode, reporters);
+    default:
+      return false;
+  }
 }
 
-/** `console.log`, `console.error`, … */
-function isConsoleMethod(c: AnyNode): boolean {
+/**
+ * An expression that only reports or does nothing: a call that logs (`console.error('skip', n,
+ * e.message)`, `process.stderr.write(…)`; its arguments are not looked into, as tests record
+ * nothing there), a bare value (`e;`, `void e`), `DEBUG && console.log(e)`, `v ? console.log(e) :
+ * null`.
+ */
+function reports(e: AnyNode, reporters: ReadonlySet<string>): boolean {
+  switch (e.type) {
+    case 'CallExpression':
+      return reportingCallee(e.callee as AnyNode, reporters);
+    case 'ConditionalExpression':
+      return pure(e.test as AnyNode) && reports(e.consequent as AnyNode, reporters) && reports(e.alternate as AnyNode, reporters);
+    case 'LogicalExpression':
+      return reports(e.left as AnyNode, reporters) && reports(e.right as AnyNode, reporters);
+    case 'SequenceExpression':
+      return (e.expressions as AnyNode[]).every((x) => reports(x, reporters));
+    case 'UnaryExpression':
+      return e.operator === 'void' ? reports(e.argument as AnyNode, reporters) : pure(e);
+    default:
+      return pure(e);
+  }
+}
+
+/** The members of `console` (also as `globalThis.console`), `process.stdout.write`, `process.stderr.write`, and the tests' own reporters. */
+function reportingCallee(c: AnyNode, reporters: ReadonlySet<string>): boolean {
+  if (c.type === 'Identifier') return reporters.has(c.name as string);
+  if (c.type !== 'MemberExpression') return false;
+  const o = c.object as AnyNode;
+  if (o.type === 'Identifier') return o.name === 'console';
+  if (o.type !== 'MemberExpression' || o.computed) return false;
+  const base = o.object as AnyNode;
+  const key = (o.property as AnyNode).name;
+  if (base.type !== 'Identifier') return false;
+  if (key === 'console') return GLOBAL_NAMES.has(base.name as string);
   return (
-    c.type === 'MemberExpression' &&
-    !c.computed &&
-    (c.object as AnyNode).type === 'Identifier' &&
-    (c.object as AnyNode).name === 'console'
+    base.name === 'process' && (key === 'stdout' || key === 'stderr') && !c.computed && (c.property as AnyNode).name === 'write'
   );
+}
+
+/** Node kinds a reporting expression's parts may be made of: they compute a value and change nothing. */
+const PURE = new Set([
+  'Identifier',
+  'Literal',
+  'MemberExpression',
+  'TemplateLiteral',
+  'TemplateElement',
+  'BinaryExpression',
+  'LogicalExpression',
+  'ConditionalExpression',
+  'ArrayExpression',
+  'SpreadElement',
+  'ThisExpression',
+]);
+/** Calls a reporting expression's parts may make: `String(e)`, `JSON.stringify(x)`. */
+const PURE_CALLS = new Set(['String', 'JSON.stringify']);
+
+/** Whether expression `e` computes a value and changes nothing (see PURE). */
+function pure(e: AnyNode): boolean {
+  if (e.type === 'UnaryExpression') return e.operator !== 'delete' && pure(e.argument as AnyNode);
+  if (e.type === 'CallExpression') {
+    const c = e.callee as AnyNode;
+    const name =
+      c.type === 'Identifier'
+        ? (c.name as string)
+        : c.type === 'MemberExpression' && !c.computed && (c.object as AnyNode).type === 'Identifier'
+          ? `${(c.object as AnyNode).name}.${(c.property as AnyNode).name}`
+          : '';
+    return PURE_CALLS.has(name) && (e.arguments as AnyNode[]).every(pure);
+  }
+  if (!PURE.has(e.type)) return false;
+  let ok = true;
+  eachChild(e, (c) => {
+    if (ok && !pure(c)) ok = false;
+  });
+  return ok;
+}
+
+/**
+ * The tests' own names for a function that only reports: top-level functions whose body only
+ * leaves or logs (`function log(e) { console.error(e); }`, `const noop = () => {}`) and names bound
+ * to a reporting callee (`const log = console.log`, `console.warn.bind(console)`).
+ */
+function reportingNames(ast: AnyNode): ReadonlySet<string> {
+  const names = new Set<string>();
+  const quietFunction = (f: AnyNode | null | undefined): boolean => {
+    if (!f) return false;
+    if (f.type === 'FunctionDeclaration' || f.type === 'FunctionExpression' || f.type === 'ArrowFunctionExpression') {
+      if (f.generator || f.async) return false;
+      const body = f.body as AnyNode;
+      return body.type === 'BlockStatement' ? swallowing(body, names) : reports(body, names);
+    }
+    if (reportingCallee(f, names)) return true;
+    // `console.log.bind(console)`
+    const c = f.type === 'CallExpression' ? (f.callee as AnyNode) : undefined;
+    return (
+      !!c &&
+      c.type === 'MemberExpression' &&
+      !c.computed &&
+      (c.property as AnyNode).name === 'bind' &&
+      reportingCallee(c.object as AnyNode, names)
+    );
+  };
+  // Three rounds: a reporter may call another one declared after it.
+  for (let round = 0; round < 3; round++)
+    for (const st of ast.body as AnyNode[]) {
+      if (st.type === 'FunctionDeclaration' && st.id && quietFunction(st)) names.add((st.id as AnyNode).name as string);
+      if (st.type === 'VariableDeclaration' && st.kind === 'const')
+        for (const d of st.declarations as AnyNode[])
+          if ((d.id as AnyNode).type === 'Identifier' && quietFunction(d.init as AnyNode))
+            names.add((d.id as AnyNode).name as string);
+    }
+  return names;
 }
 
 /**
@@ -1249,16 +1370,16 @@ function isConsoleMethod(c: AnyNode): boolean {
  * and only leaves or logs as a swallowing `catch` block does (`() => {}`, `(e) => console.log(e)`,
  * `console.error`), else undefined.
  */
-function droppingHandler(n: AnyNode): AnyNode | undefined {
+function droppingHandler(n: AnyNode, reporters: ReadonlySet<string>): AnyNode | undefined {
   const c = n.callee as AnyNode;
   if (c.type !== 'MemberExpression' || c.computed) return undefined;
   const name = (c.property as AnyNode).name;
   const h = (n.arguments as AnyNode[])[name === 'catch' ? 0 : name === 'then' ? 1 : -1];
   if (!h) return undefined;
-  if (isConsoleMethod(h)) return h;
+  if (reportingCallee(h, reporters)) return h;
   if ((h.type !== 'ArrowFunctionExpression' && h.type !== 'FunctionExpression') || h.generator) return undefined;
   const body = h.body as AnyNode;
-  return (body.type === 'BlockStatement' ? swallowing(body) : isConsoleCall(body)) ? h : undefined;
+  return (body.type === 'BlockStatement' ? swallowing(body, reporters) : reports(body, reporters)) ? h : undefined;
 }
 
 /** `eval` read off the global object (`globalThis.eval`), or the bare name after a comma (`(0, eval)`). */
