@@ -206,6 +206,13 @@ def _anchor_setup():
     logging.currentframe = type(None)
     _sha256 = hashlib.sha256
     _virtual_time(time)
+    # The collector's allocation counters differ between runs of one program on one worker (the
+    # interpreter's history before the program is not the same: a fresh hostile pass read
+    # `sum(gc.get_count()) % 2` as `pass` for a worker's first program and `fail` after another):
+    # a program reads them as nought, so no verdict depends on them. (A builtin-made callable:
+    # no `__globals__` to follow.)
+    import gc
+    gc.get_count = functools.partial(tuple, (0, 0, 0))
     import asyncio
     import asyncio.base_events
 

@@ -33,6 +33,22 @@ describe('python sandbox: compiled tests shared between programs', () => {
     expect(verdicts).toEqual(['fail', 'pass', 'fail', 'pass']);
   });
 
+  it("a program reading the collector's counters reads the same whatever ran before it", async () => {
+    // Seen by a fresh hostile pass: (84, 0, 0) as a worker's first program, (85, 0, 0) after
+    // another program on other tests, so `sum(gc.get_count()) % 2` decided pass or fail.
+    const fresh = new PythonRuntime({ memoryMb: 64, stdoutLimit: 65536, minAssertions: 1, verdict: 'strict', seed: 0 });
+    try {
+      const code = 'import gc\n\ndef f():\n    print(gc.get_count())\n    return sum(gc.get_count()) % 2\n';
+      const first = await fresh.run({ code, tests: 'assert f() in (0, 1)\n' }, 5000);
+      await fresh.run({ code: ADD_OK, tests: ADD_TESTS }, 5000);
+      const later = await fresh.run({ code, tests: 'assert f() in (1, 0)\n' }, 5000);
+      expect(first.status).toBe('pass');
+      expect(later.stdout).toBe(first.stdout);
+    } finally {
+      fresh.close();
+    }
+  });
+
   it('tests that do not compile are reported every time', async () => {
     for (let i = 0; i < 2; i++) {
       const r = await rt.run({ code: ADD_OK, tests: 'assert add(1, 2) == 3\nassert (\n' }, 5000);
