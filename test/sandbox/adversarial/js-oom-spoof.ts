@@ -13,6 +13,10 @@
  * caught TypeError given RangeError.prototype and the text, the real `Error` reached through
  * `Object.getPrototypeOf(RangeError)` — all `oom` at aeee968 (found by a fresh hostile pass).
  * Now the program realm observes the refusal itself (sandbox/harness.js, allocationRefusals).
+ *
+ * `js-oom-implausible`: most of the memory held, then an allocation no engine gives (a terabyte),
+ * refused at any memory level — Node reports an error — was `oom` at 30f5ea6 (a fresh hostile
+ * pass). A refusal counts only for a size an unlimited engine could give (at most 4 GiB).
  */
 import { defineGenerator, grid } from './framework.ts';
 
@@ -103,4 +107,36 @@ const forged = defineGenerator({
     })),
 });
 
-export const generators = [spoofs, real, forged];
+/** Allocations no engine gives, refused at any memory level (as under Node: an error). */
+const IMPLAUSIBLE = [
+  'new ArrayBuffer(2 ** 40).byteLength',
+  'new Float64Array(2 ** 38).length',
+  'new SharedArrayBuffer(2 ** 41).byteLength',
+  'new Uint8Array(2 ** 36).length',
+  'new BigInt64Array(2 ** 37).length',
+];
+
+const implausible = defineGenerator({
+  name: 'js-oom-implausible',
+  language: 'javascript',
+  about: 'most of the memory held, then an allocation no engine gives (a terabyte): an error, never oom',
+  cases: () =>
+    grid(
+      20,
+      IMPLAUSIBLE,
+      HOLD.concat([
+        'for (let i = 0; i < 26; i++) keep.push(new Uint8Array(2 << 20).fill(2));',
+        'for (let i = 0; i < 52; i++) keep.push(new Int32Array(1 << 18).fill(i));',
+      ]),
+      (ask, hold) => ({
+        prompt: 'function f(n) {\n',
+        completion: `  const keep = (globalThis.__keep ||= []);\n  ${hold}\n  return ${ask};\n}\n`,
+        tests: `${ASSERT}assert.strictEqual(f(1), 1);\n`,
+        expect: ['error', 'fail'],
+        maxPassed: 0,
+        note: `${hold} / ${ask}`,
+      }),
+    ),
+});
+
+export const generators = [spoofs, real, forged, implausible];
