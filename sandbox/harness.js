@@ -297,6 +297,10 @@ function setupHarness(P, config) {
     });
     throw err;
   }
+  // The script is the main module, as `node file.js` runs it: `if (require.main === module)`
+  // guards run (the tests' own checks behind one never ran, and every program failed them).
+  const module = { exports: {} };
+  require.main = module;
   ObjectFreeze(require);
 
   // Non-writable and non-configurable: `require = fake` is ignored (TypeError in strict code),
@@ -315,7 +319,6 @@ function setupHarness(P, config) {
     enumerable: false,
     configurable: true,
   });
-  const module = { exports: {} };
   ObjectDefineProperty(g, 'module', { __proto__: null, value: module, writable: true, enumerable: false, configurable: true });
   ObjectDefineProperty(g, 'exports', {
     __proto__: null,
