@@ -73,6 +73,8 @@ function createPrimordials(g) {
     SymbolPrototypeValueOf: uncurryThis(g.Symbol.prototype.valueOf),
     SymbolPrototypeToString: uncurryThis(g.Symbol.prototype.toString),
     SymbolPrototypeGetDescription: getter(g.Symbol.prototype, 'description'),
+    SymbolFor: g.Symbol.for,
+    SymbolKeyFor: g.Symbol.keyFor,
     SymbolIterator: g.Symbol.iterator,
     SymbolAsyncIterator: g.Symbol.asyncIterator,
     SymbolToStringTag: g.Symbol.toStringTag,

@@ -18,7 +18,7 @@
 // Encoding (JSON text): a finite number other than -0, a string, true, false and null stand for
 // themselves; every other value is an array whose first element is a tag:
 //   ["u"] undefined            ["N", "NaN"|"Infinity"|"-Infinity"|"-0"]     ["I", digits] BigInt
-//   ["Y", description] Symbol (rebuilt as a new symbol)   ["@", id] a value already encoded
+//   ["Y", description] Symbol (rebuilt as a new symbol; ["Y", key, 1] registered, ["Y", name, 2] well-known)   ["@", id] a value already encoded
 //   ["A", id, kind, length, [[index, node]...], [[key, node]...], level?] array (holes are absent indexes)
 //   ["O", id, kind, [[key, node]...], level?]  object; kind 0 = plain, 1 = null prototype, else the
 //                                      constructor's name (a class instance); level (arrays and
@@ -63,6 +63,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
     Map,
     Set,
     MapPrototypeGet,
+    MapPrototypeHas,
     MapPrototypeSet,
     MapPrototypeEntries,
     MapPrototypeGetSize,
@@ -279,6 +280,12 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
         }
         case 'symbol': {
           handles.opaque();
+          // A registered symbol (`Symbol.for(key)`) or a well-known one is the same in the other
+          // realm; any other symbol is rebuilt as a new one with its description.
+          const key = SymbolKeyFor(v);
+          if (key !== undefined) return '["Y",' + str(key) + ',1]';
+          const known = MapPrototypeGet(wellKnown, v);
+          if (known !== undefined) return '["Y",' + str(known) + ',2]';
           const d = SymbolPrototypeDescription(v);
           return '["Y",' + (d === undefined ? 'null' : str(d)) + ']';
         }
@@ -485,6 +492,29 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
   const BooleanValue = (v) => tryCall(BooleanPrototypeValueOf, v);
   const BigIntValue = (v) => tryCall(BigIntPrototypeValueOf, v);
   const SymbolPrototypeDescription = P.SymbolPrototypeGetDescription;
+  const { SymbolFor, SymbolKeyFor } = P;
+  // The well-known symbols, by name: the same in every realm, as a registered symbol is by key.
+  const WELL_KNOWN = [
+    'asyncIterator',
+    'hasInstance',
+    'isConcatSpreadable',
+    'iterator',
+    'match',
+    'matchAll',
+    'replace',
+    'search',
+    'species',
+    'split',
+    'toPrimitive',
+    'toStringTag',
+    'unscopables',
+  ];
+  const wellKnown = new Map();
+  const wellKnownNames = new Map();
+  for (let i = 0; i < WELL_KNOWN.length; i++) {
+    MapPrototypeSet(wellKnown, Symbol[WELL_KNOWN[i]], WELL_KNOWN[i]);
+    MapPrototypeSet(wellKnownNames, WELL_KNOWN[i], true);
+  }
 
   function define(obj, key, value) {
     ObjectDefineProperty(obj, key, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
@@ -602,6 +632,8 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
         case 'I':
           return BigInt(n[1]);
         case 'Y':
+          if (n[2] === 1) return SymbolFor(n[1]);
+          if (n[2] === 2 && MapPrototypeHas(wellKnownNames, n[1])) return Symbol[n[1]];
           return n[1] === null ? Symbol() : Symbol(n[1]);
         case '@':
           return MapPrototypeGet(memo, n[1]);
