@@ -1635,9 +1635,9 @@ function setupHarness(P, config) {
     for (let k = 0; k < recordedAt.length; k++) if (recordedAt[k] > swallowedAt) n += failCheckSites(k);
     if (n > 0 && firstFailure === '')
       firstFailure =
-        'an error of the program came in inside the loop at tests line ' +
+        'an error of the program came in inside the loop (or collecting try) at tests line ' +
         swallowedLoop +
-        ', which holds no check, and a handler of the tests swallowed it: the checks that ran afterwards judged what the loop kept without its case';
+        ', which holds no check, and a handler of the tests swallowed it: the checks that ran afterwards judged what it kept without its case';
   }
   // Strict verdict: a promise of the program that never settled, received inside a pass of one of
   // the tests' loops, left that pass without its answer (the tests raced it against their own

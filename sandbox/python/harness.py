@@ -627,12 +627,13 @@ def _anchor_setup():
             c.comparators = [wrap(e) for e in c.comparators]
         required = _tuple(k for k, (s, _, _) in _enumerate(found) if not (_type(s.test) is ast.Constant and not s.test.value))
         _reporting_names(tree)
+        quiet_tries = _collecting_tries(tree, found, helper_checks) if strict else ()
         table = _skip_edits(skips, names[6]) if skips is not None else ()
-        passes = _pass_hooks(tree, found, markers, helper_checks, names[6]) if strict else ()
+        passes = _pass_hooks(tree, found, markers, helper_checks, names[6], quiet_tries) if strict else ()
         modules = _tuple(_sorted(_set(attr_bases) - _set(other_uses)))
         return tree, _len(found), [f[0].lineno for f in found], _frozenset(ids), (required, _tuple(call_lines), table, modules, _valued_names(tree), passes)
 
-    def _pass_hooks(tree, found, markers, helper_checks, sk):
+    def _pass_hooks(tree, found, markers, helper_checks, sk, quiet_tries=()):
         # Strict: each loop of the tests holding checks (asserts other than failure markers, or
         # calls of helpers that assert) starts every pass with `sk.turn(j)`, so a pass in which an
         # error of the program came in and the tests went on without running any of those checks
@@ -680,7 +681,47 @@ def _anchor_setup():
             hook = ast.Expr(ast.Call(ast.Attribute(ast.Name(sk, L), 'turn', L), args, []))
             x.body.insert(0, _located(hook, x.body[0]))
             table.append((lo, hi, _tuple(_sorted(ks))))
-        return _tuple(table)
+        return _tuple(table) + quiet_tries
+
+    def _collecting_tries(tree, found, helper_checks):
+        # A `try` that stores answers in a collection (`try: got.append((f(2), 4)) / except
+        # ValueError: pass`, written out case by case, or inside a loop that also raises to
+        # validate its cases) with no assert, helper check or `raise` in its body and a handler that
+        # only leaves or reports is quiet as a quiet loop is: an error of the program it swallows
+        # drops the case from what was collected (_skip_hooks `swallowed_in`). Their body's lines,
+        # read before _skip_edits rewrites the handlers.
+        out = []
+        for x in _ast_walk(tree):
+            if not _isinstance(x, _TRIES) or not x.body or not _any(_swallows(h.body) for h in x.handlers):
+                continue
+            lo, hi = x.body[0].lineno, x.body[-1].end_lineno
+            if _collects(x.body) and _quiet_lines(lo, hi, x.body, found, helper_checks):
+                out.append((lo, hi, ()))
+        return _tuple(out)
+
+    # Methods that store into a collection (`got.append(x)`, `seen.add(x)`, `d.update(…)`).
+    _STORING = _frozenset(('append', 'extend', 'insert', 'add', 'update', 'setdefault', 'appendleft'))
+
+    def _collects(body):
+        # Whether statements store into a collection: a call of a storing method or a write to a
+        # subscript or attribute (`got[n] = …`). A plain name (`r = f(n)`) is no collection: a
+        # "must raise" test keeps what a call returned that way.
+        for st in body:
+            for n in _ast_walk(st):
+                t = _type(n)
+                if t is ast.Call and _type(n.func) is ast.Attribute and n.func.attr in _STORING:
+                    return True
+                if t in (ast.Assign, ast.AugAssign, ast.AnnAssign):
+                    targets = n.targets if t is ast.Assign else [n.target]
+                    if _any(_type(g) in (ast.Subscript, ast.Attribute) for g in targets):
+                        return True
+        return False
+
+    def _quiet_lines(lo, hi, body, found, helper_checks):
+        # Whether lines lo..hi hold no assert (markers included), no helper check and no `raise`.
+        if _any(lo <= a.lineno <= hi for a, _, _ in found) or _any(lo <= line <= hi for line, _ in helper_checks):
+            return False
+        return not _any(_type(n) is ast.Raise and n.exc is not None for st in body for n in _ast_walk(st))
 
     _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
@@ -3981,9 +4022,9 @@ def _anchor_setup():
                 return _out('fail', 'an error of the program came in inside a pass of the loop at tests.py line ' + _str(st['caught_pass'])
                             + ' and the tests went on without running its checks in that pass: the case it answered was not checked')
             if first in st.get('swallowed_sites', ()) and first not in st.get('skipped', ()):
-                return _out('fail', 'an error of the program came in inside the loop at tests.py line ' + _str(st['swallowed_loop'])
-                            + ', which holds no check, and a handler of the tests swallowed it: the asserts that ran afterwards'
-                            ' judged what the loop kept without its case')
+                return _out('fail', 'an error of the program came in inside the loop (or collecting try) at tests.py line '
+                            + _str(st['swallowed_loop']) + ', which holds no check, and a handler of the tests swallowed it: the'
+                            ' asserts that ran afterwards judged what it kept without its case')
             if first in st.get('skipped', ()):
                 return _out('fail', 'the assertion at tests.py line ' + _str(st['assert_lines'][first]) + ' was skipped: an exception'
                             ' left the tests before it ran, and they went on without checking that exception')

@@ -672,6 +672,9 @@ function instrument(
   let inAsyncGenerator = false;
   // The tests' loops (where an error that ends the run interrupted a pass of one: see LoopEntry).
   const loopNodes: Array<[AnyNode, number]> = [];
+  // The blocks of `try` statements that store answers in a collection and whose handler only
+  // leaves or reports (see collects).
+  const collectingTries: AnyNode[] = [];
   // Where the tests fail a case of their own accord (a failure marker, a `throw`): a loop holding
   // one judges what its passes catch (see quiet loops below).
   const judgedAt: number[] = [];
@@ -679,6 +682,8 @@ function instrument(
   const elsewhere: AnyNode[] = [];
   const visit = (n: AnyNode, parent: AnyNode | undefined, block: AnyNode | undefined, depth: number): void => {
     if (strict?.loops && (LOOPS.has(n.type) || isIterationCall(n))) loopNodes.push([n, depth]);
+    if (strict?.loops && n.type === 'TryStatement' && n.handler && collects(n.block as AnyNode))
+      if (swallowing((n.handler as AnyNode).body as AnyNode, reporters)) collectingTries.push(n.block as AnyNode);
     if (strict?.loops && n.type === 'ThrowStatement') judgedAt.push(n.start);
     if (strict?.loops && n.type === 'CallExpression') {
       // A promise handler written in place that only leaves or logs (`.catch(() => {})`) is told
@@ -849,6 +854,14 @@ function instrument(
       }
       strict.loops.push([lineOf(l.start), lineOf(l.end), ks]);
     }
+  // A `try` that stores answers in a collection (`try { got.push([f(2), 4]) } catch {}`, written
+  // out case by case, or inside a loop that also throws to validate its cases) with no check in its
+  // block and a handler that only leaves or reports is quiet as such a loop is: an error of the
+  // program it swallows drops the case from what was collected (sandbox/harness.js, swallowedIn).
+  if (strict?.loops)
+    for (const b of collectingTries)
+      if (!checkAt.some((at) => b.start <= at && at < b.end) && !judgedAt.some((at) => b.start <= at && at < b.end))
+        strict.loops.push([lineOf(b.start), lineOf(b.end), []]);
   if (edits.length === 0) return src;
   const order = edits.map((e, i) => ({ ...e, i })).sort((a, b) => a.pos - b.pos || a.rank - b.rank || a.i - b.i);
   let out = '';
@@ -1363,6 +1376,34 @@ function reportingNames(ast: AnyNode): ReadonlySet<string> {
             names.add((d.id as AnyNode).name as string);
     }
   return names;
+}
+
+/** Methods that store into a collection (`got.push(x)`, `seen.add(x)`, `m.set(k, v)`). */
+const STORING = new Set(['push', 'unshift', 'splice', 'add', 'set']);
+
+/**
+ * Whether a `try` block stores into a collection: a call of a storing method (`got.push(…)`) or a
+ * write to a member (`got[n] = …`, `out.k = …`). A plain variable (`r = f(n)`) is no collection:
+ * a "must throw" test keeps what a call returned that way.
+ */
+function collects(block: AnyNode): boolean {
+  let found = false;
+  const walk = (n: AnyNode) => {
+    if (found) return;
+    if (
+      (n.type === 'CallExpression' &&
+        (n.callee as AnyNode).type === 'MemberExpression' &&
+        !(n.callee as AnyNode).computed &&
+        STORING.has(((n.callee as AnyNode).property as AnyNode).name as string)) ||
+      (n.type === 'AssignmentExpression' && (n.left as AnyNode).type === 'MemberExpression')
+    ) {
+      found = true;
+      return;
+    }
+    eachChild(n, walk);
+  };
+  walk(block);
+  return found;
 }
 
 /**
