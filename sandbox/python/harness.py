@@ -197,7 +197,7 @@ def _anchor_setup():
     # copies of these modules, and the classes cannot be patched (`Counter.__eq__ = ...`).
     import math, re, collections, itertools, functools, heapq, bisect, string, typing, fractions
     import decimal, statistics, operator, copy, random, hashlib, datetime, json, array, numbers
-    import enum, dataclasses, unittest, cmath, time, uuid, secrets
+    import enum, dataclasses, unittest, cmath, time, uuid, secrets, calendar
     import logging
     # logging asks sys._getframe for its caller's file and line (the audit hook refuses it to
     # programs and tests): a `logging.warning(…)` of an honest program or of the tests raised
@@ -2078,12 +2078,17 @@ def _anchor_setup():
     # Standard constants by name (`pi`, `e`, `inf`, `ascii_lowercase`, `maxsize`): a program value
     # the tests read unimported under one of these names answers only when it is that constant
     # (_bind_program_names), as a standard function or class must be that very object.
+    # (`calendar`'s month and day names too: a program `month_name = ['', 'Jan', 'Feb']` decided
+    # the tests' side of `month(2) == month_name[2]`; they are sequences of its own type.)
+    import calendar as _calendar_mod
+    _calendar_names = (_calendar_mod._localized_month, _calendar_mod._localized_day)
     std_constants = {}
-    for _mn in ('math', 'cmath', 'string', 'sys'):
+    for _mn in ('math', 'cmath', 'string', 'sys', 'calendar'):
         _d = snapshots.get(_mn, (None, {}))[1]
         for _k, _v in _d.items():
-            if (_type(_k) is _str and not _k.startswith('_') and _type(_v) in (_int, _float, _complex, _str)
-                    and (_mn != 'sys' or _k in ('maxsize', 'maxunicode')) and _k not in std_constants):
+            if (_type(_k) is _str and not _k.startswith('_') and _k not in std_constants
+                    and (_type(_v) in (_int, _float, _complex, _str) or _type(_v) in _calendar_names)
+                    and (_mn != 'sys' or _k in ('maxsize', 'maxunicode'))):
                 std_constants[_k] = _v
     # Classes nobody can mutate (image-time): everything else is the program's (in P) or the
     # tests' or prompt's (in T) and crosses as a record of fields.
@@ -2921,6 +2926,11 @@ def _anchor_setup():
                 if _type(v) is _ModuleType:
                     mn = _getattr(v, '__name__', None)
                     out.append((name, 'mod', _str_copy(mn) if _isinstance(mn, _str) else None))
+                    continue
+                if _type(name) is _str and v is std_constants.get(name) and _type(v) in _calendar_names:
+                    # The standard object itself (`from calendar import month_name`): the tests get
+                    # their image's own.
+                    out.append((name, 'const', None))
                     continue
                 sd = side.std(v)
                 if sd is not None:
@@ -3912,6 +3922,10 @@ def _anchor_setup():
                         tg[name] = sys.modules[payload]
                     except _BaseException:
                         pass
+            elif kind == 'const':
+                c = std_constants.get(name)
+                if c is not None and _type(c) in _calendar_names:
+                    tg[name] = c
             elif kind == 'std':
                 try:
                     tg[name] = _tside.std_object(payload[0], payload[1])
@@ -3922,7 +3936,11 @@ def _anchor_setup():
                 c = std_constants.get(name, v)
                 # A standard constant the tests read unimported (`4 * pi`) is that constant or
                 # undefined: a program `pi = 3` decided the tests' own side of the comparison.
-                if name != last and (_type(v) is not _type(c) or not (v == c or (v != v and c != c))):
+                same = _type(v) is _type(c) and (v == c or (v != v and c != c))
+                if not same and _type(c) in _calendar_names and _type(v) in (_list, _tuple):
+                    # The program's own list of the same month or day names.
+                    same = _list(c) == _list(v)
+                if name != last and not same:
                     continue
                 tg[name] = v
 

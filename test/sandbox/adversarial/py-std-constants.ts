@@ -5,7 +5,9 @@
  * binding `pi = 3` decided the tests' own side of `assert circle_area(2) == 4 * pi` (found by a
  * fresh hostile pass at aeee968). Such a name now reaches the tests only when the program's value
  * is the constant itself (`from math import pi`); any other value leaves it undefined. Controls:
- * programs importing the constant, and constants the prompt defines, pass.
+ * programs importing the constant, and constants the prompt defines, pass. `calendar`'s month and
+ * day names too (a program `month_name = ['', 'Jan', 'Feb']` passed at fcb8faa; its own full list
+ * of the same names answers).
  */
 import { type AdversarialCase, defineGenerator, grid } from './framework.ts';
 
@@ -54,6 +56,20 @@ const CONSTANTS: ReadonlyArray<{ name: string; module: string; fake: string; fn:
     fn: 'def marks():\n    return "!"\n',
     tests: 'assert marks() == punctuation\n',
   },
+  {
+    name: 'month_name',
+    module: 'calendar',
+    fake: "['', 'Jan', 'Feb']",
+    fn: 'def month(n):\n    return "Feb"\n',
+    tests: 'assert month(2) == month_name[2]\n',
+  },
+  {
+    name: 'day_abbr',
+    module: 'calendar',
+    fake: "('Mo', 'Tu')",
+    fn: 'def day(n):\n    return "Tu"\n',
+    tests: 'assert day(1) == day_abbr[1]\n',
+  },
 ];
 
 /** How the program binds the wrong value. */
@@ -66,7 +82,7 @@ export const generators = [
     about: 'a standard constant the tests use unimported, bound by the program to a value of its own: not a pass',
     cases: () =>
       grid(
-        20,
+        24,
         CONSTANTS,
         BINDS,
         (c, bind): AdversarialCase => ({
@@ -98,6 +114,12 @@ export const generators = [
             tests: 'assert first(3) == ascii_lowercase[:3]\n',
           },
           { c: 'maxsize', m: 'sys', fn: 'def big():\n    return maxsize\n', tests: 'assert big() == maxsize\n' },
+          {
+            c: 'month_name',
+            m: 'calendar',
+            fn: 'def month(n):\n    return month_name[n]\n',
+            tests: 'assert month(2) == month_name[2]\n',
+          },
         ],
         [0, 1, 2, 3],
         (p, i): AdversarialCase => ({
