@@ -21,7 +21,8 @@ describe('attack: constructor chains and stack frames', () => {
       fnCtor: probe(`(function(){}).constructor('return ' + ${JSON.stringify(HOST)})()`),
       asyncCtor: `${ASSERT}(async () => { const r = await (async function(){}).constructor('return ' + ${JSON.stringify(HOST)})(); assert.strictEqual(r, undefined); })();\n`,
       generatorCtor: probe(`(function*(){}).constructor('return ' + ${JSON.stringify(HOST)})().next().value`),
-      errorCtor: probe(`new Error().constructor.constructor('return typeof require.main')()`),
+      // (`require.cache`: the host loader's; the sandbox's own require has only `main`.)
+      errorCtor: probe(`new Error().constructor.constructor('return typeof require.cache')()`),
       globalThisProcess: probe(`typeof globalThis.process === 'object' && typeof globalThis.process.binding`),
       requireCtor: probe(`require.constructor('return ' + ${JSON.stringify(HOST)})()`),
       assertCtor: probe(`require('assert').constructor('return ' + ${JSON.stringify(HOST)})()`),

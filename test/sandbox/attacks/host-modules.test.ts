@@ -63,7 +63,9 @@ describe('attack: host modules and globals', () => {
       globalKeys:
         `${ASSERT}const own = Object.getOwnPropertyNames(globalThis).filter((k) => /^[a-z_$]/.test(k));\n` +
         `assert.deepStrictEqual(own.sort(), ['atob', 'btoa', 'console', 'crypto', 'decodeURI', 'decodeURIComponent', 'encodeURI', 'encodeURIComponent', 'escape', 'eval', 'exports', 'global', 'globalThis', 'isFinite', 'isNaN', 'module', 'parseFloat', 'parseInt', 'performance', 'process', 'queueMicrotask', 'require', 'structuredClone', 'undefined', 'unescape'].sort());\n`,
-      requireProps: `${ASSERT}assert.deepStrictEqual(Object.keys(require), []);\nassert.strictEqual(typeof require.cache, 'undefined');\nassert.strictEqual(typeof require.resolve, 'undefined');\n`,
+      // The sandbox's own require: `main` (the script is the main module, as under `node file.js`)
+      // and nothing of the host's loader (cache, resolve).
+      requireProps: `${ASSERT}assert.deepStrictEqual(Object.keys(require), ['main']);\nassert.strictEqual(require.main, module);\nassert.strictEqual(typeof require.cache, 'undefined');\nassert.strictEqual(typeof require.resolve, 'undefined');\n`,
       moduleExports: `${ASSERT}function f() { return 1; }\nmodule.exports = f;\nexports.g = 2;\nassert.strictEqual(module.exports(), 1);\n`,
     });
     expectStatus(res.typeofs, 'pass');
