@@ -61,14 +61,8 @@ interface InIsolateResult {
 }
 
 const STATUSES = new Set(['pass', 'fail', 'error', 'syntax_error', 'timeout', 'oom']);
-/**
- * V8 heap of the isolate, with its ArrayBuffers (the wasm heap is separate and capped by the
- * harness). A boot holds both interpreters' standard-library files and memory images in
- * ArrayBuffers, and buffers a boot drops count until a collection frees them: at 384 MB one boot
- * of the adversarial suite's thousands failed ("Array buffer allocation failed") on a loaded
- * machine (2026-12-06); about 120 MB are held once booted.
- */
-const ISOLATE_HEAP_MB = 512;
+/** V8 heap of the isolate (the wasm heap is separate and capped by the harness). */
+const ISOLATE_HEAP_MB = 384;
 /** Wall limit of the in-isolate recovery after a timeout (a memory restore and a tiny program), ms. */
 const RECOVER_TIMEOUT_MS = 2000;
 
