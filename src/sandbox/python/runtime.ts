@@ -82,6 +82,8 @@ export interface RuntimeStats {
   programs: number;
   recycles: Record<string, number>;
   imageBytes: number;
+  /** Boots that failed and were tried once more on a fresh isolate (see run). */
+  bootRetries: number;
 }
 
 /** A Python runtime in its own isolate. Not safe for concurrent `run` calls. */
@@ -105,7 +107,7 @@ export class PythonRuntime {
   private runtimeRef: ivm.Reference | undefined;
   private scripts: { glue: ivm.Script; loader: ivm.Script; harness: ivm.Script } | undefined;
   private wasmModule: ivm.Reference | undefined;
-  readonly stats: RuntimeStats = { boots: 0, bootMs: [], programs: 0, recycles: {}, imageBytes: 0 };
+  readonly stats: RuntimeStats = { boots: 0, bootMs: [], programs: 0, recycles: {}, imageBytes: 0, bootRetries: 0 };
 
   constructor(private readonly opts: PythonRuntimeOptions) {}
 
@@ -283,11 +285,20 @@ export class PythonRuntime {
     });
     const seed = programSeed(this.opts.seed ?? 0, program);
     this.stats.programs++;
+    let bootRetried = false;
     for (;;) {
       const b0 = performance.now();
       try {
         await this.start();
       } catch (e) {
+        // A boot failed before the program ran (a worker's first boot in the adversarial suite,
+        // twice on loaded machines: "Array buffer allocation failed", the cause not found): the
+        // failed isolate is gone (boot discards it), and one more boot on a fresh one decides.
+        if (!bootRetried) {
+          bootRetried = true;
+          this.stats.bootRetries++;
+          continue;
+        }
         return done('error', {
           error: `sandbox could not start a Python runtime: ${e instanceof Error ? e.message : String(e)}`,
         });
