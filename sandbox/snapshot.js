@@ -510,11 +510,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
     'unscopables',
   ];
   const wellKnown = new Map();
-  const wellKnownNames = new Map();
-  for (let i = 0; i < WELL_KNOWN.length; i++) {
-    MapPrototypeSet(wellKnown, Symbol[WELL_KNOWN[i]], WELL_KNOWN[i]);
-    MapPrototypeSet(wellKnownNames, WELL_KNOWN[i], true);
-  }
+  for (let i = 0; i < WELL_KNOWN.length; i++) MapPrototypeSet(wellKnown, Symbol[WELL_KNOWN[i]], WELL_KNOWN[i]);
 
   function define(obj, key, value) {
     ObjectDefineProperty(obj, key, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
@@ -633,7 +629,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
           return BigInt(n[1]);
         case 'Y':
           if (n[2] === 1) return SymbolFor(n[1]);
-          if (n[2] === 2 && MapPrototypeHas(wellKnownNames, n[1])) return Symbol[n[1]];
+          if (n[2] === 2 && MapPrototypeHas(wellKnown, Symbol[n[1]])) return Symbol[n[1]];
           return n[1] === null ? Symbol() : Symbol(n[1]);
         case '@':
           return MapPrototypeGet(memo, n[1]);

@@ -717,23 +717,21 @@ def _anchor_setup():
                         return True
         return False
 
-    def _quiet_lines(lo, hi, body, found, helper_checks):
-        # Whether lines lo..hi hold no assert (markers included), no helper check and no `raise`.
-        if _any(lo <= a.lineno <= hi for a, _, _ in found) or _any(lo <= line <= hi for line, _ in helper_checks):
-            return False
-        return not _any(_type(n) is ast.Raise and n.exc is not None for st in body for n in _ast_walk(st))
-
     _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
     def _quiet(x, found, helper_checks):
         # Whether loop x of the tests holds no assert (failure markers included), no call of a
         # helper that asserts and no `raise` of an exception: nothing in it judges a case (see
         # _pass_hooks).
-        lo, hi = x.lineno, x.end_lineno
+        return _quiet_lines(x.lineno, x.end_lineno, [x], found, helper_checks)
+
+    def _quiet_lines(lo, hi, nodes, found, helper_checks):
+        # Whether lines lo..hi (the statements `nodes`) hold no assert, no helper check and no
+        # `raise` of an exception. (A bare `raise` passes on what came in, as the handlers
+        # _skip_edits adds do.)
         if _any(lo <= a.lineno <= hi for a, _, _ in found) or _any(lo <= line <= hi for line, _ in helper_checks):
             return False
-        # (A bare `raise` passes on what came in, as the handlers _skip_edits adds do.)
-        return not _any(_type(n) is ast.Raise and n.exc is not None for n in _ast_walk(x))
+        return not _any(_type(n) is ast.Raise and n.exc is not None for st in nodes for n in _ast_walk(st))
 
     def _suppressing(e):
         # `suppress(…)` or `contextlib.suppress(…)` (by the name it is called by).
