@@ -565,13 +565,38 @@ function createPythonRuntime(g, files, config, guard) {
     }
   }
 
+  /**
+   * Whether the completion goes on inside the definition the prompt ends with: the program starts
+   * with the prompt and the first line after it that holds code (the prompt's unfinished last
+   * line included) is indented. A comment or blank line says nothing (a comment may sit at column
+   * 0 inside a body).
+   */
+  function continuesPrompt(code, prompt) {
+    if (typeof prompt !== 'string' || !code.startsWith(prompt)) return false;
+    const from = prompt.endsWith('\n') ? prompt.length : prompt.lastIndexOf('\n') + 1;
+    for (const line of code.slice(from).split('\n')) {
+      const t = line.trim();
+      if (t === '' || t.startsWith('#')) continue;
+      return line[0] === ' ' || line[0] === '\t';
+    }
+    return false;
+  }
+
   /** Strict mode with separate tests: the program in P, the prompt and tests in T. */
   function runTwo(code, tests, prompt, nonce, seed, watch, tseed) {
     T.entered = true;
     const compiled = compiledTests(T, tests, prompt, 'strict');
     setWatching(watch);
     try {
-      const tStaged = callText(T, T.fns.testsStage, [tests, prompt, nonce, String(tseed | 0), tag, compiled]);
+      const tStaged = callText(T, T.fns.testsStage, [
+        tests,
+        prompt,
+        nonce,
+        String(tseed | 0),
+        tag,
+        compiled,
+        continuesPrompt(code, prompt) ? '1' : '',
+      ]);
       if (tStaged === '') return { raw: '', fault: 'the sandbox harness failed while compiling the tests' };
       if (tStaged !== null) return { raw: tStaged };
       let pre = callText(P, P.fns.progStage, [code, String(seed | 0)]);

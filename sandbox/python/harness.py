@@ -146,6 +146,8 @@ def _anchor_setup():
     # Descriptors read straight from the base classes, so a program's overrides of `args`,
     # `__name__`, `__mro__` or `__dict__` (properties, metaclasses) are never consulted.
     _exc_args = BaseException.__dict__['args'].__get__
+    _exc_cause = BaseException.__dict__['__cause__'].__get__
+    _exc_set_cause = BaseException.__dict__['__cause__'].__set__
     _type_name = type.__dict__['__name__'].__get__
     _type_mro = type.__dict__['__mro__'].__get__
     _type_dict = type.__dict__['__dict__'].__get__
@@ -1261,10 +1263,13 @@ def _anchor_setup():
                 return None, (), None, ()
         names = []
         last = None
+        final = None
         for s in tree.body:
+            final = None
             if _isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 names.append(s.name)
                 last = s.name if _is_stub(s) else None
+                final = s.name
             elif _isinstance(s, ast.Assign):
                 names.extend(t.id for t in s.targets if _isinstance(t, ast.Name))
             elif _isinstance(s, ast.AnnAssign) and _isinstance(s.target, ast.Name):
@@ -1278,7 +1283,9 @@ def _anchor_setup():
         # program's the prompt's specification speaks of (`"""Point(0, 0)."""`).
         words = _tuple(_sorted(_set(re.findall(r'[A-Za-z_][A-Za-z0-9_]*', prompt))))
         try:
-            return _compile(tree, 'prompt.py', 'exec', dont_inherit=True), _tuple(names), last, words
+            # `final`: the definition the prompt ends with, stub or not; a completion that goes on
+            # indented completes it (tests_stage, `continues`).
+            return _compile(tree, 'prompt.py', 'exec', dont_inherit=True), _tuple(names), last, words, final
         except _BaseException:
             return None, (), None, ()
 
@@ -1915,7 +1922,7 @@ def _anchor_setup():
                 tg[k] = v
         ok_name, ae_name, ng_name, rc_name = st['names'][:4]
         tb = _builtins_module({'__import__': _tests_import})
-        code, pnames, _, _ = st['prompt']
+        code, pnames, _, _ = st['prompt'][:4]
         if code is not None and pnames:
             pg = {'__builtins__': _builtins_module({'__import__': _tests_import}), '__name__': '__main__'}
             try:
@@ -2286,7 +2293,9 @@ def _anchor_setup():
 
         def other(self, x, t, depth):
             tag = _first_value_base(t)
-            if tag is not None:
+            if tag is not None and not (_ident(t) not in value_or_std and _isinstance(x, _Enum)):
+                # A subclass of a value type crosses as its value; a member of an IntEnum or
+                # StrEnum of the program's crosses as the member (below): `f(1) is C.R` holds.
                 return self.value(x, tag, t, depth)
             side = self.side
             if t is _type or _isinstance(x, _type):
@@ -2571,7 +2580,7 @@ def _anchor_setup():
             if tag == 'fn' or tag == 'c' or tag == 'cb':
                 return self.side.from_handle(e)
             if tag == 'aw':
-                return self.side.outcome(dec(e[2]) if e[1] == 1 else None, None if e[1] == 1 else (e[2], e[3]))
+                return self.side.outcome(dec(e[2]) if e[1] == 1 else None, None if e[1] == 1 else (e[2], e[3], e[4] if _len(e) > 4 else None))
             if tag == 'bad':
                 return self.side.bad(_str(e[1]), self.lazy > 0)
             raise _TypeError('malformed value')
@@ -2818,6 +2827,10 @@ def _anchor_setup():
         return (name, kind, meths, statics, props, excbase, chain)
 
     MAX_NESTING = 100
+    # Builtin exceptions' members that their constructors may not keep in `args`.
+    EXC_MEMBERS = ('errno', 'strerror', 'filename', 'filename2', 'name', 'path', 'obj', 'msg', 'lineno',
+                   'offset', 'text', 'end_lineno', 'end_offset', 'value', 'code', 'encoding', 'object',
+                   'start', 'end', 'reason')
     MAX_CALLBACKS = 100000
 
     class _CallbackStop(_BaseException):
@@ -2857,7 +2870,7 @@ def _anchor_setup():
             eargs, ekw, want = _encode_args(side, args, kwargs)
             st['cb_depth'] = depth + 1
             try:
-                resp = _exchange(None, ('cb', idx, eargs, ekw, want))
+                resp = _exchange(None, _with_printed(('cb', idx, eargs, ekw, want)))
             finally:
                 st['cb_depth'] = depth
             if resp is None or resp[0] == 'stop':
@@ -3048,7 +3061,10 @@ def _anchor_setup():
                 methods.append((a, side.register(v)))
         return ('ok', source, methods)
 
-    def _raised(side, e):
+    def _raised(side, e, depth=0):
+        # ('raise', class, arguments, extra): extra (from P only) carries the exception's own
+        # fields (`self.code = code`, `add_note`'s notes) and its `__cause__`, as data, so the
+        # tests read on their rebuilt exception what they would read on the program's.
         t = _type(e)
         try:
             args = _exc_args(e, _BaseException)
@@ -3060,16 +3076,122 @@ def _anchor_setup():
         for a in args[:8]:
             v = enc.enc(a, MAX_DEPTH - 4)
             eargs.append(v)
-        return ('raise', side.exc_ref(t), eargs)
+        if side is _tside:
+            return ('raise', side.exc_ref(t), eargs)
+        fields = []
+        try:
+            for k, v in _list(_dict_items(_fields_of(e)))[:32]:
+                fields.append((k, enc.enc(v, MAX_DEPTH - 4)))
+        except _Exception:
+            fields = []
+        # The builtin exceptions' own members (not in `__dict__`, not always in `args`:
+        # `FileNotFoundError(2, 'No such file', 'a.txt').filename`).
+        for k, _ in _exc_members(t):
+            try:
+                fields.append((k, enc.enc(_object_getattribute(e, k), MAX_DEPTH - 4)))
+            except _Exception:
+                pass
+        cause = None
+        try:
+            c = _exc_cause(e)
+            if depth < 4 and _isinstance(c, _BaseException):
+                cause = _raised(side, c, depth + 1)[1:]
+        except _Exception:
+            cause = None
+        return ('raise', side.exc_ref(t), eargs, (fields, cause))
+
+    # What the program prints while it serves a call of the tests goes to the tests' own
+    # sys.stdout / sys.stderr, as in one interpreter (a `redirect_stdout` of the tests captures
+    # it): P collects it during the call and it crosses as text with P's next message to T.
+    PRINTED_MAX = 8 * 1024 * 1024
+    _printed = []
+    _printed_n = [0]
+
+    class _PrintedBytes:
+        __slots__ = ('k',)
+
+        def __init__(self, k):
+            self.k = k
+
+        def write(self, b):
+            n = _len(b)
+            _print_text(self.k, _bytes(b).decode('utf-8', 'replace'))
+            return n
+
+        def flush(self):
+            pass
+
+    class _Printed:
+        __slots__ = ('k', 'buffer')
+        encoding = 'utf-8'
+        errors = 'strict'
+        closed = False
+
+        def __init__(self, k):
+            self.k = k
+            self.buffer = _PrintedBytes(k)
+
+        def write(self, s):
+            if not _isinstance(s, _str):
+                raise _TypeError('write() argument must be str, not ' + _class_name(_type(s)))
+            _print_text(self.k, s)
+            return _len(s)
+
+        def writelines(self, lines):
+            for s in lines:
+                self.write(s)
+
+        def flush(self):
+            pass
+
+        def isatty(self):
+            return False
+
+        def writable(self):
+            return True
+
+    def _print_text(k, s):
+        s = _str_copy(s)
+        room = PRINTED_MAX - _printed_n[0]
+        if _len(s) > room:
+            s = s[:room] if room > 0 else ''
+        if s:
+            _printed_n[0] += _len(s)
+            _printed.append((k, s))
+
+    _printed_streams = (_Printed(1), _Printed(2))
+
+    def _with_printed(msg):
+        # msg, or ('o', [(1|2, text), ...], msg) when the program printed since P's last message.
+        if not _printed:
+            return msg
+        texts = _list(_printed)
+        _printed.clear()
+        return ('o', texts, msg)
 
     def prog_serve(req):
+        # (Every step guarded: the program can reach this harness's names through the closures
+        # of the functions it holds, and a broken name must not cost the tests their answer.)
+        saved = None
         try:
+            saved = (sys.stdout, sys.stderr)
+            sys.stdout, sys.stderr = _printed_streams
             msg = _marshal_loads(req, allow_code=False)
             out = _serve(msg)
         except _MemoryError:
             out = ('raise', 'MemoryError', [])
         except _BaseException as e:
             out = ('fatal', 'the program interpreter could not answer: ' + _describe(e))
+        try:
+            # Put back what the program had, unless it set its own during the call.
+            if saved is not None:
+                if sys.stdout is _printed_streams[0]:
+                    sys.stdout = saved[0]
+                if sys.stderr is _printed_streams[1]:
+                    sys.stderr = saved[1]
+            out = _with_printed(out)
+        except _BaseException:
+            pass
         try:
             return _marshal_dumps(out)
         except _BaseException as e:
@@ -3161,7 +3283,7 @@ def _anchor_setup():
         # While a call is out, the program may call the tests' callbacks (tests_serve).
         st['calls'] = calls + 1
         try:
-            resp = _exchange(fd, req)
+            resp = _printed_in(_exchange(fd, req))
         finally:
             st['calls'] = calls
         if resp is None:
@@ -3174,15 +3296,32 @@ def _anchor_setup():
             st['exit'] = _str(resp[1])
             raise _HarnessStop()
         if kind == 'raise':
-            raise _came_in(resp[1], resp[2])
+            raise _came_in(resp[1], resp[2], resp[3] if _len(resp) > 3 else None)
         st['fault'] = _str(resp[1]) if _len(resp) > 1 and _type(resp[1]) is _str else 'bridge failure'
         raise _HarnessStop()
 
-    def _came_in(ref, eargs):
-        # An exception of the program (`ref`, `eargs` as _raised sent them), rebuilt as it comes in
-        # to the tests: a call of theirs raised, or they awaited a coroutine of the program's that did.
+    def _printed_in(msg):
+        # T: a message of P's with what the program printed (_with_printed): the text goes to the
+        # tests' sys.stdout / sys.stderr as they are now, then the message is handled.
+        if _type(msg) is not _tuple or _len(msg) != 3 or msg[0] != 'o' or _type(msg[1]) is not _list:
+            return msg
+        for item in msg[1]:
+            if _type(item) is not _tuple or _len(item) != 2 or _type(item[1]) is not _str:
+                continue
+            try:
+                (sys.stderr if item[0] == 2 else sys.stdout).write(item[1])
+            except (_HarnessStop, _Violation):
+                raise
+            except _BaseException:
+                pass
+        return msg[2] if _type(msg[2]) is _tuple else None
+
+    def _came_in(ref, eargs, extra=None):
+        # An exception of the program (`ref`, `eargs`, `extra` as _raised sent them), rebuilt as it
+        # comes in to the tests: a call of theirs raised, or they awaited a coroutine of the
+        # program's that did.
         came = st.get('passes_came')
-        x = _rebuild_exc(ref, eargs, True)
+        x = _rebuild_exc(ref, eargs, True, extra)
         if came is not None:
             lines = _tests_lines()
             came(lines)
@@ -3195,7 +3334,7 @@ def _anchor_setup():
     async def _program_outcome(value, raised):
         # The tests' coroutine for one of the program's, already run to its end in P (_serve).
         if raised is not None:
-            x = _came_in(raised[0], raised[1])
+            x = _came_in(*raised)
             # Kept (for the run) in case the tests hold it as data rather than catch it
             # (_skip_hooks `turn`).
             st.setdefault('held_excs', {})[_ident(x)] = x
@@ -3231,7 +3370,38 @@ def _anchor_setup():
 
     _StopIterations = (StopIteration, StopAsyncIteration)
 
-    def _rebuild_exc(ref, eargs, raised=False):
+    _exc_member_cache = {}
+
+    def _exc_members(t):
+        # ((name, descriptor), ...) of EXC_MEMBERS that the builtin exception class t derives
+        # from defines, per builtin class (they live as long as the interpreter).
+        for b in _type_mro(t, _type):
+            bi = _ident(b)
+            if bi in builtin_excs:
+                got = _exc_member_cache.get(bi)
+                if got is None:
+                    got = []
+                    for k in EXC_MEMBERS:
+                        for c in _type_mro(b, _type):
+                            desc = _type_dict(c, _type).get(k)
+                            if desc is not None:
+                                got.append((k, desc))
+                                break
+                    got = _exc_member_cache[bi] = _tuple(got)
+                return got
+        return ()
+
+    def _set_exc_field(x, cls, d, k, v):
+        if k in EXC_MEMBERS:
+            # Through the builtin base's own descriptor when the class has it (a field of that
+            # name in `__dict__` is hidden by it, in P as here).
+            for name, desc in _exc_members(cls):
+                if name == k:
+                    desc.__set__(x, v)
+                    return
+        d[k] = v
+
+    def _rebuild_exc(ref, eargs, raised=False, extra=None, depth=0):
         try:
             args = _tuple(_Dec(_tside).dec(a) for a in eargs)
         except _BaseException:
@@ -3243,7 +3413,50 @@ def _anchor_setup():
             # call (`all(map(lambda t: c(t[0]) == t[1], cases))` holds when nothing was
             # checked); as PEP 479 does for generators, it arrives as a RuntimeError.
             return _RuntimeError('the program raised ' + _class_name(cls) + ', which cannot end the tests\' iteration', *args)
-        return _new_exc(cls, args)
+        if extra is None:
+            return _new_exc(cls, args)
+        x = None
+        if _type(ref) is not _str and _isinstance(cls, _type) and _issubclass(cls, _Exception):
+            # A class of the prompt or the program: made as the builtin exception it derives from
+            # makes its instances, without running its own `__init__` (which may take other
+            # arguments than the `args` it stored: `def __init__(self, code): super().__init__('bad')`);
+            # its own fields come back below.
+            for b in _type_mro(cls, _type):
+                if _ident(b) in builtin_excs:
+                    try:
+                        x = b.__new__(cls, *args)
+                        b.__init__(x, *args)
+                    except _BaseException:
+                        x = None
+                    break
+        if x is None:
+            x = _new_exc(cls, args)
+        try:
+            fields, cause = extra
+            if _type(cause) is _tuple and _len(cause) == 3 and depth < 4:
+                _exc_set_cause(x, _rebuild_exc(cause[0], cause[1], False, cause[2], depth + 1))
+            if _type(x) is cls:
+                d = _object_getattribute(x, '__dict__')
+                dec = _Dec(_tside)
+                # A field that is no plain data is there as a value whose use fails naming its
+                # type (as a lazily read part of an answer), not a refusal of the whole exception.
+                dec.lazy = 1
+                for k, v in fields:
+                    if _type(k) is not _str:
+                        continue
+                    try:
+                        _set_exc_field(x, cls, d, k, dec.dec(v))
+                    except (_AssertionError, _HarnessStop):
+                        raise
+                    except _BaseException:
+                        pass
+        except _AssertionError:
+            raise
+        except _HarnessStop:
+            raise
+        except _BaseException:
+            pass
+        return x
 
     def _encode_args(side, args, kw):
         enc = _Enc(side)
@@ -3811,8 +4024,9 @@ def _anchor_setup():
 
     _tside = _TSide()
 
-    def tests_stage(tests, prompt, nonce, seed, tag, compiled):
+    def tests_stage(tests, prompt, nonce, seed, tag, compiled, continues=''):
         # T's half of stage(): the tests' compiled parts and per-run state; nothing runs yet.
+        # `continues`: the completion goes on indented, inside the definition the prompt ends with.
         just_compiled = fresh.pop() if fresh else None
         st.clear()
         st['nonce'] = nonce
@@ -3839,13 +4053,20 @@ def _anchor_setup():
             _use_tests(tests, prompt, tag, True, compiled, just_compiled)
         except _BaseException as e:
             return _compile_failed(e)
+        parts = st['prompt']
+        if continues and _len(parts) == 5 and parts[2] is None and parts[4] is not None:
+            # The prompt's last definition is no stub (`def run(cmd):` / docstring / `table =
+            # {...}`), and the completion goes on inside it: it is the program's, as a stub's
+            # would be (T ran the prompt's unfinished copy of it, which answered for the program).
+            final = parts[4]
+            st['prompt'] = (parts[0], _tuple(n for n in parts[1] if n != final), final, parts[3], final)
         return None
 
     def _bind_program_names(tg):
         # The names the tests read that neither the prompt nor the builtins give them are asked
         # of the program: callables and classes become forwarders, modules the tests' own
         # copies, data values rebuilt by value.
-        pcode, pnames, last, words = st['prompt']
+        pcode, pnames, last, words = st['prompt'][:4]
         prompt_defined = _set(pnames) | _set(st.get('prompt_bound', ()))
         ask = sorted(n for n in st['tests_names'] if n not in prompt_defined and not n.startswith('__'))
         if not ask:
@@ -3977,7 +4198,7 @@ def _anchor_setup():
         st['tg'] = tg
         reached = _set()
         _rand_seed(_rand_inst, st['tseed'])
-        pcode, pnames, last, _ = st['prompt']
+        pcode, pnames, last, _ = st['prompt'][:4]
         try:
             if pcode is not None:
                 try:
@@ -4100,7 +4321,7 @@ def _anchor_setup():
     def tests_serve(req):
         # T's entry point for P's /dev/anchor (harness.js): always bytes, never an exception.
         try:
-            out = _tests_serve(_marshal_loads(req, allow_code=False))
+            out = _tests_serve(_printed_in(_marshal_loads(req, allow_code=False)))
         except (_HarnessStop, _Violation):
             out = ('stop',)
         except _MemoryError:

@@ -252,3 +252,43 @@ export function scoredPair<S, C extends ScoredShape>(spec: {
     }),
   ];
 }
+
+/** A prompt and tests with a right and a wrong completion of it. */
+export interface TwinShape {
+  prompt: string;
+  honest: string;
+  wrong: string;
+  tests: string;
+}
+
+/**
+ * `n` cases each way over `shapes` (case `i` takes shape `i % shapes.length`, its completion
+ * varied by `vary` so the cases differ in text): wrong completions `fail`, honest ones `pass`.
+ * Named `name` and `name-honest`.
+ */
+export function twinPair(spec: {
+  name: string;
+  language: Generator['language'];
+  about: string;
+  aboutHonest: string;
+  n: number;
+  shapes: readonly TwinShape[];
+  vary: (completion: string, i: number) => string;
+  timeoutMs?: number;
+}): Generator[] {
+  const cases = (right: boolean) =>
+    variants(spec.n, (i): AdversarialCase => {
+      const s = spec.shapes[i % spec.shapes.length]!;
+      return {
+        prompt: s.prompt,
+        completion: spec.vary(right ? s.honest : s.wrong, i),
+        tests: s.tests,
+        expect: [right ? 'pass' : 'fail'],
+        ...(spec.timeoutMs === undefined ? {} : { timeoutMs: spec.timeoutMs }),
+      };
+    });
+  return [
+    defineGenerator({ name: spec.name, language: spec.language, about: spec.about, cases: () => cases(false) }),
+    defineGenerator({ name: `${spec.name}-honest`, language: spec.language, about: spec.aboutHonest, cases: () => cases(true) }),
+  ];
+}
