@@ -230,26 +230,38 @@ function setupHarness(P, config) {
   function budget() {
     return limit - outBytes + 1;
   }
-  function logger() {
+  // Program realm: while the tests call the program and have replaced their console (or one of
+  // its methods), what the program logs goes to the tests' console with its arguments (as
+  // snapshots), as in one realm: tests capturing `console.log` see the program's lines. `consoleTo`:
+  // the tests realm's forwarder's handle for the call being served, else -1.
+  let consoleTo = -1;
+  function forwarded(method, args) {
+    if (consoleTo === -1) return false;
+    // (An array literal: no spread through the program's array iterator.)
+    return getBridge().consoleStub(consoleTo)(method, args) === true;
+  }
+  function logger(method) {
     return function (...args) {
-      if (truncated) return;
+      if (forwarded(method, args) || truncated) return;
       write(I.format(args, budget()) + '\n');
     };
   }
   const counts = new P.Map();
   const noop = function () {};
   const consoleObject = {
-    log: logger(),
-    info: logger(),
-    debug: logger(),
-    error: logger(),
-    warn: logger(),
-    trace: logger(),
-    dir(v) {
-      if (!truncated) write(I.inspect(v, budget()) + '\n');
+    log: logger('log'),
+    info: logger('info'),
+    debug: logger('debug'),
+    error: logger('error'),
+    warn: logger('warn'),
+    trace: logger('trace'),
+    dir(...args) {
+      if (forwarded('dir', args) || truncated) return;
+      write(I.inspect(args[0], budget()) + '\n');
     },
-    table(v) {
-      if (!truncated) write(I.inspect(v, budget()) + '\n');
+    table(...args) {
+      if (forwarded('table', args) || truncated) return;
+      write(I.inspect(args[0], budget()) + '\n');
     },
     assert(cond, ...args) {
       if (cond || truncated) return;
@@ -264,13 +276,52 @@ function setupHarness(P, config) {
     countReset(label) {
       P.MapPrototypeDelete(counts, label === undefined ? 'default' : String(label));
     },
-    group: logger(),
-    groupCollapsed: logger(),
+    group: logger('group'),
+    groupCollapsed: logger('groupCollapsed'),
     groupEnd: noop,
     time: noop,
     timeEnd: noop,
     timeLog: noop,
   };
+  // The methods a program's console forwards (see `forwarded`), and the realm's own of them.
+  const FORWARDED = ['log', 'info', 'debug', 'error', 'warn', 'trace', 'dir', 'table', 'group', 'groupCollapsed'];
+  const ownConsole = { __proto__: null };
+  for (let i = 0; i < FORWARDED.length; i++) ownConsole[FORWARDED[i]] = consoleObject[FORWARDED[i]];
+  // Tests realm: whether the tests have replaced their console or one of its forwarded methods.
+  function consoleReplaced() {
+    if (g.console !== consoleObject) return true;
+    for (let i = 0; i < FORWARDED.length; i++) {
+      const k = FORWARDED[i];
+      if (consoleObject[k] !== ownConsole[k]) return true;
+    }
+    return false;
+  }
+  // Tests realm: a program's console call during a call of the tests, on their console as it is
+  // now; false (the program writes its own output) when that method is still the realm's own.
+  function forwardConsole(method, args) {
+    if (typeof method !== 'string' || ownConsole[method] === undefined || !P.ArrayIsArray(args)) return false;
+    const c = g.console;
+    if (c === undefined || c === null) return false;
+    const f = c[method];
+    if (typeof f !== 'function' || (c === consoleObject && f === ownConsole[method])) return false;
+    P.ReflectApply(f, c, args);
+    return true;
+  }
+  // Tests realm: a new run starts with the realm's own console (the tests realm outlives runs).
+  function restoreConsole() {
+    try {
+      ObjectDefineProperty(g, 'console', {
+        __proto__: null,
+        value: consoleObject,
+        writable: true,
+        enumerable: false,
+        configurable: true,
+      });
+      for (let i = 0; i < FORWARDED.length; i++) consoleObject[FORWARDED[i]] = ownConsole[FORWARDED[i]];
+    } catch {
+      // Tests that froze their console keep it as they left it (tests are trusted).
+    }
+  }
 
   // ---- require ------------------------------------------------------------------------------
   let modules;
@@ -1410,6 +1461,7 @@ function setupHarness(P, config) {
       role === 'tests' ? refusedIn : undefined,
       role === 'tests' ? serving : undefined,
       bridgeClock,
+      role === 'tests' ? () => (consoleReplaced() ? getBridge().consoleHandle(forwardConsole) : -1) : undefined,
     ));
   // Tests realm: a value refused on its way in fails the run, whether or not the tests catch the
   // error that stands for it (see createBridge).
@@ -1947,6 +1999,7 @@ function setupHarness(P, config) {
     refused = false;
     reseed(seed);
     programCtl = pctl;
+    restoreConsole();
     const B = getBridge();
     B.reset();
     B.connect(pctl);
@@ -2005,13 +2058,25 @@ function setupHarness(P, config) {
   function control(op, a, b, c, d) {
     switch (op) {
       case OP_CALL:
+      case OP_CONSTRUCT:
+        // Program realm: `d` is the tests' console forwarder's handle for this call, or -1.
+        if (role === 'program') {
+          const before = consoleTo;
+          consoleTo = typeof d === 'number' ? d : -1;
+          try {
+            return getBridge().entry(op, a, b, c);
+          } finally {
+            consoleTo = before;
+          }
+        }
+        if (op === OP_CALL) return getBridge().entry(op, a, b, c);
+        return '0the tests realm does not forward this';
       case OP_SETTLE:
       case OP_SOURCE:
         // The solution's source, for the tests' `String(candidate)`. Never the other way: the
         // tests' callbacks' text holds their expected values (`(p) => assert.equal(p, 29)`).
         if (op === OP_SOURCE && role !== 'program') return 'function () { [native code] }';
         return getBridge().entry(op, a, b, c);
-      case OP_CONSTRUCT:
       case OP_GET:
       case OP_OWN:
         // Only the program's classes and instances are forwarded: the program constructing a

@@ -834,7 +834,7 @@ function isSnapshotRefusal(P, e) {
 // `clock` (both realms): the realm's virtual clock, `now()` and `advanceTo(t)`. A call or read
 // across carries the caller's reading in and brings the callee's back, so the two realms keep
 // one clock (sandbox/harness.js, reseed).
-function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
+function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, callExtra) {
   'use strict';
   const {
     ObjectGetPrototypeOf,
@@ -1340,7 +1340,11 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
       if (r === undefined) throw new Error('the other realm is gone');
       let answer;
       try {
-        answer = withClock(r(new.target === undefined ? OP_CALL : OP_CONSTRUCT, h, encoded, clock.now()));
+        // `callExtra` (tests realm): what the callee's realm is told besides the call — the
+        // handle of the tests' console while the tests have replaced it (the program's console
+        // output during the call goes there, as one realm's would).
+        const extra = callExtra !== undefined ? callExtra() : undefined;
+        answer = withClock(r(new.target === undefined ? OP_CALL : OP_CONSTRUCT, h, encoded, clock.now(), extra));
       } catch (e) {
         // Only a failure of the bridge itself lands here (the other side catches what it runs);
         // the value thrown is the other realm's, so it is not touched.
@@ -1547,11 +1551,29 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
     return '';
   }
 
+  // Tests realm: the handle of this run's console forwarder; program realm: the stand-in for it.
+  let consoleHandle = -1;
+  let consoleStub;
+  let consoleStubFor = -1;
+
   return {
     __proto__: null,
     connect(r, copier) {
       remote = r;
       if (copier !== undefined) ExternalCopy = copier;
+    },
+    /** Tests realm: `f` handed out once per run as a function the program realm can call. */
+    consoleHandle(f) {
+      if (consoleHandle === -1) consoleHandle = out.fn(f);
+      return consoleHandle;
+    },
+    /** Program realm: the stand-in for the tests realm's function of handle `h`. */
+    consoleStub(h) {
+      if (consoleStubFor !== h) {
+        consoleStub = stub(h);
+        consoleStubFor = h;
+      }
+      return consoleStub;
     },
     expectNaN(v) {
       nanExpected = v;
@@ -1564,6 +1586,9 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock) {
       return out;
     },
     reset() {
+      consoleHandle = -1;
+      consoleStub = undefined;
+      consoleStubFor = -1;
       local = [];
       crossedAt = [];
       waiting = new Map();

@@ -137,6 +137,7 @@ describe('attack: state leakage between programs', () => {
       started: "runTests sets the program's origin (setOrigin)",
       sleepsUntil: 'program realm only (a fresh context per program)',
       allocationRefusals: 'program realm only (a fresh context per program)',
+      consoleTo: 'program realm only (a fresh context per program); set back after every call',
     };
     const ast = parse(readFileSync(new URL('../../../sandbox/harness.js', import.meta.url), 'utf8'), {
       ecmaVersion: 'latest',
