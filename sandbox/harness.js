@@ -310,13 +310,7 @@ function setupHarness(P, config) {
   // Tests realm: a new run starts with the realm's own console (the tests realm outlives runs).
   function restoreConsole() {
     try {
-      ObjectDefineProperty(g, 'console', {
-        __proto__: null,
-        value: consoleObject,
-        writable: true,
-        enumerable: false,
-        configurable: true,
-      });
+      defineConsole();
       for (let i = 0; i < FORWARDED.length; i++) consoleObject[FORWARDED[i]] = ownConsole[FORWARDED[i]];
     } catch {
       // Tests that froze their console keep it as they left it (tests are trusted).
@@ -363,13 +357,16 @@ function setupHarness(P, config) {
     enumerable: false,
     configurable: false,
   });
-  ObjectDefineProperty(g, 'console', {
-    __proto__: null,
-    value: consoleObject,
-    writable: true,
-    enumerable: false,
-    configurable: true,
-  });
+  function defineConsole() {
+    ObjectDefineProperty(g, 'console', {
+      __proto__: null,
+      value: consoleObject,
+      writable: true,
+      enumerable: false,
+      configurable: true,
+    });
+  }
+  defineConsole();
   ObjectDefineProperty(g, 'module', { __proto__: null, value: module, writable: true, enumerable: false, configurable: true });
   ObjectDefineProperty(g, 'exports', {
     __proto__: null,
