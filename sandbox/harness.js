@@ -951,7 +951,9 @@ function setupHarness(P, config) {
         markPasses(frameChain(false));
         if (swallows === 1 && swallowedAt === 0) swallowedIn(P.MapPrototypeGet(cameAt, x));
       }
-      return catching(skippedIn(id, openSince(id, since)), x, skipTable !== null ? skipTable[id][2] : undefined);
+      const c = catching(skippedIn(id, openSince(id, since)), x, skipTable !== null ? skipTable[id][2] : undefined);
+      if (cameAt !== null && P.MapPrototypeHas(cameAt, x)) c.came = P.MapPrototypeGet(cameAt, x);
+      return c;
     },
     // Strict verdict: a promise handler of the tests written in place that only leaves or logs
     // (`.catch(() => {})`, `.then(ok, (e) => console.log(e))`: src/sandbox/test-plan.ts,
@@ -959,14 +961,24 @@ function setupHarness(P, config) {
     // (swallowedIn). Returns the handler, told first.
     dropping(fn) {
       return function (x) {
-        if (cameAt !== null && loopTable !== null && swallowedAt === 0 && P.MapPrototypeHas(cameAt, x))
-          swallowedIn(P.MapPrototypeGet(cameAt, x));
+        dropped(x);
         return P.ReflectApply(fn, this, arguments);
       };
+    },
+    // Strict verdict: `x` leaves the block of a `try` with no `catch` whose `finally` jumps out
+    // (src/sandbox/test-plan.ts, finallyJumps): dropped as a swallowing handler drops it.
+    dropped(x) {
+      dropped(x);
+      return x;
     },
     // The handler of `caught` rethrew (`x`): the next `catch`, or the end of the run, decides.
     rethrew(c, x) {
       if (openHandlers !== null) P.SetPrototypeDelete(openHandlers, c);
+      // An error the handler of a program's error throws in its place (`catch (e) { throw new
+      // Skip(e.message) }`) came in where the program's did: a handler that swallows it further
+      // out drops the program's error.
+      if (c.came !== undefined && typeof x === 'object' && x !== null && !P.MapPrototypeHas(cameAt, x))
+        P.MapPrototypeSet(cameAt, x, c.came);
       if (!c.rethrown) {
         c.rethrown = true;
         if (unwinding !== null) {
@@ -1668,6 +1680,10 @@ function setupHarness(P, config) {
   // a quiet loop of the tests (no check, failure marker or `throw` in it: `for (const n of ns) try
   // { got.push([f(n), want(n)]) } catch { continue }`), the case it answered is missing from what
   // the loop collected, and the checks that ran afterwards judged the rest (swallowedChecks).
+  function dropped(x) {
+    if (cameAt !== null && loopTable !== null && swallowedAt === 0 && P.MapPrototypeHas(cameAt, x))
+      swallowedIn(P.MapPrototypeGet(cameAt, x));
+  }
   function swallowedIn(chain) {
     const lines = chainLines(chain);
     for (let j = 0; j < loopTable.length; j++)
@@ -1784,6 +1800,8 @@ function setupHarness(P, config) {
       // The checks whose running judges the error (src/sandbox/test-plan.ts, skipEntry).
       judges,
       rethrown: false,
+      // Where `x` came in, when it is an error of the program (hooks.caught).
+      came: undefined,
     };
     // Open until it ends or rethrows: a handler paused for good (a tests generator kept at a
     // `yield` in its `catch`) is judged when the run ends.

@@ -131,6 +131,7 @@ def _anchor_setup():
     _getattr = getattr
     _callable = callable
     _iter = iter
+    _next = next
     _issubclass = issubclass
     _Exception = Exception
     _TypeError = TypeError
@@ -147,6 +148,7 @@ def _anchor_setup():
     # `__name__`, `__mro__` or `__dict__` (properties, metaclasses) are never consulted.
     _exc_args = BaseException.__dict__['args'].__get__
     _exc_cause = BaseException.__dict__['__cause__'].__get__
+    _exc_context = BaseException.__dict__['__context__'].__get__
     _exc_set_cause = BaseException.__dict__['__cause__'].__set__
     _type_name = type.__dict__['__name__'].__get__
     _type_mro = type.__dict__['__mro__'].__get__
@@ -322,6 +324,11 @@ def _anchor_setup():
             return
         if event == 'sys._getframe' and (_frames_ok[0] or _tests_frames[0]):
             # The harness placing an error of the program in the tests' loops (_tests_lines).
+            return
+        if event in ('sys.settrace', 'sys.setprofile') and _tests_frames[0]:
+            # The tests' interpreter, where no code of the program runs: doctest's runner clears
+            # the tracer around the examples (`sys.settrace(None)`), and `testmod()` errored every
+            # honest program.
             return
         if event in {
             'sys._getframe', 'sys._current_frames', 'sys._current_exceptions', 'sys.settrace',
@@ -651,6 +658,13 @@ def _anchor_setup():
                 ast.Expr(ast.Call(ast.Attribute(ast.Name(sk, L), 'swallowing', L), [ast.Name('__anchor_x__', L)], [])),
                 ast.Raise(None, None)])
             w.body = [_located(ast.Try(w.body, [handler], [], []), w.body[0])]
+        # So does a `try` with no handler whose `finally` jumps out (`finally: continue`, `break`,
+        # `return got`): the jump drops what the block raised, as a handler that only leaves does.
+        for t in [t for t in _ast_walk(tree) if _isinstance(t, _TRIES) and not t.handlers and t.body and _final_jumps(t.finalbody)]:
+            handler = ast.ExceptHandler(ast.Attribute(ast.Name(sk, L), 'BE', L), '__anchor_x__', [
+                ast.Expr(ast.Call(ast.Attribute(ast.Name(sk, L), 'swallowing', L), [ast.Name('__anchor_x__', L)], [])),
+                ast.Raise(None, None)])
+            t.body = [_located(ast.Try(t.body, [handler], [], []), t.body[0])]
         table = []
         for x in _ast_walk(tree):
             if _isinstance(x, _COMPREHENSIONS):
@@ -684,6 +698,23 @@ def _anchor_setup():
             x.body.insert(0, _located(hook, x.body[0]))
             table.append((lo, hi, _tuple(_sorted(ks))))
         return _tuple(table) + quiet_tries
+
+    def _final_jumps(stmts):
+        # Whether a `finally` block can jump out of itself: a `return` (outside functions it
+        # defines), or a `continue`/`break` outside loops it holds.
+        todo = [(st, False) for st in stmts]
+        while todo:
+            n, in_loop = todo.pop()
+            t = _type(n)
+            if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef):
+                continue
+            if t is ast.Return or (t in (ast.Continue, ast.Break) and not in_loop):
+                return True
+            inner = in_loop or t in (ast.For, ast.AsyncFor, ast.While)
+            for c in ast.iter_child_nodes(n):
+                # A loop's `else` is outside it.
+                todo.append((c, inner and not (t in (ast.For, ast.AsyncFor, ast.While) and c in n.orelse)))
+        return False
 
     def _collecting_tries(tree, found, helper_checks):
         # A `try` that stores answers in a collection (`try: got.append((f(2), 4)) / except
@@ -733,7 +764,13 @@ def _anchor_setup():
         # _skip_edits adds do.)
         if _any(lo <= a.lineno <= hi for a, _, _ in found) or _any(lo <= line <= hi for line, _ in helper_checks):
             return False
-        return not _any(_type(n) is ast.Raise and n.exc is not None for st in nodes for n in _ast_walk(st))
+        # A `raise` in an `except` block is no judgement of the tests' own: it replaces what the
+        # handler took (`raise Skip() from e`), and what it raises ends the run or is taken by a
+        # further handler, which swallowed_in follows through the chain.
+        in_handlers = _set(_ident(n) for st in nodes for h in _ast_walk(st) if _type(h) is ast.ExceptHandler
+                           for b in h.body for n in _ast_walk(b) if _type(n) is ast.Raise)
+        return not _any(_type(n) is ast.Raise and n.exc is not None and _ident(n) not in in_handlers
+                        for st in nodes for n in _ast_walk(st))
 
     def _suppressing(e):
         # `suppress(…)` or `contextlib.suppress(…)` (by the name it is called by).
@@ -757,10 +794,16 @@ def _anchor_setup():
                 continue
             if t is ast.If and _pure(b.test) and _swallows(b.body) and _swallows(b.orelse):
                 continue
-            if t is ast.Delete and _all(_type(x) is _Name for x in b.targets):
+            if t is ast.Delete and _all(_type(x) in (_Name, ast.Subscript) for x in b.targets):
+                continue
+            if t is ast.Expr and _type(b.value) is ast.Call and _type(b.value.func) is ast.Attribute and b.value.func.attr in _REMOVING:
+                # Dropping the case from the tests' own bookkeeping (`got.pop(n, None)`,
+                # `pending.remove(n)`, `del got[n]`) records nothing about it either.
                 continue
             return False
         return True
+
+    _REMOVING = _frozenset(('pop', 'remove', 'discard', 'clear', 'popitem', 'popleft'))
 
     def _reports(e):
         # An expression statement that only reports or does nothing: a call that logs (its
@@ -1778,9 +1821,17 @@ def _anchor_setup():
             # no assert, marker or `raise` in it) was taken by a handler that only leaves or logs
             # (`for n, w in cases: try: got.append((f(n), w)) except ValueError: pass`): the case it
             # answered is missing from what the loop collected, and the asserts that record after
-            # now judge the rest (finish fails them).
+            # now judge the rest (finish fails them). Also an error the tests raised while handling
+            # it (`except ValueError as e: raise Skip() from e`, its context or cause).
             e = st.get('came_exc')
-            if e is None or e[0] is not x:
+            if e is None:
+                return
+            for _ in _range(8):
+                if x is e[0] or not _isinstance(x, _BaseException):
+                    break
+                c = _exc_cause(x)
+                x = c if c is not None else _exc_context(x)
+            if x is not e[0]:
                 return
             for j in _range(_len(passes)):
                 lo, hi, ks = passes[j]
@@ -2101,7 +2152,6 @@ def _anchor_setup():
 
     MAX_DEPTH = 400
     MAX_ITEMS = 1000000
-    EAGER_ITEMS = 10000
 
     class _Opaque:
         # A value the program returned that is not data, held inside a record's fields: any use
@@ -2313,33 +2363,22 @@ def _anchor_setup():
                 if _callable(x):
                     return side.handle(x, False)
                 if _hasattr(t, '__next__') and _hasattr(t, '__iter__'):
-                    # A standard iterator (generator, map, filter, zip, ...): drained here, and an
-                    # iterator over the plain values it yielded on the other side. An answer's
-                    # iterator still going after EAGER_ITEMS items (an endless generator the tests
-                    # read a prefix of with islice) keeps its rest in P: the other side's iterator
-                    # goes on with a handle whose calls step it one item at a time.
+                    # A standard iterator (generator, map, filter, zip, ...). In P, nothing is
+                    # drained now: the program's iterator advances as the tests take items
+                    # (_lazy_iter: one per round trip, then in growing batches), as under CPython
+                    # — an endless generator of costly items (primes, perfect numbers) the tests
+                    # take four of timed out when 10,000 were drained as it crossed. An iterator
+                    # the tests pass to the program (in T) is drained here, and the program gets an
+                    # iterator over the plain values it yielded.
+                    rest = side.rest(x)
+                    if rest is not None:
+                        return ('it', [], rest)
                     items = []
-                    rest = None
-                    try:
-                        for v in x:
-                            if _len(items) >= MAX_ITEMS:
-                                return ('bad', _class_name(t) + ' yielding more than ' + _str(MAX_ITEMS) + ' items')
-                            items.append(v)
-                            if _len(items) == EAGER_ITEMS:
-                                rest = side.rest(x)
-                                if rest is not None:
-                                    break
-                    except _MemoryError:
-                        raise
-                    except _Exception as err:
-                        # It raised after yielding `items`: the other side's iterator yields them,
-                        # then raises this when asked for one more (tests reading a prefix with
-                        # islice never ask, as under CPython).
-                        rest = side.rest(_raising(err))
-                        if rest is None:
-                            raise
-                    out = [self.enc(v, depth + 1) for v in items]
-                    return ('it', out) if rest is None else ('it', out, rest)
+                    for v in x:
+                        if _len(items) >= MAX_ITEMS:
+                            return ('bad', _class_name(t) + ' yielding more than ' + _str(MAX_ITEMS) + ' items')
+                        items.append(v)
+                    return ('it', [self.enc(v, depth + 1) for v in items])
                 return ('bad', _class_name(t))
             # An instance of a class of the program (in P) or of the tests or prompt (in T).
             if _isinstance(x, _BaseException):
@@ -2593,34 +2632,88 @@ def _anchor_setup():
 
     # ---- P: the program's interpreter ----------------------------------------------------------
 
+    # Items of the program's iterator taken one per round trip before batches start: a prefix the
+    # tests take (`islice(primes(), 10)`) runs exactly the steps it would under CPython.
+    EXACT_STEPS = 16
+    STEP_BATCH_MAX = 1024
+
     def _lazy_iter(head, step):
-        # T: an answer's iterator whose rest stayed in P. `step()` answers (True, item) or
-        # (False, None) at the end; anything else ends it too.
+        # T: an answer's iterator whose rest stayed in P. `step(k)` answers (True, [up to k items])
+        # or (False, [the last items]) at its end; anything else ends it too.
         yield from head
+        taken = 0
+        k = 1
+        seen = {}
         while True:
-            r = step()
-            if _type(r) is not _tuple or _len(r) != 2 or r[0] is not True:
+            if taken >= EXACT_STEPS and k < STEP_BATCH_MAX:
+                k += k
+            r = step(k)
+            if _type(r) is not _tuple or _len(r) != 2 or _type(r[1]) is not _list or _len(r[1]) > k:
                 return
-            yield r[1]
+            for item in r[1]:
+                if _type(item) is not _tuple or _len(item) != 2 or _type(item[1]) is not _bytes:
+                    return
+                key = item[0]
+                try:
+                    e = _marshal_loads(item[1], allow_code=False)
+                except _Exception:
+                    return
+                v = _decode_answer(e, 'item of an iterator')
+                if _type(key) is _int:
+                    old = seen.get(key)
+                    if old is not None and _type(old) is _type(v):
+                        _merge(old, v)
+                        v = old
+                    else:
+                        seen[key] = v
+                yield v
+            taken += _len(r[1])
+            if r[0] is not True:
+                return
 
-    def _raising(err):
-        # P: an iterator whose first step raises `err` (what an answer's iterator raised).
-        def gen():
-            raise err
-            yield
-        return gen()
+    def _stepper(it, side):
+        # P: up to k items of `it` per call, each encoded (and marshalled) as it was when yielded:
+        # (True, items), or (False, items) at its end; what it raises after some items comes at
+        # the next call. An item that is a mutable container or an object carries its identity, so
+        # the tests' iterator gives back their one copy of it, brought in line, when the program
+        # yields it again (`yield xs` of one list it changes between steps: `list(gen)` holds the
+        # same list n times, as under CPython, and `[p[:] for p in gen]` each state). The last 64
+        # such objects are kept alive so that an identity names one object.
+        pending = []
+        alive = {}
 
-    def _stepper(it):
-        # P: one item of `it` per call, as plain data: (True, item), or (False, None) at its end.
-        def step():
-            for v in it:
-                return (True, v)
-            return (False, None)
+        def step(k=1):
+            if pending:
+                raise pending.pop()
+            out = []
+            if _type(k) is not _int or k < 1:
+                k = 1
+            try:
+                for v in it:
+                    key = None
+                    tv = _type(v)
+                    if tv in (_list, _dict, _set, _bytearray, _deque) or _ident(tv) not in value_or_std:
+                        key = _ident(v)
+                        alive.pop(key, None)
+                        alive[key] = v
+                        if _len(alive) > 64:
+                            alive.pop(_next(_iter(alive)))
+                    out.append((key, _marshal_dumps(_Enc(side).enc(v))))
+                    if _len(out) >= k:
+                        return (True, out)
+            except _MemoryError:
+                raise
+            except _Exception as err:
+                if not out:
+                    raise
+                pending.append(err)
+                return (True, out)
+            return (False, out)
         return step
 
     class _PSide:
         def rest(self, it):
-            return self.register(_stepper(it))
+            return self.register(_stepper(it, self))
 
         # Class references and handles in the program's interpreter: its classes and callables
         # go into a table the tests refer to by index (the table dies with the program).
@@ -3567,6 +3660,28 @@ def _anchor_setup():
         forward.__dict__['_anchor_hid'] = hid
         return forward
 
+    def _signature(f):
+        import inspect
+        return inspect.signature(f)
+
+    def _in_globals(f, g):
+        # A forwarder like `f` whose __globals__ is `g` (doctest takes a function for a module's
+        # own only when they are the module's dict). Made by a factory compiled into `g` and taken
+        # out again: the forwarder reads only its closure.
+        if '_anchor_hid' not in f.__dict__ or f.__code__.co_filename.startswith('<program '):
+            return f
+        ns_had = '__anchor_rehome' in g
+        _exec(_compile('def __anchor_rehome(_call, _hid):\n    def forward(*args, **kwargs):\n        return _call(_hid, args, kwargs)\n    return forward\n',
+                       '<anchor>', 'exec', dont_inherit=True), g)
+        try:
+            out = g['__anchor_rehome'](_call_handle, f.__dict__['_anchor_hid'])
+        finally:
+            if not ns_had:
+                g.pop('__anchor_rehome', None)
+        out.__dict__.update(f.__dict__)
+        out.__name__, out.__qualname__, out.__doc__, out.__module__ = f.__name__, f.__qualname__, f.__doc__, f.__module__
+        return out
+
     def _program_function(hid, name):
         # The tests' stand-in for the program's function `name`: a forwarder, with the program's
         # source when the tests read source text, and the methods the tests read of it by name
@@ -4069,6 +4184,11 @@ def _anchor_setup():
         pcode, pnames, last, words = st['prompt'][:4]
         prompt_defined = _set(pnames) | _set(st.get('prompt_bound', ()))
         ask = sorted(n for n in st['tests_names'] if n not in prompt_defined and not n.startswith('__'))
+        if last is not None and last not in ask and not last.startswith('__'):
+            # The entry point is the program's even where the tests' code never names it (doctest
+            # runs the prompt's examples from text, `testmod()`; `globals()['add']`): the prompt's
+            # unfinished copy answered for it there.
+            ask.append(last)
         if not ask:
             return
         resp = _request(('names', ask))
@@ -4131,7 +4251,24 @@ def _anchor_setup():
             if name in modules and name in _stdlib_names and not (kind == 'mod' and payload == name):
                 kind, payload = 'mod', name
             if kind == 'fn':
-                tg[name] = _program_function(payload, name)
+                f = _program_function(payload, name)
+                stub = tg.get(name)
+                if name == last and _type(stub) is _FunctionType and _type(f) is _FunctionType:
+                    # The entry point's stand-in has the prompt's docstring (its doctests: the
+                    # specification, never the program's) and the tests' globals, so doctest finds
+                    # and runs its examples (`testmod()`, `DocTestFinder().find(add)`): it found
+                    # none, and every program passed tests judged on `failed == 0`.
+                    f.__doc__ = stub.__doc__
+                    f.__module__ = '__main__'
+                    f = _in_globals(f, tg)
+                    # Its parameters are the prompt's too (`inspect.signature(add)`: it read
+                    # `(*args, **kwargs)`, and honest programs failed tests on the parameters).
+                    try:
+                        f.__signature__ = _signature(stub)
+                        f.__annotations__ = _dict(stub.__annotations__)
+                    except _Exception:
+                        pass
+                tg[name] = f
             elif kind == 'cls':
                 tg[name] = _tside.record_class(payload)
             elif kind == 'mod':

@@ -678,13 +678,28 @@ function instrument(
   // Where the tests fail a case of their own accord (a failure marker, a `throw`): a loop holding
   // one judges what its passes catch (see quiet loops below).
   const judgedAt: number[] = [];
+  const handlerBodies: AnyNode[] = [];
   // The functions of the tests whose body runs elsewhere than where it is written (see ordered).
   const elsewhere: AnyNode[] = [];
   const visit = (n: AnyNode, parent: AnyNode | undefined, block: AnyNode | undefined, depth: number): void => {
     if (strict?.loops && (LOOPS.has(n.type) || isIterationCall(n))) loopNodes.push([n, depth]);
     if (strict?.loops && n.type === 'TryStatement' && n.handler && collects(n.block as AnyNode))
-      if (swallowing((n.handler as AnyNode).body as AnyNode, reporters)) collectingTries.push(n.block as AnyNode);
-    if (strict?.loops && n.type === 'ThrowStatement') judgedAt.push(n.start);
+      if (swallowing((n.handler as AnyNode).body as AnyNode, reporters, caughtName(n.handler as AnyNode)))
+        collectingTries.push(n.block as AnyNode);
+    if (strict?.loops && n.type === 'TryStatement' && !n.handler && n.finalizer && finallyJumps(n.finalizer as AnyNode)) {
+      // A `try` with no `catch` whose `finally` jumps out (`finally { continue; }`, `break`,
+      // `return got`) drops what its block threw, as a `catch` that only leaves does: told to the
+      // harness the same way (sandbox/harness.js, hooks.dropped).
+      const b = n.block as AnyNode;
+      open(b.start + 1, ' try {', depth);
+      close(b.end - 1, '} catch (__anchorF) { throw __anchorHooks.dropped(__anchorF); }', depth);
+    }
+    // (A `throw` in a `catch` block is no judgement of the tests' own: it passes on or replaces
+    // what the handler took — `throw e`, `throw new Skip(e.message)` — and what it throws ends the
+    // run or is taken by a further handler, which the harness follows: hooks.rethrew.)
+    if (strict?.loops && n.type === 'CatchClause') handlerBodies.push(n.body as AnyNode);
+    if (strict?.loops && n.type === 'ThrowStatement' && !handlerBodies.some((b) => b.start <= n.start && n.start < b.end))
+      judgedAt.push(n.start);
     if (strict?.loops && n.type === 'CallExpression') {
       // A promise handler written in place that only leaves or logs (`.catch(() => {})`) is told
       // to the harness as a `catch` clause's is (sandbox/harness.js, hooks.dropping).
@@ -1217,7 +1232,7 @@ function skipScopes(
       }
       open(n.start, `{ const __anchorT${id} = __anchorHooks.enterTry(${id}); `, depth);
       close(n.end, ' }', depth);
-      const swallows = swallowing(hb, reporters) ? ', 1' : '';
+      const swallows = swallowing(hb, reporters, caughtName(handler)) ? ', 1' : '';
       const enterHandler = ` const __anchorC${id} = __anchorHooks.caught(${id}, __anchorT${id}, ${err}${swallows});${unpack} try {`;
       const leaveHandler = `} catch (__anchorR) { throw __anchorHooks.rethrew(__anchorC${id}, __anchorR); } finally { __anchorHooks.left(__anchorC${id}); }`;
       // An empty handler (`catch {}`): both at one position, where closing texts would go first.
@@ -1237,11 +1252,12 @@ function skipScopes(
  * pushes a stand-in, checks — is taken to record the case. `reporters`: the tests' own names for
  * a function that only reports (see reportingNames).
  */
-function swallowing(block: AnyNode, reporters: ReadonlySet<string>): boolean {
-  return (block.body as AnyNode[]).every((st) => quietStatement(st, reporters));
+function swallowing(block: AnyNode, reporters: ReadonlySet<string>, caught?: string): boolean {
+  return (block.body as AnyNode[]).every((st) => quietStatement(st, reporters, caught));
 }
 
-function quietStatement(st: AnyNode, reporters: ReadonlySet<string>): boolean {
+/** `caught`: the name the `catch` binds; throwing it on (`if (!(e instanceof Skip)) throw e;`) is the handler declining the error, not recording it. */
+function quietStatement(st: AnyNode, reporters: ReadonlySet<string>, caught?: string): boolean {
   switch (st.type) {
     case 'EmptyStatement':
     case 'ContinueStatement':
@@ -1249,19 +1265,46 @@ function quietStatement(st: AnyNode, reporters: ReadonlySet<string>): boolean {
       return true;
     case 'ReturnStatement':
       return !st.argument;
+    case 'ThrowStatement':
+      return caught !== undefined && (st.argument as AnyNode).type === 'Identifier' && (st.argument as AnyNode).name === caught;
     case 'BlockStatement':
-      return swallowing(st, reporters);
+      return swallowing(st, reporters, caught);
     case 'IfStatement':
       return (
         pure(st.test as AnyNode) &&
-        quietStatement(st.consequent as AnyNode, reporters) &&
-        (!st.alternate || quietStatement(st.alternate as AnyNode, reporters))
+        quietStatement(st.consequent as AnyNode, reporters, caught) &&
+        (!st.alternate || quietStatement(st.alternate as AnyNode, reporters, caught))
       );
     case 'ExpressionStatement':
-      return reports(st.expression as AnyNode, reporters);
+      return reports(st.expression as AnyNode, reporters) || removes(st.expression as AnyNode);
     default:
       return false;
   }
+}
+
+/** The name a `catch` clause binds, if it binds one. */
+function caughtName(handler: AnyNode): string | undefined {
+  const p = handler.param as AnyNode | null;
+  return p?.type === 'Identifier' ? (p.name as string) : undefined;
+}
+
+/** Methods that take an entry out of a collection (a call with no more than the key or position and count). */
+const REMOVING: ReadonlySet<string> = new Set(['delete', 'pop', 'shift', 'splice', 'clear']);
+
+/**
+ * Dropping the case from the tests' own bookkeeping (`got.delete(n)`, `todo.splice(i, 1)`,
+ * `delete got[n]`): it records nothing about the case, as leaving does not.
+ */
+function removes(e: AnyNode): boolean {
+  if (e.type === 'UnaryExpression') return e.operator === 'delete';
+  if (e.type !== 'CallExpression') return false;
+  const c = e.callee as AnyNode;
+  return (
+    c.type === 'MemberExpression' &&
+    !c.computed &&
+    REMOVING.has((c.property as AnyNode).name as string) &&
+    (e.arguments as AnyNode[]).length <= 2
+  );
 }
 
 /**
@@ -1386,6 +1429,28 @@ const STORING = new Set(['push', 'unshift', 'splice', 'add', 'set']);
  * write to a member (`got[n] = …`, `out.k = …`). A plain variable (`r = f(n)`) is no collection:
  * a "must throw" test keeps what a call returned that way.
  */
+/**
+ * Whether a `finally` block can jump out of itself: a `return` (outside functions it defines), or
+ * a `continue`/`break` outside loops and `switch`es it holds (a labelled one may leave those too).
+ */
+function finallyJumps(block: AnyNode): boolean {
+  let found = false;
+  const walk = (n: AnyNode, inner: boolean) => {
+    if (found || FUNCTIONS.has(n.type) || n.type === 'ClassDeclaration' || n.type === 'ClassExpression') return;
+    if (
+      n.type === 'ReturnStatement' ||
+      ((n.type === 'ContinueStatement' || n.type === 'BreakStatement') && (!inner || n.label))
+    ) {
+      found = true;
+      return;
+    }
+    const nested = inner || LOOPS.has(n.type) || n.type === 'SwitchStatement';
+    eachChild(n, (c) => walk(c, nested));
+  };
+  walk(block, false);
+  return found;
+}
+
 function collects(block: AnyNode): boolean {
   let found = false;
   const walk = (n: AnyNode) => {
