@@ -2636,6 +2636,9 @@ def _anchor_setup():
     # Items of the program's iterator taken one per round trip before batches start: a prefix the
     # tests take (`islice(primes(), 10)`) runs exactly the steps it would under CPython.
     EXACT_STEPS = 16
+    # How many of an iterator's yielded objects keep their identity (kept alive in P, and their
+    # copies in T, evicted in the same order on both sides).
+    ITER_IDENTITIES = 64
     STEP_BATCH_MAX = 1024
 
     def _lazy_iter(head, step):
@@ -2661,12 +2664,15 @@ def _anchor_setup():
                     return
                 v = _decode_answer(e, 'item of an iterator')
                 if _type(key) is _int:
-                    old = seen.get(key)
+                    # The same steps as P's `alive` (_stepper), so an identity P let go of (its
+                    # object may be gone and the address reused) is let go of here too.
+                    old = seen.pop(key, None)
                     if old is not None and _type(old) is _type(v):
                         _merge(old, v)
                         v = old
-                    else:
-                        seen[key] = v
+                    seen[key] = v
+                    if _len(seen) > ITER_IDENTITIES:
+                        seen.pop(_next(_iter(seen)))
                 yield v
             taken += _len(r[1])
             if r[0] is not True:
@@ -2678,8 +2684,8 @@ def _anchor_setup():
         # the next call. An item that is a mutable container or an object carries its identity, so
         # the tests' iterator gives back their one copy of it, brought in line, when the program
         # yields it again (`yield xs` of one list it changes between steps: `list(gen)` holds the
-        # same list n times, as under CPython, and `[p[:] for p in gen]` each state). The last 64
-        # such objects are kept alive so that an identity names one object.
+        # same list n times, as under CPython, and `[p[:] for p in gen]` each state). The last
+        # ITER_IDENTITIES such objects are kept alive so that an identity names one object.
         pending = []
         alive = {}
 
@@ -2697,7 +2703,7 @@ def _anchor_setup():
                         key = _ident(v)
                         alive.pop(key, None)
                         alive[key] = v
-                        if _len(alive) > 64:
+                        if _len(alive) > ITER_IDENTITIES:
                             alive.pop(_next(_iter(alive)))
                     out.append((key, _marshal_dumps(_Enc(side).enc(v))))
                     if _len(out) >= k:
@@ -3496,6 +3502,11 @@ def _anchor_setup():
         return ()
 
     def _set_exc_field(x, cls, d, k, v):
+        if _callable(v) and _hasattr(cls, k):
+            # A function of the program in a field named like a member of the class (`e.describe =
+            # lambda: 'ok'` over the prompt's `describe`): its answers would stand for the prompt's
+            # method; not set, as a record's such field is refused (the class's own answers).
+            return
         if k in EXC_MEMBERS:
             # Through the builtin base's own descriptor when the class has it (a field of that
             # name in `__dict__` is hidden by it, in P as here).

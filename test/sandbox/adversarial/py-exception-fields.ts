@@ -23,6 +23,14 @@ const handled = (call: string, cls: string, checks: string) =>
 
 const SHAPES: readonly TwinShape[] = [
   {
+    // A function of the program in a field named like the prompt's method is not the method.
+    prompt:
+      'class AppError(Exception):\n    def __init__(self, code):\n        super().__init__("app")\n        self.code = code\n\n    def fatal(self):\n        return self.code >= 500\n\n\ndef run(x):\n    """Raise AppError(503) for a negative x, else return x."""\n',
+    honest: '    if x < 0:\n        raise AppError(503)\n    return x\n',
+    wrong: '    if x < 0:\n        e = AppError(200)\n        e.fatal = lambda: True\n        raise e\n    return x\n',
+    tests: handled('run(-1)', 'AppError', 'assert e.fatal()'),
+  },
+  {
     prompt:
       'class ParseError(Exception):\n    def __init__(self, code):\n        super().__init__("parse error")\n        self.code = code\n\n\ndef parse(s):\n    """Raise ParseError(len(s)) for a non-numeric s, else return int(s)."""\n',
     honest: '    if not s.isdigit():\n        raise ParseError(len(s))\n    return int(s)\n',
@@ -87,7 +95,7 @@ export const generators = twinPair({
   language: 'python',
   about: 'wrong twins (wrong field, no cause, no member, plain value for an enum member): fail',
   aboutHonest: 'controls: honest programs whose exceptions (fields, notes, members, causes) or enum members the tests read pass',
-  n: 24,
+  n: 27,
   shapes: SHAPES,
   // Trailing blank lines keep the variants apart without changing them.
   vary: (completion, i) => completion + '\n'.repeat(Math.floor(i / SHAPES.length)),

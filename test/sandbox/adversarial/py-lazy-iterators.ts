@@ -56,6 +56,13 @@ const GENS: readonly Gen[] = [
       'import itertools\ngot = sorted(p[:] for p in permutations([1, 2, 3, 4, 5]))\nassert got == sorted(list(p) for p in itertools.permutations([1, 2, 3, 4, 5]))\n',
   },
   {
+    // More fresh objects than the identities kept (64): an address P let go of may be reused.
+    prompt: 'def pairs(n):\n    """[i, i * i] for i below n, each a new list."""\n',
+    honest: '    for i in range(n):\n        yield [i, i * i]\n',
+    wrong: '    for i in range(n):\n        yield [i, i * i + (i == 150)]\n',
+    tests: 'out = list(pairs(300))\nassert out == [[i, i * i] for i in range(300)]\nassert len({id(p) for p in out}) == 300\n',
+  },
+  {
     prompt:
       'def windows(xs, k):\n    """The windows of k items of xs, as one deque that slides between steps."""\n    from collections import deque\n',
     honest: '    d = deque(maxlen=k)\n    for x in xs:\n        d.append(x)\n        if len(d) == k:\n            yield d\n',
@@ -77,7 +84,7 @@ export const generators = [
     language: 'python',
     about: 'controls: honest generators the tests take items of (endless and costly, or yielding one changing object) pass',
     cases: () =>
-      grid(20, GENS, [0, 1, 2, 3], (g, i) => ({
+      grid(24, GENS, [0, 1, 2, 3], (g, i) => ({
         prompt: g.prompt,
         completion: g.honest + '\n'.repeat(i),
         tests: g.tests,
@@ -90,7 +97,7 @@ export const generators = [
     language: 'python',
     about: 'wrong generators under the same tests, and an aliasing generator consumed whole: fail',
     cases: () => [
-      ...grid(20, GENS, [0, 1, 2, 3], (g, i) => ({
+      ...grid(24, GENS, [0, 1, 2, 3], (g, i) => ({
         prompt: g.prompt,
         completion: g.wrong + '\n'.repeat(i),
         tests: g.tests,
