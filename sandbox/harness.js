@@ -237,8 +237,14 @@ function setupHarness(P, config) {
   let consoleTo = -1;
   function forwarded(method, args) {
     if (consoleTo === -1) return false;
-    // (An array literal: no spread through the program's array iterator.)
-    return getBridge().consoleStub(consoleTo)(method, args) === true;
+    // (An array literal: no spread through the program's array iterator.) Arguments that cannot
+    // cross (a getter, a huge array) are written here instead, as the run's output: a log line
+    // must not end an honest run.
+    try {
+      return getBridge().consoleStub(consoleTo)(method, args) === true;
+    } catch {
+      return false;
+    }
   }
   function logger(method) {
     return function (...args) {

@@ -765,13 +765,7 @@ def _anchor_setup():
         # _skip_edits adds do.)
         if _any(lo <= a.lineno <= hi for a, _, _ in found) or _any(lo <= line <= hi for line, _ in helper_checks):
             return False
-        # A `raise` in an `except` block is no judgement of the tests' own: it replaces what the
-        # handler took (`raise Skip() from e`), and what it raises ends the run or is taken by a
-        # further handler, which swallowed_in follows through the chain.
-        in_handlers = _set(_ident(n) for st in nodes for h in _ast_walk(st) if _type(h) is ast.ExceptHandler
-                           for b in h.body for n in _ast_walk(b) if _type(n) is ast.Raise)
-        return not _any(_type(n) is ast.Raise and n.exc is not None and _ident(n) not in in_handlers
-                        for st in nodes for n in _ast_walk(st))
+        return not _any(_type(n) is ast.Raise and n.exc is not None for st in nodes for n in _ast_walk(st))
 
     def _suppressing(e):
         # `suppress(…)` or `contextlib.suppress(…)` (by the name it is called by).
@@ -795,16 +789,10 @@ def _anchor_setup():
                 continue
             if t is ast.If and _pure(b.test) and _swallows(b.body) and _swallows(b.orelse):
                 continue
-            if t is ast.Delete and _all(_type(x) in (_Name, ast.Subscript) for x in b.targets):
-                continue
-            if t is ast.Expr and _type(b.value) is ast.Call and _type(b.value.func) is ast.Attribute and b.value.func.attr in _REMOVING:
-                # Dropping the case from the tests' own bookkeeping (`got.pop(n, None)`,
-                # `pending.remove(n)`, `del got[n]`) records nothing about it either.
+            if t is ast.Delete and _all(_type(x) is _Name for x in b.targets):
                 continue
             return False
         return True
-
-    _REMOVING = _frozenset(('pop', 'remove', 'discard', 'clear', 'popitem', 'popleft'))
 
     def _reports(e):
         # An expression statement that only reports or does nothing: a call that logs (its

@@ -678,7 +678,6 @@ function instrument(
   // Where the tests fail a case of their own accord (a failure marker, a `throw`): a loop holding
   // one judges what its passes catch (see quiet loops below).
   const judgedAt: number[] = [];
-  const handlerBodies: AnyNode[] = [];
   // The functions of the tests whose body runs elsewhere than where it is written (see ordered).
   const elsewhere: AnyNode[] = [];
   const visit = (n: AnyNode, parent: AnyNode | undefined, block: AnyNode | undefined, depth: number): void => {
@@ -694,12 +693,7 @@ function instrument(
       open(b.start + 1, ' try {', depth);
       close(b.end - 1, '} catch (__anchorF) { throw __anchorHooks.dropped(__anchorF); }', depth);
     }
-    // (A `throw` in a `catch` block is no judgement of the tests' own: it passes on or replaces
-    // what the handler took — `throw e`, `throw new Skip(e.message)` — and what it throws ends the
-    // run or is taken by a further handler, which the harness follows: hooks.rethrew.)
-    if (strict?.loops && n.type === 'CatchClause') handlerBodies.push(n.body as AnyNode);
-    if (strict?.loops && n.type === 'ThrowStatement' && !handlerBodies.some((b) => b.start <= n.start && n.start < b.end))
-      judgedAt.push(n.start);
+    if (strict?.loops && n.type === 'ThrowStatement') judgedAt.push(n.start);
     if (strict?.loops && n.type === 'CallExpression') {
       // A promise handler written in place that only leaves or logs (`.catch(() => {})`) is told
       // to the harness as a `catch` clause's is (sandbox/harness.js, hooks.dropping).
@@ -1276,7 +1270,7 @@ function quietStatement(st: AnyNode, reporters: ReadonlySet<string>, caught?: st
         (!st.alternate || quietStatement(st.alternate as AnyNode, reporters, caught))
       );
     case 'ExpressionStatement':
-      return reports(st.expression as AnyNode, reporters) || removes(st.expression as AnyNode);
+      return reports(st.expression as AnyNode, reporters);
     default:
       return false;
   }
@@ -1286,25 +1280,6 @@ function quietStatement(st: AnyNode, reporters: ReadonlySet<string>, caught?: st
 function caughtName(handler: AnyNode): string | undefined {
   const p = handler.param as AnyNode | null;
   return p?.type === 'Identifier' ? (p.name as string) : undefined;
-}
-
-/** Methods that take an entry out of a collection (a call with no more than the key or position and count). */
-const REMOVING: ReadonlySet<string> = new Set(['delete', 'pop', 'shift', 'splice', 'clear']);
-
-/**
- * Dropping the case from the tests' own bookkeeping (`got.delete(n)`, `todo.splice(i, 1)`,
- * `delete got[n]`): it records nothing about the case, as leaving does not.
- */
-function removes(e: AnyNode): boolean {
-  if (e.type === 'UnaryExpression') return e.operator === 'delete';
-  if (e.type !== 'CallExpression') return false;
-  const c = e.callee as AnyNode;
-  return (
-    c.type === 'MemberExpression' &&
-    !c.computed &&
-    REMOVING.has((c.property as AnyNode).name as string) &&
-    (e.arguments as AnyNode[]).length <= 2
-  );
 }
 
 /**
@@ -1430,24 +1405,27 @@ const STORING = new Set(['push', 'unshift', 'splice', 'add', 'set']);
  * a "must throw" test keeps what a call returned that way.
  */
 /**
- * Whether a `finally` block can jump out of itself: a `return` (outside functions it defines), or
- * a `continue`/`break` outside loops and `switch`es it holds (a labelled one may leave those too).
+ * Whether a `finally` block can jump out of itself: a `return` (outside functions it defines), a
+ * `continue` outside loops it holds, or a `break` outside its loops and `switch`es (a labelled one
+ * may leave those too).
  */
 function finallyJumps(block: AnyNode): boolean {
   let found = false;
-  const walk = (n: AnyNode, inner: boolean) => {
+  // `inner`: inside a loop of the block (a `continue` stays there); `breaks`: inside a loop or
+  // `switch` of it (a `break` stays there; a `continue` in a `switch` still leaves).
+  const walk = (n: AnyNode, inner: boolean, breaks: boolean) => {
     if (found || FUNCTIONS.has(n.type) || n.type === 'ClassDeclaration' || n.type === 'ClassExpression') return;
     if (
       n.type === 'ReturnStatement' ||
-      ((n.type === 'ContinueStatement' || n.type === 'BreakStatement') && (!inner || n.label))
+      (n.type === 'ContinueStatement' && (!inner || n.label)) ||
+      (n.type === 'BreakStatement' && (!breaks || n.label))
     ) {
       found = true;
       return;
     }
-    const nested = inner || LOOPS.has(n.type) || n.type === 'SwitchStatement';
-    eachChild(n, (c) => walk(c, nested));
+    eachChild(n, (c) => walk(c, inner || LOOPS.has(n.type), breaks || LOOPS.has(n.type) || n.type === 'SwitchStatement'));
   };
-  walk(block, false);
+  walk(block, false, false);
   return found;
 }
 
