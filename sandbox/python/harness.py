@@ -654,18 +654,19 @@ def _anchor_setup():
         # A `with contextlib.suppress(…)` body hands what it raises to sk.swallowing on its way to
         # the context manager, which drops it as a handler that only leaves would (_skip_hooks
         # `swallowed_in`).
-        for w in [w for w in _ast_walk(tree) if _isinstance(w, _WITHS) and _any(_suppressing(i.context_expr) for i in w.items)]:
+        def told(body):
+            # `body` in a `try` whose handler tells sk.swallowing what leaves it, then raises on.
             handler = ast.ExceptHandler(ast.Attribute(ast.Name(sk, L), 'BE', L), '__anchor_x__', [
                 ast.Expr(ast.Call(ast.Attribute(ast.Name(sk, L), 'swallowing', L), [ast.Name('__anchor_x__', L)], [])),
                 ast.Raise(None, None)])
-            w.body = [_located(ast.Try(w.body, [handler], [], []), w.body[0])]
+            return [_located(ast.Try(body, [handler], [], []), body[0])]
+
+        for w in [w for w in _ast_walk(tree) if _isinstance(w, _WITHS) and _any(_suppressing(i.context_expr) for i in w.items)]:
+            w.body = told(w.body)
         # So does a `try` with no handler whose `finally` jumps out (`finally: continue`, `break`,
         # `return got`): the jump drops what the block raised, as a handler that only leaves does.
         for t in [t for t in _ast_walk(tree) if _isinstance(t, _TRIES) and not t.handlers and t.body and _final_jumps(t.finalbody)]:
-            handler = ast.ExceptHandler(ast.Attribute(ast.Name(sk, L), 'BE', L), '__anchor_x__', [
-                ast.Expr(ast.Call(ast.Attribute(ast.Name(sk, L), 'swallowing', L), [ast.Name('__anchor_x__', L)], [])),
-                ast.Raise(None, None)])
-            t.body = [_located(ast.Try(t.body, [handler], [], []), t.body[0])]
+            t.body = told(t.body)
         table = []
         for x in _ast_walk(tree):
             if _isinstance(x, _COMPREHENSIONS):
