@@ -233,15 +233,20 @@ function setupHarness(P, config) {
   // Program realm: while the tests call the program and have replaced their console (or one of
   // its methods), what the program logs goes to the tests' console with its arguments (as
   // snapshots), as in one realm: tests capturing `console.log` see the program's lines. `consoleTo`:
-  // the tests realm's forwarder's handle for the call being served, else -1.
-  let consoleTo = -1;
+  // the tests realm's forwarder's handle for the call being served, -1 in a call with the tests'
+  // own console, -2 outside any call. Outside a call (an `async` program after its first `await`,
+  // a timer) the last handle a call brought is used, as in one realm the program then logs on the
+  // tests' console as it is at that moment (the tests realm checks that it is still replaced).
+  let consoleTo = -2;
+  let consoleLast = -1;
   function forwarded(method, args) {
-    if (consoleTo === -1) return false;
+    const to = consoleTo === -2 ? consoleLast : consoleTo;
+    if (to === -1) return false;
     // (An array literal: no spread through the program's array iterator.) Arguments that cannot
     // cross (a getter, a huge array) are written here instead, as the run's output: a log line
     // must not end an honest run.
     try {
-      return getBridge().consoleStub(consoleTo)(method, args) === true;
+      return getBridge().consoleStub(to)(method, args) === true;
     } catch {
       return false;
     }
@@ -2084,6 +2089,7 @@ function setupHarness(P, config) {
         if (role === 'program') {
           const before = consoleTo;
           consoleTo = typeof d === 'number' ? d : -1;
+          if (consoleTo !== -1) consoleLast = consoleTo;
           try {
             return getBridge().entry(op, a, b, c);
           } finally {
