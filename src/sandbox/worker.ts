@@ -75,6 +75,8 @@ const OP_VERDICT = 6;
 const OP_COMPLETION = 7;
 const OP_COPIER = 8;
 const OP_TIMER = 9;
+/** See `settle`: how far apart (ms) the deadlines of one run's timer calls are spread. */
+const SETTLE_DEADLINE_SPREAD_MS = 1024;
 
 /** The realm a harness sets up: see sandbox/harness.js. */
 export type HarnessRole = 'combined' | 'program' | 'tests';
@@ -560,9 +562,16 @@ class Host {
    * Returns a result only when a limit ended the run.
    */
   private settle(run: ProgramRun, tests: Controller): WireResult | undefined {
-    for (;;) {
+    for (let tick = 0; ; tick++) {
       if (run.timedOut()) return this.limitStatus(run);
-      const timeout = run.left();
+      // Every call with a timeout leaves isolated-vm a timer that stays queued until its deadline,
+      // and every deadline of one run falls within a millisecond of the run's end (now + what is
+      // left). An interval that never stops made ~470,000 calls in 2 s; when the load made
+      // isolated-vm's timer thread late, it released the due ones recursively and overflowed its
+      // stack (SIGSEGV: the worker lost, the run an `error` where it is a `timeout`). The deadlines
+      // are spread over a second past the run's end instead (a timer callback that never returns
+      // is stopped up to that much later).
+      const timeout = run.left() + (tick % SETTLE_DEADLINE_SPREAD_MS);
       const t = this.timed(() => tests.applySync(undefined, [OP_TIMER], { timeout }));
       if (t.kind === 'error')
         return this.limitStatus(run, t.error) ?? run.done('error', { error: `a timer failed: ${describeRunError(t.error)}` });

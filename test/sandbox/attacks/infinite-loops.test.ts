@@ -36,6 +36,43 @@ describe('attack: infinite loops', () => {
     // as much wall time.
   }, 240_000);
 
+  // Timers that never stop, in separate tests: each timer callback is one call into the isolate,
+  // ~470,000 of them in 2 s here. Their calls' timeouts once left isolated-vm as many timers due
+  // within a millisecond, which its timer thread, when the load made it late, released
+  // recursively until its stack overflowed: the worker crashed (SIGSEGV) and the run was an
+  // `error` where the program hangs (see settle() in src/sandbox/worker.ts). Whether it crashed
+  // depended on the load, so this checks the status, and catches the crash only on some runs.
+  it('times out timers of the tests that never stop', async () => {
+    const spec = (id: string, completion: string, tests: string) => ({
+      id,
+      language: 'javascript' as const,
+      code: 'function mk(n) {\n' + completion,
+      prompt: 'function mk(n) {\n',
+      tests: ASSERT + tests,
+    });
+    const closure = '  return () => n * n;\n}\n';
+    const ok = (id: string) => spec(id, closure, 'assert.strictEqual(mk(3)(), 9);\n');
+    const specs = [
+      ok('ok-1'),
+      spec('tests-interval', closure, 'const f = mk(2);\nsetInterval(() => f(), 10);\nassert.strictEqual(mk(3)(), 9);\n'),
+      ok('ok-2'),
+      spec(
+        'tests-interval-async',
+        closure,
+        '(async () => {\n  const f = mk(2);\n  await null;\n  setInterval(() => f(), 10);\n  assert.strictEqual(mk(3)(), 9);\n})();\n',
+      ),
+      ok('ok-3'),
+    ];
+    // One worker, and a limit long enough for many timer calls.
+    const one = testExecutor({ workers: 1, timeoutMs: 5000 });
+    const res = Object.fromEntries((await one.run(specs).finally(() => one.close())).map((r) => [r.id, r]));
+    for (const id of ['ok-1', 'ok-2', 'ok-3']) expectStatus(res[id], 'pass');
+    for (const id of ['tests-interval', 'tests-interval-async']) {
+      expectStatus(res[id], 'timeout');
+      expect(res[id]!.error, id).toMatch(/timed out/);
+    }
+  }, 120_000);
+
   it('keeps working after the attacks', async () => {
     await expectStillWorks(ex);
   });
