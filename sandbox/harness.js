@@ -1507,6 +1507,13 @@ function setupHarness(P, config) {
   // check's arguments threw rejects its promise), which stays open for the verdict to see.
   const serving = {
     __proto__: null,
+    // A promise of the tests handed to the program (an async callback's answer, an argument): the
+    // program awaits or handles it on its side, where the tests cannot see it (its stand-in's
+    // handlers are the program's), so it is no unhandled rejection of the tests. An honest
+    // `try { return await fn(); } catch {…}` over a rejecting callback of the tests ended as `error`.
+    handedOut(p) {
+      markSeen(p);
+    },
     // Where a function of the tests crosses to the program (its calls' sites hang from here).
     chain() {
       return frameChain(false);

@@ -942,6 +942,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       opaque++;
       const h = local.length;
       C.push(local, p);
+      if (onServe !== undefined) onServe.handedOut(p);
       void forward(p, h);
       return h;
     },
@@ -1023,9 +1024,15 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       const when = at !== '' ? onServe.now() : 0;
       MapPrototypeSet(waiting, h, { __proto__: null, resolve, reject, at, when });
       if (onPromise !== undefined) onPromise(p);
+      // Tests realm: a promise in the arguments the program gives back stands for one the tests
+      // handed it (`settle([Promise.reject(e)])`): the program's to handle, as that one is.
+      if (writingBack && onServe !== undefined) onServe.handedOut(p);
       return p;
     },
   };
+
+  // Decoding the arguments as the callee left them (see received).
+  let writingBack = false;
 
   // Tell the other realm how one of our promises settled (awaited, so its `then` is not consulted).
   async function forward(p, h) {
@@ -1092,7 +1099,14 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
     }
     const memo = new Map();
     const value = decodeIn(P.JSONParse(answer), memo, targets);
-    if (after !== '') decodeIn(P.JSONParse(after), memo, targets);
+    if (after !== '') {
+      writingBack = true;
+      try {
+        decodeIn(P.JSONParse(after), memo, targets);
+      } finally {
+        writingBack = false;
+      }
+    }
     return value;
   }
 
