@@ -542,6 +542,42 @@ function setupHarness(P, config) {
   let exited = '';
   // This realm's `Buffer` class once built (the program realm builds it on first use).
   let NodeBuffer;
+  // Program realm: its timers live in the tests realm's queue (node-globals.js, programTimers), so
+  // both realms' timers run in one order on one clock, as one process's do (the program realm had
+  // no timers, and honest programs using them ended as `error`). `timerRemote`: the tests realm's
+  // control once it connected (`bindings`); timers armed before that (the program's top level)
+  // wait in `earlyTimers`, in the order they were armed. What the tests realm's control throws
+  // is its realm's value: never handed to the program.
+  let timerRemote;
+  const earlyTimers = new P.Map();
+  function timerCall(kind, x, ms, repeat) {
+    let answer;
+    try {
+      answer = timerRemote(OP_TIMERS, kind, x, ms, repeat, clock);
+    } catch {
+      throw new Error('the timer could not be set');
+    }
+    return typeof answer === 'number' ? answer : -1;
+  }
+  const timerPort = {
+    __proto__: null,
+    set(r) {
+      if (timerRemote === undefined) {
+        P.MapPrototypeSet(earlyTimers, r.id, r);
+        return;
+      }
+      r.remote = timerCall(1, getBridge().handOut(r.run), r.ms, r.repeat ? 1 : 0);
+      if (!r.ref && r.remote >= 0) timerCall(3, r.remote, 0, 0);
+    },
+    clear(r) {
+      if (timerRemote === undefined) P.MapPrototypeDelete(earlyTimers, r.id);
+      else if (r.remote >= 0) timerCall(2, r.remote, 0, 0);
+      r.remote = -1;
+    },
+    ref(r, on) {
+      if (timerRemote !== undefined && r.remote >= 0) timerCall(3, r.remote, on ? 1 : 0, 0);
+    },
+  };
   const timers = installNodeGlobals(
     P,
     g,
@@ -566,6 +602,9 @@ function setupHarness(P, config) {
       write(text) {
         write(text);
       },
+      // Tests realm: the program realm's function of handle `h`, for a timer the program armed.
+      programFunction: (h) => getBridge().programFunction(h),
+      timerPort: role === 'program' ? timerPort : undefined,
     },
     role === 'tests',
   );
@@ -588,6 +627,7 @@ function setupHarness(P, config) {
   const OP_CONSTRUCT = 12;
   const OP_GET = 13;
   const OP_OWN = 14;
+  const OP_TIMERS = 15;
   let ExternalCopy;
   // Tests realm: the host's rewrite of source text with its ordering comparisons guarded (a
   // synchronous host call, `(text, guard bits) => text`), for what the tests evaluate at run time.
@@ -1955,6 +1995,12 @@ function setupHarness(P, config) {
   function bindings(resolved, names, remote, copier) {
     const B = getBridge();
     B.connect(remote, copier);
+    if (role === 'program' && timerRemote === undefined) {
+      timerRemote = remote;
+      const it = P.MapPrototypeValues(earlyTimers);
+      for (let x = P.MapIteratorNext(it); !x.done; x = P.MapIteratorNext(it)) timerPort.set(x.value);
+      P.MapPrototypeClear(earlyTimers);
+    }
     let out = '[';
     let first = true;
     const list = P.JSONParse(names);
@@ -2152,6 +2198,12 @@ function setupHarness(P, config) {
           }
         }
         return timers.nextDue();
+      case OP_TIMERS:
+        // Tests realm: a timer the program realm arms, clears or unrefs (kept in this realm's
+        // queue, on this clock, which first moves on to the program's reading).
+        if (role !== 'tests') return -1;
+        bridgeClock.advanceTo(arguments[5]);
+        return timers.program(a, b, c, d);
       case OP_CLOCK:
         // `a === 1`: the clock's origin (the tests realm takes the program's), else its reading.
         return a === 1 ? epoch : clock;

@@ -14,8 +14,9 @@
 // `full` false (the program realm): the time sources V8 itself has are made virtual
 // (`Atomics.wait`, `Intl.DateTimeFormat` without a date), and the host globals other than timers
 // are installed on the program's first use of one of their names (a fresh program context pays
-// for a few accessors, not for building `Buffer` and `URL`). The program realm has no timers: the
-// host runs the tests realm's alone (docs/sandbox.md, "Known limits").
+// for a few accessors, not for building `Buffer` and `URL`). The program realm's timers, when the
+// harness gives a port for them (`host.timerPort`, a program realm beside a tests realm), are kept in
+// the tests realm's queue: one queue and one clock for both realms, as one process has.
 function installNodeGlobals(P, g, host, full) {
   'use strict';
   const {
@@ -88,18 +89,22 @@ function installNodeGlobals(P, g, host, full) {
   function clear(id) {
     if (typeof id === 'number') MapPrototypeDelete(timers, id);
   }
+  // The next timer to run; none when only timers the program unref'd are left (under Node they do
+  // not keep the process alive, so they never run then).
   function earliest() {
     let best;
     let bestId = 0;
+    let held = false;
     const it = P.MapPrototypeEntries(timers);
     for (let r = P.MapIteratorNext(it); !r.done; r = P.MapIteratorNext(it)) {
       const t = r.value[1];
+      if (t.unref !== true) held = true;
       if (best === undefined || t.due < best.due) {
         best = t;
         bestId = r.value[0];
       }
     }
-    return best === undefined ? undefined : [bestId, best];
+    return best === undefined || !held ? undefined : [bestId, best];
   }
   const timerControl = {
     __proto__: null,
@@ -121,6 +126,25 @@ function installNodeGlobals(P, g, host, full) {
     },
     reset() {
       P.MapPrototypeClear(timers);
+    },
+    /**
+     * Tests realm: a timer request of the program realm. `kind` 1 arms one for the program's
+     * function of handle `x` (`host.programFunction`) after `ms`, repeating when `repeat` is 1, and
+     * answers its id; 2 clears timer `x`; 3 sets whether it keeps the run alive (`ms` 1) or not
+     * (0). Only timers the program armed are the program's to clear or unref.
+     */
+    program(kind, x, ms, repeat) {
+      if (typeof x !== 'number') return -1;
+      if (kind === 1) {
+        const id = schedule(host.programFunction(x), ms, [], repeat === 1);
+        MapPrototypeGet(timers, id).program = true;
+        return id;
+      }
+      const t = MapPrototypeGet(timers, x);
+      if (t === undefined || t.program !== true) return -1;
+      if (kind === 2) MapPrototypeDelete(timers, x);
+      else if (kind === 3) t.unref = ms === 0;
+      return 0;
     },
     /** Builds the host globals now if they are installed lazily (program realm). */
     build() {},
@@ -175,6 +199,7 @@ function installNodeGlobals(P, g, host, full) {
       });
     }
     timerControl.build = build;
+    if (host.timerPort !== undefined) programTimers(host.timerPort);
     return timerControl;
   }
 
@@ -192,6 +217,102 @@ function installNodeGlobals(P, g, host, full) {
   def(g, 'clearImmediate', clear);
   hostGlobals((name, value) => def(g, name, value));
   return timerControl;
+
+  // Program realm: Node's timer functions, each timer kept in the tests realm's queue through
+  // `port` (harness.js): `set(r)` arms it (or holds it until the tests realm is there), `clear(r)`,
+  // `ref(r, on)`. The callback, its arguments and `this` (the Timeout) stay here; the tests realm
+  // gets a handle that runs `r.run`. A Timeout is an object with `ref`/`unref`/`hasRef`/`refresh`/
+  // `close` whose primitive is its id, as Node's is.
+  function programTimers(port) {
+    const Symbol = g.Symbol;
+    const records = new P.Map();
+    let nextId = 1;
+    let proto;
+    const kId = Symbol('timer id');
+    function recordOf(t) {
+      const id = t !== null && typeof t === 'object' ? t[kId] : typeof t === 'number' || typeof t === 'string' ? +t : undefined;
+      return typeof id === 'number' ? MapPrototypeGet(records, id) : undefined;
+    }
+    function makeProto() {
+      proto = { __proto__: g.Object.prototype };
+      def(proto, 'ref', function ref() {
+        const r = recordOf(this);
+        if (r !== undefined && !r.ref) {
+          r.ref = true;
+          port.ref(r, true);
+        }
+        return this;
+      });
+      def(proto, 'unref', function unref() {
+        const r = recordOf(this);
+        if (r !== undefined && r.ref) {
+          r.ref = false;
+          port.ref(r, false);
+        }
+        return this;
+      });
+      def(proto, 'hasRef', function hasRef() {
+        const r = recordOf(this);
+        return r !== undefined && r.ref;
+      });
+      def(proto, 'refresh', function refresh() {
+        const r = recordOf(this);
+        if (r !== undefined) {
+          port.clear(r);
+          port.set(r);
+        }
+        return this;
+      });
+      def(proto, 'close', function close() {
+        clear(this);
+        return this;
+      });
+      def(proto, Symbol.toPrimitive, function () {
+        return this[kId];
+      });
+    }
+    function schedule(fn, ms, args, repeat) {
+      if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
+      // Coerced here: a program's `valueOf` runs in its own realm, and only a number crosses.
+      const delay = +ms;
+      if (proto === undefined) makeProto();
+      const id = nextId++;
+      const t = { __proto__: proto };
+      def(t, kId, id);
+      const r = { __proto__: null, id, ms: P.NumberIsNaN(delay) ? 1 : delay, repeat, ref: true, remote: -1, run: undefined };
+      r.run = function () {
+        if (!repeat) MapPrototypeDelete(records, id);
+        ReflectApply(fn, t, args);
+      };
+      MapPrototypeSet(records, id, r);
+      port.set(r);
+      return t;
+    }
+    function clear(t) {
+      const r = recordOf(t);
+      if (r === undefined) return;
+      MapPrototypeDelete(records, r.id);
+      port.clear(r);
+    }
+    def(g, 'setTimeout', function setTimeout(fn, ms, ...args) {
+      return schedule(fn, ms, args, false);
+    });
+    def(g, 'setInterval', function setInterval(fn, ms, ...args) {
+      return schedule(fn, ms, args, true);
+    });
+    def(g, 'setImmediate', function setImmediate(fn, ...args) {
+      return schedule(fn, 0, args, false);
+    });
+    def(g, 'clearTimeout', function clearTimeout(t) {
+      clear(t);
+    });
+    def(g, 'clearInterval', function clearInterval(t) {
+      clear(t);
+    });
+    def(g, 'clearImmediate', function clearImmediate(t) {
+      clear(t);
+    });
+  }
 
   // Defines the host globals other than timers, each through `define(name, value)`.
   function hostGlobals(define) {

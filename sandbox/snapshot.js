@@ -1581,6 +1581,14 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       if (consoleHandle === -1) consoleHandle = out.fn(f);
       return consoleHandle;
     },
+    /** Program realm: a handle for this realm's function `f` (a timer's callback). */
+    handOut(f) {
+      return out.fn(f);
+    },
+    /** Tests realm: a function that calls the program realm's function of handle `h`. */
+    programFunction(h) {
+      return stub(h);
+    },
     /** Program realm: the stand-in for the tests realm's function of handle `h`. */
     consoleStub(h) {
       if (consoleStubFor !== h) {

@@ -77,6 +77,8 @@ const OP_COPIER = 8;
 const OP_TIMER = 9;
 /** See `settle`: how far apart (ms) the deadlines of one run's timer calls are spread. */
 const SETTLE_DEADLINE_SPREAD_MS = 1024;
+/** See `settle`: the timer callbacks one run may make before it is a `timeout`. */
+const MAX_TIMER_CALLBACKS = 20_000;
 
 /** The realm a harness sets up: see sandbox/harness.js. */
 export type HarnessRole = 'combined' | 'program' | 'tests';
@@ -161,6 +163,8 @@ class ProgramRun extends CpuMeter {
   /** The program realm's controller (asked whether a RangeError may be the program's own). */
   program: Controller | undefined;
   recycle = false;
+  /** Timer callbacks run so far (see Host.settle). */
+  timerCalls = 0;
 
   /**
    * @param started when the program's first attempt started (its reported `ms` counts every attempt)
@@ -562,15 +566,23 @@ class Host {
    * Returns a result only when a limit ended the run.
    */
   private settle(run: ProgramRun, tests: Controller): WireResult | undefined {
-    for (let tick = 0; ; tick++) {
+    for (;;) {
       if (run.timedOut()) return this.limitStatus(run);
+      const tick = run.timerCalls++;
+      // Node gives a timer at least 1 ms: this many callbacks are 20 s of its wall time, more than
+      // any test waits, and here they would cost little (virtual time). The cap also bounds the
+      // timers isolated-vm keeps for the calls (below).
+      if (tick >= MAX_TIMER_CALLBACKS)
+        return run.done('timeout', {
+          error: `timed out: the timers kept firing (${MAX_TIMER_CALLBACKS} timer callbacks, at least ${MAX_TIMER_CALLBACKS / 1000} s of a real clock)`,
+        });
       // Every call with a timeout leaves isolated-vm a timer that stays queued until its deadline,
       // and every deadline of one run falls within a millisecond of the run's end (now + what is
       // left). An interval that never stops made ~470,000 calls in 2 s; when the load made
       // isolated-vm's timer thread late, it released the due ones recursively and overflowed its
-      // stack (SIGSEGV: the worker lost, the run an `error` where it is a `timeout`). The deadlines
-      // are spread over a second past the run's end instead (a timer callback that never returns
-      // is stopped up to that much later).
+      // stack (SIGSEGV: the worker lost, the run an `error` where it is a `timeout`). Besides the
+      // cap above, the deadlines are spread over a second past the run's end (a timer callback
+      // that never returns is stopped up to that much later).
       const timeout = run.left() + (tick % SETTLE_DEADLINE_SPREAD_MS);
       const t = this.timed(() => tests.applySync(undefined, [OP_TIMER], { timeout }));
       if (t.kind === 'error')

@@ -4,6 +4,10 @@
  * no WRONG-PASS, GOLD, LEAK, TWIN-DIFFER or NONDET row, and every control passes. WRONG-STATUS
  * (one non-pass status for another) costs no gold and is reported, not failed.
  *
+ * Rows whose expected verdict rests on a limit this repository documented and has since lifted
+ * are held to the verdict the lifted limit gives (`LIFTED`, each with its reason, also in
+ * docs/sandbox.md); the corpus's own score for them is printed.
+ *
  * Skips with a printed reason without ../shared; fails under CI=true (support/requirements.ts).
  */
 import { spawnSync } from 'node:child_process';
@@ -19,6 +23,15 @@ const redteam = path.resolve(repoRoot, '../shared/redteam');
 const files = ['js_attacks.jsonl', 'py_attacks.jsonl', 'score.mjs'].map((f) => path.join(redteam, f));
 const missing = files.find((f) => !existsSync(f));
 const run = available('shared red-team corpus', missing ? `${missing} not found` : null);
+
+/** Rows whose expectation was a documented limit that is lifted: the status (and passed count) they must now get. */
+const LIFTED: Record<string, { status: string; passed: string; why: string }> = {
+  J9_02_setTimeout_late_answer: {
+    status: 'pass',
+    passed: '2/2',
+    why: "a correct add answering through setTimeout; 'error' only because the program realm had no timers (js-program-timers.ts)",
+  },
+};
 
 describe.skipIf(!run)('shared red-team corpus through anchor-rl sandbox run', () => {
   const tmp = mkdtempSync(path.join(tmpdir(), 'anchor-rl-redteam-'));
@@ -50,6 +63,15 @@ describe.skipIf(!run)('shared red-team corpus through anchor-rl sandbox run', ()
     const wrong: string[] = [];
     for (const [id, expected, got, counts, , verdict, , error] of rows) {
       verdicts.set(verdict!, (verdicts.get(verdict!) ?? 0) + 1);
+      const lifted = LIFTED[id!];
+      if (lifted) {
+        console.info(
+          `[redteam] ${id}: ${verdict} by the corpus (expected ${expected}); held to ${lifted.status} ${lifted.passed}: ${lifted.why}`,
+        );
+        if (got !== lifted.status || counts !== lifted.passed)
+          wrong.push(`${id}: expected ${lifted.status} ${lifted.passed} (lifted limit), got ${got} ${counts}`);
+        continue;
+      }
       if (verdict === 'ok' || verdict === 'WRONG-STATUS') continue;
       const line = `${id}: ${verdict} (expected ${expected}, got ${got} ${counts}) ${error ?? ''}`;
       wrong.push(line);

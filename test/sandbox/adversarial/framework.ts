@@ -97,6 +97,24 @@ export function defineGenerator(g: Generator): Generator {
   return g;
 }
 
+/** A task with honest and wrong completions, all judged by one set of tests. */
+export interface PairedTask {
+  prompt: string;
+  tests: string;
+  honest: readonly string[];
+  wrong: readonly string[];
+}
+
+/** The cases of the tasks' `which` completions, each under its task's tests after `header`. */
+export function pairedCases(
+  tasks: readonly PairedTask[],
+  which: 'honest' | 'wrong',
+  header: string,
+  expect: readonly ExecStatus[],
+): AdversarialCase[] {
+  return tasks.flatMap((t) => t[which].map((completion) => ({ prompt: t.prompt, completion, tests: header + t.tests, expect })));
+}
+
 /** `n` cases built by `build(i)`. */
 export function variants(n: number, build: (i: number) => AdversarialCase): AdversarialCase[] {
   return Array.from({ length: n }, (_, i) => build(i));

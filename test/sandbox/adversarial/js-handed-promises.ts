@@ -7,16 +7,9 @@
  * program's to handle now. Controls: honest programs pass; wrong twins (the wrong order, the
  * wrong shape, letting the rejection through) never pass.
  */
-import { type AdversarialCase, defineGenerator, JS_ASSERT } from './framework.ts';
+import { defineGenerator, JS_ASSERT, type PairedTask, pairedCases } from './framework.ts';
 
-interface Task {
-  prompt: string;
-  tests: string;
-  honest: readonly string[];
-  wrong: readonly string[];
-}
-
-const TASKS: readonly Task[] = [
+const TASKS: readonly PairedTask[] = [
   {
     prompt:
       '// attempt(fn): await fn(); resolve to { ok: true, value } or, when it throws, { ok: false, message }.\nasync function attempt(fn) {\n',
@@ -99,20 +92,17 @@ const TASKS: readonly Task[] = [
   },
 ];
 
-const cases = (pick: (t: Task) => readonly string[], expect: AdversarialCase['expect']): AdversarialCase[] =>
-  TASKS.flatMap((t) => pick(t).map((completion) => ({ prompt: t.prompt, completion, tests: JS_ASSERT + t.tests, expect })));
-
 export const generators = [
   defineGenerator({
     name: 'js-handed-promises-honest',
     language: 'javascript',
     about: "controls: honest programs handling the rejections of the tests' async callbacks and promises pass",
-    cases: () => cases((t) => t.honest, ['pass']),
+    cases: () => pairedCases(TASKS, 'honest', JS_ASSERT, ['pass']),
   }),
   defineGenerator({
     name: 'js-handed-promises',
     language: 'javascript',
     about: 'wrong programs (wrong shape or order, the rejection let through) never pass',
-    cases: () => cases((t) => t.wrong, ['fail', 'error']),
+    cases: () => pairedCases(TASKS, 'wrong', JS_ASSERT, ['fail', 'error']),
   }),
 ];

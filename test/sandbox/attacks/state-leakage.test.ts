@@ -139,6 +139,7 @@ describe('attack: state leakage between programs', () => {
       allocationRefusals: 'program realm only (a fresh context per program)',
       consoleTo: 'program realm only (a fresh context per program); set back after every call',
       consoleLast: 'program realm only (a fresh context per program)',
+      timerRemote: 'program realm only (a fresh context per program)',
     };
     const ast = parse(readFileSync(new URL('../../../sandbox/harness.js', import.meta.url), 'utf8'), {
       ecmaVersion: 'latest',
