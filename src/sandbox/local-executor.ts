@@ -100,12 +100,40 @@ interface BatchOutcome {
   crash?: { status: ExecStatus; error: string };
 }
 
+/**
+ * V8's stack limit for the Python worker, KiB: CPython's C-level recursion (an `lru_cache`d
+ * recursion, `max(f(c) for c in …)`, `sum(map(f, …))`) runs on the wasm call stack, which V8's
+ * default (~984 KiB) ended after ~220 levels where CPython goes on to its recursion limit (1000):
+ * honest programs were `error` (red-team rt57 F01), and where near that depth the overflow fell
+ * moved with what the worker ran before (F02). Three quarters of the main thread's stack (the
+ * isolate runs on it), at most 6000 KiB; V8's default when the limit cannot be read.
+ */
+export function pythonStackKiB(limits = '/proc/self/limits'): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(limits, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const m = /^Max stack size\s+(\S+)/m.exec(text);
+  if (!m) return undefined;
+  const soft = m[1] === 'unlimited' ? Number.POSITIVE_INFINITY : Number(m[1]) / 1024;
+  if (!Number.isFinite(soft) && m[1] !== 'unlimited') return undefined;
+  const kib = Math.floor(Math.min(PYTHON_STACK_MAX_KIB, soft * 0.75));
+  return kib > 984 ? kib : undefined;
+}
+const PYTHON_STACK_MAX_KIB = 6000;
+
 /** The worker module to fork, in this module's flavour (util/fork.ts); isolated-vm needs --no-node-snapshot. */
 function workerEntry(language: 'javascript' | 'python' = 'javascript'): ModuleEntry {
   const entry = moduleEntry(language === 'python' ? './python/worker' : './worker', import.meta.url);
   // JavaScript: V8 discards queued background optimizing compiles whenever a context is released
   // (once per program), so compile on the worker's own thread where they are kept.
-  const flags = language === 'python' ? ['--no-node-snapshot'] : ['--no-node-snapshot', '--no-concurrent-recompilation'];
+  const stack = language === 'python' ? pythonStackKiB() : undefined;
+  const flags =
+    language === 'python'
+      ? ['--no-node-snapshot', ...(stack !== undefined ? [`--stack-size=${stack}`] : [])]
+      : ['--no-node-snapshot', '--no-concurrent-recompilation'];
   return { path: entry.path, execArgv: [...entry.execArgv, ...flags] };
 }
 
