@@ -209,6 +209,16 @@ def _anchor_setup():
     # instead. With no frame it reports "(unknown file)", as it does where frames are unavailable.
     # (A builtin that answers None, not a function of this module's: no `__globals__` to follow.)
     logging.currentframe = type(None)
+    # doctest's runner puts back the tracer it found (`sys.settrace(None)` when there was none):
+    # a program ending in `doctest.testmod()` (a common ending of a completion) raised, as the
+    # audit hook refuses settrace outside the tests' interpreter, and was an `error`. Setting no
+    # tracer where there is none changes nothing; anything else goes on to the hook. (Made in a
+    # namespace of its own: its `__globals__` hold nothing but these.)
+    _trace_ns = {'_gettrace': sys.gettrace, '_settrace': sys.settrace}
+    exec(compile('def settrace(function, /):\n    if function is None and _gettrace() is None:\n        return None\n    return _settrace(function)\n',
+                 '<sandbox>', 'exec', dont_inherit=True), _trace_ns)
+    sys.settrace = _trace_ns['settrace']
+    del _trace_ns
     _sha256 = hashlib.sha256
     _virtual_time(time)
     # The collector's allocation counters differ between runs of one program on one worker (the
