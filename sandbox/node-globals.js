@@ -203,20 +203,32 @@ function installNodeGlobals(P, g, host, full) {
     return timerControl;
   }
 
-  def(g, 'setTimeout', function setTimeout(fn, ms, ...args) {
-    return schedule(fn, ms, args, false);
-  });
-  def(g, 'setInterval', function setInterval(fn, ms, ...args) {
-    return schedule(fn, ms, args, true);
-  });
-  def(g, 'setImmediate', function setImmediate(fn, ...args) {
-    return schedule(fn, 0, args, false);
-  });
-  def(g, 'clearTimeout', clear);
-  def(g, 'clearInterval', clear);
-  def(g, 'clearImmediate', clear);
+  defineTimers(schedule, clear);
   hostGlobals((name, value) => def(g, name, value));
   return timerControl;
+
+  // Node's timer functions over `schedule(fn, ms, args, repeat)` and `clear(timer)`: this realm's
+  // own queue (tests realm) or the port to it (program realm, programTimers).
+  function defineTimers(schedule, clear) {
+    def(g, 'setTimeout', function setTimeout(fn, ms, ...args) {
+      return schedule(fn, ms, args, false);
+    });
+    def(g, 'setInterval', function setInterval(fn, ms, ...args) {
+      return schedule(fn, ms, args, true);
+    });
+    def(g, 'setImmediate', function setImmediate(fn, ...args) {
+      return schedule(fn, 0, args, false);
+    });
+    def(g, 'clearTimeout', function clearTimeout(timer) {
+      clear(timer);
+    });
+    def(g, 'clearInterval', function clearInterval(timer) {
+      clear(timer);
+    });
+    def(g, 'clearImmediate', function clearImmediate(timer) {
+      clear(timer);
+    });
+  }
 
   // Program realm: Node's timer functions, each timer kept in the tests realm's queue through
   // `port` (harness.js): `set(r)` arms it (or holds it until the tests realm is there), `clear(r)`,
@@ -273,13 +285,13 @@ function installNodeGlobals(P, g, host, full) {
     }
     function schedule(fn, ms, args, repeat) {
       if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
-      // Coerced here: a program's `valueOf` runs in its own realm, and only a number crosses.
-      const delay = +ms;
       if (proto === undefined) makeProto();
       const id = nextId++;
       const t = { __proto__: proto };
       def(t, kId, id);
-      const r = { __proto__: null, id, ms: P.NumberIsNaN(delay) ? 1 : delay, repeat, ref: true, remote: -1, run: undefined };
+      // `ms` coerced here: a program's `valueOf` runs in its own realm, and only a number crosses
+      // (the tests realm's schedule takes a delay outside 1..2^31-1, NaN too, as 1).
+      const r = { __proto__: null, id, ms: +ms, repeat, ref: true, remote: -1, run: undefined };
       r.run = function () {
         if (!repeat) MapPrototypeDelete(records, id);
         ReflectApply(fn, t, args);
@@ -294,24 +306,7 @@ function installNodeGlobals(P, g, host, full) {
       MapPrototypeDelete(records, r.id);
       port.clear(r);
     }
-    def(g, 'setTimeout', function setTimeout(fn, ms, ...args) {
-      return schedule(fn, ms, args, false);
-    });
-    def(g, 'setInterval', function setInterval(fn, ms, ...args) {
-      return schedule(fn, ms, args, true);
-    });
-    def(g, 'setImmediate', function setImmediate(fn, ...args) {
-      return schedule(fn, 0, args, false);
-    });
-    def(g, 'clearTimeout', function clearTimeout(t) {
-      clear(t);
-    });
-    def(g, 'clearInterval', function clearInterval(t) {
-      clear(t);
-    });
-    def(g, 'clearImmediate', function clearImmediate(t) {
-      clear(t);
-    });
+    defineTimers(schedule, clear);
   }
 
   // Defines the host globals other than timers, each through `define(name, value)`.

@@ -118,7 +118,7 @@ export function pythonStackKiB(limits = '/proc/self/limits'): number | undefined
   const m = /^Max stack size\s+(\S+)/m.exec(text);
   if (!m) return undefined;
   const soft = m[1] === 'unlimited' ? Number.POSITIVE_INFINITY : Number(m[1]) / 1024;
-  if (!Number.isFinite(soft) && m[1] !== 'unlimited') return undefined;
+  // (A limit that is no number gives NaN, which is not above V8's default.)
   const kib = Math.floor(Math.min(PYTHON_STACK_MAX_KIB, soft * 0.75));
   return kib > 984 ? kib : undefined;
 }
