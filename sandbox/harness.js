@@ -330,6 +330,9 @@ function setupHarness(P, config) {
 
   // ---- require ------------------------------------------------------------------------------
   let modules;
+  // `require('crypto')` (sandbox/node-crypto.js), built on first use; the tests realm builds a new
+  // one for each run, so what one run's tests set on it is not there for the next.
+  let cryptoModule;
   function require(id) {
     if (typeof id !== 'string') {
       throw new TypeError('The "id" argument must be of type string. Received ' + I.inspect(id, 200));
@@ -338,11 +341,18 @@ function setupHarness(P, config) {
       if (modules === undefined) modules = createAssert(P, getC(), I, R, role === 'tests' ? config.verdict : 'parity');
       return id === 'assert' || id === 'node:assert' ? modules.loose : modules.getStrict();
     }
+    if (id === 'crypto' || id === 'node:crypto') {
+      if (cryptoModule === undefined) {
+        timers.build();
+        cryptoModule = createNodeCrypto(P, nobleHashes, NodeBuffer, () => (nextRandom() * 256) | 0);
+      }
+      return cryptoModule;
+    }
     const err = new Error(
       "Cannot find module '" +
         id +
-        "': the sandbox provides only 'assert' " +
-        "('node:assert', 'assert/strict'); there is no filesystem, network, process or timers",
+        "': the sandbox provides only 'assert' ('node:assert', 'assert/strict') and 'crypto' " +
+        '(hashes and random bytes); there is no filesystem, network, process or timers module',
     );
     ObjectDefineProperty(err, 'code', {
       __proto__: null,
@@ -2079,6 +2089,7 @@ function setupHarness(P, config) {
     reseed(seed);
     programCtl = pctl;
     restoreConsole();
+    cryptoModule = undefined;
     const B = getBridge();
     B.reset();
     B.connect(pctl);

@@ -13,6 +13,7 @@
  * outside its own timeout, e.g. while copying a hostile thrown Proxy — and re-runs what it lost.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
@@ -46,8 +47,38 @@ const HARNESS_FILES = [
   'assert.js',
   'snapshot.js',
   'node-globals.js',
+  'node-crypto.js',
   'harness.js',
 ];
+
+/** The @noble/hashes modules `require('crypto')` is built on (sandbox/node-crypto.js), in load order. */
+const NOBLE_FILES = ['utils.js', '_md.js', '_u64.js', 'sha2.js', 'sha3.js', 'legacy.js', 'hmac.js'];
+
+/**
+ * `function nobleHashes()`: @noble/hashes's CommonJS files, each wrapped as a module function,
+ * returning the modules sandbox/node-crypto.js uses. Nothing runs until a realm first requires
+ * `crypto` (a fresh context only creates the outer function). Its `crypto` module (the host's
+ * random source) is replaced by an empty one: random bytes come from the realm's seeded generator.
+ */
+function nobleSource(): string {
+  const dir = dirname(createRequire(import.meta.url).resolve('@noble/hashes/sha2'));
+  const modules = NOBLE_FILES.map(
+    (f) => `${JSON.stringify(`./${f}`)}: function (exports, require) {\n${readFileSync(resolve(dir, f), 'utf8')}\n}`,
+  );
+  return `function nobleHashes() {
+  'use strict';
+  const sources = { __proto__: null, ${modules.join(',\n')} };
+  const loaded = { __proto__: null, '@noble/hashes/crypto': { crypto: undefined } };
+  function require(id) {
+    if (loaded[id] === undefined) {
+      loaded[id] = {};
+      sources[id](loaded[id], require);
+    }
+    return loaded[id];
+  }
+  return { sha2: require('./sha2.js'), sha3: require('./sha3.js'), legacy: require('./legacy.js'), hmac: require('./hmac.js') };
+}`;
+}
 /** How often the worker reports progress while a batch runs, ms. */
 const PROGRESS_MS = 50;
 /** Isolate heap use (fraction of the limit) above which the isolate is replaced between programs. */
@@ -87,6 +118,7 @@ export type HarnessRole = 'combined' | 'program' | 'tests';
 export function harnessSource(stdoutLimit: number, role: HarnessRole = 'combined', verdict: VerdictMode = 'strict'): string {
   const dir = resolve(dirname(fileURLToPath(import.meta.url)), '../../sandbox');
   const parts = HARNESS_FILES.map((f) => readFileSync(resolve(dir, f), 'utf8'));
+  parts.push(nobleSource());
   const config = JSON.stringify({ stdoutLimit, role, verdict });
   return `(function () {\n'use strict';\n${parts.join('\n')}\nreturn setupHarness(createPrimordials(globalThis), ${config});\n})()`;
 }

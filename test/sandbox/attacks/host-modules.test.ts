@@ -1,6 +1,7 @@
 /**
- * Attack class: reaching host modules and host globals. Only `assert` is served by `require`;
- * there is no process, filesystem, network, timers or module loader.
+ * Attack class: reaching host modules and host globals. Only `assert` and `crypto` (the realm's own
+ * hashing and seeded random bytes, sandbox/node-crypto.js) are served by `require`; there is no
+ * process, filesystem, network, timers or module loader.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { ASSERT, expectStatus, expectStillWorks, runAll, testExecutor } from '../helpers.ts';
@@ -9,7 +10,7 @@ describe('attack: host modules and globals', () => {
   const ex = testExecutor();
   afterAll(() => ex.close());
 
-  it('refuses every module but assert, with a clear message', async () => {
+  it('refuses every module but assert and crypto, with a clear message', async () => {
     const mods = [
       'fs',
       'node:fs',
@@ -20,7 +21,7 @@ describe('attack: host modules and globals', () => {
       'os',
       'vm',
       'worker_threads',
-      'crypto',
+      'crypto/promises',
       'module',
       'isolated-vm',
       '../../src/sandbox/worker.ts',
