@@ -214,10 +214,13 @@ def _anchor_setup():
     # audit hook refuses settrace outside the tests' interpreter, and was an `error`. Setting no
     # tracer where there is none changes nothing; anything else goes on to the hook. (Made in a
     # namespace of its own: its `__globals__` hold nothing but these.)
-    _trace_ns = {'_gettrace': sys.gettrace, '_settrace': sys.settrace}
-    exec(compile('def settrace(function, /):\n    if function is None and _gettrace() is None:\n        return None\n    return _settrace(function)\n',
+    # (The same for a profiler: `sys.setprofile(None)` beside it, red-team rt58 F7.)
+    _trace_ns = {'_gettrace': sys.gettrace, '_settrace': sys.settrace, '_getprofile': sys.getprofile, '_setprofile': sys.setprofile}
+    exec(compile('def settrace(function, /):\n    if function is None and _gettrace() is None:\n        return None\n    return _settrace(function)\n'
+                 'def setprofile(function, /):\n    if function is None and _getprofile() is None:\n        return None\n    return _setprofile(function)\n',
                  '<sandbox>', 'exec', dont_inherit=True), _trace_ns)
     sys.settrace = _trace_ns['settrace']
+    sys.setprofile = _trace_ns['setprofile']
     del _trace_ns
     # Formatting a caught exception (`traceback.format_exc()`, `logging.exception(…)`, a log call
     # with `exc_info=True`) walks its traceback's frames, which the audit hook refuses a program:

@@ -19,6 +19,8 @@ const ENDINGS: readonly string[] = [
   '\n\nif __name__ == "__main__":\n    import doctest\n\n    doctest.testmod(verbose=False, optionflags=doctest.ELLIPSIS)\n',
   '\n\nif __name__ == "__main__":\n    import doctest\n\n    doctest.run_docstring_examples(add, globals())\n',
   '\n\nif __name__ == "__main__":\n    from doctest import testmod\n\n    failures, tried = testmod()\n    print(f"{tried - failures}/{tried} examples passed")\n',
+  // (A completion clearing the profiler too, as after profiling itself: red-team rt58 F7.)
+  '\n\nif __name__ == "__main__":\n    import doctest, sys\n\n    sys.settrace(None)\n    sys.setprofile(None)\n    doctest.testmod()\n',
 ];
 
 /** Tests in the datasets' shapes. */
