@@ -756,6 +756,8 @@ function setupHarness(P, config) {
   let passStart = null;
   let passErr = null;
   let passErrLine = null;
+  // …and whether what came in was a promise of the program losing the tests' race (raced).
+  let passLost = null;
   // Strict verdict: when an error of the program was swallowed in a quiet loop of the tests (see
   // swallowedIn; 0: none), and that loop's first line.
   let swallowedAt = 0;
@@ -929,10 +931,12 @@ function setupHarness(P, config) {
       passStart = new P.Array(loops.length);
       passErr = new P.Array(loops.length);
       passErrLine = new P.Array(loops.length);
+      passLost = new P.Array(loops.length);
       for (let i = 0; i < loops.length; i++) {
         passStart[i] = 0;
         passErr[i] = 0;
         passErrLine[i] = 0;
+        passLost[i] = false;
       }
       linesBefore = before;
       checkLines = lines;
@@ -1221,6 +1225,32 @@ function setupHarness(P, config) {
         enumerable: false,
         configurable: true,
       });
+      // Strict verdict: a promise of the program that loses a `Promise.race` (or `Promise.any`) to
+      // one of the tests' own (their timer: `Promise.race([f(n), sleep(100)])`) was not answered
+      // when the tests went on. Its answer comes in then as an error of the program does in the
+      // pass that received it (markPasses): a pass that runs none of the loop's checks after it
+      // fails them (caughtInPass), as when the promise never settles (unansweredLoops). A program
+      // answering only after the tests' deadline passed there as if it had answered (red-team
+      // rt58 F1). Honest tests that judge what the race gave (`assert.equal(r, 'early')` for a
+      // delay) run a check after it.
+      for (const [name, fulfilledOnly] of [
+        ['race', false],
+        ['any', true],
+      ]) {
+        const original = OriginalPromise[name];
+        const wrapped = {
+          [name](iterable) {
+            return raced(original, this, iterable, fulfilledOnly);
+          },
+        }[name];
+        ObjectDefineProperty(OriginalPromise, name, {
+          __proto__: null,
+          value: wrapped,
+          writable: true,
+          enumerable: false,
+          configurable: true,
+        });
+      }
       // Strict verdict: a bound function remembers what it binds, so `then(check.bind(null, w))`
       // is known to hold the checks of `check` (scopeOf).
       const originalBind = g.Function.prototype.bind;
@@ -1257,6 +1287,44 @@ function setupHarness(P, config) {
         configurable: false,
       });
     }
+  }
+  // Strict verdict: `Promise.race`/`any` of the tests (see where they are wrapped). The entries
+  // are taken as the original would take them; the one that settles first (fulfils, for `any`) is
+  // seen through a reaction attached before the original's own, so it runs first.
+  const ArrayFrom = g.Array.from;
+  function raced(original, C, iterable, fulfilledOnly) {
+    if (passErr === null || bridge === undefined) return P.ReflectApply(original, C, [iterable]);
+    let items;
+    try {
+      items = P.ReflectApply(ArrayFrom, g.Array, [iterable]);
+    } catch {
+      return P.ReflectApply(original, C, [iterable]);
+    }
+    let first = -1;
+    for (let i = 0; i < items.length; i++) {
+      const won = () => {
+        if (first === -1) first = i;
+      };
+      try {
+        P.PromisePrototypeThen(items[i], won, fulfilledOnly ? undefined : won);
+      } catch {
+        // not a native promise: the original adopts it; it is not told apart
+      }
+    }
+    const result = P.ReflectApply(original, C, [items]);
+    const lost = () => {
+      if (first === -1 || getBridge().programPromise(items[first]) !== undefined) return;
+      for (let i = 0; i < items.length; i++) {
+        const rec = getBridge().programPromise(items[i]);
+        if (rec !== undefined && !rec.settled && rec.at !== '') markPasses(rec.at, rec.when, true);
+      }
+    };
+    try {
+      P.PromisePrototypeThen(result, lost, lost);
+    } catch {
+      // a subclass's promise that is not native
+    }
+    return result;
   }
   // A record's `key` becomes an accessor that marks the passes on the tests' stack as it is read
   // (markRejections); writing it makes it plain data again.
@@ -1675,8 +1743,9 @@ function setupHarness(P, config) {
   // Strict verdict: the loops of the tests holding a line of `chain` (where a call's error of the
   // program came in) had an error come in during their current pass — with `since` (a rejection:
   // `chain` is where the promise was received, at step `since`), only those whose current pass
-  // began before then, i.e. the pass that received it.
-  function markPasses(chain, since) {
+  // began before then, i.e. the pass that received it. `lost`: a promise of the program that lost
+  // the tests' race (raced), not an error.
+  function markPasses(chain, since, lost) {
     if (passErr === null) return;
     const at = ++skipClock;
     const lines = chainLines(chain);
@@ -1686,6 +1755,7 @@ function setupHarness(P, config) {
         if (line !== 0) {
           passErr[j] = at;
           passErrLine[j] = line;
+          passLost[j] = lost === true;
         }
       }
   }
@@ -1724,7 +1794,9 @@ function setupHarness(P, config) {
     const since = passStart[j];
     const came = passErr[j];
     const line = passErrLine[j];
+    const lost = passLost[j];
     passErr[j] = 0;
+    passLost[j] = false;
     const ks = loopTable[j][2];
     let before = false;
     let skippedAfter = false;
@@ -1738,10 +1810,13 @@ function setupHarness(P, config) {
     }
     if (before && !skippedAfter) return;
     if (failLoopChecks(j) > 0 && firstFailure === '')
-      firstFailure =
-        'an error of the program came in inside a pass of the loop at tests line ' +
-        loopTable[j][0] +
-        ' and the tests went on without running its checks after it in that pass: the case it answered was not checked';
+      firstFailure = lost
+        ? 'a promise of the program received inside a pass of the loop at tests line ' +
+          loopTable[j][0] +
+          " lost the tests' race against their own promise (it had not answered when they went on), and that pass ran none of the loop's checks after it: the case was not checked"
+        : 'an error of the program came in inside a pass of the loop at tests line ' +
+          loopTable[j][0] +
+          ' and the tests went on without running its checks after it in that pass: the case it answered was not checked';
   }
   // Strict verdict: an error of the program came in (`chain`: where) and a handler of the tests
   // that only leaves or logs took it (src/sandbox/test-plan.ts, swallowing). When it came in inside
@@ -2062,6 +2137,7 @@ function setupHarness(P, config) {
     passStart = null;
     passErr = null;
     passErrLine = null;
+    passLost = null;
     swallowedAt = 0;
     swallowedLoop = 0;
     cameChain = '';
@@ -2189,8 +2265,10 @@ function setupHarness(P, config) {
         return undefined;
       case OP_RUN:
         runTests(a, b, c, d, arguments[5], arguments[6]);
-        // The host runs the timers the tests armed (OP_TIMER) until none is left.
-        return timers.nextDue();
+        // The host runs the timers the tests armed (OP_TIMER) until none is left — none after the
+        // tests threw out of their top level: an uncaught exception ends Node there (a program's
+        // interval kept running turned the failed run into a `timeout`: red-team rt58 F2).
+        return threw ? -1 : timers.nextDue();
       case OP_COMPLETION:
         // A primitive completion value settles nothing: the verdict is ready now (one host call).
         if ((typeof a !== 'object' || a === null) && typeof a !== 'function') return verdict();
@@ -2198,7 +2276,9 @@ function setupHarness(P, config) {
         void watch(a);
         return undefined;
       case OP_TIMER:
-        // Run this realm's next due timer (virtual time); the next one's instant, or -1.
+        // Run this realm's next due timer (virtual time); the next one's instant, or -1. None once
+        // the tests' completion value rejected (an unhandled rejection ends Node: see OP_RUN).
+        if (threw || asyncState === 2) return -1;
         try {
           timers.runNext();
         } catch (e) {
@@ -2208,7 +2288,7 @@ function setupHarness(P, config) {
             thrownError = 'a timer callback threw: ' + describe(e);
           }
         }
-        return timers.nextDue();
+        return threw ? -1 : timers.nextDue();
       case OP_TIMERS:
         // Tests realm: a timer the program realm arms, clears or unrefs (kept in this realm's
         // queue, on this clock, which first moves on to the program's reading).
@@ -2221,7 +2301,7 @@ function setupHarness(P, config) {
       case OP_VERDICT: {
         // `a === 1` (the host, after the tests' run and their timers): a timer armed by the last
         // call's microtasks is still to run — its instant instead of the verdict.
-        if (a === 1) {
+        if (a === 1 && !threw && asyncState !== 2) {
           const due = timers.nextDue();
           if (due >= 0) return due;
         }

@@ -878,6 +878,10 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
   let crossedAt = [];
   // This realm's stand-ins for the other realm's promises: handle → { resolve, reject }.
   let waiting = new Map();
+  // Tests realm: each stand-in for a promise of the program, to its record in `waiting` (kept
+  // after it settles, marked `settled`), so the tests' `Promise.race` can tell which entries are
+  // the program's and still pending.
+  let programPromises = new P.WeakMap();
   let remote;
   // Program realm only: isolated-vm's ExternalCopy (V8's structured serializer), which refuses
   // any Proxy without running its traps. Given by the tests realm at the first binding.
@@ -1022,7 +1026,9 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       // still in the loop pass that received the promise.
       const at = onServe !== undefined ? onServe.promised() : '';
       const when = at !== '' ? onServe.now() : 0;
-      MapPrototypeSet(waiting, h, { __proto__: null, resolve, reject, at, when });
+      const rec = { __proto__: null, resolve, reject, at, when, settled: false };
+      MapPrototypeSet(waiting, h, rec);
+      P.WeakMapPrototypeSet(programPromises, p, rec);
       if (onPromise !== undefined) onPromise(p);
       // Tests realm: a promise in the arguments the program gives back stands for one the tests
       // handed it (`settle([Promise.reject(e)])`): the program's to handle, as that one is.
@@ -1525,6 +1531,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       const w = MapPrototypeGet(waiting, h);
       if (w === undefined) return '';
       MapPrototypeDelete(waiting, h);
+      w.settled = true;
       const why = typeof y === 'string' ? inadmissible(y) : '';
       if (why !== '') {
         w.reject(refuseIn(why));
@@ -1600,6 +1607,13 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
     expectNaN(v) {
       nanExpected = v;
     },
+    /**
+     * Tests realm: the record of a stand-in for a promise of the program (`at`, `when`: where and
+     * at which step the tests received it, as `unsettled`; `settled`), else undefined.
+     */
+    programPromise(p) {
+      return typeof p === 'object' && p !== null ? P.WeakMapPrototypeGet(programPromises, p) : undefined;
+    },
     /** Tests realm: where the tests received each promise of the program not settled yet. */
     unsettled() {
       const out = [];
@@ -1614,6 +1628,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       local = [];
       crossedAt = [];
       waiting = new Map();
+      programPromises = new P.WeakMap();
       remote = undefined;
       refusal = undefined;
       classProtos = new Map();

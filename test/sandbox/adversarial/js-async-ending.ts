@@ -132,4 +132,67 @@ const unansweredHonest = defineGenerator({
     })),
 });
 
-export const generators = [attacks!, wrong!, honest!, unanswered, unansweredHonest];
+/**
+ * The same races with a program that does answer the hard cases, but only after the tests' timer
+ * won (its own timers, red-team rt58 F1): the tests went on without the answer, as when it never
+ * comes; the pass that received it ran none of the loop's checks after the race. Fail, no site
+ * passes (a pass before: 1/1).
+ */
+const LATE = [
+  'return new Promise((resolve) => setTimeout(() => resolve(0), 1000));',
+  'await new Promise((resolve) => setTimeout(resolve, 500));\n  return n;',
+  "return new Promise((_, reject) => setTimeout(() => reject(new Error('slow')), 800));",
+  'return new Promise((resolve) => {\n    const t = setInterval(() => {\n      clearInterval(t);\n      resolve(-1);\n    }, 2000);\n  });',
+  'return new Promise((resolve) => setImmediate(() => setTimeout(resolve, 300, n * 2)));',
+];
+const late = defineGenerator({
+  name: 'js-async-late',
+  language: 'javascript',
+  about:
+    "a promise of the program that answers only after the tests' own timer won their race inside a loop: fail, no site passes",
+  cases: (rng) =>
+    grid(20, RACES, LATE, (race, hang) => ({
+      prompt: 'function fact(n) {\n',
+      completion: factHanging(hang),
+      tests: `${JS_ASSERT}${race(rng)}`,
+      expect: ['fail'],
+      maxPassed: 0,
+      timeoutMs: 8000,
+      note: hang,
+    })),
+});
+
+/**
+ * Controls: a program of delays the tests race against a shorter timer of their own and judge
+ * what the race gave (`'early'`), then the answer itself: the program's promise lost the race and
+ * the pass went on to a check.
+ */
+const NOT_EARLY: Shape[] = [
+  (rng) =>
+    `const sleep = (ms) => new Promise((r) => setTimeout(r, ms));\n(async () => {\n  for (const [n, ms] of [[${rng.int(1, 9)}, 50], [${rng.int(10, 20)}, 80]]) {\n    const r = await Promise.race([later(n, ms), sleep(10).then(() => 'early')]);\n    assert.strictEqual(r, 'early');\n    assert.strictEqual(await later(n, 1), 2 * n);\n  }\n})();\n`,
+  (rng) =>
+    `(async () => {\n  const cases = [${rng.int(1, 5)}, ${rng.int(6, 9)}, 0];\n  for (let i = 0; i < cases.length; i++) {\n    const timer = new Promise((r) => setTimeout(r, 5, 'pending'));\n    const first = await Promise.race([later(cases[i], 40), timer]);\n    assert.equal(first, 'pending');\n  }\n  assert.deepStrictEqual(await Promise.all(cases.map((n) => later(n, 3))), cases.map((n) => 2 * n));\n})();\n`,
+  (rng) =>
+    `const sleep = (ms, v) => new Promise((r) => setTimeout(r, ms, v));\n(async () => {\n  for (const n of [${rng.int(1, 9)}, ${rng.int(10, 30)}]) {\n    const winner = await Promise.any([later(n, 100), sleep(20, 'timer')]);\n    assert.ok(winner === 'timer', 'the delay must not answer early');\n  }\n})();\n`,
+];
+const LATER = [
+  '  return new Promise((resolve) => setTimeout(() => resolve(2 * n), ms));\n}\n',
+  '  return new Promise((resolve) => setTimeout(resolve, ms, n * 2));\n}\n',
+  '  await new Promise((r) => setTimeout(r, ms));\n  return n + n;\n}\n',
+  '  const start = Date.now();\n  while (Date.now() - start < ms) await new Promise((r) => setTimeout(r, 1));\n  return 2 * n;\n}\n',
+];
+const lateHonest = defineGenerator({
+  name: 'js-async-late-honest',
+  language: 'javascript',
+  about: "controls: honest delays the tests race against a shorter timer and check ('early'), then check the answer",
+  cases: (rng) =>
+    grid(20, NOT_EARLY, LATER, (tests, body) => ({
+      prompt: `// Resolve to 2 * n after ms milliseconds.\n${body.includes('await') ? 'async ' : ''}function later(n, ms) {\n`,
+      completion: body,
+      tests: `${JS_ASSERT}${tests(rng)}`,
+      expect: ['pass'],
+      timeoutMs: 8000,
+    })),
+});
+
+export const generators = [attacks!, wrong!, honest!, unanswered, unansweredHonest, late, lateHonest];

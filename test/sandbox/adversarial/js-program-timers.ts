@@ -138,6 +138,26 @@ const attacks = (): AdversarialCase[] => [
   })),
 ];
 
+/**
+ * A wrong program that leaves a timer going (an interval, a chain re-arming itself) under the
+ * datasets' synchronous tests: the tests' first failed check throws out of their top level, which
+ * ends Node there (`fail`). The program's timers kept running until the callback cap and the run
+ * was a `timeout` (red-team rt58 F2): a status the program chose. Nothing runs after the throw now.
+ */
+const LEFT_RUNNING: readonly string[] = [
+  '  return x * 2 + 1;\n}\nsetInterval(() => {}, 1);\n',
+  '  setInterval(() => {}, 5);\n  return x * 2 + 1;\n}\n',
+  '  return x * 2 + 1;\n}\nconst spin = () => setTimeout(spin, 1);\nspin();\n',
+  '  return x * 2 + 1;\n}\nsetImmediate(function again() {\n  setImmediate(again);\n});\n',
+  '  const t = setInterval(() => {}, 1);\n  t.ref();\n  return x + x + 1;\n}\n',
+];
+const FAILING_TESTS: readonly string[] = [
+  'function test() {\n  let candidate = double;\n  assert.deepEqual(candidate(2), 4);\n  assert.deepEqual(candidate(5), 10);\n}\n\ntest();\n',
+  'assert.strictEqual(double(0), 0);\nassert.strictEqual(double(3), 6);\n',
+  'const cases = [[1, 2], [4, 8]];\nfor (const [x, w] of cases) assert.equal(double(x), w);\n',
+  'function test() {\n  let candidate = double;\n  assert.deepEqual(candidate(-1), -2);\n}\n\ntest();\n',
+];
+
 export const generators = [
   defineGenerator({
     name: 'js-program-timers-honest',
@@ -158,5 +178,17 @@ export const generators = [
     about:
       "a program clearing every timer id it can name leaves the tests' timers; exiting or throwing from a timer never passes",
     cases: attacks,
+  }),
+  defineGenerator({
+    name: 'js-program-timers-after-failure',
+    language: 'javascript',
+    about: "a wrong program's timers left running after the tests' uncaught failure: fail, as Node ends there (not a timeout)",
+    cases: () =>
+      grid(20, FAILING_TESTS, LEFT_RUNNING, (tests, completion) => ({
+        prompt: '// Return x doubled.\nfunction double(x) {\n',
+        completion,
+        tests: JS_ASSERT + tests,
+        expect: ['fail'],
+      })),
   }),
 ];
