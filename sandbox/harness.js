@@ -253,7 +253,7 @@ function setupHarness(P, config) {
   }
   function logger(method) {
     return function (...args) {
-      if (forwarded(method, args) || truncated) return;
+      if (forwarded(method, args) || (role === 'tests' && writeStdio(method, args)) || truncated) return;
       write(I.format(args, budget()) + '\n');
     };
   }
@@ -267,11 +267,11 @@ function setupHarness(P, config) {
     warn: logger('warn'),
     trace: logger('trace'),
     dir(...args) {
-      if (forwarded('dir', args) || truncated) return;
+      if (forwarded('dir', args) || (role === 'tests' && writeStdio('dir', args)) || truncated) return;
       write(I.inspect(args[0], budget()) + '\n');
     },
     table(...args) {
-      if (forwarded('table', args) || truncated) return;
+      if (forwarded('table', args) || (role === 'tests' && writeStdio('table', args)) || truncated) return;
       write(I.inspect(args[0], budget()) + '\n');
     },
     assert(cond, ...args) {
@@ -296,11 +296,16 @@ function setupHarness(P, config) {
   };
   // The methods a program's console forwards (see `forwarded`), and the realm's own of them.
   const FORWARDED = ['log', 'info', 'debug', 'error', 'warn', 'trace', 'dir', 'table', 'group', 'groupCollapsed'];
+  // What the program's `process.stdout.write`/`stderr.write` forward as (not console methods).
+  const STDOUT = '\u0000stdout';
+  const STDERR = '\u0000stderr';
+  // The console methods Node writes to stderr.
+  const TO_STDERR = { __proto__: null, error: true, warn: true, trace: true };
   const ownConsole = { __proto__: null };
   for (let i = 0; i < FORWARDED.length; i++) ownConsole[FORWARDED[i]] = consoleObject[FORWARDED[i]];
   // Tests realm: whether the tests have replaced their console or one of its forwarded methods.
   function consoleReplaced() {
-    if (g.console !== consoleObject) return true;
+    if (g.console !== consoleObject || stdioWrite(false) !== undefined || stdioWrite(true) !== undefined) return true;
     for (let i = 0; i < FORWARDED.length; i++) {
       const k = FORWARDED[i];
       if (consoleObject[k] !== ownConsole[k]) return true;
@@ -309,13 +314,49 @@ function setupHarness(P, config) {
   }
   // Tests realm: a program's console call during a call of the tests, on their console as it is
   // now; false (the program writes its own output) when that method is still the realm's own.
+  // A program's `process.stdout.write(s)` goes to the tests' replaced one. A console method the
+  // tests left as it was writes, as Node's console does, to `process.stdout.write` (`error`,
+  // `warn`, `trace`: stderr): tests capturing output by replacing that see the program's lines
+  // (red-team rt58 F4: they saw nothing, and honest programs failed).
   function forwardConsole(method, args) {
-    if (typeof method !== 'string' || ownConsole[method] === undefined || !P.ArrayIsArray(args)) return false;
+    if (!P.ArrayIsArray(args)) return false;
+    if (method === STDOUT || method === STDERR) {
+      const w = stdioWrite(method === STDERR);
+      if (w === undefined) return false;
+      P.ReflectApply(w[1], w[0], [args[0]]);
+      return true;
+    }
+    if (typeof method !== 'string' || ownConsole[method] === undefined) return false;
     const c = g.console;
     if (c === undefined || c === null) return false;
     const f = c[method];
-    if (typeof f !== 'function' || (c === consoleObject && f === ownConsole[method])) return false;
+    if (typeof f !== 'function') return false;
+    if (c === consoleObject && f === ownConsole[method]) return writeStdio(method, args);
     P.ReflectApply(f, c, args);
+    return true;
+  }
+  // Tests realm: the realm's own `process` and its streams' own `write`s (see stdioWrite).
+  let ownProcess;
+  let ownWrites;
+  // Tests realm: [stream, write] when the tests replaced `process.stdout.write` (`err`: stderr)
+  // or `process` itself, else undefined.
+  function stdioWrite(err) {
+    if (ownProcess === undefined) return undefined;
+    const proc = g.process;
+    if (proc === null || (typeof proc !== 'object' && typeof proc !== 'function')) return undefined;
+    const stream = err ? proc.stderr : proc.stdout;
+    if (stream === null || (typeof stream !== 'object' && typeof stream !== 'function')) return undefined;
+    const w = stream.write;
+    if (typeof w !== 'function' || w === ownWrites[err ? 1 : 0]) return undefined;
+    return [stream, w];
+  }
+  // Tests realm: a console line (of the program's, or the tests' own) on the tests' replaced
+  // `process.stdout.write`; false when they have none.
+  function writeStdio(method, args) {
+    const w = stdioWrite(TO_STDERR[method] === true);
+    if (w === undefined) return false;
+    const text = method === 'dir' || method === 'table' ? I.inspect(args[0], budget()) : I.format(args, budget());
+    P.ReflectApply(w[1], w[0], [text + '\n']);
     return true;
   }
   // Tests realm: a new run starts with the realm's own console (the tests realm outlives runs).
@@ -323,6 +364,17 @@ function setupHarness(P, config) {
     try {
       defineConsole();
       for (let i = 0; i < FORWARDED.length; i++) consoleObject[FORWARDED[i]] = ownConsole[FORWARDED[i]];
+      if (ownProcess !== undefined) {
+        ObjectDefineProperty(g, 'process', {
+          __proto__: null,
+          value: ownProcess,
+          writable: true,
+          enumerable: false,
+          configurable: true,
+        });
+        ownProcess.stdout.write = ownWrites[0];
+        ownProcess.stderr.write = ownWrites[1];
+      }
     } catch {
       // Tests that froze their console keep it as they left it (tests are trusted).
     }
@@ -609,7 +661,11 @@ function setupHarness(P, config) {
       exit(how) {
         if (exited === '') exited = how;
       },
-      write(text) {
+      // `process.stdout.write`/`stderr.write` of this realm (`err`: stderr): a program's goes to the
+      // tests' replaced `process.stdout.write` while they have one, as in one process (see
+      // forwardConsole).
+      write(text, err) {
+        if (role === 'program' && forwarded(err === true ? STDERR : STDOUT, [text])) return;
         write(text);
       },
       // Tests realm: the program realm's function of handle `h`, for a timer the program armed.
@@ -620,6 +676,10 @@ function setupHarness(P, config) {
   );
   // A WeakRef's target lives as long as the garbage collector decides: not deterministic.
   delete g.WeakRef;
+  if (role === 'tests') {
+    ownProcess = g.process;
+    ownWrites = [ownProcess.stdout.write, ownProcess.stderr.write];
+  }
 
   // ---- controller (host-only) ---------------------------------------------------------------
   /** Controller operations (the worker uses the same numbers). */

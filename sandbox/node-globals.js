@@ -118,12 +118,12 @@ function installNodeGlobals(P, g, host, full) {
     MapPrototypeDelete(timers, id);
     if (t.unref !== true) held--;
   }
-  function schedule(fn, ms, args, repeat) {
+  function schedule(fn, ms, args, repeat, self) {
     if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
     let delay = +ms;
     if (!(delay >= 1 && delay <= 2147483647)) delay = 1;
     const id = nextTimerId++;
-    const t = { fn, args, due: host.now() + delay, delay, repeat };
+    const t = { fn, args, due: host.now() + delay, delay, repeat, self };
     MapPrototypeSet(timers, id, t);
     held++;
     arm(id, t);
@@ -133,6 +133,12 @@ function installNodeGlobals(P, g, host, full) {
     if (typeof id !== 'number') return;
     const t = MapPrototypeGet(timers, id);
     if (t !== undefined) drop(id, t);
+  }
+  // Whether timer `id` keeps the run alive (`unref` clears it).
+  function setRef(t, on) {
+    if ((t.unref !== true) === on) return;
+    held += on ? 1 : -1;
+    t.unref = !on;
   }
   // The next timer to run; none when only timers the program unref'd are left (under Node they do
   // not keep the process alive, so they never run then).
@@ -164,7 +170,8 @@ function installNodeGlobals(P, g, host, full) {
         t.due = host.now() + t.delay;
         arm(id, t);
       } else drop(id, t);
-      ReflectApply(t.fn, g, t.args);
+      // (`this` is the Timeout, as Node calls a timer's callback.)
+      ReflectApply(t.fn, t.self === undefined ? g : t.self, t.args);
       return true;
     },
     reset() {
@@ -189,10 +196,7 @@ function installNodeGlobals(P, g, host, full) {
       const t = MapPrototypeGet(timers, x);
       if (t === undefined || t.program !== true) return -1;
       if (kind === 2) drop(x, t);
-      else if (kind === 3 && (t.unref === true) !== (ms === 0)) {
-        held += ms === 0 ? -1 : 1;
-        t.unref = ms === 0;
-      }
+      else if (kind === 3) setRef(t, ms !== 0);
       return 0;
     },
     /** Builds the host globals now if they are installed lazily (program realm). */
@@ -252,9 +256,77 @@ function installNodeGlobals(P, g, host, full) {
     return timerControl;
   }
 
-  defineTimers(schedule, clear);
+  testsTimers();
   hostGlobals((name, value) => def(g, name, value));
   return timerControl;
+
+  // Tests realm: Node's timer functions on this realm's queue, each answering a Timeout (`ref`,
+  // `unref`, `hasRef`, `refresh`, `close`; its primitive is its id) as Node's do. They answered the
+  // queue's number, so tests arming a watchdog the Node way (`setTimeout(…).unref()`) threw and
+  // every program was an `error` (red-team rt58 F5, U02). An unref'd timer of the tests does not
+  // keep the run alive; `refresh` re-arms a timer, also one that already ran.
+  function testsTimers() {
+    const kId = g.Symbol('timer id');
+    const kArm = g.Symbol('timer arming');
+    let proto;
+    const idOf = (x) =>
+      x !== null && typeof x === 'object' ? x[kId] : typeof x === 'number' || typeof x === 'string' ? +x : undefined;
+    function makeProto() {
+      proto = { __proto__: g.Object.prototype };
+      // The arming (callback, delay, arguments, whether it keeps the run alive) is the Timeout's;
+      // the queue's record exists while the timer is armed.
+      const arming = (self) => (self !== null && typeof self === 'object' ? self[kArm] : undefined);
+      const setKeeps = (self, on) => {
+        const a = arming(self);
+        if (a === undefined) return;
+        a.ref = on;
+        const t = MapPrototypeGet(timers, self[kId]);
+        if (t !== undefined) setRef(t, on);
+      };
+      def(proto, 'ref', function ref() {
+        setKeeps(this, true);
+        return this;
+      });
+      def(proto, 'unref', function unref() {
+        setKeeps(this, false);
+        return this;
+      });
+      def(proto, 'hasRef', function hasRef() {
+        const a = arming(this);
+        return a !== undefined && a.ref;
+      });
+      def(proto, 'refresh', function refresh() {
+        const a = arming(this);
+        if (a === undefined) return this;
+        clear(this[kId]);
+        arm1(this, a.fn, a.ms, a.args, a.repeat, a.ref);
+        return this;
+      });
+      def(proto, 'close', function close() {
+        clear(idOf(this));
+        return this;
+      });
+      def(proto, g.Symbol.toPrimitive, function () {
+        return this[kId];
+      });
+    }
+    function arm1(self, fn, ms, args, repeat, ref) {
+      const id = schedule(fn, ms, args, repeat, self);
+      ObjectDefineProperty(self, kId, { __proto__: null, value: id, writable: true, enumerable: false, configurable: true });
+      if (!ref) setRef(MapPrototypeGet(timers, id), false);
+    }
+    defineTimers(
+      (fn, ms, args, repeat) => {
+        if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
+        if (proto === undefined) makeProto();
+        const self = { __proto__: proto };
+        def(self, kArm, { __proto__: null, fn, ms, args, repeat, ref: true });
+        arm1(self, fn, ms, args, repeat, true);
+        return self;
+      },
+      (x) => clear(idOf(x)),
+    );
+  }
 
   // Node's timer functions over `schedule(fn, ms, args, repeat)` and `clear(timer)`: this realm's
   // own queue (tests realm) or the port to it (program realm, programTimers).
@@ -341,8 +413,8 @@ function installNodeGlobals(P, g, host, full) {
       // `ms` coerced here: a program's `valueOf` runs in its own realm, and only a number crosses
       // (the tests realm's schedule takes a delay outside 1..2^31-1, NaN too, as 1).
       const r = { __proto__: null, id, ms: +ms, repeat, ref: true, remote: -1, run: undefined };
+      // (The record stays after a one-shot timer ran: `refresh()` arms it again, as in Node.)
       r.run = function () {
-        if (!repeat) MapPrototypeDelete(records, id);
         ReflectApply(fn, t, args);
       };
       MapPrototypeSet(records, id, r);
@@ -998,8 +1070,8 @@ function installNodeGlobals(P, g, host, full) {
         return process;
       },
       emitWarning() {},
-      stdout: { write: (s) => (host.write(String(s)), true) },
-      stderr: { write: (s) => (host.write(String(s)), true) },
+      stdout: { write: (s) => (host.write(String(s), false), true) },
+      stderr: { write: (s) => (host.write(String(s), true), true) },
     };
     define('process', process);
     define('global', g);
