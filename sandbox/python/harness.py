@@ -255,6 +255,18 @@ def _anchor_setup():
     for _k in ('walk_tb', '_walk_tb_with_full_positions', 'clear_frames', '_compute_suggestion_error'):
         setattr(_traceback_mod, _k, _tb_ns[_k])
     del _tb_ns, _k
+    # unittest leaves its own levels out of a failure's traceback by the frame's globals
+    # (`'__unittest' in tb.tb_frame.f_globals`): a program running unittest with a failing test was
+    # an `error` (red-team rt59 G6). The stand-in's file says the same: unittest's package.
+    import unittest.result as _unittest_result, os as _os_ut
+    _ut_ns = {'_audit': sys.audit, '_dir': _os_ut.path.dirname(_unittest_result.__file__) + _os_ut.sep}
+    exec(compile('def _is_relevant_tb_level(self, tb):\n'
+                 '    box = []\n'
+                 '    _audit("anchor.walk_tb", tb, box)\n'
+                 '    return len(box[0]) > 0 and box[0][0][0].f_code.co_filename.startswith(_dir)\n',
+                 '<sandbox>', 'exec', dont_inherit=True), _ut_ns)
+    _unittest_result.TestResult._is_relevant_tb_level = _ut_ns['_is_relevant_tb_level']
+    del _ut_ns, _unittest_result, _os_ut
     _sha256 = hashlib.sha256
     _virtual_time(time)
     # The collector's allocation counters differ between runs of one program on one worker (the
