@@ -396,7 +396,7 @@ function setupHarness(P, config) {
     if (id === 'crypto' || id === 'node:crypto') {
       if (cryptoModule === undefined) {
         timers.build();
-        cryptoModule = createNodeCrypto(P, nobleHashes, NodeBuffer, () => (nextRandom() * 256) | 0);
+        cryptoModule = createNodeCrypto(P, nobleHashes, NodeBuffer, () => (nextRandom() * 256) | 0, NodeCrypto);
       }
       return cryptoModule;
     }
@@ -604,6 +604,8 @@ function setupHarness(P, config) {
   let exited = '';
   // This realm's `Buffer` class once built (the program realm builds it on first use).
   let NodeBuffer;
+  // …and its `crypto` global (Node's `require('crypto').webcrypto` is that object).
+  let NodeCrypto;
   // Program realm: its timers live in the tests realm's queue (node-globals.js, programTimers), so
   // both realms' timers run in one order on one clock, as one process's do (the program realm had
   // no timers, and honest programs using them ended as `error`). `timerRemote`: the tests realm's
@@ -655,8 +657,9 @@ function setupHarness(P, config) {
       tick,
       advanceTo: bridgeClock.advanceTo,
       randomByte: () => (nextRandom() * 256) | 0,
-      buffer(B) {
+      buffer(B, webcrypto) {
         NodeBuffer = B;
+        NodeCrypto = webcrypto;
       },
       exit(how) {
         if (exited === '') exited = how;

@@ -12,8 +12,9 @@
  * @param {() => Record<string, any>} hashes the noble modules (sha2, sha3, legacy, hmac)
  * @param {any} Buffer the realm's own Buffer class
  * @param {() => number} randomByte the realm's seeded byte source
+ * @param {object} webcrypto the realm's own `crypto` global (Node's `webcrypto` is that object)
  */
-function createNodeCrypto(P, hashes, Buffer, randomByte) {
+function createNodeCrypto(P, hashes, Buffer, randomByte, webcrypto) {
   'use strict';
   // (Built when first required: a realm's string and array methods are read then, as Node's
   // own modules read theirs; a program that patched them first changes only its own hashing.)
@@ -40,8 +41,21 @@ function createNodeCrypto(P, hashes, Buffer, randomByte) {
     'sha3-384': sha3.sha3_384,
     'sha3-512': sha3.sha3_512,
   };
+  // What `getHashes()` lists: the names above and their `RSA-` aliases, as Node lists them.
   const NAMES = [
+    'RSA-MD5',
+    'RSA-RIPEMD160',
+    'RSA-SHA1',
+    'RSA-SHA224',
+    'RSA-SHA256',
+    'RSA-SHA3-224',
+    'RSA-SHA3-256',
+    'RSA-SHA3-384',
+    'RSA-SHA3-512',
+    'RSA-SHA384',
+    'RSA-SHA512',
     'md5',
+    'ripemd',
     'ripemd160',
     'rmd160',
     'sha1',
@@ -76,9 +90,10 @@ function createNodeCrypto(P, hashes, Buffer, randomByte) {
     if (hash === undefined) throw new Error('Digest method not supported');
     return hash;
   }
-  function bytes(data, encoding, what) {
+  function bytes(data, encoding, what, buffers) {
     if (typeof data === 'string') return Buffer.from(data, encoding);
     if (P.ArrayBufferIsView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    if (buffers === true && data instanceof g.ArrayBuffer) return new Uint8Array(data);
     let received = data === null ? 'null' : typeof data;
     if (typeof data === 'number') received = 'type number (' + String(data) + ')';
     else if (data !== null && typeof data === 'object') received = 'an instance of ' + (data.constructor?.name ?? 'Object');
@@ -180,6 +195,21 @@ function createNodeCrypto(P, hashes, Buffer, randomByte) {
     }
     return n;
   }
+  function randomFillSync(view, offset = 0, size) {
+    if (!P.ArrayBufferIsView(view) && !(view instanceof g.ArrayBuffer)) {
+      throw coded(
+        new TypeError('The "buf" argument must be an instance of ArrayBuffer or ArrayBufferView.'),
+        'ERR_INVALID_ARG_TYPE',
+      );
+    }
+    const u8 = P.ArrayBufferIsView(view) ? new Uint8Array(view.buffer, view.byteOffset, view.byteLength) : new Uint8Array(view);
+    const end = size === undefined ? u8.length : offset + size;
+    if (!(offset >= 0 && end <= u8.length && offset <= end)) {
+      throw coded(new RangeError('The value of "offset" or "size" is out of range.'), 'ERR_OUT_OF_RANGE');
+    }
+    for (let i = offset; i < end; i++) u8[i] = randomByte();
+    return view;
+  }
   function getRandomValues(view) {
     if (!P.ArrayBufferIsView(view)) throw new TypeError('The "typedArray" argument must be an integer-type TypedArray');
     const u8 = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
@@ -209,18 +239,19 @@ function createNodeCrypto(P, hashes, Buffer, randomByte) {
       return NAMES.slice();
     },
     randomBytes,
+    randomFillSync,
     randomInt,
     randomUUID,
     getRandomValues,
     timingSafeEqual(a, b) {
-      const x = bytes(a, undefined, 'buf1');
-      const y = bytes(b, undefined, 'buf2');
+      const x = bytes(a, undefined, 'buf1', true);
+      const y = bytes(b, undefined, 'buf2', true);
       if (x.length !== y.length)
         throw coded(new RangeError('Input buffers must have the same byte length'), 'ERR_CRYPTO_TIMING_SAFE_EQUAL_LENGTH');
       let d = 0;
       for (let i = 0; i < x.length; i++) d |= x[i] ^ y[i];
       return d === 0;
     },
-    webcrypto: { getRandomValues, randomUUID },
+    webcrypto,
   };
 }

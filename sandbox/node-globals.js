@@ -74,10 +74,10 @@ function installNodeGlobals(P, g, host, full) {
 
   // ---- timers (virtual clock) ---------------------------------------------------------------
 
-  // Every timer is due at a virtual instant; the host runs them one at a time in (due, id) order
-  // and advances the clock to the timer's instant, so `setTimeout(r, 1000)` costs no real time.
-  // The order is kept in a binary heap of (due, id) entries (a scan of every timer for each one
-  // run made a program arming 16,000 timers a `timeout`: red-team rt58 F3); an entry whose timer
+  // Every timer is due at a virtual instant; the host runs them one at a time by due instant, then
+  // arming order, and advances the clock to the timer's instant, so `setTimeout(r, 1000)` costs no
+  // real time. The order is kept in a binary heap of (due, arming order) entries (a scan of every
+  // timer for each one run made a program arming 16,000 timers a `timeout`: red-team rt58 F3); an entry whose timer
   // was cleared or re-armed is dropped when it reaches the top. The heap is a null-prototype
   // object indexed by hand, so no setter a program puts on `Array.prototype` is reached.
   const timers = new P.Map();
@@ -86,9 +86,12 @@ function installNodeGlobals(P, g, host, full) {
   // How many timers keep the run alive (all but those the program unref'd).
   let held = 0;
   let nextTimerId = 1;
-  const before = (a, b) => a.due < b.due || (a.due === b.due && a.id < b.id);
+  // Arming order breaks ties (Node appends a timer to its list when armed, and an interval when
+  // its callback returned).
+  let nextSeq = 1;
+  const before = (a, b) => a.due < b.due || (a.due === b.due && a.seq < b.seq);
   function arm(id, t) {
-    const e = { __proto__: null, due: t.due, id };
+    const e = { __proto__: null, due: t.due, id, seq: nextSeq++ };
     t.entry = e;
     let i = heapSize++;
     while (i > 0) {
@@ -165,13 +168,20 @@ function installNodeGlobals(P, g, host, full) {
       if (e === undefined) return false;
       const [id, t] = e;
       host.advanceTo(t.due);
+      const e1 = heap[0];
       popTop();
-      if (t.repeat) {
-        t.due = host.now() + t.delay;
-        arm(id, t);
-      } else drop(id, t);
-      // (`this` is the Timeout, as Node calls a timer's callback.)
-      ReflectApply(t.fn, t.self === undefined ? g : t.self, t.args);
+      if (!t.repeat) drop(id, t);
+      // (`this` is the Timeout, as Node calls a timer's callback.) An interval is armed again once
+      // its callback returned (or threw), unless the callback cleared or re-armed it: a timer the
+      // callback armed for the same instant runs first, as in Node (red-team rt59 G5).
+      try {
+        ReflectApply(t.fn, t.self === undefined ? g : t.self, t.args);
+      } finally {
+        if (t.repeat && t.entry === e1 && MapPrototypeGet(timers, id) === t) {
+          t.due = host.now() + t.delay;
+          arm(id, t);
+        }
+      }
       return true;
     },
     reset() {
@@ -494,8 +504,25 @@ function installNodeGlobals(P, g, host, full) {
       def(e, 'name', name);
       return e;
     }
-    function utf8Encode(s) {
-      const out = [];
+    // UTF-8 bytes of `s` in a new `Target` (Uint8Array, or this realm's Buffer), sized by a first
+    // pass: a plain array of numbers took ~8 bytes per byte, so an 8 MB string through
+    // `Buffer.from`, `TextEncoder` or a hash was out of memory at 64 MB (red-team rt59 G4).
+    function utf8Encode(s, Target = Uint8Array) {
+      let n = 0;
+      for (let i = 0; i < s.length; i++) {
+        const c = StringPrototypeCharCodeAt(s, i);
+        if (c < 0x80) n += 1;
+        else if (c < 0x800) n += 2;
+        else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+          const d = StringPrototypeCharCodeAt(s, i + 1);
+          if (d >= 0xdc00 && d <= 0xdfff) {
+            n += 4;
+            i++;
+          } else n += 3;
+        } else n += 3;
+      }
+      const out = new Target(n);
+      let k = 0;
       for (let i = 0; i < s.length; i++) {
         let c = StringPrototypeCharCodeAt(s, i);
         if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
@@ -505,19 +532,19 @@ function installNodeGlobals(P, g, host, full) {
             i++;
           } else c = 0xfffd;
         } else if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
-        if (c < 0x80) out[out.length] = c;
+        if (c < 0x80) out[k++] = c;
         else if (c < 0x800) {
-          out[out.length] = 0xc0 | (c >> 6);
-          out[out.length] = 0x80 | (c & 63);
+          out[k++] = 0xc0 | (c >> 6);
+          out[k++] = 0x80 | (c & 63);
         } else if (c < 0x10000) {
-          out[out.length] = 0xe0 | (c >> 12);
-          out[out.length] = 0x80 | ((c >> 6) & 63);
-          out[out.length] = 0x80 | (c & 63);
+          out[k++] = 0xe0 | (c >> 12);
+          out[k++] = 0x80 | ((c >> 6) & 63);
+          out[k++] = 0x80 | (c & 63);
         } else {
-          out[out.length] = 0xf0 | (c >> 18);
-          out[out.length] = 0x80 | ((c >> 12) & 63);
-          out[out.length] = 0x80 | ((c >> 6) & 63);
-          out[out.length] = 0x80 | (c & 63);
+          out[k++] = 0xf0 | (c >> 18);
+          out[k++] = 0x80 | ((c >> 12) & 63);
+          out[k++] = 0x80 | ((c >> 6) & 63);
+          out[k++] = 0x80 | (c & 63);
         }
       }
       return out;
@@ -594,7 +621,7 @@ function installNodeGlobals(P, g, host, full) {
         return 'utf-8';
       }
       encode(s = '') {
-        return new Uint8Array(utf8Encode(String(s)));
+        return utf8Encode(String(s));
       }
     }
     class TextDecoder {
@@ -652,7 +679,8 @@ function installNodeGlobals(P, g, host, full) {
     }
     class Buffer extends Uint8Array {
       static from(value, encOrOffset, length) {
-        if (typeof value === 'string') return fromBytes(encodeAs(value, encOrOffset));
+        if (typeof value === 'string')
+          return normEnc(encOrOffset) === 'utf8' ? utf8Encode(value, Buffer) : fromBytes(encodeAs(value, encOrOffset));
         if (
           value instanceof g.ArrayBuffer ||
           (typeof g.SharedArrayBuffer === 'function' && value instanceof g.SharedArrayBuffer)
@@ -752,8 +780,6 @@ function installNodeGlobals(P, g, host, full) {
       return b;
     }
     define('Buffer', Buffer);
-    // The snapshot carries a Buffer across as a Buffer (each realm rebuilds it as its own).
-    host.buffer(Buffer);
 
     // ---- structuredClone ------------------------------------------------------------------------
     function clone(v, memo) {
@@ -1010,6 +1036,9 @@ function installNodeGlobals(P, g, host, full) {
       },
     };
     define('crypto', crypto);
+    // The snapshot carries a Buffer across as a Buffer (each realm rebuilds it as its own);
+    // `require('crypto')` answers this realm's Buffers and has this `crypto` as its `webcrypto`.
+    host.buffer(Buffer, crypto);
     const performance = {
       get timeOrigin() {
         return host.started;

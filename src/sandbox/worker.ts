@@ -544,28 +544,39 @@ class Host {
     ];
     const runTimeout = run.left();
     const t = this.timed(() => realm.ctl.applySync(undefined, args as never[], { timeout: runTimeout }));
+    // An error a call throws after it returned (isolated-vm throws the first rejection nothing
+    // handled once the call's microtasks ran: a throw in a `queueMicrotask` or `process.nextTick`
+    // callback, a rejection the program leaves unhandled after calling the tests' callback). Node
+    // ends there; the run's checks so far are its verdict (escapedVerdict).
+    let escaped: { error: unknown } | undefined;
     if (t.kind === 'error') {
       const limit = this.limitStatus(run, t.error);
       if (limit) return limit;
-      // Only the harness itself can throw here (the tests' own errors are caught inside).
-      run.recycle = true;
-      return run.done('error', { error: `the tests realm failed: ${describeRunError(t.error)}` });
+      escaped = { error: t.error };
     }
     // OP_RUN answers the tests realm's next timer (-1: none). The program realm has no timers.
     // The verdict call comes after the last call's microtasks ran, and answers the next timer
     // instead while one is left: a timer armed by a microtask (`await null; await sleep(5)`, the
     // continuation of an awaited timer) was not seen before (red-team rt7 W01–W04).
-    let next: unknown = t.value;
-    let v: Verdict | number | undefined;
-    for (;;) {
+    let next: unknown = t.kind === 'error' ? -1 : t.value;
+    let v: Verdict | undefined;
+    while (escaped === undefined) {
       if (typeof next === 'number' && next >= 0) {
         const settled = this.settle(run, realm.ctl);
+        if (settled && 'escaped' in settled) {
+          escaped = { error: settled.escaped };
+          break;
+        }
         if (settled) return settled;
       }
-      v = this.collect(isolate, realm.ctl, run.left(), true);
-      if (typeof v !== 'number') break;
-      next = v;
+      const got = this.collect(isolate, realm.ctl, run.left(), true);
+      if (typeof got !== 'number') {
+        v = got;
+        break;
+      }
+      next = got;
     }
+    if (escaped !== undefined) return this.escapedVerdict(run, isolate, realm.ctl, escaped.error, programOut);
     if (!v) {
       const limit = this.limitStatus(run);
       if (limit) return limit;
@@ -597,7 +608,7 @@ class Host {
    * bounds it: a timer that re-arms forever ends as `timeout`). Microtasks run after each call.
    * Returns a result only when a limit ended the run.
    */
-  private settle(run: ProgramRun, tests: Controller): WireResult | undefined {
+  private settle(run: ProgramRun, tests: Controller): WireResult | { escaped: unknown } | undefined {
     for (;;) {
       if (run.timedOut()) return this.limitStatus(run);
       const tick = run.timerCalls++;
@@ -618,10 +629,33 @@ class Host {
       // that never returns is stopped up to that much later).
       const timeout = run.left() + (tick % SETTLE_DEADLINE_SPREAD_MS);
       const t = this.timed(() => tests.applySync(undefined, [OP_TIMER], { timeout }));
-      if (t.kind === 'error')
-        return this.limitStatus(run, t.error) ?? run.done('error', { error: `a timer failed: ${describeRunError(t.error)}` });
+      if (t.kind === 'error') return this.limitStatus(run, t.error) ?? { escaped: t.error };
       if (typeof t.value !== 'number' || t.value < 0) return undefined;
     }
+  }
+
+  /**
+   * The verdict of a run an error escaped (see where `escaped` is set): the tests realm's checks so
+   * far, read without running the timers left (Node ends at an uncaught error). A failed check
+   * (the assertion that escaped was recorded as it failed) fails the run with its counts; else the
+   * run is an `error` naming what escaped, with its counts. It was an `error` with no counts (a
+   * wrong answer's failed check in a microtask: red-team rt59 G2).
+   */
+  private escapedVerdict(
+    run: ProgramRun,
+    isolate: ivm.Isolate,
+    tests: Controller,
+    error: unknown,
+    programOut: () => Pick<Verdict, 'stdout' | 'truncated'> | undefined,
+  ): WireResult {
+    const v = this.collect(isolate, tests, run.left());
+    if (!v) {
+      run.recycle = true;
+      return run.done('error', { error: `the tests realm failed: ${describeRunError(error)}` });
+    }
+    const stdout = stdoutOf(v.program ?? programOut()) + stdoutOf(v);
+    if (v.failed > 0) return run.done('fail', { ...counts(v), stdout, error: v.failure });
+    return run.done('error', { ...counts(v), stdout, error: `uncaught: ${describeRunError(error)}` });
   }
 
   /**

@@ -83,6 +83,26 @@ const TASKS: readonly PairedTask[] = [
       "  return require('crypto').createHmac('sha256', key.trim()).update(message.slice(0, 100)).digest('base64url');\n}\n",
     ],
   },
+  {
+    // (rt59 G3/G4: randomFillSync, webcrypto, timingSafeEqual on ArrayBuffers, getHashes' RSA-
+    // aliases, and a 6 MB string hashed whole were errors, wrong or out of memory.)
+    prompt:
+      '// Return [a hex token of n random bytes, whether a and b are equal (timing-safe), the SHA-256 of "ab" repeated k times].\nfunction kit(n, a, b, k) {\n',
+    tests:
+      "const [t1, eq1, h1] = kit(8, 'abc', 'abc', 3000000);\nassert.match(t1, /^[0-9a-f]{16}$/);\nassert.strictEqual(eq1, true);\nassert.strictEqual(h1, '0d4b87c6fc6c528f0da1a14017c678f12299e52219710f6eb27e1c846748bd35');\nconst [t2, eq2] = kit(3, 'abc', 'abd', 0);\nassert.strictEqual(t2.length, 6);\nassert.strictEqual(eq2, false);\n",
+    honest: [
+      "  const s = 'ab'.repeat(k);\n  const c = require('crypto');\n  const e = new TextEncoder();\n  const same = c.timingSafeEqual(e.encode(a).buffer, e.encode(b).buffer);\n  return [c.randomFillSync(Buffer.alloc(n)).toString('hex'), same, c.createHash('sha256').update(s).digest('hex')];\n}\n",
+      "  const s = 'ab'.repeat(k);\n  const c = require('node:crypto');\n  const bytes = c.webcrypto.getRandomValues(new Uint8Array(n));\n  const hex = Array.from(bytes, (x) => x.toString(16).padStart(2, '0')).join('');\n  return [hex, c.timingSafeEqual(Buffer.from(a), Buffer.from(b)), c.hash('sha256', Buffer.from(s))];\n}\n",
+      "  const s = 'ab'.repeat(k);\n  const c = require('crypto');\n  const alg = c.getHashes().includes('RSA-SHA256') ? 'RSA-SHA256' : 'sha256';\n  return [c.randomBytes(n).toString('hex'), a.length === b.length && c.timingSafeEqual(Buffer.from(a), Buffer.from(b)), c.createHash(alg).update(s, 'utf8').digest('hex')];\n}\n",
+      "  const s = 'ab'.repeat(k);\n  const c = require('crypto');\n  const u = new Uint8Array(n);\n  c.randomFillSync(u.buffer);\n  return [Buffer.from(u).toString('hex'), c.timingSafeEqual(new TextEncoder().encode(a), new TextEncoder().encode(b)), c.createHash('sha256').update(new TextEncoder().encode(s)).digest('hex')];\n}\n",
+    ],
+    wrong: [
+      "  const s = 'ab'.repeat(k);\n  const c = require('crypto');\n  return [c.randomBytes(n).toString('base64'), a === b, c.createHash('sha256').update(s).digest('hex')];\n}\n",
+      "  const s = 'ab'.repeat(k);\n  const c = require('crypto');\n  return [c.randomBytes(n).toString('hex'), true, c.createHash('sha256').update(s).digest('hex')];\n}\n",
+      "  const s = 'ab'.repeat(k);\n  const c = require('crypto');\n  return [c.randomBytes(n).toString('hex'), a === b, c.createHash('sha256').update(s.slice(0, 1000)).digest('hex')];\n}\n",
+      "  const s = 'ab'.repeat(k);\n  const c = require('crypto');\n  return [c.randomBytes(2 * n).toString('hex'), a === b, c.createHash('sha256').update(s).digest('hex')];\n}\n",
+    ],
+  },
 ];
 
 /** Tests that compute the expected digest with their own `crypto`. */
