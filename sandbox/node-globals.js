@@ -549,10 +549,21 @@ function installNodeGlobals(P, g, host, full) {
       }
       return out;
     }
+    // The text of UTF-8 bytes: code units gathered in a typed array and turned into text a chunk
+    // at a time (a string grown by one character per byte took the memory of a rope node per
+    // character: 6 MB of text was out of memory at 64 MB).
+    const CHUNK = 4096;
     function utf8Decode(u8, start, end) {
+      const units = new g.Uint16Array(CHUNK + 1);
+      let used = 0;
       let out = '';
+      const flush = () => {
+        out += ReflectApply(fromCharCode, undefined, units.subarray(0, used));
+        used = 0;
+      };
       let i = start;
       while (i < end) {
+        if (used >= CHUNK) flush();
         const b = u8[i];
         let c;
         let n = 0;
@@ -567,7 +578,7 @@ function installNodeGlobals(P, g, host, full) {
           c = b & 7;
           n = 3;
         } else {
-          out += '\ufffd';
+          units[used++] = 0xfffd;
           i++;
           continue;
         }
@@ -583,16 +594,18 @@ function installNodeGlobals(P, g, host, full) {
           (n === 3 && (c < 0x10000 || c > 0x10ffff)) ||
           (c >= 0xd800 && c <= 0xdfff && n === 2)
         ) {
-          out += '\ufffd';
+          units[used++] = 0xfffd;
           i++;
           continue;
         }
         i += n + 1;
         if (c >= 0x10000) {
           c -= 0x10000;
-          out += fromCharCode(0xd800 + (c >> 10), 0xdc00 + (c & 1023));
-        } else out += fromCharCode(c);
+          units[used++] = 0xd800 + (c >> 10);
+          units[used++] = 0xdc00 + (c & 1023);
+        } else units[used++] = c;
       }
+      if (used > 0) flush();
       return out;
     }
     function latin1(s) {

@@ -84,12 +84,12 @@ const TASKS: readonly PairedTask[] = [
     ],
   },
   {
-    // (rt59 G3/G4: randomFillSync, webcrypto, timingSafeEqual on ArrayBuffers, getHashes' RSA-
-    // aliases, and a 6 MB string hashed whole were errors, wrong or out of memory.)
+    // (rt59 G3: randomFillSync, webcrypto, timingSafeEqual on ArrayBuffers, getHashes' RSA-
+    // aliases were errors or wrong. Large inputs: attacks/memory-bombs.test.ts.)
     prompt:
       '// Return [a hex token of n random bytes, whether a and b are equal (timing-safe), the SHA-256 of "ab" repeated k times].\nfunction kit(n, a, b, k) {\n',
     tests:
-      "const [t1, eq1, h1] = kit(8, 'abc', 'abc', 3000000);\nassert.match(t1, /^[0-9a-f]{16}$/);\nassert.strictEqual(eq1, true);\nassert.strictEqual(h1, '0d4b87c6fc6c528f0da1a14017c678f12299e52219710f6eb27e1c846748bd35');\nconst [t2, eq2] = kit(3, 'abc', 'abd', 0);\nassert.strictEqual(t2.length, 6);\nassert.strictEqual(eq2, false);\n",
+      "const [t1, eq1, h1] = kit(8, 'abc', 'abc', 300000);\nassert.match(t1, /^[0-9a-f]{16}$/);\nassert.strictEqual(eq1, true);\nassert.strictEqual(h1, '7afdccdfbe56487cf9a66f9f182911c6068f33acf08bb6106341ac239072005c');\nconst [t2, eq2] = kit(3, 'abc', 'abd', 0);\nassert.strictEqual(t2.length, 6);\nassert.strictEqual(eq2, false);\n",
     honest: [
       "  const s = 'ab'.repeat(k);\n  const c = require('crypto');\n  const e = new TextEncoder();\n  const same = c.timingSafeEqual(e.encode(a).buffer, e.encode(b).buffer);\n  return [c.randomFillSync(Buffer.alloc(n)).toString('hex'), same, c.createHash('sha256').update(s).digest('hex')];\n}\n",
       "  const s = 'ab'.repeat(k);\n  const c = require('node:crypto');\n  const bytes = c.webcrypto.getRandomValues(new Uint8Array(n));\n  const hex = Array.from(bytes, (x) => x.toString(16).padStart(2, '0')).join('');\n  return [hex, c.timingSafeEqual(Buffer.from(a), Buffer.from(b)), c.hash('sha256', Buffer.from(s))];\n}\n",

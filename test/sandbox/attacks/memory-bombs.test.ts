@@ -32,6 +32,24 @@ describe('attack: memory bombs', () => {
     }
   });
 
+  it('encodes large text without running out of memory (an 8 MB string is not 8 million numbers)', async () => {
+    // A realm's UTF-8 encoding built a plain array of numbers (~8 bytes per byte): these honest
+    // programs were `oom` at 64 MB (red-team rt59 G4); Node runs them in 64 MB.
+    const big = testExecutor({ timeoutMs: 6000, memoryMb: 64 });
+    try {
+      const s = "const s = 'ab'.repeat(4e6);";
+      const res = await runAll(big, {
+        buffer: `${ASSERT}${s}\nassert.strictEqual(Buffer.from(s).length, 8e6);`,
+        encoder: `${ASSERT}${s}\nassert.strictEqual(new TextEncoder().encode(s).length, 8e6);`,
+        hash: `${ASSERT}${s}\nassert.strictEqual(require('crypto').createHash('sha256').update(s).digest('hex').length, 64);`,
+        multiByte: `${ASSERT}const t = 'é😀'.repeat(1e6);\nassert.strictEqual(Buffer.from(t).length, 6e6);\nassert.strictEqual(Buffer.from(t).toString(), t);`,
+      });
+      for (const id of ['buffer', 'encoder', 'hash', 'multiByte']) expectStatus(res[id], 'pass');
+    } finally {
+      await big.close();
+    }
+  });
+
   it('reports V8 string limits as an error', async () => {
     const res = await runAll(ex, { doubling: `let s = 'x'; for (;;) s += s;` });
     expectStatus(res.doubling, ['error', 'oom']);

@@ -122,6 +122,7 @@ describe('attack: state leakage between programs', () => {
       typeChecks: 'built once per realm',
       modules: "the realm's assert module, built once",
       NodeBuffer: "the realm's Buffer, built once",
+      NodeCrypto: "the realm's crypto global, built once",
       ownProcess: "the tests realm's own process, read once; restoreConsole puts it back each run",
       ownWrites: "the tests realm's own stdout/stderr writes, read once; restoreConsole puts them back each run",
       ExternalCopy: 'the host class, given once',
