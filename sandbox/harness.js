@@ -1364,12 +1364,15 @@ function setupHarness(P, config) {
       return P.ReflectApply(original, C, [iterable]);
     }
     let first = -1;
+    const ignore = () => {};
     for (let i = 0; i < items.length; i++) {
       const won = () => {
         if (first === -1) first = i;
       };
       try {
-        P.PromisePrototypeThen(items[i], won, fulfilledOnly ? undefined : won);
+        // (For `any` a rejection wins nothing, but is handled here all the same: a reaction left
+        // without a handler is a rejection nothing handled, which isolated-vm throws from the call.)
+        P.PromisePrototypeThen(items[i], won, fulfilledOnly ? ignore : won);
       } catch {
         // not a native promise: the original adopts it; it is not told apart
       }
