@@ -168,7 +168,7 @@ function installNodeGlobals(P, g, host, full) {
       if (e === undefined) return false;
       const [id, t] = e;
       host.advanceTo(t.due);
-      const e1 = heap[0];
+      const e1 = t.entry;
       popTop();
       if (!t.repeat) drop(id, t);
       // (`this` is the Timeout, as Node calls a timer's callback.) An interval is armed again once
@@ -282,42 +282,25 @@ function installNodeGlobals(P, g, host, full) {
     const idOf = (x) =>
       x !== null && typeof x === 'object' ? x[kId] : typeof x === 'number' || typeof x === 'string' ? +x : undefined;
     function makeProto() {
-      proto = { __proto__: g.Object.prototype };
       // The arming (callback, delay, arguments, whether it keeps the run alive) is the Timeout's;
       // the queue's record exists while the timer is armed.
       const arming = (self) => (self !== null && typeof self === 'object' ? self[kArm] : undefined);
-      const setKeeps = (self, on) => {
-        const a = arming(self);
-        if (a === undefined) return;
-        a.ref = on;
-        const t = MapPrototypeGet(timers, self[kId]);
-        if (t !== undefined) setRef(t, on);
-      };
-      def(proto, 'ref', function ref() {
-        setKeeps(this, true);
-        return this;
-      });
-      def(proto, 'unref', function unref() {
-        setKeeps(this, false);
-        return this;
-      });
-      def(proto, 'hasRef', function hasRef() {
-        const a = arming(this);
-        return a !== undefined && a.ref;
-      });
-      def(proto, 'refresh', function refresh() {
-        const a = arming(this);
-        if (a === undefined) return this;
-        clear(this[kId]);
-        arm1(this, a.fn, a.ms, a.args, a.repeat, a.ref);
-        return this;
-      });
-      def(proto, 'close', function close() {
-        clear(idOf(this));
-        return this;
-      });
-      def(proto, g.Symbol.toPrimitive, function () {
-        return this[kId];
+      proto = timeoutProto(kId, {
+        keep(self, on) {
+          const a = arming(self);
+          if (a === undefined) return;
+          a.ref = on;
+          const t = MapPrototypeGet(timers, self[kId]);
+          if (t !== undefined) setRef(t, on);
+        },
+        keeps: (self) => arming(self)?.ref === true,
+        refresh(self) {
+          const a = arming(self);
+          if (a === undefined) return;
+          clear(self[kId]);
+          arm1(self, a.fn, a.ms, a.args, a.repeat, a.ref);
+        },
+        close: (self) => clear(idOf(self)),
       });
     }
     function arm1(self, fn, ms, args, repeat, ref) {
@@ -336,6 +319,37 @@ function installNodeGlobals(P, g, host, full) {
       },
       (x) => clear(idOf(x)),
     );
+  }
+
+  // A Timeout's prototype, as Node's: `ref`/`unref`/`hasRef`/`refresh`/`close` (each but `hasRef`
+  // answering the Timeout) over a realm's own timer records (`ops`), the id (`self[kId]`) as its
+  // primitive. Both realms' Timeouts are built on it (the tests realm's queue, the program realm's
+  // port to it).
+  function timeoutProto(kId, ops) {
+    const proto = { __proto__: g.Object.prototype };
+    def(proto, 'ref', function ref() {
+      ops.keep(this, true);
+      return this;
+    });
+    def(proto, 'unref', function unref() {
+      ops.keep(this, false);
+      return this;
+    });
+    def(proto, 'hasRef', function hasRef() {
+      return ops.keeps(this);
+    });
+    def(proto, 'refresh', function refresh() {
+      ops.refresh(this);
+      return this;
+    });
+    def(proto, 'close', function close() {
+      ops.close(this);
+      return this;
+    });
+    def(proto, g.Symbol.toPrimitive, function () {
+      return this[kId];
+    });
+    return proto;
   }
 
   // Node's timer functions over `schedule(fn, ms, args, repeat)` and `clear(timer)`: this realm's
@@ -377,41 +391,23 @@ function installNodeGlobals(P, g, host, full) {
       return typeof id === 'number' ? MapPrototypeGet(records, id) : undefined;
     }
     function makeProto() {
-      proto = { __proto__: g.Object.prototype };
-      def(proto, 'ref', function ref() {
-        const r = recordOf(this);
-        if (r !== undefined && !r.ref) {
-          r.ref = true;
-          port.ref(r, true);
-        }
-        return this;
-      });
-      def(proto, 'unref', function unref() {
-        const r = recordOf(this);
-        if (r !== undefined && r.ref) {
-          r.ref = false;
-          port.ref(r, false);
-        }
-        return this;
-      });
-      def(proto, 'hasRef', function hasRef() {
-        const r = recordOf(this);
-        return r !== undefined && r.ref;
-      });
-      def(proto, 'refresh', function refresh() {
-        const r = recordOf(this);
-        if (r !== undefined) {
-          port.clear(r);
-          port.set(r);
-        }
-        return this;
-      });
-      def(proto, 'close', function close() {
-        clear(this);
-        return this;
-      });
-      def(proto, Symbol.toPrimitive, function () {
-        return this[kId];
+      proto = timeoutProto(kId, {
+        keep(self, on) {
+          const r = recordOf(self);
+          if (r !== undefined && r.ref !== on) {
+            r.ref = on;
+            port.ref(r, on);
+          }
+        },
+        keeps: (self) => recordOf(self)?.ref === true,
+        refresh(self) {
+          const r = recordOf(self);
+          if (r !== undefined) {
+            port.clear(r);
+            port.set(r);
+          }
+        },
+        close: (self) => clear(self),
       });
     }
     function schedule(fn, ms, args, repeat) {
