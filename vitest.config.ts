@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    // One temporary root per run, removed at its end (test/helpers/scratch-root.ts).
+    globalSetup: ['./test/helpers/scratch-root.ts'],
     // Sandbox and model tests fork worker processes and compile wasm; the machine has 2 cores.
     testTimeout: 60_000,
     hookTimeout: 60_000,
