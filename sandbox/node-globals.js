@@ -549,59 +549,82 @@ function installNodeGlobals(P, g, host, full) {
     // at a time (a string grown by one character per byte took the memory of a rope node per
     // character: 6 MB of text was out of memory at 64 MB).
     const CHUNK = 4096;
-    function utf8Decode(u8, start, end) {
+    // WHATWG's UTF-8 decoder (Encoding Standard §4.1.3), as Node's Buffer and TextDecoder decode:
+    // an ill-formed sequence becomes one U+FFFD per maximal subpart (E2 82 41 is "\uFFFD" + "A",
+    // not two replacements), a truncated sequence at the end one U+FFFD. `fatal` throws instead,
+    // as TextDecoder's `fatal` option does; `flush === false` (a streaming decode) leaves the
+    // unfinished tail to the caller and records where it starts in `utf8Tail`.
+    let utf8Tail = -1;
+    function utf8Decode(u8, start, end, fatal = false, flush = true) {
       const units = new g.Uint16Array(CHUNK + 1);
       let used = 0;
       let out = '';
-      const flush = () => {
-        out += ReflectApply(fromCharCode, undefined, units.subarray(0, used));
-        used = 0;
+      let needed = 0;
+      let seen = 0;
+      let lower = 0x80;
+      let upper = 0xbf;
+      let c = 0;
+      let from = start;
+      const bad = () => {
+        if (fatal) {
+          const e = new TypeError('The encoded data was not valid for encoding utf-8');
+          def(e, 'code', 'ERR_ENCODING_INVALID_ENCODED_DATA');
+          throw e;
+        }
+        units[used++] = 0xfffd;
       };
       let i = start;
       while (i < end) {
-        if (used >= CHUNK) flush();
+        if (used >= CHUNK) {
+          out += ReflectApply(fromCharCode, undefined, units.subarray(0, used));
+          used = 0;
+        }
         const b = u8[i];
-        let c;
-        let n = 0;
-        if (b < 0x80) c = b;
-        else if (b >= 0xc2 && b < 0xe0) {
-          c = b & 31;
-          n = 1;
-        } else if (b >= 0xe0 && b < 0xf0) {
-          c = b & 15;
-          n = 2;
-        } else if (b >= 0xf0 && b < 0xf5) {
-          c = b & 7;
-          n = 3;
-        } else {
-          units[used++] = 0xfffd;
-          i++;
+        if (needed === 0) {
+          from = i++;
+          if (b < 0x80) units[used++] = b;
+          else if (b >= 0xc2 && b <= 0xdf) {
+            needed = 1;
+            c = b & 0x1f;
+          } else if (b >= 0xe0 && b <= 0xef) {
+            if (b === 0xe0) lower = 0xa0;
+            else if (b === 0xed) upper = 0x9f;
+            needed = 2;
+            c = b & 0xf;
+          } else if (b >= 0xf0 && b <= 0xf4) {
+            if (b === 0xf0) lower = 0x90;
+            else if (b === 0xf4) upper = 0x8f;
+            needed = 3;
+            c = b & 7;
+          } else bad();
           continue;
         }
-        let ok = i + n < end;
-        for (let k = 1; ok && k <= n; k++) {
-          const x = u8[i + k];
-          if ((x & 0xc0) !== 0x80) ok = false;
-          else c = (c << 6) | (x & 63);
-        }
-        if (
-          !ok ||
-          (n === 2 && c < 0x800) ||
-          (n === 3 && (c < 0x10000 || c > 0x10ffff)) ||
-          (c >= 0xd800 && c <= 0xdfff && n === 2)
-        ) {
-          units[used++] = 0xfffd;
-          i++;
+        if (b < lower || b > upper) {
+          // The byte that broke the sequence is read again as the start of the next one.
+          needed = seen = 0;
+          lower = 0x80;
+          upper = 0xbf;
+          bad();
           continue;
         }
-        i += n + 1;
+        i++;
+        lower = 0x80;
+        upper = 0xbf;
+        c = (c << 6) | (b & 0x3f);
+        if (++seen < needed) continue;
+        needed = seen = 0;
         if (c >= 0x10000) {
           c -= 0x10000;
           units[used++] = 0xd800 + (c >> 10);
           units[used++] = 0xdc00 + (c & 1023);
         } else units[used++] = c;
       }
-      if (used > 0) flush();
+      utf8Tail = -1;
+      if (needed !== 0) {
+        if (flush) bad();
+        else utf8Tail = from;
+      }
+      if (used > 0) out += ReflectApply(fromCharCode, undefined, units.subarray(0, used));
       return out;
     }
     function latin1(s) {
@@ -633,20 +656,58 @@ function installNodeGlobals(P, g, host, full) {
         return utf8Encode(String(s));
       }
     }
+    // Node's TextDecoder for UTF-8: a leading BOM is dropped unless `ignoreBOM`, `fatal` throws on
+    // ill-formed input, `{ stream: true }` keeps an unfinished sequence for the next call.
     class TextDecoder {
-      constructor(label = 'utf-8') {
-        const l = String(label).toLowerCase();
-        if (l !== 'utf-8' && l !== 'utf8') throw new g.RangeError('The "' + label + '" encoding is not supported');
+      #fatal;
+      #ignoreBOM;
+      #pending = null;
+      #started = false;
+      constructor(label = 'utf-8', options = undefined) {
+        if (P.RegExpPrototypeExec(/^\s*(?:utf-?8|unicode-1-1-utf-8)\s*$/i, String(label)) === null) {
+          const e = new g.RangeError('The "' + label + '" encoding is not supported');
+          def(e, 'code', 'ERR_ENCODING_NOT_SUPPORTED');
+          throw e;
+        }
+        this.#fatal = options != null && !!options.fatal;
+        this.#ignoreBOM = options != null && !!options.ignoreBOM;
       }
       get encoding() {
         return 'utf-8';
       }
-      decode(input) {
-        if (input === undefined) return '';
-        const u8 = P.ArrayBufferIsView(input)
-          ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength)
-          : new Uint8Array(input);
-        return utf8Decode(u8, 0, u8.length);
+      get fatal() {
+        return this.#fatal;
+      }
+      get ignoreBOM() {
+        return this.#ignoreBOM;
+      }
+      decode(input = undefined, options = undefined) {
+        const stream = options != null && !!options.stream;
+        let u8 =
+          input === undefined
+            ? new Uint8Array(0)
+            : P.ArrayBufferIsView(input)
+              ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength)
+              : new Uint8Array(input);
+        if (this.#pending !== null) {
+          const joined = new Uint8Array(this.#pending.length + u8.length);
+          joined.set(this.#pending, 0);
+          joined.set(u8, this.#pending.length);
+          u8 = joined;
+          this.#pending = null;
+        }
+        let out;
+        try {
+          out = utf8Decode(u8, 0, u8.length, this.#fatal, !stream);
+        } catch (e) {
+          this.#started = false;
+          throw e;
+        }
+        if (stream && utf8Tail >= 0) this.#pending = u8.slice(utf8Tail);
+        if (!this.#started && !this.#ignoreBOM && out.length > 0 && StringPrototypeCharCodeAt(out, 0) === 0xfeff)
+          out = P.StringPrototypeSlice(out, 1);
+        this.#started = stream && (this.#started || out.length > 0);
+        return out;
       }
     }
     define('TextEncoder', TextEncoder);
