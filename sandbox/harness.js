@@ -712,6 +712,11 @@ function setupHarness(P, config) {
   let asyncError = '';
   // What the watched completion value rejected with (asyncState 2): what the run may end on.
   let asyncReason;
+  // The tests ended on an uncaught error: they threw out of their top level or a timer, or their
+  // completion value rejected. Node stops there (an uncaught exception, an unhandled rejection),
+  // so no timer of either realm runs after it (a wrong program's interval made a `fail` a
+  // `timeout`: red-team rt58 F2), and no verdict counts on a finish the tests never reached.
+  const endedUncaught = () => threw || asyncState === 2;
   // The tests' script threw (a separate flag: any value, `undefined` included, can be thrown).
   let threw = false;
   let thrownError = '';
@@ -1524,7 +1529,7 @@ function setupHarness(P, config) {
     // passed). A first execution interrupted had passed nothing: the error's status says enough.
     let interrupted = 0;
     let unranZeroes = false;
-    const endedOnError = openCheck !== -1 && (threw || asyncState === 2 || a.unhandled > 0);
+    const endedOnError = openCheck !== -1 && (endedUncaught() || a.unhandled > 0);
     if (endedOnError) {
       const before = passed;
       failCheckSites(openCheck);
@@ -1547,7 +1552,7 @@ function setupHarness(P, config) {
     // Errors that skipped checks and were handled outside the tests' own `catch` (a promise's
     // `.catch(console.error)`, `Promise.allSettled`): those checks did not pass. A run that ended
     // on an error already says so in its status.
-    if (unwinding !== null && !threw && !ended && asyncState !== 2 && a.unhandled === 0) {
+    if (unwinding !== null && !endedUncaught() && !ended && a.unhandled === 0) {
       if (openHandlers !== null) {
         const open = P.SetPrototypeValues(openHandlers);
         for (let r = P.SetIteratorNext(open); !r.done; r = P.SetIteratorNext(open)) hooks.left(r.value);
@@ -1565,9 +1570,8 @@ function setupHarness(P, config) {
     if (
       reached !== null &&
       passed > 0 &&
-      !threw &&
+      !endedUncaught() &&
       !ended &&
-      asyncState !== 2 &&
       asyncState !== 3 &&
       a.never === 0 &&
       a.unhandled === 0 &&
@@ -2332,9 +2336,8 @@ function setupHarness(P, config) {
       case OP_RUN:
         runTests(a, b, c, d, arguments[5], arguments[6]);
         // The host runs the timers the tests armed (OP_TIMER) until none is left — none after the
-        // tests threw out of their top level: an uncaught exception ends Node there (a program's
-        // interval kept running turned the failed run into a `timeout`: red-team rt58 F2).
-        return threw ? -1 : timers.nextDue();
+        // tests ended on an uncaught error (endedUncaught).
+        return endedUncaught() ? -1 : timers.nextDue();
       case OP_COMPLETION:
         // A primitive completion value settles nothing: the verdict is ready now (one host call).
         if ((typeof a !== 'object' || a === null) && typeof a !== 'function') return verdict();
@@ -2342,9 +2345,9 @@ function setupHarness(P, config) {
         void watch(a);
         return undefined;
       case OP_TIMER:
-        // Run this realm's next due timer (virtual time); the next one's instant, or -1. None once
-        // the tests' completion value rejected (an unhandled rejection ends Node: see OP_RUN).
-        if (threw || asyncState === 2) return -1;
+        // Run this realm's next due timer (virtual time); the next one's instant, or -1 (none after
+        // an uncaught error: endedUncaught).
+        if (endedUncaught()) return -1;
         try {
           timers.runNext();
         } catch (e) {
@@ -2354,7 +2357,7 @@ function setupHarness(P, config) {
             thrownError = 'a timer callback threw: ' + describe(e);
           }
         }
-        return threw ? -1 : timers.nextDue();
+        return endedUncaught() ? -1 : timers.nextDue();
       case OP_TIMERS:
         // Tests realm: a timer the program realm arms, clears or unrefs (kept in this realm's
         // queue, on this clock, which first moves on to the program's reading).
@@ -2367,7 +2370,7 @@ function setupHarness(P, config) {
       case OP_VERDICT: {
         // `a === 1` (the host, after the tests' run and their timers): a timer armed by the last
         // call's microtasks is still to run — its instant instead of the verdict.
-        if (a === 1 && !threw && asyncState !== 2) {
+        if (a === 1 && !endedUncaught()) {
           const due = timers.nextDue();
           if (due >= 0) return due;
         }
