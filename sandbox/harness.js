@@ -753,8 +753,16 @@ function setupHarness(P, config) {
   // Every promise the tests create is tracked: async calls of the tests' own functions (the
   // worker instruments them: src/sandbox/test-plan.ts), `new Promise`/`Promise.*` (this realm's
   // `Promise` is wrapped), and the stand-ins for the solution's promises. At the verdict, one that
-  // never settled fails the run, and one that rejected without the tests handling it (awaiting it,
-  // `then`/`catch`, `assert.rejects`) is an unhandled rejection, as under Node.
+  // rejected without the tests handling it (awaiting it, `then`/`catch`, `assert.rejects`) is an
+  // unhandled rejection, as under Node, and one that never settled fails the run when code of the
+  // tests waits on it (`waits`): an async call of theirs (suspended at an `await`), a `then`/
+  // `catch`/`finally` whose handler holds a check (which never ran) or whose handler ran and gave
+  // back what never settled (settledSource), or a promise of the program.
+  // A pending promise nothing of the tests waits on is no unfinished test: the deadline of the
+  // usual `withTimeout` helper (`Promise.race([p, new Promise((_, no) => { t = setTimeout(no, ms)
+  // })]).finally(() => clearTimeout(t))`), whose timer is cleared, stays pending under Node too,
+  // and every honest program failed such tests (red-team rt60 K7). The reactions `Promise.race`/
+  // `all` and `finally` attach are engine functions, which hold no check.
   let tracked = new P.Map();
   // Strict verdict: which of the tests' checks ran (hooks.checks), and whether a comparison guard
   // fired: the run fails, and every check from then on fails (see record).
@@ -897,9 +905,14 @@ function setupHarness(P, config) {
     }
     return P.Number(x);
   }
-  function track(p) {
-    if (typeof p !== 'object' || p === null || P.MapPrototypeHas(tracked, p)) return p;
-    const rec = { __proto__: null, state: 0, reason: undefined, handled: false };
+  function track(p, waits) {
+    if (typeof p !== 'object' || p === null) return p;
+    const had = P.MapPrototypeGet(tracked, p);
+    if (had !== undefined) {
+      if (waits) had.waits = true;
+      return p;
+    }
+    const rec = { __proto__: null, state: 0, reason: undefined, handled: false, waits, source: undefined };
     try {
       P.PromisePrototypeThen(
         p,
@@ -929,20 +942,39 @@ function setupHarness(P, config) {
     const it = P.MapPrototypeEntries(tracked);
     for (let r = P.MapIteratorNext(it); !r.done; r = P.MapIteratorNext(it)) {
       const rec = r.value[1];
-      if (rec.state === 0) never++;
-      else if (rec.state === 2 && !rec.handled) {
+      if (rec.state === 0) {
+        if (rec.waits || settledSource(rec.source)) never++;
+      } else if (rec.state === 2 && !rec.handled) {
         unhandled++;
         if (firstUnhandled === '') firstUnhandled = describe(rec.reason);
       }
     }
     return { never, unhandled, firstUnhandled };
   }
+  // A promise derived with `then` from `source`, which settled: its handler ran and returned
+  // something that never settled (a thenable that never calls back), on which the tests wait.
+  function settledSource(source) {
+    if (source === undefined) return false;
+    const rec = P.MapPrototypeGet(tracked, source);
+    return rec === undefined || rec.state !== 0;
+  }
+  // A stand-in for a promise of the program: the tests wait on the program's answer.
+  function trackProgramPromise(p) {
+    track(p, true);
+  }
+  // A handler of the tests that holds one of their checks (or is an assert function): a promise
+  // it never ran for left that check unfinished. (A handler without checks that never ran, such as
+  // `deadline.catch(() => {})`, skipped nothing; one calling a helper that checks leaves the
+  // helper's checks unreached, which the verdict fails on its own.)
+  function holdsCheck(f) {
+    return scopeOf(f) !== undefined;
+  }
   const hooks = {
     __proto__: null,
     // An async function of the tests: its calls are tracked.
     async(fn) {
       const w = function (...args) {
-        return track(P.ReflectApply(fn, this, args));
+        return track(P.ReflectApply(fn, this, args), true);
       };
       // rt6 E: the wrapper stands for fn when given to then (scopeOf follows boundTargets).
       if (typeof fn === 'function') P.WeakMapPrototypeSet(boundTargets, w, fn);
@@ -950,7 +982,7 @@ function setupHarness(P, config) {
     },
     // The promise of a call of an async method of the tests (rewritten as a tracked async arrow).
     track(p) {
-      return track(p);
+      return track(p, true);
     },
     // The operand of an `await` in the tests (or of a `yield` in their async generator): handled.
     seen(x) {
@@ -1259,7 +1291,13 @@ function setupHarness(P, config) {
         // The derived promise is the tests' too (`then`, `catch`, `finally`, and the reactions
         // `Promise.all` and friends attach): one that never settles, e.g. adopting a thenable that
         // never calls back, is an unfinished test.
-        return track(P.ReflectApply(originalThen, this, [onFulfilled, onRejected]));
+        const derived = track(
+          P.ReflectApply(originalThen, this, [onFulfilled, onRejected]),
+          holdsCheck(onFulfilled) || holdsCheck(onRejected),
+        );
+        const rec = P.MapPrototypeGet(tracked, derived);
+        if (rec !== undefined && rec.source === undefined) rec.source = this;
+        return derived;
       },
       writable: true,
       enumerable: false,
@@ -1334,9 +1372,26 @@ function setupHarness(P, config) {
         configurable: true,
       });
     }
+    // `finally` reaches the wrapped `then` with engine closures around its handler: the derived
+    // promise waits on the tests when the handler is theirs.
+    const originalFinally = OriginalPromise.prototype.finally;
+    ObjectDefineProperty(OriginalPromise.prototype, 'finally', {
+      __proto__: null,
+      // A method, so the wrapper is named `finally` as the original is.
+      value: {
+        finally(onFinally) {
+          const derived = P.ReflectApply(originalFinally, this, [onFinally]);
+          if (holdsCheck(onFinally)) track(derived, true);
+          return derived;
+        },
+      }.finally,
+      writable: true,
+      enumerable: false,
+      configurable: true,
+    });
     const TrackedPromise = new g.Proxy(OriginalPromise, {
       construct(target, args, newTarget) {
-        return track(ReflectConstruct(target, args, newTarget === TrackedPromise ? target : newTarget));
+        return track(ReflectConstruct(target, args, newTarget === TrackedPromise ? target : newTarget), false);
       },
     });
     g.Promise = TrackedPromise;
@@ -1665,7 +1720,7 @@ function setupHarness(P, config) {
       getSnapshot(),
       describe,
       getT(),
-      role === 'tests' ? track : undefined,
+      role === 'tests' ? trackProgramPromise : undefined,
       role === 'tests' ? refusedIn : undefined,
       role === 'tests' ? serving : undefined,
       bridgeClock,
