@@ -18,7 +18,10 @@ function createNodeCrypto(P, hashes, Buffer, randomByte, webcrypto) {
   'use strict';
   // (Built when first required: a realm's string and array methods are read then, as Node's
   // own modules read theirs; a program that patched them first changes only its own hashing.)
-  const { TypeError, RangeError, Error, ObjectDefineProperty, String, ReflectApply } = P;
+  const { TypeError, Error, ObjectDefineProperty, String, ReflectApply } = P;
+  // (The primordials hold RangeError among their error constructors only: it was read as
+  // `P.RangeError`, undefined, and every out-of-range path threw a TypeError: red-team rt60 K1.)
+  const { RangeError } = P.Errors;
   const g = P.globalThis;
   const Uint8Array = g.Uint8Array;
   const { sha2, sha3, legacy, hmac } = hashes();
@@ -94,19 +97,37 @@ function createNodeCrypto(P, hashes, Buffer, randomByte, webcrypto) {
     if (typeof data === 'string') return Buffer.from(data, encoding);
     if (P.ArrayBufferIsView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     if (buffers === true && data instanceof g.ArrayBuffer) return new Uint8Array(data);
-    let received = data === null ? 'null' : typeof data;
-    if (typeof data === 'number') received = 'type number (' + String(data) + ')';
-    else if (data !== null && typeof data === 'object') received = 'an instance of ' + (data.constructor?.name ?? 'Object');
-    else received = 'type ' + received;
     throw coded(
       new TypeError(
         'The "' +
           what +
           '" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received ' +
-          received,
+          received(data),
       ),
       'ERR_INVALID_ARG_TYPE',
     );
+  }
+  function safeInteger(name, v) {
+    if (!g.Number.isSafeInteger(v))
+      throw coded(
+        new TypeError('The "' + name + '" argument must be a safe integer. Received ' + received(v)),
+        'ERR_INVALID_ARG_TYPE',
+      );
+  }
+  function onlyBytes(name, v) {
+    if (!P.ArrayBufferIsView(v) && !(v instanceof g.ArrayBuffer))
+      throw coded(
+        new TypeError('The "' + name + '" argument must be an instance of ArrayBuffer, Buffer, TypedArray, or DataView.'),
+        'ERR_INVALID_ARG_TYPE',
+      );
+  }
+  // How Node's argument errors name a value they refuse.
+  function received(v) {
+    if (v === null) return 'null';
+    if (typeof v === 'number') return 'type number (' + String(v) + ')';
+    if (typeof v === 'string') return "type string ('" + (v.length > 25 ? P.StringPrototypeSlice(v, 0, 25) + '...' : v) + "')";
+    if (typeof v === 'object') return 'an instance of ' + (v.constructor?.name ?? 'Object');
+    return 'type ' + typeof v;
   }
   function output(digest, encoding) {
     const b = Buffer.from(digest);
@@ -154,7 +175,12 @@ function createNodeCrypto(P, hashes, Buffer, randomByte, webcrypto) {
   const newHmac = makeDigester('Hmac');
 
   function randomBytes(size, callback) {
-    if (typeof size !== 'number' || !(size >= 0 && size <= 2147483647) || P.MathFloor(size) !== size) {
+    if (typeof size !== 'number')
+      throw coded(
+        new TypeError('The "size" argument must be of type number. Received ' + received(size)),
+        'ERR_INVALID_ARG_TYPE',
+      );
+    if (!(size >= 0 && size <= 2147483647) || P.MathFloor(size) !== size) {
       throw coded(
         new RangeError('The value of "size" is out of range. It must be >= 0 && <= 2147483647. Received ' + String(size)),
         'ERR_OUT_OF_RANGE',
@@ -174,7 +200,9 @@ function createNodeCrypto(P, hashes, Buffer, randomByte, webcrypto) {
       max = min;
       min = 0;
     }
-    if (!g.Number.isSafeInteger(min) || !g.Number.isSafeInteger(max) || max <= min) {
+    safeInteger('min', min);
+    safeInteger('max', max);
+    if (max <= min) {
       throw coded(
         new RangeError(
           'The value of "max" is out of range. It must be greater than the value of "min" (' +
@@ -244,6 +272,9 @@ function createNodeCrypto(P, hashes, Buffer, randomByte, webcrypto) {
     randomUUID,
     getRandomValues,
     timingSafeEqual(a, b) {
+      // Node takes only bytes here, never a string (red-team rt60 K2: strings were compared).
+      onlyBytes('buf1', a);
+      onlyBytes('buf2', b);
       const x = bytes(a, undefined, 'buf1', true);
       const y = bytes(b, undefined, 'buf2', true);
       if (x.length !== y.length)

@@ -655,6 +655,44 @@ function installNodeGlobals(P, g, host, full) {
       encode(s = '') {
         return utf8Encode(String(s));
       }
+      // Whole characters only, as many as fit: what was read (UTF-16 code units) and written.
+      encodeInto(s, dest) {
+        const text = String(s);
+        if (!(dest instanceof Uint8Array)) throw new TypeError('The "dest" argument must be an instance of Uint8Array.');
+        let read = 0;
+        let written = 0;
+        while (read < text.length) {
+          let c = StringPrototypeCharCodeAt(text, read);
+          let units = 1;
+          if (c >= 0xd800 && c <= 0xdbff && read + 1 < text.length) {
+            const d = StringPrototypeCharCodeAt(text, read + 1);
+            if (d >= 0xdc00 && d <= 0xdfff) {
+              c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+              units = 2;
+            }
+          }
+          if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
+          const n = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+          if (written + n > dest.length) break;
+          if (n === 1) dest[written] = c;
+          else if (n === 2) {
+            dest[written] = 0xc0 | (c >> 6);
+            dest[written + 1] = 0x80 | (c & 63);
+          } else if (n === 3) {
+            dest[written] = 0xe0 | (c >> 12);
+            dest[written + 1] = 0x80 | ((c >> 6) & 63);
+            dest[written + 2] = 0x80 | (c & 63);
+          } else {
+            dest[written] = 0xf0 | (c >> 18);
+            dest[written + 1] = 0x80 | ((c >> 12) & 63);
+            dest[written + 2] = 0x80 | ((c >> 6) & 63);
+            dest[written + 3] = 0x80 | (c & 63);
+          }
+          written += n;
+          read += units;
+        }
+        return { read, written };
+      }
     }
     // Node's TextDecoder for UTF-8: a leading BOM is dropped unless `ignoreBOM`, `fatal` throws on
     // ill-formed input, `{ stream: true }` keeps an unfinished sequence for the next call.
@@ -719,11 +757,23 @@ function installNodeGlobals(P, g, host, full) {
         case 'utf8':
           return utf8Encode(s);
         case 'hex': {
+          // Pairs of hex digits up to the first pair that is not one, as Node reads them
+          // (`parseInt` took '1g' as 1, ' 1' and '-1' as numbers: red-team rt60 K3).
           const out = [];
           for (let i = 0; i + 1 < s.length; i += 2) {
-            const v = g.parseInt(P.StringPrototypeSlice(s, i, i + 2), 16);
-            if (P.NumberIsNaN(v)) break;
-            out[out.length] = v;
+            const hi = hexDigit(StringPrototypeCharCodeAt(s, i));
+            const lo = hexDigit(StringPrototypeCharCodeAt(s, i + 1));
+            if (hi < 0 || lo < 0) break;
+            out[out.length] = hi * 16 + lo;
+          }
+          return out;
+        }
+        case 'utf16le': {
+          const out = [];
+          for (let i = 0; i < s.length; i++) {
+            const c = StringPrototypeCharCodeAt(s, i);
+            out[2 * i] = c & 255;
+            out[2 * i + 1] = c >> 8;
           }
           return out;
         }
@@ -740,11 +790,18 @@ function installNodeGlobals(P, g, host, full) {
           throw new TypeError('Unknown encoding: ' + enc);
       }
     }
+    function hexDigit(c) {
+      if (c >= 48 && c <= 57) return c - 48;
+      if (c >= 97 && c <= 102) return c - 87;
+      if (c >= 65 && c <= 70) return c - 55;
+      return -1;
+    }
     function normEnc(enc) {
       if (enc === undefined || enc === null) return 'utf8';
       const e = String(enc).toLowerCase();
       if (e === 'utf-8' || e === 'utf8') return 'utf8';
       if (e === 'binary' || e === 'latin1') return 'latin1';
+      if (e === 'ucs2' || e === 'ucs-2' || e === 'utf16le' || e === 'utf-16le') return 'utf16le';
       return e;
     }
     class Buffer extends Uint8Array {
@@ -811,10 +868,20 @@ function installNodeGlobals(P, g, host, full) {
             return bytesToBase64(this.subarray(s, e), B64, true);
           case 'base64url':
             return bytesToBase64(this.subarray(s, e), B64URL, false);
-          case 'latin1':
-          case 'ascii': {
+          case 'latin1': {
             let out = '';
             for (let i = s; i < e; i++) out += fromCharCode(this[i]);
+            return out;
+          }
+          case 'ascii': {
+            // Node drops each byte's high bit (0xe9 reads as 'i'), where latin1 keeps it.
+            let out = '';
+            for (let i = s; i < e; i++) out += fromCharCode(this[i] & 127);
+            return out;
+          }
+          case 'utf16le': {
+            let out = '';
+            for (let i = s; i + 1 < e; i += 2) out += fromCharCode(this[i] | (this[i + 1] << 8));
             return out;
           }
           default:
