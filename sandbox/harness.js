@@ -717,6 +717,12 @@ function setupHarness(P, config) {
   // so no timer of either realm runs after it (a wrong program's interval made a `fail` a
   // `timeout`: red-team rt58 F2), and no verdict counts on a finish the tests never reached.
   const endedUncaught = () => threw || asyncState === 2;
+  // …or a promise of the tests rejected and nothing handled it by the end of the task that ran
+  // (their top level or a timer): Node's unhandled rejection ends the process there, so no later
+  // timer may run — a wrong program's interval made such a failure a `timeout` (red-team rt60
+  // K5: a `.then` check, an un-awaited async `main()`). Read between tasks only: within one, a
+  // handler may still come.
+  const untilUnhandled = () => endedUncaught() || unhandledNow > 0;
   // The tests' script threw (a separate flag: any value, `undefined` included, can be thrown).
   let threw = false;
   let thrownError = '';
@@ -764,6 +770,9 @@ function setupHarness(P, config) {
   // and every honest program failed such tests (red-team rt60 K7). The reactions `Promise.race`/
   // `all` and `finally` attach are engine functions, which hold no check.
   let tracked = new P.Map();
+  // Tracked promises rejected with no handler yet. Node ends the process on one still unhandled
+  // once a task's microtasks have run: no timer runs after that (untilUnhandled).
+  let unhandledNow = 0;
   // Strict verdict: which of the tests' checks ran (hooks.checks), and whether a comparison guard
   // fired: the run fails, and every check from then on fails (see record).
   let reached = null;
@@ -922,6 +931,7 @@ function setupHarness(P, config) {
         (e) => {
           rec.state = 2;
           rec.reason = e;
+          if (!rec.handled) unhandledNow++;
         },
       );
     } catch {
@@ -933,7 +943,9 @@ function setupHarness(P, config) {
   function markSeen(p) {
     if (typeof p !== 'object' || p === null) return;
     const rec = P.MapPrototypeGet(tracked, p);
-    if (rec !== undefined) rec.handled = true;
+    if (rec === undefined) return;
+    if (rec.state === 2 && !rec.handled) unhandledNow--;
+    rec.handled = true;
   }
   function asyncOutcome() {
     let never = 0;
@@ -2272,6 +2284,7 @@ function setupHarness(P, config) {
     servingChain = '';
     servingChains.length = 0;
     tracked = new P.Map();
+    unhandledNow = 0;
     getSnapshot().setClasses(null);
     timers.reset();
     exited = '';
@@ -2402,7 +2415,7 @@ function setupHarness(P, config) {
       case OP_TIMER:
         // Run this realm's next due timer (virtual time); the next one's instant, or -1 (none after
         // an uncaught error: endedUncaught).
-        if (endedUncaught()) return -1;
+        if (untilUnhandled()) return -1;
         try {
           timers.runNext();
         } catch (e) {
@@ -2425,7 +2438,7 @@ function setupHarness(P, config) {
       case OP_VERDICT: {
         // `a === 1` (the host, after the tests' run and their timers): a timer armed by the last
         // call's microtasks is still to run — its instant instead of the verdict.
-        if (a === 1 && !endedUncaught()) {
+        if (a === 1 && !untilUnhandled()) {
           const due = timers.nextDue();
           if (due >= 0) return due;
         }
