@@ -313,6 +313,12 @@ def _anchor_setup():
     # marked running from the start, for top-level `await`.)
     asyncio.run = asyncio.runners.run
     asyncio.events._set_running_loop(None)
+    # A class that finishes its own set-up on first use by writing to itself must do it before
+    # the stdlib's classes become immutable (below): `string.Template` compiles its pattern into
+    # `cls.pattern` and `cls.flags` on first access, which then raised TypeError ("cannot set
+    # 'flags' attribute of immutable type") for every program and test using it (red-team rt60 P3).
+    if 'string' in sys.modules:
+        sys.modules['string'].Template.pattern
     snapshots = {}
     module_names = {}
     protected = set()
