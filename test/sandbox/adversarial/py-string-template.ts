@@ -14,7 +14,7 @@ const TIMEOUT_MS = 8000;
 /** Ways to build "Hello, <name>!" with a Template. */
 const HONEST: readonly string[] = [
   "    return Template('Hello, $name!').substitute(name=name)",
-  "    return Template('Hello, ${name}!').substitute({'name': name})",
+  `    return Template('Hello, \${name}!').substitute({'name': name})`,
   "    return Template('Hello, $who!').safe_substitute(who=name)",
   "    return Template('Hello, $n!$$').substitute(n=name)[:-1]",
   "    class T(Template):\n        delimiter = '%'\n    return T('Hello, %name!').substitute(name=name)",
@@ -22,7 +22,7 @@ const HONEST: readonly string[] = [
 
 const WRONG: readonly string[] = [
   "    return Template('Hello $name!').substitute(name=name)",
-  "    return Template('Hello, ${name}').substitute({'name': name})",
+  `    return Template('Hello, \${name}').substitute({'name': name})`,
   "    return Template('Hello, $who!').safe_substitute(name=name)",
   "    class T(Template):\n        delimiter = '%'\n    return T('Hello, %name!').substitute(name=name.upper())",
 ];
