@@ -1585,8 +1585,35 @@ function setupHarness(P, config) {
       return undefined;
     }
   }
+  // Node's exit, at the end of a run: the tests' 'exit' listeners run with the exit code (what they
+  // schedule never runs), and a non-zero `process.exitCode` they set is a failed run (tests that
+  // report their failures that way, or assert a call count in an 'exit' listener, as Node's own
+  // tests do, passed a wrong program or failed an honest one: red-team rt60 K4).
+  let beforeExitDone = false;
+  function emit(event) {
+    const set = timers.exitCode();
+    const code = untilUnhandled() ? 1 : set === undefined || set === null ? 0 : set;
+    try {
+      timers.emit(event, code);
+    } catch (e) {
+      if (!threw) {
+        threw = true;
+        endedWith = e;
+        thrownError = 'a ' + event + ' listener of the tests threw: ' + describe(e);
+      }
+    }
+  }
+  function exitCodeFailure() {
+    if (role === 'program') return '';
+    const code = timers.exitCode();
+    if (code === undefined || code === null || code === 0 || code === '0') return '';
+    const shown = typeof code === 'number' || typeof code === 'string' ? code : typeof code;
+    return 'the tests set process.exitCode to ' + shown + ': Node exits with it, a failed run';
+  }
   function verdict() {
     const a = tracking ? asyncOutcome() : { never: 0, unhandled: 0, firstUnhandled: '' };
+    const exitFailure = exitCodeFailure();
+    if (exitFailure !== '' && firstFailure === '') firstFailure = exitFailure;
     // The program's own `process.exit` (its realm's copy) only throws there, and the program may
     // catch that: its call is recorded all the same, and a run whose program exited never passes.
     const program = programOutput();
@@ -1689,7 +1716,7 @@ function setupHarness(P, config) {
       passed: passed - zeroed,
       // A guard that fired fails the run: through the checks after it (see record), or, when none
       // ran after it, as one failed site of its own (a failed run never shows every site passed).
-      failed: (failed === 0 && guardTripped ? 1 : failed) + zeroed,
+      failed: (failed === 0 && (guardTripped || exitFailure !== '') ? 1 : failed) + zeroed,
       neverSettled: a.never,
       unhandled: a.unhandled,
       unhandledError: a.firstUnhandled,
@@ -2285,6 +2312,7 @@ function setupHarness(P, config) {
     servingChains.length = 0;
     tracked = new P.Map();
     unhandledNow = 0;
+    beforeExitDone = false;
     getSnapshot().setClasses(null);
     timers.reset();
     exited = '';
@@ -2441,7 +2469,15 @@ function setupHarness(P, config) {
         if (a === 1 && !untilUnhandled()) {
           const due = timers.nextDue();
           if (due >= 0) return due;
+          // The loop is empty: 'beforeExit', once; what its listeners arm or queue runs before
+          // the verdict is asked for again (the host runs the timers, then calls here).
+          if (role !== 'program' && !beforeExitDone && timers.listens('beforeExit')) {
+            beforeExitDone = true;
+            emit('beforeExit');
+            return clock;
+          }
         }
+        if (a === 1 && role !== 'program') emit('exit');
         const v = verdict();
         programCtl = undefined;
         if (bridge) bridge.reset();

@@ -155,6 +155,11 @@ function installNodeGlobals(P, g, host, full) {
     }
     return undefined;
   }
+  // The realm's `process` (once built) and its 'beforeExit' and 'exit' listeners: the tests realm
+  // runs them at the end of a run and reads `process.exitCode` (the harness's verdict), as Node
+  // does when its loop empties and on exit.
+  let processObject;
+  const listeners = { __proto__: null, exit: [], beforeExit: [] };
   const timerControl = {
     __proto__: null,
     /** Virtual instant of the next due timer, or -1. */
@@ -184,7 +189,25 @@ function installNodeGlobals(P, g, host, full) {
       }
       return true;
     },
+    /** `process.exitCode` of this realm (undefined when never set). */
+    exitCode() {
+      return processObject === undefined ? undefined : processObject.exitCode;
+    },
+    /** Whether `event` ('exit' or 'beforeExit') has listeners. */
+    listens(event) {
+      return listeners[event].length > 0;
+    },
+    /** Runs the listeners of `event` with the exit code, in order, as Node emits it. */
+    emit(event, code) {
+      const all = listeners[event];
+      const list = [];
+      for (let i = 0; i < all.length; i++) list[i] = all[i];
+      for (let i = 0; i < list.length; i++) ReflectApply(list[i], processObject, [code]);
+    },
     reset() {
+      listeners.exit.length = 0;
+      listeners.beforeExit.length = 0;
+      if (processObject !== undefined) processObject.exitCode = undefined;
       P.MapPrototypeClear(timers);
       for (let i = 0; i < heapSize; i++) heap[i] = undefined;
       heapSize = 0;
@@ -1229,16 +1252,39 @@ function installNodeGlobals(P, g, host, full) {
       nextTick(fn, ...args) {
         P.PromisePrototypeThen(ReflectApply(P.PromiseResolve, P.Promise, [undefined]), () => ReflectApply(fn, undefined, args));
       },
-      on() {
+      // 'beforeExit' and 'exit' listeners run at the end of the run (timerControl.emit); other
+      // events are accepted and never emitted.
+      on(event, fn) {
+        if ((event === 'exit' || event === 'beforeExit') && typeof fn === 'function') {
+          const list = listeners[event];
+          list[list.length] = fn;
+        }
         return process;
       },
-      once() {
+      once(event, fn) {
+        return process.on(event, fn);
+      },
+      addListener(event, fn) {
+        return process.on(event, fn);
+      },
+      off(event, fn) {
+        if (event !== 'exit' && event !== 'beforeExit') return process;
+        const list = listeners[event];
+        let i = list.length - 1;
+        while (i >= 0 && list[i] !== fn) i--;
+        if (i === -1) return process;
+        for (; i + 1 < list.length; i++) list[i] = list[i + 1];
+        list.length--;
         return process;
+      },
+      removeListener(event, fn) {
+        return process.off(event, fn);
       },
       emitWarning() {},
       stdout: { write: (s) => (host.write(String(s), false), true) },
       stderr: { write: (s) => (host.write(String(s), true), true) },
     };
+    processObject = process;
     define('process', process);
     define('global', g);
   }
