@@ -35,6 +35,10 @@ function createInspect(P, C) {
     Number,
     NumberIsNaN,
     MathFloor,
+    MathMin,
+    MathMax,
+    MathRound,
+    MathSqrt,
     ObjectPrototypeHasOwnProperty,
   } = P;
   const {
@@ -178,21 +182,24 @@ function createInspect(P, C) {
         ctx.budget -= label.length;
         return label;
       }
-      return formatObjectBody(v, depth, ctx, label + ' ', keys, null, '{', '}');
+      return formatObjectBody(v, depth, ctx, label + ' ', keys, true, '{', '}');
     }
     const tagStr = ObjectPrototypeToString(v);
+    // (Past the depth limit Node still prints an empty container in full: it returns early for
+    // one before it checks the depth.)
     if (ArrayIsArray(v)) {
-      if (depth > 2) return '[Array]';
-      return formatList(v, depth, ctx, '', v.length, (i) => v[i], '[', ']', true);
+      if (depth > 2 && (v.length > 0 || ownEnumerableKeys(v).length > 0)) return '[Array]';
+      return formatList(v, depth, ctx, '', v.length, (i) => v[i], '[', ']', true, undefined, true);
     }
     const ta = typedArrayTag(v);
     if (ta !== undefined) {
       const len = TypedArrayPrototypeGetLength(v);
-      return formatList(v, depth, ctx, ta + '(' + len + ') ', len, (i) => v[i], '[', ']', false);
+      if (depth > 2 && len > 0) return '[' + ta + ']';
+      return formatList(v, depth, ctx, ta + '(' + len + ') ', len, (i) => v[i], '[', ']', false, undefined, true);
     }
     if (isMap(v)) {
       const size = MapPrototypeGetSize(v);
-      if (depth > 2) return '[Map]';
+      if (depth > 2 && size > 0) return '[Map]';
       const entries = mapEntries(v);
       return formatList(
         v,
@@ -209,7 +216,7 @@ function createInspect(P, C) {
     }
     if (isSet(v)) {
       const size = SetPrototypeGetSize(v);
-      if (depth > 2) return '[Set]';
+      if (depth > 2 && size > 0) return '[Set]';
       const vals = setValues(v);
       return formatList(v, depth, ctx, 'Set(' + size + ') ', vals.length, (i) => vals[i], '{', '}', false);
     }
@@ -233,7 +240,8 @@ function createInspect(P, C) {
     const boxed = boxedLabel(v);
     if (boxed !== undefined) return boxed;
     if (tagStr === '[object Promise]') return 'Promise { <unknown> }';
-    if (depth > 2) {
+    const keys = ownEnumerableKeys(v);
+    if (depth > 2 && keys.length > 0) {
       const n = constructorName(v);
       return '[' + (n || 'Object') + ']';
     }
@@ -241,7 +249,7 @@ function createInspect(P, C) {
     let prefix = '';
     if (name === null) prefix = '[Object: null prototype] ';
     else if (name !== 'Object') prefix = name + ' ';
-    return formatObjectBody(v, depth, ctx, prefix, ownEnumerableKeys(v), null, '{', '}');
+    return formatObjectBody(v, depth, ctx, prefix, keys, null, '{', '}');
   }
 
   function boxedLabel(v) {
@@ -299,25 +307,109 @@ function createInspect(P, C) {
     return d.get ? '[Getter]' : '[Setter]';
   }
 
-  function join(parts, prefix, open, close, depth) {
+  // Node's layout of an object's entries (util.inspect's reduceToSingleString with its defaults:
+  // breakLength 80, compact 3): more than six entries of an array are grouped into aligned
+  // columns (groupArrayElements); the entries go on one line when the object is among the three
+  // innermost levels of what was formatted last (ctx.currentDepth) and they fit in the line
+  // (isBelowBreakLength); otherwise one entry per line. `base` is text before the brace (a
+  // function's label), `depth` the object's nesting (Node's indentation is two spaces a level).
+  // Tests that compare printed output with Node's (a logged array of seven numbers is three
+  // lines there) failed honest programs (red-team rt60 K6).
+  function join(parts, prefix, open, close, depth, ctx, numbers, isBase) {
     if (parts.length === 0) return prefix + open + close;
-    let total = prefix.length;
-    for (let i = 0; i < parts.length; i++) total += parts[i].length + 2;
-    let multiline = total > kBreakLength;
-    for (let i = 0; i < parts.length && !multiline; i++) if (StringPrototypeIndexOf(parts[i], '\n') !== -1) multiline = true;
-    if (!multiline) {
-      let s = prefix + open + ' ';
-      for (let i = 0; i < parts.length; i++) s += (i ? ', ' : '') + parts[i];
-      return s + ' ' + close;
+    // Node's braces[0] holds a class's prefix ('Foo {'); a function's label is its base, before
+    // the brace and a space.
+    const base = isBase ? StringPrototypeSlice(prefix, 0, -1) : '';
+    const braceLength = isBase ? open.length : prefix.length + open.length;
+    const indentation = 2 * depth;
+    const entries = parts.length;
+    let output = parts;
+    if (numbers !== undefined && entries > 6) output = groupArrayElements(parts, indentation, numbers);
+    if (ctx.currentDepth - (depth + 1) < 3 && entries === output.length) {
+      const start = output.length + indentation + braceLength + base.length + 10;
+      if (isBelowBreakLength(output, start, base)) {
+        let joined = '';
+        for (let i = 0; i < output.length; i++) joined += (i ? ', ' : '') + output[i];
+        if (StringPrototypeIndexOf(joined, '\n') === -1) return prefix + open + ' ' + joined + ' ' + close;
+      }
     }
-    const pad = StringPrototypeRepeat('  ', depth + 1);
-    let s = prefix + open + '\n';
-    for (let i = 0; i < parts.length; i++) s += pad + parts[i] + (i < parts.length - 1 ? ',\n' : '\n');
-    return s + StringPrototypeRepeat('  ', depth) + close;
+    const pad = '\n' + StringPrototypeRepeat(' ', indentation);
+    let s = prefix + open + pad + '  ';
+    for (let i = 0; i < output.length; i++) s += (i ? ',' + pad + '  ' : '') + output[i];
+    return s + pad + close;
   }
 
-  function formatList(v, depth, ctx, prefix, len, get, open, close, isArray, fmt) {
+  function isBelowBreakLength(output, start, base) {
+    let total = output.length + start;
+    if (total + output.length > kBreakLength) return false;
+    for (let i = 0; i < output.length; i++) {
+      total += output[i].length;
+      if (total > kBreakLength) return false;
+    }
+    return base === '' || StringPrototypeIndexOf(base, '\n') === -1;
+  }
+
+  function padTo(s, n, start) {
+    if (s.length >= n) return s;
+    const fill = StringPrototypeRepeat(' ', n - s.length);
+    return start ? fill + s : s + fill;
+  }
+
+  // Node's groupArrayElements (defaults: breakLength 80, compact 3, maxArrayLength 100; widths are
+  // string lengths, where Node counts display width: wide and combining characters differ).
+  // `numbers(i)`: whether element i is a number or bigint (then the columns align right).
+  function groupArrayElements(output, indentation, numbers) {
+    let totalLength = 0;
+    let maxLength = 0;
+    let outputLength = output.length;
+    // The "... more items" entry is not grouped.
+    if (kMaxArrayItems < output.length) outputLength--;
+    const separatorSpace = 2;
+    const dataLen = [];
+    for (let i = 0; i < outputLength; i++) {
+      const len = output[i].length;
+      dataLen[i] = len;
+      totalLength += len + separatorSpace;
+      if (maxLength < len) maxLength = len;
+    }
+    const actualMax = maxLength + separatorSpace;
+    if (actualMax * 3 + indentation < kBreakLength && (totalLength / actualMax > 5 || maxLength <= 6)) {
+      const averageBias = MathSqrt(actualMax - totalLength / output.length);
+      const biasedMax = MathMax(actualMax - 3 - averageBias, 1);
+      const columns = MathMin(
+        MathRound(MathSqrt(2.5 * biasedMax * outputLength) / biasedMax),
+        MathFloor((kBreakLength - indentation) / actualMax),
+        12,
+        15,
+      );
+      if (columns <= 1) return output;
+      const maxLineLength = [];
+      for (let i = 0; i < columns; i++) {
+        let lineMax = 0;
+        for (let j = i; j < output.length; j += columns) if (dataLen[j] > lineMax) lineMax = dataLen[j];
+        maxLineLength[i] = lineMax + separatorSpace;
+      }
+      let right = true;
+      for (let i = 0; i < output.length && right; i++) if (!numbers(i)) right = false;
+      const tmp = [];
+      for (let i = 0; i < outputLength; i += columns) {
+        const max = MathMin(i + columns, outputLength);
+        let str = '';
+        let j = i;
+        for (; j < max - 1; j++) str += padTo(output[j] + ', ', maxLineLength[j - i], right);
+        str += right ? padTo(output[j], maxLineLength[j - i] - separatorSpace, true) : output[j];
+        C.push(tmp, str);
+      }
+      if (kMaxArrayItems < output.length) C.push(tmp, output[outputLength]);
+      return tmp;
+    }
+    return output;
+  }
+
+  function formatList(v, depth, ctx, prefix, len, get, open, close, isArray, fmt, grouped) {
     C.push(ctx.seen, v);
+    // (Node marks the depth it is formatting at before the entries; an empty one returns early.)
+    if (len > 0 || (isArray && ownEnumerableKeys(v).length > 0)) ctx.currentDepth = depth + 1;
     const parts = [];
     const n = len > kMaxArrayItems ? kMaxArrayItems : len;
     let holes = 0;
@@ -344,13 +436,23 @@ function createInspect(P, C) {
       }
     }
     ctx.seen.length--;
-    const s = join(parts, prefix, open, close, depth);
+    const s = join(parts, prefix, open, close, depth, ctx, grouped ? (i) => isNumberAt(v, i, isArray) : undefined, false);
     ctx.budget -= s.length;
     return s;
   }
 
-  function formatObjectBody(v, depth, ctx, prefix, keys, _unused, open, close) {
+  // Element i of an array (its own data property, never a getter) or typed array is a number or
+  // a bigint.
+  function isNumberAt(v, i, isArray) {
+    if (!isArray) return true;
+    const d = ObjectGetOwnPropertyDescriptor(v, String(i));
+    if (d === undefined || !ObjectPrototypeHasOwnProperty(d, 'value')) return false;
+    return typeof d.value === 'number' || typeof d.value === 'bigint';
+  }
+
+  function formatObjectBody(v, depth, ctx, prefix, keys, isBase, open, close) {
     C.push(ctx.seen, v);
+    if (keys.length > 0) ctx.currentDepth = depth + 1;
     const parts = [];
     const n = keys.length > kMaxArrayItems ? kMaxArrayItems : keys.length;
     for (let i = 0; i < n && ctx.budget > 0; i++) {
@@ -358,7 +460,7 @@ function createInspect(P, C) {
     }
     if (keys.length > n) C.push(parts, '... ' + (keys.length - n) + ' more items');
     ctx.seen.length--;
-    const s = join(parts, prefix, open, close, depth);
+    const s = join(parts, prefix, open, close, depth, ctx, undefined, isBase === true);
     ctx.budget -= s.length;
     return s;
   }
@@ -366,7 +468,12 @@ function createInspect(P, C) {
   /** Format one value (never throws; user code may only run through Proxy traps). */
   function inspect(v, budget) {
     try {
-      return formatValue(v, 0, { __proto__: null, budget: budget === undefined ? 20000 : budget, seen: [] }, false);
+      return formatValue(
+        v,
+        0,
+        { __proto__: null, budget: budget === undefined ? 20000 : budget, seen: [], currentDepth: 0 },
+        false,
+      );
     } catch (_e) {
       return '[uninspectable value]';
     }

@@ -188,6 +188,8 @@ function createPrimordials(g) {
     }),
     AggregateError: g.AggregateError,
     MathFloor: g.Math.floor,
+    MathRound: g.Math.round,
+    MathSqrt: g.Math.sqrt,
     MathMin: g.Math.min,
     MathMax: g.Math.max,
   };
