@@ -120,6 +120,7 @@ def _anchor_setup():
     _ModuleType = types.ModuleType
     _FunctionType = types.FunctionType
     _CoroutineType = types.CoroutineType
+    _GeneratorType = types.GeneratorType
     _function_code = _FunctionType.__dict__['__code__'].__get__
     _CodeType = types.CodeType
     try:
@@ -2482,7 +2483,13 @@ def _anchor_setup():
                     # iterator over the plain values it yielded.
                     rest = side.rest(x)
                     if rest is not None:
-                        return ('it', [], rest)
+                        # A generator comes back as one; any other iterator (list_iterator, map,
+                        # zip, ...) as an iterator of its type's name that is no generator
+                        # (`inspect.isgenerator(iter(xs))` held for every iterator answer:
+                        # red-team rt60 P1).
+                        if t is _GeneratorType:
+                            return ('it', [], rest)
+                        return ('it', [], rest, _str_copy(_class_name(t)))
                     items = []
                     for v in x:
                         if _len(items) >= MAX_ITEMS:
@@ -2695,8 +2702,11 @@ def _anchor_setup():
                 return _range(e[1], e[2], e[3])
             if tag == 'it':
                 head = [dec(v) for v in e[1]]
-                if _len(e) == 3 and _type(e[2]) is _int:
-                    return _lazy_iter(head, self.side.from_handle(('fn', e[2], 'next')))
+                if _len(e) in (3, 4) and _type(e[2]) is _int:
+                    gen = _lazy_iter(head, self.side.from_handle(('fn', e[2], 'next')))
+                    if _len(e) == 4 and _type(e[3]) is _str:
+                        return _plain_iterator(e[3], gen)
+                    return gen
                 return _iter(head)
             if tag == 'ty':
                 return builtin_type_objs[e[1]]
@@ -2786,6 +2796,26 @@ def _anchor_setup():
             taken += _len(r[1])
             if r[0] is not True:
                 return
+
+    # T: iterator classes by the name of the program's iterator type, made once each.
+    _iterator_classes = {}
+
+    def _plain_iterator(name, gen):
+        # T: an answer that was an iterator but no generator: iterates `gen`, is not a generator.
+        cls = _iterator_classes.get(name)
+        if cls is None:
+
+            def __next__(self):
+                return _next(_object_getattribute(self, '_anchor_gen'))
+
+            def __iter__(self):
+                return self
+
+            cls = _type(name, (), {'__slots__': ('_anchor_gen',), '__next__': __next__, '__iter__': __iter__})
+            _iterator_classes[name] = cls
+        it = _object_new(cls)
+        _object_setattr(it, '_anchor_gen', gen)
+        return it
 
     def _stepper(it, side):
         # P: up to k items of `it` per call, each encoded (and marshalled) as it was when yielded:
