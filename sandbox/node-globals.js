@@ -1003,25 +1003,132 @@ function installNodeGlobals(P, g, host, full) {
     });
 
     // ---- URL (WHATWG's common cases: special schemes with host, port, path, query, fragment) ----
+    // Percent-encoding as WHATWG's URL parser does it: a code point in the component's set (C0
+    // controls, non-ASCII, and the component's own characters) becomes its UTF-8 bytes as %XX;
+    // a '%' already there is left as it is.
+    const FRAGMENT_SET = ' "<>`';
+    const QUERY_SET = ' "#<>';
+    const SPECIAL_QUERY_SET = ' "#<>\'';
+    const PATH_SET = ' "#<>?`{}';
+    const USERINFO_SET = ' "#<>?`{}/:;=@[\\]^|';
+    const HEXU = '0123456789ABCDEF';
+    function percentEncode(s, set) {
+      let out = '';
+      for (let i = 0; i < s.length; i++) {
+        const c = StringPrototypeCharCodeAt(s, i);
+        if (c >= 0x20 && c < 0x7f && P.StringPrototypeIndexOf(set, s[i]) === -1) {
+          out += s[i];
+          continue;
+        }
+        // The code point (a surrogate pair is one), as UTF-8 bytes.
+        let end = i + 1;
+        if (c >= 0xd800 && c <= 0xdbff && end < s.length) {
+          const d = StringPrototypeCharCodeAt(s, end);
+          if (d >= 0xdc00 && d <= 0xdfff) end++;
+        }
+        const bytes = utf8Encode(P.StringPrototypeSlice(s, i, end));
+        for (let k = 0; k < bytes.length; k++) out += '%' + HEXU[bytes[k] >> 4] + HEXU[bytes[k] & 15];
+        i = end - 1;
+      }
+      return out;
+    }
+    // application/x-www-form-urlencoded: bytes of a name or value, '+' a space, %XX a byte (a '%'
+    // not followed by two hex digits stays); then UTF-8 (ill-formed bytes become U+FFFD).
+    function decodeForm(s) {
+      const bytes = [];
+      for (let i = 0; i < s.length; i++) {
+        const c = StringPrototypeCharCodeAt(s, i);
+        if (c === 0x2b) bytes[bytes.length] = 0x20;
+        else if (
+          c === 0x25 &&
+          i + 2 < s.length &&
+          hexDigit(StringPrototypeCharCodeAt(s, i + 1)) >= 0 &&
+          hexDigit(StringPrototypeCharCodeAt(s, i + 2)) >= 0
+        ) {
+          bytes[bytes.length] =
+            hexDigit(StringPrototypeCharCodeAt(s, i + 1)) * 16 + hexDigit(StringPrototypeCharCodeAt(s, i + 2));
+          i += 2;
+        } else if (c < 0x80) bytes[bytes.length] = c;
+        else {
+          let end = i + 1;
+          if (c >= 0xd800 && c <= 0xdbff && end < s.length) {
+            const d = StringPrototypeCharCodeAt(s, end);
+            if (d >= 0xdc00 && d <= 0xdfff) end++;
+          }
+          const b = utf8Encode(P.StringPrototypeSlice(s, i, end));
+          for (let k = 0; k < b.length; k++) bytes[bytes.length] = b[k];
+          i = end - 1;
+        }
+      }
+      const u8 = new Uint8Array(bytes.length);
+      for (let i = 0; i < bytes.length; i++) u8[i] = bytes[i];
+      return utf8Decode(u8, 0, u8.length);
+    }
+    // Its serializer: alphanumerics and *-._ as they are, a space as '+', every other byte %XX.
+    function encodeForm(s) {
+      const bytes = utf8Encode(String(s));
+      let out = '';
+      for (let i = 0; i < bytes.length; i++) {
+        const b = bytes[i];
+        if (
+          (b >= 0x30 && b <= 0x39) ||
+          (b >= 0x41 && b <= 0x5a) ||
+          (b >= 0x61 && b <= 0x7a) ||
+          b === 0x2a ||
+          b === 0x2d ||
+          b === 0x2e ||
+          b === 0x5f
+        )
+          out += fromCharCode(b);
+        else if (b === 0x20) out += '+';
+        else out += '%' + HEXU[b >> 4] + HEXU[b & 15];
+      }
+      return out;
+    }
+    function parseForm(s) {
+      const list = [];
+      if (s === '') return list;
+      const parts = s.split('&');
+      for (let i = 0; i < parts.length; i++) {
+        if (parts[i] === '') continue;
+        const eq = P.StringPrototypeIndexOf(parts[i], '=');
+        const k = eq === -1 ? parts[i] : P.StringPrototypeSlice(parts[i], 0, eq);
+        const v = eq === -1 ? '' : P.StringPrototypeSlice(parts[i], eq + 1);
+        list[list.length] = [decodeForm(k), decodeForm(v)];
+      }
+      return list;
+    }
+    // A URL's searchParams and the URL stay one: a change to either shows in the other.
+    let paramsOf;
     class URLSearchParams {
       #list = [];
+      #owner = null;
+      static {
+        paramsOf = {
+          setOwner(p, fn) {
+            p.#owner = fn;
+          },
+          setList(p, list) {
+            p.#list = list;
+          },
+        };
+      }
       constructor(init = '') {
         if (typeof init === 'string') {
-          const s = init[0] === '?' ? P.StringPrototypeSlice(init, 1) : init;
-          if (s !== '') {
-            const parts = s.split('&');
-            for (let i = 0; i < parts.length; i++) {
-              if (parts[i] === '') continue;
-              const eq = P.StringPrototypeIndexOf(parts[i], '=');
-              const k = eq === -1 ? parts[i] : P.StringPrototypeSlice(parts[i], 0, eq);
-              const v = eq === -1 ? '' : P.StringPrototypeSlice(parts[i], eq + 1);
-              this.#list[this.#list.length] = [decodeForm(k), decodeForm(v)];
-            }
+          this.#list = parseForm(init[0] === '?' ? P.StringPrototypeSlice(init, 1) : init);
+        } else if (init !== null && typeof init === 'object' && typeof init[Symbol.iterator] === 'function') {
+          for (const pair of init) {
+            const kv = [...pair];
+            if (kv.length !== 2) throw new TypeError('Each query pair must be an iterable [name, value] tuple');
+            this.#list[this.#list.length] = [String(kv[0]), String(kv[1])];
           }
         } else if (init !== null && typeof init === 'object') {
-          const entries = P.ArrayIsArray(init) ? init : P.ObjectKeys(init).map((k) => [k, init[k]]);
-          for (let i = 0; i < entries.length; i++) this.#list[this.#list.length] = [String(entries[i][0]), String(entries[i][1])];
-        }
+          const keys = P.ObjectKeys(init);
+          for (let i = 0; i < keys.length; i++) this.#list[this.#list.length] = [keys[i], String(init[keys[i]])];
+        } else if (init !== undefined && init !== null) this.#list = parseForm(String(init));
+      }
+      #changed() {
+        if (this.#owner !== null) this.#owner(this.toString());
       }
       get(k) {
         for (const [a, b] of this.#list) if (a === String(k)) return b;
@@ -1030,28 +1137,45 @@ function installNodeGlobals(P, g, host, full) {
       getAll(k) {
         return this.#list.filter(([a]) => a === String(k)).map(([, b]) => b);
       }
-      has(k) {
-        return this.#list.some(([a]) => a === String(k));
+      has(k, v) {
+        return this.#list.some(([a, b]) => a === String(k) && (v === undefined || b === String(v)));
       }
       set(k, v) {
         const i = this.#list.findIndex(([a]) => a === String(k));
-        if (i === -1) this.append(k, v);
+        if (i === -1) this.#list[this.#list.length] = [String(k), String(v)];
         else {
           this.#list[i] = [String(k), String(v)];
           this.#list = this.#list.filter(([a], j) => j <= i || a !== String(k));
         }
+        this.#changed();
       }
       append(k, v) {
         this.#list[this.#list.length] = [String(k), String(v)];
+        this.#changed();
       }
-      delete(k) {
-        this.#list = this.#list.filter(([a]) => a !== String(k));
+      delete(k, v) {
+        this.#list = this.#list.filter(([a, b]) => !(a === String(k) && (v === undefined || b === String(v))));
+        this.#changed();
+      }
+      // Stable, by name in UTF-16 code units.
+      sort() {
+        const l = this.#list;
+        for (let i = 1; i < l.length; i++) {
+          const x = l[i];
+          let j = i - 1;
+          while (j >= 0 && l[j][0] > x[0]) {
+            l[j + 1] = l[j];
+            j--;
+          }
+          l[j + 1] = x;
+        }
+        this.#changed();
       }
       get size() {
         return this.#list.length;
       }
-      forEach(fn) {
-        for (const [a, b] of this.#list) fn(b, a, this);
+      forEach(fn, thisArg) {
+        for (const [a, b] of this.#list) ReflectApply(fn, thisArg, [b, a, this]);
       }
       keys() {
         return this.#list.map(([a]) => a)[Symbol.iterator]();
@@ -1069,62 +1193,92 @@ function installNodeGlobals(P, g, host, full) {
         return this.#list.map(([a, b]) => encodeForm(a) + '=' + encodeForm(b)).join('&');
       }
     }
-    function decodeForm(s) {
-      try {
-        return g.decodeURIComponent(s.replace(/\+/g, ' '));
-      } catch {
-        return s;
-      }
-    }
-    function encodeForm(s) {
-      return g.encodeURIComponent(s).replace(/%20/g, '+');
-    }
     const DEFAULT_PORTS = { __proto__: null, 'http:': '80', 'https:': '443', 'ws:': '80', 'wss:': '443', 'ftp:': '21' };
     const URL_RE =
       /^([a-zA-Z][a-zA-Z0-9+.-]*:)(?:\/\/(?:([^:@/?#]*)(?::([^@/?#]*))?@)?(\[[^\]]*\]|[^:/?#]*)(?::(\d*))?)?([^?#]*)(\?[^#]*)?(#.*)?$/;
+    function invalidUrl() {
+      const e = new TypeError('Invalid URL');
+      def(e, 'code', 'ERR_INVALID_URL');
+      return e;
+    }
+    // Dot segments resolved, as a special URL's path is.
+    function specialPath(path) {
+      const segs = [];
+      const raw = path.split('/');
+      for (let i = 1; i < raw.length; i++) {
+        if (raw[i] === '..') segs.pop();
+        else if (raw[i] !== '.') segs[segs.length] = raw[i];
+        if ((raw[i] === '..' || raw[i] === '.') && i === raw.length - 1) segs[segs.length] = '';
+      }
+      return '/' + segs.join('/');
+    }
+    // In a special URL a backslash before the query is a slash (`http://a.com\\b` is /b).
+    function backslashes(s) {
+      const colon = P.StringPrototypeIndexOf(s, ':');
+      if (colon === -1 || !(asciiLower(P.StringPrototypeSlice(s, 0, colon + 1)) in DEFAULT_PORTS)) return s;
+      let end = s.search(/[?#]/);
+      if (end === -1) end = s.length;
+      return P.StringPrototypeSlice(s, 0, end).replace(/\\/g, '/') + P.StringPrototypeSlice(s, end);
+    }
+    function asciiLower(x) {
+      return x.replace(/[A-Z]/g, (c) => fromCharCode(StringPrototypeCharCodeAt(c, 0) + 32));
+    }
+    function parseUrl(input, base) {
+      // Leading and trailing C0 controls and spaces go, and tabs and newlines anywhere.
+      const raw = String(input);
+      let from = 0;
+      let to = raw.length;
+      while (from < to && StringPrototypeCharCodeAt(raw, from) <= 0x20) from++;
+      while (to > from && StringPrototypeCharCodeAt(raw, to - 1) <= 0x20) to--;
+      let s = P.StringPrototypeSlice(raw, from, to).replace(/[\t\n\r]/g, '');
+      s = backslashes(s);
+      let m = P.RegExpPrototypeExec(URL_RE, s);
+      if (m === null && base !== undefined) {
+        const b = new URL(base);
+        if (s[0] === '/') s = b.origin + s;
+        else if (s[0] === '?' || s[0] === '#') s = b.origin + b.pathname + (s[0] === '#' ? b.search : '') + s;
+        else s = b.origin + P.StringPrototypeSlice(b.pathname, 0, b.pathname.lastIndexOf('/') + 1) + s;
+        m = P.RegExpPrototypeExec(URL_RE, s);
+      }
+      if (m === null || (m[4] === undefined && /^(https?|wss?|ftp):$/i.test(m[1]))) throw invalidUrl();
+      const protocol = m[1].toLowerCase();
+      const special = protocol in DEFAULT_PORTS;
+      let path = m[6] || '';
+      if (special) path = specialPath(path);
+      const port = m[5] === undefined || m[5] === DEFAULT_PORTS[protocol] ? '' : m[5];
+      // (A query or fragment may be present and empty: `href` keeps its '?' or '#'.)
+      const query =
+        m[7] === undefined ? null : percentEncode(P.StringPrototypeSlice(m[7], 1), special ? SPECIAL_QUERY_SET : QUERY_SET);
+      return {
+        protocol,
+        username: percentEncode(m[2] || '', USERINFO_SET),
+        password: percentEncode(m[3] || '', USERINFO_SET),
+        hostname: m[4] === undefined ? '' : m[4].toLowerCase(),
+        port,
+        pathname: percentEncode(path, PATH_SET),
+        query,
+        fragment: m[8] === undefined ? null : percentEncode(P.StringPrototypeSlice(m[8], 1), FRAGMENT_SET),
+        hasHost: m[4] !== undefined,
+        special,
+      };
+    }
     class URL {
       #p;
+      #params;
       constructor(input, base) {
-        let s = String(input).trim();
-        let m = P.RegExpPrototypeExec(URL_RE, s);
-        if (m === null && base !== undefined) {
-          const b = new URL(base);
-          if (s[0] === '/') s = b.origin + s;
-          else if (s[0] === '?' || s[0] === '#') s = b.origin + b.pathname + (s[0] === '#' ? b.search : '') + s;
-          else s = b.origin + P.StringPrototypeSlice(b.pathname, 0, b.pathname.lastIndexOf('/') + 1) + s;
-          m = P.RegExpPrototypeExec(URL_RE, s);
+        this.#p = parseUrl(input, base);
+        this.#params = new URLSearchParams(this.#p.query ?? '');
+        paramsOf.setOwner(this.#params, (q) => {
+          this.#p.query = q === '' ? null : q;
+        });
+      }
+      static canParse(input, base) {
+        try {
+          parseUrl(input, base);
+          return true;
+        } catch {
+          return false;
         }
-        if (m === null || (m[4] === undefined && /^(https?|wss?|ftp):$/i.test(m[1]))) {
-          const e = new TypeError('Invalid URL');
-          def(e, 'code', 'ERR_INVALID_URL');
-          throw e;
-        }
-        const protocol = m[1].toLowerCase();
-        const special = protocol in DEFAULT_PORTS;
-        let path = m[6] || '';
-        if (special) {
-          const segs = [];
-          const raw = path.split('/');
-          for (let i = 1; i < raw.length; i++) {
-            if (raw[i] === '..') segs.pop();
-            else if (raw[i] !== '.') segs[segs.length] = raw[i];
-            if ((raw[i] === '..' || raw[i] === '.') && i === raw.length - 1) segs[segs.length] = '';
-          }
-          path = '/' + segs.join('/');
-        }
-        const port = m[5] === undefined || m[5] === DEFAULT_PORTS[protocol] ? '' : m[5];
-        this.#p = {
-          protocol,
-          username: m[2] || '',
-          password: m[3] || '',
-          hostname: m[4] === undefined ? '' : m[4].toLowerCase(),
-          port,
-          pathname: path,
-          search: m[7] === '?' ? '' : m[7] || '',
-          hash: m[8] === '#' ? '' : m[8] || '',
-          hasHost: m[4] !== undefined,
-        };
-        this.#p.searchParams = new URLSearchParams(this.#p.search);
       }
       get protocol() {
         return this.#p.protocol;
@@ -1132,14 +1286,29 @@ function installNodeGlobals(P, g, host, full) {
       get username() {
         return this.#p.username;
       }
+      set username(v) {
+        if (this.#p.hasHost) this.#p.username = percentEncode(String(v), USERINFO_SET);
+      }
       get password() {
         return this.#p.password;
+      }
+      set password(v) {
+        if (this.#p.hasHost) this.#p.password = percentEncode(String(v), USERINFO_SET);
       }
       get hostname() {
         return this.#p.hostname;
       }
+      set hostname(v) {
+        const h = String(v);
+        if (h !== '' && P.RegExpPrototypeExec(/^[^:/?#@\s]+$/, h) !== null) this.#p.hostname = h.toLowerCase();
+      }
       get port() {
         return this.#p.port;
+      }
+      set port(v) {
+        const m = P.RegExpPrototypeExec(/^\d*/, String(v))[0];
+        if (String(v) === '') this.#p.port = '';
+        else if (m !== '' && +m <= 65535) this.#p.port = String(+m) === DEFAULT_PORTS[this.#p.protocol] ? '' : String(+m);
       }
       get host() {
         return this.#p.hostname + (this.#p.port ? ':' + this.#p.port : '');
@@ -1150,19 +1319,60 @@ function installNodeGlobals(P, g, host, full) {
       get pathname() {
         return this.#p.pathname;
       }
+      set pathname(v) {
+        let path = String(v);
+        if (this.#p.special) {
+          path = path.replace(/\\/g, '/');
+          if (path[0] !== '/') path = '/' + path;
+          path = specialPath(path);
+        }
+        this.#p.pathname = percentEncode(path, PATH_SET);
+      }
       get search() {
-        return this.#p.search;
+        const q = this.#p.query;
+        return q === null || q === '' ? '' : '?' + q;
+      }
+      set search(v) {
+        let q = String(v);
+        if (q === '') {
+          this.#p.query = null;
+          paramsOf.setList(this.#params, []);
+          return;
+        }
+        if (q[0] === '?') q = P.StringPrototypeSlice(q, 1);
+        this.#p.query = percentEncode(q, this.#p.special ? SPECIAL_QUERY_SET : QUERY_SET);
+        paramsOf.setList(this.#params, parseForm(this.#p.query));
       }
       get hash() {
-        return this.#p.hash;
+        const f = this.#p.fragment;
+        return f === null || f === '' ? '' : '#' + f;
+      }
+      set hash(v) {
+        let h = String(v);
+        if (h === '') {
+          this.#p.fragment = null;
+          return;
+        }
+        if (h[0] === '#') h = P.StringPrototypeSlice(h, 1);
+        this.#p.fragment = percentEncode(h, FRAGMENT_SET);
       }
       get searchParams() {
-        return this.#p.searchParams;
+        return this.#params;
       }
       get href() {
         const p = this.#p;
-        const auth = p.username ? p.username + (p.password ? ':' + p.password : '') + '@' : '';
-        return p.protocol + (p.hasHost ? '//' + auth + this.host : '') + p.pathname + p.search + p.hash;
+        const auth = p.username || p.password ? p.username + (p.password ? ':' + p.password : '') + '@' : '';
+        return (
+          p.protocol +
+          (p.hasHost ? '//' + auth + this.host : '') +
+          p.pathname +
+          (p.query === null ? '' : '?' + p.query) +
+          (p.fragment === null ? '' : '#' + p.fragment)
+        );
+      }
+      set href(v) {
+        this.#p = parseUrl(v);
+        paramsOf.setList(this.#params, parseForm(this.#p.query ?? ''));
       }
       toString() {
         return this.href;
