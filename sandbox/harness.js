@@ -254,7 +254,28 @@ function setupHarness(P, config) {
   function logger(method) {
     return function (...args) {
       if (forwarded(method, args) || (role === 'tests' && writeStdio(method, args)) || truncated) return;
-      write(I.format(args, budget()) + '\n');
+      write(indented(I.format(args, budget())) + '\n');
+    };
+  }
+  // `console.group` indents what this realm's console prints by two spaces a level, every line
+  // (as Node's does; its label goes through `console.log`, as Node's `this.log`).
+  let groupIndent = '';
+  function indented(text) {
+    if (groupIndent === '') return text;
+    let outText = groupIndent;
+    let last = 0;
+    for (let i = 0; i < text.length; i++)
+      if (StringPrototypeCharCodeAt(text, i) === 10) {
+        outText += StringPrototypeSlice(text, last, i + 1) + groupIndent;
+        last = i + 1;
+      }
+    return outText + StringPrototypeSlice(text, last);
+  }
+  function grouper(method) {
+    return function (...args) {
+      if (forwarded(method, args)) return;
+      if (args.length > 0) P.ReflectApply(consoleObject.log, consoleObject, args);
+      groupIndent += '  ';
     };
   }
   const counts = new P.Map();
@@ -268,34 +289,39 @@ function setupHarness(P, config) {
     trace: logger('trace'),
     dir(...args) {
       if (forwarded('dir', args) || (role === 'tests' && writeStdio('dir', args)) || truncated) return;
-      write(I.inspect(args[0], budget()) + '\n');
+      write(indented(I.inspect(args[0], budget())) + '\n');
     },
     table(...args) {
       if (forwarded('table', args) || (role === 'tests' && writeStdio('table', args)) || truncated) return;
-      write(I.inspect(args[0], budget()) + '\n');
+      write(indented(I.inspect(args[0], budget())) + '\n');
     },
     assert(cond, ...args) {
       if (cond || truncated) return;
       write('Assertion failed' + (args.length ? ': ' + I.format(args, budget()) : '') + '\n');
     },
+    // Through `console.log`, as Node's `this.log`: tests that replaced it (or process.stdout.write)
+    // see the count (red-team rt60 K6).
     count(label) {
       const key = label === undefined ? 'default' : String(label);
       const n = (P.MapPrototypeGet(counts, key) || 0) + 1;
       P.MapPrototypeSet(counts, key, n);
-      if (!truncated) write(key + ': ' + n + '\n');
+      P.ReflectApply(consoleObject.log, consoleObject, [key + ': ' + n]);
     },
     countReset(label) {
       P.MapPrototypeDelete(counts, label === undefined ? 'default' : String(label));
     },
-    group: logger('group'),
-    groupCollapsed: logger('groupCollapsed'),
-    groupEnd: noop,
+    group: grouper('group'),
+    groupCollapsed: grouper('groupCollapsed'),
+    groupEnd() {
+      if (forwarded('groupEnd', [])) return;
+      groupIndent = StringPrototypeSlice(groupIndent, 0, groupIndent.length - 2);
+    },
     time: noop,
     timeEnd: noop,
     timeLog: noop,
   };
   // The methods a program's console forwards (see `forwarded`), and the realm's own of them.
-  const FORWARDED = ['log', 'info', 'debug', 'error', 'warn', 'trace', 'dir', 'table', 'group', 'groupCollapsed'];
+  const FORWARDED = ['log', 'info', 'debug', 'error', 'warn', 'trace', 'dir', 'table', 'group', 'groupCollapsed', 'groupEnd'];
   // What the program's `process.stdout.write`/`stderr.write` forward as (not console methods).
   const STDOUT = '\u0000stdout';
   const STDERR = '\u0000stderr';
@@ -331,7 +357,14 @@ function setupHarness(P, config) {
     if (c === undefined || c === null) return false;
     const f = c[method];
     if (typeof f !== 'function') return false;
-    if (c === consoleObject && f === ownConsole[method]) return writeStdio(method, args);
+    if (c === consoleObject && f === ownConsole[method]) {
+      // A group of the program's indents what the tests realm prints next, as in one console.
+      if (method === 'group' || method === 'groupCollapsed' || method === 'groupEnd') {
+        P.ReflectApply(f, c, args);
+        return true;
+      }
+      return writeStdio(method, args);
+    }
     P.ReflectApply(f, c, args);
     return true;
   }
@@ -356,11 +389,14 @@ function setupHarness(P, config) {
     const w = stdioWrite(TO_STDERR[method] === true);
     if (w === undefined) return false;
     const text = method === 'dir' || method === 'table' ? I.inspect(args[0], budget()) : I.format(args, budget());
-    P.ReflectApply(w[1], w[0], [text + '\n']);
+    P.ReflectApply(w[1], w[0], [indented(text) + '\n']);
     return true;
   }
   // Tests realm: a new run starts with the realm's own console (the tests realm outlives runs).
   function restoreConsole() {
+    // (The tests' console.count labels are this run's: a count that went on from an earlier
+    // program's run made the same program's output depend on what ran before.)
+    P.MapPrototypeClear(counts);
     try {
       defineConsole();
       for (let i = 0; i < FORWARDED.length; i++) consoleObject[FORWARDED[i]] = ownConsole[FORWARDED[i]];
@@ -2331,6 +2367,7 @@ function setupHarness(P, config) {
     reseed(seed);
     programCtl = pctl;
     restoreConsole();
+    groupIndent = '';
     cryptoModule = undefined;
     const B = getBridge();
     B.reset();

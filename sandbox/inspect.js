@@ -58,6 +58,7 @@ function createInspect(P, C) {
   const kMaxStringInner = 10000;
   const kBreakLength = 80;
   const HEX = '0123456789ABCDEF';
+  const HEX_LOWER = '0123456789abcdef';
 
   // Node's quote choice: single quotes, unless the string holds ' (then ", then `).
   function quote(s) {
@@ -194,6 +195,16 @@ function createInspect(P, C) {
     const ta = typedArrayTag(v);
     if (ta !== undefined) {
       const len = TypedArrayPrototypeGetLength(v);
+      // Node's Buffer prints its bytes in hex, the first 50 of them (sandbox/node-globals.js makes
+      // the realm's Buffer a Uint8Array subclass of that name).
+      if (ta === 'Uint8Array' && constructorName(v) === 'Buffer') {
+        let s = '<Buffer';
+        const n = len > 50 ? 50 : len;
+        for (let i = 0; i < n; i++) s += ' ' + HEX_LOWER[v[i] >> 4] + HEX_LOWER[v[i] & 15];
+        s += (len > 50 ? ' ... ' + (len - 50) + ' more byte' + (len - 50 > 1 ? 's' : '') : len === 0 ? ' ' : '') + '>';
+        ctx.budget -= s.length;
+        return s;
+      }
       if (depth > 2 && len > 0) return '[' + ta + ']';
       return formatList(v, depth, ctx, ta + '(' + len + ') ', len, (i) => v[i], '[', ']', false, undefined, true);
     }

@@ -1428,6 +1428,21 @@ function installNodeGlobals(P, g, host, full) {
         throw e;
       };
     }
+    // `process.stdout.write(chunk, encoding?, callback?)`: bytes are written as UTF-8 text, and the
+    // callback runs once the write is done (a job later), as Node calls it (tests awaiting it
+    // never finished: red-team rt60 K6).
+    function streamWrite(err) {
+      return function write(chunk, encoding, callback) {
+        const text = P.ArrayBufferIsView(chunk)
+          ? utf8Decode(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength), 0, chunk.byteLength)
+          : String(chunk);
+        host.write(text, err);
+        const done = typeof encoding === 'function' ? encoding : callback;
+        if (typeof done === 'function')
+          P.PromisePrototypeThen(ReflectApply(P.PromiseResolve, P.Promise, [undefined]), () => ReflectApply(done, undefined, []));
+        return true;
+      };
+    }
     function hrtime(prev) {
       const ns = (host.tick() - host.started) * 1e6;
       let s = Math.floor(ns / 1e9);
@@ -1491,8 +1506,8 @@ function installNodeGlobals(P, g, host, full) {
         return process.off(event, fn);
       },
       emitWarning() {},
-      stdout: { write: (s) => (host.write(String(s), false), true) },
-      stderr: { write: (s) => (host.write(String(s), true), true) },
+      stdout: { write: streamWrite(false) },
+      stderr: { write: streamWrite(true) },
     };
     processObject = process;
     define('process', process);
