@@ -1337,8 +1337,9 @@ function setupHarness(P, config) {
             }
         }
         // The derived promise is the tests' too (`then`, `catch`, `finally`, and the reactions
-        // `Promise.all` and friends attach): one that never settles, e.g. adopting a thenable that
-        // never calls back, is an unfinished test.
+        // `Promise.all` and friends attach), tracked with its source: left pending, it is an
+        // unfinished test when a handler holds a check, or when its source settled (a handler
+        // ran and gave back what never settles, e.g. a thenable that never calls back): see track.
         const derived = track(
           P.ReflectApply(originalThen, this, [onFulfilled, onRejected]),
           holdsCheck(onFulfilled) || holdsCheck(onRejected),
