@@ -122,6 +122,7 @@ def _anchor_setup():
     _FunctionType = types.FunctionType
     _CoroutineType = types.CoroutineType
     _GeneratorType = types.GeneratorType
+    _MemberDescriptorType = types.MemberDescriptorType
     _function_code = _FunctionType.__dict__['__code__'].__get__
     _CodeType = types.CodeType
     try:
@@ -3118,6 +3119,11 @@ def _anchor_setup():
                         statics.append(k)
                     elif _type(v) is _FunctionType:
                         meths.append(k)
+                    elif _type(v) is _MemberDescriptorType:
+                        # A `__slots__` slot: the instance's data, crossing as a field (_fields_of
+                        # reads slots), never a property read through the program (an instance of
+                        # a class with slots could not be rebuilt: red-team rt60 P4).
+                        continue
                     elif _hasattr(_type(v), '__get__'):
                         # property and other descriptors: read through the program. Plain class
                         # attributes (constants, dataclass defaults) are read on demand instead.
