@@ -784,10 +784,9 @@ function installNodeGlobals(P, g, host, full) {
           // (`parseInt` took '1g' as 1, ' 1' and '-1' as numbers: red-team rt60 K3).
           const out = [];
           for (let i = 0; i + 1 < s.length; i += 2) {
-            const hi = hexDigit(StringPrototypeCharCodeAt(s, i));
-            const lo = hexDigit(StringPrototypeCharCodeAt(s, i + 1));
-            if (hi < 0 || lo < 0) break;
-            out[out.length] = hi * 16 + lo;
+            const b = hexPair(s, i);
+            if (b < 0) break;
+            out[out.length] = b;
           }
           return out;
         }
@@ -818,6 +817,12 @@ function installNodeGlobals(P, g, host, full) {
       if (c >= 97 && c <= 102) return c - 87;
       if (c >= 65 && c <= 70) return c - 55;
       return -1;
+    }
+    // The byte two hex digits at s[i], s[i + 1] spell, or -1.
+    function hexPair(s, i) {
+      const hi = hexDigit(StringPrototypeCharCodeAt(s, i));
+      const lo = hexDigit(StringPrototypeCharCodeAt(s, i + 1));
+      return hi < 0 || lo < 0 ? -1 : hi * 16 + lo;
     }
     function normEnc(enc) {
       if (enc === undefined || enc === null) return 'utf8';
@@ -1012,6 +1017,15 @@ function installNodeGlobals(P, g, host, full) {
     const PATH_SET = ' "#<>?`{}';
     const USERINFO_SET = ' "#<>?`{}/:;=@[\\]^|';
     const HEXU = '0123456789ABCDEF';
+    // Where the code point starting at s[i] ends: after a surrogate pair, else after one unit.
+    function codePointEnd(s, i) {
+      const c = StringPrototypeCharCodeAt(s, i);
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+        const d = StringPrototypeCharCodeAt(s, i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) return i + 2;
+      }
+      return i + 1;
+    }
     function percentEncode(s, set) {
       let out = '';
       for (let i = 0; i < s.length; i++) {
@@ -1021,11 +1035,7 @@ function installNodeGlobals(P, g, host, full) {
           continue;
         }
         // The code point (a surrogate pair is one), as UTF-8 bytes.
-        let end = i + 1;
-        if (c >= 0xd800 && c <= 0xdbff && end < s.length) {
-          const d = StringPrototypeCharCodeAt(s, end);
-          if (d >= 0xdc00 && d <= 0xdfff) end++;
-        }
+        const end = codePointEnd(s, i);
         const bytes = utf8Encode(P.StringPrototypeSlice(s, i, end));
         for (let k = 0; k < bytes.length; k++) out += '%' + HEXU[bytes[k] >> 4] + HEXU[bytes[k] & 15];
         i = end - 1;
@@ -1039,22 +1049,12 @@ function installNodeGlobals(P, g, host, full) {
       for (let i = 0; i < s.length; i++) {
         const c = StringPrototypeCharCodeAt(s, i);
         if (c === 0x2b) bytes[bytes.length] = 0x20;
-        else if (
-          c === 0x25 &&
-          i + 2 < s.length &&
-          hexDigit(StringPrototypeCharCodeAt(s, i + 1)) >= 0 &&
-          hexDigit(StringPrototypeCharCodeAt(s, i + 2)) >= 0
-        ) {
-          bytes[bytes.length] =
-            hexDigit(StringPrototypeCharCodeAt(s, i + 1)) * 16 + hexDigit(StringPrototypeCharCodeAt(s, i + 2));
+        else if (c === 0x25 && i + 2 < s.length && hexPair(s, i + 1) >= 0) {
+          bytes[bytes.length] = hexPair(s, i + 1);
           i += 2;
         } else if (c < 0x80) bytes[bytes.length] = c;
         else {
-          let end = i + 1;
-          if (c >= 0xd800 && c <= 0xdbff && end < s.length) {
-            const d = StringPrototypeCharCodeAt(s, end);
-            if (d >= 0xdc00 && d <= 0xdfff) end++;
-          }
+          const end = codePointEnd(s, i);
           const b = utf8Encode(P.StringPrototypeSlice(s, i, end));
           for (let k = 0; k < b.length; k++) bytes[bytes.length] = b[k];
           i = end - 1;
@@ -1215,13 +1215,11 @@ function installNodeGlobals(P, g, host, full) {
     // In a special URL a backslash before the query is a slash (`http://a.com\\b` is /b).
     function backslashes(s) {
       const colon = P.StringPrototypeIndexOf(s, ':');
-      if (colon === -1 || !(asciiLower(P.StringPrototypeSlice(s, 0, colon + 1)) in DEFAULT_PORTS)) return s;
+      // Lower-cased as the protocol parse below does.
+      if (colon === -1 || !(P.StringPrototypeSlice(s, 0, colon + 1).toLowerCase() in DEFAULT_PORTS)) return s;
       let end = s.search(/[?#]/);
       if (end === -1) end = s.length;
       return P.StringPrototypeSlice(s, 0, end).replace(/\\/g, '/') + P.StringPrototypeSlice(s, end);
-    }
-    function asciiLower(x) {
-      return x.replace(/[A-Z]/g, (c) => fromCharCode(StringPrototypeCharCodeAt(c, 0) + 32));
     }
     function parseUrl(input, base) {
       // Leading and trailing C0 controls and spaces go, and tabs and newlines anywhere.

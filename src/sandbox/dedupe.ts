@@ -4,7 +4,7 @@
  * rollout of the same prompt in the same step), and the gold watch and the gold metric each run
  * all of them. A verdict is a pure function of the program (language, code, tests, prompt, time
  * limit), the executor's options and the run seed — the program's random sources are seeded from
- * its text, never from its id (src/sandbox/worker.ts `programSeed`) — so a repeat gets a copy of
+ * its problem's text, never from its id (src/sandbox/worker.ts `programSeed`) — so a repeat gets a copy of
  * the first one's result with its own id and `ms: 0` (no sandbox time was spent on it). On by
  * default through the `sandbox.dedupe` config key; an executor made directly runs every program.
  */

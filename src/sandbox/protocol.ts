@@ -16,8 +16,9 @@ export interface WorkerOptions {
   verdict: VerdictMode;
   /**
    * Run seed: each program's random sources (Math.random, Date; Python's random, SystemRandom,
-   * time) are seeded from it and a hash of the program's code and tests, so a verdict is a pure
-   * function of the program.
+   * time) are seeded from it and a hash of the problem's tests and prompt (never the program's own
+   * text, which a policy could vary until it met a lucky draw), so a verdict is a pure function of
+   * the program and the run seed.
    */
   seed: number;
 }

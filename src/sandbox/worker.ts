@@ -123,8 +123,8 @@ export function harnessSource(stdoutLimit: number, role: HarnessRole = 'combined
   return `(function () {\n'use strict';\n${parts.join('\n')}\nreturn setupHarness(createPrimordials(globalThis), ${config});\n})()`;
 }
 
-/** 32-bit FNV-1a of the run seed and a program's text: the program's own random seed. */
-export function programSeed(seed: number, code: string, tests: string | undefined): number {
+/** 32-bit FNV-1a of `seed` and texts `a` and `b`. */
+function fnvSeed(seed: number, a: string, b: string): number {
   let h = 0x811c9dc5 ^ (seed >>> 0);
   const feed = (s: string) => {
     for (let i = 0; i < s.length; i++) {
@@ -134,20 +134,33 @@ export function programSeed(seed: number, code: string, tests: string | undefine
     h ^= 0xff;
     h = Math.imul(h, 0x01000193);
   };
-  feed(code);
-  feed(tests ?? '');
+  feed(a);
+  feed(b);
   return h >>> 0;
 }
 
 /**
- * The tests realm's seed: the run seed and the tests' and prompt's text, never the program's. With
- * the program's own seed, the program's `Math.random` stream was the tests' (a program could draw
- * the secret a test draws, or its `crypto.randomUUID()`); mixed with it, the tests' random cases
- * changed with every edit of the program, so a policy could vary a comment until the tests drew
- * only cases it gets right. Every completion of a problem now meets the same cases.
+ * The program realm's seed (its `Math.random`, `crypto`, and the clock's origin): the run seed and
+ * the problem — the tests' and prompt's text — never the program's own text. Drawn from a hash of
+ * the program, the draws were a function of its comments: a policy could vary a comment until a
+ * coin-flipping or hard-coded answer met a lucky stream or a clock origin on the right weekday, and
+ * keep that pass (red-team rt61 B10, B11). Every completion of a problem now meets the same draws and
+ * the same clock, so an answer right by chance is right for all of them or for none. A program with
+ * the tests inside it (no separate tests) gets the run seed's stream.
+ */
+export function programSeed(runSeed: number, tests: string | undefined, prompt: string | undefined): number {
+  return fnvSeed(runSeed, tests ?? '', prompt ?? '');
+}
+
+/**
+ * The tests realm's seed: the run seed and the tests' and prompt's text, never the program's (with
+ * the program's, the tests' random cases changed with every edit of the program, so a policy could
+ * vary a comment until the tests drew only cases it gets right). Salted apart from
+ * {@link programSeed}: the program's stream is never the tests' (a program could draw the secret a
+ * test draws, or its `crypto.randomUUID()`).
  */
 export function testsSeed(runSeed: number, tests: string, prompt: string): number {
-  return programSeed((runSeed ^ 0x7e575eed) >>> 0, tests, prompt);
+  return fnvSeed((runSeed ^ 0x7e575eed) >>> 0, tests, prompt);
 }
 
 interface Verdict {
@@ -397,7 +410,7 @@ class Host {
   /** One program, from a fresh context to its status (`plan`: its separate tests, if any). */
   private runIn(run: ProgramRun, plan: TestPlan | undefined): WireResult {
     const p = run.p;
-    const seed = programSeed(this.opts.seed ?? 0, p.code, p.tests);
+    const seed = programSeed(this.opts.seed ?? 0, p.tests, p.prompt);
     // A self-contained script whose text can make promises gets its completion tracked.
     const track = !plan && CAN_MAKE_PROMISES.test(p.code);
     const started = this.startContext(run, plan ? 'program' : 'combined', seed, track);

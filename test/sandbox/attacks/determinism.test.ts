@@ -1,7 +1,8 @@
 /**
- * Attack class: verdicts that depend on chance. `Math.random` and the clock are seeded per
- * program from the run seed and the program's text, so a verdict is a pure function of the
- * program: the same program gets the same verdict in every worker process, on every run.
+ * Attack class: verdicts that depend on chance. `Math.random` and the clock are seeded per problem
+ * from the run seed and the tests' and prompt's text, so a verdict is a pure function of the
+ * program: the same program gets the same verdict in every worker process, on every run, and no
+ * edit of the program's text (a comment) redraws its luck.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { createExecutor, type ProgramSpec } from '../../../src/sandbox/index.ts';
@@ -36,18 +37,18 @@ describe('attack: non-deterministic verdicts', () => {
     }
   });
 
-  it('derives the random sources from the run seed and the program', async () => {
+  it('derives the random sources from the run seed and the problem, never from the program text', async () => {
     const [a] = await ex.run(copies(LOG, 1));
     const [b] = await ex.run(copies(LOG, 1));
     const [c] = await other.run(copies(LOG, 1));
     const [d] = await ex.run([problemProgram(problem, LOG + '// another program\n', 'q')]);
     expect(a!.stdout).toBe(b!.stdout);
     expect(a!.stdout).not.toBe(c!.stdout);
-    expect(a!.stdout).not.toBe(d!.stdout);
+    expect(d!.stdout).toBe(a!.stdout);
     // The clock starts at an origin drawn from the program's seed (virtual-clock.ts), not at a
     // fixed instant a constant could answer: the same program reads the same instant.
     const spec = problemProgram(problem, LOG, 'p0');
-    const origin = clockOrigin(programSeed(0, spec.code, spec.tests));
+    const origin = clockOrigin(programSeed(0, spec.tests, spec.prompt));
     const [, , now, iso] = /^(0\.\d+) (\d+) (\S+)\n$/.exec(a!.stdout) ?? [];
     expect(Number(now) - origin).toBeGreaterThanOrEqual(0);
     expect(Number(now) - origin).toBeLessThan(10);
@@ -68,5 +69,34 @@ describe('attack: non-deterministic verdicts', () => {
     );
     const verdicts = new Set(results.map((r) => `${r.status}:${r.passed}/${r.total}`));
     expect([...verdicts]).toHaveLength(1);
+  });
+
+  it('meets every completion of a problem with the same draws and clock: a comment cannot buy a lucky stream', async () => {
+    // Wrong completions right by chance (a coin flip for each of three checks; a hard-coded
+    // weekday), 24 variants each differing only in a comment, for three problems. With the
+    // program's generator and clock seeded from its text, some variants passed and kept passing
+    // (red-team rt61 B10, B11).
+    for (let t = 0; t < 3; t++) {
+      const cases: Array<[string, string, string]> = [
+        [
+          'isEven',
+          `${ASSERT}assert.strictEqual(isEven(2), true);\nassert.strictEqual(isEven(${3 + 2 * t}), false);\nassert.strictEqual(isEven(${10 + 2 * t}), true);\n`,
+          '  return Math.random() < 0.5; // variant ',
+        ],
+        [
+          'weekday',
+          `${ASSERT}const days = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];\nassert.strictEqual(weekday(), days[new Date().getDay()]${' '.repeat(t)});\n`,
+          "  return 'Wednesday'; // variant ",
+        ],
+      ];
+      for (const [name, tests, body] of cases) {
+        const p = jsProblem(name, `function ${name}(n) {\n`, tests);
+        const results = await ex.run(
+          Array.from({ length: 24 }, (_, k) => problemProgram(p, `${body}${k}\n}\n`, `${name}${t}-${k}`)),
+        );
+        const verdicts = new Set(results.map((r) => `${r.status}:${r.passed}/${r.total}`));
+        expect([...verdicts], `${name} ${t}`).toHaveLength(1);
+      }
+    }
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Attack class: verdicts that depend on luck or on the machine. Every random source a program can
  * read — the `random` module and new Random() instances, SystemRandom, os.urandom, secrets, uuid4
- * — is seeded per program from the run seed and a hash of the program's code and tests, and every
+ * — is seeded per problem from the run seed and the tests' and prompt's text (never the program's
+ * own text, which a policy could vary until it met a lucky draw), and every
  * clock (time.time/monotonic/perf_counter/process_time/thread_time and their _ns forms,
  * clock_gettime, os.times, datetime.now, date.today) is virtual, so a verdict is a pure function
  * of the program: the same on repeated runs and in different worker processes. `time.sleep`
@@ -45,8 +46,8 @@ describe('python attack: luck-dependent verdicts', { timeout: 240_000 }, () => {
     expect(key(ra2.p1)).toBe(key(ra.p1));
     expect(key(rb.p1)).toBe(key(ra.p1));
     expect(key(rb.other)).toBe(key(ra.other));
-    // Different programs, or another run seed, draw other values.
-    expect(ra.other!.stdout).not.toBe(ra.p1!.stdout);
+    // Another program of the same problem draws the same values; another run seed, others.
+    expect(ra.other!.stdout).toBe(ra.p1!.stdout);
     expect(rc.p1!.stdout).not.toBe(ra.p1!.stdout);
   });
 
@@ -97,5 +98,28 @@ describe('python attack: luck-dependent verdicts', { timeout: 240_000 }, () => {
     const rs = await runPy(a, progs);
     const verdicts = new Set(Object.values(rs).map((r) => `${r.status}:${r.passed}/${r.total}`));
     expect([...verdicts]).toHaveLength(1);
+  });
+
+  it("the program's own draws and clock are the same for every completion: a comment cannot buy a lucky draw", async () => {
+    // Wrong completions right by chance (a coin flip for each of three checks; a hard-coded
+    // weekday), 24 variants each differing only in a comment, for three problems. With the
+    // program's generators and clock seeded from its text, some variants passed and kept passing
+    // (red-team rt61 B10, B11).
+    const coin = (k: number) => `def is_even(n):\n    return random.random() < 0.5  # variant ${k}\n`;
+    const day = (k: number) => `def weekday():\n    return 'Wednesday'  # variant ${k}\n`;
+    const problems: Array<[string, (k: number) => string, string]> = [0, 1, 2].flatMap((t) => [
+      [`coin${t}`, coin, `assert is_even(2)\nassert not is_even(${3 + 2 * t})\nassert is_even(${10 + t * 2})\n`],
+      [`day${t}`, day, `import datetime\nassert weekday() == datetime.date.today().strftime('%A')${' '.repeat(t)}\n`],
+    ]);
+    for (const [name, completion, tests] of problems) {
+      const progs: Array<[string, string, string]> = Array.from({ length: 24 }, (_, k) => [
+        `${name}-${k}`,
+        `import random\n${completion(k)}`,
+        tests,
+      ]);
+      const rs = await runPy(a, progs);
+      const verdicts = new Set(Object.values(rs).map((r) => `${r.status}:${r.passed}/${r.total}`));
+      expect([...verdicts], name).toHaveLength(1);
+    }
   });
 });
