@@ -71,8 +71,20 @@ function createTypeChecks(P) {
   const isSymbolObject = (v) => brand(SymbolPrototypeValueOf, v);
   const isBoxedPrimitive = (v) =>
     isNumberObject(v) || isStringObject(v) || isBooleanObject(v) || isBigIntObject(v) || isSymbolObject(v);
-  // No brand check for [[ErrorData]] exists in plain JS; the builtin tag is the closest.
-  const isNativeError = (v) => ObjectPrototypeToString(v) === '[object Error]';
+  // No brand check for [[ErrorData]] exists in plain JS; the builtin tag is the closest, and it is
+  // the builtin's only while no `Symbol.toStringTag` is on the chain: a plain object tagged
+  // 'Error' reads as '[object Error]' too, and crossed as a real Error (red-team rt61 B7). An error
+  // someone tagged is taken for an object (it crosses as one, a class instance over its chain).
+  // (Checked first: a tag that is a getter is not run.)
+  function untagged(v) {
+    let o = v;
+    for (let i = 0; i < 64; i++, o = P.ObjectGetPrototypeOf(o)) {
+      if (o === null) return true;
+      if (P.ObjectGetOwnPropertyDescriptor(o, P.SymbolToStringTag) !== undefined) return false;
+    }
+    return false;
+  }
+  const isNativeError = (v) => untagged(v) && ObjectPrototypeToString(v) === '[object Error]';
   const isErrorInstance = (v) => FunctionPrototypeSymbolHasInstance(Error, v);
   const isFloatArray = (v) => {
     const tag = typedArrayTag(v);
