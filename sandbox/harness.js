@@ -2287,6 +2287,18 @@ function setupHarness(P, config) {
       for (let x = P.MapIteratorNext(it); !x.done; x = P.MapIteratorNext(it)) timerPort.set(x.value);
       P.MapPrototypeClear(earlyTimers);
     }
+    // The prompt's classes as the program left their names (keys with a leading NUL, plan.resolver).
+    if (role === 'program') {
+      const table = { __proto__: null };
+      const keys = P.ReflectOwnKeys(resolved);
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i];
+        if (typeof k !== 'string' || k.length < 2 || P.StringPrototypeCharCodeAt(k, 0) !== 0) continue;
+        const d = P.ObjectGetOwnPropertyDescriptor(resolved, k);
+        if (d !== undefined && P.ObjectPrototypeHasOwnProperty(d, 'value')) table[P.StringPrototypeSlice(k, 1)] = d.value;
+      }
+      getSnapshot().setPromptClasses(table);
+    }
     let out = '[';
     let first = true;
     const list = P.JSONParse(names);

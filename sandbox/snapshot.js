@@ -133,6 +133,8 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
   const kMaxDepth = 2000;
   // Method names the tests' engine calls implicitly (coercion, JSON, promise resolution).
   const isHook = (k) => k === 'toString' || k === 'valueOf' || k === 'toJSON' || k === 'toLocaleString' || k === 'then';
+  const MapPrototype = P.Map.prototype;
+  const SetPrototype = P.Set.prototype;
   const kErrorNames = {
     __proto__: null,
     Error: 1,
@@ -187,17 +189,43 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
     return 'anonymous';
   }
 
+  // Program realm: the prompt's classes as the program's run left their names (name → the class's
+  // prototype), read after it ran (plan.resolver). A class of the program named like one of them is
+  // not it: its name crosses marked (a trailing NUL), so the tests realm never rebuilds its
+  // instances as the prompt's class (red-team rt61 B1: the program's own `ValidationError`, thrown
+  // or returned, passed `assert.throws(f, ValidationError)` and `instanceof` checks that fail under
+  // Node). A name the program rebound to its own class is that class, as it is for Node's tests.
+  const promptProtos = new Map();
+  function setPromptClasses(table) {
+    P.MapPrototypeClear(promptProtos);
+    const keys = P.ObjectKeys(table);
+    for (let i = 0; i < keys.length; i++) {
+      const c = table[keys[i]];
+      if (typeof c !== 'function') continue;
+      const d = ObjectGetOwnPropertyDescriptor(c, 'prototype');
+      if (d !== undefined && typeof d.value === 'object' && d.value !== null) MapPrototypeSet(promptProtos, keys[i], d.value);
+    }
+  }
+  /** The name `proto`'s class crosses under: its constructor's, marked when it only borrows a prompt class's. */
+  function classLabel(proto) {
+    const name = constructorName(proto);
+    const mine = MapPrototypeGet(promptProtos, name);
+    return mine === undefined || mine === proto ? name : name + '\u0000';
+  }
   // A class instance's kind: its class's name, or for a subclass the names up its prototype chain
   // (`["Liar","Vec"]`), so a realm that has one of those classes itself rebuilds the instance over
   // it: the tests' own methods and accessors answer for it, and an own function or own data of
-  // the program's over one of them is refused as for an instance of that class (`pairs`).
-  function classKind(proto, str) {
-    const name = str(constructorName(proto));
+  // the program's over one of them is refused as for an instance of that class (`pairs`). The
+  // chain stops at Object.prototype, Array.prototype or, for a subclass of another builtin (Map,
+  // Set, an error class), where `base(o)` says that builtin's prototype is.
+  function classKind(proto, str, base) {
+    const stop = (o) => o === null || o === ObjectPrototype || o === ArrayPrototype || (base !== undefined && base(o));
+    const name = str(classLabel(proto));
     let up = ObjectGetPrototypeOf(proto);
-    if (up === null || up === ObjectPrototype || up === ArrayPrototype) return name;
+    if (stop(up)) return name;
     let out = '[' + name;
-    for (let i = 0; i < 16 && up !== null && up !== ObjectPrototype && up !== ArrayPrototype; i++) {
-      out += ',' + str(constructorName(up));
+    for (let i = 0; i < 16 && !stop(up); i++) {
+      out += ',' + str(classLabel(up));
       up = ObjectGetPrototypeOf(up);
     }
     return out + ']';
@@ -254,6 +282,13 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
       for (let i = 0; i < n; i++) out += (i ? ',' : '') + u8[i];
       chars += n * 2;
       return out + ']';
+    }
+    // A Map's or Set's class when it is a subclass (`,kind`; nothing for the builtin itself): rebuilt
+    // as a plain one, a subclass's instance equalled the builtin's under deepStrictEqual, which
+    // compares prototypes (red-team rt61 B1).
+    function subclassOf(v, builtin) {
+      const proto = ObjectGetPrototypeOf(v);
+      return proto === builtin ? '' : ',' + classKind(proto, str, (o) => o === builtin);
     }
     function enc(v, depth) {
       if (++nodes > kMaxNodes) refuseCap('the value has more than ' + kMaxNodes + ' elements (the snapshot cap)');
@@ -328,7 +363,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
           out += (first ? '' : ',') + '[' + enc(r.value[0], depth + 1) + ',' + enc(r.value[1], depth + 1) + ']';
           first = false;
         }
-        return out + ']]';
+        return out + ']' + subclassOf(v, MapPrototype) + ']';
       }
       if (isSet(v)) {
         if (nodes + SetPrototypeGetSize(v) > kMaxNodes)
@@ -340,7 +375,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
           out += (first ? '' : ',') + enc(r.value, depth + 1);
           first = false;
         }
-        return out + ']]';
+        return out + ']' + subclassOf(v, SetPrototype) + ']';
       }
       if (isDate(v)) {
         const t = DatePrototypeGetTime(v);
@@ -430,7 +465,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
           ',' +
           props(v, rest, 'the error', depth, true) +
           ',' +
-          str(constructorName(proto)) +
+          (isNativeErrorProto(proto) ? str(constructorName(proto)) : classKind(proto, str, isNativeErrorProto)) +
           (name === undefined ? '' : ',' + str(name)) +
           ']'
         );
@@ -469,6 +504,12 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
   }
 
   // The nearest native error class on `v`'s prototype chain, by prototype identity.
+  // Whether `o` is the prototype of a native error class (captured before the program ran).
+  function isNativeErrorProto(o) {
+    if (P.AggregateError !== undefined && o === P.AggregateError.prototype) return true;
+    for (const k in P.Errors) if (o === P.Errors[k].prototype) return true;
+    return false;
+  }
   function nativeErrorClass(v) {
     let o = ObjectGetPrototypeOf(v);
     for (let i = 0; i < 64 && o !== null; i++) {
@@ -525,21 +566,26 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
   // Array.prototype for a subclass of Array, or this realm's copy of the nearest prompt class on
   // the instance's chain.
   const standInProtos = new Map();
-  /** The prototype to rebuild an instance of kind `kind` (a name, or a chain of names) with. */
-  function instanceProto(kind) {
+  /**
+   * The prototype to rebuild an instance of kind `kind` (a name, or a chain of names) with: this
+   * realm's class of that name, else a stand-in over the nearest such class up the chain, else a
+   * stand-in over `base` (Object.prototype, or the builtin's prototype a subclass of Array, Map,
+   * Set or an error class extends; `baseName` keys it).
+   */
+  function instanceProto(kind, baseName = '', base = ObjectPrototype) {
     const name = typeof kind === 'string' ? kind : kind[0];
     const own = MapPrototypeGet(classes, name);
     if (own !== undefined) return own;
     if (typeof kind !== 'string')
       for (let i = 1; i < kind.length; i++) {
-        const base = MapPrototypeGet(classes, kind[i]);
-        if (base !== undefined) return standInProto(name, kind[i], base);
+        const up = MapPrototypeGet(classes, kind[i]);
+        if (up !== undefined) return standInProto(name, kind[i], up);
       }
-    return standInProto(name, '', ObjectPrototype);
+    return standInProto(name, baseName, base);
   }
   /** An array's prototype: a subclass of Array stands in over this realm's `Array.prototype`. */
   function arrayProto(kind) {
-    return standInProto(typeof kind === 'string' ? kind : kind[0], '[]', ArrayPrototype);
+    return instanceProto(kind, '[]', ArrayPrototype);
   }
   function standInProto(name, baseName, base) {
     const key = name + '\u0000' + baseName;
@@ -547,7 +593,9 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
     if (p === undefined) {
       p = ObjectCreate(base);
       const ctor = function () {};
-      ObjectDefineProperty(ctor, 'name', { __proto__: null, value: name, configurable: true });
+      // (A name marked as not the prompt's class shows unmarked.)
+      const shown = name.length > 0 && name[name.length - 1] === '\u0000' ? P.StringPrototypeSlice(name, 0, -1) : name;
+      ObjectDefineProperty(ctor, 'name', { __proto__: null, value: shown, configurable: true });
       ObjectDefineProperty(p, 'constructor', { __proto__: null, value: ctor, writable: true, configurable: true });
       MapPrototypeSet(standInProtos, key, p);
     }
@@ -699,6 +747,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
           const t = target(n[1]);
           const m = t !== undefined && isMap(t) ? t : new Map();
           if (m === t) P.MapPrototypeClear(m);
+          else if (n[3] !== undefined) P.ObjectSetPrototypeOf(m, instanceProto(n[3], 'Map', MapPrototype));
           MapPrototypeSet(memo, n[1], m);
           const e = n[2];
           for (let i = 0; i < e.length; i++) MapPrototypeSet(m, dec(e[i][0]), dec(e[i][1]));
@@ -708,6 +757,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
           const t = target(n[1]);
           const s = t !== undefined && isSet(t) ? t : new Set();
           if (s === t) P.SetPrototypeClear(s);
+          else if (n[3] !== undefined) P.ObjectSetPrototypeOf(s, instanceProto(n[3], 'Set', SetPrototype));
           MapPrototypeSet(memo, n[1], s);
           const e = n[2];
           for (let i = 0; i < e.length; i++) SetPrototypeAdd(s, dec(e[i]));
@@ -780,18 +830,14 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
           return out;
         }
         case 'E': {
-          // An error of a class this realm defined (the prompt's own, in the tests realm) is
-          // rebuilt as an instance of that class; others by their name.
-          const own = n[5] === undefined ? undefined : MapPrototypeGet(classes, n[5]);
-          let e;
-          if (own !== undefined) {
-            e = ReflectConstruct(Error, [n[3]]);
-            P.ObjectSetPrototypeOf(e, own);
-          } else {
-            const Ctor = kErrorNames[n[2]] === 1 ? P.Errors[n[2]] : n[2] === 'AggregateError' ? P.AggregateError : Error;
-            e = ReflectConstruct(Ctor, n[2] === 'AggregateError' ? [[], n[3]] : [n[3]]);
-            if (n[2] === 'AggregateError') delete e.errors;
-          }
+          // An error of the native class `n[2]`; of a subclass (`n[5]`, its name or the names up
+          // its chain), over this realm's class of that name (the prompt's own, in the tests
+          // realm), else over a stand-in for it: a subclass's error is not the native class's
+          // under deepStrictEqual (red-team rt61 B1).
+          const Ctor = kErrorNames[n[2]] === 1 ? P.Errors[n[2]] : n[2] === 'AggregateError' ? P.AggregateError : Error;
+          const e = ReflectConstruct(Ctor, n[2] === 'AggregateError' ? [[], n[3]] : [n[3]]);
+          if (n[2] === 'AggregateError') delete e.errors;
+          if (n[5] !== undefined && n[5] !== n[2]) P.ObjectSetPrototypeOf(e, instanceProto(n[5], n[2], Ctor.prototype));
           // A name the error carries other than its class's (a subclass's own name).
           if (typeof n[6] === 'string')
             ObjectDefineProperty(e, 'name', { __proto__: null, value: n[6], writable: true, configurable: true });
@@ -808,7 +854,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
     return dec(tree);
   }
 
-  return { __proto__: null, encode, decode, decodeTree, setClasses };
+  return { __proto__: null, encode, decode, decodeTree, setClasses, setPromptClasses };
 }
 
 /**

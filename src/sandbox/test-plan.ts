@@ -1688,7 +1688,12 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
         : `try { __anchorRead[${JSON.stringify(n)}] = ${n}; } catch {}`,
     )
     .join('\n');
-  const resolver = `(function () {\n'use strict';\nconst __anchorRead = { __proto__: null };\n${reads}\nreturn __anchorRead;\n})()`;
+  // The prompt's classes as the program left their names, under a key no name the tests read can
+  // be (a leading NUL): the program realm tells its own classes named like them from them.
+  const classReads = helpers.classes
+    .map((n) => `try { __anchorRead[${JSON.stringify(`\u0000${n}`)}] = ${n}; } catch {}`)
+    .join('\n');
+  const resolver = `(function () {\n'use strict';\nconst __anchorRead = { __proto__: null };\n${reads}\n${classReads}\nreturn __anchorRead;\n})()`;
   const plan: TestPlan = { names, namesJson: JSON.stringify(names), wrapper, resolver, nanExpected, evaluatesText };
   if (withoutSkipScopes) plan.withoutSkipScopes = true;
   return { ok: true, plan };
