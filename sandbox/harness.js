@@ -2090,9 +2090,12 @@ function setupHarness(P, config) {
   // Strict verdict: the first check that runs where it is written that the run never reached
   // although it reached one written after it, or -1.
   function passedOver() {
-    let last = -1;
-    for (let i = orderedChecks.length - 1; i >= 0 && last === -1; i--) if (reached[orderedChecks[i]]) last = i;
-    for (let i = 0; i < last; i++) if (!reached[orderedChecks[i]]) return orderedChecks[i];
+    for (let g = 0; g < orderedChecks.length; g++) {
+      const group = orderedChecks[g];
+      let last = -1;
+      for (let i = group.length - 1; i >= 0 && last === -1; i--) if (reached[group[i]]) last = i;
+      for (let i = 0; i < last; i++) if (!reached[group[i]]) return group[i];
+    }
     return -1;
   }
   // Strict verdict: the checks of skip scope `id` an error leaving it (entered at `since`) skipped:

@@ -620,20 +620,21 @@ def _anchor_setup():
         return (st['nonce'] + '\x1f' + kind + '\x1f' + _str(n_ok) + '\x1f' + _str(total) + '\x1f' + msg).encode('utf-8', 'replace')
 
     def _passed_over():
-        # Strict: the first assert outside the tests' functions (there statements run in the order
-        # they are written) that the run never reached although it reached one written after it,
-        # or -1: a loop over an empty answer, a branch the answer steered around.
+        # Strict: the first assert of a group run in the order written (outside the tests'
+        # functions; the body of each function) that the run never reached although it reached one
+        # written after it in that group, or -1: a loop over an empty answer, a branch the answer
+        # steered around.
         if not st.get('strict') or 'ordered' not in st:
             return -1
         reached = st['passed'] | st['failed']
-        ordered = st['ordered']
-        last = -1
-        for i in _range(_len(ordered)):
-            if ordered[i] in reached:
-                last = i
-        for i in _range(last):
-            if ordered[i] not in reached:
-                return ordered[i]
+        for group in st['ordered']:
+            last = -1
+            for i in _range(_len(group)):
+                if group[i] in reached:
+                    last = i
+            for i in _range(last):
+                if group[i] not in reached:
+                    return group[i]
         return -1
 
     # ---- instrumenting the tests ----------------------------------------------------------------
@@ -1689,9 +1690,19 @@ def _anchor_setup():
         tree, n, lines, tests_names, required = _instrument(parsed, _names(tag), guard, strict)
         code = _compile(tree, 'tests.py', 'exec', dont_inherit=True)
         prompt_parts = _prompt_names(prompt) if prompt is not None else (None, (), None, ())
-        # The asserts outside the tests' functions, where statements run in the order written
-        # (_passed_over).
-        ordered = _tuple(k for k in required[0] if not _any(a <= lines[k] <= b for a, b in loops[1]))
+        # The asserts in groups whose statements run in the order written (_passed_over): those
+        # outside the tests' functions, and those of each function's own body (its innermost
+        # function). The bodies count since 2026-12-07: HumanEval's `def check(candidate): …` kept
+        # the passes a loop over an empty answer let through (red-team rt61 PO01: 3/5 where a
+        # wrong value scored 1/5).
+        groups = {}
+        for k in required[0]:
+            home = None
+            for a, b in loops[1]:
+                if a <= lines[k] <= b and (home is None or a > home[0]):
+                    home = (a, b)
+            groups.setdefault(home, []).append(k)
+        ordered = _tuple(_tuple(g) for g in groups.values() if _len(g) > 1)
         # The guard bits travel with the parts, so a cached run does not re-read the words.
         return code, n, lines, tests_names, prompt_parts, required, guard, loops, ordered, _function_reads(parsed, tests)
 

@@ -636,7 +636,7 @@ function instrument(
     optional?: number[];
     inner?: number[][];
     loops?: LoopEntry[];
-    ordered?: number[];
+    ordered?: number[][];
   },
 ): string {
   // Edits, applied in order of position; at one position the closing texts of nested wrappers go
@@ -826,12 +826,24 @@ function instrument(
         ? checkAt.flatMap((at, j) => (j !== k && fns.some((f) => f.start <= at && at < f.end) ? [j] : []))
         : [];
     }
-  // Checks that run where they are written, in the order they are written: outside any function
-  // but the callback of an array iteration written in place (sandbox/harness.js, verdict: one of
-  // them never reached while a later one ran is a check the run went past).
-  if (strict?.ordered)
-    for (const k of checkAt.map((_, k) => k).sort((a, b) => checkAt[a]! - checkAt[b]!))
-      if (!elsewhere.some((f) => f.start <= checkAt[k]! && checkAt[k]! < f.end)) strict.ordered.push(k);
+  // Checks that run in the order they are written, in groups: those outside any function (but the
+  // callback of an array iteration written in place), and those of each function's own body, whose
+  // statements run in written order whenever it runs (sandbox/harness.js, verdict: a check of a
+  // group never reached while a later one of it ran is a check the run went past). The body of
+  // a tests' function counts since 2026-12-07: `function test() { … }`, the MultiPL-E shape,
+  // kept the passes a loop over an empty answer let through (red-team rt61 PO01).
+  if (strict?.ordered) {
+    const groups = new Map<AnyNode | null, number[]>();
+    for (const k of checkAt.map((_, k) => k).sort((a, b) => checkAt[a]! - checkAt[b]!)) {
+      let home: AnyNode | null = null;
+      for (const f of elsewhere)
+        if (f.start <= checkAt[k]! && checkAt[k]! < f.end && (home === null || f.start > home.start)) home = f;
+      const g = groups.get(home);
+      if (g) g.push(k);
+      else groups.set(home, [k]);
+    }
+    for (const g of groups.values()) if (g.length > 1) strict.ordered.push(g);
+  }
   if (strict?.loops)
     for (const [l, depth] of loopNodes) {
       const ks = checkAt.flatMap((at, k) => (l.start <= at && at < l.end ? [k] : []));
@@ -1637,7 +1649,7 @@ function buildPlan(tests: string, prompt: string | undefined, strict: boolean): 
   let optional: number[] = [];
   let inner: number[][] = [];
   let loops: LoopEntry[] = [];
-  let ordered: number[] = [];
+  let ordered: number[][] = [];
   let instrumented = instrument(tests, ast!, strict ? { guard, checks, scopes, optional, inner, loops, ordered } : undefined);
   // Checked as the strict code it runs as (a function declared twice in a block is an error only there).
   const strictOk = (text: string) => parseScript(`'use strict';\n${text}`) !== undefined;

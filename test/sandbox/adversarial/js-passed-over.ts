@@ -19,7 +19,7 @@ const HONEST_PRIMES =
   '  const r = [];\n  for (let p = 2; p <= n; p++) {\n    let ok = true;\n    for (let d = 2; d * d <= p; d++) if (p % d === 0) ok = false;\n    if (ok) r.push(p);\n  }\n  return r;\n';
 const HONEST_COUNTS = '  const m = {};\n  for (const c of s) m[c] = (m[c] || 0) + 1;\n  return m;\n';
 
-const PROBLEMS: readonly UnranProblem[] = [
+export const PROBLEMS: readonly UnranProblem[] = [
   {
     honest: divisors(HONEST_DIVISORS),
     dodges: [

@@ -13,7 +13,7 @@ const HONEST_PRIMES = '    return [p for p in range(2, n + 1) if all(p % d for d
 const COUNTS = 'def counts(s):\n';
 const HONEST_COUNTS = '    m = {}\n    for c in s:\n        m[c] = m.get(c, 0) + 1\n    return m\n';
 
-const PROBLEMS: readonly UnranProblem[] = [
+export const PROBLEMS: readonly UnranProblem[] = [
   {
     // Dodges whose answer the last assert can measure (`len` of an iterator raises instead).
     ...DIVISORS_PROBLEM,
