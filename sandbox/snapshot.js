@@ -324,8 +324,16 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
           const d = SymbolPrototypeDescription(v);
           return '["Y",' + (d === undefined ? 'null' : str(d)) + ']';
         }
-        case 'function':
+        case 'function': {
+          // This realm's stand-in for a function of the other realm goes back as that function
+          // (`compose(g) === g`: the tests' own `g`).
+          const theirs = handles.theirs === undefined ? undefined : handles.theirs(v);
+          if (theirs !== undefined) {
+            handles.opaque();
+            return '["F",' + theirs + ',1]';
+          }
           return '["F",' + handles.fn(v) + ']';
+        }
         default:
           break;
       }
@@ -682,7 +690,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
         case '@':
           return MapPrototypeGet(memo, n[1]);
         case 'F':
-          return handles.fn(n[1]);
+          return n[2] === 1 && handles.mine !== undefined ? handles.mine(n[1]) : handles.fn(n[1]);
         case 'G': {
           // An iterator of this realm whose `next` (a generator's: also `return`, `throw`) calls
           // the other realm's.
@@ -949,6 +957,15 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
   let sentObjs = new Map();
   let origins = new P.WeakMap();
   let copies = new Map();
+  // Identity of functions across the boundary, for the run: one stand-in per function of the
+  // other realm (by its handle), the handle each stand-in stands for (sent back, it is the other
+  // realm's own function again), and, in the program realm, the handle of each of its functions
+  // already handed out (one function, one handle). A function crossing twice arrived as two
+  // functions, and the tests' own callback came back as another one (red-team rt61 B2:
+  // `compose(g) === g`, `getHandler() === getHandler()` failed honest programs).
+  let stubAt = new Map();
+  let stubOf = new P.WeakMap();
+  let handedOut = new Map();
   let keepLeft = KEEP_CHARS;
   // Tests realm: the last error made for an answer the snapshot refused (see `stub`).
   let refusal;
@@ -984,9 +1001,18 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
     __proto__: null,
     fn(f) {
       opaque++;
+      // (The tests realm's functions take a handle per crossing: where each crossed is kept.)
+      if (onServe === undefined) {
+        const h = MapPrototypeGet(handedOut, f);
+        if (h !== undefined) return h;
+        MapPrototypeSet(handedOut, f, local.length);
+      }
       C.push(local, f);
       if (onServe !== undefined) crossedAt[local.length - 1] = onServe.chain();
       return local.length - 1;
+    },
+    theirs(f) {
+      return P.WeakMapPrototypeGet(stubOf, f);
     },
     promise(p) {
       opaque++;
@@ -1052,7 +1078,19 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
   const into = {
     __proto__: null,
     fn(h) {
-      return stub(h);
+      let f = MapPrototypeGet(stubAt, h);
+      if (f === undefined) {
+        f = stub(h);
+        MapPrototypeSet(stubAt, h, f);
+        P.WeakMapPrototypeSet(stubOf, f, h);
+      }
+      return f;
+    },
+    // One of this realm's own functions, sent back by the other realm.
+    mine(h) {
+      const f = local[h];
+      if (typeof f !== 'function') throw new TypeError('bad function handle ' + h);
+      return f;
     },
     instance(h, cls) {
       // Program realm: a handle the tests send back is the program's own instance.
@@ -1687,6 +1725,9 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       sentObjs = new Map();
       origins = new P.WeakMap();
       copies = new Map();
+      stubAt = new Map();
+      stubOf = new P.WeakMap();
+      handedOut = new Map();
       keepLeft = KEEP_CHARS;
     },
     /**
