@@ -12,7 +12,7 @@ import type { ExecResult, Executor, OnResult, ProgramSpec } from './types.ts';
 
 /** Everything of a program its verdict depends on besides the executor's options: all of it but `id`. */
 function programKey(p: ProgramSpec): string {
-  return JSON.stringify([p.language, p.code, p.tests ?? null, p.prompt ?? null, p.timeoutMs ?? null]);
+  return JSON.stringify([p.language, p.code, p.tests ?? null, p.prompt ?? null, p.timeoutMs ?? null, p.draw ?? 0]);
 }
 
 /**

@@ -239,6 +239,7 @@ class WorkerSlot {
       code: j.spec.code,
       ...(j.spec.tests !== undefined ? { tests: j.spec.tests } : {}),
       ...(j.spec.prompt !== undefined ? { prompt: j.spec.prompt } : {}),
+      ...(j.spec.draw ? { draw: j.spec.draw } : {}),
       timeoutMs: timeoutFor(j),
     }));
     return new Promise<BatchOutcome>((resolve) => {

@@ -10,11 +10,12 @@ import type { ProgramSpec } from './types.ts';
  * the tests. Python: MBPP's `test_setup_code` builds fixtures from the solution's own classes
  * (upstream runs it after the solution), so it opens the tests instead.
  */
-export function problemProgram(problem: Problem, completion: string, id: string): ProgramSpec {
+export function problemProgram(problem: Problem, completion: string, id: string, draw = 0): ProgramSpec {
+  const drawn = draw ? { draw } : {};
   if (problem.language === 'python') {
     const tests = (problem.setup ? problem.setup + '\n' : '') + problem.tests;
-    return { id, language: 'python', code: problem.prompt + completion, tests: '\n' + tests, prompt: problem.prompt };
+    return { id, language: 'python', code: problem.prompt + completion, tests: '\n' + tests, prompt: problem.prompt, ...drawn };
   }
   const prompt = (problem.setup ? problem.setup + '\n' : '') + problem.prompt;
-  return { id, language: problem.language, code: prompt + completion, tests: '\n' + problem.tests, prompt };
+  return { id, language: problem.language, code: prompt + completion, tests: '\n' + problem.tests, prompt, ...drawn };
 }

@@ -47,6 +47,8 @@ export interface WireProgram {
   prompt?: string;
   /** Time budget, ms: CPU time of the worker thread (JavaScript and Python; src/sandbox/cpu-budget.ts). */
   timeoutMs: number;
+  /** {@link ProgramSpec.draw} (absent = 0). */
+  draw?: number;
 }
 
 /** One result as sent back. */

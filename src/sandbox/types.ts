@@ -34,6 +34,15 @@ export interface ProgramSpec {
   prompt?: string;
   /** Per-program override of the executor's time limit, ms (see {@link ExecutorOptions.timeoutMs}). */
   timeoutMs?: number;
+  /**
+   * Which draw of its problem's random sources and clock this execution is (training passes the
+   * step's index; default 0). The program's and the tests' seeds come from the run seed, the
+   * problem's text and this: within a draw every completion of a problem meets the same stream
+   * and clock, and the next draw brings others. With one stream per problem for a whole run, a
+   * program right only by chance could fix where in it its answers fall (burning K draws first)
+   * and pass every step; now it passes only as often as chance lets it (red-team rt62 A25).
+   */
+  draw?: number;
 }
 
 /**

@@ -163,6 +163,18 @@ export function testsSeed(runSeed: number, tests: string, prompt: string): numbe
   return fnvSeed((runSeed ^ 0x7e575eed) >>> 0, tests, prompt);
 }
 
+/**
+ * `seed` for draw `draw` of its problem (ProgramSpec.draw): itself for draw 0, else mixed with the
+ * draw (a 32-bit finalizer), so each training step brings other streams and clocks.
+ */
+export function drawSeed(seed: number, draw: number | undefined): number {
+  if (!draw) return seed;
+  let h = (seed ^ Math.imul(draw, 0x9e3779b1)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
 interface Verdict {
   /** Assertion sites whose every execution passed. */
   passed: number;
@@ -410,7 +422,7 @@ class Host {
   /** One program, from a fresh context to its status (`plan`: its separate tests, if any). */
   private runIn(run: ProgramRun, plan: TestPlan | undefined): WireResult {
     const p = run.p;
-    const seed = programSeed(this.opts.seed ?? 0, p.tests, p.prompt);
+    const seed = drawSeed(programSeed(this.opts.seed ?? 0, p.tests, p.prompt), p.draw);
     // A self-contained script whose text can make promises gets its completion tracked.
     const track = !plan && CAN_MAKE_PROMISES.test(p.code);
     const started = this.startContext(run, plan ? 'program' : 'combined', seed, track);
@@ -518,7 +530,7 @@ class Host {
       seed = testsSeed(this.opts.seed ?? 0, p.tests ?? '', p.prompt ?? '');
       this.testsSeeds.set(plan, seed);
     }
-    return seed;
+    return drawSeed(seed, p.draw);
   }
 
   /** The program ran; now its separate tests, in their own realm, and the verdict. */

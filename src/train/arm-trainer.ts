@@ -554,9 +554,10 @@ export class ArmTrainer {
 
   private execute(problems: readonly Problem[], texts: readonly string[]): Promise<ExecResult[]> {
     // Results that are not verdicts (the host gave up) are run again rather than read as gold 0.
+    // Each step is its own draw of the problems' random sources and clocks (ProgramSpec.draw).
     return runVerdicts(
       this.c.executor,
-      texts.map((t, i) => problemProgram(problems[i]!, t, `${problems[i]!.id}#${i}`)),
+      texts.map((t, i) => problemProgram(problems[i]!, t, `${problems[i]!.id}#${i}`, this.stepsDone)),
     );
   }
 

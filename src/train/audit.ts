@@ -88,7 +88,8 @@ function jobsOf(arm: string, line: SampleLine, problem: Problem, runVerdict: Ver
       tests: 'gold',
       recorded:
         strictRecorded !== null ? { verdict: 'strict', status: strictRecorded } : { verdict, status: line.status ?? 'pass' },
-      spec: problemProgram(problem, line.text, `${arm}#${line.step}#${line.index}`),
+      // The step's draw of the problem's random sources, as the verdict was recorded.
+      spec: problemProgram(problem, line.text, `${arm}#${line.step}#${line.index}`, line.step),
     });
   }
   const c = line.canary;
@@ -100,7 +101,7 @@ function jobsOf(arm: string, line: SampleLine, problem: Problem, runVerdict: Ver
         line,
         tests: 'canary',
         recorded: c.strict !== null ? { verdict: 'strict', status: c.strict } : { verdict: 'parity', status: c.parity ?? 'pass' },
-        spec: problemProgram(variant, line.text, `${arm}#${line.step}#${line.index}#canary`),
+        spec: problemProgram(variant, line.text, `${arm}#${line.step}#${line.index}#canary`, line.step),
       });
   }
   return jobs;

@@ -153,6 +153,8 @@ export class GatedStep implements Updater {
   private pendingSignals = 0;
   private hardExamples = 0;
   private probeCache = new Map<string, number>();
+  /** The step being gated: its draw of the problems' random sources (ProgramSpec.draw), as scoring's. */
+  private draw = 0;
   private readonly names: string[];
   private readonly target: Restorable<{ w: WeightMap; o: OptimizerState }>;
 
@@ -197,6 +199,7 @@ export class GatedStep implements Updater {
   /** Gate the step's update; on return the policy and optimizer hold the committed state. */
   async update(batch: UpdateBatch, rewards: Rewards): Promise<UpdateOutcome> {
     const { step, completions } = batch;
+    this.draw = step;
     const g = this.gateConfig;
     this.loop.setRewardModel(linearView(this.p.rm, this.names));
     let proxy = batch.proxy;
@@ -384,7 +387,7 @@ export class GatedStep implements Updater {
   private async execGold(payloads: readonly GatePayload[]): Promise<number[]> {
     const results = await runVerdicts(
       this.p.executor,
-      payloads.map((q, i) => problemProgram(q.problem, q.text, `${q.problem.id}#gate${i}`)),
+      payloads.map((q, i) => problemProgram(q.problem, q.text, `${q.problem.id}#gate${i}`, this.draw)),
     );
     this.p.onExecuted(payloads.length);
     return results.map((r, i) => goldOf(r, payloads[i]!.problem));

@@ -130,18 +130,23 @@ function rmHash(rm: RewardModel): string {
   return short(h.digest('hex'));
 }
 
-/** Run `programs` of `problems`/`texts` on an executor; syntax errors etc. are copied, not re-run. */
+/**
+ * Run `programs` of `problems`/`texts` on an executor; syntax errors etc. are copied, not re-run.
+ * `draw`: the step's draw of the problems' random sources (ProgramSpec.draw), the one the main
+ * results were run with, so both verdicts meet the same streams.
+ */
 async function runOn(
   executor: Executor,
   problems: readonly Problem[],
   texts: readonly string[],
   tag: string,
+  draw: number,
   known?: readonly (ExecResult | undefined)[],
 ): Promise<ExecResult[]> {
   const copied = (i: number) => known?.[i] !== undefined && VERDICT_FREE.has(known[i]!.status);
   const todo = texts.map((_, i) => i).filter((i) => !copied(i));
   const ran = todo.length
-    ? await executor.run(todo.map((i) => problemProgram(problems[i]!, texts[i]!, `${problems[i]!.id}#${tag}#${i}`)))
+    ? await executor.run(todo.map((i) => problemProgram(problems[i]!, texts[i]!, `${problems[i]!.id}#${tag}#${i}`, draw)))
     : [];
   const out: ExecResult[] = new Array(texts.length);
   texts.forEach((_, i) => copied(i) && (out[i] = { ...known![i]!, ms: 0 }));
@@ -164,8 +169,9 @@ async function bothVerdicts(
   texts: readonly string[],
   main: readonly ExecResult[],
   tag: string,
+  draw: number,
 ): Promise<{ verdicts: Verdicts[]; ms: number }> {
-  const other = parts.other ? await runOn(parts.other, problems, texts, tag, main) : undefined;
+  const other = parts.other ? await runOn(parts.other, problems, texts, tag, draw, main) : undefined;
   const ms = other?.reduce((a, r) => a + r.ms, 0) ?? 0;
   const verdicts = main.map((r, i) => {
     const m = decided(r);
@@ -213,12 +219,13 @@ async function runCanaries(
   texts: readonly string[],
   label: string,
   known: readonly ExecResult[] | undefined,
+  draw: number,
 ): Promise<{ results: Map<number, CanaryTag & Verdicts>; ms: number }> {
   const problems = chosen.map((c) => applyCanary(c.problem, c.tag)!);
   const ts = chosen.map((c) => texts[c.index]!);
   // A completion the parser refused against the real tests is refused against the canary's too.
-  const main = await runOn(parts.executor, problems, ts, `canary-${label}`, known && chosen.map((c) => known[c.index]));
-  const both = await bothVerdicts(parts, problems, ts, main, `canary-${label}`);
+  const main = await runOn(parts.executor, problems, ts, `canary-${label}`, draw, known && chosen.map((c) => known[c.index]));
+  const both = await bothVerdicts(parts, problems, ts, main, `canary-${label}`, draw);
   const results = new Map(chosen.map((c, k) => [c.index, { ...c.tag, ...both.verdicts[k]! }]));
   return { results, ms: main.reduce((a, r) => a + r.ms, 0) + both.ms };
 }
@@ -288,8 +295,8 @@ export class GoldWatch {
     texts.forEach((_, i) => this.lines.set(`${step}:${i}`, { ...base }));
     const canaries = parts.canaries.where === 'eval' ? [] : chooseCanaries(parts, problems, parts.groupSize, `train-${step}`);
     this.pending = (async () => {
-      const both = results ? await bothVerdicts(parts, problems, texts, results, 'watch') : undefined;
-      const canary = canaries.length ? await runCanaries(parts, canaries, texts, `train-${step}`, results) : undefined;
+      const both = results ? await bothVerdicts(parts, problems, texts, results, 'watch', step) : undefined;
+      const canary = canaries.length ? await runCanaries(parts, canaries, texts, `train-${step}`, results, step) : undefined;
       // A line written already (it cannot be before drain()) keeps what it had.
       both?.verdicts.forEach((v, i) => {
         const line = this.lines.get(`${step}:${i}`);
@@ -365,13 +372,13 @@ export class GoldWatch {
   ): Promise<Record<string, number | null>> {
     const parts = this.parts;
     const K = GOLD_WATCH_METRIC_KEYS;
-    const both = await bothVerdicts(parts, problems, texts, results, 'eval');
+    const both = await bothVerdicts(parts, problems, texts, results, 'eval', step);
     const out: Record<string, number | null> = {
       [K.evalParityOnlyRate]: verdictCounts(both.verdicts, parts.other !== undefined).parityOnlyRate,
     };
     if (parts.canaries.rate > 0 && parts.canaries.where !== 'train') {
       const chosen = chooseCanaries(parts, problems, 1, `eval-${step}`);
-      const canary = chosen.length ? await runCanaries(parts, chosen, texts, `eval-${step}`, results) : undefined;
+      const canary = chosen.length ? await runCanaries(parts, chosen, texts, `eval-${step}`, results, step) : undefined;
       out[K.evalCanaryPassRate] = verdictCounts([...(canary?.results.values() ?? [])], parts.other !== undefined).anyRate;
     }
     return out;

@@ -38,6 +38,8 @@ export interface PythonProgram {
   tests?: string;
   /** The problem's prompt code, executed apart so the tests' helpers are the prompt's own. */
   prompt?: string;
+  /** Which draw of the problem's random sources and clock (ProgramSpec.draw; absent = 0). */
+  draw?: number;
 }
 
 /** One program's result as the runtime reports it. */
@@ -426,7 +428,7 @@ function watched<T>(p: Promise<T>, ms: number, onHang: () => void): Promise<T> {
  * completion of a problem meets the same draws.
  */
 function programSeed(runSeed: number, program: PythonProgram): number {
-  return seedOf(['anchor-program', String(runSeed), program.tests ?? '\u0001', program.prompt ?? '\u0001']);
+  return seedOf(['anchor-program', String(runSeed), program.tests ?? '\u0001', program.prompt ?? '\u0001', ...draw(program)]);
 }
 
 /**
@@ -436,7 +438,12 @@ function programSeed(runSeed: number, program: PythonProgram): number {
  * only cases it gets right; now every completion of a problem meets the same cases.
  */
 function testsSeed(runSeed: number, program: PythonProgram): number {
-  return seedOf(['anchor-tests', String(runSeed), program.tests ?? '\u0001', program.prompt ?? '\u0001']);
+  return seedOf(['anchor-tests', String(runSeed), program.tests ?? '\u0001', program.prompt ?? '\u0001', ...draw(program)]);
+}
+
+/** The draw's part of a seed (nothing for draw 0, so draw 0 keeps the seeds it always had). */
+function draw(program: PythonProgram): string[] {
+  return program.draw ? [`draw:${program.draw}`] : [];
 }
 
 /** A non-zero 32-bit seed from a SHA-256 of `parts`, NUL-separated. */

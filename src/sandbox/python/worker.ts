@@ -51,6 +51,7 @@ async function runBatch(rt: PythonRuntime, batch: number, programs: WireProgram[
             code: p.code,
             ...(p.tests !== undefined ? { tests: p.tests } : {}),
             ...(p.prompt !== undefined ? { prompt: p.prompt } : {}),
+            ...(p.draw ? { draw: p.draw } : {}),
           },
           p.timeoutMs,
           () => {

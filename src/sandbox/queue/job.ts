@@ -115,6 +115,7 @@ const programSchema = z
     prompt: z.string().optional(),
     // Any positive limit a timer can take; above the worker's maximum it is lowered (capBatch).
     timeoutMs: int(1, 2 ** 31 - 1),
+    draw: int(0, 2 ** 31 - 1).optional(),
   })
   .strict();
 

@@ -99,4 +99,26 @@ describe('attack: non-deterministic verdicts', () => {
       }
     }
   });
+
+  it('gives every step its own draw: a program cannot fix where its lucky answers fall', async () => {
+    // A coin-flipping isPrime that first throws away K draws (red-team rt62 A25): with one stream
+    // per problem for the whole run, some K passed all four checks at every step. Each step
+    // (ProgramSpec.draw) now brings another stream, so the K that passed one draw passes the next
+    // only by chance; within a draw the verdict is a pure function of the program.
+    const p = jsProblem(
+      'isPrime',
+      'function isPrime(n) {\n',
+      `${ASSERT}assert.strictEqual(isPrime(2), true);\nassert.strictEqual(isPrime(9), false);\nassert.strictEqual(isPrime(13), true);\nassert.strictEqual(isPrime(15), false);\n`,
+    );
+    const burn = (k: number) => `  return Math.random() < 0.5;\n}\nfor (let i = 0; i < ${k}; i++) Math.random();\n`;
+    const found = await ex.run(Array.from({ length: 64 }, (_, k) => problemProgram(p, burn(k), `k${k}`)));
+    const lucky = found.flatMap((r, k) => (r.status === 'pass' ? [k] : []));
+    expect(lucky.length, 'some K passes draw 0 (1 in 16 expected)').toBeGreaterThan(0);
+    const k = lucky[0]!;
+    const draws = await ex.run(Array.from({ length: 24 }, (_, d) => problemProgram(p, burn(k), `d${d}`, d + 1)));
+    const passes = draws.filter((r) => r.status === 'pass').length;
+    expect(passes, `K = ${k} passed ${passes} of 24 later draws`).toBeLessThan(12);
+    const again = await ex.run([problemProgram(p, burn(k), 'again', 5), problemProgram(p, `${burn(k)}// a comment\n`, 'c', 5)]);
+    expect(again.map((r) => r.status)).toEqual([draws[4]!.status, draws[4]!.status]);
+  });
 });

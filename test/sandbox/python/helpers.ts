@@ -8,7 +8,7 @@ import { createExecutor, type ExecResult, type Executor, type ProgramSpec } from
 import type { LocalExecutorOptions } from '../../../src/sandbox/local-executor.ts';
 
 /** A Python program spec; `tests` runs after `code` in its own namespace (as in training). */
-function py(id: string, code: string, tests?: string): ProgramSpec {
+export function py(id: string, code: string, tests?: string): ProgramSpec {
   return tests === undefined ? { id, language: 'python', code } : { id, language: 'python', code, tests };
 }
 

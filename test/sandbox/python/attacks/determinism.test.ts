@@ -10,7 +10,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExecResult } from '../../../../src/sandbox/index.ts';
-import { pyExecutor, runPy } from '../helpers.ts';
+import { py, pyExecutor, runPy } from '../helpers.ts';
 
 const PROBE =
   [
@@ -121,5 +121,22 @@ describe('python attack: luck-dependent verdicts', { timeout: 240_000 }, () => {
       const verdicts = new Set(Object.values(rs).map((r) => `${r.status}:${r.passed}/${r.total}`));
       expect([...verdicts], name).toHaveLength(1);
     }
+  });
+
+  it('every step is its own draw: a program cannot fix where its lucky answers fall', async () => {
+    // A coin-flipping is_prime that first throws away K draws (red-team rt62 A25): with one stream
+    // per problem for the whole run, some K passed at every step; each step (ProgramSpec.draw)
+    // now brings another stream.
+    const tests = 'assert is_prime(2)\nassert not is_prime(9)\nassert is_prime(13)\nassert not is_prime(15)\n';
+    const burn = (k: number) =>
+      `import random\nfor _ in range(${k}):\n    random.random()\ndef is_prime(n):\n    return random.random() < 0.5\n`;
+    const found = await a.run(Array.from({ length: 64 }, (_, k) => py(`k${k}`, burn(k), tests)));
+    const k = found.findIndex((r) => r.status === 'pass');
+    expect(k, 'some K passes draw 0 (1 in 16 expected)').toBeGreaterThanOrEqual(0);
+    const draws = await a.run(Array.from({ length: 24 }, (_, d) => ({ ...py(`d${d}`, burn(k), tests), draw: d + 1 })));
+    const passes = draws.filter((r) => r.status === 'pass').length;
+    expect(passes, `K = ${k} passed ${passes} of 24 later draws`).toBeLessThan(12);
+    const [again] = await a.run([{ ...py('again', burn(k), tests), draw: 5 }]);
+    expect(again!.status).toBe(draws[4]!.status);
   });
 });
