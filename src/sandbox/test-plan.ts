@@ -706,7 +706,8 @@ function instrument(
     if (
       strict?.ordered &&
       FUNCTIONS.has(n.type) &&
-      !(parent && isIterationCall(parent) && (parent.arguments as AnyNode[])[0] === n)
+      !(parent && isIterationCall(parent) && (parent.arguments as AnyNode[])[0] === n) &&
+      !(parent && runsInPlace(n, parent))
     )
       elsewhere.push(n);
     const method =
@@ -946,6 +947,28 @@ const ITERATION_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /** `xs.forEach(…)` and the like (see ITERATION_METHODS), with a callback written in place. */
+/**
+ * Whether function `fn`, a child of `parent`, runs where it is written, as part of the code
+ * around it (for the strict verdict's written order): called at once (`((x) => …)(d)`), or the
+ * callback of `Array.from(xs, fn)` or of an array method called through `call`
+ * (`Array.prototype.forEach.call(xs, fn)`) — red-team rt62 P01–P03.
+ */
+function runsInPlace(fn: AnyNode, parent: AnyNode): boolean {
+  if (parent.type !== 'CallExpression') return false;
+  if (parent.callee === fn) return true;
+  const callee = parent.callee as AnyNode;
+  if (callee.type !== 'MemberExpression' || callee.computed || (parent.arguments as AnyNode[])[1] !== fn) return false;
+  const name = (callee.property as AnyNode).name as string;
+  const object = callee.object as AnyNode;
+  if (name === 'from') return object.type === 'Identifier' && object.name === 'Array';
+  return (
+    name === 'call' &&
+    object.type === 'MemberExpression' &&
+    !object.computed &&
+    ITERATION_METHODS.has((object.property as AnyNode).name as string)
+  );
+}
+
 function isIterationCall(n: AnyNode): boolean {
   if (n.type !== 'CallExpression') return false;
   const callee = n.callee as AnyNode;
