@@ -2175,6 +2175,8 @@ def _anchor_setup():
     _dec_str = _decimal.Decimal.__str__
     _frac_num = _fractions.Fraction.__dict__['_numerator'].__get__
     _frac_den = _fractions.Fraction.__dict__['_denominator'].__get__
+    _frac_set_num = _fractions.Fraction.__dict__['_numerator'].__set__
+    _frac_set_den = _fractions.Fraction.__dict__['_denominator'].__set__
     _date, _time, _dtime, _tdelta, _tz = (_datetime.date, _datetime.time, _datetime.datetime, _datetime.timedelta,
                                          _datetime.timezone)
 
@@ -2409,6 +2411,7 @@ def _anchor_setup():
                     # subclass's `__bytes__` what its contents are.
                     return ('ba', _bytes(_bytearray.copy(x)))
                 if tag == 'Fraction':
+                    # Its slots as they are (decoded as they are: _Dec 'Q').
                     return ('Q', _int_copy(_frac_num(x)), _int_copy(_frac_den(x)))
                 if tag == 'Decimal':
                     return ('D', _str_copy(_dec_str(x)))
@@ -2687,7 +2690,14 @@ def _anchor_setup():
                 out.extend([dec(v) for v in e[1]])
                 return out
             if tag == 'Q':
-                return _Fraction(_int(e[1]), _int(e[2]))
+                # The slots as the program left them, not through the constructor: a Fraction
+                # whose slots were set by hand (`f._denominator = -2`, 2/4) compares, hashes and
+                # prints by those slots under CPython, and normalised it became a right answer
+                # (red-team rt61 F01, F02). Fraction's own methods read them in T as in P.
+                out = _object_new(_Fraction)
+                _frac_set_num(out, _int(e[1]))
+                _frac_set_den(out, _int(e[2]))
+                return out
             if tag == 'D':
                 return _Decimal(_str(e[1]))
             if tag == 'date':
