@@ -2287,6 +2287,19 @@ def _anchor_setup():
                 return tag
         return None
 
+    _DICT_TAGS = ('dict', 'Counter', 'OrderedDict', 'defaultdict')
+
+    def _own_missing(t):
+        # Whether a class other than the image's own on t's MRO defines `__missing__` (Counter's
+        # and defaultdict's are theirs, and cross with them).
+        try:
+            for c in _type_mro(t, _type):
+                if _ident(c) not in value_or_std and '__missing__' in _type_dict(c, _type):
+                    return True
+        except _BaseException:
+            return True
+        return False
+
     def _fields_of(x):
         # An object's own fields: its __dict__ and slot values (names must be str).
         out = {}
@@ -2441,9 +2454,20 @@ def _anchor_setup():
                     keys = [enc(k, d1) for k, _ in items]
                     vals = [enc(v, d1) for _, v in items]
                     if tag == 'defaultdict':
+                        # Its factory decides what a missing key gives (`r['z']` answers 0 instead
+                        # of raising KeyError), so one the tests cannot have as their own — a
+                        # builtin type or a standard function or class — makes the answer no plain
+                        # data: dropped, a "missing key raises" check passed (red-team rt61 DD01).
                         f = _dd_factory(x)
-                        fname = builtin_types.get(_ident(f)) if f is not None else None
-                        return ('dd', fname, keys, vals)
+                        if f is None:
+                            return ('dd', None, keys, vals)
+                        fname = builtin_types.get(_ident(f))
+                        if fname is not None:
+                            return ('dd', fname, keys, vals)
+                        sd = self.side.std(f)
+                        if sd is not None:
+                            return ('dd', ('sd', sd[0], sd[1]), keys, vals)
+                        return ('bad', 'defaultdict (its default_factory of type ' + _class_name(_type(f)) + ')')
                     return ('C' if tag == 'Counter' else 'od', keys, vals)
             except _BaseException:
                 pass
@@ -2462,6 +2486,11 @@ def _anchor_setup():
             if tag is not None and not (_ident(t) not in value_or_std and _isinstance(x, _Enum)):
                 # A subclass of a value type crosses as its value; a member of an IntEnum or
                 # StrEnum of the program's crosses as the member (below): `f(1) is C.R` holds.
+                if tag in _DICT_TAGS and _own_missing(t):
+                    # Its `__missing__` is what a missing key gives (0 instead of KeyError):
+                    # behaviour the tests can observe, which would not cross with the items
+                    # (red-team rt61 MS01), so the answer is no plain data.
+                    return ('bad', _class_name(t) + ' (a dict with __missing__)')
                 return self.value(x, tag, t, depth)
             side = self.side
             if t is _type or _isinstance(x, _type):
@@ -2649,7 +2678,11 @@ def _anchor_setup():
                 elif tag == 'od':
                     out = _OrderedDict()
                 else:
-                    f = builtin_type_objs.get(e[1]) if e[1] is not None else None
+                    f = e[1]
+                    if _type(f) is _tuple and _len(f) == 3 and f[0] == 'sd':
+                        f = self.side.std_object(f[1], f[2])
+                    elif f is not None:
+                        f = builtin_type_objs[f]
                     out = _defaultdict(f)
                     e = e[1:]
                 memo.append(out)
