@@ -167,6 +167,7 @@ def _anchor_setup():
     _list_copy = list.copy
     _tuple_getitem = tuple.__getitem__
     _dict_items = dict.items
+    _dict_values = dict.values
     _set_copy = set.copy
     _frozenset_copy = frozenset.copy
     _everything = slice(None)
@@ -2401,7 +2402,7 @@ def _anchor_setup():
                     if t is not _tuple:
                         nt = self.side.namedtuple(t)
                         if nt is not None:
-                            return ('nt', nt[0], nt[1], [enc(v, d1) for v in items])
+                            return ('nt', nt[0], nt[1], [enc(v, d1) for v in items], nt[2])
                     return enc(items, depth)
                 if tag == 'dict':
                     return enc(_dict(_dict_items(x)), depth)
@@ -2760,7 +2761,7 @@ def _anchor_setup():
             if tag == 'sd':
                 return self.side.std_object(e[1], e[2])
             if tag == 'nt':
-                return self.side.make_namedtuple(e[1], e[2], [dec(v) for v in e[3]])
+                return self.side.make_namedtuple(e[1], e[2], [dec(v) for v in e[3]], _len(e) > 4 and e[4] is True)
             if tag == 'o':
                 cls = self.side.record_class(e[1])
                 obj = self.side.new_record(cls)
@@ -3025,11 +3026,12 @@ def _anchor_setup():
             return sd
 
         def namedtuple(self, t):
+            # (name, fields, whether it is a class the prompt's run bound: _prompt_made).
             try:
                 fields = _getattr(t, '_fields')
                 if _type(fields) is not _tuple or not _all(_type(f) is _str for f in fields):
                     return None
-                return (_str_copy(_type_name(t, _type)), _tuple(fields))
+                return (_str_copy(_type_name(t, _type)), _tuple(fields), _is_prompt_class(t))
             except _BaseException:
                 return None
 
@@ -3064,7 +3066,11 @@ def _anchor_setup():
             if _type(ref) is _int:
                 return self.tab[ref]
             name = _str(ref[1])
-            c = st['g'].get(name)
+            # The prompt's class of that name (T sends its own prompt classes by name), whatever
+            # the completion bound to the name since.
+            c = st.get('prompt_named', {}).get(name)
+            if not _isinstance(c, _type):
+                c = st['g'].get(name)
             if _isinstance(c, _type):
                 return c
             # A class the tests define (a fixture) that the program does not: a plain stand-in
@@ -3093,7 +3099,7 @@ def _anchor_setup():
             except _BaseException:
                 return value
 
-        def make_namedtuple(self, name, fields, items):
+        def make_namedtuple(self, name, fields, items, prompts=False):
             c = st['g'].get(name)
             if _isinstance(c, _type) and _issubclass(c, _tuple):
                 try:
@@ -3146,6 +3152,9 @@ def _anchor_setup():
         # none: a record's hash is then the program's, see _RecordMeta).
         name = _class_name(t)
         hashed = False
+        # Whether t, and each class of chain, is a class the prompt's run bound (by identity,
+        # _prompt_made): T takes a class for the prompt's only then, never by name.
+        marks = [_is_prompt_class(t)]
         kind = 'rec'
         meths, statics, props = [], [], []
         excbase = None
@@ -3154,6 +3163,7 @@ def _anchor_setup():
             for c in _type_mro(t, _type)[1:17]:
                 if c is not object and _ident(c) not in value_or_std:
                     chain.append(_class_name(c))
+                    marks.append(_is_prompt_class(c))
         except _BaseException:
             pass
         try:
@@ -3208,7 +3218,7 @@ def _anchor_setup():
                         props.append(k)
         except _BaseException:
             pass
-        return (name, kind, meths, statics, props, excbase, chain, hashed)
+        return (name, kind, meths, statics, props, excbase, chain, hashed, marks)
 
     MAX_NESTING = 100
     # Builtin exceptions' members that their constructors may not keep in `args`.
@@ -3269,12 +3279,59 @@ def _anchor_setup():
         callback.__name__ = callback.__qualname__ = name if _str_isidentifier(name) else 'callback'
         return callback
 
-    def prog_stage(code, seed):
-        # Compile the program for P; a syntax error is reported before anything runs.
+    PROMPT_END_MARK = '__anchor_prompt_end__'
+
+    def _mark_prompt_end(tree, plines):
+        # A call of _prompt_made after the program's last top-level statement that lies in the
+        # prompt's own lines (1..plines): whether there was one.
+        body = tree.body
+        k = 0
+        while k < _len(body) and body[k].end_lineno is not None and body[k].end_lineno <= plines:
+            k += 1
+        if k == 0:
+            return False
+        body.insert(k, _located(ast.Expr(ast.Call(ast.Name(PROMPT_END_MARK, ast.Load()), [], [])), body[k - 1]))
+        return True
+
+    def _prompt_made():
+        # P: called where the prompt's top-level statements end and the completion's begin
+        # (_mark_prompt_end): records the classes the prompt's run bound, as objects, so that only
+        # those very classes — never another of the same name, such as a completion's local
+        # `class InvalidInput(Exception)` — are taken for the prompt's classes in T (red-team rt61
+        # EXN01). Once, and only from the program's top level on one of the prompt's lines (the
+        # program can name it too).
+        was = _frames_on()
+        try:
+            f = _getframe(1)
+            ok = f.f_code is st.get('code') and f.f_lineno is not None and f.f_lineno <= st.get('plines', 0)
+        finally:
+            _frames_off(was)
+        if not ok or 'prompt_named' in st:
+            return
+        named = st['prompt_named'] = {}
+        for k, v in _list(_dict_items(st['g'])):
+            if _type(k) is _str and _isinstance(v, _type):
+                st['prompt_cls'][_ident(v)] = v
+                named[k] = v
+
+    def _is_prompt_class(t):
+        got = st.get('prompt_cls')
+        return got is not None and got.get(_ident(t)) is t
+
+    def prog_stage(code, seed, prompt=None):
+        # Compile the program for P; a syntax error is reported before anything runs. `prompt`:
+        # the prompt the program starts with, whose classes are recorded when its part has run.
         st.clear()
         st['side'] = _PSide()
+        st['prompt_cls'] = {}
         try:
-            st['code'] = _compile(code, 'program.py', 'exec', dont_inherit=True)
+            source = code
+            if _type(prompt) is _str and prompt and code.startswith(prompt):
+                tree = _ast_parse(code, 'program.py')
+                st['plines'] = prompt.count('\n')
+                if _mark_prompt_end(tree, st['plines']):
+                    source = tree
+            st['code'] = _compile(source, 'program.py', 'exec', dont_inherit=True)
             st['text'] = code
         except _MemoryError:
             return b'memory\x1fMemoryError while compiling'
@@ -3283,6 +3340,7 @@ def _anchor_setup():
         main = _ModuleType('__main__')
         g = main.__dict__
         g['__builtins__'] = _builtins_module()
+        g[PROMPT_END_MARK] = _prompt_made
         sys.modules['__main__'] = main
         st['g'] = g
         _rand_seed(_rand_inst, _int(seed))
@@ -4216,10 +4274,13 @@ def _anchor_setup():
         # A class the tests define themselves (a fixture, `class Node:` in the tests): in one
         # interpreter the tests' definition replaces the program's class of that name, so the
         # program's instances of it come back as the tests' class, with the tests' methods.
+        # (Not a class of the prompt's, which runs in the same namespace: that one is the
+        # program's only when P found the program's class to be it, see record_class.)
         tg = st.get('tg')
         c = tg.get(name) if tg is not None else None
         if (_isinstance(c, _type) and not _isinstance(c, _RecordMeta) and _ident(c) not in value_or_std
-                and _type_dict(c, _type).get('__module__') == '__main__'):
+                and _type_dict(c, _type).get('__module__') == '__main__'
+                and not _any(c is v for v in _dict_values(st.get('prompt_classes') or {}))):
             return c
         return None
 
@@ -4289,20 +4350,27 @@ def _anchor_setup():
             cid = ref[0]
             name, kind, meths, statics, props, excbase = ref[1:7]
             name = _str(name)
-            own = st['prompt_classes'].get(name)
+            # Which of the class and the classes on its chain P found to be the prompt's own (by
+            # identity: a class of the program named like one of the prompt's is not it).
+            marks = ref[9] if _len(ref) > 9 and _type(ref[9]) in (_list, _tuple) else ()
+            own = st['prompt_classes'].get(name) if marks and marks[0] is True else None
             if own is None:
                 own = _tests_class(name)
             base = None
-            if own is None and kind == 'rec' and _len(ref) > 7 and _type(ref[7]) in (_list, _tuple):
+            if own is None and kind in ('rec', 'exc') and _len(ref) > 7 and _type(ref[7]) in (_list, _tuple):
                 # The program's subclass of a class of T's (the prompt's, or the tests'): rebuilt
                 # over T's copy of the nearest such class on its MRO, so that class's own methods,
                 # properties and operators answer for it and isinstance holds. Only what that
                 # class lacks, or leaves to subclasses (abstract, or raising NotImplementedError),
                 # is forwarded to the program: an override of a method the class computes itself
                 # would be program code answering for it (`def same(self, o): return True`).
-                for n in ref[7]:
+                # (An exception of the program's derived from the prompt's is one of it: `except
+                # BankError` catches the program's `InsufficientFunds(BankError)`.)
+                for k, n in _enumerate(ref[7]):
                     if _type(n) is _str:
-                        base = st['prompt_classes'].get(n) or _tests_class(n)
+                        base = (st['prompt_classes'].get(n) if k + 1 < _len(marks) and marks[k + 1] is True else None) or _tests_class(n)
+                        if base is not None and kind == 'exc' and not _issubclass(base, _BaseException):
+                            base = None
                         if base is not None:
                             break
             if own is not None and (kind != 'exc' or _issubclass(own, _BaseException)):
@@ -4400,7 +4468,9 @@ def _anchor_setup():
                 obj.__dict__['value'] = value
             return obj
 
-        def make_namedtuple(self, name, fields, items):
+        def make_namedtuple(self, name, fields, items, prompts=False):
+            # prompts: P found the class to be one the prompt's run bound (only then is it T's
+            # copy of the prompt's class, never by name alone).
             name = _str(name)
             for f, v in _zip(fields, items):
                 # A field named as a tuple method (`count`, `index`) is what `r.count(1)` calls:
@@ -4408,7 +4478,7 @@ def _anchor_setup():
                 if _callable(v) and _str(f) in _type_dict(_tuple, _type):
                     _refuse('strict verdict: the answer of type ' + name + ' holds a callable in its field '
                              + _str(f) + ', where a tuple has ' + _str(f) + ' (not plain data)')
-            own = st['prompt_classes'].get(name)
+            own = st['prompt_classes'].get(name) if prompts else None
             if own is not None and _issubclass(own, _tuple):
                 return own._make(items)
             key = (name, _tuple(fields))
