@@ -599,7 +599,9 @@ function createPythonRuntime(g, files, config, guard) {
       ]);
       if (tStaged === '') return { raw: '', fault: 'the sandbox harness failed while compiling the tests' };
       if (tStaged !== null) return { raw: tStaged };
-      let pre = callText(P, P.fns.progStage, [code, String(seed | 0)]);
+      // The prompt too: P records the classes its definitions make (by identity), so that T takes
+      // a class of the program for the prompt's only when it is that class.
+      let pre = callText(P, P.fns.progStage, [code, String(seed | 0), typeof prompt === 'string' ? prompt : null]);
       if (pre === null) pre = callText(P, P.fns.progRun, []);
       if (!pre) pre = 'error\x1fthe program broke its interpreter (no outcome)';
       const r = callText(T, T.fns.testsRun, [pre]);
