@@ -451,12 +451,15 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
         if (iter.async && more !== '') more += ',1';
         return '["G",' + id + ',' + handles.fn((x) => P.ReflectApply(next, v, [x])) + more + ']';
       }
-      if (isNativeError(v)) {
+      // An error whose chain no longer reaches a native error class (its prototype set to null or
+      // to Object.prototype) is no `Error` instance under Node: it crosses as the object it is
+      // (it crossed as an Error and passed `assert.throws(f, Error)`).
+      const cls = isNativeError(v) ? nativeErrorClass(v) : undefined;
+      if (cls !== undefined) {
         // The error's class is the native class whose prototype (captured before the program
         // ran) is on its chain, never its `name`: an Error named "TypeError" is not a TypeError
         // (as under Node, `assert.throws(f, TypeError)` fails for it). A name other than the
         // class's crosses as data.
-        const cls = nativeErrorClass(v);
         const named = inheritedData(v, 'name');
         const name = typeof named === 'string' && named !== cls ? named : undefined;
         const message = inheritedData(v, 'message');
@@ -525,7 +528,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
       for (const k in P.Errors) if (o === P.Errors[k].prototype) return k;
       o = ObjectGetPrototypeOf(o);
     }
-    return 'Error';
+    return undefined;
   }
 
   // Boxed-primitive readers that return undefined instead of throwing on the wrong kind.

@@ -4,6 +4,8 @@
  * error: it crossed as a real `Error`, so `assert.throws(f, Error)` and `instanceof Error` held for
  * a program that never made one. Under Node both fail. An object is a native error only when no
  * tag is on its chain (sandbox/comparisons.js `isNativeError`); a tagged one crosses as an object.
+ * So does a real error whose prototype was set to null or Object.prototype (no native error class
+ * on its chain: no Error instance under Node), which crossed as an Error too.
  * Controls: honest programs throwing or returning real errors (native, subclassed, with own data)
  * pass the same tests.
  */
@@ -33,6 +35,9 @@ const WRONG: readonly string[] = [
   "const proto = { [Symbol.toStringTag]: 'Error', name: 'Error' };\nfunction make(m) {\n  const e = Object.create(proto);\n  e.message = m;\n  return e;\n}",
   "function make(m) {\n  const e = { message: m, name: 'Error' };\n  Object.defineProperty(e, Symbol.toStringTag, { value: 'Error' });\n  return e;\n}",
   "function make(m) {\n  return Object.assign(Object.create({ get [Symbol.toStringTag]() { return 'Error'; } }), { message: m });\n}",
+  // A real error whose chain no longer reaches a native error class: no Error instance under Node.
+  'function make(m) {\n  const e = new Error(m);\n  Object.setPrototypeOf(e, Object.prototype);\n  return e;\n}',
+  'function make(m) {\n  return Object.setPrototypeOf(new TypeError(m), null);\n}',
 ];
 
 const HONEST: readonly string[] = [
@@ -49,7 +54,7 @@ export const generators = [
     language: 'javascript',
     about: "wrong programs throwing or returning plain objects tagged 'Error' fail tests that want an Error",
     cases: () =>
-      grid(25, TESTS, WRONG, (tests, make) => ({
+      grid(35, TESTS, WRONG, (tests, make) => ({
         prompt: PROMPT,
         completion: body(make),
         tests: JS_ASSERT + tests,
