@@ -1048,9 +1048,10 @@ function installNodeGlobals(P, g, host, full) {
       const bytes = [];
       for (let i = 0; i < s.length; i++) {
         const c = StringPrototypeCharCodeAt(s, i);
+        const escaped = c === 0x25 && i + 2 < s.length ? hexPair(s, i + 1) : -1;
         if (c === 0x2b) bytes[bytes.length] = 0x20;
-        else if (c === 0x25 && i + 2 < s.length && hexPair(s, i + 1) >= 0) {
-          bytes[bytes.length] = hexPair(s, i + 1);
+        else if (escaped >= 0) {
+          bytes[bytes.length] = escaped;
           i += 2;
         } else if (c < 0x80) bytes[bytes.length] = c;
         else {

@@ -514,18 +514,19 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
     return undefined;
   }
 
-  // The nearest native error class on `v`'s prototype chain, by prototype identity.
-  // Whether `o` is the prototype of a native error class (captured before the program ran).
-  function isNativeErrorProto(o) {
-    if (P.AggregateError !== undefined && o === P.AggregateError.prototype) return true;
-    for (const k in P.Errors) if (o === P.Errors[k].prototype) return true;
-    return false;
+  // The native error class whose prototype (captured before the program ran) `o` is, or undefined.
+  function nativeErrorName(o) {
+    if (P.AggregateError !== undefined && o === P.AggregateError.prototype) return 'AggregateError';
+    for (const k in P.Errors) if (o === P.Errors[k].prototype) return k;
+    return undefined;
   }
+  const isNativeErrorProto = (o) => nativeErrorName(o) !== undefined;
+  // The nearest native error class on `v`'s prototype chain, by prototype identity, or undefined.
   function nativeErrorClass(v) {
     let o = ObjectGetPrototypeOf(v);
     for (let i = 0; i < 64 && o !== null; i++) {
-      if (P.AggregateError !== undefined && o === P.AggregateError.prototype) return 'AggregateError';
-      for (const k in P.Errors) if (o === P.Errors[k].prototype) return k;
+      const k = nativeErrorName(o);
+      if (k !== undefined) return k;
       o = ObjectGetPrototypeOf(o);
     }
     return undefined;

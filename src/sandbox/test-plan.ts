@@ -703,13 +703,7 @@ function instrument(
         close(h.end, ')', depth);
       }
     }
-    if (
-      strict?.ordered &&
-      FUNCTIONS.has(n.type) &&
-      !(parent && isIterationCall(parent) && (parent.arguments as AnyNode[])[0] === n) &&
-      !(parent && runsInPlace(n, parent))
-    )
-      elsewhere.push(n);
+    if (strict?.ordered && FUNCTIONS.has(n.type) && !(parent && runsInPlace(n, parent))) elsewhere.push(n);
     const method =
       parent?.type === 'MethodDefinition' || (parent?.type === 'Property' && (parent.method || parent.kind !== 'init'));
     if (!asyncs) {
@@ -946,16 +940,16 @@ const ITERATION_METHODS: ReadonlySet<string> = new Set([
   'reduceRight',
 ]);
 
-/** `xs.forEach(…)` and the like (see ITERATION_METHODS), with a callback written in place. */
 /**
  * Whether function `fn`, a child of `parent`, runs where it is written, as part of the code
- * around it (for the strict verdict's written order): called at once (`((x) => …)(d)`), or the
- * callback of `Array.from(xs, fn)` or of an array method called through `call`
+ * around it (for the strict verdict's written order): the callback of an array iteration written
+ * in place (`xs.forEach((x) => …)`), called at once (`((x) => …)(d)`), or the callback of
+ * `Array.from(xs, fn)` or of an array method called through `call`
  * (`Array.prototype.forEach.call(xs, fn)`) — red-team rt62 P01–P03.
  */
 function runsInPlace(fn: AnyNode, parent: AnyNode): boolean {
   if (parent.type !== 'CallExpression') return false;
-  if (parent.callee === fn) return true;
+  if (parent.callee === fn || (isIterationCall(parent) && (parent.arguments as AnyNode[])[0] === fn)) return true;
   const callee = parent.callee as AnyNode;
   if (callee.type !== 'MemberExpression' || callee.computed || (parent.arguments as AnyNode[])[1] !== fn) return false;
   const name = (callee.property as AnyNode).name as string;
@@ -969,6 +963,7 @@ function runsInPlace(fn: AnyNode, parent: AnyNode): boolean {
   );
 }
 
+/** `xs.forEach(…)` and the like (see ITERATION_METHODS), with a callback written in place. */
 function isIterationCall(n: AnyNode): boolean {
   if (n.type !== 'CallExpression') return false;
   const callee = n.callee as AnyNode;
