@@ -7,8 +7,15 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 
 /**
- * Replace the section whose heading line is exactly `## ${heading}` in `file`; when absent, append
- * it (or, with `first`, insert it before the first section).
+ * The line after which a section's earlier runs are kept: a bench rewriting its section replaces
+ * only what stands above it (the latest run), so the history written by hand below survives.
+ */
+export const HISTORY_MARK = '<!-- earlier runs below: kept when the bench rewrites this section -->';
+
+/**
+ * Replace the section whose heading line is exactly `## ${heading}` in `file` (up to its
+ * {@link HISTORY_MARK}, when it has one); when absent, append it (or, with `first`, insert it
+ * before the first section).
  */
 export function writeBenchSection(file: string, heading: string, section: string, opts: { first?: boolean } = {}): void {
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
@@ -23,6 +30,8 @@ export function writeBenchSection(file: string, heading: string, section: string
   } else {
     let end = lines.findIndex((l, i) => i > start && /^## /.test(l));
     if (end < 0) end = lines.length;
+    const mark = lines.findIndex((l, i) => i > start && i < end && l.trim() === HISTORY_MARK);
+    if (mark >= 0) end = mark;
     out = [...lines.slice(0, start), ...section.trimEnd().split('\n'), '', ...lines.slice(end)];
   }
   writeFileSync(

@@ -1,12 +1,12 @@
 /**
- * BENCHMARKS.md sections (bench/benchmarks-file.ts): a bench replaces only its own section, a new
- * one is appended (or put first on request), and the median helper.
+ * BENCHMARKS.md sections (bench/benchmarks-file.ts): a bench replaces only its own section (above
+ * its history mark), a new one is appended (or put first on request), and the median helper.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { median, writeBenchSection } from '../../bench/benchmarks-file.ts';
+import { HISTORY_MARK, median, writeBenchSection } from '../../bench/benchmarks-file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'anchor-bench-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,6 +20,13 @@ describe('writeBenchSection', () => {
     writeBenchSection(file, 'Run', '## Run\n\nrun', { first: true });
     writeBenchSection(file, 'Run', '## Run\n\nrun 2', { first: true });
     expect(readFileSync(file, 'utf8')).toBe('# Benchmarks\n\n## Run\n\nrun 2\n\n## A\n\nnew a\n\n## B\n\nb stays\n\n## C\n\nc\n');
+  });
+
+  it('keeps what stands below the history mark of its section', () => {
+    const file = join(dir, 'HISTORY.md');
+    writeFileSync(file, `# Benchmarks\n\n## A\n\nlatest\n\n${HISTORY_MARK}\n\nrun 1 by hand\n\n## B\n\nb\n`);
+    writeBenchSection(file, 'A', '## A\n\nnewer');
+    expect(readFileSync(file, 'utf8')).toBe(`# Benchmarks\n\n## A\n\nnewer\n\n${HISTORY_MARK}\n\nrun 1 by hand\n\n## B\n\nb\n`);
   });
 });
 
