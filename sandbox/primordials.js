@@ -92,6 +92,7 @@ function createPrimordials(g) {
     WeakMap: g.WeakMap,
     WeakMapPrototypeGet: uncurryThis(g.WeakMap.prototype.get),
     WeakMapPrototypeSet: uncurryThis(g.WeakMap.prototype.set),
+    WeakMapPrototypeDelete: uncurryThis(g.WeakMap.prototype.delete),
     MapPrototypeSet: uncurryThis(g.Map.prototype.set),
     MapPrototypeHas: uncurryThis(g.Map.prototype.has),
     MapPrototypeDelete: uncurryThis(g.Map.prototype.delete),
@@ -148,6 +149,9 @@ function createPrimordials(g) {
     FunctionPrototypeSymbolHasInstance: uncurryThis(FunctionPrototype[g.Symbol.hasInstance]),
     Promise: g.Promise,
     PromiseResolve: g.Promise.resolve,
+    // (Called through ReflectApply.)
+    ArrayPrototypeSlice: g.Array.prototype.slice,
+    ArrayPrototypeSplice: g.Array.prototype.splice,
     PromisePrototypeThen: uncurryThis(g.Promise.prototype.then),
     JSONStringify: g.JSON.stringify,
     JSONParse: g.JSON.parse,

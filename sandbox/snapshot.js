@@ -101,6 +101,11 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
     StringPrototypeSlice,
   } = P;
   const { isDate, isRegExp, isMap, isSet, isAnyArrayBuffer, isBoxedPrimitive, isNativeError, typedArrayTag } = C;
+  // The builtins' own prototypes, read before the program ran.
+  const NumberPrototype = ObjectGetPrototypeOf(Object(0));
+  const StringPrototype = ObjectGetPrototypeOf(Object(''));
+  const BooleanPrototype = ObjectGetPrototypeOf(Object(false));
+  const BigIntPrototype = ObjectGetPrototypeOf(Object(BigInt(0)));
   // A typed array's kind as the snapshot names it: its tag, or 'Buffer' for an instance of this
   // realm's Node `Buffer` (`nodeBuffer(create)`: the class, built first when `create`; it crosses
   // by value like any typed array and comes back as the other realm's own Buffer).
@@ -131,6 +136,9 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
   const kMaxBigIntBits = 1048576;
   let maxBigInt;
   const kMaxDepth = 2000;
+  // How many elements an array, typed array or boxed string may have for its other own data to be
+  // looked for (see `extras`).
+  const EXTRAS_SCAN = 4096;
   // Method names the tests' engine calls implicitly (coercion, JSON, promise resolution).
   const isHook = (k) => k === 'toString' || k === 'valueOf' || k === 'toJSON' || k === 'toLocaleString' || k === 'then';
   const MapPrototype = P.Map.prototype;
@@ -283,12 +291,30 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
       chars += n * 2;
       return out + ']';
     }
-    // A Map's or Set's class when it is a subclass (`,kind`; nothing for the builtin itself): rebuilt
-    // as a plain one, a subclass's instance equalled the builtin's under deepStrictEqual, which
-    // compares prototypes (red-team rt61 B1).
-    function subclassOf(v, builtin) {
+    // What a builtin object (a Map, Set, Date, RegExp, typed array or boxed primitive) is besides
+    // its contents: `,kind,props` — its class when it is a subclass (0: the builtin itself, 1: a
+    // null prototype) and its own enumerable string-keyed data other than its elements (see
+    // `extras`) — or nothing when it is neither. Rebuilt as the plain builtin,
+    // a subclass's instance equalled the builtin's under deepStrictEqual, which compares
+    // prototypes (red-team rt61 B1 for Map and Set; rt63 X_A01-A05 for the others), and own data
+    // (`m.total = 99` on a Map) was dropped, where Node's deepStrictEqual compares it and the
+    // tests may read it (rt63 X_A08-A14).
+    function builtinTail(v, builtin, what, depth, elements) {
       const proto = ObjectGetPrototypeOf(v);
-      return proto === builtin ? '' : ',' + classKind(proto, str, (o) => o === builtin);
+      const kind = proto === builtin ? '0' : proto === null ? '1' : classKind(proto, str, (o) => o === builtin);
+      const list = extras(v, elements, what, depth);
+      return kind === '0' && list === '[]' ? '' : ',' + kind + ',' + list;
+    }
+    // The own enumerable string-keyed data of `v` past its `elements` own enumerable index keys
+    // (an array's present elements, a typed array's or a boxed string's length), as `props`
+    // encodes it. `Object.keys` lists integer indices first, so the rest are the data. Listing the
+    // keys names every element: past EXTRAS_SCAN elements they are not looked for (an answer that
+    // large crosses without them; the elements cost that much again).
+    function extras(v, elements, what, depth) {
+      if (elements > EXTRAS_SCAN) return '[]';
+      const keys = P.ObjectKeys(v);
+      if (keys.length <= elements) return '[]';
+      return props(v, elements === 0 ? keys : P.ReflectApply(P.ArrayPrototypeSlice, keys, [elements]), what, depth);
     }
     function enc(v, depth) {
       if (++nodes > kMaxNodes) refuseCap('the value has more than ' + kMaxNodes + ' elements (the snapshot cap)');
@@ -346,20 +372,24 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
       const id = nextId++;
       MapPrototypeSet(ids, v, id);
       if (ArrayIsArray(v)) {
-        // Index properties only: an array's other own properties are not part of an answer.
+        // Its elements, then its other own enumerable data (Node's deepStrictEqual compares it: a
+        // `RegExp` match's `index` and `input` too).
         const proto = ObjectGetPrototypeOf(v);
-        const kind = proto === ArrayPrototype ? '0' : classKind(proto, str);
+        const kind = proto === ArrayPrototype ? '0' : proto === null ? '1' : classKind(proto, str);
         const len = ownData(v, 'length', 'the array').value;
         if (len > kMaxNodes) refuseCap('the array has ' + len + ' elements, more than the snapshot cap (' + kMaxNodes + ')');
         let items = '[';
         let first = true;
+        let present = 0;
         for (let i = 0; i < len; i++) {
           const p = ownData(v, i, 'the array');
           if (!p.has) continue;
+          if (p.enumerable) present++;
           items += (first ? '' : ',') + '[' + i + ',' + enc(p.value, depth + 1) + ']';
           first = false;
         }
-        return '["A",' + id + ',' + kind + ',' + len + ',' + items + '],[]' + integrity(v) + ']';
+        const rest = extras(v, present, 'the array', depth);
+        return '["A",' + id + ',' + kind + ',' + len + ',' + items + '],' + rest + integrity(v) + ']';
       }
       if (isMap(v)) {
         if (nodes + 2 * MapPrototypeGetSize(v) > kMaxNodes)
@@ -371,7 +401,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
           out += (first ? '' : ',') + '[' + enc(r.value[0], depth + 1) + ',' + enc(r.value[1], depth + 1) + ']';
           first = false;
         }
-        return out + ']' + subclassOf(v, MapPrototype) + ']';
+        return out + ']' + builtinTail(v, MapPrototype, 'the Map', depth, 0) + ']';
       }
       if (isSet(v)) {
         if (nodes + SetPrototypeGetSize(v) > kMaxNodes)
@@ -383,16 +413,25 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
           out += (first ? '' : ',') + enc(r.value, depth + 1);
           first = false;
         }
-        return out + ']' + subclassOf(v, SetPrototype) + ']';
+        return out + ']' + builtinTail(v, SetPrototype, 'the Set', depth, 0) + ']';
       }
       if (isDate(v)) {
         const t = DatePrototypeGetTime(v);
-        return '["D",' + (NumberIsNaN(t) ? 'null' : t) + ',' + id + ']';
+        return '["D",' + (NumberIsNaN(t) ? 'null' : t) + ',' + id + builtinTail(v, P.Date.prototype, 'the Date', depth, 0) + ']';
       }
       if (isRegExp(v)) {
         const li = ownData(v, 'lastIndex', 'the RegExp').value;
         const last = typeof li === 'number' && P.NumberIsFinite(li) ? li : 0;
-        return '["R",' + str(RegExpPrototypeGetSource(v)) + ',' + str(RegExpPrototypeGetFlags(v)) + ',' + last + ']';
+        return (
+          '["R",' +
+          str(RegExpPrototypeGetSource(v)) +
+          ',' +
+          str(RegExpPrototypeGetFlags(v)) +
+          ',' +
+          last +
+          builtinTail(v, P.RegExp.prototype, 'the RegExp', depth, 0) +
+          ']'
+        );
       }
       if (ArrayBufferIsView(v)) {
         const tag = kindOf(v);
@@ -402,7 +441,9 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
           if (nodes > kMaxNodes) refuseCap('the value has more than ' + kMaxNodes + ' elements (the snapshot cap)');
           let out = '["T",' + str(tag) + ',[';
           for (let i = 0; i < n; i++) out += (i ? ',' : '') + enc(v[i], depth + 1);
-          return out + '],' + id + ']';
+          // (A Buffer's class is the realm's Buffer, told by `kindOf`.)
+          const base = tag === 'Buffer' ? ObjectGetPrototypeOf(v) : TypedArrays[tag].prototype;
+          return out + '],' + id + builtinTail(v, base, 'the typed array', depth, n) + ']';
         }
         return (
           '["V",' +
@@ -421,12 +462,22 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
       }
       if (isBoxedPrimitive(v)) {
         let inner;
-        if (typeof NumberValue(v) === 'number') inner = NumberValue(v);
-        else if (typeof StringValue(v) === 'string') inner = StringValue(v);
-        else if (typeof BooleanValue(v) === 'boolean') inner = BooleanValue(v);
-        else if (typeof BigIntValue(v) === 'bigint') inner = BigIntValue(v);
-        else refuse('a boxed symbol cannot be snapshotted');
-        return '["W",' + enc(inner, depth + 1) + ']';
+        let base;
+        if (typeof NumberValue(v) === 'number') {
+          inner = NumberValue(v);
+          base = NumberPrototype;
+        } else if (typeof StringValue(v) === 'string') {
+          inner = StringValue(v);
+          base = StringPrototype;
+        } else if (typeof BooleanValue(v) === 'boolean') {
+          inner = BooleanValue(v);
+          base = BooleanPrototype;
+        } else if (typeof BigIntValue(v) === 'bigint') {
+          inner = BigIntValue(v);
+          base = BigIntPrototype;
+        } else refuse('a boxed symbol cannot be snapshotted');
+        const elements = typeof inner === 'string' ? inner.length : 0;
+        return '["W",' + enc(inner, depth + 1) + builtinTail(v, base, 'the boxed value', depth, elements) + ']';
       }
       const proto = ObjectGetPrototypeOf(v);
       // A promise, or an instance of a Promise subclass (the captured Promise.prototype on its
@@ -678,6 +729,23 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
         else define(obj, key, value);
       }
     }
+    // The rest of a builtin object's encoding (see builtinTail): its class (`kind`) and own data
+    // (`list`). `mine`: the caller's own object brought in line, which keeps its class unless the
+    // other side emptied its prototype or gave the builtin's back; its own data other than its
+    // `elements` is replaced.
+    function tail(o, kind, list, baseName, base, mine, elements) {
+      if (kind === 1) {
+        if (ObjectGetPrototypeOf(o) !== null) P.ObjectSetPrototypeOf(o, null);
+      } else if (kind !== undefined && kind !== 0) {
+        if (!mine) P.ObjectSetPrototypeOf(o, instanceProto(kind, baseName, base));
+      } else if (mine && ObjectGetPrototypeOf(o) === null) P.ObjectSetPrototypeOf(o, base);
+      // (Indices first in `Object.keys`; past EXTRAS_SCAN elements none were looked for.)
+      if (mine && elements <= EXTRAS_SCAN) {
+        const keys = P.ObjectKeys(o);
+        for (let i = elements; i < keys.length; i++) P.ReflectDeleteProperty(o, keys[i]);
+      }
+      if (list !== undefined) pairs(o, list);
+    }
     function dec(n) {
       if (n === null || typeof n !== 'object') return n;
       switch (n[0]) {
@@ -731,9 +799,11 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
             a = t;
             a.length = 0;
             a.length = n[3];
+            tail(a, n[2], undefined, '[]', ArrayPrototype, true, 0);
           } else {
             a = new Array(n[3]);
-            if (n[2] !== 0) P.ObjectSetPrototypeOf(a, arrayProto(n[2]));
+            if (n[2] === 1) P.ObjectSetPrototypeOf(a, null);
+            else if (n[2] !== 0) P.ObjectSetPrototypeOf(a, arrayProto(n[2]));
           }
           MapPrototypeSet(memo, n[1], a);
           const items = n[4];
@@ -749,6 +819,13 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
             o = t;
             const keys = P.ObjectKeys(o);
             for (let i = 0; i < keys.length; i++) P.ReflectDeleteProperty(o, keys[i]);
+            // A prototype the other side set to null or to Object.prototype is the object's now
+            // (red-team rt61 B7: a program emptying the prototype of the tests' argument kept
+            // the tests' checks of it passing). A class's is left: the copy's stands in for it.
+            if (n[2] === 0 || n[2] === 1) {
+              const proto = n[2] === 0 ? ObjectPrototype : null;
+              if (ObjectGetPrototypeOf(o) !== proto) P.ObjectSetPrototypeOf(o, proto);
+            }
           } else o = n[2] === 0 ? {} : n[2] === 1 ? { __proto__: null } : ObjectCreate(instanceProto(n[2]));
           MapPrototypeSet(memo, n[1], o);
           pairs(o, n[3]);
@@ -759,8 +836,8 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
           const t = target(n[1]);
           const m = t !== undefined && isMap(t) ? t : new Map();
           if (m === t) P.MapPrototypeClear(m);
-          else if (n[3] !== undefined) P.ObjectSetPrototypeOf(m, instanceProto(n[3], 'Map', MapPrototype));
           MapPrototypeSet(memo, n[1], m);
+          tail(m, n[3], n[4], 'Map', MapPrototype, m === t, 0);
           const e = n[2];
           for (let i = 0; i < e.length; i++) MapPrototypeSet(m, dec(e[i][0]), dec(e[i][1]));
           return m;
@@ -769,8 +846,8 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
           const t = target(n[1]);
           const s = t !== undefined && isSet(t) ? t : new Set();
           if (s === t) P.SetPrototypeClear(s);
-          else if (n[3] !== undefined) P.ObjectSetPrototypeOf(s, instanceProto(n[3], 'Set', SetPrototype));
           MapPrototypeSet(memo, n[1], s);
+          tail(s, n[3], n[4], 'Set', SetPrototype, s === t, 0);
           const e = n[2];
           for (let i = 0; i < e.length; i++) SetPrototypeAdd(s, dec(e[i]));
           return s;
@@ -782,11 +859,13 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
           const d = t !== undefined && isDate(t) ? t : ReflectConstruct(Date, [time]);
           if (d === t) P.DatePrototypeSetTime(d, time);
           if (n[2] !== undefined) MapPrototypeSet(memo, n[2], d);
+          tail(d, n[3], n[4], 'Date', P.Date.prototype, d === t, 0);
           return d;
         }
         case 'R': {
           const r = new RegExp(n[1], n[2]);
           if (n[3]) r.lastIndex = n[3];
+          tail(r, n[4], n[5], 'RegExp', P.RegExp.prototype, false, 0);
           return r;
         }
         case 'T': {
@@ -806,6 +885,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
               : new Ctor(e.length);
           if (n[3] !== undefined) MapPrototypeSet(memo, n[3], t);
           for (let i = 0; i < e.length; i++) t[i] = dec(e[i]);
+          tail(t, n[4], n[5], n[1], ObjectGetPrototypeOf(new Ctor(0)), t === mine, e.length);
           return t;
         }
         case 'B':
@@ -857,8 +937,20 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
           pairs(e, n[4]);
           return e;
         }
-        case 'W':
-          return Object(dec(n[1]));
+        case 'W': {
+          const inner = dec(n[1]);
+          const w = Object(inner);
+          const baseName =
+            typeof inner === 'number'
+              ? 'Number'
+              : typeof inner === 'string'
+                ? 'String'
+                : typeof inner === 'boolean'
+                  ? 'Boolean'
+                  : 'BigInt';
+          tail(w, n[2], n[3], baseName, ObjectGetPrototypeOf(w), false, typeof inner === 'string' ? inner.length : 0);
+          return w;
+        }
         default:
           throw new TypeError('bad snapshot tag ' + String(n[0]));
       }
@@ -961,6 +1053,15 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
   let sentObjs = new Map();
   let origins = new P.WeakMap();
   let copies = new Map();
+  // Identity of the objects this realm answers with (a call's return value, a read's value): kept
+  // like an argument (`sentIds`, `sentObjs`; the caller keeps its copy in `copies`), so an object
+  // answered twice is one object to the caller (`getInstance() === getInstance()` held only for a
+  // primitive, and a program handing out its cached array where fresh ones were asked for passed
+  // `notStrictEqual(f(), f())`: red-team rt61 B1). `answeredAs`: the encoding each kept object was
+  // last answered with, so a second answer tells the caller whether this realm changed it since:
+  // unchanged, the caller's copy is the answer as the caller left it (a change the caller made to
+  // it stays, as it would on one object); changed, the copy is brought in line with this realm's.
+  let answeredAs = new P.WeakMap();
   // Identity of functions across the boundary, for the run: one stand-in per function of the
   // other realm (by its handle), the handle each stand-in stands for (sent back, it is the other
   // realm's own function again), and, in the program realm, the handle of each of its functions
@@ -1186,13 +1287,43 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
     const it = P.MapPrototypeEntries(sent.ids);
     for (let r = P.MapIteratorNext(it); !r.done; r = P.MapIteratorNext(it)) MapPrototypeSet(byId, r.value[1], r.value[0]);
     const targets = new Map();
+    // The answer is an object of the callee's, kept (see keepAnswer): this realm's copy of it.
+    let kept;
+    let keptCopy;
     for (let i = 0; i < pairs.length; i++) {
+      if (pairs[i].length === 3) {
+        kept = pairs[i];
+        keptCopy = MapPrototypeGet(copies, kept[0]);
+        // Changed by the callee since it last answered with it: the copy is brought in line.
+        if (keptCopy !== undefined && kept[2] === 2) MapPrototypeSet(targets, kept[1], keptCopy);
+        continue;
+      }
       let mine = MapPrototypeGet(byId, pairs[i][0]);
       if (mine === undefined) mine = MapPrototypeGet(sentObjs, pairs[i][0]);
       if (mine !== undefined) MapPrototypeSet(targets, pairs[i][1], mine);
     }
     const memo = new Map();
-    const value = decodeIn(P.JSONParse(answer), memo, targets);
+    let value = decodeIn(P.JSONParse(answer), memo, targets);
+    if (kept !== undefined) {
+      // Unchanged by the callee: the copy as this realm left it is the answer.
+      if (keptCopy !== undefined && kept[2] === 3) {
+        value = keptCopy;
+        MapPrototypeSet(memo, kept[1], keptCopy);
+      } else if (value !== keptCopy && typeof value === 'object' && value !== null) {
+        // First answered (or its copy could not take the new state in place: frozen, another kind).
+        if (keptCopy === undefined) {
+          const chars = answer.length;
+          if (chars <= keepLeft) {
+            keepLeft -= chars;
+            keptCopy = value;
+          }
+        } else keptCopy = value;
+        if (keptCopy === value) {
+          P.WeakMapPrototypeSet(origins, value, kept[0]);
+          MapPrototypeSet(copies, kept[0], value);
+        }
+      }
+    }
     if (after !== '') {
       writingBack = true;
       try {
@@ -1379,6 +1510,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       // [id, first id]: the copy this realm keeps; [id, own id, 1]: this realm's own object.
       const copy = MapPrototypeGet(again[i].length === 3 ? sentObjs : copies, again[i][1]);
       if (copy === undefined) continue;
+      // Brought in line with the caller's copy: what it was last answered with is no longer it.
+      if (again[i].length === 3) P.WeakMapPrototypeDelete(answeredAs, copy);
       if (targets === undefined) targets = new Map();
       MapPrototypeSet(targets, again[i][0], copy);
     }
@@ -1407,13 +1540,41 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
     }
   }
 
+  // The callee's side of an answer's identity: the pair for the object `v` answered (encoded as
+  // `answer`) — [this realm's id, id in the message, 2 (new or changed since last answered) or 3
+  // (unchanged)] — or '' (not an object, a handle, the caller's own object, or past the budget).
+  // Only kinds a copy can take a new state of in place: arrays, objects, maps, sets and dates.
+  function keepAnswer(v, state, answer) {
+    if (typeof v !== 'object' || v === null) return '';
+    const kind = StringPrototypeSlice(answer, 0, 5);
+    if (kind !== '["A",' && kind !== '["O",' && kind !== '["M",' && kind !== '["S",' && kind !== '["D",') return '';
+    const at = MapPrototypeGet(state.ids, v);
+    if (at === undefined || P.WeakMapPrototypeGet(origins, v) !== undefined) return '';
+    let first = P.WeakMapPrototypeGet(sentIds, v);
+    const before = P.WeakMapPrototypeGet(answeredAs, v);
+    const grows = answer.length - (before === undefined ? 0 : before.length);
+    if (grows > keepLeft) {
+      P.WeakMapPrototypeDelete(answeredAs, v);
+      return first === undefined ? '' : '[' + first + ',' + at + ',2]';
+    }
+    if (grows > 0) keepLeft -= grows;
+    if (first === undefined) {
+      first = sentNext++;
+      P.WeakMapPrototypeSet(sentIds, v, first);
+      MapPrototypeSet(sentObjs, first, v);
+    }
+    P.WeakMapPrototypeSet(answeredAs, v, answer);
+    return '[' + first + ',' + at + ',' + (before === answer ? 3 : 2) + ']';
+  }
+
   // An answer with what the caller needs to keep identity: the arguments as the callee left them
-  // (`args`, `given` from the call; none for a read) and the pairs (caller's id, id in this
-  // message) for each of the caller's objects the message holds, from this call or an earlier one.
-  function withPairs(answer, state, args, given) {
+  // (`args`, `given` from the call; none for a read), the pairs (caller's id, id in this message)
+  // for each of the caller's objects the message holds, from this call or an earlier one, and the
+  // pair `kept` of the answer itself (see keepAnswer).
+  function withPairs(answer, state, args, given, kept) {
     // No object was given (a read, or only the args array itself): no arguments to send back.
     const after = given === undefined || P.MapPrototypeGetSize(given) <= 1 ? '' : encodeOut(args, state);
-    let pairs = '[';
+    let pairs = '[' + kept;
     if (given !== undefined) {
       const it = P.MapPrototypeEntries(given);
       for (let r = P.MapIteratorNext(it); !r.done; r = P.MapIteratorNext(it)) {
@@ -1558,9 +1719,11 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
         // A method crosses as a handle whose calls have the instance (or class) as `this`.
         if (typeof v === 'function') return '1["F",' + out.fn((...a) => ReflectApply(v, obj, a)) + ']';
         if (op === OP_GET) {
-          if (P.MapPrototypeGetSize(copies) === 0) return '1' + encodeOut(v);
           const state = { __proto__: null, ids: new Map(), next: 0 };
-          return withPairs(encodeOut(v, state), state, undefined, undefined);
+          const answer = encodeOut(v, state);
+          const kept = keepAnswer(v, state, answer);
+          if (kept === '' && P.MapPrototypeGetSize(copies) === 0) return '1' + answer;
+          return withPairs(answer, state, undefined, undefined, kept);
         }
         // The instance's own data, as a snapshot (not as its own handle).
         ownRoot = obj;
@@ -1606,10 +1769,11 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
         const state = { __proto__: null, ids: new Map(), next: 0 };
         // What `new` made is an instance of the class whatever its prototype says.
         const answer = op === OP_CONSTRUCT ? handleNode(result, h) : encodeOut(result, state);
-        // Only the args array itself was given, and nothing from an earlier call is kept: no
-        // object of the caller's to bring in line.
-        if (P.MapPrototypeGetSize(given) <= 1 && P.MapPrototypeGetSize(copies) === 0) return '1' + answer;
-        return withPairs(answer, state, args, given);
+        const kept = op === OP_CONSTRUCT ? '' : keepAnswer(result, state, answer);
+        // Only the args array itself was given, nothing from an earlier call is kept, and the
+        // answer is no object to keep: no object of the caller's to bring in line.
+        if (kept === '' && P.MapPrototypeGetSize(given) <= 1 && P.MapPrototypeGetSize(copies) === 0) return '1' + answer;
+        return withPairs(answer, state, args, given, kept);
       } catch (e) {
         // encodeOut reads no getters and runs no traps: a refusal caught here is its own.
         return (isSnapshotRefusal(P, e) ? '3' : '0') + describe(e);
@@ -1729,6 +1893,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       sentObjs = new Map();
       origins = new P.WeakMap();
       copies = new Map();
+      answeredAs = new P.WeakMap();
       stubAt = new Map();
       stubOf = new P.WeakMap();
       handedOut = new Map();
