@@ -640,6 +640,8 @@ function setupHarness(P, config) {
   let exited = '';
   // This realm's `Buffer` class once built (the program realm builds it on first use).
   let NodeBuffer;
+  // This realm's DOMException: its brand check and factory (see installNodeGlobals), for the snapshot.
+  let NodeDOMException;
   // …and its `crypto` global (Node's `require('crypto').webcrypto` is that object).
   let NodeCrypto;
   // Program realm: its timers live in the tests realm's queue (node-globals.js, programTimers), so
@@ -696,6 +698,9 @@ function setupHarness(P, config) {
       buffer(B, webcrypto) {
         NodeBuffer = B;
         NodeCrypto = webcrypto;
+      },
+      domException(d) {
+        NodeDOMException = d;
       },
       exit(how) {
         if (exited === '') exited = how;
@@ -1780,6 +1785,10 @@ function setupHarness(P, config) {
     if (create && NodeBuffer === undefined) timers.build();
     return NodeBuffer;
   };
+  const nodeDOMException = (create) => {
+    if (create && NodeDOMException === undefined) timers.build();
+    return NodeDOMException;
+  };
   const getSnapshot = () =>
     snapshot ||
     (snapshot = createSnapshot(
@@ -1788,6 +1797,7 @@ function setupHarness(P, config) {
       role === 'program' && config.verdict === 'strict',
       nodeBuffer,
       role === 'tests' && config.verdict === 'strict',
+      nodeDOMException,
     ));
   const getBridge = () =>
     bridge ||

@@ -37,7 +37,7 @@
 // program code runs when the tests compare, print or await an answer. `shadows` (the tests realm
 // under the strict verdict): refuse a decoded value holding a function of the program's under a
 // name its prototype has (see `pairs`).
-function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
+function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
   'use strict';
   const {
     ArrayIsArray,
@@ -502,6 +502,21 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
         if (iter.async && more !== '') more += ',1';
         return '["G",' + id + ',' + handles.fn((x) => P.ReflectApply(next, v, [x])) + more + ']';
       }
+      // A DOMException of this realm (by its own state, never by its name) crosses as one, over the
+      // other realm's own class (`nodeDOMException`: this realm's brand check and factory).
+      const dom = nodeDOMException === undefined ? undefined : nodeDOMException(false);
+      const domValue = dom === undefined ? undefined : dom.read(v);
+      if (domValue !== undefined)
+        return (
+          '["X",' +
+          id +
+          ',' +
+          str(domValue[0]) +
+          ',' +
+          str(domValue[1]) +
+          builtinTail(v, dom.proto, 'the DOMException', depth, 0) +
+          ']'
+        );
       // An error whose chain no longer reaches a native error class (its prototype set to null or
       // to Object.prototype) is no `Error` instance under Node: it crosses as the object it is
       // (it crossed as an Error and passed `assert.throws(f, Error)`).
@@ -935,6 +950,13 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows) {
             ObjectDefineProperty(e, 'name', { __proto__: null, value: n[6], writable: true, configurable: true });
           MapPrototypeSet(memo, n[1], e);
           pairs(e, n[4]);
+          return e;
+        }
+        case 'X': {
+          const dom = nodeDOMException(true);
+          const e = dom.make(n[3], n[2]);
+          MapPrototypeSet(memo, n[1], e);
+          tail(e, n[4], n[5], 'DOMException', dom.proto, false, 0);
           return e;
         }
         case 'W': {

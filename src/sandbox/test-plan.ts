@@ -11,6 +11,7 @@
  */
 import { parse, type Node } from 'acorn';
 import { runInNewContext } from 'node:vm';
+import { HOST_GLOBALS, TIMER_GLOBALS } from './host-globals.ts';
 
 /** What the worker needs to run one problem's tests. */
 export interface TestPlan {
@@ -44,27 +45,7 @@ const CACHE_LIMIT = 512;
 const cache = new Map<string, TestPlanResult>();
 
 /** Node's host globals each realm gets from sandbox/node-globals.js. */
-const NODE_GLOBALS = [
-  'btoa',
-  'atob',
-  'Buffer',
-  'TextEncoder',
-  'TextDecoder',
-  'structuredClone',
-  'URL',
-  'URLSearchParams',
-  'crypto',
-  'performance',
-  'queueMicrotask',
-  'setTimeout',
-  'setInterval',
-  'setImmediate',
-  'clearTimeout',
-  'clearInterval',
-  'clearImmediate',
-  'process',
-  'global',
-];
+const NODE_GLOBALS = [...HOST_GLOBALS, ...TIMER_GLOBALS];
 
 /** Globals every realm has (V8 builtins plus what the harness installs): never read from the program. */
 const REALM_GLOBALS: ReadonlySet<string> = new Set([

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import ivm from 'isolated-vm';
 import { CpuBudget, CpuMeter, Overloaded, timeoutMessage } from './cpu-budget.ts';
+import { HOST_GLOBALS } from './host-globals.ts';
 import type { ExecStatus, VerdictMode } from './types.ts';
 import { guardSource, instrumentScript, planTests, type TestPlan } from './test-plan.ts';
 import {
@@ -119,6 +120,7 @@ export function harnessSource(stdoutLimit: number, role: HarnessRole = 'combined
   const dir = resolve(dirname(fileURLToPath(import.meta.url)), '../../sandbox');
   const parts = HARNESS_FILES.map((f) => readFileSync(resolve(dir, f), 'utf8'));
   parts.push(nobleSource());
+  parts.unshift(`const HOST_GLOBAL_NAMES = ${JSON.stringify(HOST_GLOBALS)};`);
   const config = JSON.stringify({ stdoutLimit, role, verdict });
   return `(function () {\n'use strict';\n${parts.join('\n')}\nreturn setupHarness(createPrimordials(globalThis), ${config});\n})()`;
 }
