@@ -2594,7 +2594,14 @@ def _anchor_setup():
             self.reg(x)
             fields = _fields_of(x)
             names = _list(fields)
-            return ('o', side.class_ref(t), names, [self.enc(fields[k], depth + 1) for k in names])
+            ref = side.class_ref(t)
+            vals = [self.enc(fields[k], depth + 1) for k in names]
+            own = side.tests_own(x, t)
+            if own is not None:
+                # One of the tests' own objects the program was handed (and may have changed):
+                # it goes back as the tests' class of that name (_PSide.tests_own).
+                return ('o', ref, names, vals, own)
+            return ('o', ref, names, vals)
 
     def _has_nan(x):
         # Whether an exact list/tuple/set of scalars holds a float or complex NaN (checked only
@@ -2786,7 +2793,10 @@ def _anchor_setup():
                 return self.side.make_namedtuple(e[1], e[2], [dec(v) for v in e[3]], _len(e) > 4 and e[4] is True)
             if tag == 'o':
                 cls = self.side.record_class(e[1])
+                if _len(e) > 4:
+                    cls = self.side.tests_object_class(cls, e[4])
                 obj = self.side.new_record(cls)
+                self.side.note_record(e[1], obj)
                 memo.append(obj)
                 names = e[2]
                 self.lazy += 1
@@ -3025,6 +3035,9 @@ def _anchor_setup():
             self.index = {}
             self.infos = {}
             self.standins = {}
+            # The objects rebuilt here from the tests' own instances (of a class of the tests'
+            # that is not the prompt's): identity -> (object, its class, the tests' class name).
+            self.tests_objs = {}
             # The tests' callbacks the program was given: index in the tests' table -> stand-in,
             # and stand-in identity -> index (the stand-ins are kept alive here).
             self.cbs = {}
@@ -3102,6 +3115,36 @@ def _anchor_setup():
                 c = self.standins[name] = _type(name if _str_isidentifier(name) else 'TestsClass', (), {})
             return c
 
+        def is_standin(self, t):
+            return _any(c is t for c in _dict_values(self.standins))
+
+        def note_record(self, ref, obj):
+            # An instance the tests sent (their class, by name, not the prompt's): noted by
+            # identity, so that it goes back as the tests' class however the program changed its
+            # fields, and nothing else of a class of the program's named like it does (red-team
+            # rt63 Y_A01-Y_A06: a program's local `class Box`, or its own module-level one made
+            # before the tests define theirs, came back as the tests' Box, with their methods).
+            if _type(ref) is not _int and _type(ref) in (_list, _tuple) and _len(ref) > 1 and ref[0] == 'name':
+                t = _type(obj)
+                if not _is_prompt_class(t):
+                    objs = self.tests_objs
+                    if _len(objs) >= MAX_TESTS_OBJECTS:
+                        # The oldest is let go of (it then crosses as the program's class: a
+                        # strict verdict, never a wrong pass).
+                        del objs[_next(_iter(objs))]
+                    objs[_ident(obj)] = (obj, t, _str_copy(_str(ref[1])))
+
+        def tests_own(self, x, t):
+            # The tests' class name of x when x is one of the tests' objects (note_record) still of
+            # the class it was rebuilt as; None otherwise.
+            got = self.tests_objs.get(_ident(x))
+            if got is not None and got[0] is x and got[1] is t:
+                return got[2]
+            return None
+
+        def tests_object_class(self, cls, name):
+            return cls
+
         def new_record(self, cls):
             try:
                 return _object_new(cls)
@@ -3175,8 +3218,9 @@ def _anchor_setup():
         name = _class_name(t)
         hashed = False
         # Whether t, and each class of chain, is a class the prompt's run bound (by identity,
-        # _prompt_made): T takes a class for the prompt's only then, never by name.
-        marks = [_is_prompt_class(t)]
+        # _prompt_made): T takes a class for the prompt's only then, never by name. 't': P's
+        # stand-in for a class of the tests' (_PSide.record_class), the tests' class.
+        marks = [_class_mark(t, side)]
         kind = 'rec'
         meths, statics, props = [], [], []
         excbase = None
@@ -3185,7 +3229,7 @@ def _anchor_setup():
             for c in _type_mro(t, _type)[1:17]:
                 if c is not object and _ident(c) not in value_or_std:
                     chain.append(_class_name(c))
-                    marks.append(_is_prompt_class(c))
+                    marks.append(_class_mark(c, side))
         except _BaseException:
             pass
         try:
@@ -3248,6 +3292,8 @@ def _anchor_setup():
                    'offset', 'text', 'end_lineno', 'end_offset', 'value', 'code', 'encoding', 'object',
                    'start', 'end', 'reason')
     MAX_CALLBACKS = 100000
+    # The tests' own objects P keeps track of (_PSide.note_record), oldest let go of first.
+    MAX_TESTS_OBJECTS = 200000
 
     class _CallbackStop(_BaseException):
         # The tests cannot answer a callback (they stopped, or the request was refused): the
@@ -3339,6 +3385,13 @@ def _anchor_setup():
     def _is_prompt_class(t):
         got = st.get('prompt_cls')
         return got is not None and got.get(_ident(t)) is t
+
+    def _class_mark(t, side):
+        # How P marks a class it describes to T (_class_info): True for a class the prompt's run
+        # bound, 't' for a stand-in P made for a class of the tests' (by identity both), else False.
+        if _is_prompt_class(t):
+            return True
+        return 't' if side.is_standin(t) else False
 
     def prog_stage(code, seed, prompt=None):
         # Compile the program for P; a syntax error is reported before anything runs. `prompt`:
@@ -4297,17 +4350,29 @@ def _anchor_setup():
         return True
 
     def _tests_class(name):
-        # A class the tests define themselves (a fixture, `class Node:` in the tests): in one
-        # interpreter the tests' definition replaces the program's class of that name, so the
-        # program's instances of it come back as the tests' class, with the tests' methods.
-        # (Not a class of the prompt's, which runs in the same namespace: that one is the
-        # program's only when P found the program's class to be it, see record_class.)
+        # A class the tests define themselves (a fixture, `class Node:` in the tests), by name:
+        # asked only for what P found to be the tests' own (an object the tests handed it, or its
+        # stand-in class for theirs: _marked_class, _TSide.tests_object_class), never for a class
+        # of the program's named like it (rt63 Y_A01-Y_A06). (Not a class of the prompt's, which
+        # runs in the same namespace: that one is the program's only when P found the program's
+        # class to be it, see record_class.)
         tg = st.get('tg')
         c = tg.get(name) if tg is not None else None
         if (_isinstance(c, _type) and not _isinstance(c, _RecordMeta) and _ident(c) not in value_or_std
                 and _type_dict(c, _type).get('__module__') == '__main__'
                 and not _any(c is v for v in _dict_values(st.get('prompt_classes') or {}))):
             return c
+        return None
+
+    def _marked_class(name, mark):
+        # T's class for a class P described with `mark` (_class_mark): the prompt's class only when
+        # P found the class to be it, the tests' class only when P's class is its stand-in for
+        # theirs; never by name alone (a class of the program's named like one of the tests' is
+        # the program's: red-team rt63 Y_A01-Y_A06).
+        if mark is True:
+            return st['prompt_classes'].get(name)
+        if _type(mark) is _str and mark == 't':
+            return _tests_class(name)
         return None
 
     class _TSide:
@@ -4335,6 +4400,21 @@ def _anchor_setup():
             # Instances of the program's classes cross as records; a callable instance of a
             # class of the tests crosses as a callback.
             return _isinstance(t, _RecordMeta)
+
+        def is_standin(self, t):
+            return False
+
+        def note_record(self, ref, obj):
+            pass
+
+        def tests_own(self, x, t):
+            return None
+
+        def tests_object_class(self, cls, name):
+            # One of the tests' own objects the program was handed, coming back (P noted it by
+            # identity, _PSide.note_record): the tests' class of that name, if they still have one.
+            own = _tests_class(name) if _type(name) is _str else None
+            return own if own is not None else cls
 
         def handle(self, x, is_class):
             if is_class:
@@ -4365,23 +4445,16 @@ def _anchor_setup():
         def record_class(self, ref):
             classes = st['classes']
             if _type(ref) is _int:
-                cls = classes[ref]
-                # Registered before the tests defined a class of that name (the program's names
-                # are bound first): from then on the tests' class is the one meant.
-                if _isinstance(cls, _RecordMeta):
-                    own = _tests_class(cls.__name__)
-                    if own is not None:
-                        return own
-                return cls
+                # A class of the program's stays the program's, even when the tests define one
+                # of its name later (never by name: red-team rt63 Y_A01-Y_A06).
+                return classes[ref]
             cid = ref[0]
             name, kind, meths, statics, props, excbase = ref[1:7]
             name = _str(name)
             # Which of the class and the classes on its chain P found to be the prompt's own (by
             # identity: a class of the program named like one of the prompt's is not it).
             marks = ref[9] if _len(ref) > 9 and _type(ref[9]) in (_list, _tuple) else ()
-            own = st['prompt_classes'].get(name) if marks and marks[0] is True else None
-            if own is None:
-                own = _tests_class(name)
+            own = _marked_class(name, marks[0] if marks else False)
             base = None
             if own is None and kind in ('rec', 'exc') and _len(ref) > 7 and _type(ref[7]) in (_list, _tuple):
                 # The program's subclass of a class of T's (the prompt's, or the tests'): rebuilt
@@ -4394,7 +4467,7 @@ def _anchor_setup():
                 # BankError` catches the program's `InsufficientFunds(BankError)`.)
                 for k, n in _enumerate(ref[7]):
                     if _type(n) is _str:
-                        base = (st['prompt_classes'].get(n) if k + 1 < _len(marks) and marks[k + 1] is True else None) or _tests_class(n)
+                        base = _marked_class(n, marks[k + 1] if k + 1 < _len(marks) else False)
                         if base is not None and kind == 'exc' and not _issubclass(base, _BaseException):
                             base = None
                         if base is not None:
