@@ -316,6 +316,34 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       if (keys.length <= elements) return '[]';
       return props(v, elements === 0 ? keys : P.ReflectApply(P.ArrayPrototypeSlice, keys, [elements]), what, depth);
     }
+    // A DOMException of this realm as `["X", …]`, else undefined.
+    function domNode(v, id, depth) {
+      const dom = nodeDOMException(false);
+      const st = dom === undefined ? undefined : dom.read(v);
+      if (st === undefined) return undefined;
+      return '["X",' + id + ',' + str(st[0]) + ',' + str(st[1]) + builtinTail(v, dom.proto, 'the DOMException', depth, 0) + ']';
+    }
+    // A boxed primitive (out of `enc`: each local of `enc` is in every frame of a deep answer's
+    // recursion, and the depth cap must be reached before the stack runs out).
+    function boxed(v, depth) {
+      let inner;
+      let base;
+      if (typeof NumberValue(v) === 'number') {
+        inner = NumberValue(v);
+        base = NumberPrototype;
+      } else if (typeof StringValue(v) === 'string') {
+        inner = StringValue(v);
+        base = StringPrototype;
+      } else if (typeof BooleanValue(v) === 'boolean') {
+        inner = BooleanValue(v);
+        base = BooleanPrototype;
+      } else if (typeof BigIntValue(v) === 'bigint') {
+        inner = BigIntValue(v);
+        base = BigIntPrototype;
+      } else refuse('a boxed symbol cannot be snapshotted');
+      const elements = typeof inner === 'string' ? inner.length : 0;
+      return '["W",' + enc(inner, depth + 1) + builtinTail(v, base, 'the boxed value', depth, elements) + ']';
+    }
     function enc(v, depth) {
       if (++nodes > kMaxNodes) refuseCap('the value has more than ' + kMaxNodes + ' elements (the snapshot cap)');
       if (depth > kMaxDepth) refuseCap('the value is nested deeper than ' + kMaxDepth + ' levels');
@@ -388,8 +416,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
           items += (first ? '' : ',') + '[' + i + ',' + enc(p.value, depth + 1) + ']';
           first = false;
         }
-        const rest = extras(v, present, 'the array', depth);
-        return '["A",' + id + ',' + kind + ',' + len + ',' + items + '],' + rest + integrity(v) + ']';
+        return '["A",' + id + ',' + kind + ',' + len + ',' + items + '],' + extras(v, present, 'the array', depth) + integrity(v) + ']';
       }
       if (isMap(v)) {
         if (nodes + 2 * MapPrototypeGetSize(v) > kMaxNodes)
@@ -442,8 +469,13 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
           let out = '["T",' + str(tag) + ',[';
           for (let i = 0; i < n; i++) out += (i ? ',' : '') + enc(v[i], depth + 1);
           // (A Buffer's class is the realm's Buffer, told by `kindOf`.)
-          const base = tag === 'Buffer' ? ObjectGetPrototypeOf(v) : TypedArrays[tag].prototype;
-          return out + '],' + id + builtinTail(v, base, 'the typed array', depth, n) + ']';
+          return (
+            out +
+            '],' +
+            id +
+            builtinTail(v, tag === 'Buffer' ? ObjectGetPrototypeOf(v) : TypedArrays[tag].prototype, 'the typed array', depth, n) +
+            ']'
+          );
         }
         return (
           '["V",' +
@@ -460,25 +492,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
         // SharedArrayBuffers are copied as plain bytes too.
         return '["B",' + bytes(new Uint8Array(v)) + ',' + id + ']';
       }
-      if (isBoxedPrimitive(v)) {
-        let inner;
-        let base;
-        if (typeof NumberValue(v) === 'number') {
-          inner = NumberValue(v);
-          base = NumberPrototype;
-        } else if (typeof StringValue(v) === 'string') {
-          inner = StringValue(v);
-          base = StringPrototype;
-        } else if (typeof BooleanValue(v) === 'boolean') {
-          inner = BooleanValue(v);
-          base = BooleanPrototype;
-        } else if (typeof BigIntValue(v) === 'bigint') {
-          inner = BigIntValue(v);
-          base = BigIntPrototype;
-        } else refuse('a boxed symbol cannot be snapshotted');
-        const elements = typeof inner === 'string' ? inner.length : 0;
-        return '["W",' + enc(inner, depth + 1) + builtinTail(v, base, 'the boxed value', depth, elements) + ']';
-      }
+      if (isBoxedPrimitive(v)) return boxed(v, depth);
       const proto = ObjectGetPrototypeOf(v);
       // A promise, or an instance of a Promise subclass (the captured Promise.prototype on its
       // chain): a handle that settles when the program realm's `await` of it does, as `await`
@@ -504,19 +518,10 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       }
       // A DOMException of this realm (by its own state, never by its name) crosses as one, over the
       // other realm's own class (`nodeDOMException`: this realm's brand check and factory).
-      const dom = nodeDOMException === undefined ? undefined : nodeDOMException(false);
-      const domValue = dom === undefined ? undefined : dom.read(v);
-      if (domValue !== undefined)
-        return (
-          '["X",' +
-          id +
-          ',' +
-          str(domValue[0]) +
-          ',' +
-          str(domValue[1]) +
-          builtinTail(v, dom.proto, 'the DOMException', depth, 0) +
-          ']'
-        );
+      if (nodeDOMException !== undefined) {
+        const dom = domNode(v, id, depth);
+        if (dom !== undefined) return dom;
+      }
       // An error whose chain no longer reaches a native error class (its prototype set to null or
       // to Object.prototype) is no `Error` instance under Node: it crosses as the object it is
       // (it crossed as an Error and passed `assert.throws(f, Error)`).
@@ -761,6 +766,22 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       }
       if (list !== undefined) pairs(o, list);
     }
+    // (Out of `dec`, whose every local is in each frame of a deep answer's recursion.)
+    function decDOMException(n) {
+      const dom = nodeDOMException(true);
+      const e = dom.make(n[3], n[2]);
+      MapPrototypeSet(memo, n[1], e);
+      tail(e, n[4], n[5], 'DOMException', dom.proto, false, 0);
+      return e;
+    }
+    function decBoxed(n) {
+      const inner = dec(n[1]);
+      const w = Object(inner);
+      const baseName =
+        typeof inner === 'number' ? 'Number' : typeof inner === 'string' ? 'String' : typeof inner === 'boolean' ? 'Boolean' : 'BigInt';
+      tail(w, n[2], n[3], baseName, ObjectGetPrototypeOf(w), false, typeof inner === 'string' ? inner.length : 0);
+      return w;
+    }
     function dec(n) {
       if (n === null || typeof n !== 'object') return n;
       switch (n[0]) {
@@ -952,27 +973,10 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
           pairs(e, n[4]);
           return e;
         }
-        case 'X': {
-          const dom = nodeDOMException(true);
-          const e = dom.make(n[3], n[2]);
-          MapPrototypeSet(memo, n[1], e);
-          tail(e, n[4], n[5], 'DOMException', dom.proto, false, 0);
-          return e;
-        }
-        case 'W': {
-          const inner = dec(n[1]);
-          const w = Object(inner);
-          const baseName =
-            typeof inner === 'number'
-              ? 'Number'
-              : typeof inner === 'string'
-                ? 'String'
-                : typeof inner === 'boolean'
-                  ? 'Boolean'
-                  : 'BigInt';
-          tail(w, n[2], n[3], baseName, ObjectGetPrototypeOf(w), false, typeof inner === 'string' ? inner.length : 0);
-          return w;
-        }
+        case 'X':
+          return decDOMException(n);
+        case 'W':
+          return decBoxed(n);
         default:
           throw new TypeError('bad snapshot tag ' + String(n[0]));
       }

@@ -123,6 +123,7 @@ describe('attack: state leakage between programs', () => {
       modules: "the realm's assert module, built once",
       NodeBuffer: "the realm's Buffer, built once",
       NodeCrypto: "the realm's crypto global, built once",
+      NodeDOMException: "the realm's DOMException brand check, built once",
       ownProcess: "the tests realm's own process, read once; restoreConsole puts it back each run",
       ownWrites: "the tests realm's own stdout/stderr writes, read once; restoreConsole puts them back each run",
       ExternalCopy: 'the host class, given once',
