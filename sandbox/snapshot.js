@@ -300,10 +300,22 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
     // (`m.total = 99` on a Map) was dropped, where Node's deepStrictEqual compares it and the
     // tests may read it (rt63 X_A08-A14).
     function builtinTail(v, builtin, what, depth, elements) {
-      const proto = ObjectGetPrototypeOf(v);
-      const kind = proto === builtin ? '0' : proto === null ? '1' : classKind(proto, str, (o) => o === builtin);
+      const kind = builtinKind(ObjectGetPrototypeOf(v), builtin);
       const list = extras(v, elements, what, depth);
       return kind === '0' && list === '[]' ? '' : ',' + kind + ',' + list;
+    }
+    // A builtin object's class (`proto`, over the builtin's prototype `builtin`): '0' the builtin
+    // itself, '1' a null prototype, '2' Object.prototype, the names of its chain up to the builtin,
+    // or, for a chain that never reaches the builtin, those names and a final 0: its methods are
+    // not the object's (`getTime` of a Date set over another prototype throws under Node; it was
+    // rebuilt over Date.prototype: red-team rt64 B01-B10).
+    function builtinKind(proto, builtin) {
+      if (proto === builtin) return '0';
+      if (proto === null) return '1';
+      if (proto === ObjectPrototype) return '2';
+      const kind = classKind(proto, str, (o) => o === builtin);
+      for (let up = proto, i = 0; i < 64 && up !== null; up = ObjectGetPrototypeOf(up), i++) if (up === builtin) return kind;
+      return '[' + (kind[0] === '[' ? StringPrototypeSlice(kind, 1, -1) : kind) + ',0]';
     }
     // The own enumerable string-keyed data of `v` past its `elements` own enumerable index keys
     // (an array's present elements, a typed array's or a boxed string's length), as `props`
@@ -317,11 +329,30 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       return props(v, elements === 0 ? keys : P.ReflectApply(P.ArrayPrototypeSlice, keys, [elements]), what, depth);
     }
     // A DOMException of this realm as `["X", …]`, else undefined.
+    // Only while its chain reaches DOMException.prototype (set over Error.prototype, it is no
+    // DOMException under Node: rt64 D04, D05, D11); its own data with its `cause` (rt64 D01, D15).
     function domNode(v, id, depth) {
       const dom = nodeDOMException(false);
       const st = dom === undefined ? undefined : dom.read(v);
       if (st === undefined) return undefined;
-      return '["X",' + id + ',' + str(st[0]) + ',' + str(st[1]) + builtinTail(v, dom.proto, 'the DOMException', depth, 0) + ']';
+      const kind = builtinKind(ObjectGetPrototypeOf(v), dom.proto);
+      if (StringPrototypeSlice(kind, -3) === ',0]') return undefined;
+      const keys = ReflectOwnKeys(v);
+      const own = [];
+      for (let i = 0; i < keys.length; i++) if (keys[i] !== 'stack') C.push(own, keys[i]);
+      return (
+        '["X",' +
+        id +
+        ',' +
+        str(st[0]) +
+        ',' +
+        str(st[1]) +
+        ',' +
+        kind +
+        ',' +
+        props(v, own, 'the DOMException', depth, true) +
+        ']'
+      );
     }
     // A boxed primitive (out of `enc`: each local of `enc` is in every frame of a deep answer's
     // recursion, and the depth cap must be reached before the stack runs out).
@@ -403,7 +434,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
         // Its elements, then its other own enumerable data (Node's deepStrictEqual compares it: a
         // `RegExp` match's `index` and `input` too).
         const proto = ObjectGetPrototypeOf(v);
-        const kind = proto === ArrayPrototype ? '0' : proto === null ? '1' : classKind(proto, str);
+        const kind = builtinKind(proto, ArrayPrototype);
         const len = ownData(v, 'length', 'the array').value;
         if (len > kMaxNodes) refuseCap('the array has ' + len + ' elements, more than the snapshot cap (' + kMaxNodes + ')');
         let items = '[';
@@ -416,7 +447,9 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
           items += (first ? '' : ',') + '[' + i + ',' + enc(p.value, depth + 1) + ']';
           first = false;
         }
-        return '["A",' + id + ',' + kind + ',' + len + ',' + items + '],' + extras(v, present, 'the array', depth) + integrity(v) + ']';
+        return (
+          '["A",' + id + ',' + kind + ',' + len + ',' + items + '],' + extras(v, present, 'the array', depth) + integrity(v) + ']'
+        );
       }
       if (isMap(v)) {
         if (nodes + 2 * MapPrototypeGetSize(v) > kMaxNodes)
@@ -666,10 +699,6 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       }
     return standInProto(name, baseName, base);
   }
-  /** An array's prototype: a subclass of Array stands in over this realm's `Array.prototype`. */
-  function arrayProto(kind) {
-    return instanceProto(kind, '[]', ArrayPrototype);
-  }
   function standInProto(name, baseName, base) {
     const key = name + '\u0000' + baseName;
     let p = MapPrototypeGet(standInProtos, key);
@@ -754,17 +783,45 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
     // other side emptied its prototype or gave the builtin's back; its own data other than its
     // `elements` is replaced.
     function tail(o, kind, list, baseName, base, mine, elements) {
-      if (kind === 1) {
-        if (ObjectGetPrototypeOf(o) !== null) P.ObjectSetPrototypeOf(o, null);
-      } else if (kind !== undefined && kind !== 0) {
-        if (!mine) P.ObjectSetPrototypeOf(o, instanceProto(kind, baseName, base));
-      } else if (mine && ObjectGetPrototypeOf(o) === null) P.ObjectSetPrototypeOf(o, base);
+      setClass(o, kind === undefined ? 0 : kind, baseName, base, mine);
       // (Indices first in `Object.keys`; past EXTRAS_SCAN elements none were looked for.)
       if (mine && elements <= EXTRAS_SCAN) {
         const keys = P.ObjectKeys(o);
         for (let i = elements; i < keys.length; i++) P.ReflectDeleteProperty(o, keys[i]);
       }
       if (list !== undefined) pairs(o, list);
+    }
+    // The prototype a builtin object's `kind` (see builtinKind) names.
+    function protoFor(kind, baseName, base) {
+      if (kind === 0) return base;
+      if (kind === 1) return null;
+      if (kind === 2) return ObjectPrototype;
+      if (ArrayIsArray(kind) && kind[kind.length - 1] === 0)
+        return instanceProto(
+          kind.length === 2 ? kind[0] : P.ReflectApply(P.ArrayPrototypeSlice, kind, [0, -1]),
+          '',
+          ObjectPrototype,
+        );
+      return instanceProto(kind, baseName, base);
+    }
+    // Give `o` the class `kind` names. `mine`: the caller's own object brought in line (an argument
+    // come back, or its copy of an object the other side answered with again), which keeps a
+    // class of the same name (the tests' own class of an object they passed stands in the other
+    // realm as a class of that name) and takes any other: an object the program answered with
+    // again after giving it another prototype kept the first one (red-team rt64 K07-K12).
+    function setClass(o, kind, baseName, base, mine) {
+      const cur = ObjectGetPrototypeOf(o);
+      if (!mine) {
+        if (kind !== 0) P.ObjectSetPrototypeOf(o, protoFor(kind, baseName, base));
+        return;
+      }
+      if (typeof kind !== 'number') {
+        const name = typeof kind === 'string' ? kind : kind[0];
+        const shown = name.length > 0 && name[name.length - 1] === '\u0000' ? StringPrototypeSlice(name, 0, -1) : name;
+        if (cur !== null && cur !== ObjectPrototype && cur !== base && constructorName(cur) === shown) return;
+      }
+      const want = protoFor(kind, baseName, base);
+      if (cur !== want) P.ObjectSetPrototypeOf(o, want);
     }
     // (Out of `dec`, whose every local is in each frame of a deep answer's recursion.)
     function decDOMException(n) {
@@ -778,7 +835,13 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       const inner = dec(n[1]);
       const w = Object(inner);
       const baseName =
-        typeof inner === 'number' ? 'Number' : typeof inner === 'string' ? 'String' : typeof inner === 'boolean' ? 'Boolean' : 'BigInt';
+        typeof inner === 'number'
+          ? 'Number'
+          : typeof inner === 'string'
+            ? 'String'
+            : typeof inner === 'boolean'
+              ? 'Boolean'
+              : 'BigInt';
       tail(w, n[2], n[3], baseName, ObjectGetPrototypeOf(w), false, typeof inner === 'string' ? inner.length : 0);
       return w;
     }
@@ -838,8 +901,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
             tail(a, n[2], undefined, '[]', ArrayPrototype, true, 0);
           } else {
             a = new Array(n[3]);
-            if (n[2] === 1) P.ObjectSetPrototypeOf(a, null);
-            else if (n[2] !== 0) P.ObjectSetPrototypeOf(a, arrayProto(n[2]));
+            if (n[2] !== 0) setClass(a, n[2], '[]', ArrayPrototype, false);
           }
           MapPrototypeSet(memo, n[1], a);
           const items = n[4];
@@ -855,13 +917,9 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
             o = t;
             const keys = P.ObjectKeys(o);
             for (let i = 0; i < keys.length; i++) P.ReflectDeleteProperty(o, keys[i]);
-            // A prototype the other side set to null or to Object.prototype is the object's now
-            // (red-team rt61 B7: a program emptying the prototype of the tests' argument kept
-            // the tests' checks of it passing). A class's is left: the copy's stands in for it.
-            if (n[2] === 0 || n[2] === 1) {
-              const proto = n[2] === 0 ? ObjectPrototype : null;
-              if (ObjectGetPrototypeOf(o) !== proto) P.ObjectSetPrototypeOf(o, proto);
-            }
+            // A prototype the other side set is the object's now (red-team rt61 B7: a program
+            // emptying the prototype of the tests' argument kept the tests' checks of it passing).
+            setClass(o, n[2] === 0 ? 2 : n[2], '', ObjectPrototype, true);
           } else o = n[2] === 0 ? {} : n[2] === 1 ? { __proto__: null } : ObjectCreate(instanceProto(n[2]));
           MapPrototypeSet(memo, n[1], o);
           pairs(o, n[3]);
@@ -1573,7 +1631,20 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
   function keepAnswer(v, state, answer) {
     if (typeof v !== 'object' || v === null) return '';
     const kind = StringPrototypeSlice(answer, 0, 5);
-    if (kind !== '["A",' && kind !== '["O",' && kind !== '["M",' && kind !== '["S",' && kind !== '["D",') return '';
+    if (
+      kind !== '["A",' &&
+      kind !== '["O",' &&
+      kind !== '["M",' &&
+      kind !== '["S",' &&
+      kind !== '["D",' &&
+      kind !== '["T",' &&
+      kind !== '["B",' &&
+      kind !== '["V",' &&
+      kind !== '["R",' &&
+      kind !== '["W",' &&
+      kind !== '["X",'
+    )
+      return '';
     const at = MapPrototypeGet(state.ids, v);
     if (at === undefined || P.WeakMapPrototypeGet(origins, v) !== undefined) return '';
     let first = P.WeakMapPrototypeGet(sentIds, v);

@@ -58,6 +58,67 @@ const TESTS_SAME: readonly string[] = [
   'const m = new Map([[registry(), "found"]]);\nassert.strictEqual(m.get(registry()), "found");\n',
 ];
 
+/**
+ * rt64: kinds beyond arrays, objects, maps, sets and dates (a cached typed array or RegExp
+ * crossed as a new copy each time), and an object answered again after the program gave it
+ * another prototype (the tests' copy kept the first one).
+ */
+const KINDS_WRONG: readonly (readonly [string, string])[] = [
+  [
+    'const c = new Uint8Array([1, 2, 3]);\nfunction f() {\n  return c;\n}\n',
+    'const a = f();\na[0] = 9;\nassert.deepStrictEqual(f(), new Uint8Array([1, 2, 3]));\n',
+  ],
+  ['const c = new Float64Array([0.5]);\nfunction f() {\n  return c;\n}\n', 'assert.notStrictEqual(f(), f());\n'],
+  [
+    'const re = /a/g;\nfunction f() {\n  return re;\n}\n',
+    "const r = f();\nassert.ok(r.test('xa'));\nassert.strictEqual(f().lastIndex, 0);\n",
+  ],
+  ['const re = /b+/;\nfunction f() {\n  return re;\n}\n', 'assert.notStrictEqual(f(), f());\n'],
+  [
+    'const box = new String("ab");\nfunction f() {\n  return box;\n}\n',
+    'const a = f();\na.extra = 1;\nassert.deepStrictEqual(f(), new String("ab"));\n',
+  ],
+  [
+    'class Evil {}\nconst c = { a: 1 };\nlet n = 0;\nfunction f() {\n  if (n++ > 0) Object.setPrototypeOf(c, Evil.prototype);\n  return c;\n}\n',
+    'assert.deepStrictEqual(f(), { a: 1 });\nassert.deepStrictEqual(f(), { a: 1 });\n',
+  ],
+  [
+    'class Evil {}\nconst c = [1];\nlet n = 0;\nfunction f() {\n  if (n++ > 0) Object.setPrototypeOf(c, Evil.prototype);\n  return c;\n}\n',
+    'assert.deepStrictEqual(f(), [1]);\nassert.deepStrictEqual(f(), [1]);\n',
+  ],
+  [
+    'class Evil extends Map {}\nconst c = new Map([[1, 2]]);\nlet n = 0;\nfunction f() {\n  if (n++ > 0) Object.setPrototypeOf(c, Evil.prototype);\n  return c;\n}\n',
+    'assert.deepStrictEqual(f(), new Map([[1, 2]]));\nassert.deepStrictEqual(f(), new Map([[1, 2]]));\n',
+  ],
+  [
+    'const c = { a: 1 };\nlet n = 0;\nfunction f() {\n  if (n++ > 0) Object.setPrototypeOf(c, null);\n  return c;\n}\n',
+    'assert.deepStrictEqual(f(), { a: 1 });\nassert.deepStrictEqual(f(), { a: 1 });\n',
+  ],
+  [
+    'class Evil {}\nconst d = new Date(5);\nlet n = 0;\nfunction f() {\n  if (n++ > 0) Object.setPrototypeOf(d, Evil.prototype);\n  return d;\n}\n',
+    'assert.deepStrictEqual(f(), new Date(5));\nassert.deepStrictEqual(f(), new Date(5));\n',
+  ],
+];
+const KINDS_HONEST: readonly (readonly [string, string])[] = [
+  [
+    'const c = new Uint8Array([1, 2, 3]);\nfunction f() {\n  return c;\n}\n',
+    'assert.strictEqual(f(), f());\nconst a = f();\na[0] = 9;\nassert.strictEqual(f()[0], 9);\n',
+  ],
+  [
+    'const re = /a/g;\nfunction f() {\n  return re;\n}\n',
+    "assert.strictEqual(f(), f());\nassert.ok(f().test('xa'));\nassert.strictEqual(f().lastIndex, 2);\n",
+  ],
+  ['const box = new String("ab");\nfunction f() {\n  return box;\n}\n', 'assert.strictEqual(f(), f());\n'],
+  [
+    'class Tagged {}\nconst c = { a: 1 };\nlet n = 0;\nfunction f() {\n  if (n++ > 0) Object.setPrototypeOf(c, Tagged.prototype);\n  return c;\n}\n',
+    "assert.deepStrictEqual(f(), { a: 1 });\nconst b = f();\nassert.strictEqual(b.constructor.name, 'Tagged');\n",
+  ],
+  [
+    'class M extends Map {}\nconst c = new M([[1, 2]]);\nlet n = 0;\nfunction f() {\n  if (n++ > 0) Object.setPrototypeOf(c, Map.prototype);\n  return c;\n}\n',
+    'assert.notDeepStrictEqual(f(), new Map([[1, 2]]));\nassert.deepStrictEqual(f(), new Map([[1, 2]]));\n',
+  ],
+];
+
 export const generators = [
   defineGenerator({
     name: 'js-answer-identity',
@@ -118,5 +179,27 @@ export const generators = [
         }),
       ),
     ],
+  }),
+  defineGenerator({
+    name: 'js-answer-identity-kinds',
+    language: 'javascript',
+    about: 'wrong programs answering a kept typed array, RegExp or boxed value, or a kept object given another prototype: fail',
+    cases: () =>
+      grid(20, KINDS_WRONG, [0, 1], (pair) => ({
+        completion: pair[0],
+        tests: JS_ASSERT + pair[1],
+        expect: ['fail'],
+      })),
+  }),
+  defineGenerator({
+    name: 'js-answer-identity-kinds-honest',
+    language: 'javascript',
+    about: 'controls: those kinds answered twice are one object, and a prototype the program set back arrives',
+    cases: () =>
+      grid(20, KINDS_HONEST, [0, 1, 2, 3], (pair) => ({
+        completion: pair[0],
+        tests: JS_ASSERT + pair[1],
+        expect: ['pass'],
+      })),
   }),
 ];

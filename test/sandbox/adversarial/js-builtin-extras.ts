@@ -8,7 +8,7 @@
  * with a null prototype made the snapshot itself throw. Now each carries its class (a null
  * prototype too) and its own enumerable data (sandbox/snapshot.js, `builtinTail`).
  */
-import { type AdversarialCase, defineGenerator, JS_ASSERT } from './framework.ts';
+import { type AdversarialCase, defineGenerator, grid, JS_ASSERT } from './framework.ts';
 
 const PROMPT =
   '// epoch(): the Date of time 0\n' +
@@ -182,6 +182,48 @@ const PLAIN: readonly string[] = [
   'assert.strictEqual(Object.getPrototypeOf(epoch()), Date.prototype);\nassert.ok(!("extra" in letters("a")));\n',
 ];
 
+/**
+ * rt64 B01-B10: a builtin whose prototype chain no longer reaches its builtin (set to
+ * `Object.prototype`, another class or another builtin's prototype) was rebuilt over the builtin,
+ * so its methods worked in the tests where Node throws. [program, a use of the builtin's method].
+ */
+const CHAINS: readonly (readonly [string, string])[] = [
+  [
+    'function f() {\n  return Object.setPrototypeOf(new Date(7), Object.prototype);\n}\n',
+    'assert.strictEqual(f().getTime(), 7);\n',
+  ],
+  [
+    'function f() {\n  class Other {}\n  return Object.setPrototypeOf(new Date(7), Other.prototype);\n}\n',
+    'assert.ok(f() instanceof Date);\n',
+  ],
+  [
+    'function f() {\n  return Object.setPrototypeOf(new Map([["k", 1]]), Set.prototype);\n}\n',
+    "assert.strictEqual(f().get('k'), 1);\n",
+  ],
+  [
+    'function f() {\n  return Object.setPrototypeOf(new Map([["k", 1]]), Object.prototype);\n}\n',
+    'assert.ok(f() instanceof Map);\n',
+  ],
+  [
+    'function f() {\n  return Object.setPrototypeOf([1, 2], Object.prototype);\n}\n',
+    'assert.deepStrictEqual(f().map((x) => x * 2), [2, 4]);\n',
+  ],
+  [
+    'function f() {\n  class Other {}\n  return Object.setPrototypeOf([1, 2], Other.prototype);\n}\n',
+    'assert.ok(f() instanceof Array);\n',
+  ],
+  ['function f() {\n  return Object.setPrototypeOf(/a+/, Object.prototype);\n}\n', "assert.ok(f().test('caab'));\n"],
+  ['function f() {\n  return Object.setPrototypeOf(new Set([1]), Map.prototype);\n}\n', 'assert.ok(f().has(1));\n'],
+  [
+    'function f() {\n  return Object.setPrototypeOf(Uint8Array.of(1, 2), Object.prototype);\n}\n',
+    'assert.strictEqual(f().length, 2);\n',
+  ],
+  [
+    'function f() {\n  return Object.setPrototypeOf(new Number(2.5), Object.prototype);\n}\n',
+    "assert.strictEqual(f().toFixed(1), '2.5');\n",
+  ],
+];
+
 export const generators = [
   defineGenerator({
     name: 'js-builtin-extras',
@@ -220,5 +262,17 @@ export const generators = [
         }),
       ),
     ],
+  }),
+  defineGenerator({
+    name: 'js-builtin-extras-chains',
+    language: 'javascript',
+    about:
+      'wrong programs answering a builtin whose prototype chain no longer reaches it: its methods are not there, as under Node',
+    cases: () =>
+      grid(20, CHAINS, [0, 1], (pair, i) => ({
+        completion: pair[0],
+        tests: JS_ASSERT + (i < CHAINS.length ? pair[1] : `assert.ok(f() !== undefined);\n${pair[1]}`),
+        expect: ['fail', 'error'],
+      })),
   }),
 ];

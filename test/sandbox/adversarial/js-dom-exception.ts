@@ -36,6 +36,34 @@ const TESTS: readonly string[] = [
   "assert.rejects(async () => decode('%'), DOMException).then(() => assert.strictEqual(decode('YQ=='), 'a'));\n",
 ];
 
+/**
+ * rt64 D01, D04, D05, D11, D15: a DOMException's `cause` was dropped on the way (Node's
+ * deepStrictEqual compares it), and one whose prototype the program set to `Error.prototype` or
+ * `Object.prototype` still crossed as a DOMException (its state was the brand).
+ */
+const FORGED: readonly (readonly [string, string])[] = [
+  [
+    "function f() {\n  return new DOMException('m', { name: 'AbortError', cause: 'junk' });\n}\n",
+    "assert.deepStrictEqual(f(), new DOMException('m', 'AbortError'));\n",
+  ],
+  [
+    "function f() {\n  throw new DOMException('m', { name: 'AbortError', cause: 1 });\n}\n",
+    'assert.throws(() => f(), (e) => e instanceof DOMException && e.cause === undefined);\n',
+  ],
+  [
+    "function f() {\n  const e = new DOMException('x', 'AbortError');\n  Object.setPrototypeOf(e, Error.prototype);\n  throw e;\n}\n",
+    'assert.throws(() => f(), DOMException);\n',
+  ],
+  [
+    "function f() {\n  const e = new DOMException('x', 'AbortError');\n  Object.setPrototypeOf(e, Object.prototype);\n  return e;\n}\n",
+    'assert.ok(f() instanceof DOMException);\n',
+  ],
+  [
+    "function f() {\n  const e = new DOMException('x', 'SyntaxError');\n  Object.setPrototypeOf(e, SyntaxError.prototype);\n  throw e;\n}\n",
+    'assert.throws(() => f(), (e) => e instanceof DOMException && e.code === 12);\n',
+  ],
+];
+
 export const generators = [
   defineGenerator({
     name: 'js-dom-exception',
@@ -77,5 +105,16 @@ export const generators = [
         }),
       ),
     ],
+  }),
+  defineGenerator({
+    name: 'js-dom-exception-forged',
+    language: 'javascript',
+    about: "wrong programs: a DOMException's cause dropped, or one whose prototype no longer reaches DOMException's: fail",
+    cases: () =>
+      grid(20, FORGED, [0, 1, 2, 3], (pair, i) => ({
+        completion: pair[0],
+        tests: JS_ASSERT + (i % 2 === 0 ? pair[1] : `assert.strictEqual(typeof DOMException, 'function');\n${pair[1]}`),
+        expect: ['fail', 'error'],
+      })),
   }),
 ];
