@@ -1583,6 +1583,59 @@ function topDeclared(ast: AnyNode): Set<string> {
  * Build (or fetch from the cache) the plan for one problem's tests. `strict`: the strict verdict
  * (its checks must all be reached, its comparisons guarded; see {@link instrument}).
  */
+/** The assert module's checking functions, by their names. */
+const ASSERT_FUNCTIONS: ReadonlySet<string> = new Set([
+  'ok',
+  'equal',
+  'notEqual',
+  'deepEqual',
+  'notDeepEqual',
+  'strictEqual',
+  'notStrictEqual',
+  'deepStrictEqual',
+  'notDeepStrictEqual',
+  'throws',
+  'doesNotThrow',
+  'rejects',
+  'doesNotReject',
+  'match',
+  'doesNotMatch',
+  'fail',
+  'ifError',
+]);
+
+/**
+ * Strict verdict: the tests with each check handed by reference to a call (`xs.forEach(assert.ok)`,
+ * `p.then(assert.fail)`, a destructured `ok` passed the same way) written as an arrow calling it
+ * where it stands (on the same line). Its calls are then a check of the tests like any written
+ * out, which a run over an empty answer never reaches; by reference it was no site until it ran,
+ * so `primes(20).map(isPrime).forEach(assert.ok)` passed a program answering `[]` (red-team rt63
+ * X_G02), where `.forEach((p) => assert.ok(p))` fails it.
+ */
+function inlineCheckReferences(tests: string): string {
+  const ast = parseScript(tests);
+  if (!ast) return tests;
+  const { asserts } = checkNames(ast);
+  const spots: Array<[number, number]> = [];
+  const isCheck = (e: AnyNode): boolean => {
+    if (e.type === 'Identifier') return ASSERT_FUNCTIONS.has(e.name as string) && asserts.has(e.name as string);
+    if (e.type !== 'MemberExpression' || e.computed || !ASSERT_FUNCTIONS.has((e.property as AnyNode).name as string))
+      return false;
+    const root = calleeRoot(e);
+    return root !== undefined && asserts.has(root);
+  };
+  const visit = (n: AnyNode): void => {
+    if (n.type === 'CallExpression' || n.type === 'NewExpression')
+      for (const a of n.arguments as AnyNode[]) if (isCheck(a)) spots.push([a.start as number, a.end as number]);
+    eachChild(n, visit);
+  };
+  visit(ast);
+  let out = tests;
+  for (const [start, end] of spots.sort((a, b) => b[0] - a[0]))
+    out = `${out.slice(0, start)}((...__anchorArgs) => ${tests.slice(start, end)}(...__anchorArgs))${out.slice(end)}`;
+  return out;
+}
+
 export function planTests(tests: string, prompt: string | undefined, strict = true): TestPlanResult {
   const key = `${strict ? 's' : 'p'}${prompt?.length ?? -1}:${prompt ?? ''}\u0000${tests}`;
   const hit = cache.get(key);
@@ -1593,7 +1646,8 @@ export function planTests(tests: string, prompt: string | undefined, strict = tr
   return result;
 }
 
-function buildPlan(tests: string, prompt: string | undefined, strict: boolean): TestPlanResult {
+function buildPlan(given: string, prompt: string | undefined, strict: boolean): TestPlanResult {
+  const tests = strict ? inlineCheckReferences(given) : given;
   const ast = parseScript(tests);
   if (!ast) {
     try {
