@@ -2599,7 +2599,8 @@ def _anchor_setup():
             own = side.tests_own(x, t)
             if own is not None:
                 # One of the tests' own objects the program was handed (and may have changed):
-                # it goes back as the tests' class of that name (_PSide.tests_own).
+                # it goes back as the very class of the tests' it was one of (its number in T's
+                # table of classes, _PSide.tests_own).
                 return ('o', ref, names, vals, own)
             return ('o', ref, names, vals)
 
@@ -3034,9 +3035,15 @@ def _anchor_setup():
             self.tab = []
             self.index = {}
             self.infos = {}
+            # The stand-ins made here for classes of the tests' (record_class): the number T gave
+            # the tests' class object -> stand-in, and stand-in identity -> (stand-in, number).
+            # Kept here, out of the program's reach: the class the program holds cannot be
+            # renamed into another of the tests' classes (red-team rt64 Y01-Y03, Y18, Y20).
             self.standins = {}
+            self.standin_ids = {}
             # The objects rebuilt here from the tests' own instances (of a class of the tests'
-            # that is not the prompt's): identity -> (object, its class, the tests' class name).
+            # that is not the prompt's): identity -> (object, its class, the number T gave the
+            # tests' class object).
             self.tests_objs = {}
             # The tests' callbacks the program was given: index in the tests' table -> stand-in,
             # and stand-in identity -> index (the stand-ins are kept alive here).
@@ -3101,22 +3108,39 @@ def _anchor_setup():
             if _type(ref) is _int:
                 return self.tab[ref]
             name = _str(ref[1])
-            # The prompt's class of that name (T sends its own prompt classes by name), whatever
-            # the completion bound to the name since.
-            c = st.get('prompt_named', {}).get(name)
-            if not _isinstance(c, _type):
-                c = st['g'].get(name)
-            if _isinstance(c, _type):
-                return c
+            # ('name', name): a class of the prompt's (T sends its own prompt classes by name);
+            # ('name', name, number, global): a class of the tests', with the number T gave that
+            # class object this run, and whether it is the tests' module-level class of its name.
+            tid = ref[2] if _len(ref) > 3 and _type(ref[2]) is _int else None
+            if tid is None or ref[3] is True:
+                # The prompt's class of that name, whatever the completion bound to the name
+                # since; or the program's module-level class of the name of one of the tests'
+                # module-level classes (in one interpreter, the tests' definition replaces it).
+                # Never for a class local to the tests' function, which is no module-level
+                # class of anyone's (red-team rt64 Y12: a local `Node` came back as the tests'
+                # module-level `Node`, with its __eq__).
+                c = st.get('prompt_named', {}).get(name)
+                if not _isinstance(c, _type):
+                    c = st['g'].get(name)
+                if _isinstance(c, _type):
+                    return c
+            if tid is None:
+                tid = -1
             # A class the tests define (a fixture) that the program does not: a plain stand-in
-            # of that name, one per name, holding the fields.
-            c = self.standins.get(name)
+            # of that name, one per class object of the tests', holding the fields. What it is
+            # stands here by identity (standin_ids), never by the name the program can change.
+            c = self.standins.get(tid)
             if c is None:
-                c = self.standins[name] = _type(name if _str_isidentifier(name) else 'TestsClass', (), {})
+                c = self.standins[tid] = _type(name if _str_isidentifier(name) else 'TestsClass', (), {})
+                self.standin_ids[_ident(c)] = (c, tid)
             return c
 
-        def is_standin(self, t):
-            return _any(c is t for c in _dict_values(self.standins))
+        def standin_id(self, t):
+            # The number of the tests' class t stands in for (by identity), or None.
+            got = self.standin_ids.get(_ident(t))
+            if got is not None and got[0] is t and got[1] >= 0:
+                return got[1]
+            return None
 
         def note_record(self, ref, obj):
             # An instance the tests sent (their class, by name, not the prompt's): noted by
@@ -3124,7 +3148,8 @@ def _anchor_setup():
             # fields, and nothing else of a class of the program's named like it does (red-team
             # rt63 Y_A01-Y_A06: a program's local `class Box`, or its own module-level one made
             # before the tests define theirs, came back as the tests' Box, with their methods).
-            if _type(ref) is not _int and _type(ref) in (_list, _tuple) and _len(ref) > 1 and ref[0] == 'name':
+            if (_type(ref) is not _int and _type(ref) in (_list, _tuple) and _len(ref) > 2 and ref[0] == 'name'
+                    and _type(ref[2]) is _int):
                 t = _type(obj)
                 if not _is_prompt_class(t):
                     objs = self.tests_objs
@@ -3132,11 +3157,11 @@ def _anchor_setup():
                         # The oldest is let go of (it then crosses as the program's class: a
                         # strict verdict, never a wrong pass).
                         del objs[_next(_iter(objs))]
-                    objs[_ident(obj)] = (obj, t, _str_copy(_str(ref[1])))
+                    objs[_ident(obj)] = (obj, t, ref[2])
 
         def tests_own(self, x, t):
-            # The tests' class name of x when x is one of the tests' objects (note_record) still of
-            # the class it was rebuilt as; None otherwise.
+            # The number of the tests' class x was one of, when x is one of the tests' objects
+            # (note_record) still of the class it was rebuilt as; None otherwise.
             got = self.tests_objs.get(_ident(x))
             if got is not None and got[0] is x and got[1] is t:
                 return got[2]
@@ -3218,8 +3243,9 @@ def _anchor_setup():
         name = _class_name(t)
         hashed = False
         # Whether t, and each class of chain, is a class the prompt's run bound (by identity,
-        # _prompt_made): T takes a class for the prompt's only then, never by name. 't': P's
-        # stand-in for a class of the tests' (_PSide.record_class), the tests' class.
+        # _prompt_made): T takes a class for the prompt's only then, never by name. ['t', n]:
+        # P's stand-in for the class of the tests' T numbered n (_PSide.record_class), that very
+        # class of the tests', whatever the stand-in is called by now.
         marks = [_class_mark(t, side)]
         kind = 'rec'
         meths, statics, props = [], [], []
@@ -3388,10 +3414,13 @@ def _anchor_setup():
 
     def _class_mark(t, side):
         # How P marks a class it describes to T (_class_info): True for a class the prompt's run
-        # bound, 't' for a stand-in P made for a class of the tests' (by identity both), else False.
+        # bound, ['t', n] for a stand-in P made for the class of the tests' T numbered n (by
+        # identity both: never the name, which the program can change: red-team rt64 Y01-Y03,
+        # Y18, Y20), else False.
         if _is_prompt_class(t):
             return True
-        return 't' if side.is_standin(t) else False
+        n = side.standin_id(t)
+        return ['t', n] if n is not None else False
 
     def prog_stage(code, seed, prompt=None):
         # Compile the program for P; a syntax error is reported before anything runs. `prompt`:
@@ -4349,15 +4378,38 @@ def _anchor_setup():
                 return code is not None and _type(f) is _FunctionType and code.co_names == ('NotImplementedError',)
         return True
 
-    def _tests_class(name):
-        # A class the tests define themselves (a fixture, `class Node:` in the tests), by name:
-        # asked only for what P found to be the tests' own (an object the tests handed it, or its
-        # stand-in class for theirs: _marked_class, _TSide.tests_object_class), never for a class
-        # of the program's named like it (rt63 Y_A01-Y_A06). (Not a class of the prompt's, which
+    def _tests_class_number(t):
+        # The number of a class of the tests' (module-level or local to a function of theirs) in
+        # this run's table: P gets it with every instance of the class the tests send, and it
+        # stands for that class object alone (never for its name).
+        index = st.get('tcls_index')
+        if index is None:
+            index = st['tcls_index'] = {}
+            st['tcls'] = []
+        idx = index.get(_ident(t))
+        if idx is None:
+            tab = st['tcls']
+            if _len(tab) >= MAX_CALLBACKS:
+                raise _TypeError('sandbox: more than ' + _str(MAX_CALLBACKS) + ' classes of the tests passed to the program')
+            idx = _len(tab)
+            tab.append(t)
+            index[_ident(t)] = idx
+        return idx
+
+    def _tests_class(n):
+        # A class the tests define themselves (a fixture, `class Node:` in the tests, or one local
+        # to a function of theirs), by the number T gave it (_tests_class_number): asked only for
+        # what P found to be the tests' own (an object the tests handed it, or its stand-in class
+        # for theirs: _marked_class, _TSide.tests_object_class), never by name: neither for a
+        # class of the program's named like it (rt63 Y_A01-Y_A06), nor for a stand-in the program
+        # renamed (rt64 Y01-Y03, Y18, Y20), nor for another class of the tests' of that name
+        # (rt64 Y12: a local `Node` and the module-level one). (Not a class of the prompt's, which
         # runs in the same namespace: that one is the program's only when P found the program's
         # class to be it, see record_class.)
-        tg = st.get('tg')
-        c = tg.get(name) if tg is not None else None
+        tab = st.get('tcls')
+        if _type(n) is not _int or tab is None or not 0 <= n < _len(tab):
+            return None
+        c = tab[n]
         if (_isinstance(c, _type) and not _isinstance(c, _RecordMeta) and _ident(c) not in value_or_std
                 and _type_dict(c, _type).get('__module__') == '__main__'
                 and not _any(c is v for v in _dict_values(st.get('prompt_classes') or {}))):
@@ -4371,8 +4423,8 @@ def _anchor_setup():
         # the program's: red-team rt63 Y_A01-Y_A06).
         if mark is True:
             return st['prompt_classes'].get(name)
-        if _type(mark) is _str and mark == 't':
-            return _tests_class(name)
+        if _type(mark) in (_list, _tuple) and _len(mark) == 2 and _type(mark[0]) is _str and mark[0] == 't':
+            return _tests_class(mark[1])
         return None
 
     class _TSide:
@@ -4390,7 +4442,13 @@ def _anchor_setup():
             cid = _type_dict(t, _type).get('_anchor_cid')
             if _type(cid) is _int:
                 return cid
-            return ('name', _class_name(t))
+            name = _class_name(t)
+            if (st.get('prompt_classes') or {}).get(name) is t:
+                return ('name', name)
+            # A class of the tests': its number in this run's table, and whether it is their
+            # module-level class of that name (_PSide.record_class).
+            tg = st.get('tg')
+            return ('name', name, _tests_class_number(t), tg is not None and tg.get(name) is t)
 
         def exc_ref(self, t):
             n = builtin_excs.get(_ident(t))
@@ -4401,8 +4459,8 @@ def _anchor_setup():
             # class of the tests crosses as a callback.
             return _isinstance(t, _RecordMeta)
 
-        def is_standin(self, t):
-            return False
+        def standin_id(self, t):
+            return None
 
         def note_record(self, ref, obj):
             pass
@@ -4410,10 +4468,10 @@ def _anchor_setup():
         def tests_own(self, x, t):
             return None
 
-        def tests_object_class(self, cls, name):
+        def tests_object_class(self, cls, n):
             # One of the tests' own objects the program was handed, coming back (P noted it by
-            # identity, _PSide.note_record): the tests' class of that name, if they still have one.
-            own = _tests_class(name) if _type(name) is _str else None
+            # identity, _PSide.note_record): the very class of the tests' T numbered n.
+            own = _tests_class(n)
             return own if own is not None else cls
 
         def handle(self, x, is_class):
@@ -4655,6 +4713,8 @@ def _anchor_setup():
         st['prompt_classes'] = {}
         st['cbs'] = []
         st['cb_index'] = {}
+        st['tcls'] = []
+        st['tcls_index'] = {}
         st['seed'] = _int(seed)
         st['names'] = _names(tag)
         try:
