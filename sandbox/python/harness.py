@@ -2372,6 +2372,21 @@ def _anchor_setup():
             self.memo[_ident(x)] = self.n
             self.n += 1
 
+        def unreg(self, n):
+            # Forgets what was registered after the n-th object: a value encoded as 'bad' (or
+            # whose encoding raised) adds nothing to _Dec's table, so nothing it registered on the
+            # way (itself, its items) may stay in this one. Every back-reference into it was made
+            # inside it and is dropped with it; left in, each later back-reference landed on the
+            # object registered one place later in T, which a program could choose (red-team rt65
+            # M01-M06).
+            keep = self.keep
+            memo = self.memo
+            while self.n > n:
+                self.n -= 1
+                i = _ident(keep.pop())
+                if memo.get(i) == self.n:
+                    del memo[i]
+
         def enc(self, x, depth=0):
             t = _type(x)
             ti = _ident(t)
@@ -2384,24 +2399,30 @@ def _anchor_setup():
                 return ('r', seen)
             d1 = depth + 1
             enc = self.enc
-            if t is _list:
-                self.reg(x)
-                x = _list_copy(x)
-                if _all_scalars(x):
-                    return ('L', x)
-                return ('l', [enc(v, d1) for v in x])
-            if t is _tuple:
-                if _all_scalars(x):
-                    return ('T', x)
-                return ('t', [enc(v, d1) for v in x])
-            if t is _dict:
-                self.reg(x)
-                items = _list(_dict_items(x))
-                return ('d', [enc(k, d1) for k, _ in items], [enc(v, d1) for _, v in items])
-            tag = VALUE_BASES.get(ti)
-            if tag is None:
-                return self.other(x, t, depth)
-            return self.value(x, tag, t, depth)
+            n = self.n
+            try:
+                if t is _list:
+                    self.reg(x)
+                    x = _list_copy(x)
+                    if _all_scalars(x):
+                        return ('L', x)
+                    return ('l', [enc(v, d1) for v in x])
+                if t is _tuple:
+                    if _all_scalars(x):
+                        return ('T', x)
+                    return ('t', [enc(v, d1) for v in x])
+                if t is _dict:
+                    self.reg(x)
+                    items = _list(_dict_items(x))
+                    return ('d', [enc(k, d1) for k, _ in items], [enc(v, d1) for _, v in items])
+                tag = VALUE_BASES.get(ti)
+                out = self.other(x, t, depth) if tag is None else self.value(x, tag, t, depth)
+            except _BaseException:
+                self.unreg(n)
+                raise
+            if _type(out) is _tuple and out[0] == 'bad':
+                self.unreg(n)
+            return out
 
         def value(self, x, tag, t, depth):
             d1 = depth + 1
