@@ -2439,7 +2439,13 @@ def _anchor_setup():
                 if tag == 'bytes':
                     return _bytes_copy(x)
                 if tag == 'list':
-                    return enc(_list_copy(x), depth)
+                    # A subclass's instance is registered as itself (not its copy): `[row] * n`
+                    # of a list subclass's row shares one list in T as in P (red-team rt65 A05).
+                    self.reg(x)
+                    items = _list_copy(x)
+                    if _all_scalars(items):
+                        return ('L', items)
+                    return ('l', [enc(v, d1) for v in items])
                 if tag == 'tuple':
                     items = _tuple_getitem(x, _everything)
                     if t is not _tuple:
@@ -2448,8 +2454,15 @@ def _anchor_setup():
                             return ('nt', nt[0], nt[1], [enc(v, d1) for v in items], nt[2])
                     return enc(items, depth)
                 if tag == 'dict':
-                    return enc(_dict(_dict_items(x)), depth)
+                    self.reg(x)
+                    items = _list(_dict_items(x))
+                    return ('d', [enc(k, d1) for k, _ in items], [enc(v, d1) for _, v in items])
                 if tag == 'set' or tag == 'frozenset':
+                    # A set is a shared object like a list (`[s] * n`, `dict.fromkeys(ks, set())`
+                    # share one set: red-team rt65 A01, A03, A09); a frozenset, like a tuple, is not
+                    # (it cannot be made before its items, which may refer back to it).
+                    if tag == 'set':
+                        self.reg(x)
                     items = _set_copy(x) if tag == 'set' else _frozenset_copy(x)
                     if _all_scalars(items):
                         return ('S' if tag == 'set' else 'F', items)
@@ -2711,10 +2724,15 @@ def _anchor_setup():
                 if _has_nan(out):
                     out[:] = [dec(v) for v in out]
                 return out
-            if tag == 'T' or tag == 'S' or tag == 'F':
+            if tag == 'S':
+                # Registered like a list (_Enc.value).
+                out = _set([dec(v) for v in e[1]] if _has_nan(e[1]) else e[1])
+                memo.append(out)
+                return out
+            if tag == 'T' or tag == 'F':
                 if _has_nan(e[1]):
                     items = [dec(v) for v in e[1]]
-                    return _tuple(items) if tag == 'T' else _set(items) if tag == 'S' else _frozenset(items)
+                    return _tuple(items) if tag == 'T' else _frozenset(items)
             if tag == 'l':
                 out = []
                 memo.append(out)
@@ -2750,12 +2768,13 @@ def _anchor_setup():
                 for i in _range(_len(keys)):
                     setitem(out, keys[i], vals[i])
                 return out
-            if tag == 'S':
-                return _set(e[1])
             if tag == 'F':
                 return _frozenset(e[1])
             if tag == 's':
-                return _set([dec(v) for v in e[1]])
+                out = _set()
+                memo.append(out)
+                _set.update(out, [dec(v) for v in e[1]])
+                return out
             if tag == 'f':
                 return _frozenset([dec(v) for v in e[1]])
             if tag == 'r':
