@@ -2357,13 +2357,19 @@ def _anchor_setup():
         # Encodes a value as plain data: scalars as themselves, everything else as a tagged
         # tuple. `side` gives class references and handles: P registers the program's classes
         # and callables; T names its records' classes.
-        __slots__ = ('memo', 'n', 'side', 'keep')
+        __slots__ = ('memo', 'n', 'side', 'keep', 'orig')
 
-        def __init__(self, side):
+        def __init__(self, side, orig=None):
             self.memo = {}
             self.n = 0
             self.side = side
             self.keep = []
+            # P, encoding a call's arguments as the program left them: {address: k} of the
+            # objects it decoded from the tests' arguments (k: their place in both tables). Each
+            # crosses as ('A', k, its value), so T refills its own k-th object in place, and an
+            # object the program made (`m[i] = sorted(m[i])`) or an alias it made (`m[1] = m[0]`)
+            # crosses as what it is (red-team rt65 G01, G03, G08).
+            self.orig = orig
 
         def reg(self, x):
             # Registered objects are kept alive for the encoder's life: an address (the identity
@@ -2403,25 +2409,29 @@ def _anchor_setup():
             try:
                 if t is _list:
                     self.reg(x)
-                    x = _list_copy(x)
-                    if _all_scalars(x):
-                        return ('L', x)
-                    return ('l', [enc(v, d1) for v in x])
-                if t is _tuple:
+                    items = _list_copy(x)
+                    out = ('L', items) if _all_scalars(items) else ('l', [enc(v, d1) for v in items])
+                elif t is _tuple:
                     if _all_scalars(x):
                         return ('T', x)
                     return ('t', [enc(v, d1) for v in x])
-                if t is _dict:
+                elif t is _dict:
                     self.reg(x)
                     items = _list(_dict_items(x))
-                    return ('d', [enc(k, d1) for k, _ in items], [enc(v, d1) for _, v in items])
-                tag = VALUE_BASES.get(ti)
-                out = self.other(x, t, depth) if tag is None else self.value(x, tag, t, depth)
+                    out = ('d', [enc(k, d1) for k, _ in items], [enc(v, d1) for _, v in items])
+                else:
+                    tag = VALUE_BASES.get(ti)
+                    out = self.other(x, t, depth) if tag is None else self.value(x, tag, t, depth)
             except _BaseException:
                 self.unreg(n)
                 raise
-            if _type(out) is _tuple and out[0] == 'bad':
-                self.unreg(n)
+            if _type(out) is _tuple:
+                if out[0] == 'bad':
+                    self.unreg(n)
+                elif self.orig is not None and self.n > n and self.keep[n] is x:
+                    k = self.orig.get(_ident(x))
+                    if k is not None:
+                        return ('A', k, out)
             return out
 
         def value(self, x, tag, t, depth):
@@ -2695,12 +2705,15 @@ def _anchor_setup():
     class _Dec:
         # Rebuilds what an _Enc made, by value. In T nothing here runs program code: every
         # object is built from marshal-loaded plain data with the tests' own classes.
-        __slots__ = ('memo', 'side', 'lazy')
+        __slots__ = ('memo', 'side', 'lazy', 'orig')
 
-        def __init__(self, side):
+        def __init__(self, side, orig=None):
             self.memo = []
             self.side = side
             self.lazy = 0
+            # T, decoding a call's arguments as the program left them: its own objects in the
+            # order it registered them encoding the call (_Enc.orig).
+            self.orig = orig
 
         def dec(self, e):
             t = _type(e)
@@ -2863,7 +2876,54 @@ def _anchor_setup():
                 return self.side.outcome(dec(e[2]) if e[1] == 1 else None, None if e[1] == 1 else (e[2], e[3], e[4] if _len(e) > 4 else None))
             if tag == 'bad':
                 return self.side.bad(_str(e[1]), self.lazy > 0)
+            if tag == 'A':
+                return self.refill(e)
             raise _TypeError('malformed value')
+
+        def refill(self, e):
+            # ('A', k, value): T's own k-th object of the call, refilled in place with the value
+            # the program left it holding (a list, dict or set of exact type: registered before
+            # its items, as any); another kind is rebuilt and brought in line by _merge.
+            orig = self.orig
+            k = e[1] if _len(e) == 3 else None
+            if orig is None or _type(k) is not _int or not 0 <= k < _len(orig) or _type(e[2]) is not _tuple or _len(e[2]) < 2:
+                raise _TypeError('malformed value')
+            o = orig[k]
+            inner = e[2]
+            it = inner[0]
+            dec = self.dec
+            memo = self.memo
+            if (it == 'L' or it == 'S') and not _all_scalars(inner[1]):
+                raise _TypeError('malformed value')
+            to = _type(o)
+            if to is _list and (it == 'l' or it == 'L'):
+                memo.append(o)
+                items = [dec(v) for v in inner[1]]
+                _list.__setitem__(o, _slice(None), items)
+                return o
+            if to is _set and (it == 's' or it == 'S'):
+                memo.append(o)
+                items = [dec(v) for v in inner[1]]
+                _set.clear(o)
+                _set.update(o, items)
+                return o
+            if to is _dict and it == 'd' and _len(inner) == 3:
+                memo.append(o)
+                keys = [dec(v) for v in inner[1]]
+                vals = [dec(v) for v in inner[2]]
+                if _len(keys) != _len(vals):
+                    raise _TypeError('malformed dict')
+                _dict.clear(o)
+                for i in _range(_len(keys)):
+                    _dict.__setitem__(o, keys[i], vals[i])
+                return o
+            at = _len(memo)
+            v = dec(inner)
+            if _len(memo) > at and (_type(v) is to or _isinstance(o, _Record)):
+                _merge(o, v)
+                memo[at] = o
+                return o
+            return v
 
         def tz(self, t):
             if t is None:
@@ -3395,7 +3455,7 @@ def _anchor_setup():
             depth = st.get('cb_depth', 0)
             if depth >= MAX_NESTING:
                 raise _RecursionError('sandbox: calls between the program and the tests nested too deeply')
-            eargs, ekw, want = _encode_args(side, args, kwargs)
+            eargs, ekw, want, _ = _encode_args(side, args, kwargs)
             st['cb_depth'] = depth + 1
             try:
                 resp = _exchange(None, _with_printed(('cb', idx, eargs, ekw, want)))
@@ -3616,7 +3676,10 @@ def _anchor_setup():
         after = None
         if want:
             # Its own encoder: T decodes the two apart (back-references do not cross between them).
-            after = _Enc(side).enc(([a for a in args], [[k, v] for k, v in kw.items()], this))
+            orig = {}
+            for k, o in _enumerate(dec.memo):
+                orig[_ident(o)] = k
+            after = _Enc(side, orig).enc(([a for a in args], [[k, v] for k, v in kw.items()], this))
         return ('ok', result, after)
 
     def _settle(co):
@@ -3967,9 +4030,9 @@ def _anchor_setup():
             _frames_off(was)
         return out
 
-    def _decode_answer(e, what):
+    def _decode_answer(e, what, orig=None):
         try:
-            return _Dec(_tside).dec(e)
+            return _Dec(_tside, orig).dec(e)
         except _AssertionError:
             raise
         except _HarnessStop:
@@ -4067,8 +4130,9 @@ def _anchor_setup():
             pass
         return x
 
-    def _encode_args(side, args, kw):
-        enc = _Enc(side)
+    def _encode_args(side, args, kw, enc=None):
+        if enc is None:
+            enc = _Enc(side)
         want = False
         eargs = []
         for a in args:
@@ -4082,7 +4146,8 @@ def _anchor_setup():
             if _type(v) is _tuple and v[0] in MUTABLE_TAGS:
                 want = True
             ekw.append((k, v))
-        return eargs, ekw, want
+        # Any shared object (a list inside a tuple argument, too) may come back changed.
+        return eargs, ekw, want or enc.n > 0, enc
 
     def _merge(orig, new, depth=0):
         # Bring one of the tests' mutable values in line with the program's copy after a call.
@@ -4126,8 +4191,10 @@ def _anchor_setup():
             except _BaseException:
                 pass
 
-    def _decode_after(e):
-        return _decode_answer(e, 'arguments after the call')
+    def _decode_after(orig):
+        # What the program left in the call's arguments, T's own objects refilled in place
+        # (`orig`: the call's encoder's table, _Dec.refill).
+        return lambda e: _decode_answer(e, 'arguments after the call', orig)
 
     def _after(args, kw, this, after, decode):
         # The caller's mutable arguments brought in line with the callee's copies after a call.
@@ -4146,10 +4213,10 @@ def _anchor_setup():
             _merge(this, new_this)
 
     def _call_handle(hid, args, kw):
-        eargs, ekw, want = _encode_args(_tside, args, kw)
+        eargs, ekw, want, enc = _encode_args(_tside, args, kw)
         resp = _request(('call', hid, eargs, ekw, want))
         r = _decode_answer(resp[1], 'answer')
-        _after(args, kw, None, resp[2], _decode_after)
+        _after(args, kw, None, resp[2], _decode_after(enc.keep))
         return r
 
     def _forwarder(hid, name, source=None):
@@ -4271,22 +4338,24 @@ def _anchor_setup():
 
     def _method(cid, name):
         def method(self, *args, **kwargs):
+            # One encoder for the object and the arguments: P decodes them with one decoder, in
+            # this order, so the two tables stay aligned.
             enc = _Enc(_tside)
             eself = enc.enc(self)
-            eargs, ekw, want = _encode_args(_tside, args, kwargs)
+            eargs, ekw, want, enc = _encode_args(_tside, args, kwargs, enc)
             resp = _request(('meth', cid, eself, name, eargs, ekw, True))
             r = _decode_answer(resp[1], 'answer')
-            _after(args, kwargs, self, resp[2], _decode_after)
+            _after(args, kwargs, self, resp[2], _decode_after(enc.keep))
             return r
         method.__name__ = method.__qualname__ = name
         return method
 
     def _static(cid, name):
         def method(*args, **kwargs):
-            eargs, ekw, want = _encode_args(_tside, args, kwargs)
+            eargs, ekw, want, enc = _encode_args(_tside, args, kwargs)
             resp = _request(('meth', cid, None, name, eargs, ekw, want))
             r = _decode_answer(resp[1], 'answer')
-            _after(args, kwargs, None, resp[2], _decode_after)
+            _after(args, kwargs, None, resp[2], _decode_after(enc.keep))
             return r
         method.__name__ = method.__qualname__ = name
         return staticmethod(method)

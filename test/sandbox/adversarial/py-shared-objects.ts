@@ -8,8 +8,12 @@
  * rt65 M01-M06). (2) A set was never a shared object and a list/dict subclass's instance was
  * registered by its copy, so `[s] * n`, `dict.fromkeys(keys, set())`, `(s, s)` and `[row] * n`
  * of a list subclass arrived as independent objects and passed tests that mutate one and check
- * the others (rt65 A01, A03, A05, A06, A09). Every case was run under CPython 3.11.7: the wrong
- * ones fail there, the controls pass.
+ * the others (rt65 A01, A03, A05, A06, A09). (3) What the program left in a call's arguments
+ * was merged into the tests' objects element by element, so rows it rebound (`m[i] =
+ * sorted(m[i])`) looked sorted in place through the tests' alias and an alias it made (`m[1] =
+ * m[0]`) was not one (rt65 G01, G08): now each of the tests' objects is refilled in place with
+ * what the program's copy of it holds, and a new object crosses as new. Every case was run under
+ * CPython 3.11.7: the wrong ones fail there, the controls pass.
  */
 import { type AdversarialCase, defineGenerator } from './framework.ts';
 
@@ -148,12 +152,13 @@ const SHARED_HONEST: Array<[string, string]> = [
   ],
 ];
 
-function sharedCases(list: Array<[string, string]>, honest: boolean): AdversarialCase[] {
+/** `none`: no check passes (the wrong argument cases check the rows' values first, as CPython passes them). */
+function sharedCases(list: Array<[string, string]>, honest: boolean, none = true): AdversarialCase[] {
   return list.map(([completion, tests]) => ({
     completion,
     tests,
     expect: honest ? ['pass'] : ['fail', 'error'],
-    ...(honest ? {} : { maxPassed: 0 }),
+    ...(honest || !none ? {} : { maxPassed: 0 }),
     timeoutMs: TIMEOUT_MS,
     note: completion.split('\n').slice(-3).join(' '),
   }));
@@ -163,16 +168,59 @@ const sharedWrong = defineGenerator({
   name: 'py-shared-objects',
   language: 'python',
   about:
-    'an alias resolved through a table shifted by a value no plain data inside a record, or sharing of a set or a list/dict subclass lost: never a pass',
-  cases: () => [...memoCases(false), ...sharedCases(SHARED_WRONG, false)],
+    'an alias resolved through a table shifted by a value no plain data inside a record, sharing of a set or a list/dict subclass lost, rows of an argument rebound or re-aliased: never a pass',
+  cases: () => [...memoCases(false), ...sharedCases(SHARED_WRONG, false), ...sharedCases(ARGS_WRONG, false, false)],
 });
 
 const sharedHonest = defineGenerator({
   name: 'py-shared-objects-honest',
   language: 'python',
   about:
-    'control: honest aliases after a value no plain data, shared and independent sets and subclass rows, self-holding subclasses pass',
-  cases: () => [...memoCases(true), ...sharedCases(SHARED_HONEST, true)],
+    "control: honest aliases after a value no plain data, shared and independent sets and subclass rows, self-holding subclasses, in-place work on an argument's rows seen through the tests' aliases pass",
+  cases: () => [...memoCases(true), ...sharedCases(SHARED_HONEST, true), ...sharedCases(ARGS_HONEST, true)],
 });
+
+const M = 'm = [[1, 2], [3, 4]]\nfirst = m[0]\n';
+
+/** [completion, tests]: the program rebinds or re-aliases the tests' rows; CPython fails the tests. */
+const ARGS_WRONG: Array<[string, string]> = [
+  ['def f(m):\n    for i in range(len(m)):\n        m[i] = sorted(m[i], reverse=True)\n', `${M}f(m)\nassert first == [2, 1]\n`],
+  ['def f(m):\n    m[1] = m[0]\n', `${M}f(m)\nassert m == [[1, 2], [1, 2]]\nm[0][0] = 7\nassert m[1][0] == 1\n`],
+  ['def f(m):\n    m[0] = m[0] + [9]\n', `${M}f(m)\nassert first == [1, 2, 9]\n`],
+  ['def f(m):\n    m[0], m[1] = m[1], m[0]\n', `${M}f(m)\nassert first == [3, 4]\n`],
+  ['def f(m):\n    m[:] = m[1:] + m[:1]\n', `${M}f(m)\nassert first == [3, 4]\n`],
+  ['def f(m):\n    m.reverse()\n', `${M}f(m)\nassert first == [3, 4]\n`],
+  ['def f(m):\n    for i in range(len(m)):\n        m[i] = [x * 2 for x in m[i]]\n', `${M}f(m)\nassert first == [2, 4]\n`],
+  ['def f(m):\n    m[0] = m[0][::-1]\n', `${M}f(m)\nassert first == [2, 1]\n`],
+];
+
+/** [completion, tests]: honest in-place work and honest rebinding seen through the tests' aliases. */
+const ARGS_HONEST: Array<[string, string]> = [
+  ['def f(m):\n    for r in m:\n        r.sort(reverse=True)\n', `${M}f(m)\nassert first == [2, 1]\nassert m[0] is first\n`],
+  [
+    'def f(m):\n    for i in range(len(m)):\n        m[i] = sorted(m[i], reverse=True)\n',
+    `${M}f(m)\nassert m == [[2, 1], [4, 3]]\nassert first == [1, 2]\n`,
+  ],
+  [
+    'def f(d):\n    for v in d.values():\n        v.clear()\n',
+    "a = [1, 2]\nd = {'x': a}\nf(d)\nassert d == {'x': []}\nassert a == []\n",
+  ],
+  [
+    'def f(m):\n    for r in m:\n        r.append(0)\n',
+    'row = [1]\nm = [row, row]\nf(m)\nassert m[0] == [1, 0, 0]\nassert m[0] is m[1]\n',
+  ],
+  ['def f(m):\n    m[1] = m[0][:]\n', `${M}f(m)\nm[0][0] = 7\nassert m[1] == [1, 2]\n`],
+  ['def f(t):\n    t[0].sort()\n', 'a = [3, 1]\nf((a,))\nassert a == [1, 3]\n'],
+  ['def f(m):\n    m[0], m[1] = m[1], m[0]\n', `${M}f(m)\nassert m[1] is first\nassert first == [1, 2]\n`],
+  ['def f(m):\n    m.reverse()\n', `${M}f(m)\nassert m[1] is first and m == [[3, 4], [1, 2]]\n`],
+  [
+    'class Acc:\n    def add_to(self, xs):\n        xs.append(len(xs))\n',
+    'xs = [5]\na = Acc()\na.add_to(xs)\nassert xs == [5, 1]\n',
+  ],
+  [
+    'class Acc:\n    def both(self, a, b):\n        a.append(1)\n        return b\n',
+    'xs = []\nr = Acc().both(xs, xs)\nassert xs == [1] and r == [1]\n',
+  ],
+];
 
 export const generators = [sharedWrong, sharedHonest];
