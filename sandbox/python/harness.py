@@ -2357,13 +2357,19 @@ def _anchor_setup():
         # Encodes a value as plain data: scalars as themselves, everything else as a tagged
         # tuple. `side` gives class references and handles: P registers the program's classes
         # and callables; T names its records' classes.
-        __slots__ = ('memo', 'n', 'side', 'keep')
+        __slots__ = ('memo', 'n', 'side', 'keep', 'orig')
 
-        def __init__(self, side):
+        def __init__(self, side, orig=None):
             self.memo = {}
             self.n = 0
             self.side = side
             self.keep = []
+            # P, encoding a call's arguments as the program left them: {address: k} of the
+            # objects it decoded from the tests' arguments (k: their place in both tables). Each
+            # crosses as ('A', k, its value), so T refills its own k-th object in place, and an
+            # object the program made (`m[i] = sorted(m[i])`) or an alias it made (`m[1] = m[0]`)
+            # crosses as what it is (red-team rt65 G01, G03, G08).
+            self.orig = orig
 
         def reg(self, x):
             # Registered objects are kept alive for the encoder's life: an address (the identity
@@ -2371,6 +2377,21 @@ def _anchor_setup():
             self.keep.append(x)
             self.memo[_ident(x)] = self.n
             self.n += 1
+
+        def unreg(self, n):
+            # Forgets what was registered after the n-th object: a value encoded as 'bad' (or
+            # whose encoding raised) adds nothing to _Dec's table, so nothing it registered on the
+            # way (itself, its items) may stay in this one. Every back-reference into it was made
+            # inside it and is dropped with it; left in, each later back-reference landed on the
+            # object registered one place later in T, which a program could choose (red-team rt65
+            # M01-M06).
+            keep = self.keep
+            memo = self.memo
+            while self.n > n:
+                self.n -= 1
+                i = _ident(keep.pop())
+                if memo.get(i) == self.n:
+                    del memo[i]
 
         def enc(self, x, depth=0):
             t = _type(x)
@@ -2384,24 +2405,34 @@ def _anchor_setup():
                 return ('r', seen)
             d1 = depth + 1
             enc = self.enc
-            if t is _list:
-                self.reg(x)
-                x = _list_copy(x)
-                if _all_scalars(x):
-                    return ('L', x)
-                return ('l', [enc(v, d1) for v in x])
-            if t is _tuple:
-                if _all_scalars(x):
-                    return ('T', x)
-                return ('t', [enc(v, d1) for v in x])
-            if t is _dict:
-                self.reg(x)
-                items = _list(_dict_items(x))
-                return ('d', [enc(k, d1) for k, _ in items], [enc(v, d1) for _, v in items])
-            tag = VALUE_BASES.get(ti)
-            if tag is None:
-                return self.other(x, t, depth)
-            return self.value(x, tag, t, depth)
+            n = self.n
+            try:
+                if t is _list:
+                    self.reg(x)
+                    items = _list_copy(x)
+                    out = ('L', items) if _all_scalars(items) else ('l', [enc(v, d1) for v in items])
+                elif t is _tuple:
+                    if _all_scalars(x):
+                        return ('T', x)
+                    return ('t', [enc(v, d1) for v in x])
+                elif t is _dict:
+                    self.reg(x)
+                    items = _list(_dict_items(x))
+                    out = ('d', [enc(k, d1) for k, _ in items], [enc(v, d1) for _, v in items])
+                else:
+                    tag = VALUE_BASES.get(ti)
+                    out = self.other(x, t, depth) if tag is None else self.value(x, tag, t, depth)
+            except _BaseException:
+                self.unreg(n)
+                raise
+            if _type(out) is _tuple:
+                if out[0] == 'bad':
+                    self.unreg(n)
+                elif self.orig is not None and self.n > n and self.keep[n] is x:
+                    k = self.orig.get(_ident(x))
+                    if k is not None:
+                        return ('A', k, out)
+            return out
 
         def value(self, x, tag, t, depth):
             d1 = depth + 1
@@ -2418,7 +2449,13 @@ def _anchor_setup():
                 if tag == 'bytes':
                     return _bytes_copy(x)
                 if tag == 'list':
-                    return enc(_list_copy(x), depth)
+                    # A subclass's instance is registered as itself (not its copy): `[row] * n`
+                    # of a list subclass's row shares one list in T as in P (red-team rt65 A05).
+                    self.reg(x)
+                    items = _list_copy(x)
+                    if _all_scalars(items):
+                        return ('L', items)
+                    return ('l', [enc(v, d1) for v in items])
                 if tag == 'tuple':
                     items = _tuple_getitem(x, _everything)
                     if t is not _tuple:
@@ -2427,8 +2464,15 @@ def _anchor_setup():
                             return ('nt', nt[0], nt[1], [enc(v, d1) for v in items], nt[2])
                     return enc(items, depth)
                 if tag == 'dict':
-                    return enc(_dict(_dict_items(x)), depth)
+                    self.reg(x)
+                    items = _list(_dict_items(x))
+                    return ('d', [enc(k, d1) for k, _ in items], [enc(v, d1) for _, v in items])
                 if tag == 'set' or tag == 'frozenset':
+                    # A set is a shared object like a list (`[s] * n`, `dict.fromkeys(ks, set())`
+                    # share one set: red-team rt65 A01, A03, A09); a frozenset, like a tuple, is not
+                    # (it cannot be made before its items, which may refer back to it).
+                    if tag == 'set':
+                        self.reg(x)
                     items = _set_copy(x) if tag == 'set' else _frozenset_copy(x)
                     if _all_scalars(items):
                         return ('S' if tag == 'set' else 'F', items)
@@ -2661,12 +2705,15 @@ def _anchor_setup():
     class _Dec:
         # Rebuilds what an _Enc made, by value. In T nothing here runs program code: every
         # object is built from marshal-loaded plain data with the tests' own classes.
-        __slots__ = ('memo', 'side', 'lazy')
+        __slots__ = ('memo', 'side', 'lazy', 'orig')
 
-        def __init__(self, side):
+        def __init__(self, side, orig=None):
             self.memo = []
             self.side = side
             self.lazy = 0
+            # T, decoding a call's arguments as the program left them: its own objects in the
+            # order it registered them encoding the call (_Enc.orig).
+            self.orig = orig
 
         def dec(self, e):
             t = _type(e)
@@ -2690,10 +2737,15 @@ def _anchor_setup():
                 if _has_nan(out):
                     out[:] = [dec(v) for v in out]
                 return out
-            if tag == 'T' or tag == 'S' or tag == 'F':
+            if tag == 'S':
+                # Registered like a list (_Enc.value).
+                out = _set([dec(v) for v in e[1]] if _has_nan(e[1]) else e[1])
+                memo.append(out)
+                return out
+            if tag == 'T' or tag == 'F':
                 if _has_nan(e[1]):
                     items = [dec(v) for v in e[1]]
-                    return _tuple(items) if tag == 'T' else _set(items) if tag == 'S' else _frozenset(items)
+                    return _tuple(items) if tag == 'T' else _frozenset(items)
             if tag == 'l':
                 out = []
                 memo.append(out)
@@ -2729,12 +2781,13 @@ def _anchor_setup():
                 for i in _range(_len(keys)):
                     setitem(out, keys[i], vals[i])
                 return out
-            if tag == 'S':
-                return _set(e[1])
             if tag == 'F':
                 return _frozenset(e[1])
             if tag == 's':
-                return _set([dec(v) for v in e[1]])
+                out = _set()
+                memo.append(out)
+                _set.update(out, [dec(v) for v in e[1]])
+                return out
             if tag == 'f':
                 return _frozenset([dec(v) for v in e[1]])
             if tag == 'r':
@@ -2823,7 +2876,54 @@ def _anchor_setup():
                 return self.side.outcome(dec(e[2]) if e[1] == 1 else None, None if e[1] == 1 else (e[2], e[3], e[4] if _len(e) > 4 else None))
             if tag == 'bad':
                 return self.side.bad(_str(e[1]), self.lazy > 0)
+            if tag == 'A':
+                return self.refill(e)
             raise _TypeError('malformed value')
+
+        def refill(self, e):
+            # ('A', k, value): T's own k-th object of the call, refilled in place with the value
+            # the program left it holding (a list, dict or set of exact type: registered before
+            # its items, as any); another kind is rebuilt and brought in line by _merge.
+            orig = self.orig
+            k = e[1] if _len(e) == 3 else None
+            if orig is None or _type(k) is not _int or not 0 <= k < _len(orig) or _type(e[2]) is not _tuple or _len(e[2]) < 2:
+                raise _TypeError('malformed value')
+            o = orig[k]
+            inner = e[2]
+            it = inner[0]
+            dec = self.dec
+            memo = self.memo
+            if (it == 'L' or it == 'S') and not _all_scalars(inner[1]):
+                raise _TypeError('malformed value')
+            to = _type(o)
+            if to is _list and (it == 'l' or it == 'L'):
+                memo.append(o)
+                items = [dec(v) for v in inner[1]]
+                _list.__setitem__(o, _slice(None), items)
+                return o
+            if to is _set and (it == 's' or it == 'S'):
+                memo.append(o)
+                items = [dec(v) for v in inner[1]]
+                _set.clear(o)
+                _set.update(o, items)
+                return o
+            if to is _dict and it == 'd' and _len(inner) == 3:
+                memo.append(o)
+                keys = [dec(v) for v in inner[1]]
+                vals = [dec(v) for v in inner[2]]
+                if _len(keys) != _len(vals):
+                    raise _TypeError('malformed dict')
+                _dict.clear(o)
+                for i in _range(_len(keys)):
+                    _dict.__setitem__(o, keys[i], vals[i])
+                return o
+            at = _len(memo)
+            v = dec(inner)
+            if _len(memo) > at and (_type(v) is to or _isinstance(o, _Record)):
+                _merge(o, v)
+                memo[at] = o
+                return o
+            return v
 
         def tz(self, t):
             if t is None:
@@ -3355,7 +3455,7 @@ def _anchor_setup():
             depth = st.get('cb_depth', 0)
             if depth >= MAX_NESTING:
                 raise _RecursionError('sandbox: calls between the program and the tests nested too deeply')
-            eargs, ekw, want = _encode_args(side, args, kwargs)
+            eargs, ekw, want, _ = _encode_args(side, args, kwargs)
             st['cb_depth'] = depth + 1
             try:
                 resp = _exchange(None, _with_printed(('cb', idx, eargs, ekw, want)))
@@ -3576,7 +3676,10 @@ def _anchor_setup():
         after = None
         if want:
             # Its own encoder: T decodes the two apart (back-references do not cross between them).
-            after = _Enc(side).enc(([a for a in args], [[k, v] for k, v in kw.items()], this))
+            orig = {}
+            for k, o in _enumerate(dec.memo):
+                orig[_ident(o)] = k
+            after = _Enc(side, orig).enc(([a for a in args], [[k, v] for k, v in kw.items()], this))
         return ('ok', result, after)
 
     def _settle(co):
@@ -3927,9 +4030,9 @@ def _anchor_setup():
             _frames_off(was)
         return out
 
-    def _decode_answer(e, what):
+    def _decode_answer(e, what, orig=None):
         try:
-            return _Dec(_tside).dec(e)
+            return _Dec(_tside, orig).dec(e)
         except _AssertionError:
             raise
         except _HarnessStop:
@@ -4027,8 +4130,9 @@ def _anchor_setup():
             pass
         return x
 
-    def _encode_args(side, args, kw):
-        enc = _Enc(side)
+    def _encode_args(side, args, kw, enc=None):
+        if enc is None:
+            enc = _Enc(side)
         want = False
         eargs = []
         for a in args:
@@ -4042,7 +4146,8 @@ def _anchor_setup():
             if _type(v) is _tuple and v[0] in MUTABLE_TAGS:
                 want = True
             ekw.append((k, v))
-        return eargs, ekw, want
+        # Any shared object (a list inside a tuple argument, too) may come back changed.
+        return eargs, ekw, want or enc.n > 0, enc
 
     def _merge(orig, new, depth=0):
         # Bring one of the tests' mutable values in line with the program's copy after a call.
@@ -4086,8 +4191,10 @@ def _anchor_setup():
             except _BaseException:
                 pass
 
-    def _decode_after(e):
-        return _decode_answer(e, 'arguments after the call')
+    def _decode_after(orig):
+        # What the program left in the call's arguments, T's own objects refilled in place
+        # (`orig`: the call's encoder's table, _Dec.refill).
+        return lambda e: _decode_answer(e, 'arguments after the call', orig)
 
     def _after(args, kw, this, after, decode):
         # The caller's mutable arguments brought in line with the callee's copies after a call.
@@ -4106,10 +4213,10 @@ def _anchor_setup():
             _merge(this, new_this)
 
     def _call_handle(hid, args, kw):
-        eargs, ekw, want = _encode_args(_tside, args, kw)
+        eargs, ekw, want, enc = _encode_args(_tside, args, kw)
         resp = _request(('call', hid, eargs, ekw, want))
         r = _decode_answer(resp[1], 'answer')
-        _after(args, kw, None, resp[2], _decode_after)
+        _after(args, kw, None, resp[2], _decode_after(enc.keep))
         return r
 
     def _forwarder(hid, name, source=None):
@@ -4231,22 +4338,24 @@ def _anchor_setup():
 
     def _method(cid, name):
         def method(self, *args, **kwargs):
+            # One encoder for the object and the arguments: P decodes them with one decoder, in
+            # this order, so the two tables stay aligned.
             enc = _Enc(_tside)
             eself = enc.enc(self)
-            eargs, ekw, want = _encode_args(_tside, args, kwargs)
+            eargs, ekw, want, enc = _encode_args(_tside, args, kwargs, enc)
             resp = _request(('meth', cid, eself, name, eargs, ekw, True))
             r = _decode_answer(resp[1], 'answer')
-            _after(args, kwargs, self, resp[2], _decode_after)
+            _after(args, kwargs, self, resp[2], _decode_after(enc.keep))
             return r
         method.__name__ = method.__qualname__ = name
         return method
 
     def _static(cid, name):
         def method(*args, **kwargs):
-            eargs, ekw, want = _encode_args(_tside, args, kwargs)
+            eargs, ekw, want, enc = _encode_args(_tside, args, kwargs)
             resp = _request(('meth', cid, None, name, eargs, ekw, want))
             r = _decode_answer(resp[1], 'answer')
-            _after(args, kwargs, None, resp[2], _decode_after)
+            _after(args, kwargs, None, resp[2], _decode_after(enc.keep))
             return r
         method.__name__ = method.__qualname__ = name
         return staticmethod(method)
