@@ -1781,14 +1781,13 @@ function setupHarness(P, config) {
   // The bridge between the two realms (programs with separate tests only).
   let bridge;
   let snapshot;
-  const nodeBuffer = (create) => {
-    if (create && NodeBuffer === undefined) timers.build();
-    return NodeBuffer;
+  // A host global the snapshot needs (`read()`), the host globals built first when `create`.
+  const hostBuilt = (read) => (create) => {
+    if (create && read() === undefined) timers.build();
+    return read();
   };
-  const nodeDOMException = (create) => {
-    if (create && NodeDOMException === undefined) timers.build();
-    return NodeDOMException;
-  };
+  const nodeBuffer = hostBuilt(() => NodeBuffer);
+  const nodeDOMException = hostBuilt(() => NodeDOMException);
   const getSnapshot = () =>
     snapshot ||
     (snapshot = createSnapshot(

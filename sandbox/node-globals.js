@@ -487,13 +487,13 @@ function installNodeGlobals(P, g, host, full) {
         if (c === '=' || c === ' ' || c === '\n' || c === '\r' || c === '\t') continue;
         const v = MapPrototypeGet(B64IDX, c);
         if (v === undefined) {
-          if (strict) throw makeDomError('The string to be decoded is not correctly encoded.', 'InvalidCharacterError');
+          if (strict) throw new DOMException('The string to be decoded is not correctly encoded.', 'InvalidCharacterError');
           continue;
         }
         vals[vals.length] = v;
       }
       if (strict && vals.length % 4 === 1)
-        throw makeDomError('The string to be decoded is not correctly encoded.', 'InvalidCharacterError');
+        throw new DOMException('The string to be decoded is not correctly encoded.', 'InvalidCharacterError');
       const out = [];
       let i = 0;
       for (; i + 3 < vals.length; i += 4) {
@@ -519,67 +519,51 @@ function installNodeGlobals(P, g, host, full) {
     // ReferenceError (X_F07). It crosses between the realms by its state (`host.domException`:
     // the snapshot's brand check and factory), so a look-alike class of that name is not one.
     const domState = new P.WeakMap();
-    const DOM_NAMES = [
-      'IndexSizeError',
-      'DOMStringSizeError',
-      'HierarchyRequestError',
-      'WrongDocumentError',
-      'InvalidCharacterError',
-      'NoDataAllowedError',
-      'NoModificationAllowedError',
-      'NotFoundError',
-      'NotSupportedError',
-      'InUseAttributeError',
-      'InvalidStateError',
-      'SyntaxError',
-      'InvalidModificationError',
-      'NamespaceError',
-      'InvalidAccessError',
-      'ValidationError',
-      'TypeMismatchError',
-      'SecurityError',
-      'NetworkError',
-      'AbortError',
-      'URLMismatchError',
-      'QuotaExceededError',
-      'TimeoutError',
-      'InvalidNodeTypeError',
-      'DataCloneError',
-    ];
-    const DOM_CONSTANTS = [
-      'INDEX_SIZE_ERR',
-      'DOMSTRING_SIZE_ERR',
-      'HIERARCHY_REQUEST_ERR',
-      'WRONG_DOCUMENT_ERR',
-      'INVALID_CHARACTER_ERR',
-      'NO_DATA_ALLOWED_ERR',
-      'NO_MODIFICATION_ALLOWED_ERR',
-      'NOT_FOUND_ERR',
-      'NOT_SUPPORTED_ERR',
-      'INUSE_ATTRIBUTE_ERR',
-      'INVALID_STATE_ERR',
-      'SYNTAX_ERR',
-      'INVALID_MODIFICATION_ERR',
-      'NAMESPACE_ERR',
-      'INVALID_ACCESS_ERR',
-      'VALIDATION_ERR',
-      'TYPE_MISMATCH_ERR',
-      'SECURITY_ERR',
-      'NETWORK_ERR',
-      'ABORT_ERR',
-      'URL_MISMATCH_ERR',
-      'QUOTA_EXCEEDED_ERR',
-      'TIMEOUT_ERR',
-      'INVALID_NODE_TYPE_ERR',
-      'DATA_CLONE_ERR',
+    // Each legacy name's code (its place, from 1) and the constant naming that code.
+    const DOM_CODES_TABLE = [
+      ['IndexSizeError', 'INDEX_SIZE_ERR'],
+      ['DOMStringSizeError', 'DOMSTRING_SIZE_ERR'],
+      ['HierarchyRequestError', 'HIERARCHY_REQUEST_ERR'],
+      ['WrongDocumentError', 'WRONG_DOCUMENT_ERR'],
+      ['InvalidCharacterError', 'INVALID_CHARACTER_ERR'],
+      ['NoDataAllowedError', 'NO_DATA_ALLOWED_ERR'],
+      ['NoModificationAllowedError', 'NO_MODIFICATION_ALLOWED_ERR'],
+      ['NotFoundError', 'NOT_FOUND_ERR'],
+      ['NotSupportedError', 'NOT_SUPPORTED_ERR'],
+      ['InUseAttributeError', 'INUSE_ATTRIBUTE_ERR'],
+      ['InvalidStateError', 'INVALID_STATE_ERR'],
+      ['SyntaxError', 'SYNTAX_ERR'],
+      ['InvalidModificationError', 'INVALID_MODIFICATION_ERR'],
+      ['NamespaceError', 'NAMESPACE_ERR'],
+      ['InvalidAccessError', 'INVALID_ACCESS_ERR'],
+      ['ValidationError', 'VALIDATION_ERR'],
+      ['TypeMismatchError', 'TYPE_MISMATCH_ERR'],
+      ['SecurityError', 'SECURITY_ERR'],
+      ['NetworkError', 'NETWORK_ERR'],
+      ['AbortError', 'ABORT_ERR'],
+      ['URLMismatchError', 'URL_MISMATCH_ERR'],
+      ['QuotaExceededError', 'QUOTA_EXCEEDED_ERR'],
+      ['TimeoutError', 'TIMEOUT_ERR'],
+      ['InvalidNodeTypeError', 'INVALID_NODE_TYPE_ERR'],
+      ['DataCloneError', 'DATA_CLONE_ERR'],
     ];
     const DOM_CODES = new P.Map();
-    for (let i = 0; i < DOM_NAMES.length; i++) MapPrototypeSet(DOM_CODES, DOM_NAMES[i], i + 1);
-    const domStateOf = (self) => {
-      const st = P.WeakMapPrototypeGet(domState, self);
-      if (st === undefined) throw new TypeError('Value of "this" must be of type DOMException');
+    for (let i = 0; i < DOM_CODES_TABLE.length; i++) MapPrototypeSet(DOM_CODES, DOM_CODES_TABLE[i][0], i + 1);
+    // State kept by an instance of one of these classes, or the TypeError Node throws for another `this`.
+    const stateOf = (states, type) => (self) => {
+      const st = P.WeakMapPrototypeGet(states, self);
+      if (st === undefined) throw new TypeError(`Value of "this" must be of type ${type}`);
       return st;
     };
+    // Node's `[Symbol.toStringTag]` of a class's instances.
+    const tagged = (C, name) =>
+      ObjectDefineProperty(C.prototype, P.SymbolToStringTag, { __proto__: null, value: name, configurable: true });
+    // What a listener threw, reported after the dispatch as an uncaught error, as Node reports it.
+    const throwLater = (e) =>
+      P.PromisePrototypeThen(ReflectApply(P.PromiseResolve, P.Promise, [undefined]), () => {
+        throw e;
+      });
+    const domStateOf = stateOf(domState, 'DOMException');
     class DOMException {
       constructor(message = '', options = 'Error') {
         const st = { __proto__: null, name: 'Error', message: String(message) };
@@ -601,15 +585,11 @@ function installNodeGlobals(P, g, host, full) {
       }
     }
     P.ObjectSetPrototypeOf(DOMException.prototype, Error.prototype);
-    ObjectDefineProperty(DOMException.prototype, P.SymbolToStringTag, {
-      __proto__: null,
-      value: 'DOMException',
-      configurable: true,
-    });
-    for (let i = 0; i < DOM_CONSTANTS.length; i++) {
+    tagged(DOMException, 'DOMException');
+    for (let i = 0; i < DOM_CODES_TABLE.length; i++) {
       const c = { __proto__: null, value: i + 1, enumerable: true };
-      ObjectDefineProperty(DOMException, DOM_CONSTANTS[i], c);
-      ObjectDefineProperty(DOMException.prototype, DOM_CONSTANTS[i], c);
+      ObjectDefineProperty(DOMException, DOM_CODES_TABLE[i][1], c);
+      ObjectDefineProperty(DOMException.prototype, DOM_CODES_TABLE[i][1], c);
     }
     define('DOMException', DOMException);
     host.domException({
@@ -622,21 +602,13 @@ function installNodeGlobals(P, g, host, full) {
       },
       make: (message, name) => new DOMException(message, name),
     });
-    function makeDomError(message, name) {
-      return new DOMException(message, name);
-    }
 
     // ---- Event, EventTarget, AbortController ------------------------------------------------
     // Node's (WHATWG) events, within one realm: tests cancelling with an `AbortController`, a
     // program dispatching on an `EventTarget` (both an `error` for want of the names: red-team
-    // rt63 X_F02, X_F03). An event's time stamp reads the virtual clock. A listener's throw is
-    // reported after the dispatch as an uncaught error, as Node reports it.
+    // rt63 X_F02, X_F03). An event's time stamp reads the virtual clock.
     const eventState = new P.WeakMap();
-    const eventOf = (self) => {
-      const st = P.WeakMapPrototypeGet(eventState, self);
-      if (st === undefined) throw new TypeError('Value of "this" must be of type Event');
-      return st;
-    };
+    const eventOf = stateOf(eventState, 'Event');
     class Event {
       constructor(type, options = undefined) {
         if (arguments.length === 0) throw new TypeError('The "type" argument must be specified');
@@ -712,7 +684,7 @@ function installNodeGlobals(P, g, host, full) {
       ObjectDefineProperty(Event, PHASES[i], { __proto__: null, value: i, enumerable: true });
       ObjectDefineProperty(Event.prototype, PHASES[i], { __proto__: null, value: i, enumerable: true });
     }
-    ObjectDefineProperty(Event.prototype, P.SymbolToStringTag, { __proto__: null, value: 'Event', configurable: true });
+    tagged(Event, 'Event');
     class CustomEvent extends Event {
       #detail;
       constructor(type, options = undefined) {
@@ -723,11 +695,7 @@ function installNodeGlobals(P, g, host, full) {
         return this.#detail;
       }
     }
-    ObjectDefineProperty(CustomEvent.prototype, P.SymbolToStringTag, {
-      __proto__: null,
-      value: 'CustomEvent',
-      configurable: true,
-    });
+    tagged(CustomEvent, 'CustomEvent');
 
     const listenersOf = new P.WeakMap();
     class EventTarget {
@@ -770,7 +738,7 @@ function installNodeGlobals(P, g, host, full) {
         if (all === undefined) throw new TypeError('Value of "this" must be of type EventTarget');
         const st = P.WeakMapPrototypeGet(eventState, event);
         if (st === undefined) throw new TypeError('The "event" argument must be an instance of Event');
-        if (st.phase !== 0) throw makeDomError('The event is already being dispatched', 'InvalidStateError');
+        if (st.phase !== 0) throw new DOMException('The event is already being dispatched', 'InvalidStateError');
         st.target = this;
         st.current = this;
         st.phase = 2;
@@ -785,10 +753,7 @@ function installNodeGlobals(P, g, host, full) {
             if (typeof l === 'function') ReflectApply(l, this, [event]);
             else if (typeof l.handleEvent === 'function') ReflectApply(l.handleEvent, l, [event]);
           } catch (e) {
-            // Node reports a listener's throw as an uncaught exception after the dispatch.
-            P.PromisePrototypeThen(ReflectApply(P.PromiseResolve, P.Promise, [undefined]), () => {
-              throw e;
-            });
+            throwLater(e);
           }
         }
         st.current = null;
@@ -796,31 +761,21 @@ function installNodeGlobals(P, g, host, full) {
         return !(st.cancelable && st.defaultPrevented);
       }
     }
-    ObjectDefineProperty(EventTarget.prototype, P.SymbolToStringTag, {
-      __proto__: null,
-      value: 'EventTarget',
-      configurable: true,
-    });
+    tagged(EventTarget, 'EventTarget');
 
     const signalState = new P.WeakMap();
-    const signalOf = (self) => {
-      const st = P.WeakMapPrototypeGet(signalState, self);
-      if (st === undefined) throw new TypeError('Value of "this" must be of type AbortSignal');
-      return st;
-    };
+    const signalOf = stateOf(signalState, 'AbortSignal');
     let constructingSignal = false;
     function abortSignal(st, signal, reason) {
       if (st.aborted) return;
       st.aborted = true;
-      st.reason = reason === undefined ? makeDomError('This operation was aborted', 'AbortError') : reason;
+      st.reason = reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
       const e = new Event('abort');
       if (typeof st.onabort === 'function') {
         try {
           ReflectApply(st.onabort, signal, [e]);
         } catch (x) {
-          P.PromisePrototypeThen(ReflectApply(P.PromiseResolve, P.Promise, [undefined]), () => {
-            throw x;
-          });
+          throwLater(x);
         }
       }
       signal.dispatchEvent(e);
@@ -862,7 +817,8 @@ function installNodeGlobals(P, g, host, full) {
       }
       static timeout(ms) {
         const s = newSignal();
-        const fire = () => abortSignal(signalOf(s), s, makeDomError('The operation was aborted due to timeout', 'TimeoutError'));
+        const fire = () =>
+          abortSignal(signalOf(s), s, new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
         const t = realmSchedule !== undefined ? realmSchedule(fire, ms, [], false) : undefined;
         if (t !== undefined && typeof t.unref === 'function') t.unref();
         return s;
@@ -881,11 +837,7 @@ function installNodeGlobals(P, g, host, full) {
         return s;
       }
     }
-    ObjectDefineProperty(AbortSignal.prototype, P.SymbolToStringTag, {
-      __proto__: null,
-      value: 'AbortSignal',
-      configurable: true,
-    });
+    tagged(AbortSignal, 'AbortSignal');
     class AbortController {
       #signal = newSignal();
       get signal() {
@@ -895,11 +847,7 @@ function installNodeGlobals(P, g, host, full) {
         abortSignal(signalOf(this.#signal), this.#signal, reason);
       }
     }
-    ObjectDefineProperty(AbortController.prototype, P.SymbolToStringTag, {
-      __proto__: null,
-      value: 'AbortController',
-      configurable: true,
-    });
+    tagged(AbortController, 'AbortController');
     define('Event', Event);
     define('CustomEvent', CustomEvent);
     define('EventTarget', EventTarget);
@@ -1036,7 +984,7 @@ function installNodeGlobals(P, g, host, full) {
       const out = [];
       for (let i = 0; i < s.length; i++) {
         const c = StringPrototypeCharCodeAt(s, i);
-        if (c > 255) throw makeDomError('Invalid character', 'InvalidCharacterError');
+        if (c > 255) throw new DOMException('Invalid character', 'InvalidCharacterError');
         out[i] = c;
       }
       return out;
@@ -1331,10 +1279,10 @@ function installNodeGlobals(P, g, host, full) {
     // ---- structuredClone ------------------------------------------------------------------------
     function clone(v, memo) {
       if (v === null || (typeof v !== 'object' && typeof v !== 'function')) {
-        if (typeof v === 'symbol') throw makeDomError(String(v.description) + ' could not be cloned.', 'DataCloneError');
+        if (typeof v === 'symbol') throw new DOMException(String(v.description) + ' could not be cloned.', 'DataCloneError');
         return v;
       }
-      if (typeof v === 'function') throw makeDomError('function could not be cloned.', 'DataCloneError');
+      if (typeof v === 'function') throw new DOMException('function could not be cloned.', 'DataCloneError');
       const seen = MapPrototypeGet(memo, v);
       if (seen !== undefined) return seen;
       let out;
@@ -1379,7 +1327,7 @@ function installNodeGlobals(P, g, host, full) {
       const keys = P.ObjectKeys(v);
       for (let i = 0; i < keys.length; i++) {
         const x = v[keys[i]];
-        if (typeof x === 'function') throw makeDomError(String(x) + ' could not be cloned.', 'DataCloneError');
+        if (typeof x === 'function') throw new DOMException(String(x) + ' could not be cloned.', 'DataCloneError');
         out[keys[i]] = clone(x, memo);
       }
       return out;

@@ -101,11 +101,6 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
     StringPrototypeSlice,
   } = P;
   const { isDate, isRegExp, isMap, isSet, isAnyArrayBuffer, isBoxedPrimitive, isNativeError, typedArrayTag } = C;
-  // The builtins' own prototypes, read before the program ran.
-  const NumberPrototype = ObjectGetPrototypeOf(Object(0));
-  const StringPrototype = ObjectGetPrototypeOf(Object(''));
-  const BooleanPrototype = ObjectGetPrototypeOf(Object(false));
-  const BigIntPrototype = ObjectGetPrototypeOf(Object(BigInt(0)));
   // A typed array's kind as the snapshot names it: its tag, or 'Buffer' for an instance of this
   // realm's Node `Buffer` (`nodeBuffer(create)`: the class, built first when `create`; it crosses
   // by value like any typed array and comes back as the other realm's own Buffer).
@@ -358,20 +353,13 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
     // recursion, and the depth cap must be reached before the stack runs out).
     function boxed(v, depth) {
       let inner;
-      let base;
-      if (typeof NumberValue(v) === 'number') {
-        inner = NumberValue(v);
-        base = NumberPrototype;
-      } else if (typeof StringValue(v) === 'string') {
-        inner = StringValue(v);
-        base = StringPrototype;
-      } else if (typeof BooleanValue(v) === 'boolean') {
-        inner = BooleanValue(v);
-        base = BooleanPrototype;
-      } else if (typeof BigIntValue(v) === 'bigint') {
-        inner = BigIntValue(v);
-        base = BigIntPrototype;
-      } else refuse('a boxed symbol cannot be snapshotted');
+      if (typeof NumberValue(v) === 'number') inner = NumberValue(v);
+      else if (typeof StringValue(v) === 'string') inner = StringValue(v);
+      else if (typeof BooleanValue(v) === 'boolean') inner = BooleanValue(v);
+      else if (typeof BigIntValue(v) === 'bigint') inner = BigIntValue(v);
+      else refuse('a boxed symbol cannot be snapshotted');
+      // (A new box of the primitive has the builtin's prototype, whatever the program did.)
+      const base = ObjectGetPrototypeOf(Object(inner));
       const elements = typeof inner === 'string' ? inner.length : 0;
       return '["W",' + enc(inner, depth + 1) + builtinTail(v, base, 'the boxed value', depth, elements) + ']';
     }
@@ -733,6 +721,38 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
   function decode(text, handles) {
     return decodeTree(JSONParse(text), handles);
   }
+  // The prototype a builtin object's `kind` (see builtinKind) names.
+  function protoFor(kind, baseName, base) {
+    if (kind === 0) return base;
+    if (kind === 1) return null;
+    if (kind === 2) return ObjectPrototype;
+    if (ArrayIsArray(kind) && kind[kind.length - 1] === 0)
+      return instanceProto(
+        kind.length === 2 ? kind[0] : P.ReflectApply(P.ArrayPrototypeSlice, kind, [0, -1]),
+        '',
+        ObjectPrototype,
+      );
+    return instanceProto(kind, baseName, base);
+  }
+  // Give `o` the class `kind` names. `mine`: the caller's own object brought in line (an argument
+  // come back, or its copy of an object the other side answered with again), which keeps a
+  // class of the same name (the tests' own class of an object they passed stands in the other
+  // realm as a class of that name) and takes any other: an object the program answered with
+  // again after giving it another prototype kept the first one (red-team rt64 K07-K12).
+  function setClass(o, kind, baseName, base, mine) {
+    const cur = ObjectGetPrototypeOf(o);
+    if (!mine) {
+      if (kind !== 0) P.ObjectSetPrototypeOf(o, protoFor(kind, baseName, base));
+      return;
+    }
+    if (typeof kind !== 'number') {
+      const name = typeof kind === 'string' ? kind : kind[0];
+      const shown = name.length > 0 && name[name.length - 1] === '\u0000' ? StringPrototypeSlice(name, 0, -1) : name;
+      if (cur !== null && cur !== ObjectPrototype && cur !== base && constructorName(cur) === shown) return;
+    }
+    const want = protoFor(kind, baseName, base);
+    if (cur !== want) P.ObjectSetPrototypeOf(o, want);
+  }
   /** {@link decode} of an already parsed encoding. */
   // `memo` (id → value) is shared with other trees of one message; `targets` (id → an object of
   // this realm) are the caller's own arguments, brought in line, in place, with the callee's copy
@@ -790,38 +810,6 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
         for (let i = elements; i < keys.length; i++) P.ReflectDeleteProperty(o, keys[i]);
       }
       if (list !== undefined) pairs(o, list);
-    }
-    // The prototype a builtin object's `kind` (see builtinKind) names.
-    function protoFor(kind, baseName, base) {
-      if (kind === 0) return base;
-      if (kind === 1) return null;
-      if (kind === 2) return ObjectPrototype;
-      if (ArrayIsArray(kind) && kind[kind.length - 1] === 0)
-        return instanceProto(
-          kind.length === 2 ? kind[0] : P.ReflectApply(P.ArrayPrototypeSlice, kind, [0, -1]),
-          '',
-          ObjectPrototype,
-        );
-      return instanceProto(kind, baseName, base);
-    }
-    // Give `o` the class `kind` names. `mine`: the caller's own object brought in line (an argument
-    // come back, or its copy of an object the other side answered with again), which keeps a
-    // class of the same name (the tests' own class of an object they passed stands in the other
-    // realm as a class of that name) and takes any other: an object the program answered with
-    // again after giving it another prototype kept the first one (red-team rt64 K07-K12).
-    function setClass(o, kind, baseName, base, mine) {
-      const cur = ObjectGetPrototypeOf(o);
-      if (!mine) {
-        if (kind !== 0) P.ObjectSetPrototypeOf(o, protoFor(kind, baseName, base));
-        return;
-      }
-      if (typeof kind !== 'number') {
-        const name = typeof kind === 'string' ? kind : kind[0];
-        const shown = name.length > 0 && name[name.length - 1] === '\u0000' ? StringPrototypeSlice(name, 0, -1) : name;
-        if (cur !== null && cur !== ObjectPrototype && cur !== base && constructorName(cur) === shown) return;
-      }
-      const want = protoFor(kind, baseName, base);
-      if (cur !== want) P.ObjectSetPrototypeOf(o, want);
     }
     // (Out of `dec`, whose every local is in each frame of a deep answer's recursion.)
     function decDOMException(n) {
@@ -919,7 +907,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
             for (let i = 0; i < keys.length; i++) P.ReflectDeleteProperty(o, keys[i]);
             // A prototype the other side set is the object's now (red-team rt61 B7: a program
             // emptying the prototype of the tests' argument kept the tests' checks of it passing).
-            setClass(o, n[2] === 0 ? 2 : n[2], '', ObjectPrototype, true);
+            setClass(o, n[2], '', ObjectPrototype, true);
           } else o = n[2] === 0 ? {} : n[2] === 1 ? { __proto__: null } : ObjectCreate(instanceProto(n[2]));
           MapPrototypeSet(memo, n[1], o);
           pairs(o, n[3]);
@@ -1393,19 +1381,17 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       if (keptCopy !== undefined && kept[2] === 3) {
         value = keptCopy;
         MapPrototypeSet(memo, kept[1], keptCopy);
-      } else if (value !== keptCopy && typeof value === 'object' && value !== null) {
-        // First answered (or its copy could not take the new state in place: frozen, another kind).
-        if (keptCopy === undefined) {
-          const chars = answer.length;
-          if (chars <= keepLeft) {
-            keepLeft -= chars;
-            keptCopy = value;
-          }
-        } else keptCopy = value;
-        if (keptCopy === value) {
-          P.WeakMapPrototypeSet(origins, value, kept[0]);
-          MapPrototypeSet(copies, kept[0], value);
-        }
+      } else if (
+        value !== keptCopy &&
+        typeof value === 'object' &&
+        value !== null &&
+        (keptCopy !== undefined || answer.length <= keepLeft)
+      ) {
+        // First answered (within the budget), or its copy could not take the new state in place
+        // (frozen, another kind): this is the copy now.
+        if (keptCopy === undefined) keepLeft -= answer.length;
+        P.WeakMapPrototypeSet(origins, value, kept[0]);
+        MapPrototypeSet(copies, kept[0], value);
       }
     }
     if (after !== '') {
@@ -1627,24 +1613,11 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
   // The callee's side of an answer's identity: the pair for the object `v` answered (encoded as
   // `answer`) — [this realm's id, id in the message, 2 (new or changed since last answered) or 3
   // (unchanged)] — or '' (not an object, a handle, the caller's own object, or past the budget).
-  // Only kinds a copy can take a new state of in place: arrays, objects, maps, sets and dates.
+  // Not a promise, an iterator or an error: those cross as handles or are rebuilt each time.
   function keepAnswer(v, state, answer) {
     if (typeof v !== 'object' || v === null) return '';
     const kind = StringPrototypeSlice(answer, 0, 5);
-    if (
-      kind !== '["A",' &&
-      kind !== '["O",' &&
-      kind !== '["M",' &&
-      kind !== '["S",' &&
-      kind !== '["D",' &&
-      kind !== '["T",' &&
-      kind !== '["B",' &&
-      kind !== '["V",' &&
-      kind !== '["R",' &&
-      kind !== '["W",' &&
-      kind !== '["X",'
-    )
-      return '';
+    if (kind === '["P",' || kind === '["G",' || kind === '["E",') return '';
     const at = MapPrototypeGet(state.ids, v);
     if (at === undefined || P.WeakMapPrototypeGet(origins, v) !== undefined) return '';
     let first = P.WeakMapPrototypeGet(sentIds, v);

@@ -1612,9 +1612,7 @@ const ASSERT_FUNCTIONS: ReadonlySet<string> = new Set([
  * so `primes(20).map(isPrime).forEach(assert.ok)` passed a program answering `[]` (red-team rt63
  * X_G02), where `.forEach((p) => assert.ok(p))` fails it.
  */
-function inlineCheckReferences(tests: string): string {
-  const ast = parseScript(tests);
-  if (!ast) return tests;
+function inlineCheckReferences(tests: string, ast: AnyNode): string {
   const { asserts } = checkNames(ast);
   const spots: Array<[number, number]> = [];
   const isCheck = (e: AnyNode): boolean => {
@@ -1647,8 +1645,12 @@ export function planTests(tests: string, prompt: string | undefined, strict = tr
 }
 
 function buildPlan(given: string, prompt: string | undefined, strict: boolean): TestPlanResult {
-  const tests = strict ? inlineCheckReferences(given) : given;
-  const ast = parseScript(tests);
+  let tests = given;
+  let ast = parseScript(given);
+  if (strict && ast) {
+    tests = inlineCheckReferences(given, ast);
+    if (tests !== given) ast = parseScript(tests);
+  }
   if (!ast) {
     try {
       parse(tests, { ecmaVersion: 'latest', sourceType: 'script' });
