@@ -1135,6 +1135,13 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
   // unchanged, the caller's copy is the answer as the caller left it (a change the caller made to
   // it stays, as it would on one object); changed, the copy is brought in line with this realm's.
   let answeredAs = new P.WeakMap();
+  // Program realm: its copies of objects a callback of the tests answered with (kept, above), each
+  // with its encoding as last in line with the tests' object. The program changing such a copy
+  // (`get().push(99)`) changed the tests' object under Node; here the change never went back
+  // unless the copy itself crossed again (red-team rt64 C01: a wrong program mutating the tests'
+  // fixture passed `deepStrictEqual(fixture, [1, 2])`). At the end of each call of the tests into
+  // the program, a copy whose encoding changed goes back with the arguments (`changedCopies`).
+  let answerCopies = new Map();
   // Identity of functions across the boundary, for the run: one stand-in per function of the
   // other realm (by its handle), the handle each stand-in stands for (sent back, it is the other
   // realm's own function again), and, in the program realm, the handle of each of its functions
@@ -1393,6 +1400,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
         if (keptCopy === undefined) keepLeft -= answer.length;
         P.WeakMapPrototypeSet(origins, value, kept[0]);
         MapPrototypeSet(copies, kept[0], value);
+        if (onServe === undefined) MapPrototypeSet(answerCopies, value, fingerprint(value));
       }
     }
     if (after !== '') {
@@ -1638,13 +1646,44 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
     return '[' + first + ',' + at + ',' + (before === answer ? 3 : 2) + ']';
   }
 
+  // A copy's encoding on its own ('' when it cannot be encoded: it then never goes back).
+  function fingerprint(v) {
+    try {
+      return S.encode(v, out, { __proto__: null, ids: new Map(), next: 0 });
+    } catch {
+      return '';
+    }
+  }
+  // Program realm, at the end of a call of the tests: the copies of the tests' callbacks' answers
+  // the program changed since they were last in line with the tests' objects (see answerCopies),
+  // or undefined; each is in line again once sent.
+  function changedCopies() {
+    let changed;
+    const it = P.MapPrototypeEntries(answerCopies);
+    for (let r = P.MapIteratorNext(it); !r.done; r = P.MapIteratorNext(it)) {
+      const now = fingerprint(r.value[0]);
+      if (now === r.value[1] || now === '') continue;
+      MapPrototypeSet(answerCopies, r.value[0], now);
+      if (changed === undefined) changed = [];
+      changed[changed.length] = r.value[0];
+    }
+    return changed;
+  }
+
   // An answer with what the caller needs to keep identity: the arguments as the callee left them
-  // (`args`, `given` from the call; none for a read), the pairs (caller's id, id in this message)
+  // (`args`, `given` from the call; none for a read) and the copies of the caller's objects the
+  // callee changed (`changed`, see changedCopies), the pairs (caller's id, id in this message)
   // for each of the caller's objects the message holds, from this call or an earlier one, and the
   // pair `kept` of the answer itself (see keepAnswer).
-  function withPairs(answer, state, args, given, kept) {
-    // No object was given (a read, or only the args array itself): no arguments to send back.
-    const after = given === undefined || P.MapPrototypeGetSize(given) <= 1 ? '' : encodeOut(args, state);
+  function withPairs(answer, state, args, given, kept, changed) {
+    // No object was given (a read, or only the args array itself) and no copy changed: nothing to
+    // send back.
+    const after =
+      changed !== undefined
+        ? encodeOut([args, changed], state)
+        : given === undefined || P.MapPrototypeGetSize(given) <= 1
+          ? ''
+          : encodeOut(args, state);
     let pairs = '[' + kept;
     if (given !== undefined) {
       const it = P.MapPrototypeEntries(given);
@@ -1844,7 +1883,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
         // Only the args array itself was given, nothing from an earlier call is kept, and the
         // answer is no object to keep: no object of the caller's to bring in line.
         if (kept === '' && P.MapPrototypeGetSize(given) <= 1 && P.MapPrototypeGetSize(copies) === 0) return '1' + answer;
-        return withPairs(answer, state, args, given, kept);
+        const changed = P.MapPrototypeGetSize(answerCopies) === 0 ? undefined : changedCopies();
+        return withPairs(answer, state, args, given, kept, changed);
       } catch (e) {
         // encodeOut reads no getters and runs no traps: a refusal caught here is its own.
         return (isSnapshotRefusal(P, e) ? '3' : '0') + describe(e);
@@ -1965,6 +2005,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       origins = new P.WeakMap();
       copies = new Map();
       answeredAs = new P.WeakMap();
+      answerCopies = new Map();
       stubAt = new Map();
       stubOf = new P.WeakMap();
       handedOut = new Map();
