@@ -709,7 +709,9 @@ function instrument(
       close(right.end, ')', depth);
     } else if (strict?.checks && n.type === 'CallExpression') {
       const callee = n.callee as AnyNode;
-      const root = calleeRoot(callee);
+      // A check of the module required where it is called (`require('node:assert').ok(x)`) is the
+      // module's as much as `assert.ok(x)` (red-team rt66 J36: no site, so never "never ran").
+      const root = calleeRoot(callee) ?? (isAssertModule(callee) ? 'assert' : undefined);
       // (`super.m()` stays as it is: `super` cannot stand in a comma expression.)
       const key =
         callee.type === 'MemberExpression' && (callee.object as AnyNode).type !== 'Super' ? memberKey(callee) : undefined;
@@ -1604,33 +1606,105 @@ const ASSERT_FUNCTIONS: ReadonlySet<string> = new Set([
   'ifError',
 ]);
 
+/** Methods taking a callback, and which of their arguments are callbacks. */
+const CALLBACK_SLOTS: ReadonlyMap<string, readonly number[]> = new Map<string, readonly number[]>([
+  ...[
+    'forEach',
+    'map',
+    'filter',
+    'every',
+    'some',
+    'find',
+    'findIndex',
+    'findLast',
+    'findLastIndex',
+    'flatMap',
+    'reduce',
+    'reduceRight',
+    'catch',
+    'finally',
+  ].map((m): [string, readonly number[]] => [m, [0]]),
+  ['then', [0, 1]],
+  ['from', [1]],
+]);
+
 /**
- * Strict verdict: the tests with each check handed by reference to a call (`xs.forEach(assert.ok)`,
+ * Strict verdict: the tests with each check handed by reference (`xs.forEach(assert.ok)`,
  * `p.then(assert.fail)`, a destructured `ok` passed the same way) written as an arrow calling it
  * where it stands (on the same line). Its calls are then a check of the tests like any written
  * out, which a run over an empty answer never reaches; by reference it was no site until it ran,
  * so `primes(20).map(isPrime).forEach(assert.ok)` passed a program answering `[]` (red-team rt63
- * X_G02), where `.forEach((p) => assert.ok(p))` fails it.
+ * X_G02), where `.forEach((p) => assert.ok(p))` fails it. A reference is a check function of the
+ * module (`assert.ok`, `assert['ok']`, `assert.strict.equal`, `require('node:assert').ok`, a
+ * destructured `ok`, any of them `.bind(…)`), or the module itself (callable as `ok`) handed to a
+ * call, found where a value is handed on: a call's argument, an object literal's property, an array
+ * literal's element; the module in the callback slot of an iteration or promise method. (`forEach(assert)`,
+ * `forEach(assert.ok.bind(assert))`, `forEach(assert['ok'])`, `{ pos: assert.ok }` then
+ * `forEach(c.pos)` and `forEach(require('node:assert').ok)` were no site: red-team rt66 J30,
+ * J33-J36, J64.) A reference bound to a name (`const eq = assert.equal`) is not rewritten: calls
+ * through the name are sites already (checkNames).
  */
 function inlineCheckReferences(tests: string, ast: AnyNode): string {
   const { asserts } = checkNames(ast);
-  const spots: Array<[number, number]> = [];
-  const isCheck = (e: AnyNode): boolean => {
+  // [start, end, how: a check function, the module, a shorthand property's check function]
+  const spots: Array<[number, number, 'check' | 'module' | 'shorthand']> = [];
+  const isModule = (e: AnyNode): boolean =>
+    (e.type === 'Identifier' && asserts.has(e.name as string) && !ASSERT_FUNCTIONS.has(e.name as string)) ||
+    isAssertModule(e) ||
+    (e.type === 'MemberExpression' && memberKey(e) === 'strict' && isModule(e.object as AnyNode));
+  const isCheckFunction = (e: AnyNode): boolean => {
     if (e.type === 'Identifier') return ASSERT_FUNCTIONS.has(e.name as string) && asserts.has(e.name as string);
-    if (e.type !== 'MemberExpression' || e.computed || !ASSERT_FUNCTIONS.has((e.property as AnyNode).name as string))
-      return false;
-    const root = calleeRoot(e);
-    return root !== undefined && asserts.has(root);
+    if (e.type === 'MemberExpression') {
+      const key = memberKey(e);
+      return key !== undefined && ASSERT_FUNCTIONS.has(key) && isModule(e.object as AnyNode);
+    }
+    if (e.type === 'CallExpression') {
+      const callee = e.callee as AnyNode;
+      return callee.type === 'MemberExpression' && memberKey(callee) === 'bind' && isCheckFunction(callee.object as AnyNode);
+    }
+    return false;
+  };
+  // A value handed on at `e`; `callback`: the callback slot of an iteration or promise method,
+  // where the module itself is handed on to be called (elsewhere, as a `thisArg` or to a helper
+  // reading `a.equal`, it is not, and a site made of it would never be reached).
+  const hand = (e: AnyNode | null | undefined, callback: boolean): void => {
+    if (!e) return;
+    if (isCheckFunction(e)) spots.push([e.start as number, e.end as number, 'check']);
+    else if (callback && isModule(e)) spots.push([e.start as number, e.end as number, 'module']);
   };
   const visit = (n: AnyNode): void => {
-    if (n.type === 'CallExpression' || n.type === 'NewExpression')
-      for (const a of n.arguments as AnyNode[]) if (isCheck(a)) spots.push([a.start as number, a.end as number]);
+    if (n.type === 'CallExpression' || n.type === 'NewExpression') {
+      const callee = n.callee as AnyNode;
+      const slots = callee.type === 'MemberExpression' ? CALLBACK_SLOTS.get(memberKey(callee) ?? '') : undefined;
+      (n.arguments as AnyNode[]).forEach((a, i) => hand(a, slots?.includes(i) === true));
+    } else if (n.type === 'ArrayExpression') for (const a of n.elements as AnyNode[]) hand(a, false);
+    else if (n.type === 'ObjectExpression')
+      for (const p of n.properties as AnyNode[]) {
+        if (p.type !== 'Property' || p.kind !== 'init' || p.method) continue;
+        const value = p.value as AnyNode;
+        // `{ ok }`: the shorthand is written out, `{ ok: (...) => ok(...) }`.
+        if (p.shorthand && isCheckFunction(value)) spots.push([value.start as number, value.end as number, 'shorthand']);
+        else if (!p.shorthand) hand(value, false);
+      }
     eachChild(n, visit);
   };
   visit(ast);
+  // The outermost of nested references only (`forEach(assert.ok.bind(assert))` hands on the
+  // module inside the bound check).
+  const outer: typeof spots = [];
+  for (const spot of spots.sort((a, b) => a[0] - b[0] || b[1] - a[1]))
+    if (outer.length === 0 || spot[0] >= outer[outer.length - 1]![1]) outer.push(spot);
   let out = tests;
-  for (const [start, end] of spots.sort((a, b) => b[0] - a[0]))
-    out = `${out.slice(0, start)}((...__anchorArgs) => ${tests.slice(start, end)}(...__anchorArgs))${out.slice(end)}`;
+  for (const [start, end, how] of outer.reverse()) {
+    const ref = tests.slice(start, end);
+    // The module keeps its members (a helper handed `assert` calls `a.equal(…)`): the arrow
+    // inherits them.
+    const arrow =
+      how === 'module'
+        ? `Object.setPrototypeOf((...__anchorArgs) => ${ref}(...__anchorArgs), ${ref})`
+        : `((...__anchorArgs) => ${ref}(...__anchorArgs))`;
+    out = `${out.slice(0, start)}${how === 'shorthand' ? `${ref}: ${arrow}` : arrow}${out.slice(end)}`;
+  }
   return out;
 }
 

@@ -28,6 +28,22 @@ const TESTS: readonly string[] = [
   `${IS_PRIME}primes(25).every((p) => isPrime(p)) || assert.fail();\nprimes(25).map(isPrime).forEach(assert.ok);\n`,
 ];
 
+/**
+ * Other shapes of a check handed on (red-team rt66 J30, J33-J36, J64): the module itself (callable
+ * as `ok`), a bound check, a computed member, a check held by an object literal or an array, one of
+ * the module required where it is used.
+ */
+const SHAPES: readonly string[] = [
+  `${IS_PRIME}primes(20).map(isPrime).forEach(assert);\nassert.ok(Array.isArray(primes(20)));\n`,
+  `${IS_PRIME}primes(20).map(isPrime).forEach(assert.ok.bind(assert));\nassert.ok(true);\n`,
+  `${IS_PRIME}primes(20).map(isPrime).forEach(assert['ok']);\nassert.ok(true);\n`,
+  `${IS_PRIME}const c = { pos: assert.ok };\nprimes(20).map(isPrime).forEach(c.pos);\nassert.ok(true);\n`,
+  `${IS_PRIME}primes(20).map(isPrime).forEach(require('node:assert').ok);\nassert.ok(true);\n`,
+  `${IS_PRIME}const [check] = [assert.ok];\nprimes(20).map(isPrime).forEach(check);\nassert.ok(true);\n`,
+  `${IS_PRIME}Array.from(primes(20).map(isPrime), assert);\nassert.ok(true);\n`,
+  `${IS_PRIME}async function t() {\n  const ps = await Promise.resolve(primes(20));\n  ps.map(isPrime).forEach(assert);\n  assert.ok(Array.isArray(ps));\n}\nt();\n`,
+];
+
 export const generators = [
   defineGenerator({
     name: 'js-check-references',
@@ -64,6 +80,40 @@ export const generators = [
         [0],
         (tests) => ({ prompt: PROMPT, completion: HONEST, tests: JS_ASSERT + tests, expect: ['pass'] }),
       ),
+    ],
+  }),
+  defineGenerator({
+    name: 'js-check-references-shapes',
+    language: 'javascript',
+    about: 'wrong programs answering [] to tests handing a check on in other shapes (the module, bound, held, required): fail',
+    cases: () =>
+      grid(32, SHAPES, WRONG, (tests, completion) => ({
+        prompt: PROMPT,
+        completion,
+        tests: JS_ASSERT + tests,
+        expect: ['fail'],
+      })),
+  }),
+  defineGenerator({
+    name: 'js-check-references-shapes-honest',
+    language: 'javascript',
+    about: 'controls: the honest program passes them, and a helper handed the module still reads its members',
+    cases: () => [
+      ...SHAPES.map((tests) => ({ prompt: PROMPT, completion: HONEST, tests: JS_ASSERT + tests, expect: ['pass' as const] })),
+      ...[
+        'function run(a) {\n  a.deepStrictEqual(primes(10), [2, 3, 5, 7]);\n  a(primes(3).length === 1);\n}\nrun(assert);\n',
+        "function run(a) {\n  a.strict.equal(primes(5).length, 2);\n}\nrun(require('node:assert'));\n",
+        'const table = { eq: assert.strictEqual, ok: assert.ok };\ntable.eq(primes(10).length, 4);\ntable.ok(primes(3).length === 1);\n',
+        'const { ok } = assert;\nconst o = { ok };\no.ok(primes(10).length === 4);\n',
+        'const fns = [assert.ok, assert.strictEqual];\nfns[0](primes(4).length === 2);\nfns[1](primes(4)[0], 2);\n',
+        'function each(xs, f) { for (const x of xs) f(x > 1); }\neach(primes(10), assert);\n',
+        'primes(10).forEach((p, i, all) => assert.ok(all.length === 4 && p > 1));\n',
+        "[2, 3].forEach(typeof assert === 'function' ? assert : assert.ok);\nassert.strictEqual(primes(3).length, 1);\n",
+        'const c = { check: assert.ok.bind(assert) };\nc.check(primes(3).length === 1);\n',
+        'require("node:assert").deepStrictEqual(primes(6), [2, 3, 5]);\n',
+        'const mod = { assert };\nmod.assert.ok(primes(3).length === 1);\n',
+        'Promise.all([primes(5)]).then(([ps]) => ps.forEach(assert));\n',
+      ].map((tests) => ({ prompt: PROMPT, completion: HONEST, tests: JS_ASSERT + tests, expect: ['pass' as const] })),
     ],
   }),
 ];
