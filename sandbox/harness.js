@@ -742,6 +742,7 @@ function setupHarness(P, config) {
   const OP_GET = 13;
   const OP_OWN = 14;
   const OP_TIMERS = 15;
+  const OP_SYNC = 16;
   let ExternalCopy;
   // Tests realm: the host's rewrite of source text with its ordering comparisons guarded (a
   // synchronous host call, `(text, guard bits) => text`), for what the tests evaluate at run time.
@@ -1720,6 +1721,17 @@ function setupHarness(P, config) {
           missed++;
           if (first === -1) first = i;
         }
+      // A check the tests handed to the program, which it never called for one of the times it
+      // was handed over (snapshot.js, uncalledCheck): that case's check never ran.
+      const handed = bridge !== undefined ? bridge.uncalledCheck() : -1;
+      if (handed !== -1 && reached[handed]) {
+        missed++;
+        if (firstFailure === '')
+          firstFailure =
+            'the check at tests line ' +
+            checkLines[handed] +
+            ' was handed to the program and never called for one of the times it was handed over: a check the run never reached does not show the answer is right';
+      }
       if (missed > 0) {
         failed += missed;
         // The run went on past a check that never ran, where a wrong value's failed check would
@@ -2471,6 +2483,11 @@ function setupHarness(P, config) {
         // The solution's source, for the tests' `String(candidate)`. Never the other way: the
         // tests' callbacks' text holds their expected values (`(p) => assert.equal(p, 29)`).
         if (op === OP_SOURCE && role !== 'program') return 'function () { [native code] }';
+        return getBridge().entry(op, a, b, c);
+      case OP_SYNC:
+        // The program realm's changed copies of the tests' objects (snapshot.js, syncCopies): only
+        // the tests realm keeps objects the other realm copies.
+        if (role !== 'tests') return '';
         return getBridge().entry(op, a, b, c);
       case OP_GET:
       case OP_OWN:

@@ -8,8 +8,8 @@
  */
 import { type AdversarialCase, defineGenerator, grid, JS_ASSERT } from './framework.ts';
 
-/** [the tests' object, the program's change to it (`x`), the object after that change]. */
-const KINDS: readonly (readonly [string, string, string])[] = [
+/** [the tests' object, the program's change to it (`x`), the object after that change] (also js-kept-arguments.ts). */
+export const KINDS: readonly (readonly [string, string, string])[] = [
   ['[1, 2]', 'x.push(9);', '[1, 2, 9]'],
   ['{ n: 1 }', 'x.n = 5;', '{ n: 5 }'],
   ['{ rows: [1] }', 'x.rows.push(2);', '{ rows: [1, 2] }'],
