@@ -36,6 +36,8 @@ function createAssert(P, C, I, R, verdict) {
     ObjectDefineProperty(obj, key, { __proto__: null, value, writable: true, enumerable, configurable: true });
   }
 
+  // Whether this module is making the AssertionError (a check that failed, recorded already).
+  let making = 0;
   class AssertionError extends Error {
     constructor(options) {
       if (options === null || typeof options !== 'object') {
@@ -44,6 +46,14 @@ function createAssert(P, C, I, R, verdict) {
       const message = options.message;
       const generated = message === undefined || message === null;
       super(generated ? 'Failed' : String(message));
+      // Strict: one the tests make themselves is a failure they state (`if (got !== want) throw
+      // new assert.AssertionError(…)`), a failed check where it is made, whether or not they
+      // then catch and log it (red-team rt67 ZB18, ZA29: a wrong program passed tests that
+      // caught their own hand-made failures, as under Node).
+      if (making === 0 && verdict === 'strict') {
+        R.fail();
+        R.note('the tests made an AssertionError: ' + this.message);
+      }
       define(this, 'name', 'AssertionError', false);
       define(this, 'generatedMessage', generated, true);
       define(this, 'code', 'ERR_ASSERTION', true);
@@ -87,7 +97,13 @@ function createAssert(P, C, I, R, verdict) {
       text = 'assert.' + operator + ' failed';
     }
     R.note(text);
-    const err = new AssertionError({ __proto__: null, message: text, actual, expected, operator });
+    making++;
+    let err;
+    try {
+      err = new AssertionError({ __proto__: null, message: text, actual, expected, operator });
+    } finally {
+      making--;
+    }
     define(err, 'generatedMessage', generated, true);
     throw err;
   }
@@ -505,14 +521,18 @@ function createAssert(P, C, I, R, verdict) {
         return;
       }
       const makeErr = (text, actual) => {
-        const err = new AssertionError({
-          __proto__: null,
-          message: message !== undefined ? String(message) : text,
-          actual,
-          expected: error,
-          operator: name,
-        });
-        return err;
+        making++;
+        try {
+          return new AssertionError({
+            __proto__: null,
+            message: message !== undefined ? String(message) : text,
+            actual,
+            expected: error,
+            operator: name,
+          });
+        } finally {
+          making--;
+        }
       };
       PromisePrototypeThen(
         p,
