@@ -1629,7 +1629,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       if (P.WeakMapPrototypeGet(origins, v) !== undefined || P.WeakMapPrototypeGet(sentIds, v) !== undefined) continue;
       P.WeakMapPrototypeSet(origins, v, r.value[0]);
       MapPrototypeSet(copies, r.value[0], v);
-      watch(v);
+      // (In line now; fingerprinted at the call's first crossing back, see changedCopies.)
+      watch(v, true);
     }
   }
 
@@ -1697,41 +1698,60 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
   }
   // Program realm: watch the copy `v` of one of the tests' objects, in line with it now (see
   // `watched`).
-  function watch(v) {
+  // `pending`: an argument of the call being served, decoded just now: in line with the tests'
+  // object until the program runs, and sent back with the call's arguments on its answer, so its
+  // encoding is taken at the call's first crossing back (one encoding fewer per argument).
+  function watch(v, pending) {
     if (onServe !== undefined) return;
-    const now = fingerprint(v);
-    if (now === '') return;
     const old = MapPrototypeGet(watched, v);
-    if (old !== undefined) watchedChars -= old.length;
+    if (old !== undefined && old !== null) watchedChars -= old.length;
+    if (pending === true) {
+      MapPrototypeSet(watched, v, null);
+      return;
+    }
+    const now = fingerprint(v);
+    if (now === '') {
+      MapPrototypeDelete(watched, v);
+      return;
+    }
     MapPrototypeSet(watched, v, now);
     watchedChars += now.length;
+    letGo();
+  }
+  // The oldest watched copies let go of while their encodings exceed WATCH_CHARS.
+  function letGo() {
     while (watchedChars > WATCH_CHARS && P.MapPrototypeGetSize(watched) > 0) {
       const first = P.MapIteratorNext(P.MapPrototypeEntries(watched)).value;
-      watchedChars -= first[1].length;
+      if (first[1] !== null) watchedChars -= first[1].length;
       MapPrototypeDelete(watched, first[0]);
     }
   }
   // Program realm, as it is about to cross to the tests: the watched copies the program changed
   // since they were last in line with the tests' objects, or undefined; each is in line again
-  // once sent.
-  function changedCopies() {
+  // once sent. A pending argument (see watch) is one of them only when it does not go back with
+  // the call's arguments (`withArgs` false: a throw, a callback, a settling, a read).
+  function changedCopies(withArgs) {
     if (P.MapPrototypeGetSize(watched) === 0) return undefined;
     let changed;
     const it = P.MapPrototypeEntries(watched);
     for (let r = P.MapIteratorNext(it); !r.done; r = P.MapIteratorNext(it)) {
+      const before = r.value[1];
       const now = fingerprint(r.value[0]);
-      if (now === r.value[1] || now === '') continue;
-      watchedChars += now.length - r.value[1].length;
+      if (now === before || now === '') continue;
+      if (before !== null) watchedChars -= before.length;
+      watchedChars += now.length;
       MapPrototypeSet(watched, r.value[0], now);
+      if (before === null && withArgs) continue;
       if (changed === undefined) changed = [];
       changed[changed.length] = r.value[0];
     }
+    letGo();
     return changed;
   }
   // Program realm, before it throws to, settles for or calls into the tests: the changed copies
   // go back on their own (OP_SYNC), and the tests' objects are brought in line with them.
   function syncCopies() {
-    const changed = changedCopies();
+    const changed = changedCopies(false);
     const r = remote;
     if (changed === undefined || r === undefined) return;
     const state = { __proto__: null, ids: new Map(), next: 0 };
@@ -1972,7 +1992,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
         // Only the args array itself was given, nothing from an earlier call is kept, and the
         // answer is no object to keep: no object of the caller's to bring in line.
         if (kept === '' && P.MapPrototypeGetSize(given) <= 1 && P.MapPrototypeGetSize(copies) === 0) return '1' + answer;
-        const changed = changedCopies();
+        const changed = changedCopies(true);
         return withPairs(answer, state, args, given, kept, changed);
       } catch (e) {
         // encodeOut reads no getters and runs no traps: a refusal caught here is its own.
