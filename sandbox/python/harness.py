@@ -3469,34 +3469,41 @@ def _anchor_setup():
         # What the program holds for a function the tests passed it: calling it forwards the
         # call to the tests' interpreter (P's /dev/anchor), arguments and answer as plain data.
         # Nothing of the tests' interpreter is behind it: only the index of the tests' callable.
+        # Its closure holds its own cells only (the program can rewrite a closure's cells: one
+        # of the harness's shared names there, set to None, broke every later answer).
+        invoke = _cb_invoke
+
         def callback(*args, **kwargs):
-            side = st['side']
-            depth = st.get('cb_depth', 0)
-            if depth >= MAX_NESTING:
-                raise _RecursionError('sandbox: calls between the program and the tests nested too deeply')
-            # A copy of one of the tests' objects goes as the tests' own object ('K'), and
-            # before the callback runs, the tests' objects are brought in line with the copies
-            # the program changed (this call's arguments, and those it kept): a callback
-            # reading the tests' list sees what the program did to it so far, as under CPython
-            # (red-team rt66 P06, P07, P25).
-            eargs, ekw, want, _ = _encode_args(side, args, kwargs, _Enc(side, None, st.get('p_ids') or None))
-            sync = _p_sync(True)
-            st['cb_depth'] = depth + 1
-            try:
-                resp = _exchange(None, _with_printed(('cb', idx, eargs, ekw, want, sync)))
-            finally:
-                st['cb_depth'] = depth
-            if resp is None or resp[0] == 'stop':
-                raise _CallbackStop('sandbox: the tests did not answer the callback')
-            if resp[0] == 'raise':
-                raise _p_exc(resp[1], resp[2])
-            if resp[0] != 'ok' or _len(resp) != 3:
-                raise _CallbackStop('sandbox: the tests did not answer the callback')
-            r = _Dec(side).dec(resp[1])
-            _after(args, kwargs, None, resp[2], _Dec(side).dec)
-            return r
+            return invoke(idx, args, kwargs)
         callback.__name__ = callback.__qualname__ = name if _str_isidentifier(name) else 'callback'
         return callback
+
+    def _cb_invoke(idx, args, kwargs):
+        side = st['side']
+        depth = st.get('cb_depth', 0)
+        if depth >= MAX_NESTING:
+            raise _RecursionError('sandbox: calls between the program and the tests nested too deeply')
+        # A copy of one of the tests' objects goes as the tests' own object ('K'), and
+        # before the callback runs, the tests' objects are brought in line with the copies
+        # the program changed (this call's arguments, and those it kept): a callback
+        # reading the tests' list sees what the program did to it so far, as under CPython
+        # (red-team rt66 P06, P07, P25).
+        eargs, ekw, want, _ = _encode_args(side, args, kwargs, _Enc(side, None, st.get('p_ids') or None))
+        sync = _p_sync(True)
+        st['cb_depth'] = depth + 1
+        try:
+            resp = _exchange(None, _with_printed(('cb', idx, eargs, ekw, want, sync)))
+        finally:
+            st['cb_depth'] = depth
+        if resp is None or resp[0] == 'stop':
+            raise _CallbackStop('sandbox: the tests did not answer the callback')
+        if resp[0] == 'raise':
+            raise _p_exc(resp[1], resp[2])
+        if resp[0] != 'ok' or _len(resp) != 3:
+            raise _CallbackStop('sandbox: the tests did not answer the callback')
+        r = _Dec(side).dec(resp[1])
+        _after(args, kwargs, None, resp[2], _Dec(side).dec)
+        return r
 
     PROMPT_END_MARK = '__anchor_prompt_end__'
 

@@ -76,10 +76,13 @@ function fill(src: string, op: string): string {
     .replace(/^( *)OP$/m, (_, ind: string) => ind + op);
 }
 
+/** The first four kinds (list, sorted list, dict, set): enough variants per holder, in the suite's time. */
+const FEW = KINDS.slice(0, 4);
+
 function keptCases(honest: boolean): AdversarialCase[] {
   const out: AdversarialCase[] = [];
   for (const [prog, call] of KEPT)
-    for (const [init, op, after] of KINDS)
+    for (const [init, op, after] of FEW)
       out.push({
         completion: fill(prog, op),
         tests: `x = ${init}\n${call.replace('X', 'x')}assert x == ${honest ? after : init}\n`,
@@ -108,7 +111,7 @@ function raisingCases(honest: boolean): AdversarialCase[] {
 function callbackCases(honest: boolean): AdversarialCase[] {
   const out: AdversarialCase[] = [];
   for (const [prog, call] of CALLING)
-    for (const [init, op, after] of KINDS)
+    for (const [init, op, after] of FEW)
       out.push({
         completion: fill(prog, op),
         tests:
