@@ -176,6 +176,7 @@ def _anchor_setup():
     import marshal
     _marshal_dumps = marshal.dumps
     _marshal_loads = marshal.loads
+    _getrefcount = sys.getrefcount
     _str_encode = str.encode
     _bytes_decode = bytes.decode
     ERR_CAP = 2000
@@ -2357,19 +2358,24 @@ def _anchor_setup():
         # Encodes a value as plain data: scalars as themselves, everything else as a tagged
         # tuple. `side` gives class references and handles: P registers the program's classes
         # and callables; T names its records' classes.
-        __slots__ = ('memo', 'n', 'side', 'keep', 'orig')
+        __slots__ = ('memo', 'n', 'side', 'keep', 'orig', 'refs')
 
-        def __init__(self, side, orig=None):
+        def __init__(self, side, orig=None, refs=None):
             self.memo = {}
             self.n = 0
             self.side = side
             self.keep = []
-            # P, encoding a call's arguments as the program left them: {address: k} of the
-            # objects it decoded from the tests' arguments (k: their place in both tables). Each
-            # crosses as ('A', k, its value), so T refills its own k-th object in place, and an
+            # P, encoding a call's answer or its arguments as the program left them: {address:
+            # id} of the objects it decoded from the tests' arguments (the id T gave each, _p_ids).
+            # Each crosses as ('A', id, its value), so T refills its own object in place, and an
             # object the program made (`m[i] = sorted(m[i])`) or an alias it made (`m[1] = m[0]`)
             # crosses as what it is (red-team rt65 G01, G03, G08).
             self.orig = orig
+            # P: {address: id} of the other copies of the tests' objects the program holds (kept
+            # from earlier calls, _p_keep): each crosses as ('K', id), the tests' own object as
+            # it is — one the program changed since is refilled by the sync that travels with
+            # the same answer (_p_sync), one it did not is left as the tests have it.
+            self.refs = refs
 
         def reg(self, x):
             # Registered objects are kept alive for the encoder's life: an address (the identity
@@ -2403,6 +2409,12 @@ def _anchor_setup():
             seen = self.memo.get(_ident(x))
             if seen is not None:
                 return ('r', seen)
+            refs = self.refs
+            if refs is not None:
+                g = refs.get(_ident(x))
+                if g is not None and (self.orig is None or _ident(x) not in self.orig):
+                    self.reg(x)
+                    return ('K', g)
             d1 = depth + 1
             enc = self.enc
             n = self.n
@@ -2711,8 +2723,8 @@ def _anchor_setup():
             self.memo = []
             self.side = side
             self.lazy = 0
-            # T, decoding a call's arguments as the program left them: its own objects in the
-            # order it registered them encoding the call (_Enc.orig).
+            # T, decoding what the program sent about T's own objects: {id: object} (_t_objs;
+            # _Enc.orig, _Enc.refs).
             self.orig = orig
 
         def dec(self, e):
@@ -2878,17 +2890,24 @@ def _anchor_setup():
                 return self.side.bad(_str(e[1]), self.lazy > 0)
             if tag == 'A':
                 return self.refill(e)
+            if tag == 'K':
+                # One of T's own objects the program holds a copy of, as T has it (_Enc.refs).
+                o = self.orig.get(e[1]) if self.orig is not None and _len(e) == 2 and _type(e[1]) is _int else None
+                if o is None:
+                    raise _TypeError('malformed value')
+                memo.append(o)
+                return o
             raise _TypeError('malformed value')
 
         def refill(self, e):
-            # ('A', k, value): T's own k-th object of the call, refilled in place with the value
-            # the program left it holding (a list, dict or set of exact type: registered before
-            # its items, as any); another kind is rebuilt and brought in line by _merge.
+            # ('A', id, value): T's own object of that id (_t_objs), refilled in place with the
+            # value the program left it holding (a list, dict or set of exact type: registered
+            # before its items, as any); another kind is rebuilt and brought in line by _merge.
             orig = self.orig
             k = e[1] if _len(e) == 3 else None
-            if orig is None or _type(k) is not _int or not 0 <= k < _len(orig) or _type(e[2]) is not _tuple or _len(e[2]) < 2:
+            o = orig.get(k) if orig is not None and _type(k) is _int else None
+            if o is None or _type(e[2]) is not _tuple or _len(e[2]) < 2:
                 raise _TypeError('malformed value')
-            o = orig[k]
             inner = e[2]
             it = inner[0]
             dec = self.dec
@@ -3450,28 +3469,41 @@ def _anchor_setup():
         # What the program holds for a function the tests passed it: calling it forwards the
         # call to the tests' interpreter (P's /dev/anchor), arguments and answer as plain data.
         # Nothing of the tests' interpreter is behind it: only the index of the tests' callable.
+        # Its closure holds its own cells only (the program can rewrite a closure's cells: one
+        # of the harness's shared names there, set to None, broke every later answer).
+        invoke = _cb_invoke
+
         def callback(*args, **kwargs):
-            side = st['side']
-            depth = st.get('cb_depth', 0)
-            if depth >= MAX_NESTING:
-                raise _RecursionError('sandbox: calls between the program and the tests nested too deeply')
-            eargs, ekw, want, _ = _encode_args(side, args, kwargs)
-            st['cb_depth'] = depth + 1
-            try:
-                resp = _exchange(None, _with_printed(('cb', idx, eargs, ekw, want)))
-            finally:
-                st['cb_depth'] = depth
-            if resp is None or resp[0] == 'stop':
-                raise _CallbackStop('sandbox: the tests did not answer the callback')
-            if resp[0] == 'raise':
-                raise _p_exc(resp[1], resp[2])
-            if resp[0] != 'ok' or _len(resp) != 3:
-                raise _CallbackStop('sandbox: the tests did not answer the callback')
-            r = _Dec(side).dec(resp[1])
-            _after(args, kwargs, None, resp[2], _Dec(side).dec)
-            return r
+            return invoke(idx, args, kwargs)
         callback.__name__ = callback.__qualname__ = name if _str_isidentifier(name) else 'callback'
         return callback
+
+    def _cb_invoke(idx, args, kwargs):
+        side = st['side']
+        depth = st.get('cb_depth', 0)
+        if depth >= MAX_NESTING:
+            raise _RecursionError('sandbox: calls between the program and the tests nested too deeply')
+        # A copy of one of the tests' objects goes as the tests' own object ('K'), and
+        # before the callback runs, the tests' objects are brought in line with the copies
+        # the program changed (this call's arguments, and those it kept): a callback
+        # reading the tests' list sees what the program did to it so far, as under CPython
+        # (red-team rt66 P06, P07, P25).
+        eargs, ekw, want, _ = _encode_args(side, args, kwargs, _Enc(side, None, st.get('p_ids') or None))
+        sync = _p_sync(True)
+        st['cb_depth'] = depth + 1
+        try:
+            resp = _exchange(None, _with_printed(('cb', idx, eargs, ekw, want, sync)))
+        finally:
+            st['cb_depth'] = depth
+        if resp is None or resp[0] == 'stop':
+            raise _CallbackStop('sandbox: the tests did not answer the callback')
+        if resp[0] == 'raise':
+            raise _p_exc(resp[1], resp[2])
+        if resp[0] != 'ok' or _len(resp) != 3:
+            raise _CallbackStop('sandbox: the tests did not answer the callback')
+        r = _Dec(side).dec(resp[1])
+        _after(args, kwargs, None, resp[2], _Dec(side).dec)
+        return r
 
     PROMPT_END_MARK = '__anchor_prompt_end__'
 
@@ -3567,6 +3599,218 @@ def _anchor_setup():
             _flush()
         return b'ok'
 
+    # ---- P: the tests' objects the program holds copies of ---------------------------------------
+    #
+    # T numbers the shared objects of each call's arguments (ids run on over the run) and sends
+    # the first id with the call; P's copy of each is known by it (_p_ids) while the call is out.
+    # When the call ends, the copies the program still holds (a global, an instance of its
+    # kept elsewhere, a closure, a generator's frame: anything but the harness) are kept with the
+    # encoding T's object was last brought in line with (_p_keep), and every later answer of P's
+    # (a call's, a method's, a static's, its raise) and every call of a tests' callback carries
+    # those the program changed since (_p_sync), so T's own objects change as one shared object
+    # would under CPython (red-team rt66 P02, P41; before a callback, P06, P07, P25). Bounded: the
+    # kept copies' encodings total at most KEPT_BUDGET bytes, and the encodings made to look for
+    # changes at most SYNC_BUDGET bytes per run; past either, copies are not kept or looked at
+    # (they stay as they are, as before).
+    KEPT_BUDGET = 1000000
+    SYNC_BUDGET = 64000000
+
+    def _p_children(o):
+        # The objects o holds directly, as the encoder reads them (items, keys and values, fields).
+        t = _type(o)
+        try:
+            if _isinstance(o, _list) or t is _deque:
+                return _list(o) if t is not _deque else _list(_deque.__iter__(o))
+            if _isinstance(o, _dict):
+                out = []
+                for k, v in _list(_dict_items(o)):
+                    out.append(k)
+                    out.append(v)
+                return out
+            if _isinstance(o, _set):
+                return _list(_set.__iter__(o))
+            if _ident(t) not in value_or_std:
+                return _list(_dict_values(_fields_of(o)))
+        except _BaseException:
+            pass
+        return []
+
+    def _p_held(o, extra, also):
+        # References the harness itself holds to o beyond `objs` (_p_live): `extra` each, one
+        # more for those in `also` (idents), and the table of the tests' own instances
+        # (_PSide.note_record).
+        got = st['side'].tests_objs.get(_ident(o))
+        return extra + (1 if got is not None and got[0] is o else 0) + (1 if _ident(o) in also else 0)
+
+    def _p_live(objs, extra=0, also=()):
+        # Which of objs the program still holds: an object referred to from anywhere but the
+        # harness's list and the other objects of objs (each reference counted), or held by
+        # one that is. Reference counts are exact in CPython, so this is no guess of a
+        # collector's timing; a reference the harness cannot see through (a tuple around a copy)
+        # counts as the program's, which only keeps a copy longer.
+        n = _len(objs)
+        at = {}
+        for i in _range(n):
+            at[_ident(objs[i])] = i
+        inner = [0] * n
+        kids = []
+        for i in _range(n):
+            ks = []
+            for c in _p_children(objs[i]):
+                j = at.get(_ident(c))
+                if j is not None:
+                    inner[j] += 1
+                    ks.append(j)
+            kids.append(ks)
+            c = None
+        objs.append([])
+        base = _getrefcount(objs[n])
+        objs.pop()
+        live = [False] * n
+        todo = []
+        for i in _range(n):
+            if _getrefcount(objs[i]) - base - inner[i] - _p_held(objs[i], extra, also) > 0:
+                live[i] = True
+                todo.append(i)
+        while todo:
+            for j in kids[todo.pop()]:
+                if not live[j]:
+                    live[j] = True
+                    todo.append(j)
+        return live
+
+    def _p_sig(o):
+        # The encoding of a copy as T's object would be refilled with (None: it cannot cross),
+        # charged to the run's budget; False past the budget.
+        spent = st.get('p_spent', 0)
+        if spent > SYNC_BUDGET:
+            return False
+        try:
+            b = _marshal_dumps(_Enc(st['side']).enc(o))
+        except _BaseException:
+            b = None
+        st['p_spent'] = spent + (_len(b) if b is not None else 64)
+        return b
+
+    def _p_begin(base, memo):
+        # A call with the tests' objects numbered from `base` decoded into `memo` (None: a
+        # request that numbers none). Returns {address: id} of this call's copies.
+        own = {}
+        if _type(base) is _int and memo:
+            ids = st.setdefault('p_ids', {})
+            for k in _range(_len(memo)):
+                ids[_ident(memo[k])] = own[_ident(memo[k])] = base + k
+        st.setdefault('p_calls', []).append((base, memo, own))
+        return own
+
+    def _p_end(answered):
+        # The call ended: the copies the program still holds are kept (by id, with the
+        # encoding T's object has now: the answer's arguments just brought it in line), the
+        # others forgotten. Answers ([kept ids], [dropped ids], changed) for T (_t_sync), when
+        # the call is answered (raising too) and T numbered it.
+        calls = st.get('p_calls')
+        if not calls:
+            return None
+        base, memo, own = calls.pop()
+        if not answered or _type(base) is not _int:
+            ids = st.get('p_ids')
+            for o in (memo or ()):
+                if ids is not None and ids.get(_ident(o)) is not None and _ident(o) in own:
+                    del ids[_ident(o)]
+            return None
+        new = []
+        if own:
+            ids = st['p_ids']
+            kept = st.setdefault('p_kept', {})
+            asig = st.get('p_asig')
+            live = _p_live(memo)
+            size = st.get('p_kept_size', 0)
+            for k in _range(_len(memo)):
+                g = base + k
+                if asig is not None:
+                    asig.pop(g, None)
+                if live[k] and size <= KEPT_BUDGET:
+                    sig = _p_sig(memo[k])
+                    if sig:
+                        size += _len(sig)
+                        kept[g] = [memo[k], sig]
+                        new.append(g)
+                        continue
+                ids.pop(_ident(memo[k]), None)
+            st['p_kept_size'] = size
+        memo = own = None
+        return _p_sync(False, _set(new))
+
+    def _p_sync(active, new=()):
+        # What T needs to bring its objects in line with the program's copies: ([ids P now
+        # keeps], [ids it let go of], [each changed copy as ('A', id, value)]), or None when
+        # nothing. Kept copies the program no longer holds are let go of; `active`: the copies of
+        # the calls still out are looked at too (before a tests' callback runs: the first time
+        # in a call all of them, after that those changed since).
+        kept = st.get('p_kept')
+        calls = st.get('p_calls') if active else None
+        if not kept and not new and not (calls and _any(c[2] for c in calls)):
+            return None
+        dropped = []
+        gone = []
+        changed = []
+        ids = st['p_ids']
+        if kept:
+            # Changes first: a copy the program changed and then let go of (`_prev[0].sort()`,
+            # then `_prev[:] = [xs]`) changed the tests' object all the same (rt66 P02).
+            for g, ent in _list(kept.items()):
+                if g in new:
+                    continue
+                sig = _p_sig(ent[0])
+                if sig is False:
+                    break
+                if sig is not None and sig != ent[1]:
+                    st['p_kept_size'] = st.get('p_kept_size', 0) + _len(sig) - _len(ent[1])
+                    ent[1] = sig
+                    changed.append(ent[0])
+            ent = None
+            gids = _list(kept)
+            objs = [kept[g][0] for g in gids]
+            # (Each is held by its entry in `kept` too, and a changed one by `changed`.)
+            chg = _set(_ident(o) for o in changed)
+            live = _p_live(objs, 1, chg)
+            objs = None
+            for i in _range(_len(gids)):
+                if not live[i]:
+                    ent = kept.pop(gids[i])
+                    gone.append(_ident(ent[0]))
+                    st['p_kept_size'] = st.get('p_kept_size', 0) - _len(ent[1])
+                    dropped.append(gids[i])
+                    ent = None
+        if calls:
+            asig = st.setdefault('p_asig', {})
+            for base, memo, own in calls:
+                if not own:
+                    continue
+                for k in _range(_len(memo)):
+                    sig = _p_sig(memo[k])
+                    if sig is False:
+                        break
+                    if sig is not None and asig.get(base + k) != sig:
+                        asig[base + k] = sig
+                        changed.append(memo[k])
+        enc = None
+        if changed:
+            orig = {}
+            for o in changed:
+                orig[_ident(o)] = ids[_ident(o)]
+            try:
+                enc = _Enc(st['side'], orig, ids).enc(changed)
+            except _BaseException:
+                enc = None
+        changed = None
+        for i in gone:
+            ids.pop(i, None)
+        if not new and not dropped and enc is None:
+            return None
+        return (_sorted(new), dropped, enc)
+
+
     MUTABLE_TAGS = frozenset(('l', 'L', 'd', 'C', 'od', 'dd', 'ba', 'ar', 'dq', 'o'))
 
     def _serve(msg):
@@ -3603,12 +3847,16 @@ def _anchor_setup():
                     out.append((name, 'val', _Enc(side).enc(v)))
             return ('ok', out)
         dec = _Dec(side)
+        # The id T gave the first of the call's shared objects (_t_begin), when it numbers them.
+        base = None
         if op == 'call':
             fn = side.tab[msg[1]]
             eargs, ekw, want = msg[2], msg[3], msg[4]
+            base = msg[5] if _len(msg) > 5 else None
             this = None
         elif op == 'meth':
             cls = side.tab[msg[1]]
+            base = msg[7] if _len(msg) > 7 else None
             this = dec.dec(msg[2]) if msg[2] is not None else None
             name = _str(msg[3])
             eargs, ekw, want = msg[4], msg[5], msg[6]
@@ -3640,6 +3888,18 @@ def _anchor_setup():
         kw = {}
         for k, v in ekw:
             kw[_str(k)] = dec.dec(v)
+        # This call's copies of the tests' objects, by id (_p_begin; prog_serve ends the call).
+        own = _p_begin(base, dec.memo)
+        refs = st.get('p_ids') or None
+        own_or = own or None
+
+        def after():
+            # The arguments as the program left them. Its own encoder: T decodes the two apart
+            # (back-references do not cross between them).
+            if not want:
+                return None
+            return _Enc(side, own_or, refs).enc(([a for a in args], [[k, v] for k, v in kw.items()], this))
+
         try:
             if fn is None and name == '__hash__' and this is not None:
                 # A record's hash (_hashed_record): `hash()` of the rebuilt object, as CPython
@@ -3649,10 +3909,21 @@ def _anchor_setup():
                 fn = _getattr(this if this is not None else cls, name)
             r = fn(*args, **kw)
         except _Exception as e:
-            return _raised(side, e)
+            # The arguments come back as the program left them before it raised, as the one
+            # object they would be under CPython (a program emptying the tests' list, then
+            # raising, passed `a == [1, 1]` after the `except`: red-team rt66 P04, P21, P26;
+            # an honest drain that raises failed, P05).
+            out = _raised(side, e)
+            try:
+                return out + (after(),)
+            except _BaseException:
+                return out + (None,)
         except _BaseException as e:
             return ('exit', 'the program exited (' + _class_name(_type(e)) + ') during a call from the tests: not a pass')
-        enc = _Enc(side)
+        # The answer with the same table: an argument the program answers with (`return xs`,
+        # an instance holding the tests' list `self.items = init`) is the tests' own object,
+        # brought in line, as the one object it is under CPython (red-team rt66 P01, P03, P22).
+        enc = _Enc(side, own_or, refs)
         # The answer first, then (when the tests passed mutable values) the arguments as the
         # program left them, so in-place algorithms work as they would in one interpreter. A
         # generator answer runs the program while it is drained: what it raises is the call's.
@@ -3673,14 +3944,12 @@ def _anchor_setup():
             return _raised(side, e)
         except _BaseException as e:
             return ('exit', 'the program exited (' + _class_name(_type(e)) + ') during a call from the tests: not a pass')
-        after = None
-        if want:
-            # Its own encoder: T decodes the two apart (back-references do not cross between them).
-            orig = {}
-            for k, o in _enumerate(dec.memo):
-                orig[_ident(o)] = k
-            after = _Enc(side, orig).enc(([a for a in args], [[k, v] for k, v in kw.items()], this))
-        return ('ok', result, after)
+        try:
+            return ('ok', result, after())
+        except _Exception as e:
+            return _raised(side, e)
+        except _BaseException as e:
+            return ('exit', 'the program exited (' + _class_name(_type(e)) + ') during a call from the tests: not a pass')
 
     def _settle(co):
         # A coroutine of the program run to its end on a loop of its own (the program's own
@@ -3840,7 +4109,22 @@ def _anchor_setup():
             saved = (sys.stdout, sys.stderr)
             sys.stdout, sys.stderr = _printed_streams
             msg = _marshal_loads(req, allow_code=False)
-            out = _serve(msg)
+            depth = _len(st.setdefault('p_calls', []))
+            out = None
+            try:
+                out = _serve(msg)
+            finally:
+                # The call's end (its frame is gone: what still holds its copies is the
+                # program's), the sync for T riding on its answer when T numbered the call.
+                answered = _type(out) is _tuple and _len(out) > 2 and (out[0] == 'ok' or out[0] == 'raise')
+                pushed = _len(st['p_calls']) > depth
+                sync = None
+                while _len(st['p_calls']) > depth:
+                    sync = _p_end(answered)
+            if pushed and answered:
+                if out[0] == 'raise' and _len(out) == 4:
+                    out = out + (None,)
+                out = out + (sync,)
         except _MemoryError:
             out = ('raise', 'MemoryError', [])
         except _BaseException as e:
@@ -3935,7 +4219,7 @@ def _anchor_setup():
             return None
         return resp
 
-    def _request(req):
+    def _request(req, raw_raise=False):
         fd = bridge[0]
         if fd is None:
             st['fault'] = 'the tests have no way to reach the program'
@@ -3959,6 +4243,9 @@ def _anchor_setup():
             st['exit'] = _str(resp[1])
             raise _HarnessStop()
         if kind == 'raise':
+            if raw_raise:
+                # The caller brings the arguments in line first (_ask).
+                return resp
             raise _came_in(resp[1], resp[2], resp[3] if _len(resp) > 3 else None)
         st['fault'] = _str(resp[1]) if _len(resp) > 1 and _type(resp[1]) is _str else 'bridge failure'
         raise _HarnessStop()
@@ -4212,12 +4499,64 @@ def _anchor_setup():
         if this is not None and new_this is not None:
             _merge(this, new_this)
 
+    def _t_sync(sync):
+        # P's word on T's own objects it holds copies of (_p_sync): the changed ones refilled in
+        # place, the ids it let go of forgotten; answers the ids it keeps.
+        objs = st.setdefault('t_objs', {})
+        if sync is None:
+            return ()
+        if _type(sync) is not _tuple or _len(sync) != 3 or _type(sync[0]) is not _list or _type(sync[1]) is not _list:
+            _refuse('strict verdict: the program sent a malformed account of the tests\' objects')
+        if sync[2] is not None:
+            _decode_answer(sync[2], 'tests\' objects the program holds', objs)
+        for g in sync[1]:
+            if _type(g) is _int:
+                objs.pop(g, None)
+        return sync[0]
+
+    def _t_begin(enc):
+        # The call's shared objects numbered (ids run on over the run), so P's answer, the
+        # arguments after it, and later answers can name them (_Enc.orig, _Enc.refs).
+        objs = st.setdefault('t_objs', {})
+        base = st.get('t_next', 0)
+        keep = enc.keep
+        for k in _range(_len(keep)):
+            objs[base + k] = keep[k]
+        st['t_next'] = base + _len(keep)
+        return base
+
+    def _ask(req, args, kw, this, enc):
+        # A call of the program's (call, method, static, constructor): the answer, the arguments
+        # as the program left them (also when it raised), and the sync of the tests' objects it
+        # keeps, all decoded against the tests' own objects by id.
+        base = _t_begin(enc)
+        n = _len(enc.keep)
+        kept = ()
+        objs = st['t_objs']
+        try:
+            resp = _request(req + (base,), True)
+            raised = resp[0] == 'raise'
+            tail = resp[4:] if raised else resp[2:]
+            after = tail[0] if _len(tail) > 0 else None
+            sync = tail[1] if _len(tail) > 1 else None
+            # The exception is rebuilt first, as P encoded it first (a class it names for the
+            # first time is described there).
+            x = _came_in(resp[1], resp[2], resp[3] if _len(resp) > 3 else None) if raised else None
+            r = None if raised else _decode_answer(resp[1], 'answer', objs)
+            _after(args, kw, this, after, _decode_after(objs))
+            got = _t_sync(sync)
+            kept = _set(g for g in got if _type(g) is _int and base <= g < base + n)
+            if raised:
+                raise x
+            return r
+        finally:
+            for g in _range(base, base + n):
+                if g not in kept:
+                    objs.pop(g, None)
+
     def _call_handle(hid, args, kw):
         eargs, ekw, want, enc = _encode_args(_tside, args, kw)
-        resp = _request(('call', hid, eargs, ekw, want))
-        r = _decode_answer(resp[1], 'answer')
-        _after(args, kw, None, resp[2], _decode_after(enc.keep))
-        return r
+        return _ask(('call', hid, eargs, ekw, want), args, kw, None, enc)
 
     def _forwarder(hid, name, source=None):
         if source is None:
@@ -4343,20 +4682,14 @@ def _anchor_setup():
             enc = _Enc(_tside)
             eself = enc.enc(self)
             eargs, ekw, want, enc = _encode_args(_tside, args, kwargs, enc)
-            resp = _request(('meth', cid, eself, name, eargs, ekw, True))
-            r = _decode_answer(resp[1], 'answer')
-            _after(args, kwargs, self, resp[2], _decode_after(enc.keep))
-            return r
+            return _ask(('meth', cid, eself, name, eargs, ekw, True), args, kwargs, self, enc)
         method.__name__ = method.__qualname__ = name
         return method
 
     def _static(cid, name):
         def method(*args, **kwargs):
             eargs, ekw, want, enc = _encode_args(_tside, args, kwargs)
-            resp = _request(('meth', cid, None, name, eargs, ekw, want))
-            r = _decode_answer(resp[1], 'answer')
-            _after(args, kwargs, None, resp[2], _decode_after(enc.keep))
-            return r
+            return _ask(('meth', cid, None, name, eargs, ekw, want), args, kwargs, None, enc)
         method.__name__ = method.__qualname__ = name
         return staticmethod(method)
 
@@ -5111,18 +5444,24 @@ def _anchor_setup():
         if st.get('calls', 0) <= 0 or 'cbs' not in st:
             st['fault'] = 'the program called into the tests while no call of the tests was out'
             return ('stop',)
-        if (_type(msg) is not _tuple or _len(msg) != 5 or msg[0] != 'cb' or _type(msg[1]) is not _int
+        if (_type(msg) is not _tuple or _len(msg) not in (5, 6) or msg[0] != 'cb' or _type(msg[1]) is not _int
                 or not 0 <= msg[1] < _len(st['cbs']) or _type(msg[2]) is not _list or _type(msg[3]) is not _list):
             st['fault'] = 'the program sent a malformed callback request'
             return ('stop',)
         fn = st['cbs'][msg[1]]
-        args = [_decode_answer(a, 'argument of a callback') for a in msg[2]]
+        # An argument that is the program's copy of one of the tests' objects is the tests' own
+        # object, and the tests' objects are brought in line with the program's copies before
+        # the callback runs (_p_sync; decoded in the order P encoded them).
+        objs = st.setdefault('t_objs', {})
+        args = [_decode_answer(a, 'argument of a callback', objs) for a in msg[2]]
         kw = {}
         for pair in msg[3]:
             if _type(pair) is not _tuple or _len(pair) != 2 or _type(pair[0]) is not _str:
                 st['fault'] = 'the program sent a malformed callback request'
                 return ('stop',)
-            kw[pair[0]] = _decode_answer(pair[1], 'argument of a callback')
+            kw[pair[0]] = _decode_answer(pair[1], 'argument of a callback', objs)
+        if _len(msg) == 6:
+            _t_sync(msg[5])
         try:
             r = fn(*args, **kw)
         except (_HarnessStop, _Violation):
