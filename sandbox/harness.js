@@ -2485,9 +2485,8 @@ function setupHarness(P, config) {
         if (op === OP_SOURCE && role !== 'program') return 'function () { [native code] }';
         return getBridge().entry(op, a, b, c);
       case OP_SYNC:
-        // The program realm's changed copies of the tests' objects (snapshot.js, syncCopies): only
-        // the tests realm keeps objects the other realm copies.
-        if (role !== 'tests') return '';
+        // What the other realm changed of the objects both realms hold (snapshot.js, syncCopies).
+        if (role !== 'tests' && role !== 'program') return '';
         return getBridge().entry(op, a, b, c);
       case OP_GET:
       case OP_OWN:

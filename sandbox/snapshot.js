@@ -1384,6 +1384,13 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
     let kept;
     let keptCopy;
     for (let i = 0; i < pairs.length; i++) {
+      if (pairs[i].length === 3 && pairs[i][2] === 4) {
+        // [the id this realm's copy is kept under, id in this message]: an object of the callee's
+        // this realm holds a copy of, changed by the callee (see syncCopies).
+        const copy = MapPrototypeGet(copies, pairs[i][0]);
+        if (copy !== undefined) MapPrototypeSet(targets, pairs[i][1], copy);
+        continue;
+      }
       if (pairs[i].length === 3) {
         kept = pairs[i];
         keptCopy = MapPrototypeGet(copies, kept[0]);
@@ -1453,6 +1460,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
   // snapshot of the instance's own data (OP_OWN). Program code (a getter, a Proxy's trap) runs in
   // its own realm; what comes back is a snapshot, or a handle for a method.
   function read(op, h, key) {
+    syncCopies();
     const r = remote;
     if (r === undefined) throw new Error('the other realm is gone');
     let answer;
@@ -1658,6 +1666,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       MapPrototypeSet(sentObjs, first, v);
     }
     P.WeakMapPrototypeSet(answeredAs, v, answer);
+    // Watched from now (the answer is its encoding: for plain data the same as its fingerprint).
+    watchAs(v, answer);
     return '[' + first + ',' + at + ',' + (before === answer ? 3 : 2) + ']';
   }
 
@@ -1702,7 +1712,6 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
   // object until the program runs, and sent back with the call's arguments on its answer, so its
   // encoding is taken at the call's first crossing back (one encoding fewer per argument).
   function watch(v, pending) {
-    if (onServe !== undefined) return;
     const old = MapPrototypeGet(watched, v);
     if (old !== undefined && old !== null) watchedChars -= old.length;
     if (pending === true) {
@@ -1717,6 +1726,24 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
     MapPrototypeSet(watched, v, now);
     watchedChars += now.length;
     letGo();
+  }
+  // Watch `v` with `text` as its encoding in line with the other realm's copy.
+  function watchAs(v, text) {
+    const old = MapPrototypeGet(watched, v);
+    if (old !== undefined && old !== null) watchedChars -= old.length;
+    MapPrototypeSet(watched, v, text);
+    watchedChars += text.length;
+    letGo();
+  }
+  // After a call: each top-level object argument the other realm holds a copy of (this realm's own,
+  // kept, or its copy of one of the other's) is in line with it now, brought in line by the
+  // call's answer; watched from this state.
+  function rewatch(args) {
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (typeof a !== 'object' || a === null) continue;
+      if (P.WeakMapPrototypeGet(sentIds, a) !== undefined || P.WeakMapPrototypeGet(origins, a) !== undefined) watch(a);
+    }
   }
   // The oldest watched copies let go of while their encodings exceed WATCH_CHARS.
   function letGo() {
@@ -1761,17 +1788,32 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
     } catch {
       return;
     }
-    let pairs = '[';
+    try {
+      r(OP_SYNC, 0, text, syncPairs(state, '[', changed));
+    } catch {
+      /* the other realm is gone */
+    }
+  }
+
+  // The pairs naming, in a message encoded with `state`, each object of the other realm this realm
+  // holds a copy of ([its id there, id in the message]) and each object of this realm's that the
+  // other holds a copy of and that changed here (in `changed`: [its id here, id in the message,
+  // 4]), appended to `pairs` (an open list).
+  function inList(list, v) {
+    for (let i = 0; i < list.length; i++) if (list[i] === v) return true;
+    return false;
+  }
+  function syncPairs(state, pairs, changed) {
     const it = P.MapPrototypeEntries(state.ids);
     for (let e = P.MapIteratorNext(it); !e.done; e = P.MapIteratorNext(it)) {
       const first = P.WeakMapPrototypeGet(origins, e.value[0]);
       if (first !== undefined) pairs += (pairs.length > 1 ? ',' : '') + '[' + first + ',' + e.value[1] + ']';
+      else if (changed !== undefined && inList(changed, e.value[0])) {
+        const own = P.WeakMapPrototypeGet(sentIds, e.value[0]);
+        if (own !== undefined) pairs += (pairs.length > 1 ? ',' : '') + '[' + own + ',' + e.value[1] + ',4]';
+      }
     }
-    try {
-      r(OP_SYNC, 0, text, pairs + ']');
-    } catch {
-      /* the other realm is gone */
-    }
+    return pairs + ']';
   }
 
   // An answer with what the caller needs to keep identity: the arguments as the callee left them
@@ -1796,13 +1838,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
         if (id !== undefined) pairs += (pairs.length > 1 ? ',' : '') + '[' + r.value[0] + ',' + id + ']';
       }
     }
-    if (P.MapPrototypeGetSize(copies) > 0) {
-      const it = P.MapPrototypeEntries(state.ids);
-      for (let r = P.MapIteratorNext(it); !r.done; r = P.MapIteratorNext(it)) {
-        const first = P.WeakMapPrototypeGet(origins, r.value[0]);
-        if (first !== undefined) pairs += (pairs.length > 1 ? ',' : '') + '[' + first + ',' + r.value[1] + ']';
-      }
-    }
+    if (P.MapPrototypeGetSize(copies) > 0 || changed !== undefined)
+      return '1' + answer + '\u0000' + after + '\u0000' + syncPairs(state, pairs, changed);
     return '1' + answer + '\u0000' + after + '\u0000' + pairs + ']';
   }
 
@@ -1835,7 +1872,11 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
         void e;
         throw new Error('the call across realms failed');
       }
-      return answered(answer, encoded, sent);
+      try {
+        return answered(answer, encoded, sent);
+      } finally {
+        rewatch(args);
+      }
     };
     // The source the tests read (`String(candidate)`) is the solution's, read in its realm with
     // the Function.prototype.toString captured before the program ran.
@@ -2000,10 +2041,12 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       }
     }
     if (op === OP_SYNC) {
-      // Tests realm: the program's copies of its objects that the program changed (syncCopies):
-      // each of its own objects (by the id it kept it under) brought in line in place.
+      // What the other realm changed of the objects both hold (syncCopies): each of this realm's
+      // own objects it holds a copy of ([id, id in x]), and each copy this realm holds of one of
+      // its objects ([id, id in x, 4]), brought in line in place.
       if (typeof x !== 'string' || typeof y !== 'string') return '';
-      const why = inadmissible(x);
+      // (NaN the tests never mention is refused only on its way into the tests realm.)
+      const why = onServe !== undefined ? inadmissible(x) : '';
       if (why !== '') {
         refuseIn(why);
         return '';
@@ -2011,7 +2054,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       const pairs = P.JSONParse(y);
       const targets = new Map();
       for (let i = 0; i < pairs.length; i++) {
-        const mine = MapPrototypeGet(sentObjs, pairs[i][0]);
+        const mine = MapPrototypeGet(pairs[i].length === 3 ? copies : sentObjs, pairs[i][0]);
         if (mine !== undefined) MapPrototypeSet(targets, pairs[i][1], mine);
       }
       writingBack = true;
