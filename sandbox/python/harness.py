@@ -326,6 +326,11 @@ def _anchor_setup():
     # 'flags' attribute of immutable type") for every program and test using it (red-team rt60 P3).
     if 'string' in sys.modules:
         sys.modules['string'].Template.pattern
+    # weakref.finalize writes flags on its class on every use (see the audit hook): it stays a
+    # class whose attributes can be set, and the hook lets only those flags be set.
+    import weakref as _weakref_mod
+    _finalize = _weakref_mod.finalize
+    _FINALIZE_FLAGS = frozenset(('_dirty', '_registered_with_atexit', '_shutdown'))
     snapshots = {}
     module_names = {}
     protected = set()
@@ -365,7 +370,7 @@ def _anchor_setup():
     mutable = []
     for name, (mod, d) in snapshots.items():
         for v in d.values():
-            if _isinstance(v, _type) and _ident(v) not in seen and not (v.__flags__ & (1 << 8)):
+            if _isinstance(v, _type) and _ident(v) not in seen and not (v.__flags__ & (1 << 8)) and v is not _finalize:
                 seen.add(_ident(v))
                 mutable.append((id(v), v.__flags__))  # addresses, for the JS side
     _anchor_mutable_types = mutable
@@ -475,6 +480,13 @@ def _anchor_setup():
                 and _all(b is _tuple or b is _Generic for b in args[2])):
             # typing.NamedTuple gives the namedtuple class it made its declared bases (tuple,
             # and Generic for a generic one): nothing a class can change its behaviour with.
+            return
+        if (event == 'object.__setattr__' and args[0] is _finalize and args[1] in _FINALIZE_FLAGS
+                and (args[2] is True or args[2] is False)):
+            # weakref.finalize keeps its bookkeeping in flags on its class (`finalize._dirty =
+            # True` on every registration, `_registered_with_atexit` on the first, `_shutdown` at
+            # exit): an honest program or tests creating one raised TypeError (red-team rt67 YC16,
+            # YC21). A flag only steers when its finalizers run at exit.
             return
         if event == 'object.__setattr__' or event == 'object.__delattr__':
             if args[1] in {'__code__', '__globals__', '__closure__', '__builtins__', '__class__', '__bases__', '__dict__'}:
