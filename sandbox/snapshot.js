@@ -1712,26 +1712,19 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
   // object until the program runs, and sent back with the call's arguments on its answer, so its
   // encoding is taken at the call's first crossing back (one encoding fewer per argument).
   function watch(v, pending) {
+    if (pending === true) return watchAs(v, null);
+    const now = fingerprint(v);
+    if (now !== '') return watchAs(v, now);
     const old = MapPrototypeGet(watched, v);
     if (old !== undefined && old !== null) watchedChars -= old.length;
-    if (pending === true) {
-      MapPrototypeSet(watched, v, null);
-      return;
-    }
-    const now = fingerprint(v);
-    if (now === '') {
-      MapPrototypeDelete(watched, v);
-      return;
-    }
-    MapPrototypeSet(watched, v, now);
-    watchedChars += now.length;
-    letGo();
+    MapPrototypeDelete(watched, v);
   }
-  // Watch `v` with `text` as its encoding in line with the other realm's copy.
+  // Watch `v` with `text` as its encoding in line with the other realm's copy (null: pending, see watch).
   function watchAs(v, text) {
     const old = MapPrototypeGet(watched, v);
     if (old !== undefined && old !== null) watchedChars -= old.length;
     MapPrototypeSet(watched, v, text);
+    if (text === null) return;
     watchedChars += text.length;
     letGo();
   }
