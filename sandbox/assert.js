@@ -64,6 +64,15 @@ function createAssert(P, C, I, R, verdict) {
   }
   ObjectFreeze(AssertionError.prototype);
   ObjectFreeze(AssertionError);
+  // The AssertionError of one of this module's own failed checks (recorded already, see `making`).
+  function failure(options) {
+    making++;
+    try {
+      return new AssertionError(options);
+    } finally {
+      making--;
+    }
+  }
 
   const isError = (v) => typeof v === 'object' && v !== null && (isNativeError(v) || isErrorInstance(v));
 
@@ -97,13 +106,7 @@ function createAssert(P, C, I, R, verdict) {
       text = 'assert.' + operator + ' failed';
     }
     R.note(text);
-    making++;
-    let err;
-    try {
-      err = new AssertionError({ __proto__: null, message: text, actual, expected, operator });
-    } finally {
-      making--;
-    }
+    const err = failure({ __proto__: null, message: text, actual, expected, operator });
     define(err, 'generatedMessage', generated, true);
     throw err;
   }
@@ -521,18 +524,13 @@ function createAssert(P, C, I, R, verdict) {
         return;
       }
       const makeErr = (text, actual) => {
-        making++;
-        try {
-          return new AssertionError({
-            __proto__: null,
-            message: message !== undefined ? String(message) : text,
-            actual,
-            expected: error,
-            operator: name,
-          });
-        } finally {
-          making--;
-        }
+        return failure({
+          __proto__: null,
+          message: message !== undefined ? String(message) : text,
+          actual,
+          expected: error,
+          operator: name,
+        });
       };
       PromisePrototypeThen(
         p,

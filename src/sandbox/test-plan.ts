@@ -1608,22 +1608,7 @@ const ASSERT_FUNCTIONS: ReadonlySet<string> = new Set([
 
 /** Methods taking a callback, and which of their arguments are callbacks. */
 const CALLBACK_SLOTS: ReadonlyMap<string, readonly number[]> = new Map<string, readonly number[]>([
-  ...[
-    'forEach',
-    'map',
-    'filter',
-    'every',
-    'some',
-    'find',
-    'findIndex',
-    'findLast',
-    'findLastIndex',
-    'flatMap',
-    'reduce',
-    'reduceRight',
-    'catch',
-    'finally',
-  ].map((m): [string, readonly number[]] => [m, [0]]),
+  ...[...ITERATION_METHODS, 'catch', 'finally'].map((m): [string, readonly number[]] => [m, [0]]),
   ['then', [0, 1]],
   ['from', [1]],
 ]);
