@@ -3240,6 +3240,7 @@ def _anchor_setup():
             # renamed into another of the tests' classes (red-team rt64 Y01-Y03, Y18, Y20).
             self.standins = {}
             self.standin_ids = {}
+            self.namedtuples = {}
             # The objects rebuilt here from the tests' own instances (of a class of the tests'
             # that is not the prompt's): identity -> (object, its class, the number T gave the
             # tests' class object).
@@ -3330,9 +3331,42 @@ def _anchor_setup():
             # stands here by identity (standin_ids), never by the name the program can change.
             c = self.standins.get(tid)
             if c is None:
-                c = self.standins[tid] = _type(name if _str_isidentifier(name) else 'TestsClass', (), {})
+                safe = name if _str_isidentifier(name) else 'TestsClass'
+                c = self.shaped_standin(safe, ref[4] if _len(ref) > 4 else None)
+                if c is None:
+                    c = _type(safe, (), {})
+                self.standins[tid] = c
                 self.standin_ids[_ident(c)] = (c, tid)
             return c
+
+        def shaped_standin(self, name, shape):
+            # A stand-in for a tests' Enum (the same member names and values) or dataclass (the
+            # same fields and flags), from the shape T sent (_tests_class_shape), or None. A member
+            # or instance the program sends back is the tests' own again (its class is this
+            # stand-in: standin_id).
+            try:
+                if _type(shape) not in (_list, _tuple) or _len(shape) < 2:
+                    return None
+                if shape[0] == 'enum':
+                    base, members = shape[1], shape[2]
+                    values = []
+                    for m, v in members:
+                        m = _str(m)
+                        if not _str_isidentifier(m) or m.startswith('_'):
+                            return None
+                        values.append((m, _Dec(self).dec(v)))
+                    kind = _enum_mod.IntEnum if base == 'int' else _enum_mod.StrEnum if base == 'str' else _Enum
+                    return kind(name, values)
+                if shape[0] == 'dc':
+                    fields = [_str(f) for f in shape[1]]
+                    if not _all(_str_isidentifier(f) and not f.startswith('__') for f in fields):
+                        return None
+                    spec = [(f, object, _dc_field(default=None)) for f in fields]
+                    eq, order, frozen = _bool(shape[2]), _bool(shape[3]), _bool(shape[4])
+                    return _make_dataclass(name, spec, eq=eq, order=order and eq, frozen=frozen)
+            except _BaseException:
+                return None
+            return None
 
         def standin_id(self, t):
             # The number of the tests' class t stands in for (by identity), or None.
@@ -3395,7 +3429,17 @@ def _anchor_setup():
                     return c._make(items)
                 except _BaseException:
                     pass
-            return _tuple(items)
+            # A namedtuple of the tests' the program has no class for: one of its name and fields
+            # (`p.x`, `p._replace` work as under CPython), one class per name and fields.
+            try:
+                key = (_str(name), _tuple(_str(f) for f in fields))
+                cache = self.namedtuples
+                nt = cache.get(key)
+                if nt is None:
+                    nt = cache[key] = _namedtuple(key[0] if _str_isidentifier(key[0]) else 'TestsTuple', key[1])
+                return nt._make(items)
+            except _BaseException:
+                return _tuple(items)
 
         def make_exc(self, ref, args):
             if _type(ref) is _str:
@@ -4972,6 +5016,37 @@ def _anchor_setup():
             index[_ident(t)] = idx
         return idx
 
+    def _tests_class_shape(t):
+        # What P needs to stand in for a class of the tests' that is an Enum or a dataclass as
+        # CPython's own would (`m * 2` on a member of a plain Enum raises, `m == 1` is False, an
+        # instance of a frozen dataclass refuses assignment, `dataclasses.replace` takes it):
+        # ('enum', int/str base, [(member name, plain value)]) or ('dc', [field names], eq,
+        # order, frozen). Only names and plain data: nothing of the tests' code crosses. Cached
+        # per class and run (T's own classes: the program cannot change them).
+        cache = st.get('tshapes')
+        if cache is None:
+            cache = st['tshapes'] = {}
+        got = cache.get(_ident(t))
+        if got is not None and got[0] is t:
+            return got[1]
+        shape = None
+        try:
+            if _issubclass(t, _Enum):
+                base = 'int' if _issubclass(t, _int) else 'str' if _issubclass(t, _str) else ''
+                members = []
+                for k, m in _list(t.__members__.items())[:1000]:
+                    members.append((_str_copy(k), _Enc(_tside).enc(_object_getattribute(m, '_value_'))))
+                shape = ('enum', base, members)
+            else:
+                params = _type_dict(t, _type).get('__dataclass_params__')
+                if params is not None:
+                    names = [_str_copy(f.name) for f in _dataclasses.fields(t)]
+                    shape = ('dc', names, _bool(params.eq), _bool(params.order), _bool(params.frozen))
+        except _BaseException:
+            shape = None
+        cache[_ident(t)] = (t, shape)
+        return shape
+
     def _tests_class(n):
         # A class the tests define themselves (a fixture, `class Node:` in the tests, or one local
         # to a function of theirs), by the number T gave it (_tests_class_number): asked only for
@@ -5024,7 +5099,9 @@ def _anchor_setup():
             # A class of the tests': its number in this run's table, and whether it is their
             # module-level class of that name (_PSide.record_class).
             tg = st.get('tg')
-            return ('name', name, _tests_class_number(t), tg is not None and tg.get(name) is t)
+            ref = ('name', name, _tests_class_number(t), tg is not None and tg.get(name) is t)
+            shape = _tests_class_shape(t)
+            return ref if shape is None else ref + (shape,)
 
         def exc_ref(self, t):
             n = builtin_excs.get(_ident(t))

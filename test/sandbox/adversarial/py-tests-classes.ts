@@ -1,0 +1,176 @@
+/**
+ * Python: the tests hand the program members of their own Enum, instances of their own dataclass
+ * or namedtuple (sandbox/python/harness.py `_tests_class_shape`, `_PSide.shaped_standin`,
+ * `_PSide.make_namedtuple`; docs/python.md, "The tests' own classes"). The program's interpreter
+ * now gets an Enum of the same members, a dataclass of the same fields and flags, a namedtuple of
+ * the same fields, so what CPython refuses is refused (`Level.HIGH * 2`, `Color.R == 1` is False,
+ * assigning to a frozen instance) and what it allows works (`m.value`, `dataclasses.replace`,
+ * `p._replace`). Before, a member crossed as its bare value and an instance as a plain object
+ * without the class's behaviour: the wrong programs below passed and the honest ones failed
+ * (red-team rt66 P28, P28b, P36). Every case was run under CPython 3.11.7 as one file (program,
+ * then tests): the controls pass; every wrong program fails an assert or raises. At 5959131, 18 of
+ * the 24 wrong programs passed and 37 of the 39 controls failed.
+ */
+import { type AdversarialCase, defineGenerator } from './framework.ts';
+
+const TIMEOUT_MS = 8000;
+
+/** Enums of the tests': [header, class name, first member, its value, second member, its value]. */
+const ENUMS: Array<[string, string, string, number, string, number]> = [
+  ['from enum import Enum\nclass Level(Enum):\n    LOW = 1\n    HIGH = 5\n', 'Level', 'LOW', 1, 'HIGH', 5],
+  ['import enum\nclass Color(enum.Enum):\n    RED = 2\n    BLUE = 3\n', 'Color', 'RED', 2, 'BLUE', 3],
+  ["from enum import Enum\nSize = Enum('Size', [('S', 4), ('L', 9)])\n", 'Size', 'S', 4, 'L', 9],
+];
+
+/**
+ * Tasks on a member `m` (A: first member, B: second; VA, VB their values): [wrong body (what
+ * CPython refuses or answers otherwise), honest body, the expected answers for A and B].
+ */
+const ENUM_TASKS: Array<[string, string, (va: number, vb: number) => [string, string]]> = [
+  // Twice the member's value: a plain Enum member has no arithmetic.
+  ['return m * 2', 'return m.value * 2', (va, vb) => [String(va * 2), String(vb * 2)]],
+  // Whether it is the first member: a member never equals its value.
+  ['return m == VA', 'return m is type(m).A', () => ['True', 'False']],
+  // The value plus one.
+  ['return m + 1', 'return m.value + 1', (va, vb) => [String(va + 1), String(vb + 1)]],
+  // Whether it is the smaller one: a plain Enum has no ordering.
+  ['return m < VB', 'return m.value < VB', () => ['True', 'False']],
+  // The label from a table keyed by value: a member is not its value as a key.
+  ["return {VA: 'a', VB: 'b'}[m]", "return {VA: 'a', VB: 'b'}[m.value]", () => ["'a'", "'b'"]],
+  // Whether it is one of the values listed: membership compares with ==.
+  ['return m in (VA,)', 'return m.value in (VA,)', () => ['True', 'False']],
+];
+
+/** Frozen dataclasses of the tests': [header, class name]. */
+const FROZEN: Array<[string, string]> = [
+  ['from dataclasses import dataclass\n@dataclass(frozen=True)\nclass Pt:\n    x: int\n    y: int\n', 'Pt'],
+  ['import dataclasses\n@dataclasses.dataclass(frozen=True, order=True)\nclass Vec:\n    x: int\n    y: int\n', 'Vec'],
+];
+
+/** Tasks on a frozen instance `p` with x = 1, y = 2, the answer a new one: [wrong body, honest body, x and y expected]. */
+const FROZEN_TASKS: Array<[string, string, [number, number]]> = [
+  ['p.x *= 2\n    return p', 'return dataclasses.replace(p, x=p.x * 2)', [2, 2]],
+  ["setattr(p, 'y', p.y + p.x)\n    return p", 'return type(p)(p.x, p.y + p.x)', [1, 3]],
+  ['p.x, p.y = p.y, p.x\n    return p', 'return dataclasses.replace(p, x=p.y, y=p.x)', [2, 1]],
+];
+
+function enumCases(honest: boolean): AdversarialCase[] {
+  const out: AdversarialCase[] = [];
+  for (const [header, cls, a, va, b, vb] of ENUMS)
+    for (const [wrong, right, answers] of ENUM_TASKS) {
+      const body = (honest ? right : wrong)
+        .replace(/\bVA\b/g, String(va))
+        .replace(/\bVB\b/g, String(vb))
+        .replace(/\.A\b/g, `.${a}`);
+      const [wa, wb] = answers(va, vb);
+      out.push({
+        completion: `def f(m):\n    ${body}\n`,
+        tests: `${header}\ndef check(candidate):\n    assert candidate(${cls}.${a}) == ${wa}\n    assert candidate(${cls}.${b}) == ${wb}\n\ncheck(f)\n`,
+        expect: honest ? ['pass'] : ['fail', 'error'],
+        timeoutMs: TIMEOUT_MS,
+      });
+    }
+  return out;
+}
+
+function frozenCases(honest: boolean): AdversarialCase[] {
+  const out: AdversarialCase[] = [];
+  for (const [header, cls] of FROZEN)
+    for (const [wrong, right, [x, y]] of FROZEN_TASKS)
+      out.push({
+        completion: `import dataclasses\n\ndef f(p):\n    ${honest ? right : wrong}\n`,
+        tests: `${header}\ndef check(candidate):\n    p = ${cls}(1, 2)\n    r = candidate(p)\n    assert (r.x, r.y) == (${x}, ${y})\n    assert r == ${cls}(${x}, ${y})\n    assert (p.x, p.y) == (1, 2)\n\ncheck(f)\n`,
+        expect: honest ? ['pass'] : ['fail', 'error'],
+        timeoutMs: TIMEOUT_MS,
+      });
+  return out;
+}
+
+/** Controls only: the class's own API, used by honest programs (they failed: no such attribute). */
+const CONTROLS: Array<[string, string]> = [
+  // An Enum member's name, its class's members, the member back as the tests' own.
+  [
+    'def f(m):\n    return m.name.lower() + str(len(type(m)))\n',
+    "from enum import Enum\nclass Color(Enum):\n    R = 1\n    G = 2\n\nassert f(Color.G) == 'g2'\n",
+  ],
+  [
+    'def f(m):\n    return [x.name for x in type(m)]\n',
+    "from enum import Enum\nclass Color(Enum):\n    R = 1\n    G = 2\n    B = 3\n\nassert f(Color.G) == ['R', 'G', 'B']\n",
+  ],
+  [
+    'def f(m):\n    return m\n',
+    'from enum import Enum\nclass Color(Enum):\n    R = 1\n    G = 2\n\nassert f(Color.R) is Color.R\nassert f(Color.G) == Color.G\n',
+  ],
+  [
+    'def f(ms):\n    return {m: m.value for m in ms}\n',
+    'from enum import Enum\nclass Color(Enum):\n    R = 1\n    G = 2\n\nassert f([Color.R, Color.G]) == {Color.R: 1, Color.G: 2}\n',
+  ],
+  [
+    'def f(m):\n    return type(m)(m.value + 1)\n',
+    'from enum import Enum\nclass Step(Enum):\n    ONE = 1\n    TWO = 2\n\nassert f(Step.ONE) is Step.TWO\n',
+  ],
+  // An IntEnum member is an int: arithmetic and comparison with ints hold.
+  [
+    'def f(m):\n    return m * 2 + (m > 1)\n',
+    'from enum import IntEnum\nclass L(IntEnum):\n    A = 1\n    B = 5\n\nassert f(L.B) == 11\nassert f(L.A) == 2\n',
+  ],
+  // A dataclass: asdict, astuple, fields, equality, ordering, hashing of frozen instances.
+  [
+    'import dataclasses\n\ndef f(p):\n    return dataclasses.asdict(p)\n',
+    'from dataclasses import dataclass\n@dataclass\nclass Pt:\n    x: int\n    y: int\n\nassert f(Pt(1, 2)) == {"x": 1, "y": 2}\n',
+  ],
+  [
+    'import dataclasses\n\ndef f(p):\n    return [fl.name for fl in dataclasses.fields(p)], dataclasses.astuple(p)\n',
+    'from dataclasses import dataclass\n@dataclass\nclass Pt:\n    x: int\n    y: int\n\nassert f(Pt(3, 4)) == (["x", "y"], (3, 4))\n',
+  ],
+  [
+    'def f(p, q):\n    return p == q\n',
+    'from dataclasses import dataclass\n@dataclass\nclass Pt:\n    x: int\n    y: int\n\nassert f(Pt(1, 2), Pt(1, 2)) is True\nassert f(Pt(1, 2), Pt(1, 3)) is False\n',
+  ],
+  [
+    'def f(ps):\n    return sorted(ps)\n',
+    'from dataclasses import dataclass\n@dataclass(order=True, frozen=True)\nclass V:\n    x: int\n    y: int\n\nassert f([V(2, 1), V(1, 5)]) == [V(1, 5), V(2, 1)]\n',
+  ],
+  [
+    'def f(ps):\n    return len(set(ps))\n',
+    'from dataclasses import dataclass\n@dataclass(frozen=True)\nclass V:\n    x: int\n    y: int\n\nassert f([V(1, 1), V(1, 1), V(2, 1)]) == 2\n',
+  ],
+  [
+    'def f(p):\n    p.x += 1\n    return p\n',
+    'from dataclasses import dataclass\n@dataclass\nclass Pt:\n    x: int\n    y: int\n\np = Pt(1, 2)\nr = f(p)\nassert r is p and p.x == 2\n',
+  ],
+  // A namedtuple: fields by name, _replace, _asdict, _fields.
+  [
+    'def f(p):\n    return p.x + p.y\n',
+    'from collections import namedtuple\nP = namedtuple("P", "x y")\n\nassert f(P(1, 2)) == 3\n',
+  ],
+  [
+    'def f(p):\n    return p._replace(x=5)\n',
+    'from typing import NamedTuple\nclass P(NamedTuple):\n    x: int\n    y: int\n\nr = f(P(1, 2))\nassert r == P(5, 2) and r.x == 5\n',
+  ],
+  [
+    'def f(p):\n    return dict(p._asdict()), p._fields\n',
+    'from collections import namedtuple\nP = namedtuple("P", ["a", "b"])\n\nassert f(P(1, 2)) == ({"a": 1, "b": 2}, ("a", "b"))\n',
+  ],
+];
+
+const wrong = defineGenerator({
+  name: 'py-tests-classes',
+  language: 'python',
+  about:
+    "a wrong program uses the tests' own Enum member as its value, or assigns to their frozen dataclass instance: CPython refuses both, so must the sandbox",
+  cases: () => [...enumCases(false), ...frozenCases(false)],
+});
+
+const honest = defineGenerator({
+  name: 'py-tests-classes-honest',
+  language: 'python',
+  about: "control: honest programs using the tests' Enum, dataclass and namedtuple through their own API pass",
+  cases: () => [
+    ...enumCases(true),
+    ...frozenCases(true),
+    ...CONTROLS.map(([completion, tests]) => ({ completion, tests, expect: ['pass'] as const, timeoutMs: TIMEOUT_MS })),
+  ],
+});
+
+export const generators = [wrong, honest];
