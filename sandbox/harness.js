@@ -743,6 +743,7 @@ function setupHarness(P, config) {
   const OP_OWN = 14;
   const OP_TIMERS = 15;
   const OP_SYNC = 16;
+  const OP_PULL = 17;
   let ExternalCopy;
   // Tests realm: the host's rewrite of source text with its ordering comparisons guarded (a
   // synchronous host call, `(text, guard bits) => text`), for what the tests evaluate at run time.
@@ -1126,6 +1127,7 @@ function setupHarness(P, config) {
       };
     },
     reach(k, open) {
+      if (pullDue) pullChanges();
       if (reached !== null && k < reached.length) {
         reached[k] = true;
         if (reachedAt !== null) reachedAt[k] = ++skipClock;
@@ -1614,6 +1616,45 @@ function setupHarness(P, config) {
   // Tests realm: the program realm's controller while its tests run, so the verdict can carry the
   // program's console output (one host call instead of two).
   let programCtl;
+  // Tests realm: the program realm can run after its last crossing with no crossing of its own
+  // (a promise job, a `queueMicrotask` callback, an async function resumed): what it changes then
+  // of its copies of the tests' objects reached the tests under Node, and here it did not (a
+  // program emptying the tests' array in a microtask after it answered passed: red-team rt66
+  // J61). Once a microtask turn has passed since the last crossing (`turnMark`: a microtask queued
+  // after the crossing, so after what the program queued during it), the next check site first
+  // asks the program realm for its changed copies (OP_PULL: syncCopies, which sends them back as
+  // any crossing does). Synchronous tests never pay for it: the mark runs after them.
+  let pullDue = false;
+  let turnMarked = false;
+  function turnPassed() {
+    turnMarked = false;
+    pullDue = true;
+  }
+  function crossed() {
+    pullDue = false;
+    if (turnMarked) return;
+    turnMarked = true;
+    P.PromisePrototypeThen(P.ReflectApply(P.PromiseResolve, P.Promise, [undefined]), turnPassed);
+  }
+  function pullChanges() {
+    if (!pullDue || programCtl === undefined) return;
+    crossed();
+    try {
+      programCtl(OP_PULL);
+    } catch {
+      /* the program realm is gone: nothing to bring in line */
+    }
+  }
+  // The program realm's controller as the bridge calls it: each crossing back marks the turn.
+  function crossing(pctl) {
+    return function (op, a, b, c, d) {
+      try {
+        return pctl(op, a, b, c, d);
+      } finally {
+        crossed();
+      }
+    };
+  }
   function programOutput() {
     if (programCtl === undefined) return undefined;
     try {
@@ -2403,12 +2444,15 @@ function setupHarness(P, config) {
     refused = false;
     reseed(seed);
     programCtl = pctl;
+    pullDue = false;
+    // (A mark left queued by a run that ended mid-turn must not keep this run from marking.)
+    turnMarked = false;
     restoreConsole();
     groupIndent = '';
     cryptoModule = undefined;
     const B = getBridge();
     B.reset();
-    B.connect(pctl);
+    B.connect(crossing(pctl));
     B.expectNaN(config.verdict !== 'strict' || nanExpected !== false);
     const scope = { __proto__: null };
     try {
@@ -2487,6 +2531,10 @@ function setupHarness(P, config) {
       case OP_SYNC:
         // What the other realm changed of the objects both realms hold (snapshot.js, syncCopies).
         if (role !== 'tests' && role !== 'program') return '';
+        return getBridge().entry(op, a, b, c);
+      case OP_PULL:
+        // Program realm: the tests ask for the copies changed since the last crossing (pullChanges).
+        if (role !== 'program') return '';
         return getBridge().entry(op, a, b, c);
       case OP_GET:
       case OP_OWN:

@@ -1,0 +1,103 @@
+/**
+ * JavaScript: the program changes the tests' object after it answered, in a microtask of its own
+ * (a `queueMicrotask` callback, a promise job, an async function resumed), with no later crossing
+ * of its own; the tests look after a microtask turn (an `await`, a `.then`, a timer). Under Node
+ * they see the change. The change was made to the program realm's copy and reached the tests only
+ * at the program's next crossing, so a program that should leave its input alone and empties it a
+ * tick later passed (red-team rt66 J61). Now a check site reached after a microtask turn since the
+ * last crossing first brings the tests' objects in line with the program's copies (sandbox/harness.js,
+ * `pullChanges`; docs/sandbox.md, "Top-level objects both realms hold"). Controls: a program
+ * changing a copy of its own, a change the tests look for (the program sorts their array a tick
+ * later, as asked), and tests that check before the program's microtask ran (they pass under Node
+ * too). Every case was run under Node 20 as one file (program, then tests): the attacks fail, the
+ * controls pass. At 5959131 all 20 attacks passed and the 10 controls that look for the change
+ * failed.
+ */
+import { type AdversarialCase, defineGenerator, JS_ASSERT } from './framework.ts';
+
+/** How the program defers its change of `xs` past its answer (CHANGE: the statement). */
+const DEFERRALS: readonly string[] = [
+  'queueMicrotask(() => { CHANGE });',
+  'Promise.resolve().then(() => { CHANGE });',
+  '(async () => { await null; CHANGE })();',
+  'Promise.resolve().then(() => null).then(() => { CHANGE });',
+  'new Promise((r) => r()).then(() => { CHANGE });',
+];
+
+/** How the tests look at `xs` after a microtask turn (CHECK: the check). */
+const LOOKS: readonly string[] = [
+  'async function test() {\n  TAKE\n  await null;\n  await null;\n  await null;\n  CHECK\n}\ntest();\n',
+  'async function test() {\n  TAKE\n  await new Promise((r) => setTimeout(r, 0));\n  CHECK\n}\ntest();\n',
+  'function test() {\n  TAKE\n  return Promise.resolve().then(() => null).then(() => null).then(() => null).then(() => { CHECK });\n}\ntest();\n',
+  'async function test() {\n  TAKE\n  for (let i = 0; i < 4; i++) await Promise.resolve();\n  CHECK\n}\ntest();\n',
+];
+
+const TAKE = 'const xs = [3, 1, 2];\n  assert.strictEqual(count(xs), 3);';
+
+function program(deferral: string, change: string): string {
+  return `function count(xs) {\n  const n = xs.length;\n  ${deferral.replace('CHANGE', change)}\n  return n;\n}\n`;
+}
+
+function look(shape: string, check: string): string {
+  return JS_ASSERT + shape.replace('TAKE', TAKE).replace('CHECK', check);
+}
+
+/** Wrong: the program empties or rewrites the tests' array a tick after answering its length. */
+function attacks(): AdversarialCase[] {
+  const changes = ['xs.length = 0;', 'xs.push(9);', 'xs[0] = 42;', 'xs.reverse();', 'xs.splice(1);'];
+  const out: AdversarialCase[] = [];
+  DEFERRALS.forEach((d, i) =>
+    LOOKS.forEach((shape) =>
+      out.push({
+        completion: program(d, changes[i]!),
+        tests: look(shape, 'assert.deepStrictEqual(xs, [3, 1, 2]);'),
+        expect: ['fail'],
+      }),
+    ),
+  );
+  return out;
+}
+
+/** Honest: a copy changed, a change the tests ask for (sorted in place), or a check made in time. */
+function controls(): AdversarialCase[] {
+  const out: AdversarialCase[] = [];
+  DEFERRALS.forEach((d, i) => {
+    // The program's own copy changes: the tests' array stays as it was.
+    out.push({
+      completion: program(d.replace('CHANGE', 'const c = xs.slice(); CHANGE'), 'c.length = 0;'),
+      tests: look(LOOKS[i % LOOKS.length]!, 'assert.deepStrictEqual(xs, [3, 1, 2]);'),
+      expect: ['pass'],
+    });
+    // The task is to sort the tests' array in place, a tick later: the tests look for it.
+    for (const shape of [LOOKS[i % LOOKS.length]!, LOOKS[(i + 1) % LOOKS.length]!])
+      out.push({
+        completion: program(d, 'xs.sort((p, q) => p - q);'),
+        tests: look(shape, 'assert.deepStrictEqual(xs, [1, 2, 3]);'),
+        expect: ['pass'],
+      });
+    // The tests check right after the call, before the program's microtask ran (as under Node).
+    out.push({
+      completion: program(d, 'xs.length = 0;'),
+      tests: `${JS_ASSERT}function test() {\n  ${TAKE}\n  assert.deepStrictEqual(xs, [3, 1, 2]);\n}\ntest();\n`,
+      expect: ['pass'],
+    });
+  });
+  return out;
+}
+
+export const generators = [
+  defineGenerator({
+    name: 'js-late-changes',
+    language: 'javascript',
+    about:
+      "the program changes the tests' array in a microtask after answering; the tests look after a turn (Node: they see it) — a fail, never a pass",
+    cases: () => attacks(),
+  }),
+  defineGenerator({
+    name: 'js-late-changes-honest',
+    language: 'javascript',
+    about:
+      'control: a copy changed, an in-place sort a tick later that the tests look for, a check before the microtask: each passes',
+    cases: () => controls(),
+  }),
+];
