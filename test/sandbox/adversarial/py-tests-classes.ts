@@ -8,8 +8,8 @@
  * `p._replace`). Before, a member crossed as its bare value and an instance as a plain object
  * without the class's behaviour: the wrong programs below passed and the honest ones failed
  * (red-team rt66 P28, P28b, P36). Every case was run under CPython 3.11.7 as one file (program,
- * then tests): the controls pass; every wrong program fails an assert or raises. At 5959131, 18 of
- * the 24 wrong programs passed and 37 of the 39 controls failed.
+ * then tests): the controls pass; every wrong program fails an assert or raises. At 5959131, 20 of
+ * the 26 wrong programs passed and 41 of the 44 controls failed.
  */
 import { type AdversarialCase, defineGenerator } from './framework.ts';
 
@@ -86,6 +86,15 @@ function frozenCases(honest: boolean): AdversarialCase[] {
   return out;
 }
 
+/** A Flag of the tests': combinations of members cross as the Flag's own values. */
+const FLAG = 'from enum import Flag\nclass Perm(Flag):\n    R = 1\n    W = 2\n    X = 4\n\n';
+
+/** Wrong programs on a tests' Flag (a plain Flag has no arithmetic with ints and never equals one). */
+const FLAG_ATTACKS: Array<[string, string]> = [
+  ['def f(p):\n    return p & 2 != 0\n', 'assert f(Perm.R | Perm.W) is True\nassert f(Perm.R) is False\n'],
+  ['def f(p):\n    return p == 3\n', 'assert f(Perm.R | Perm.W) is True\nassert f(Perm.R) is False\n'],
+];
+
 /** Controls only: the class's own API, used by honest programs (they failed: no such attribute). */
 const CONTROLS: Array<[string, string]> = [
   // An Enum member's name, its class's members, the member back as the tests' own.
@@ -113,6 +122,21 @@ const CONTROLS: Array<[string, string]> = [
   [
     'def f(m):\n    return m * 2 + (m > 1)\n',
     'from enum import IntEnum\nclass L(IntEnum):\n    A = 1\n    B = 5\n\nassert f(L.B) == 11\nassert f(L.A) == 2\n',
+  ],
+  // A Flag's combinations, an IntFlag's arithmetic, auto() values, an alias.
+  ['def f(p):\n    return type(p).W in p\n', `${FLAG}assert f(Perm.R | Perm.W) is True\nassert f(Perm.R) is False\n`],
+  ['def f(a, b):\n    return a | b\n', `${FLAG}assert f(Perm.R, Perm.W) == Perm.R | Perm.W\n`],
+  [
+    'def f(p):\n    return int(p) + (p & 2)\n',
+    'from enum import IntFlag\nclass P(IntFlag):\n    R = 1\n    W = 2\n\nassert f(P.R | P.W) == 5\n',
+  ],
+  [
+    'def f(m):\n    return m.value\n',
+    'from enum import Enum, auto\nclass C(Enum):\n    A = auto()\n    B = auto()\n\nassert f(C.B) == 2\n',
+  ],
+  [
+    'def f(m):\n    return m is type(m).ALIAS\n',
+    'from enum import Enum\nclass C(Enum):\n    A = 1\n    ALIAS = 1\n    B = 2\n\nassert f(C.A) is True\n',
   ],
   // A dataclass: asdict, astuple, fields, equality, ordering, hashing of frozen instances.
   [
@@ -159,7 +183,16 @@ const wrong = defineGenerator({
   language: 'python',
   about:
     "a wrong program uses the tests' own Enum member as its value, or assigns to their frozen dataclass instance: CPython refuses both, so must the sandbox",
-  cases: () => [...enumCases(false), ...frozenCases(false)],
+  cases: () => [
+    ...enumCases(false),
+    ...frozenCases(false),
+    ...FLAG_ATTACKS.map(([completion, tests]) => ({
+      completion,
+      tests: FLAG + tests,
+      expect: ['fail', 'error'] as const,
+      timeoutMs: TIMEOUT_MS,
+    })),
+  ],
 });
 
 const honest = defineGenerator({
