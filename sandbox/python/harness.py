@@ -2276,6 +2276,10 @@ def _anchor_setup():
     _NoneType = type(None)
     _str_isidentifier = str.isidentifier
     _namedtuple = _collections.namedtuple
+    # Builtin types by identity and by name: a tests' Enum's data type and a dataclass field's
+    # default factory cross by name (_tests_class_shape, _PSide.shaped_standin).
+    _DC_TYPE_NAMES = {t.__name__: t for t in (int, float, str, bytes, complex, list, dict, set, frozenset, tuple, bytearray)}
+    _DC_TYPES = {_ident(t): n for n, t in _DC_TYPE_NAMES.items()}
     _Fraction = _fractions.Fraction
     _Decimal = _decimal.Decimal
     _dec_str = _decimal.Decimal.__str__
@@ -2553,7 +2557,8 @@ def _anchor_setup():
                     if t is not _tuple:
                         nt = self.side.namedtuple(t)
                         if nt is not None:
-                            return ('nt', nt[0], nt[1], [enc(v, d1) for v in items], nt[2])
+                            node = ('nt', nt[0], nt[1], [enc(v, d1) for v in items], nt[2])
+                            return node + (nt[3],) if _len(nt) > 3 else node
                     return enc(items, depth)
                 if tag == 'dict':
                     self.reg(x)
@@ -2936,7 +2941,8 @@ def _anchor_setup():
             if tag == 'sd':
                 return self.side.std_object(e[1], e[2])
             if tag == 'nt':
-                return self.side.make_namedtuple(e[1], e[2], [dec(v) for v in e[3]], _len(e) > 4 and e[4] is True)
+                return self.side.make_namedtuple(e[1], e[2], [dec(v) for v in e[3]], _len(e) > 4 and e[4] is True,
+                                                 e[5] if _len(e) > 5 else None)
             if tag == 'o':
                 cls = self.side.record_class(e[1])
                 if _len(e) > 4:
@@ -3241,6 +3247,7 @@ def _anchor_setup():
             self.standins = {}
             self.standin_ids = {}
             self.namedtuples = {}
+            self.nt_numbers = {}
             # The objects rebuilt here from the tests' own instances (of a class of the tests'
             # that is not the prompt's): identity -> (object, its class, the number T gave the
             # tests' class object).
@@ -3268,12 +3275,17 @@ def _anchor_setup():
             return sd
 
         def namedtuple(self, t):
-            # (name, fields, whether it is a class the prompt's run bound: _prompt_made).
+            # (name, fields, whether it is a class the prompt's run bound: _prompt_made), and for
+            # P's stand-in of a namedtuple of the tests' (make_namedtuple), ([its number in T],).
             try:
                 fields = _getattr(t, '_fields')
                 if _type(fields) is not _tuple or not _all(_type(f) is _str for f in fields):
                     return None
-                return (_str_copy(_type_name(t, _type)), _tuple(fields), _is_prompt_class(t))
+                got = self.nt_numbers.get(_ident(t)) if _hasattr(self, 'nt_numbers') else None
+                base = (_str_copy(_type_name(t, _type)), _tuple(fields), _is_prompt_class(t))
+                if got is not None and got[0] is t:
+                    return base + ([got[1]],)
+                return base
             except _BaseException:
                 return None
 
@@ -3340,30 +3352,51 @@ def _anchor_setup():
             return c
 
         def shaped_standin(self, name, shape):
-            # A stand-in for a tests' Enum (the same member names and values) or dataclass (the
-            # same fields and flags), from the shape T sent (_tests_class_shape), or None. A member
-            # or instance the program sends back is the tests' own again (its class is this
-            # stand-in: standin_id).
+            # A stand-in for a tests' Enum (the same kind, data type, member names and values) or
+            # dataclass (the same fields, with their defaults and flags, and class variables), from
+            # the shape T sent (_tests_class_shape), or None. A member or instance the program sends
+            # back is the tests' own again (its class is this stand-in: standin_id). Not carried:
+            # the tests' own methods, properties and `__post_init__` (their code stays in T).
             try:
                 if _type(shape) not in (_list, _tuple) or _len(shape) < 2:
                     return None
+                dec = _Dec(self).dec
                 if shape[0] == 'enum':
-                    base, members = shape[1], shape[2]
+                    kind, mixin, members = _str(shape[1]), _str(shape[2]), shape[3]
                     values = []
                     for m, v in members:
                         m = _str(m)
-                        if not _str_isidentifier(m) or m.startswith('_'):
+                        if m.startswith('_'):
                             return None
-                        values.append((m, _Dec(self).dec(v)))
-                    kinds = {'int': _enum_mod.IntEnum, 'str': _enum_mod.StrEnum, 'flag': _Flag, 'intflag': _enum_mod.IntFlag}
-                    return kinds.get(base, _Enum)(name, values)
+                        values.append((m, dec(v)))
+                    cls = _getattr(_enum_mod, kind) if kind in ('Enum', 'IntEnum', 'StrEnum', 'Flag', 'IntFlag') else _Enum
+                    mt = _DC_TYPE_NAMES.get(mixin)
+                    if mt is not None and (cls is _Enum or cls is _Flag):
+                        return cls(name, values, type=mt)
+                    return cls(name, values)
                 if shape[0] == 'dc':
-                    fields = [_str(f) for f in shape[1]]
-                    if not _all(_str_isidentifier(f) and not f.startswith('__') for f in fields):
-                        return None
-                    spec = [(f, object, _dc_field(default=None)) for f in fields]
-                    eq, order, frozen = _bool(shape[2]), _bool(shape[3]), _bool(shape[4])
-                    return _make_dataclass(name, spec, eq=eq, order=order and eq, frozen=frozen)
+                    spec = []
+                    for fname, dk, dv, init, rep, cmp, hsh, kw in shape[1]:
+                        fname = _str(fname)
+                        if not _str_isidentifier(fname) or fname.startswith('__'):
+                            return None
+                        opts = {'init': _bool(init), 'repr': _bool(rep), 'compare': _bool(cmp),
+                                'hash': None if hsh is None else _bool(hsh), 'kw_only': kw is True}
+                        if dk == 'val':
+                            opts['default'] = dec(dv)
+                        elif dk == 'fac':
+                            opts['default_factory'] = _DC_TYPE_NAMES[_str(dv)]
+                        elif dk == 'any':
+                            opts['default'] = None
+                        spec.append((fname, object, _dc_field(**opts)))
+                    eq, order, frozen, unsafe_hash, slots = (_bool(x) for x in shape[2])
+                    ns = {}
+                    for k, v in shape[3]:
+                        k = _str(k)
+                        if _str_isidentifier(k) and not k.startswith('__'):
+                            ns[k] = dec(v)
+                    return _make_dataclass(name, spec, namespace=ns, eq=eq, order=order and eq, frozen=frozen,
+                                           unsafe_hash=unsafe_hash, slots=slots)
             except _BaseException:
                 return None
             return None
@@ -3430,21 +3463,37 @@ def _anchor_setup():
                     pass
             return value
 
-        def make_namedtuple(self, name, fields, items, prompts=False):
+        def make_namedtuple(self, name, fields, items, prompts=False, extra=None):
             c = st['g'].get(name)
             if _isinstance(c, _type) and _issubclass(c, _tuple):
                 try:
                     return c._make(items)
                 except _BaseException:
                     pass
-            # A namedtuple of the tests' the program has no class for: one of its name and fields
-            # (`p.x`, `p._replace` work as under CPython), one class per name and fields.
+            # A namedtuple of the tests' the program has no class for: one of its name, fields and
+            # defaults (`p.x`, `p._replace`, `type(p)(x)` work as under CPython), one per class of
+            # the tests' (`extra`: [its number in T, [(field, default)]]); going back, it is that
+            # class of the tests' again (namedtuple).
             try:
                 key = (_str(name), _tuple(_str(f) for f in fields))
+                number = extra[0] if _type(extra) in (_list, _tuple) and _len(extra) > 1 and _type(extra[0]) is _int else None
                 cache = self.namedtuples
-                nt = cache.get(key)
+                nt = cache.get((key, number))
                 if nt is None:
-                    nt = cache[key] = _namedtuple(key[0] if _str_isidentifier(key[0]) else 'TestsTuple', key[1])
+                    defaults = None
+                    if number is not None:
+                        given = {_str(f): self_dec for f, self_dec in ((f, _Dec(self).dec(v)) for f, v in extra[1])}
+                        tail = []
+                        for f in _reversed(key[1]):
+                            if f not in given:
+                                break
+                            tail.insert(0, given[f])
+                        defaults = tail or None
+                    nt = _namedtuple(key[0] if _str_isidentifier(key[0]) else 'TestsTuple', key[1], rename=True,
+                                     defaults=defaults)
+                    cache[(key, number)] = nt
+                    if number is not None:
+                        self.nt_numbers[_ident(nt)] = (nt, number)
                 return nt._make(items)
             except _BaseException:
                 return _tuple(items)
@@ -5028,9 +5077,11 @@ def _anchor_setup():
         # What P needs to stand in for a class of the tests' that is an Enum or a dataclass as
         # CPython's own would (`m * 2` on a member of a plain Enum raises, `m == 1` is False, an
         # instance of a frozen dataclass refuses assignment, `dataclasses.replace` takes it):
-        # ('enum', int/str base, [(member name, plain value)]) or ('dc', [field names], eq,
-        # order, frozen). Only names and plain data: nothing of the tests' code crosses. Cached
-        # per class and run (T's own classes: the program cannot change them).
+        # ('enum', its enum kind, its data type, [(member name, plain value)]) or ('dc', [(field
+        # name, default kind, default, init, repr, compare, hash, kw_only)], (eq, order, frozen,
+        # unsafe_hash, slots), [(class variable, plain value)]). Only names and plain data:
+        # nothing of the tests' code crosses (a default factory crosses by name when it is a
+        # builtin type). Cached per class and run (T's own classes: the program cannot change them).
         cache = st.get('tshapes')
         if cache is None:
             cache = st['tshapes'] = {}
@@ -5038,21 +5089,50 @@ def _anchor_setup():
         if got is not None and got[0] is t:
             return got[1]
         shape = None
+        enc = _Enc(_tside).enc
         try:
             if _issubclass(t, _Enum):
-                if _issubclass(t, _Flag):
-                    base = 'intflag' if _issubclass(t, _int) else 'flag'
-                else:
-                    base = 'int' if _issubclass(t, _int) else 'str' if _issubclass(t, _str) else ''
+                kind = 'Enum'
+                for k in ('IntFlag', 'Flag', 'IntEnum', 'StrEnum'):
+                    if _issubclass(t, _getattr(_enum_mod, k)):
+                        kind = k
+                        break
+                # The data type mixed in (`class C(float, Enum)`): its members are values of it.
+                mt = _type_dict(t, _type).get('_member_type_')
+                mixin = _DC_TYPES.get(_ident(mt), '') if mt is not None else ''
                 members = []
                 for k, m in _list(t.__members__.items())[:1000]:
-                    members.append((_str_copy(k), _Enc(_tside).enc(_object_getattribute(m, '_value_'))))
-                shape = ('enum', base, members)
+                    members.append((_str_copy(k), enc(_object_getattribute(m, '_value_'))))
+                shape = ('enum', kind, mixin, members)
             else:
                 params = _type_dict(t, _type).get('__dataclass_params__')
                 if params is not None:
-                    names = [_str_copy(f.name) for f in _dataclasses.fields(t)]
-                    shape = ('dc', names, _bool(params.eq), _bool(params.order), _bool(params.frozen))
+                    fields = []
+                    for f in _dataclasses.fields(t):
+                        if f.default is not _dataclasses.MISSING:
+                            try:
+                                dk, dv = 'val', enc(f.default)
+                            except _BaseException:
+                                dk, dv = 'any', None
+                        elif f.default_factory is not _dataclasses.MISSING:
+                            dk, dv = 'fac', _DC_TYPES.get(_ident(f.default_factory))
+                            if dv is None:
+                                dk = 'any'
+                        else:
+                            dk, dv = 'req', None
+                        kw = _getattr(f, 'kw_only', False)
+                        fields.append((_str_copy(f.name), dk, dv, _bool(f.init), _bool(f.repr), _bool(f.compare),
+                                       None if f.hash is None else _bool(f.hash), kw is True))
+                    cvars = []
+                    for k, f in _list(_getattr(t, '__dataclass_fields__').items()):
+                        if _getattr(f, '_field_type', None) is _getattr(_dataclasses, '_FIELD_CLASSVAR', 0):
+                            try:
+                                cvars.append((_str_copy(k), enc(_getattr(t, k))))
+                            except _BaseException:
+                                pass
+                    flags = (_bool(params.eq), _bool(params.order), _bool(params.frozen), _bool(params.unsafe_hash),
+                             '__slots__' in _type_dict(t, _type))
+                    shape = ('dc', fields, flags, cvars)
         except _BaseException:
             shape = None
         cache[_ident(t)] = (t, shape)
@@ -5098,7 +5178,17 @@ def _anchor_setup():
             return std_objects.get(_ident(x))
 
         def namedtuple(self, t):
-            return _PSide.namedtuple(self, t)
+            got = _PSide.namedtuple(self, t)
+            if got is None or got[2] or (st.get('prompt_classes') or {}).get(got[0]) is t:
+                return got
+            # A namedtuple class of the tests': its number (P's stand-in goes back as it) and
+            # its defaults, as plain data.
+            try:
+                enc = _Enc(_tside).enc
+                defaults = [(_str_copy(f), enc(v)) for f, v in _list(_getattr(t, '_field_defaults').items())]
+            except _BaseException:
+                defaults = []
+            return got[:3] + ([_tests_class_number(t), defaults],)
 
         def class_ref(self, t):
             cid = _type_dict(t, _type).get('_anchor_cid')
@@ -5296,9 +5386,10 @@ def _anchor_setup():
                 obj.__dict__['value'] = value
             return obj
 
-        def make_namedtuple(self, name, fields, items, prompts=False):
+        def make_namedtuple(self, name, fields, items, prompts=False, extra=None):
             # prompts: P found the class to be one the prompt's run bound (only then is it T's
-            # copy of the prompt's class, never by name alone).
+            # copy of the prompt's class, never by name alone). extra: [n], P's stand-in for the
+            # namedtuple class of the tests' T numbered n: that class again, when its fields match.
             name = _str(name)
             for f, v in _zip(fields, items):
                 # A field named as a tuple method (`count`, `index`) is what `r.count(1)` calls:
@@ -5309,6 +5400,11 @@ def _anchor_setup():
             own = st['prompt_classes'].get(name) if prompts else None
             if own is not None and _issubclass(own, _tuple):
                 return own._make(items)
+            if _type(extra) in (_list, _tuple) and _len(extra) == 1:
+                own = _tests_class(extra[0])
+                if (_isinstance(own, _type) and _issubclass(own, _tuple) and _getattr(own, '_fields', None) == _tuple(fields)
+                        and _len(items) == _len(fields)):
+                    return own._make(items)
             key = (name, _tuple(fields))
             cache = st['namedtuples']
             cls = cache.get(key)

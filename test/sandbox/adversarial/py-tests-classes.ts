@@ -8,8 +8,8 @@
  * `p._replace`). Before, a member crossed as its bare value and an instance as a plain object
  * without the class's behaviour: the wrong programs below passed and the honest ones failed
  * (red-team rt66 P28, P28b, P36). Every case was run under CPython 3.11.7 as one file (program,
- * then tests): the controls pass; every wrong program fails an assert or raises. At 5959131, 20 of
- * the 26 wrong programs passed and 41 of the 44 controls failed.
+ * then tests): the controls pass; every wrong program fails an assert or raises. At 5959131, 27 of
+ * the 37 wrong programs passed and 55 of the 59 controls failed.
  */
 import { type AdversarialCase, defineGenerator } from './framework.ts';
 
@@ -85,6 +85,122 @@ function frozenCases(honest: boolean): AdversarialCase[] {
       });
   return out;
 }
+
+/**
+ * The classes' finer points (from a hostile pass on this change, rt68): an Enum's data type
+ * (`class C(str, Enum)` is no StrEnum: `str(m)` is 'C.RED'), Flag combinations, a dataclass's
+ * defaults, default factories, `compare`/`hash`/`repr`/`kw_only` fields, `unsafe_hash`, `slots`
+ * and class variables, a namedtuple's defaults, renamed fields and class going back: [program, tests].
+ */
+const FINER_ATTACKS: Array<[string, string]> = [
+  [
+    'def label(c):\n    return str(c)\n',
+    "from enum import Enum\nclass Color(str, Enum):\n    RED = 'red'\n    BLUE = 'blue'\n\nassert label(Color.RED) == 'red'\nassert label(Color.BLUE) == 'blue'\n",
+  ],
+  [
+    'def show(m):\n    return str(m)\n',
+    "from enum import Enum\nclass Lvl(int, Enum):\n    LOW = 1\n    HIGH = 2\n\nassert show(Lvl.HIGH) == '2'\n",
+  ],
+  [
+    "def show(m):\n    return f'{m}'\n",
+    "from enum import Enum\nclass Lvl(int, Enum):\n    LOW = 1\n    HIGH = 2\n\nassert show(Lvl.HIGH) == '2'\n",
+  ],
+  [
+    "def label(c):\n    return '{}'.format(c)\n",
+    "from enum import Enum\nclass Color(str, Enum):\n    RED = 'red'\n\nassert label(Color.RED) == 'red'\n",
+  ],
+  [
+    'def count_distinct(items):\n    return len(set(items))\n',
+    "from dataclasses import dataclass, field\n@dataclass(frozen=True)\nclass Item:\n    name: str\n    id: int = field(compare=False)\n\nassert count_distinct([Item('a', 1), Item('a', 2), Item('b', 3)]) == 3\n",
+  ],
+  [
+    'def count_distinct(items):\n    return len({hash(i) for i in items})\n',
+    "from dataclasses import dataclass, field\n@dataclass(frozen=True)\nclass Item:\n    name: str\n    id: int = field(hash=False)\n\nassert count_distinct([Item('a', 1), Item('a', 2)]) == 2\n",
+  ],
+  [
+    'def make_like(c, name):\n    return type(c)(name)\n',
+    "from dataclasses import dataclass\n@dataclass\nclass Cfg:\n    name: str\n    retries: int\n\nr = make_like(Cfg('a', 5), 'b')\nassert r.name == 'b'\n",
+  ],
+  [
+    'def order(ts):\n    return [t.name for t in sorted(ts)]\n',
+    "from dataclasses import dataclass, field\n@dataclass(order=True)\nclass Task:\n    pri: int\n    name: str = field(compare=False)\n\nassert order([Task(1, 'b'), Task(1, 'a'), Task(0, 'z')]) == ['z', 'a', 'b']\n",
+  ],
+  [
+    'def clone(p):\n    return type(p)(p.x + 1, p.y)\n',
+    'from dataclasses import dataclass\n@dataclass(kw_only=True)\nclass Pt:\n    x: int\n    y: int\n\nassert clone(Pt(x=1, y=2)) == Pt(x=2, y=2)\n',
+  ],
+  [
+    'def show(p):\n    return repr(p)\n',
+    "from dataclasses import dataclass, field\n@dataclass\nclass User:\n    name: str\n    pw: str = field(repr=False)\n\nassert show(User('a', 's')) == \"User(name='a', pw='s')\"\n",
+  ],
+  [
+    'def to_dict(p):\n    return dict(p.__dict__)\n',
+    "from dataclasses import dataclass\n@dataclass(slots=True)\nclass Pt:\n    x: int\n    y: int\n\nassert to_dict(Pt(1, 2)) == {'x': 1, 'y': 2}\n",
+  ],
+];
+
+const FINER_CONTROLS: Array<[string, string]> = [
+  [
+    'def grant(p, q):\n    return p | q\n',
+    'from enum import Flag\nclass Perm(Flag):\n    R = 1\n    W = 2\n    X = 4\n\nassert grant(Perm.R, Perm.W) == Perm.R | Perm.W\n',
+  ],
+  [
+    'def has(perms, p):\n    return p in perms\n',
+    'from enum import Flag\nclass Perm(Flag):\n    R = 1\n    W = 2\n    X = 4\n\nassert has(Perm.R | Perm.W, Perm.R) is True\nassert has(Perm.R | Perm.W, Perm.X) is False\n',
+  ],
+  [
+    'def grant(p, q):\n    return p | q\n',
+    'from enum import IntFlag\nclass Perm(IntFlag):\n    R = 1\n    W = 2\n\nr = grant(Perm.R, Perm.W)\nassert r == 3\nassert isinstance(r, Perm)\n',
+  ],
+  [
+    'def f(m):\n    return m * 2\n',
+    'from enum import Enum\nclass F(float, Enum):\n    HALF = 0.5\n    ONE = 1.0\n\nassert f(F.HALF) == 1.0\n',
+  ],
+  [
+    'def dedupe(items):\n    out = []\n    for i in items:\n        if i not in out:\n            out.append(i)\n    return out\n',
+    "from dataclasses import dataclass, field\n@dataclass\nclass Item:\n    name: str\n    id: int = field(compare=False)\n\nr = dedupe([Item('a', 1), Item('a', 2), Item('b', 3)])\nassert [x.name for x in r] == ['a', 'b']\n",
+  ],
+  [
+    'def make_like(c, name):\n    return type(c)(name)\n',
+    "from dataclasses import dataclass\n@dataclass\nclass Cfg:\n    name: str\n    retries: int = 3\n\nr = make_like(Cfg('a', 5), 'b')\nassert r.name == 'b'\nassert r.retries == 3\n",
+  ],
+  [
+    'def price(p):\n    return p.base * (1 + p.TAX)\n',
+    'from dataclasses import dataclass\nfrom typing import ClassVar\n@dataclass\nclass Item:\n    base: int\n    TAX: ClassVar[int] = 1\n\nassert price(Item(5)) == 10\n',
+  ],
+  [
+    'def count_distinct(items):\n    return len(set(items))\n',
+    'from dataclasses import dataclass\n@dataclass(unsafe_hash=True)\nclass Pt:\n    x: int\n    y: int\n\nassert count_distinct([Pt(1, 2), Pt(1, 2), Pt(2, 2)]) == 2\n',
+  ],
+  [
+    'def make(p, x):\n    return type(p)(x)\n',
+    "from collections import namedtuple\nP = namedtuple('P', 'x y', defaults=[0])\n\nassert make(P(1, 2), 5) == P(5, 0)\n",
+  ],
+  [
+    'def f(p):\n    return p._replace(x=5)\n',
+    "from collections import namedtuple\nP = namedtuple('P', 'x y')\n\nr = f(P(1, 2))\nassert isinstance(r, P) and type(r) is P\nassert r.x == 5\n",
+  ],
+  [
+    'def swap(p):\n    return type(p)(p.y, p.x)\n',
+    "from collections import namedtuple\nP = namedtuple('P', 'x y')\n\nr = swap(P(1, 2))\nassert r == P(2, 1)\nassert isinstance(r, P) and r.x == 2\n",
+  ],
+  [
+    'def f(m):\n    return m.value + 1\n',
+    "from enum import Enum\nE = Enum('E', [('a b', 1), ('c', 2)])\n\nassert f(E['a b']) == 2\n",
+  ],
+  [
+    'def names(p):\n    return [m.name for m in type(p)]\n',
+    "from enum import Flag\nclass Perm(Flag):\n    R = 1\n    W = 2\n    RW = 3\n\nassert names(Perm.R) == ['R', 'W']\n",
+  ],
+  [
+    "def fresh(p):\n    q = type(p)(p.name)\n    q.tags.append('new')\n    return q\n",
+    "from dataclasses import dataclass, field\n@dataclass\nclass Doc:\n    name: str\n    tags: list = field(default_factory=list)\n\nr = fresh(Doc('a', ['x']))\nassert r.tags == ['new'] and r.name == 'a'\n",
+  ],
+  [
+    'def f(p):\n    return p.x + p[1]\n',
+    "from collections import namedtuple\nP = namedtuple('P', ['x', 'def'], rename=True)\n\nassert f(P(1, 2)) == 3\n",
+  ],
+];
 
 /** A Flag of the tests': combinations of members cross as the Flag's own values. */
 const FLAG = 'from enum import Flag\nclass Perm(Flag):\n    R = 1\n    W = 2\n    X = 4\n\n';
@@ -186,9 +302,9 @@ const wrong = defineGenerator({
   cases: () => [
     ...enumCases(false),
     ...frozenCases(false),
-    ...FLAG_ATTACKS.map(([completion, tests]) => ({
+    ...[...FLAG_ATTACKS.map(([c, t]): [string, string] => [c, FLAG + t]), ...FINER_ATTACKS].map(([completion, tests]) => ({
       completion,
-      tests: FLAG + tests,
+      tests,
       expect: ['fail', 'error'] as const,
       timeoutMs: TIMEOUT_MS,
     })),
@@ -202,7 +318,12 @@ const honest = defineGenerator({
   cases: () => [
     ...enumCases(true),
     ...frozenCases(true),
-    ...CONTROLS.map(([completion, tests]) => ({ completion, tests, expect: ['pass'] as const, timeoutMs: TIMEOUT_MS })),
+    ...[...CONTROLS, ...FINER_CONTROLS].map(([completion, tests]) => ({
+      completion,
+      tests,
+      expect: ['pass'] as const,
+      timeoutMs: TIMEOUT_MS,
+    })),
   ],
 });
 
