@@ -1044,6 +1044,12 @@ function setupHarness(P, config) {
       markSeen(x);
       return x;
     },
+    // What an `await` of the tests gave, as they resume: the program's changes made meanwhile are
+    // pulled first (pullChanges).
+    resumed(v) {
+      if (pullDue) pullChanges();
+      return v;
+    },
     // The iterable of a `for await` in the tests: each value a sync iterable gives is awaited by
     // the engine, so handled (an async iterable awaits its own).
     seenEach(it) {

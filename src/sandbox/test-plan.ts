@@ -702,6 +702,13 @@ function instrument(
       const arg = n.argument as AnyNode;
       open(arg.start, '__anchorHooks.seen(', depth);
       close(arg.end, ')', depth);
+      // Where the tests resume after an `await`, what the program changed meanwhile in its
+      // microtasks is pulled before they read on (sandbox/harness.js, pullChanges). Wrapped
+      // around the whole `await`: its parentheses go outside the operand's.
+      if (n.type === 'AwaitExpression') {
+        open(n.start, '__anchorHooks.resumed(', depth - 0.5);
+        close(n.end, ')', depth - 0.5);
+      }
     } else if (n.type === 'ForOfStatement' && n.await) {
       // `for await` awaits each value of a sync iterable (an array of promises) inside the engine.
       const right = n.right as AnyNode;

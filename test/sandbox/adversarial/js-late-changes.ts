@@ -5,13 +5,15 @@
  * they see the change. The change was made to the program realm's copy and reached the tests only
  * at the program's next crossing, so a program that should leave its input alone and empties it a
  * tick later passed (red-team rt66 J61). Now a check site reached after a microtask turn since the
- * last crossing first brings the tests' objects in line with the program's copies (sandbox/harness.js,
- * `pullChanges`; docs/sandbox.md, "Top-level objects both realms hold"). Controls: a program
- * changing a copy of its own, a change the tests look for (the program sorts their array a tick
- * later, as asked), and tests that check before the program's microtask ran (they pass under Node
- * too). Every case was run under Node 20 as one file (program, then tests): the attacks fail, the
- * controls pass. At 5959131 all 20 attacks passed and the 10 controls that look for the change
- * failed.
+ * last crossing, and each `await` of the tests as they resume, first bring the tests' objects in
+ * line with the program's copies (sandbox/harness.js, `pullChanges`; docs/sandbox.md, "Top-level
+ * objects both realms hold"); the reads are the second half of the attacks: a value read as the tests
+ * resume and checked later or by hand (a hostile pass on the check-site pull alone, rt68 J02, J03,
+ * J22, J32, passed them). Controls: a program changing a copy of its own, a change the tests look
+ * for (the program sorts their array a tick later, as asked), and tests that check before the
+ * program's microtask ran (they pass under Node too). Every case was run under Node 20 as one file
+ * (program, then tests): the attacks fail, the controls pass. At 5959131 all 40 attacks passed and
+ * the 10 controls that look for the change failed.
  */
 import { type AdversarialCase, defineGenerator, JS_ASSERT } from './framework.ts';
 
@@ -30,6 +32,17 @@ const LOOKS: readonly string[] = [
   'async function test() {\n  TAKE\n  await new Promise((r) => setTimeout(r, 0));\n  CHECK\n}\ntest();\n',
   'function test() {\n  TAKE\n  return Promise.resolve().then(() => null).then(() => null).then(() => null).then(() => { CHECK });\n}\ntest();\n',
   'async function test() {\n  TAKE\n  for (let i = 0; i < 4; i++) await Promise.resolve();\n  CHECK\n}\ntest();\n',
+];
+
+/**
+ * The tests read `xs` as they resume after an `await` and check what they read later, or check
+ * it by hand (no check site between the turn and the read).
+ */
+const READS: readonly string[] = [
+  'async function test() {\n  TAKE\n  await null;\n  await null;\n  await null;\n  const seen = xs.join();\n  assert.strictEqual(seen, "3,1,2");\n}\ntest();\n',
+  'async function test() {\n  TAKE\n  await new Promise((r) => setTimeout(r, 0));\n  const snap = xs.slice();\n  assert.deepStrictEqual(snap, [3, 1, 2]);\n}\ntest();\n',
+  "async function test() {\n  TAKE\n  await null;\n  await null;\n  if (JSON.stringify(xs) !== '[3,1,2]') throw new Error('changed');\n}\ntest();\n",
+  'async function test() {\n  TAKE\n  for (let i = 0; i < 3; i++) await null;\n  const same = xs.length === 3 && xs[0] === 3;\n  assert.ok(same);\n}\ntest();\n',
 ];
 
 const TAKE = 'const xs = [3, 1, 2];\n  assert.strictEqual(count(xs), 3);';
@@ -52,6 +65,16 @@ function attacks(): AdversarialCase[] {
         completion: program(d, changes[i]!),
         tests: look(shape, 'assert.deepStrictEqual(xs, [3, 1, 2]);'),
         expect: ['fail'],
+      }),
+    ),
+  );
+  // Read as the tests resume, checked later or by hand (an uncaught Error is `error` or `fail`).
+  DEFERRALS.forEach((d, i) =>
+    READS.forEach((shape) =>
+      out.push({
+        completion: program(d, changes[i]!),
+        tests: JS_ASSERT + shape.replace('TAKE', TAKE),
+        expect: ['fail', 'error'],
       }),
     ),
   );
