@@ -1626,10 +1626,11 @@ function setupHarness(P, config) {
   // (a promise job, a `queueMicrotask` callback, an async function resumed): what it changes then
   // of its copies of the tests' objects reached the tests under Node, and here it did not (a
   // program emptying the tests' array in a microtask after it answered passed: red-team rt66
-  // J61). Once a microtask turn has passed since the last crossing (`turnMark`: a microtask queued
-  // after the crossing, so after what the program queued during it), the next check site first
-  // asks the program realm for its changed copies (OP_PULL: syncCopies, which sends them back as
-  // any crossing does). Synchronous tests never pay for it: the mark runs after them.
+  // J61). Once a microtask turn has passed since the last crossing (`turnPassed`: a microtask
+  // queued after the crossing, so after what the program queued during it), the next check site
+  // or `await` of the tests as it resumes (hooks.reach, hooks.resumed) first asks the program realm
+  // for its changed copies (OP_PULL: syncCopies, which sends them back as any crossing does).
+  // Synchronous tests never pay for it: the mark runs after them.
   let pullDue = false;
   let turnMarked = false;
   function turnPassed() {

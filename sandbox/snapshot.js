@@ -1935,8 +1935,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
   function entry(op, h, x, y) {
     if (op === OP_SOURCE || op === OP_SETTLE || op === OP_SYNC) return serve(op, h, x, y);
     if (op === OP_PULL) {
-      // The tests reached a check after a microtask turn (harness.js, pullChanges): the copies the
-      // program changed since the last crossing go back now.
+      // The tests reached a check, or resumed from an `await`, after a microtask turn (harness.js,
+      // pullChanges): the copies the program changed since the last crossing go back now.
       syncCopies();
       return '';
     }

@@ -2319,6 +2319,9 @@ def _anchor_setup():
     _dd_factory = _collections.defaultdict.__dict__['default_factory'].__get__
     _Enum = _enum_mod.Enum
     _Flag = _enum_mod.Flag
+    # The enum kinds a tests' Enum stands in as (_tests_class_shape), as the module had them before
+    # the program ran: a program rebinding `enum.IntEnum` does not choose its stand-ins' class.
+    _ENUM_KINDS = {k: _getattr(_enum_mod, k) for k in ('IntFlag', 'Flag', 'IntEnum', 'StrEnum', 'Enum')}
     import array as _array_mod
     _array = _array_mod.array
     _array_typecode = _array.__dict__['typecode'].__get__
@@ -3369,7 +3372,7 @@ def _anchor_setup():
                         if m.startswith('_'):
                             return None
                         values.append((m, dec(v)))
-                    cls = _getattr(_enum_mod, kind) if kind in ('Enum', 'IntEnum', 'StrEnum', 'Flag', 'IntFlag') else _Enum
+                    cls = _ENUM_KINDS.get(kind, _Enum)
                     mt = _DC_TYPE_NAMES.get(mixin)
                     if mt is not None and (cls is _Enum or cls is _Flag):
                         return cls(name, values, type=mt)
@@ -5094,7 +5097,7 @@ def _anchor_setup():
             if _issubclass(t, _Enum):
                 kind = 'Enum'
                 for k in ('IntFlag', 'Flag', 'IntEnum', 'StrEnum'):
-                    if _issubclass(t, _getattr(_enum_mod, k)):
+                    if _issubclass(t, _ENUM_KINDS[k]):
                         kind = k
                         break
                 # The data type mixed in (`class C(float, Enum)`): its members are values of it.
