@@ -59,11 +59,7 @@ assert.strictEqual(bad, 0, bad + ' differ; first ' + first);
 `;
 
 describe('console.log layout matches Node', () => {
-  // The program-realm case makes 400 crossings, each logging an object the tests realm receives:
-  // the program realm watches what it sent and re-encodes it at every later crossing (up to the
-  // 64 K-character window, sandbox/snapshot.js `changedCopies`), so the case takes ~17 s of CPU on
-  // an idle machine. The budget is a hang guard, not a speed target (it timed out at 20 s in a CI).
-  const ex = testExecutor({ timeoutMs: 60_000 });
+  const ex = testExecutor({ timeoutMs: 20_000 });
   afterAll(() => ex.close());
 
   it('the cases are not trivial: many are grouped or broken over lines under Node', () => {
@@ -80,5 +76,5 @@ describe('console.log layout matches Node', () => {
       expect(r?.status, JSON.stringify(r).slice(0, 2000)).toBe('pass');
       expect(r?.passed).toBe(1);
     }
-  }, 180_000);
+  });
 });
