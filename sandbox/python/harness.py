@@ -3284,7 +3284,7 @@ def _anchor_setup():
                 fields = _getattr(t, '_fields')
                 if _type(fields) is not _tuple or not _all(_type(f) is _str for f in fields):
                     return None
-                got = self.nt_numbers.get(_ident(t)) if _hasattr(self, 'nt_numbers') else None
+                got = _getattr(self, 'nt_numbers', {}).get(_ident(t))
                 base = (_str_copy(_type_name(t, _type)), _tuple(fields), _is_prompt_class(t))
                 if got is not None and got[0] is t:
                     return base + ([got[1]],)
@@ -3485,13 +3485,10 @@ def _anchor_setup():
                 if nt is None:
                     defaults = None
                     if number is not None:
-                        given = {_str(f): self_dec for f, self_dec in ((f, _Dec(self).dec(v)) for f, v in extra[1])}
-                        tail = []
-                        for f in _reversed(key[1]):
-                            if f not in given:
-                                break
-                            tail.insert(0, given[f])
-                        defaults = tail or None
+                        # (A namedtuple's defaults are its last fields': T sends exactly those.)
+                        dec = _Dec(self).dec
+                        given = {_str(f): dec(v) for f, v in extra[1]}
+                        defaults = [given[f] for f in key[1] if f in given] or None
                     nt = _namedtuple(key[0] if _str_isidentifier(key[0]) else 'TestsTuple', key[1], rename=True,
                                      defaults=defaults)
                     cache[(key, number)] = nt
