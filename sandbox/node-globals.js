@@ -34,6 +34,8 @@ function installNodeGlobals(P, g, host, full) {
   const Array = g.Array;
   // (Read before any program code runs: the program realm builds its host globals later.)
   const captureStack = P.Error.captureStackTrace;
+  // Tests realm: called as a job enters a callback of theirs (harness.js, entering).
+  const entering = host.entering;
   // This realm's timer scheduling (defineTimers), for `AbortSignal.timeout`.
   let realmSchedule;
   const fromCharCode = g.String.fromCharCode;
@@ -184,6 +186,7 @@ function installNodeGlobals(P, g, host, full) {
       // its callback returned (or threw), unless the callback cleared or re-armed it: a timer the
       // callback armed for the same instant runs first, as in Node (red-team rt59 G5).
       try {
+        if (entering !== undefined && t.program !== true) entering();
         ReflectApply(t.fn, t.self === undefined ? g : t.self, t.args);
       } finally {
         if (t.repeat && t.entry === e1 && MapPrototypeGet(timers, id) === t) {
@@ -455,7 +458,10 @@ function installNodeGlobals(P, g, host, full) {
   function hostGlobals(define) {
     define('queueMicrotask', function queueMicrotask(fn) {
       if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
-      P.PromisePrototypeThen(ReflectApply(P.PromiseResolve, P.Promise, [undefined]), () => fn());
+      P.PromisePrototypeThen(ReflectApply(P.PromiseResolve, P.Promise, [undefined]), () => {
+        if (entering !== undefined) entering();
+        fn();
+      });
     });
 
     // ---- base64 and UTF-8 ----------------------------------------------------------------------

@@ -7,12 +7,14 @@
  * tick later passed (red-team rt66 J61). Now a check site reached after a microtask turn since the
  * last crossing, and each `await` of the tests as they resume, first bring the tests' objects in
  * line with the program's copies (sandbox/harness.js, `pullChanges`; docs/sandbox.md, "Top-level
- * objects both realms hold"); the reads are the second half of the attacks: a value read as the tests
- * resume and checked later or by hand (a hostile pass on the check-site pull alone, rt68 J02, J03,
- * J22, J32, passed them). Controls: a program changing a copy of its own, a change the tests look
- * for (the program sorts their array a tick later, as asked), and tests that check before the
- * program's microtask ran (they pass under Node too). Every case was run under Node 20 as one file
- * (program, then tests): the attacks fail, the controls pass. At 5959131 all 40 attacks passed and
+ * objects both realms hold"); the reads are the second half of the attacks: a value read as the
+ * tests resume and checked later or by hand (a hostile pass on the check-site pull alone, rt68 J02,
+ * J03, J22, J32, passed them), and a value read in a handler a job runs (a `.then` or `.catch`
+ * callback, the tests' own `queueMicrotask` callback or timer: rt68 J35; all 20 passed at 5dea8bd).
+ * Controls: a program changing a copy of its own, a change the tests look for (the program sorts
+ * their array a tick later, as asked), and tests that check before the program's microtask ran
+ * (they pass under Node too). Every case was run under Node 20 as one file (program, then tests):
+ * the attacks fail, the controls pass. At 5959131 the first 40 attacks passed and
  * the 10 controls that look for the change failed.
  */
 import { type AdversarialCase, defineGenerator, JS_ASSERT } from './framework.ts';
@@ -43,6 +45,18 @@ const READS: readonly string[] = [
   'async function test() {\n  TAKE\n  await new Promise((r) => setTimeout(r, 0));\n  const snap = xs.slice();\n  assert.deepStrictEqual(snap, [3, 1, 2]);\n}\ntest();\n',
   "async function test() {\n  TAKE\n  await null;\n  await null;\n  if (JSON.stringify(xs) !== '[3,1,2]') throw new Error('changed');\n}\ntest();\n",
   'async function test() {\n  TAKE\n  for (let i = 0; i < 3; i++) await null;\n  const same = xs.length === 3 && xs[0] === 3;\n  assert.ok(same);\n}\ntest();\n',
+];
+
+/**
+ * The tests read `xs` in a handler a job runs — a `.then` or `.catch` callback, their own
+ * `queueMicrotask` callback or timer — and check the value later (rt68 J35: no check site or
+ * `await` between the turn and the read).
+ */
+const HANDLER_READS: readonly string[] = [
+  'function test() {\n  TAKE\n  return Promise.resolve().then(() => null).then(() => xs.join()).then((seen) => { assert.strictEqual(seen, "3,1,2"); });\n}\ntest();\n',
+  'async function test() {\n  TAKE\n  const seen = await Promise.reject(new Error("x")).then(() => null).then(() => null).catch(() => xs.join());\n  assert.strictEqual(seen, "3,1,2");\n}\ntest();\n',
+  'async function test() {\n  TAKE\n  const seen = await new Promise((r) => queueMicrotask(() => queueMicrotask(() => r(xs.slice()))));\n  assert.deepStrictEqual(seen, [3, 1, 2]);\n}\ntest();\n',
+  'async function test() {\n  TAKE\n  let seen = "";\n  setTimeout(() => { seen = xs.join(); }, 0);\n  await new Promise((r) => setTimeout(r, 5));\n  assert.strictEqual(seen, "3,1,2");\n}\ntest();\n',
 ];
 
 const TAKE = 'const xs = [3, 1, 2];\n  assert.strictEqual(count(xs), 3);';
@@ -78,6 +92,16 @@ function attacks(): AdversarialCase[] {
       }),
     ),
   );
+  // Read in a handler a job runs, checked later.
+  DEFERRALS.forEach((d, i) =>
+    HANDLER_READS.forEach((shape) =>
+      out.push({
+        completion: program(d, changes[i]!),
+        tests: JS_ASSERT + shape.replace('TAKE', TAKE),
+        expect: ['fail', 'error'],
+      }),
+    ),
+  );
   return out;
 }
 
@@ -98,6 +122,12 @@ function controls(): AdversarialCase[] {
         tests: look(shape, 'assert.deepStrictEqual(xs, [1, 2, 3]);'),
         expect: ['pass'],
       });
+    // The program's own copy changes; the tests read theirs in a handler a job runs.
+    out.push({
+      completion: program(d.replace('CHANGE', 'const c = xs.slice(); CHANGE'), 'c.length = 0;'),
+      tests: JS_ASSERT + HANDLER_READS[i % HANDLER_READS.length]!.replace('TAKE', TAKE),
+      expect: ['pass'],
+    });
     // The tests check right after the call, before the program's microtask ran (as under Node).
     out.push({
       completion: program(d, 'xs.length = 0;'),
