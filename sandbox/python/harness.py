@@ -121,6 +121,9 @@ def _anchor_setup():
     _ModuleType = types.ModuleType
     _FunctionType = types.FunctionType
     _MethodType = types.MethodType
+    _property = property
+    _staticmethod = staticmethod
+    _classmethod = classmethod
     _functools_partial = __import__("functools").partial
     _CoroutineType = types.CoroutineType
     _GeneratorType = types.GeneratorType
@@ -3259,6 +3262,8 @@ def _anchor_setup():
             # and stand-in identity -> index (the stand-ins are kept alive here).
             self.cbs = {}
             self.cb_ids = {}
+            # Whether what is being encoded stays here (_p_sig): see class_ref.
+            self.dry = False
 
         def register(self, x):
             i = self.index.get(_ident(x))
@@ -3296,7 +3301,13 @@ def _anchor_setup():
             i = self.register(t)
             info = self.infos.get(i)
             if info is None:
-                info = self.infos[i] = _class_info(t, self)
+                info = _class_info(t, self)
+                # (An encoding never sent, a copy's signature (_p_sig), leaves the class to be
+                # described in full by the next one that is: once described there, T met a
+                # number it had never been told of, and a tests' callback the program called
+                # with a copy of one of the tests' own instances out was refused.)
+                if not self.dry:
+                    self.infos[i] = info
                 return (i,) + info
             return i
 
@@ -3358,8 +3369,9 @@ def _anchor_setup():
             # A stand-in for a tests' Enum (the same kind, data type, member names and values) or
             # dataclass (the same fields, with their defaults and flags, and class variables), from
             # the shape T sent (_tests_class_shape), or None. A member or instance the program sends
-            # back is the tests' own again (its class is this stand-in: standin_id). Not carried:
-            # the tests' own methods, properties and `__post_init__` (their code stays in T).
+            # back is the tests' own again (its class is this stand-in: standin_id). The tests'
+            # own methods, properties and `__post_init__` are callbacks of theirs (forwarders):
+            # their code stays in T.
             try:
                 if _type(shape) not in (_list, _tuple) or _len(shape) < 2:
                     return None
@@ -3375,8 +3387,12 @@ def _anchor_setup():
                     cls = _ENUM_KINDS.get(kind, _Enum)
                     mt = _DC_TYPE_NAMES.get(mixin)
                     if mt is not None and (cls is _Enum or cls is _Flag):
-                        return cls(name, values, type=mt)
-                    return cls(name, values)
+                        made = cls(name, values, type=mt)
+                    else:
+                        made = cls(name, values)
+                    for k, v in self.forwarders(shape[4] if _len(shape) > 4 else ()).items():
+                        _setattr(made, k, v)
+                    return made
                 if shape[0] == 'dc':
                     spec = []
                     for fname, dk, dv, init, rep, cmp, hsh, kw in shape[1]:
@@ -3393,7 +3409,7 @@ def _anchor_setup():
                             opts['default'] = None
                         spec.append((fname, object, _dc_field(**opts)))
                     eq, order, frozen, unsafe_hash, slots = (_bool(x) for x in shape[2])
-                    ns = {}
+                    ns = self.forwarders(shape[4] if _len(shape) > 4 else ())
                     for k, v in shape[3]:
                         k = _str(k)
                         if _str_isidentifier(k) and not k.startswith('__'):
@@ -3403,6 +3419,22 @@ def _anchor_setup():
             except _BaseException:
                 return None
             return None
+
+        def forwarders(self, methods):
+            # The stand-in's methods, properties, static and class methods for the tests' own
+            # (_tests_methods): each calls the tests' callback of that index with the instance
+            # (or the arguments alone). Only callback handles are taken.
+            out = {}
+            for m in methods:
+                if _type(m) not in (_list, _tuple) or _len(m) != 3:
+                    continue
+                name, kind, idx = _str(m[0]), _str(m[1]), m[2]
+                if not _str_isidentifier(name) or _type(idx) is not _int:
+                    continue
+                if name.startswith('__') and name not in _FORWARDED_DUNDERS:
+                    continue
+                out[name] = _tests_member(self.callback(idx, name), kind, name)
+            return out
 
         def standin_id(self, t):
             # The number of the tests' class t stands in for (by identity), or None.
@@ -3491,6 +3523,10 @@ def _anchor_setup():
                         defaults = [given[f] for f in key[1] if f in given] or None
                     nt = _namedtuple(key[0] if _str_isidentifier(key[0]) else 'TestsTuple', key[1], rename=True,
                                      defaults=defaults)
+                    if number is not None and _len(extra) > 2:
+                        for k, v in self.forwarders(extra[2]).items():
+                            if k not in key[1]:
+                                _setattr(nt, k, v)
                     cache[(key, number)] = nt
                     if number is not None:
                         self.nt_numbers[_ident(nt)] = (nt, number)
@@ -3645,6 +3681,23 @@ def _anchor_setup():
             return cls(*args)
         except _BaseException:
             return _RuntimeError(*args)
+
+    def _tests_member(cb, kind, name):
+        # A member of a stand-in class forwarding to the tests' callback cb (_PSide.forwarders).
+        if kind == 'p':
+            def get(self):
+                return cb(self)
+            return _property(get)
+        if kind in ('s', 'c'):
+            def static(*a, **kw):
+                return cb(*a, **kw)
+            static.__name__ = static.__qualname__ = name
+            return _staticmethod(static)
+
+        def method(self, *a, **kw):
+            return cb(self, *a, **kw)
+        method.__name__ = method.__qualname__ = name
+        return method
 
     def _callback_standin(idx, name):
         # What the program holds for a function the tests passed it: calling it forwards the
@@ -3866,10 +3919,14 @@ def _anchor_setup():
         spent = st.get('p_spent', 0)
         if spent > SYNC_BUDGET:
             return False
+        side = st['side']
+        side.dry = True
         try:
-            b = _marshal_dumps(_Enc(st['side']).enc(o))
+            b = _marshal_dumps(_Enc(side).enc(o))
         except _BaseException:
             b = None
+        finally:
+            side.dry = False
         st['p_spent'] = spent + (_len(b) if b is not None else 64)
         return b
 
@@ -4657,7 +4714,13 @@ def _anchor_setup():
                     d.clear()
                     d.update(nd)
             except _BaseException:
-                pass
+                # An instance with slots and no __dict__ (a dataclass with `slots=True`): its
+                # slots one by one, a frozen one's too (as its own `__post_init__` may).
+                for k, v in _list(_fields_of(new).items()):
+                    try:
+                        _object_setattr(orig, k, v)
+                    except _BaseException:
+                        pass
 
     def _decode_after(orig):
         # What the program left in the call's arguments, T's own objects refilled in place
@@ -5103,7 +5166,7 @@ def _anchor_setup():
                 members = []
                 for k, m in _list(t.__members__.items())[:1000]:
                     members.append((_str_copy(k), enc(_object_getattribute(m, '_value_'))))
-                shape = ('enum', kind, mixin, members)
+                shape = ('enum', kind, mixin, members, _tests_methods(t))
             else:
                 params = _type_dict(t, _type).get('__dataclass_params__')
                 if params is not None:
@@ -5132,11 +5195,71 @@ def _anchor_setup():
                                 pass
                     flags = (_bool(params.eq), _bool(params.order), _bool(params.frozen), _bool(params.unsafe_hash),
                              '__slots__' in _type_dict(t, _type))
-                    shape = ('dc', fields, flags, cvars)
+                    shape = ('dc', fields, flags, cvars, _tests_methods(t))
         except _BaseException:
             shape = None
         cache[_ident(t)] = (t, shape)
         return shape
+
+    # The special methods of a class of the tests' that its stand-in in P forwards (besides the
+    # ones named without underscores): what the program's operators, `str`, `len`, `hash` and a
+    # dataclass's `__post_init__` reach under CPython.
+    _FORWARDED_DUNDERS = frozenset((
+        '__post_init__', '__str__', '__repr__', '__format__', '__eq__', '__ne__', '__lt__', '__le__', '__gt__',
+        '__ge__', '__hash__', '__len__', '__bool__', '__contains__', '__getitem__', '__call__', '__add__',
+        '__sub__', '__mul__', '__truediv__', '__floordiv__', '__mod__', '__pow__', '__neg__', '__pos__',
+        '__abs__', '__radd__', '__rsub__', '__rmul__', '__int__', '__float__', '__index__'))
+
+    def _tests_methods(t):
+        # The tests' own code on a class of theirs that P stands in for (an Enum, dataclass or
+        # namedtuple: shaped_standin, make_namedtuple): [(name, kind, callback handle)] for each
+        # method ('f'), property ('p'), static ('s') or class method ('c') whose function the
+        # tests' file defines, found along the class's MRO. Each is a callback of the tests:
+        # the program calling it runs the tests' function here on plain data, as any callback
+        # (what the function does to its instance comes back as a callback's arguments do). Code
+        # the stdlib made (a dataclass's generated `__init__`, `__eq__`) stays P's own.
+        out = []
+        seen = set()
+        try:
+            for c in _list(t.__mro__)[:32]:
+                d = _type_dict(c, _type)
+                if d.get('__module__') != '__main__':
+                    continue
+                for name, raw in _list(d.items())[:500]:
+                    if _type(name) is not _str or name in seen:
+                        continue
+                    seen.add(name)
+                    if name.startswith('__') and name not in _FORWARDED_DUNDERS or name.startswith('_anchor'):
+                        continue
+                    if _type(raw) is _FunctionType:
+                        kind, fn = 'f', raw
+                    elif _type(raw) is _property:
+                        kind, fn = 'p', raw.fget
+                    elif _type(raw) is _staticmethod:
+                        kind, fn = 's', raw.__func__
+                    elif _type(raw) is _classmethod:
+                        kind, fn = 'c', raw.__func__
+                    else:
+                        continue
+                    if _type(fn) is not _FunctionType or _function_code(fn).co_filename != 'tests.py':
+                        continue
+                    tr = _method_trampoline(t, kind, fn)
+                    tr.__name__ = tr.__qualname__ = name
+                    out.append((_str_copy(name), kind, _tside.handle(tr, False)[1]))
+        except _BaseException:
+            return []
+        return out
+
+    def _method_trampoline(t, kind, fn):
+        # The callable the program's stand-in method reaches: the tests' function, called as
+        # CPython calls it through the class (a class method gets the tests' class).
+        if kind == 'c':
+            def tr(*a, **kw):
+                return fn(t, *a, **kw)
+        else:
+            def tr(*a, **kw):
+                return fn(*a, **kw)
+        return tr
 
     def _tests_class(n):
         # A class the tests define themselves (a fixture, `class Node:` in the tests, or one local
@@ -5188,7 +5311,7 @@ def _anchor_setup():
                 defaults = [(_str_copy(f), enc(v)) for f, v in _list(_getattr(t, '_field_defaults').items())]
             except _BaseException:
                 defaults = []
-            return got[:3] + ([_tests_class_number(t), defaults],)
+            return got[:3] + ([_tests_class_number(t), defaults, _tests_methods(t)],)
 
         def class_ref(self, t):
             cid = _type_dict(t, _type).get('_anchor_cid')

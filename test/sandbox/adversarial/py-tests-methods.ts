@@ -1,0 +1,246 @@
+/**
+ * Python: the tests' own code on their classes — a dataclass's `__post_init__`, methods,
+ * properties, static and class methods, special methods (`__str__`, `__lt__`, `__eq__`, `__len__`,
+ * `__add__`) of their Enum, dataclass or namedtuple — runs when the program uses one of their
+ * instances (sandbox/python/harness.py `_tests_methods`, `_PSide.forwarders`; docs/python.md, "The
+ * tests' own classes"). The program's interpreter stands in for such a class with its shape; each
+ * member the tests wrote is a callback of the tests there, so CPython's answers come back. Before,
+ * the stand-in had none of the tests' code: a `__post_init__` that validates or normalises never
+ * ran on `dataclasses.replace` in the program, so a program making an instance CPython refuses
+ * (a negative balance) or reading a value CPython would have normalised passed (red-team rt68
+ * P16b), and honest programs calling `m.label` or `p.norm1()` failed (rt68 P07, P17, P26). Every
+ * case was run under CPython 3.11.7 as one file (program, then tests): the wrong programs fail an
+ * assert or raise, the controls pass. The last controls hand the program one of the tests' own
+ * instances with a callback of theirs: the tests refused the callback (the copy's class was first
+ * described in a signature P never sent), so any such honest program failed. At aa461c6 all 20
+ * wrong programs passed and 29 of the 31 controls failed.
+ */
+import { type AdversarialCase, defineGenerator } from './framework.ts';
+
+const TIMEOUT_MS = 8000;
+
+/**
+ * Dataclasses of the tests' whose `__post_init__` refuses or changes what it is given: [header,
+ * class name, field, a valid instance's argument, a change the program makes, what the tests
+ * expect that only a skipped `__post_init__` gives].
+ */
+const POST_INITS: Array<[string, string, string, string, string, string]> = [
+  // Validation: a negative intermediate balance raises under CPython.
+  [
+    "from dataclasses import dataclass\n@dataclass(frozen=True)\nclass Acct:\n    bal: int\n    def __post_init__(self):\n        if self.bal < 0:\n            raise ValueError('negative')\n",
+    'Acct',
+    'bal',
+    '1',
+    'x.bal - 5',
+    '-4',
+  ],
+  // Normalisation: the tag is lower-cased.
+  [
+    'from dataclasses import dataclass\n@dataclass\nclass Tag:\n    s: str\n    def __post_init__(self):\n        self.s = self.s.lower()\n',
+    'Tag',
+    's',
+    "'ab'",
+    'x.s.upper()',
+    "'AB'",
+  ],
+  // Clamping on a frozen instance.
+  [
+    "from dataclasses import dataclass\n@dataclass(frozen=True)\nclass Cap:\n    v: int\n    def __post_init__(self):\n        object.__setattr__(self, 'v', min(self.v, 100))\n",
+    'Cap',
+    'v',
+    '80',
+    'x.v + 50',
+    '130',
+  ],
+  // A type check.
+  [
+    "import dataclasses\n@dataclasses.dataclass\nclass Cfg:\n    n: int\n    def __post_init__(self):\n        if not isinstance(self.n, int):\n            raise TypeError('n must be an int')\n",
+    'Cfg',
+    'n',
+    '1',
+    'str(x.n + 4)',
+    "'5'",
+  ],
+];
+
+/** How the program makes the changed instance (F: the field, V: the new value). */
+const MAKERS: readonly string[] = [
+  'return dataclasses.replace(x, F=V)',
+  'return type(x)(V)',
+  'return x.__class__(F=V)',
+  "return dataclasses.replace(x, **{'F': V})",
+  'cls = type(x)\n    y = cls(V)\n    return y',
+];
+
+/** Wrong: each relies on the tests' `__post_init__` not running on the instance it makes. */
+function attacks(): AdversarialCase[] {
+  const out: AdversarialCase[] = [];
+  for (const [header, cls, field, arg, change, skipped] of POST_INITS)
+    for (const maker of MAKERS)
+      out.push({
+        completion: `import dataclasses\n\ndef f(x):\n    ${maker.replace(/\bF\b/g, field).replace(/\bV\b/g, change)}\n`,
+        tests: `${header}\nassert f(${cls}(${arg})).${field} == ${skipped}\n`,
+        expect: ['fail', 'error'],
+        timeoutMs: TIMEOUT_MS,
+      });
+  return out;
+}
+
+/** Honest programs that use the tests' own members: [program, tests]. */
+const CONTROLS: Array<[string, string]> = [
+  // An Enum's property and method.
+  [
+    'def f(m):\n    return m.label\n',
+    'from enum import Enum\nclass Color(Enum):\n    R = 1\n    G = 2\n    @property\n    def label(self):\n        return self.name.lower()\n\nassert f(Color.G) == "g"\n',
+  ],
+  [
+    'def f(m):\n    return m.describe("!")\n',
+    'from enum import Enum\nclass Color(Enum):\n    R = 1\n    G = 2\n    def describe(self, end):\n        return self.name + str(self.value) + end\n\nassert f(Color.R) == "R1!"\n',
+  ],
+  // A dataclass's method, property, static and class method.
+  [
+    'def f(p):\n    return p.norm1()\n',
+    'from dataclasses import dataclass\n@dataclass\nclass V:\n    x: int\n    y: int\n    def norm1(self):\n        return abs(self.x) + abs(self.y)\n\nassert f(V(-1, 2)) == 3\n',
+  ],
+  [
+    'def f(p):\n    return p.area * 2\n',
+    'from dataclasses import dataclass\n@dataclass(frozen=True)\nclass R:\n    w: int\n    h: int\n    @property\n    def area(self):\n        return self.w * self.h\n\nassert f(R(2, 3)) == 12\n',
+  ],
+  [
+    'def f(p):\n    return type(p).origin()\n',
+    'from dataclasses import dataclass\n@dataclass\nclass V:\n    x: int\n    y: int\n    @staticmethod\n    def origin():\n        return V(0, 0)\n\nassert f(V(3, 4)) == V(0, 0)\n',
+  ],
+  [
+    'def f(p):\n    return type(p).diag(p.x + 1)\n',
+    'from dataclasses import dataclass\n@dataclass\nclass V:\n    x: int\n    y: int\n    @classmethod\n    def diag(cls, n):\n        return cls(n, n)\n\nassert f(V(3, 4)) == V(4, 4)\n',
+  ],
+  // A namedtuple's method (typing.NamedTuple).
+  [
+    'def f(p):\n    return p.norm1()\n',
+    'from typing import NamedTuple\nclass V(NamedTuple):\n    x: int\n    y: int\n    def norm1(self):\n        return abs(self.x) + abs(self.y)\n\nassert f(V(-1, 2)) == 3\n',
+  ],
+  [
+    'def f(p):\n    return p._replace(x=p.x * 2).total()\n',
+    'from typing import NamedTuple\nclass V(NamedTuple):\n    x: int\n    y: int = 5\n    def total(self):\n        return self.x + self.y\n\nassert f(V(2)) == 9\n',
+  ],
+  // `__post_init__` runs on what the program makes: a derived field, a valid value, a normalised one.
+  [
+    'import dataclasses\n\ndef f(r):\n    return dataclasses.replace(r, w=r.w * 2)\n',
+    'from dataclasses import dataclass, field\n@dataclass\nclass Rect:\n    w: int\n    h: int\n    area: int = field(init=False)\n    def __post_init__(self):\n        self.area = self.w * self.h\n\nassert f(Rect(2, 3)).area == 12\n',
+  ],
+  [
+    'import dataclasses\n\ndef f(a):\n    return dataclasses.replace(a, bal=max(a.bal - 5, 0))\n',
+    "from dataclasses import dataclass\n@dataclass(frozen=True)\nclass Acct:\n    bal: int\n    def __post_init__(self):\n        if self.bal < 0:\n            raise ValueError('negative')\n\nassert f(Acct(1)).bal == 0\nassert f(Acct(9)).bal == 4\n",
+  ],
+  [
+    "def f(t):\n    return type(t)(t.s + 'XY')\n",
+    "from dataclasses import dataclass\n@dataclass\nclass Tag:\n    s: str\n    def __post_init__(self):\n        self.s = self.s.lower()\n\nassert f(Tag('ab')).s == 'abxy'\n",
+  ],
+  [
+    'import dataclasses\n\ndef f(c):\n    return dataclasses.replace(c, v=c.v + 50).v\n',
+    "from dataclasses import dataclass\n@dataclass(frozen=True)\nclass Cap:\n    v: int\n    def __post_init__(self):\n        object.__setattr__(self, 'v', min(self.v, 100))\n\nassert f(Cap(80)) == 100\n",
+  ],
+  // Special methods the tests wrote: str, ordering, equality, len, addition.
+  [
+    'def f(p):\n    return str(p)\n',
+    'from dataclasses import dataclass\n@dataclass\nclass Pt:\n    x: int\n    y: int\n    def __str__(self):\n        return f"({self.x}, {self.y})"\n\nassert f(Pt(1, 2)) == "(1, 2)"\n',
+  ],
+  [
+    'def f(xs):\n    return sorted(xs)\n',
+    'from dataclasses import dataclass\n@dataclass\nclass Job:\n    name: str\n    prio: int\n    def __lt__(self, other):\n        return self.prio > other.prio\n\nassert [j.name for j in f([Job("a", 1), Job("b", 3), Job("c", 2)])] == ["b", "c", "a"]\n',
+  ],
+  [
+    'def f(a, b):\n    return a == b\n',
+    'from dataclasses import dataclass\n@dataclass(eq=False)\nclass Name:\n    s: str\n    def __eq__(self, other):\n        return self.s.lower() == other.s.lower()\n\nassert f(Name("Ab"), Name("aB"))\n',
+  ],
+  [
+    'def f(p):\n    return len(p) + 1\n',
+    'from dataclasses import dataclass, field\n@dataclass\nclass Bag:\n    items: list = field(default_factory=list)\n    def __len__(self):\n        return len(self.items)\n\nassert f(Bag([1, 2, 3])) == 4\n',
+  ],
+  [
+    'def f(a, b):\n    return a + b\n',
+    'from dataclasses import dataclass\n@dataclass(frozen=True)\nclass V:\n    x: int\n    y: int\n    def __add__(self, o):\n        return V(self.x + o.x, self.y + o.y)\n\nassert f(V(1, 2), V(3, 4)) == V(4, 6)\n',
+  ],
+  [
+    'def f(m):\n    return f"{m}"\n',
+    'from enum import Enum\nclass Color(Enum):\n    R = 1\n    G = 2\n    def __str__(self):\n        return self.name.lower()\n\nassert f(Color.G) == "g"\n',
+  ],
+  // A method changing its instance: the tests see the change, as under CPython.
+  [
+    'def f(c):\n    c.bump()\n    c.bump()\n    return c.n\n',
+    'from dataclasses import dataclass\n@dataclass\nclass Counter:\n    n: int = 0\n    def bump(self):\n        self.n += 1\n\nc = Counter()\nassert f(c) == 2\nassert c.n == 2\n',
+  ],
+  // The same with `slots=True` (no `__dict__` to bring back: the slots one by one).
+  [
+    'def f(c):\n    c.bump()\n    return c.n\n',
+    'from dataclasses import dataclass\n@dataclass(slots=True)\nclass Counter:\n    n: int = 0\n    def bump(self):\n        self.n += 1\n\nc = Counter()\nassert f(c) == 1\nassert c.n == 1\n',
+  ],
+  [
+    'import dataclasses\n\ndef f(r):\n    return dataclasses.replace(r, w=r.w * 2)\n',
+    'from dataclasses import dataclass, field\n@dataclass(slots=True)\nclass Rect:\n    w: int\n    h: int\n    area: int = field(init=False)\n    def __post_init__(self):\n        self.area = self.w * self.h\n\nassert f(Rect(2, 3)).area == 12\n',
+  ],
+  // A method reading a class variable, and one calling another method of the class.
+  [
+    'def f(p):\n    return p.scaled()\n',
+    'from dataclasses import dataclass\nfrom typing import ClassVar\n@dataclass\nclass M:\n    v: int\n    K: ClassVar[int] = 10\n    def scaled(self):\n        return self.v * self.K\n\nassert f(M(3)) == 30\n',
+  ],
+  [
+    'def f(p):\n    return p.twice_norm()\n',
+    'from dataclasses import dataclass\n@dataclass\nclass V:\n    x: int\n    y: int\n    def norm(self):\n        return abs(self.x) + abs(self.y)\n    def twice_norm(self):\n        return 2 * self.norm()\n\nassert f(V(1, -2)) == 6\n',
+  ],
+  // Methods on many instances (each call crosses back to the tests).
+  [
+    'def f(ps):\n    return sum(p.norm1() for p in ps)\n',
+    'from dataclasses import dataclass\n@dataclass\nclass V:\n    x: int\n    y: int\n    def norm1(self):\n        return abs(self.x) + abs(self.y)\n\nassert f([V(i, -i) for i in range(50)]) == 2 * sum(range(50))\n',
+  ],
+  // An IntEnum's method, and a Flag's property.
+  [
+    'def f(m):\n    return m.double()\n',
+    'from enum import IntEnum\nclass L(IntEnum):\n    LOW = 1\n    HIGH = 5\n    def double(self):\n        return self.value * 2\n\nassert f(L.HIGH) == 10\n',
+  ],
+  [
+    'def f(p):\n    return p.short\n',
+    'from enum import Flag\nclass Perm(Flag):\n    R = 1\n    W = 2\n    @property\n    def short(self):\n        return self.name[0]\n\nassert f(Perm.W) == "W"\n',
+  ],
+  // One of the tests' own instances out with a callback of theirs the program calls (any class of
+  // theirs: before, the copy's first description to the tests went into a signature never sent,
+  // and the tests refused the callback).
+  [
+    'def f(p, g):\n    return g(p.x) + p.y\n',
+    'class V:\n    def __init__(self, x, y):\n        self.x = x\n        self.y = y\n\nassert f(V(-1, 2), lambda v: v * 10) == -8\n',
+  ],
+  [
+    'def f(p, g):\n    return g(p) + 1\n',
+    'from dataclasses import dataclass\n@dataclass\nclass V:\n    x: int\n    y: int\n\nassert f(V(3, 4), lambda v: v.x * v.y) == 13\n',
+  ],
+  [
+    'def f(items, key):\n    return sorted(items, key=key)[0].name\n',
+    'class Item:\n    def __init__(self, name, w):\n        self.name = name\n        self.w = w\n\nassert f([Item("a", 3), Item("b", 1)], lambda i: i.w) == "b"\n',
+  ],
+  [
+    'def f(m, g):\n    return g(m)\n',
+    'from enum import Enum\nclass C(Enum):\n    R = 1\n    G = 2\n\nassert f(C.G, lambda m: m.name) == "G"\n',
+  ],
+  [
+    'def f(box, cb):\n    box.v += 1\n    cb(box)\n    return box.v\n',
+    'class Box:\n    def __init__(self, v):\n        self.v = v\n\nseen = []\nb = Box(1)\nassert f(b, lambda x: seen.append(x.v)) == 2\nassert seen == [2] and b.v == 2\n',
+  ],
+];
+
+const wrong = defineGenerator({
+  name: 'py-tests-methods',
+  language: 'python',
+  about:
+    "a wrong program makes an instance of the tests' dataclass that their __post_init__ refuses or changes under CPython: it must run in the sandbox too",
+  cases: () => attacks(),
+});
+
+const honest = defineGenerator({
+  name: 'py-tests-methods-honest',
+  language: 'python',
+  about:
+    "control: honest programs calling the tests' own methods, properties, static, class and special methods, and a __post_init__, pass",
+  cases: () => CONTROLS.map(([completion, tests]) => ({ completion, tests, expect: ['pass'] as const, timeoutMs: TIMEOUT_MS })),
+});
+
+export const generators = [wrong, honest];
