@@ -209,7 +209,10 @@ function installNodeGlobals(P, g, host, full) {
       const all = listeners[event];
       const list = [];
       for (let i = 0; i < all.length; i++) list[i] = all[i];
-      for (let i = 0; i < list.length; i++) ReflectApply(list[i], processObject, [code]);
+      for (let i = 0; i < list.length; i++) {
+        if (entering !== undefined) entering();
+        ReflectApply(list[i], processObject, [code]);
+      }
     },
     reset() {
       listeners.exit.length = 0;
@@ -1810,7 +1813,10 @@ function installNodeGlobals(P, g, host, full) {
       cwd: () => '/',
       memoryUsage: () => ({ rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }),
       nextTick(fn, ...args) {
-        P.PromisePrototypeThen(ReflectApply(P.PromiseResolve, P.Promise, [undefined]), () => ReflectApply(fn, undefined, args));
+        P.PromisePrototypeThen(ReflectApply(P.PromiseResolve, P.Promise, [undefined]), () => {
+          if (entering !== undefined) entering();
+          return ReflectApply(fn, undefined, args);
+        });
       },
       // 'beforeExit' and 'exit' listeners run at the end of the run (timerControl.emit); other
       // events are accepted and never emitted.

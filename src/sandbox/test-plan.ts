@@ -705,15 +705,27 @@ function instrument(
       // Where the tests resume after an `await`, what the program changed meanwhile in its
       // microtasks is pulled before they read on (sandbox/harness.js, pullChanges). Wrapped
       // around the whole `await`: its parentheses go outside the operand's.
-      if (n.type === 'AwaitExpression') {
-        open(n.start, '__anchorHooks.resumed(', depth - 0.5);
-        close(n.end, ')', depth - 0.5);
-      }
+      // A generator of the tests resumes after its `yield` the same way (red-team rt69 JA03).
+      open(n.start, '__anchorHooks.resumed(', depth - 0.5);
+      close(n.end, ')', depth - 0.5);
+    } else if (n.type === 'YieldExpression') {
+      // Any other `yield` (a sync generator's, a delegating `yield*`): resumed as above, when the
+      // next value is asked for, maybe from a `for await` after a turn (rt69 JA21, JA28).
+      open(n.start, '__anchorHooks.resumed(', depth - 0.5);
+      close(n.end, ')', depth - 0.5);
     } else if (n.type === 'ForOfStatement' && n.await) {
       // `for await` awaits each value of a sync iterable (an array of promises) inside the engine.
       const right = n.right as AnyNode;
       open(right.start, '__anchorHooks.seenEach(', depth);
       close(right.end, ')', depth);
+      // Each pass of its body starts after the engine's `await`: pulled as an `await` is (rt69
+      // JA01, JA22: the body read the tests' array as it was before the program's microtask).
+      const body = n.body as AnyNode;
+      if (body.type === 'BlockStatement') open(body.start + 1, ' __anchorHooks.resumed();', depth);
+      else {
+        open(body.start, '{ __anchorHooks.resumed(); ', depth);
+        close(body.end, ' }', depth);
+      }
     } else if (strict?.checks && n.type === 'CallExpression') {
       const callee = n.callee as AnyNode;
       // A check of the module required where it is called (`require('node:assert').ok(x)`) is the

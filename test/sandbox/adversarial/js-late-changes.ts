@@ -10,7 +10,10 @@
  * objects both realms hold"); the reads are the second half of the attacks: a value read as the
  * tests resume and checked later or by hand (a hostile pass on the check-site pull alone, rt68 J02,
  * J03, J22, J32, passed them), and a value read in a handler a job runs (a `.then` or `.catch`
- * callback, the tests' own `queueMicrotask` callback or timer: rt68 J35; all 20 passed at 5dea8bd).
+ * callback, the tests' own `queueMicrotask` callback or timer: rt68 J35; all 20 passed at 5dea8bd),
+ * or where they resume without an `await` of their own (a `for await` body, a generator of theirs
+ * after a `yield`, a `process.nextTick` callback, a 'beforeExit' listener: rt69; 20 of the 25
+ * passed at e73f223).
  * Controls: a program changing a copy of its own, a change the tests look for (the program sorts
  * their array a tick later, as asked), and tests that check before the program's microtask ran
  * (they pass under Node too). Every case was run under Node 20 as one file (program, then tests):
@@ -59,6 +62,19 @@ const HANDLER_READS: readonly string[] = [
   'async function test() {\n  TAKE\n  let seen = "";\n  setTimeout(() => { seen = xs.join(); }, 0);\n  await new Promise((r) => setTimeout(r, 5));\n  assert.strictEqual(seen, "3,1,2");\n}\ntest();\n',
 ];
 
+/**
+ * The tests read `xs` where they resume without an `await` of their own (rt69): a `for await`
+ * body, a generator of theirs after a `yield` (async, or sync under a `for await`), a
+ * `process.nextTick` callback armed after a turn, a 'beforeExit' listener.
+ */
+const RESUME_READS: readonly string[] = [
+  'async function test() {\n  TAKE\n  let seen = "";\n  for await (const v of [null, null, null]) seen = xs.join();\n  assert.strictEqual(seen, "3,1,2");\n}\ntest();\n',
+  'async function* gen(xs) {\n  yield 0;\n  yield 0;\n  yield xs.join();\n}\nasync function test() {\n  TAKE\n  let last;\n  for await (const v of gen(xs)) last = v;\n  assert.strictEqual(last, "3,1,2");\n}\ntest();\n',
+  'function* gen(xs) {\n  yield 0;\n  yield 0;\n  yield xs.join();\n}\nasync function test() {\n  TAKE\n  let last;\n  for await (const v of gen(xs)) last = v;\n  assert.strictEqual(last, "3,1,2");\n}\ntest();\n',
+  'async function test() {\n  TAKE\n  await null;\n  await null;\n  await null;\n  await null;\n  const seen = await new Promise((r) => process.nextTick(() => r(xs.join())));\n  assert.strictEqual(seen, "3,1,2");\n}\ntest();\n',
+  'function test() {\n  TAKE\n  process.once("beforeExit", () => {\n    if (xs.join() !== "3,1,2") process.exitCode = 1;\n  });\n}\ntest();\n',
+];
+
 const TAKE = 'const xs = [3, 1, 2];\n  assert.strictEqual(count(xs), 3);';
 
 function program(deferral: string, change: string): string {
@@ -85,6 +101,16 @@ function attacks(): AdversarialCase[] {
   // Read as the tests resume, checked later or by hand (an uncaught Error is `error` or `fail`).
   DEFERRALS.forEach((d, i) =>
     READS.forEach((shape) =>
+      out.push({
+        completion: program(d, changes[i]!),
+        tests: JS_ASSERT + shape.replace('TAKE', TAKE),
+        expect: ['fail', 'error'],
+      }),
+    ),
+  );
+  // Read where the tests resume without an `await` of their own.
+  DEFERRALS.forEach((d, i) =>
+    RESUME_READS.forEach((shape) =>
       out.push({
         completion: program(d, changes[i]!),
         tests: JS_ASSERT + shape.replace('TAKE', TAKE),
@@ -122,6 +148,12 @@ function controls(): AdversarialCase[] {
         tests: look(shape, 'assert.deepStrictEqual(xs, [1, 2, 3]);'),
         expect: ['pass'],
       });
+    // The program's own copy changes; the tests read theirs where they resume.
+    out.push({
+      completion: program(d.replace('CHANGE', 'const c = xs.slice(); CHANGE'), 'c.length = 0;'),
+      tests: JS_ASSERT + RESUME_READS[i % RESUME_READS.length]!.replace('TAKE', TAKE),
+      expect: ['pass'],
+    });
     // The program's own copy changes; the tests read theirs in a handler a job runs.
     out.push({
       completion: program(d.replace('CHANGE', 'const c = xs.slice(); CHANGE'), 'c.length = 0;'),
