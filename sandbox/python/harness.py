@@ -2325,6 +2325,7 @@ def _anchor_setup():
     # The enum kinds a tests' Enum stands in as (_tests_class_shape), as the module had them before
     # the program ran: a program rebinding `enum.IntEnum` does not choose its stand-ins' class.
     _ENUM_KINDS = {k: _getattr(_enum_mod, k) for k in ('IntFlag', 'Flag', 'IntEnum', 'StrEnum', 'Enum')}
+    _FLAG_BOUNDARIES = {b.name: b for b in _enum_mod.FlagBoundary}
     import array as _array_mod
     _array = _array_mod.array
     _array_typecode = _array.__dict__['typecode'].__get__
@@ -3381,21 +3382,31 @@ def _anchor_setup():
                     values = []
                     for m, v in members:
                         m = _str(m)
-                        if m.startswith('_'):
+                        if m.startswith('__') or m.startswith('_') and m.endswith('_'):
                             return None
                         values.append((m, dec(v)))
                     cls = _ENUM_KINDS.get(kind, _Enum)
                     mt = _DC_TYPE_NAMES.get(mixin)
+                    opts = {}
                     if mt is not None and (cls is _Enum or cls is _Flag):
-                        made = cls(name, values, type=mt)
-                    else:
-                        made = cls(name, values)
+                        opts['type'] = mt
+                    b = shape[5] if _len(shape) > 5 else None
+                    if _issubclass(cls, _Flag) and _type(b) is _str and b in _FLAG_BOUNDARIES:
+                        opts['boundary'] = _FLAG_BOUNDARIES[b]
+                    made = cls(name, values, **opts)
                     for k, v in self.forwarders(shape[4] if _len(shape) > 4 else ()).items():
-                        _setattr(made, k, v)
+                        if k != '__init__':
+                            _setattr(made, k, v)
+                    for k, v in (shape[6] if _len(shape) > 6 else ()):
+                        k = _str(k)
+                        if _str_isidentifier(k) and not k.startswith('_') and k not in made.__members__:
+                            _type.__setattr__(made, k, dec(v))
                     return made
                 if shape[0] == 'dc':
                     spec = []
-                    for fname, dk, dv, init, rep, cmp, hsh, kw in shape[1]:
+                    for fs in shape[1]:
+                        fname, dk, dv, init, rep, cmp, hsh, kw = fs[:8]
+                        ftype = _DC_TYPE_NAMES.get(fs[8], object) if _len(fs) > 8 and _type(fs[8]) is _str else object
                         fname = _str(fname)
                         if not _str_isidentifier(fname) or fname.startswith('__'):
                             return None
@@ -3405,17 +3416,26 @@ def _anchor_setup():
                             opts['default'] = dec(dv)
                         elif dk == 'fac':
                             opts['default_factory'] = _DC_TYPE_NAMES[_str(dv)]
+                        elif dk == 'cb' and _type(dv) is _int:
+                            opts['default_factory'] = self.callback(dv, 'default_factory')
                         elif dk == 'any':
                             opts['default'] = None
-                        spec.append((fname, object, _dc_field(**opts)))
+                        if _len(fs) > 9 and fs[9] is not None:
+                            opts['metadata'] = dec(fs[9])
+                        spec.append((fname, ftype, _dc_field(**opts)))
                     eq, order, frozen, unsafe_hash, slots = (_bool(x) for x in shape[2])
                     ns = self.forwarders(shape[4] if _len(shape) > 4 else ())
                     for k, v in shape[3]:
                         k = _str(k)
                         if _str_isidentifier(k) and not k.startswith('__'):
                             ns[k] = dec(v)
+                    ma = shape[5] if _len(shape) > 5 else None
+                    if _type(ma) is _list:
+                        ns['__match_args__'] = _tuple(_str(x) for x in ma)
                     return _make_dataclass(name, spec, namespace=ns, eq=eq, order=order and eq, frozen=frozen,
-                                           unsafe_hash=unsafe_hash, slots=slots)
+                                           unsafe_hash=unsafe_hash, slots=slots, match_args=False)
+                if shape[0] == 'plain':
+                    return _type(name, (), self.forwarders(shape[1]))
             except _BaseException:
                 return None
             return None
@@ -5140,11 +5160,14 @@ def _anchor_setup():
         # What P needs to stand in for a class of the tests' that is an Enum or a dataclass as
         # CPython's own would (`m * 2` on a member of a plain Enum raises, `m == 1` is False, an
         # instance of a frozen dataclass refuses assignment, `dataclasses.replace` takes it):
-        # ('enum', its enum kind, its data type, [(member name, plain value)]) or ('dc', [(field
-        # name, default kind, default, init, repr, compare, hash, kw_only)], (eq, order, frozen,
-        # unsafe_hash, slots), [(class variable, plain value)]). Only names and plain data:
-        # nothing of the tests' code crosses (a default factory crosses by name when it is a
-        # builtin type). Cached per class and run (T's own classes: the program cannot change them).
+        # ('enum', its enum kind, its data type, [(member name, plain value)], methods, a Flag's
+        # boundary name, [(class attribute that is no member, plain value)]) or ('dc', [(field
+        # name, default kind, default, init, repr, compare, hash, kw_only, builtin type name,
+        # metadata)], (eq, order, frozen, unsafe_hash, slots), [(class variable, plain value)],
+        # methods, its `__match_args__`), or for any other class of the tests' with code of
+        # theirs ('plain', methods). Names and plain data, and the tests' code only as callbacks
+        # (methods: _tests_methods; a default factory by name when it is a builtin type, else a
+        # callback). Cached per class and run (T's own classes: the program cannot change them).
         cache = st.get('tshapes')
         if cache is None:
             cache = st['tshapes'] = {}
@@ -5166,7 +5189,18 @@ def _anchor_setup():
                 members = []
                 for k, m in _list(t.__members__.items())[:1000]:
                     members.append((_str_copy(k), enc(_object_getattribute(m, '_value_'))))
-                shape = ('enum', kind, mixin, members, _tests_methods(t))
+                b = _type_dict(t, _type).get('_boundary_')
+                boundary = _str_copy(b.name) if b is not None and _type(_getattr(b, 'name', None)) is _str else None
+                # Class attributes that are no members (`enum.nonmember`, `_ignore_`d names' values).
+                extra = []
+                for k, v in _list(_type_dict(t, _type).items())[:500]:
+                    if (_type(k) is _str and not k.startswith('_') and k not in t.__members__
+                            and not _hasattr(_type(v), '__get__')):
+                        try:
+                            extra.append((_str_copy(k), enc(v)))
+                        except _BaseException:
+                            pass
+                shape = ('enum', kind, mixin, members, _tests_methods(t), boundary, extra)
             else:
                 params = _type_dict(t, _type).get('__dataclass_params__')
                 if params is not None:
@@ -5180,12 +5214,19 @@ def _anchor_setup():
                         elif f.default_factory is not _dataclasses.MISSING:
                             dk, dv = 'fac', _DC_TYPES.get(_ident(f.default_factory))
                             if dv is None:
-                                dk = 'any'
+                                # The tests' own factory (`field(default_factory=lambda: [0])`):
+                                # a callback of theirs, called for each instance P makes.
+                                dk, dv = 'cb', _tside.handle(_factory_trampoline(f.default_factory), False)[1]
                         else:
                             dk, dv = 'req', None
                         kw = _getattr(f, 'kw_only', False)
+                        try:
+                            meta = enc(_dict(f.metadata)) if f.metadata else None
+                        except _BaseException:
+                            meta = None
                         fields.append((_str_copy(f.name), dk, dv, _bool(f.init), _bool(f.repr), _bool(f.compare),
-                                       None if f.hash is None else _bool(f.hash), kw is True))
+                                       None if f.hash is None else _bool(f.hash), kw is True,
+                                       _DC_TYPES.get(_ident(f.type)), meta))
                     cvars = []
                     for k, f in _list(_getattr(t, '__dataclass_fields__').items()):
                         if _getattr(f, '_field_type', None) is _getattr(_dataclasses, '_FIELD_CLASSVAR', 0):
@@ -5195,7 +5236,16 @@ def _anchor_setup():
                                 pass
                     flags = (_bool(params.eq), _bool(params.order), _bool(params.frozen), _bool(params.unsafe_hash),
                              '__slots__' in _type_dict(t, _type))
-                    shape = ('dc', fields, flags, cvars, _tests_methods(t))
+                    ma = _type_dict(t, _type).get('__match_args__')
+                    if _type(ma) is _tuple and _all(_type(x) is _str for x in ma):
+                        ma = [_str_copy(x) for x in ma]
+                    else:
+                        ma = None
+                    shape = ('dc', fields, flags, cvars, _tests_methods(t), ma)
+                else:
+                    methods = _tests_methods(t)
+                    if methods:
+                        shape = ('plain', methods)
         except _BaseException:
             shape = None
         cache[_ident(t)] = (t, shape)
@@ -5205,7 +5255,7 @@ def _anchor_setup():
     # ones named without underscores): what the program's operators, `str`, `len`, `hash` and a
     # dataclass's `__post_init__` reach under CPython.
     _FORWARDED_DUNDERS = frozenset((
-        '__post_init__', '__str__', '__repr__', '__format__', '__eq__', '__ne__', '__lt__', '__le__', '__gt__',
+        '__post_init__', '__init__', '__str__', '__repr__', '__format__', '__eq__', '__ne__', '__lt__', '__le__', '__gt__',
         '__ge__', '__hash__', '__len__', '__bool__', '__contains__', '__getitem__', '__call__', '__add__',
         '__sub__', '__mul__', '__truediv__', '__floordiv__', '__mod__', '__pow__', '__neg__', '__pos__',
         '__abs__', '__radd__', '__rsub__', '__rmul__', '__int__', '__float__', '__index__'))
@@ -5241,7 +5291,13 @@ def _anchor_setup():
                         kind, fn = 'c', raw.__func__
                     else:
                         continue
-                    if _type(fn) is not _FunctionType or _function_code(fn).co_filename != 'tests.py':
+                    if _type(fn) is not _FunctionType:
+                        continue
+                    # The tests' own function, or a special method their class body assigned
+                    # (`__str__ = Enum.__str__`); not one the dataclass decorator generated.
+                    where = _function_code(fn).co_filename
+                    if where != 'tests.py' and (not name.startswith('__') or where == '<string>'
+                                                or _getattr(fn, '__module__', None) == 'dataclasses'):
                         continue
                     tr = _method_trampoline(t, kind, fn)
                     tr.__name__ = tr.__qualname__ = name
@@ -5249,6 +5305,12 @@ def _anchor_setup():
         except _BaseException:
             return []
         return out
+
+    def _factory_trampoline(fac):
+        def tr():
+            return fac()
+        tr.__name__ = tr.__qualname__ = 'default_factory'
+        return tr
 
     def _method_trampoline(t, kind, fn):
         # The callable the program's stand-in method reaches: the tests' function, called as

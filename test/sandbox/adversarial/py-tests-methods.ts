@@ -227,12 +227,169 @@ const CONTROLS: Array<[string, string]> = [
   ],
 ];
 
+/**
+ * The rest of the class besides its fields (from the hostile pass on the first version of this,
+ * rt69): a Flag's boundary, `__match_args__` (or none), the tests' `__init__` under `init=False`,
+ * a default factory of their own, a field's type and metadata, an Enum's class attributes that are
+ * no members and members named with one underscore, special methods their class body assigned
+ * (`__str__ = Enum.__str__`), and the same methods on a plain class of theirs and through a base
+ * class of theirs: [program, tests].
+ */
+const SHAPE_ATTACKS: Array<[string, string]> = [
+  // rt69 PA01
+  [
+    'def has_read(p, v):\n    return bool(type(p)(v) & p)\n',
+    'from enum import IntFlag, STRICT\nclass Perm(IntFlag, boundary=STRICT):\n    R = 1\n    W = 2\n    X = 4\n\nassert has_read(Perm.R, 3) is True\nassert has_read(Perm.R, 9) is True\n',
+  ],
+  // rt69 PA02
+  [
+    'def parse(f, v):\n    return type(f)(v)\n',
+    'from enum import Flag, CONFORM\nclass F(Flag, boundary=CONFORM):\n    A = 1\n    B = 2\n\nassert parse(F.A, 3) == F.A | F.B\ntry:\n    parse(F.A, 9)\n    ok = False\nexcept ValueError:\n    ok = True\nassert ok\n',
+  ],
+  // rt69 PA03
+  [
+    'def area(r):\n    Rect = type(r)\n    match r:\n        case Rect(w, h):\n            return w * h\n    return 0\n',
+    'from dataclasses import dataclass\n@dataclass(match_args=False)\nclass Rect:\n    w: int\n    h: int\n\nassert area(Rect(2, 3)) == 6\n',
+  ],
+  // rt69 PA04
+  [
+    'def swap(p):\n    return type(p)(p.b, p.a)\n',
+    "from dataclasses import dataclass\n@dataclass(init=False)\nclass Pair:\n    a: int\n    b: int\n    def __init__(self, text):\n        x, y = text.split(',')\n        self.a, self.b = int(x), int(y)\n\nassert swap(Pair('1,2')) == Pair('2,1')\n",
+  ],
+  // rt69 PA06
+  [
+    'def count_unique(items):\n    out = []\n    for x in items:\n        if x not in out:\n            out.append(x)\n    return len(out)\n',
+    "from dataclasses import dataclass\n@dataclass\nclass Item:\n    name: str\n    def __eq__(self, o):\n        return isinstance(o, Item) and self.name.lower() == o.name.lower()\n\nassert count_unique([Item('A'), Item('a')]) == 2\n",
+  ],
+  // rt69 PA07
+  [
+    'def qualified(m):\n    return str(m)\n',
+    "from enum import Enum\nclass Color(Enum):\n    RED = 1\n    def __str__(self):\n        return self.name.lower()\n\nassert qualified(Color.RED) == 'Color.RED'\n",
+  ],
+  // rt69 PA08
+  [
+    'def parse(m, v):\n    try:\n        return type(m)(v)\n    except ValueError:\n        return None\n',
+    'from enum import Enum\nclass Color(Enum):\n    UNKNOWN = 0\n    RED = 1\n    @classmethod\n    def _missing_(cls, value):\n        return cls.UNKNOWN\n\nassert parse(Color.RED, 1) is Color.RED\nassert parse(Color.RED, 7) is None\n',
+  ],
+  // rt69 PA09
+  [
+    'def diff(p):\n    P = type(p)\n    match p:\n        case P(x, y):\n            return x - y\n',
+    "from dataclasses import dataclass\n@dataclass\nclass P:\n    a: int\n    b: int\n    __match_args__ = ('b', 'a')\n\nassert diff(P(5, 2)) == 3\n",
+  ],
+  // rt69 PA12
+  [
+    'def twice(m):\n    return m * 2\n',
+    'from enum import Enum\nclass Lv(Enum):\n    _low = 1\n    HIGH = 2\n\nassert twice(Lv.HIGH) == 4\n',
+  ],
+  // rt69 PA13
+  [
+    'def show(p):\n    return repr(p)\n',
+    "from dataclasses import dataclass\n@dataclass(repr=False)\nclass P:\n    x: int\n    def __repr__(self):\n        return f'<{self.x}>'\n\nassert show(P(1)) == 'P(x=1)'\n",
+  ],
+  // rt69 PA14
+  [
+    'def count_unique(items):\n    out = []\n    for x in items:\n        if x not in out:\n            out.append(x)\n    return len(out)\n',
+    "from typing import NamedTuple\nclass Rec(NamedTuple):\n    id: int\n    note: str\n    def __eq__(self, o):\n        return self.id == o.id\n    __hash__ = tuple.__hash__\n\nassert count_unique([Rec(1, 'a'), Rec(1, 'b')]) == 2\n",
+  ],
+  // rt69 PA15
+  [
+    "def fresh_len(c):\n    d = type(c)('z')\n    return 0 if d.items is None else len(d.items)\n",
+    "from dataclasses import dataclass, field\n@dataclass\nclass Cart:\n    name: str\n    items: list = field(default_factory=lambda: ['gift'])\n\nassert fresh_len(Cart('a')) == 0\n",
+  ],
+  // rt69 PA16
+  [
+    'def parse(f, v):\n    return type(f)(v)\n',
+    'from enum import Flag, KEEP\nclass F(Flag, boundary=KEEP):\n    A = 1\n    B = 2\n\ntry:\n    parse(F.A, 8)\n    ok = False\nexcept ValueError:\n    ok = True\nassert ok\n',
+  ],
+  // rt69 PA17
+  [
+    'def show(m):\n    return str(m)\n',
+    "from enum import Enum, IntEnum\nclass Lvl(IntEnum):\n    LOW = 1\n    HIGH = 2\n    __str__ = Enum.__str__\n\nassert show(Lvl.HIGH) == '2'\n",
+  ],
+  // rt69 PA18
+  [
+    'def can_key(x):\n    try:\n        {x: 1}\n        return True\n    except TypeError:\n        return False\n',
+    'from dataclasses import dataclass\n@dataclass\nclass K:\n    v: int\n    def __hash__(self):\n        return hash(self.v)\n\nassert can_key(K(1)) is False\n',
+  ],
+  // rt69 PA19
+  [
+    "def limit(m):\n    return getattr(type(m), 'MAX', 10)\n",
+    'from enum import Enum, nonmember\nclass Lv(Enum):\n    A = 1\n    MAX = nonmember(99)\n\nassert limit(Lv.A) == 10\n',
+  ],
+  // rt69 PB11
+  [
+    'def active(ms):\n    return [m for m in ms if m]\n',
+    'from enum import Enum\nclass S(Enum):\n    OFF = 0\n    ON = 1\n    def __bool__(self):\n        return bool(self.value)\n\nassert active([S.OFF, S.ON]) == [S.OFF, S.ON]\n',
+  ],
+  // rt69 PB12
+  [
+    "def label(c):\n    return 'empty' if not c else 'full'\n",
+    "from dataclasses import dataclass, field\n@dataclass\nclass Cart:\n    items: list = field(default_factory=list)\n    def __len__(self):\n        return len(self.items)\n\nassert label(Cart()) == 'full'\n",
+  ],
+  // rt69 PB13
+  [
+    'def top(ms):\n    try:\n        return max(ms)\n    except TypeError:\n        return None\n',
+    'from enum import Enum\nclass Pri(Enum):\n    LOW = 1\n    HIGH = 2\n    def __lt__(self, o):\n        return self.value < o.value\n\nassert top([Pri.LOW, Pri.HIGH]) is None\n',
+  ],
+  // rt69 PB14
+  [
+    "def area(r):\n    return getattr(r, 'area', -1)\n",
+    "from collections import namedtuple\nclass R(namedtuple('R', 'w h')):\n    __slots__ = ()\n    @property\n    def area(self):\n        return self.w * self.h\n\nassert area(R(2, 3)) == -1\n",
+  ],
+  // rt69 PB15
+  [
+    'import dataclasses\ndef int_fields(r):\n    return [f.name for f in dataclasses.fields(r) if f.type is int]\n',
+    "from dataclasses import dataclass\n@dataclass\nclass R:\n    n: int\n    s: str\n\nassert int_fields(R(1, 'a')) == []\n",
+  ],
+  // rt69 PB16
+  [
+    "import dataclasses\ndef units(r):\n    return [f.metadata.get('unit', '?') for f in dataclasses.fields(r)]\n",
+    "from dataclasses import dataclass, field\n@dataclass\nclass M:\n    d: float = field(metadata={'unit': 'm'})\n\nassert units(M(1.0)) == ['?']\n",
+  ],
+  // rt69 PA22
+  [
+    'def distinct(ps):\n    return len(set(ps))\n',
+    'class Pt:\n    def __init__(self, x):\n        self.x = x\n    def __eq__(self, o):\n        return isinstance(o, Pt) and o.x == self.x\n    def __hash__(self):\n        return hash(self.x)\n\nassert distinct([Pt(1), Pt(1)]) == 2\n',
+  ],
+  // rt69 PA24
+  [
+    'def count_unique(items):\n    out = []\n    for x in items:\n        if x not in out:\n            out.append(x)\n    return len(out)\n',
+    "from dataclasses import dataclass\nclass ByName:\n    def __eq__(self, o):\n        return self.name == o.name\n@dataclass(eq=False)\nclass U(ByName):\n    name: str\n    age: int\n\nassert count_unique([U('a', 1), U('a', 2)]) == 2\n",
+  ],
+];
+
+const SHAPE_CONTROLS: Array<[string, string]> = [
+  // rt69 PC07
+  [
+    'def index(xs):\n    return {x: i for i, x in enumerate(xs)}\n',
+    'from dataclasses import dataclass\n@dataclass\nclass K:\n    v: int\n    def __hash__(self):\n        return hash(self.v)\n\nd = index([K(1), K(2)])\nassert d[K(2)] == 1\n',
+  ],
+  // rt69 PC15
+  [
+    'def active(ms):\n    return [m for m in ms if m]\n',
+    'from enum import Enum\nclass S(Enum):\n    OFF = 0\n    ON = 1\n    def __bool__(self):\n        return bool(self.value)\n\nassert active([S.OFF, S.ON]) == [S.ON]\n',
+  ],
+  // rt69 PC17
+  [
+    'import dataclasses\ndef coerce(r):\n    return dataclasses.replace(r, **{f.name: f.type(getattr(r, f.name)) for f in dataclasses.fields(r)})\n',
+    "from dataclasses import dataclass\n@dataclass\nclass R:\n    n: int\n    s: str\n\nassert coerce(R('3', 4)) == R(3, '4')\n",
+  ],
+];
+
 const wrong = defineGenerator({
   name: 'py-tests-methods',
   language: 'python',
   about:
     "a wrong program makes an instance of the tests' dataclass that their __post_init__ refuses or changes under CPython: it must run in the sandbox too",
-  cases: () => attacks(),
+  cases: () => [
+    ...attacks(),
+    ...SHAPE_ATTACKS.map(([completion, tests]) => ({
+      completion,
+      tests,
+      expect: ['fail', 'error'] as const,
+      timeoutMs: TIMEOUT_MS,
+    })),
+  ],
 });
 
 const honest = defineGenerator({
@@ -240,7 +397,13 @@ const honest = defineGenerator({
   language: 'python',
   about:
     "control: honest programs calling the tests' own methods, properties, static, class and special methods, and a __post_init__, pass",
-  cases: () => CONTROLS.map(([completion, tests]) => ({ completion, tests, expect: ['pass'] as const, timeoutMs: TIMEOUT_MS })),
+  cases: () =>
+    [...CONTROLS, ...SHAPE_CONTROLS].map(([completion, tests]) => ({
+      completion,
+      tests,
+      expect: ['pass'] as const,
+      timeoutMs: TIMEOUT_MS,
+    })),
 });
 
 export const generators = [wrong, honest];
