@@ -161,6 +161,7 @@ def _anchor_setup():
     _stop_value = StopIteration.__dict__['value'].__get__
     _exc_context = BaseException.__dict__['__context__'].__get__
     _exc_set_cause = BaseException.__dict__['__cause__'].__set__
+    _exc_set_context = BaseException.__dict__['__context__'].__set__
     _type_name = type.__dict__['__name__'].__get__
     _type_mro = type.__dict__['__mro__'].__get__
     _type_dict = type.__dict__['__dict__'].__get__
@@ -4253,8 +4254,11 @@ def _anchor_setup():
 
     def _raised(side, e, depth=0):
         # ('raise', class, arguments, extra): extra (from P only) carries the exception's own
-        # fields (`self.code = code`, `add_note`'s notes) and its `__cause__`, as data, so the
-        # tests read on their rebuilt exception what they would read on the program's.
+        # fields (`self.code = code`, `add_note`'s notes), its `__cause__`, its `__context__`
+        # (an exception raised while another was handled) and `__suppress_context__` (`raise
+        # ... from None`), as data, so the tests read on their rebuilt exception what they would
+        # read on the program's (red-team rt69 PB03: `e.__context__ is None` held for a program
+        # raising inside its `except`; PC13: `from None` was not seen).
         t = _type(e)
         try:
             args = _exc_args(e, _BaseException)
@@ -4288,7 +4292,18 @@ def _anchor_setup():
                 cause = _raised(side, c, depth + 1)[1:]
         except _Exception:
             cause = None
-        return ('raise', side.exc_ref(t), eargs, (fields, cause))
+        context = None
+        try:
+            c = _exc_context(e)
+            if depth < 4 and _isinstance(c, _BaseException) and c is not _exc_cause(e):
+                context = _raised(side, c, depth + 1)[1:]
+        except _Exception:
+            context = None
+        try:
+            suppress = _bool(_object_getattribute(e, '__suppress_context__'))
+        except _Exception:
+            suppress = False
+        return ('raise', side.exc_ref(t), eargs, (fields, cause, context, suppress))
 
     # What the program prints while it serves a call of the tests goes to the tests' own
     # sys.stdout / sys.stderr, as in one interpreter (a `redirect_stdout` of the tests captures
@@ -4649,9 +4664,14 @@ def _anchor_setup():
         if x is None:
             x = _new_exc(cls, args)
         try:
-            fields, cause = extra
+            fields, cause = extra[:2]
             if _type(cause) is _tuple and _len(cause) == 3 and depth < 4:
                 _exc_set_cause(x, _rebuild_exc(cause[0], cause[1], False, cause[2], depth + 1))
+            context = extra[2] if _len(extra) > 2 else None
+            if _type(context) is _tuple and _len(context) == 3 and depth < 4:
+                _exc_set_context(x, _rebuild_exc(context[0], context[1], False, context[2], depth + 1))
+            if _len(extra) > 3 and extra[3] is True:
+                _object_setattr(x, '__suppress_context__', True)
             if _type(x) is cls:
                 d = _object_getattribute(x, '__dict__')
                 dec = _Dec(_tside)
