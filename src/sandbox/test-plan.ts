@@ -634,6 +634,8 @@ function instrument(
   const calleeBodies: AnyNode[][] = [];
   // Without `checks` (the tests realm's copy of the prompt) only the comparisons are rewritten.
   const asyncs = strict === undefined || strict.checks !== undefined;
+  // Tests that can make a thenable (their text names `then`): their functions pull on entry (below).
+  const entries = strict?.checks !== undefined && /\bthen\b/.test(src);
   let line = 1;
   let lineAt = 0;
   const lineOf = (pos: number): number => {
@@ -687,6 +689,19 @@ function instrument(
     if (strict?.ordered && FUNCTIONS.has(n.type) && !(parent && runsInPlace(n, parent))) elsewhere.push(n);
     const method =
       parent?.type === 'MethodDefinition' || (parent?.type === 'Property' && (parent.method || parent.kind !== 'init'));
+    if (entries && FUNCTIONS.has(n.type)) {
+      // Every function of the tests pulls as it is entered (a no-op unless a microtask turn passed
+      // since the last crossing): the engine enters some of them from a job with no `await` or
+      // handler of theirs around — a thenable's `then` (`await t`, `Promise.resolve(t)`,
+      // `Promise.all`, an async function returning it), which read the tests' objects as they were
+      // before the program's microtask changed them (red-team rt70 K01-K28: 16 wrong passes).
+      const body = n.body as AnyNode;
+      if (body.type === 'BlockStatement') open(afterDirectives(body), ' __anchorHooks.resumed();', depth + 2);
+      else {
+        open(body.start, '(__anchorHooks.resumed(), ', depth + 2);
+        close(body.end, ')', depth + 2);
+      }
+    }
     if (!asyncs) {
       // comparisons only (below)
     } else if ((n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression') && n.async && !n.generator && !method) {

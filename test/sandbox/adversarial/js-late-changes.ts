@@ -13,7 +13,8 @@
  * callback, the tests' own `queueMicrotask` callback or timer: rt68 J35; all 20 passed at 5dea8bd),
  * or where they resume without an `await` of their own (a `for await` body, a generator of theirs
  * after a `yield`, a `process.nextTick` callback, a 'beforeExit' listener: rt69; 20 of the 25
- * passed at e73f223).
+ * passed at e73f223), or in a thenable's `then`, which the engine calls (rt70; all 20 passed at
+ * a723e7a: every function of tests that name `then` now pulls as it is entered).
  * Controls: a program changing a copy of its own, a change the tests look for (the program sorts
  * their array a tick later, as asked), and tests that check before the program's microtask ran
  * (they pass under Node too). Every case was run under Node 20 as one file (program, then tests):
@@ -75,6 +76,18 @@ const RESUME_READS: readonly string[] = [
   'function test() {\n  TAKE\n  process.once("beforeExit", () => {\n    if (xs.join() !== "3,1,2") process.exitCode = 1;\n  });\n}\ntest();\n',
 ];
 
+/**
+ * A thenable of the tests reads `xs` in its `then`, which the engine calls in a job of its own
+ * (rt70 K01-K28).
+ */
+const THENABLE_READS: readonly string[] = [
+  'async function test() {\n  TAKE\n  const seen = await { then(r) { r(xs.join()); } };\n  assert.strictEqual(seen, "3,1,2");\n}\ntest();\n',
+  'async function test() {\n  TAKE\n  const seen = await Promise.resolve({ then: (r) => r(xs.join()) });\n  assert.strictEqual(seen, "3,1,2");\n}\ntest();\n',
+  'async function test() {\n  TAKE\n  const [seen] = await Promise.all([{ then(r) { r(xs.join()); } }]);\n  assert.strictEqual(seen, "3,1,2");\n}\ntest();\n',
+  'class Later {\n  constructor(xs) {\n    this.xs = xs;\n  }\n  then(r) {\n    r(this.xs.join());\n  }\n}\nasync function test() {\n  TAKE\n  const seen = await new Later(xs);\n  assert.strictEqual(seen, "3,1,2");\n}\ntest();\n',
+  'async function test() {\n  TAKE\n  async function wrap() {\n    return { then(r) { r(xs.join()); } };\n  }\n  const seen = await wrap();\n  assert.strictEqual(seen, "3,1,2");\n}\ntest();\n',
+];
+
 const TAKE = 'const xs = [3, 1, 2];\n  assert.strictEqual(count(xs), 3);';
 
 function program(deferral: string, change: string): string {
@@ -118,6 +131,19 @@ function attacks(): AdversarialCase[] {
       }),
     ),
   );
+  // Read in a thenable's `then`, which the engine calls a tick after it is awaited (so after a
+  // change the program makes in its first microtask, not one two ticks deep: that deferral left out).
+  DEFERRALS.forEach((d, i) =>
+    THENABLE_READS.forEach((shape) =>
+      d.includes('.then(() => null).then')
+        ? undefined
+        : out.push({
+            completion: program(d, changes[i]!),
+            tests: JS_ASSERT + shape.replace('TAKE', TAKE),
+            expect: ['fail', 'error'],
+          }),
+    ),
+  );
   // Read in a handler a job runs, checked later.
   DEFERRALS.forEach((d, i) =>
     HANDLER_READS.forEach((shape) =>
@@ -148,6 +174,12 @@ function controls(): AdversarialCase[] {
         tests: look(shape, 'assert.deepStrictEqual(xs, [1, 2, 3]);'),
         expect: ['pass'],
       });
+    // The program's own copy changes; a thenable of the tests reads theirs.
+    out.push({
+      completion: program(d.replace('CHANGE', 'const c = xs.slice(); CHANGE'), 'c.length = 0;'),
+      tests: JS_ASSERT + THENABLE_READS[i % THENABLE_READS.length]!.replace('TAKE', TAKE),
+      expect: ['pass'],
+    });
     // The program's own copy changes; the tests read theirs where they resume.
     out.push({
       completion: program(d.replace('CHANGE', 'const c = xs.slice(); CHANGE'), 'c.length = 0;'),
