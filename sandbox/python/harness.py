@@ -122,6 +122,7 @@ def _anchor_setup():
     _FunctionType = types.FunctionType
     _MethodType = types.MethodType
     _property = property
+    _cached_property = __import__('functools').cached_property
     _staticmethod = staticmethod
     _classmethod = classmethod
     _functools_partial = __import__("functools").partial
@@ -3436,7 +3437,12 @@ def _anchor_setup():
                     return _make_dataclass(name, spec, namespace=ns, eq=eq, order=order and eq, frozen=frozen,
                                            unsafe_hash=unsafe_hash, slots=slots, match_args=False)
                 if shape[0] == 'plain':
-                    return _type(name, (), self.forwarders(shape[1]))
+                    ns = self.forwarders(shape[1])
+                    for k, v in (shape[2] if _len(shape) > 2 else ()):
+                        k = _str(k)
+                        if _str_isidentifier(k) and not k.startswith('__') and k not in ns:
+                            ns[k] = dec(v)
+                    return _type(name, (), ns)
             except _BaseException:
                 return None
             return None
@@ -3447,14 +3453,16 @@ def _anchor_setup():
             # (or the arguments alone). Only callback handles are taken.
             out = {}
             for m in methods:
-                if _type(m) not in (_list, _tuple) or _len(m) != 3:
+                if _type(m) not in (_list, _tuple) or _len(m) not in (3, 4):
                     continue
                 name, kind, idx = _str(m[0]), _str(m[1]), m[2]
                 if not _str_isidentifier(name) or _type(idx) is not _int:
                     continue
                 if name.startswith('__') and name not in _FORWARDED_DUNDERS:
                     continue
-                out[name] = _tests_member(self.callback(idx, name), kind, name)
+                sidx = m[3] if _len(m) == 4 and _type(m[3]) is _int and m[3] >= 0 else None
+                setter = self.callback(sidx, name) if sidx is not None else None
+                out[name] = _tests_member(self.callback(idx, name), kind, name, setter)
             return out
 
         def standin_id(self, t):
@@ -3703,13 +3711,29 @@ def _anchor_setup():
         except _BaseException:
             return _RuntimeError(*args)
 
-    def _tests_member(cb, kind, name):
+    def _tests_member(cb, kind, name, setter=None):
         # A member of a stand-in class forwarding to the tests' callback cb (_PSide.forwarders).
         if kind == 'p':
             def get(self):
                 return cb(self)
-            return _property(get)
-        if kind in ('s', 'c'):
+            if setter is None:
+                return _property(get)
+
+            def put(self, v):
+                setter(self, v)
+            return _property(get, put)
+        if kind == 'c':
+            # Run in T on the tests' class itself: called on a subclass the program made, CPython
+            # would pass that subclass (`cls(...)` makes one of it), which cannot cross (rt70 Q11).
+            def clsm(cls, *a, **kw):
+                side = st['side']
+                if side.standin_id(cls) is None:
+                    raise _TypeError('sandbox: a class method of the tests\' class ' + name +
+                                     ' called on a class of the program\'s')
+                return cb(*a, **kw)
+            clsm.__name__ = clsm.__qualname__ = name
+            return _classmethod(clsm)
+        if kind == 's':
             def static(*a, **kw):
                 return cb(*a, **kw)
             static.__name__ = static.__qualname__ = name
@@ -4288,14 +4312,14 @@ def _anchor_setup():
         cause = None
         try:
             c = _exc_cause(e)
-            if depth < 4 and _isinstance(c, _BaseException):
+            if depth < 16 and _isinstance(c, _BaseException):
                 cause = _raised(side, c, depth + 1)[1:]
         except _Exception:
             cause = None
         context = None
         try:
             c = _exc_context(e)
-            if depth < 4 and _isinstance(c, _BaseException) and c is not _exc_cause(e):
+            if depth < 16 and _isinstance(c, _BaseException) and c is not _exc_cause(e):
                 context = _raised(side, c, depth + 1)[1:]
         except _Exception:
             context = None
@@ -4665,10 +4689,10 @@ def _anchor_setup():
             x = _new_exc(cls, args)
         try:
             fields, cause = extra[:2]
-            if _type(cause) is _tuple and _len(cause) == 3 and depth < 4:
+            if _type(cause) is _tuple and _len(cause) == 3 and depth < 16:
                 _exc_set_cause(x, _rebuild_exc(cause[0], cause[1], False, cause[2], depth + 1))
             context = extra[2] if _len(extra) > 2 else None
-            if _type(context) is _tuple and _len(context) == 3 and depth < 4:
+            if _type(context) is _tuple and _len(context) == 3 and depth < 16:
                 _exc_set_context(x, _rebuild_exc(context[0], context[1], False, context[2], depth + 1))
             if _len(extra) > 3 and extra[3] is True:
                 _object_setattr(x, '__suppress_context__', True)
@@ -5264,8 +5288,15 @@ def _anchor_setup():
                     shape = ('dc', fields, flags, cvars, _tests_methods(t), ma)
                 else:
                     methods = _tests_methods(t)
-                    if methods:
-                        shape = ('plain', methods)
+                    cvars = []
+                    for k, v in _list(_type_dict(t, _type).items())[:500]:
+                        if _type(k) is _str and not k.startswith('__') and not _hasattr(_type(v), '__get__'):
+                            try:
+                                cvars.append((_str_copy(k), enc(v)))
+                            except _BaseException:
+                                pass
+                    if methods or cvars:
+                        shape = ('plain', methods, cvars)
         except _BaseException:
             shape = None
         cache[_ident(t)] = (t, shape)
@@ -5275,10 +5306,17 @@ def _anchor_setup():
     # ones named without underscores): what the program's operators, `str`, `len`, `hash` and a
     # dataclass's `__post_init__` reach under CPython.
     _FORWARDED_DUNDERS = frozenset((
-        '__post_init__', '__init__', '__str__', '__repr__', '__format__', '__eq__', '__ne__', '__lt__', '__le__', '__gt__',
-        '__ge__', '__hash__', '__len__', '__bool__', '__contains__', '__getitem__', '__call__', '__add__',
-        '__sub__', '__mul__', '__truediv__', '__floordiv__', '__mod__', '__pow__', '__neg__', '__pos__',
-        '__abs__', '__radd__', '__rsub__', '__rmul__', '__int__', '__float__', '__index__'))
+        '__post_init__', '__init__', '__init_subclass__', '__str__', '__repr__', '__format__', '__eq__', '__ne__',
+        '__lt__', '__le__', '__gt__', '__ge__', '__hash__', '__len__', '__bool__', '__contains__', '__getitem__',
+        '__setitem__', '__delitem__', '__iter__', '__reversed__', '__next__', '__call__', '__getattr__',
+        '__setattr__', '__delattr__', '__add__', '__sub__', '__mul__', '__matmul__', '__truediv__',
+        '__floordiv__', '__mod__', '__divmod__', '__pow__', '__lshift__', '__rshift__', '__and__', '__or__',
+        '__xor__', '__radd__', '__rsub__', '__rmul__', '__rmatmul__', '__rtruediv__', '__rfloordiv__', '__rmod__',
+        '__rdivmod__', '__rpow__', '__rlshift__', '__rrshift__', '__rand__', '__ror__', '__rxor__', '__iadd__',
+        '__isub__', '__imul__', '__imatmul__', '__itruediv__', '__ifloordiv__', '__imod__', '__ipow__',
+        '__ilshift__', '__irshift__', '__iand__', '__ior__', '__ixor__', '__neg__', '__pos__', '__abs__',
+        '__invert__', '__round__', '__trunc__', '__floor__', '__ceil__', '__int__', '__float__', '__complex__',
+        '__index__'))
 
     def _tests_methods(t):
         # The tests' own code on a class of theirs that P stands in for (an Enum, dataclass or
@@ -5301,10 +5339,15 @@ def _anchor_setup():
                     seen.add(name)
                     if name.startswith('__') and name not in _FORWARDED_DUNDERS or name.startswith('_anchor'):
                         continue
+                    setter = None
                     if _type(raw) is _FunctionType:
                         kind, fn = 'f', raw
                     elif _type(raw) is _property:
                         kind, fn = 'p', raw.fget
+                        setter = raw.fset
+                    elif _type(raw) is _cached_property:
+                        # (Computed again at each read: the cache lives on T's copy.)
+                        kind, fn = 'p', raw.func
                     elif _type(raw) is _staticmethod:
                         kind, fn = 's', raw.__func__
                     elif _type(raw) is _classmethod:
@@ -5317,11 +5360,21 @@ def _anchor_setup():
                     # (`__str__ = Enum.__str__`); not one the dataclass decorator generated.
                     where = _function_code(fn).co_filename
                     if where != 'tests.py' and (not name.startswith('__') or where == '<string>'
-                                                or _getattr(fn, '__module__', None) == 'dataclasses'):
+                                                or _getattr(fn, '__module__', None) == 'dataclasses'
+                                                or _std_member(t, name) is raw):
                         continue
                     tr = _method_trampoline(t, kind, fn)
                     tr.__name__ = tr.__qualname__ = name
-                    out.append((_str_copy(name), kind, _tside.handle(tr, False)[1]))
+                    idx = _tside.handle(tr, False)[1]
+                    members = st.setdefault('member_cbs', set())
+                    members.add(idx)
+                    sidx = -1
+                    if _type(setter) is _FunctionType:
+                        str_ = _method_trampoline(t, 'f', setter)
+                        str_.__name__ = str_.__qualname__ = name
+                        sidx = _tside.handle(str_, False)[1]
+                        members.add(sidx)
+                    out.append((_str_copy(name), kind, idx, sidx))
         except _BaseException:
             return []
         return out
@@ -5331,6 +5384,52 @@ def _anchor_setup():
             return fac()
         tr.__name__ = tr.__qualname__ = 'default_factory'
         return tr
+
+    def _std_member(t, name):
+        # What `name` is on the first class of t's MRO that is not the tests' own (the stdlib
+        # base the stand-in has as well), or None: an Enum's class body gets `Flag.__and__` and
+        # the like copied in by the enum module itself, which the stand-in has the same.
+        for c in _list(t.__mro__)[1:32]:
+            d = _type_dict(c, _type)
+            if d.get('__module__') != '__main__' and name in d:
+                return d[name]
+        return None
+
+    def _mutable_value(x):
+        # Whether x is an object whose identity matters when it changes (not an immutable value).
+        t = _type(x)
+        if x is None or t in (_int, _float, _complex, _str, _bytes, _bool, _range):
+            return False
+        if _isinstance(x, _Enum):
+            return False
+        if t is _tuple or t is _frozenset:
+            return _any(_mutable_value(v) for v in x)
+        return True
+
+    def _held_answer(r, probe, same):
+        # Whether the answer of a tests' member holds a mutable object held elsewhere as well:
+        # the answer itself when it has more references than `probe`, a fresh object the caller
+        # holds as it holds r (besides the `same` arguments r is), or any mutable object inside
+        # a fresh container of it (only immutable values are taken inside).
+        if not _mutable_value(r):
+            return False
+        if _getrefcount(r) - same > _getrefcount(probe):
+            return True
+        t = _type(r)
+        if (t not in (_list, _tuple, _set, _frozenset, _dict)
+                and _type_dict(t, _type).get('__module__') != '__main__'):
+            # A generator, an iterator, anything else with state of its own: crossing would
+            # run or copy it (a generator method's side effects ran though the program never
+            # consumed it: rt70 Q09).
+            return True
+        if t in (_list, _tuple, _set, _frozenset):
+            return _any(_mutable_value(v) for v in r)
+        if t is _dict:
+            return _any(_mutable_value(v) for v in r.values())
+        try:
+            return _any(_mutable_value(v) for v in _fields_of(r).values())
+        except _BaseException:
+            return True
 
     def _method_trampoline(t, kind, fn):
         # The callable the program's stand-in method reaches: the tests' function, called as
@@ -6003,6 +6102,19 @@ def _anchor_setup():
             kw[pair[0]] = _decode_answer(pair[1], 'argument of a callback', objs)
         if _len(msg) == 6:
             _t_sync(msg[5])
+        member = msg[1] in st.get('member_cbs', ())
+        if member:
+            # A member of a tests' class the program called on its stand-in (_tests_methods): the
+            # call runs on T's copy of the instance. What would make the copy matter is refused
+            # (never a pass): the tests' code keeping a reference to an instance rebuilt for
+            # this call (a registry, `self` appended to a list of theirs: the program's later
+            # changes to its own would never reach it), or an answer that is, or holds, a
+            # mutable object the tests still hold (`return self._items`, `return self`: the
+            # program would change a copy) (red-team rt70 Q01, Q02, Q15, Q24, Q36).
+            kept = st.get('t_objs') or {}
+            owned = _set(_ident(o) for o in kept.values()) if kept else _set()
+            fresh = [i for i in _range(_len(args)) if _ident(args[i]) not in owned and _mutable_value(args[i])]
+            before = [_getrefcount(args[i]) for i in fresh]
         try:
             r = fn(*args, **kw)
         except (_HarnessStop, _Violation):
@@ -6012,6 +6124,25 @@ def _anchor_setup():
         except _BaseException as e:
             st['fault'] = 'the tests raised ' + _class_name(_type(e)) + ' in a callback'
             return ('stop',)
+        if member:
+            for j in _range(_len(fresh)):
+                # (Counted as before the call: the argument list's reference and the count's own.)
+                if _getrefcount(args[fresh[j]]) - (1 if r is args[fresh[j]] else 0) > before[j]:
+                    st['fault'] = ('strict verdict: a method of the tests kept the instance the program made (' +
+                                   _class_name(_type(args[fresh[j]])) + '), which lives in the program\'s interpreter: not a pass')
+                    return ('stop',)
+            same = 0
+            for x in args:
+                if x is r:
+                    same += 1
+            x = None
+            # (A fresh list held as r is, for the count to compare with: references the
+            # interpreter borrows instead of counting are the same for both.)
+            probe = []
+            if _held_answer(r, probe, same):
+                st['fault'] = ('strict verdict: a method of the tests answered the program with an object they still hold (' +
+                               _class_name(_type(r)) + '), which the program would change as a copy: not a pass')
+                return ('stop',)
         try:
             result = _Enc(_tside).enc(r)
             after = _Enc(_tside).enc(([a for a in args], [[k, v] for k, v in kw.items()], None)) if msg[4] is True else None

@@ -376,6 +376,141 @@ const SHAPE_CONTROLS: Array<[string, string]> = [
   ],
 ];
 
+/**
+ * A hostile pass on the forwarding (rt70): a member of the tests' class runs on T's copy of the
+ * instance, so one that keeps that copy (a registry, `self` appended to a list of theirs) or
+ * answers with an object the tests still hold (`return self._items`, `return self`) is refused,
+ * never a pass; a generator or iterator answer is refused (crossing would run it); and the rest of
+ * a class: `__setattr__`, `__getattr__`, `__iter__`, in-place and reflected operators, property
+ * setters, `cached_property`, `__init_subclass__`, class methods called on a subclass of the
+ * program's, class attributes of a plain class, a cause chain deeper than four: [program, tests].
+ */
+const RT70_ATTACKS: Array<[string, string]> = [
+  // rt70 Q01: wrong: object made via type(x)(...) registers itself in tests' registry in __init__; program then corrupts v; registry holds the same object in CPytho
+  [
+    "def make(proto):\n    n = type(proto)(1)\n    n.v = 99\n    return 'ok'\n",
+    "class Node:\n    registry = []\n    def __init__(self, v):\n        self.v = v\n        Node.registry.append(self)\n\nassert make(Node(0)) == 'ok'\nassert Node.registry[-1].v == 1\n",
+  ],
+  // rt70 Q24: wrong: tests' method appends self to a tests' list (observer); program mutates after subscribing; tests check the subscribed object
+  [
+    "def sub(bus, proto):\n    s = type(proto)('x')\n    s.subscribe(bus)\n    s.name = 'corrupted'\n    return True\n",
+    "class S:\n    def __init__(self, name):\n        self.name = name\n    def subscribe(self, bus):\n        bus.append(self)\n\nbus = []\nassert sub(bus, S('p')) is True\nassert bus[0].name == 'x'\n",
+  ],
+  // rt70 Q02: wrong: program sorts the list a tests' property returns (the instance's own list in CPython); tests check internal order unchanged
+  [
+    'def smallest(c):\n    xs = c.items\n    xs.sort()\n    return xs[0]\n',
+    'class Bag:\n    def __init__(self, xs):\n        self._items = xs\n    @property\n    def items(self):\n        return self._items\n\nb = Bag([3, 1, 2])\nassert smallest(b) == 1\nassert b._items == [3, 1, 2]\n',
+  ],
+  // rt70 Q15: wrong: program calls a tests' method returning self then mutates the returned object, expecting a copy; CPython: same object
+  [
+    'def preview(b):\n    c = b.clone_ish()\n    c.vals.append(0)\n    return len(c.vals)\n',
+    'class Buf:\n    def __init__(self, vals):\n        self.vals = vals\n    def clone_ish(self):\n        return self\n\nb = Buf([1, 2])\nassert preview(b) == 3\nassert b.vals == [1, 2]\n',
+  ],
+  // rt70 Q36: wrong: tests' Enum method returns a list it caches on the class; program mutates the returned list (CPython: the class cache changes)
+  [
+    "def names(m):\n    xs = m.all_names()\n    xs.append('EXTRA')\n    return len(xs)\n",
+    "from enum import Enum\n_CACHE = []\nclass C(Enum):\n    A = 1\n    B = 2\n    def all_names(self):\n        if not _CACHE:\n            _CACHE.extend(x.name for x in type(self))\n        return _CACHE\n\nassert names(C.A) == 3\nassert C.B.all_names() == ['A', 'B']\n",
+  ],
+  // rt70 Q04: wrong: tests' __setattr__ validates; program stores a negative value (ValueError in CPython)
+  [
+    'def shrink(a):\n    a.n = a.n - 10\n    return a.n\n',
+    "class Acc:\n    def __init__(self, n):\n        self.n = n\n    def __setattr__(self, k, v):\n        if k == 'n' and v < 0:\n            raise ValueError('negative')\n        object.__setattr__(self, k, v)\n\nassert shrink(Acc(5)) == -5\n",
+  ],
+  // rt70 Q06: wrong: tests' __iadd__ mutates in place; program's `x += 1` changes the caller's object in CPython (stand-in falls back to __add__)
+  [
+    'def plus_one(c):\n    c += 1\n    return c.n\n',
+    'class Counter:\n    def __init__(self, n):\n        self.n = n\n    def __add__(self, k):\n        return Counter(self.n + k)\n    def __iadd__(self, k):\n        self.n += k\n        return self\n\nc = Counter(1)\nassert plus_one(c) == 2\nassert c.n == 1\n',
+  ],
+  // rt70 Q07: wrong: tests' __init_subclass__ rejects subclasses without NAME; program subclasses without it (TypeError in CPython)
+  [
+    'def make_plugin(base):\n    class Mine(type(base)):\n        def run(self):\n            return 42\n    return Mine().run()\n',
+    "class Plugin:\n    def __init_subclass__(cls, **kw):\n        super().__init_subclass__(**kw)\n        if not hasattr(cls, 'NAME'):\n            raise TypeError('plugin needs NAME')\n    def run(self):\n        return 0\n\nassert make_plugin(Plugin()) == 42\n",
+  ],
+  // rt70 Q08: wrong: plain tests' class has a class attribute LIMIT; program's getattr default used when missing
+  [
+    "def limit(p):\n    return getattr(p, 'LIMIT', 10)\n",
+    'class Policy:\n    LIMIT = 3\n    def check(self, v):\n        return v <= self.LIMIT\n\nassert limit(Policy()) == 10\n',
+  ],
+  // rt70 Q09: wrong: tests' generator method has a side effect when consumed; program never consumes it; tests (wrongly) require the log
+  [
+    "def start(j):\n    j.steps()\n    return 'started'\n",
+    "LOG = []\nclass Job:\n    def steps(self):\n        LOG.append('a')\n        yield 1\n        LOG.append('b')\n        yield 2\n\nassert start(Job()) == 'started'\nassert LOG == ['a', 'b']\n",
+  ],
+  // rt70 Q11: wrong: tests' classmethod builds cls(...); called on the program's subclass it returns the subclass in CPython
+  [
+    "def render(p):\n    class Loud(type(p)):\n        def show(self):\n            return 'LOUD'\n    return Loud.parse('1,2').show()\n",
+    "class Pt:\n    def __init__(self, x, y):\n        self.x, self.y = x, y\n    @classmethod\n    def parse(cls, s):\n        a, b = s.split(',')\n        return cls(int(a), int(b))\n    def show(self):\n        return 'quiet'\n\nassert render(Pt(0, 0)) == 'quiet'\n",
+  ],
+  // rt70 Q12: wrong: deep __cause__ chain (6 links); tests walk to the root cause; the root is TypeError, KeyError at depth 4
+  [
+    "def go():\n    try:\n        try:\n            try:\n                try:\n                    try:\n                        raise TypeError('root')\n                    except TypeError as e:\n                        raise KeyError('k') from e\n                except KeyError as e:\n                    raise ValueError('3') from e\n            except ValueError as e:\n                raise ValueError('2') from e\n        except ValueError as e:\n            raise ValueError('1') from e\n    except ValueError as e:\n        raise RuntimeError('top') from e\n",
+    'try:\n    go()\nexcept RuntimeError as e:\n    r = e\n    while r.__cause__ is not None:\n        r = r.__cause__\n    assert isinstance(r, KeyError), type(r)\n',
+  ],
+  // rt70 Q16: wrong: tests' __getattr__ provides defaults; program's hasattr branch is wrong
+  [
+    "def color(w):\n    return w.color if hasattr(w, 'color') else 'none'\n",
+    "class Widget:\n    def __getattr__(self, name):\n        if name == 'color':\n            return 'red'\n        raise AttributeError(name)\n    def draw(self):\n        return 'w'\n\nassert color(Widget()) == 'none'\n",
+  ],
+  // rt70 Q18: wrong: tests' __iter__ yields keys while __getitem__ takes keys; program's `for k in x` gives keys in CPython; tests (wrongly) expect the error path
+  [
+    'def keys(m):\n    try:\n        return [k for k in m]\n    except Exception:\n        return None\n',
+    "class M:\n    def __init__(self, d):\n        self.d = d\n    def __getitem__(self, k):\n        return self.d[k]\n    def __iter__(self):\n        return iter(self.d)\n\nassert keys(M({'a': 1})) is None\n",
+  ],
+  // rt70 Q22: wrong: property with setter that clamps; program sets 150 and returns what it set; CPython clamped to 100
+  [
+    'def set_pct(p, v):\n    try:\n        p.pct = v\n    except AttributeError:\n        p._pct = v\n    return p._pct\n',
+    'class Bar:\n    def __init__(self):\n        self._pct = 0\n    @property\n    def pct(self):\n        return self._pct\n    @pct.setter\n    def pct(self, v):\n        self._pct = max(0, min(100, v))\n\nassert set_pct(Bar(), 150) == 150\n',
+  ],
+  // rt70 Q33: wrong: cached_property of tests' class; program reads it via getattr default when missing
+  [
+    "def area(s):\n    return getattr(s, 'area', -1)\n",
+    'from functools import cached_property\nclass Sq:\n    def __init__(self, a):\n        self.a = a\n    @cached_property\n    def area(self):\n        return self.a * self.a\n\nassert area(Sq(3)) == -1\n',
+  ],
+  // rt70 Q34: wrong: tests' __rtruediv__ exists; program's `1 / x` fallback path when TypeError
+  [
+    'def inv(x):\n    try:\n        return 1 / x\n    except TypeError:\n        return None\n',
+    'class F:\n    def __init__(self, v):\n        self.v = v\n    def __truediv__(self, o):\n        return F(self.v / o)\n    def __rtruediv__(self, o):\n        return F(o / self.v)\n\nassert inv(F(2)) is None\n',
+  ],
+];
+
+const RT70_CONTROLS: Array<[string, string]> = [
+  // rt70 H03: honest: dict keyed by tests' Tag objects looked up with a plain string (tests' __eq__/__hash__)
+  [
+    'def lookup(d, k):\n    return d[k]\n',
+    "class Tag:\n    def __init__(self, name):\n        self.name = name\n    def __eq__(self, o):\n        return self.name == (o.name if isinstance(o, Tag) else o)\n    def __hash__(self):\n        return hash(self.name)\n\nassert lookup({Tag('a'): 1, Tag('b'): 2}, 'b') == 2\n",
+  ],
+  // rt70 H05: honest: visitor recursion through a tests' method taking the program's function (deep nesting, 80 levels)
+  [
+    'def depth(root):\n    def visit(n):\n        return 1 + max([visit(c) for c in n.kids] or [0])\n    return root.walk(visit)\n',
+    'class T:\n    def __init__(self, kids):\n        self.kids = kids\n    def walk(self, f):\n        return f(self)\n\nn = T([])\nfor _ in range(79):\n    n = T([n])\nassert depth(n) == 80\n',
+  ],
+  // rt70 H10: honest: exception chain (raise from inside except) read fully by the tests
+  [
+    "def load(d, k):\n    try:\n        return d[k]\n    except KeyError as e:\n        raise LookupError('missing ' + k) from e\n",
+    "try:\n    load({}, 'a')\nexcept LookupError as e:\n    assert isinstance(e.__cause__, KeyError)\n    assert e.__cause__.args == ('a',)\n    assert e.__suppress_context__ is True\n",
+  ],
+  // rt70 H12: honest: program reads a class attribute of a tests' plain class with methods
+  [
+    'def cap(p, v):\n    return min(v, p.LIMIT)\n',
+    'class Policy:\n    LIMIT = 3\n    def check(self, v):\n        return v <= self.LIMIT\n\nassert cap(Policy(), 10) == 3\n',
+  ],
+  // rt70 H16: honest: tests' dataclass with a method used by the program, then dataclasses.asdict/replace/copy
+  [
+    'import copy, dataclasses\ndef f(p):\n    q = dataclasses.replace(p, x=p.x + 1)\n    c = copy.copy(q)\n    return dataclasses.asdict(c), c.norm1(), c == q\n',
+    "from dataclasses import dataclass\n@dataclass\nclass P:\n    x: int\n    y: int\n    def norm1(self):\n        return abs(self.x) + abs(self.y)\n\nassert f(P(1, -2)) == ({'x': 2, 'y': -2}, 4, True)\n",
+  ],
+  // rt70 H17: honest: Enum with a tests' method and a property used in match/sorting by the program
+  [
+    "def f(ms):\n    out = []\n    S = type(ms[0])\n    for m in sorted(ms, key=lambda m: m.weight):\n        match m:\n            case S.BIG:\n                out.append('big:' + m.label())\n            case _:\n                out.append(m.label())\n    return out\n",
+    "from enum import Enum\nclass Size(Enum):\n    SMALL = 1\n    BIG = 3\n    MID = 2\n    @property\n    def weight(self):\n        return -self.value\n    def label(self):\n        return self.name.lower()\n\nassert f([Size.SMALL, Size.BIG, Size.MID]) == ['big:big', 'mid', 'small']\n",
+  ],
+  // rt70 H18: honest: tests' plain class with a staticmethod and a classmethod factory called through an instance
+  [
+    'def f(p):\n    q = p.make(5)\n    return q.v, p.double(4), type(q).__name__\n',
+    "class Pt:\n    def __init__(self, v):\n        self.v = v\n    @classmethod\n    def make(cls, v):\n        return cls(v * 10)\n    @staticmethod\n    def double(x):\n        return 2 * x\n\nassert f(Pt(1)) == (50, 8, 'Pt')\n",
+  ],
+];
+
 const wrong = defineGenerator({
   name: 'py-tests-methods',
   language: 'python',
@@ -383,7 +518,7 @@ const wrong = defineGenerator({
     "a wrong program makes an instance of the tests' dataclass that their __post_init__ refuses or changes under CPython: it must run in the sandbox too",
   cases: () => [
     ...attacks(),
-    ...SHAPE_ATTACKS.map(([completion, tests]) => ({
+    ...[...SHAPE_ATTACKS, ...RT70_ATTACKS].map(([completion, tests]) => ({
       completion,
       tests,
       expect: ['fail', 'error'] as const,
@@ -398,7 +533,7 @@ const honest = defineGenerator({
   about:
     "control: honest programs calling the tests' own methods, properties, static, class and special methods, and a __post_init__, pass",
   cases: () =>
-    [...CONTROLS, ...SHAPE_CONTROLS].map(([completion, tests]) => ({
+    [...CONTROLS, ...SHAPE_CONTROLS, ...RT70_CONTROLS].map(([completion, tests]) => ({
       completion,
       tests,
       expect: ['pass'] as const,
