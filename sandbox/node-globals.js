@@ -34,8 +34,9 @@ function installNodeGlobals(P, g, host, full) {
   const Array = g.Array;
   // (Read before any program code runs: the program realm builds its host globals later.)
   const captureStack = P.Error.captureStackTrace;
-  // Tests realm: called as a job enters a callback of theirs (harness.js, entering).
-  const entering = host.entering;
+  // Tests realm: called as a job enters a callback of theirs (harness.js, entering); elsewhere
+  // nothing.
+  const entering = host.entering !== undefined ? host.entering : () => {};
   // This realm's timer scheduling (defineTimers), for `AbortSignal.timeout`.
   let realmSchedule;
   const fromCharCode = g.String.fromCharCode;
@@ -186,7 +187,7 @@ function installNodeGlobals(P, g, host, full) {
       // its callback returned (or threw), unless the callback cleared or re-armed it: a timer the
       // callback armed for the same instant runs first, as in Node (red-team rt59 G5).
       try {
-        if (entering !== undefined && t.program !== true) entering();
+        if (t.program !== true) entering();
         ReflectApply(t.fn, t.self === undefined ? g : t.self, t.args);
       } finally {
         if (t.repeat && t.entry === e1 && MapPrototypeGet(timers, id) === t) {
@@ -210,7 +211,7 @@ function installNodeGlobals(P, g, host, full) {
       const list = [];
       for (let i = 0; i < all.length; i++) list[i] = all[i];
       for (let i = 0; i < list.length; i++) {
-        if (entering !== undefined) entering();
+        entering();
         ReflectApply(list[i], processObject, [code]);
       }
     },
@@ -462,7 +463,7 @@ function installNodeGlobals(P, g, host, full) {
     define('queueMicrotask', function queueMicrotask(fn) {
       if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
       P.PromisePrototypeThen(ReflectApply(P.PromiseResolve, P.Promise, [undefined]), () => {
-        if (entering !== undefined) entering();
+        entering();
         fn();
       });
     });
@@ -1814,7 +1815,7 @@ function installNodeGlobals(P, g, host, full) {
       memoryUsage: () => ({ rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }),
       nextTick(fn, ...args) {
         P.PromisePrototypeThen(ReflectApply(P.PromiseResolve, P.Promise, [undefined]), () => {
-          if (entering !== undefined) entering();
+          entering();
           return ReflectApply(fn, undefined, args);
         });
       },

@@ -5236,14 +5236,7 @@ def _anchor_setup():
                 b = _type_dict(t, _type).get('_boundary_')
                 boundary = _str_copy(b.name) if b is not None and _type(_getattr(b, 'name', None)) is _str else None
                 # Class attributes that are no members (`enum.nonmember`, `_ignore_`d names' values).
-                extra = []
-                for k, v in _list(_type_dict(t, _type).items())[:500]:
-                    if (_type(k) is _str and not k.startswith('_') and k not in t.__members__
-                            and not _hasattr(_type(v), '__get__')):
-                        try:
-                            extra.append((_str_copy(k), enc(v)))
-                        except _BaseException:
-                            pass
+                extra = [kv for kv in _class_values(t, enc, '_') if kv[0] not in t.__members__]
                 shape = ('enum', kind, mixin, members, _tests_methods(t), boundary, extra)
             else:
                 params = _type_dict(t, _type).get('__dataclass_params__')
@@ -5260,7 +5253,9 @@ def _anchor_setup():
                             if dv is None:
                                 # The tests' own factory (`field(default_factory=lambda: [0])`):
                                 # a callback of theirs, called for each instance P makes.
-                                dk, dv = 'cb', _tside.handle(_factory_trampoline(f.default_factory), False)[1]
+                                tr = _method_trampoline(t, 's', f.default_factory)
+                                tr.__name__ = tr.__qualname__ = 'default_factory'
+                                dk, dv = 'cb', _tside.handle(tr, False)[1]
                         else:
                             dk, dv = 'req', None
                         kw = _getattr(f, 'kw_only', False)
@@ -5288,13 +5283,7 @@ def _anchor_setup():
                     shape = ('dc', fields, flags, cvars, _tests_methods(t), ma)
                 else:
                     methods = _tests_methods(t)
-                    cvars = []
-                    for k, v in _list(_type_dict(t, _type).items())[:500]:
-                        if _type(k) is _str and not k.startswith('__') and not _hasattr(_type(v), '__get__'):
-                            try:
-                                cvars.append((_str_copy(k), enc(v)))
-                            except _BaseException:
-                                pass
+                    cvars = _class_values(t, enc, '__')
                     if methods or cvars:
                         shape = ('plain', methods, cvars)
         except _BaseException:
@@ -5379,11 +5368,17 @@ def _anchor_setup():
             return []
         return out
 
-    def _factory_trampoline(fac):
-        def tr():
-            return fac()
-        tr.__name__ = tr.__qualname__ = 'default_factory'
-        return tr
+    def _class_values(t, enc, hidden):
+        # [(name, plain value)] of the class attributes t's own dict holds as data (no function,
+        # property or other descriptor; names starting with `hidden` left out), as encodable.
+        out = []
+        for k, v in _list(_type_dict(t, _type).items())[:500]:
+            if _type(k) is _str and not k.startswith(hidden) and not _hasattr(_type(v), '__get__'):
+                try:
+                    out.append((_str_copy(k), enc(v)))
+                except _BaseException:
+                    pass
+        return out
 
     def _std_member(t, name):
         # What `name` is on the first class of t's MRO that is not the tests' own (the stdlib

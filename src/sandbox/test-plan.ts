@@ -712,20 +712,18 @@ function instrument(
     } else if (n.type === 'FunctionDeclaration' && n.async && !n.generator && block) {
       const name = (n.id as AnyNode).name as string;
       open(afterDirectives(block), `${name} = __anchorHooks.async(${name});`, depth - 1);
-    } else if (n.type === 'AwaitExpression' || (n.type === 'YieldExpression' && n.argument && !n.delegate && inAsyncGenerator)) {
+    } else if (n.type === 'AwaitExpression' || n.type === 'YieldExpression') {
       // (An async generator's `yield x` awaits x as `await x` does.)
-      const arg = n.argument as AnyNode;
-      open(arg.start, '__anchorHooks.seen(', depth);
-      close(arg.end, ')', depth);
+      if (n.type === 'AwaitExpression' || (n.argument && !n.delegate && inAsyncGenerator)) {
+        const arg = n.argument as AnyNode;
+        open(arg.start, '__anchorHooks.seen(', depth);
+        close(arg.end, ')', depth);
+      }
       // Where the tests resume after an `await`, what the program changed meanwhile in its
       // microtasks is pulled before they read on (sandbox/harness.js, pullChanges). Wrapped
-      // around the whole `await`: its parentheses go outside the operand's.
-      // A generator of the tests resumes after its `yield` the same way (red-team rt69 JA03).
-      open(n.start, '__anchorHooks.resumed(', depth - 0.5);
-      close(n.end, ')', depth - 0.5);
-    } else if (n.type === 'YieldExpression') {
-      // Any other `yield` (a sync generator's, a delegating `yield*`): resumed as above, when the
-      // next value is asked for, maybe from a `for await` after a turn (rt69 JA21, JA28).
+      // around the whole expression: its parentheses go outside the operand's. A generator of the
+      // tests resumes after any `yield` the same way, when the next value is asked for, maybe
+      // from a `for await` after a turn (red-team rt69 JA03, JA21, JA28).
       open(n.start, '__anchorHooks.resumed(', depth - 0.5);
       close(n.end, ')', depth - 0.5);
     } else if (n.type === 'ForOfStatement' && n.await) {
