@@ -55,6 +55,7 @@ function createPrimordials(g) {
     ReflectOwnKeys: g.Reflect.ownKeys,
     ReflectGet: g.Reflect.get,
     ReflectHas: g.Reflect.has,
+    ReflectDefineProperty: g.Reflect.defineProperty,
     Proxy: g.Proxy,
     ArrayIsArray: g.Array.isArray,
     ArrayPrototype: g.Array.prototype,

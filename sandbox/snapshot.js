@@ -160,10 +160,12 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
   // An own data property's value, never calling a getter (an accessor is refused).
   function ownData(obj, key, what) {
     const d = ObjectGetOwnPropertyDescriptor(obj, key);
-    if (d === undefined) return { __proto__: null, has: false, value: undefined, enumerable: false };
+    if (d === undefined) return { __proto__: null, has: false, value: undefined, enumerable: false, attrs: 0 };
     if (!ObjectPrototypeHasOwnProperty(d, 'value'))
       refuse(what + ' has an accessor property ' + JSONStringify(String(key)) + ' (getters are not snapshotted)');
-    return { __proto__: null, has: true, value: d.value, enumerable: d.enumerable };
+    // `attrs`: enumerable 1, writable 2, configurable 4 (7, a plain assignment's, is left unsaid).
+    const attrs = (d.enumerable ? 1 : 0) | (d.writable ? 2 : 0) | (d.configurable ? 4 : 0);
+    return { __proto__: null, has: true, value: d.value, enumerable: d.enumerable, attrs };
   }
 
   // A data property found on the object or its prototypes (error names live on prototypes).
@@ -237,6 +239,19 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
    * be snapshotted.
    */
   function encode(root, handles, state) {
+    // `handles.roots` (program realm: an empty list, given while a Proxy is looked for): filled
+    // with the largest objects of the value holding nothing opaque (a function, promise, symbol,
+    // buffer, class handle, or data under a symbol or non-enumerable key), which V8's serializer
+    // can copy, and so search for a Proxy, one by one (`encodeOut`).
+    const roots = handles.roots;
+    // (The objects being encoded, from the root down to the current one, while roots are kept:
+    // each with the roots' length and the opaque count when it began.)
+    const open = roots === undefined ? undefined : new Map();
+    // (The objects found without an opaque part: a later reference to one does not make its holder opaque.)
+    const pure = roots === undefined ? undefined : new Set();
+    // Opaque parts the serializer's copy of their holders would not meet (under hidden keys).
+    let skipped = 0;
+    const effective = () => handles.opaqueCount() - skipped;
     // `state` ({ ids, next }): shared by several encodings that the other side decodes into one
     // memo (an answer and the arguments after a call), so a value in both is one value.
     const ids = state !== undefined ? state.ids : new Map();
@@ -250,29 +265,59 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       if (chars > kMaxChars) refuseCap('the value is larger than the snapshot cap (' + kMaxChars + ' characters)');
       return t;
     }
-    // `error`: an error's own non-enumerable `cause` and `errors` (AggregateError) are part of
-    // it (Node's deepStrictEqual compares them); they cross marked non-enumerable.
-    function props(obj, keys, what, depth, error) {
+    // Every own key crosses: string keys, symbol keys (Node's deepStrictEqual compares own
+    // enumerable symbols; `Object.getOwnPropertySymbols` lists them all) and non-enumerable ones
+    // (marked, so the other side defines them non-enumerable: `Object.getOwnPropertyNames` lists
+    // them, deepStrictEqual skips them, an error's `cause` and `errors` among them). Only data
+    // under symbol and string keys alike; a function under a well-known symbol is a hook the tests
+    // would run implicitly (`Symbol.iterator`, `Symbol.toPrimitive`), refused like `valueOf`. The
+    // serializer's copy that finds a Proxy visits only enumerable string keys: a value under any
+    // other key makes its holder count as opaque, so the value is checked as its own root (`roots`).
+    function props(obj, keys, what, depth) {
       if (nodes + keys.length > kMaxNodes) refuseCap(what + ' has more than ' + kMaxNodes + ' properties (the snapshot cap)');
       let out = '[';
-      let first = true;
       for (let i = 0; i < keys.length; i++) {
         const k = keys[i];
-        if (typeof k !== 'string') continue;
+        const sym = typeof k === 'symbol';
         const p = ownData(obj, k, what);
-        if (hooks === true && typeof p.value === 'function' && isHook(k))
-          refuse(what + ' has its own ' + k + ' method (program code the tests would run implicitly)');
-        if (!p.enumerable) {
-          if (error === true && (k === 'cause' || k === 'errors')) {
-            out += (first ? '' : ',') + '[' + str(k) + ',' + enc(p.value, depth + 1) + ',0]';
-            first = false;
-          }
-          continue;
+        if (hooks === true && typeof p.value === 'function' && (sym ? MapPrototypeHas(wellKnown, k) : isHook(k)))
+          refuse(what + ' has its own ' + (sym ? String(k) : k) + ' method (program code the tests would run implicitly)');
+        const hidden = sym || !p.enumerable;
+        const before = roots !== undefined && hidden ? effective() : 0;
+        out +=
+          (i === 0 ? '' : ',') +
+          '[' +
+          (sym ? symbolNode(k) : str(k)) +
+          ',' +
+          enc(p.value, depth + 1) +
+          (p.attrs === 7 ? ']' : ',' + p.attrs + ']');
+        if (roots !== undefined) {
+          finish(p.value, hidden);
+          // (The holder's copy skips the hidden value: what is opaque in it is not the holder's.)
+          if (hidden) skipped += effective() - before;
         }
-        out += (first ? '' : ',') + '[' + str(k) + ',' + enc(p.value, depth + 1) + ']';
-        first = false;
       }
       return out + ']';
+    }
+    // A registered symbol (`Symbol.for(key)`) or a well-known one is the same in the other realm;
+    // any other symbol crosses under a number naming it for the run (`symbolIds`), so one that
+    // crosses back is the same symbol again (the tests' own symbol key on an argument the program
+    // was given stays theirs) and the other realm rebuilds one symbol per number.
+    function symbolNode(v) {
+      const key = SymbolKeyFor(v);
+      if (key !== undefined) return '["Y",' + str(key) + ',1]';
+      const known = MapPrototypeGet(wellKnown, v);
+      if (known !== undefined) return '["Y",' + str(known) + ',2]';
+      const d = SymbolPrototypeDescription(v);
+      const theirs = MapPrototypeGet(symbols.theirIds, v);
+      if (theirs !== undefined) return '["Y",' + (d === undefined ? 'null' : str(d)) + ',4,' + theirs + ']';
+      let mine = MapPrototypeGet(symbols.myIds, v);
+      if (mine === undefined) {
+        mine = symbols.mine.length;
+        C.push(symbols.mine, v);
+        MapPrototypeSet(symbols.myIds, v, mine);
+      }
+      return '["Y",' + (d === undefined ? 'null' : str(d)) + ',3,' + mine + ']';
     }
     function bytes(u8) {
       const n = TypedArrayPrototypeGetLength(u8);
@@ -291,9 +336,9 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
     // prototypes (red-team rt61 B1 for Map and Set; rt63 X_A01-A05 for the others), and own data
     // (`m.total = 99` on a Map) was dropped, where Node's deepStrictEqual compares it and the
     // tests may read it (rt63 X_A08-A14).
-    function builtinTail(v, builtin, what, depth, elements) {
+    function builtinTail(v, builtin, what, depth, elements, intrinsic) {
       const kind = builtinKind(ObjectGetPrototypeOf(v), builtin);
-      const list = extras(v, elements, what, depth);
+      const list = extras(v, elements, what, depth, intrinsic);
       return kind === '0' && list === '[]' ? '' : ',' + kind + ',' + list;
     }
     // A builtin object's class (`proto`, over the builtin's prototype `builtin`): '0' the builtin
@@ -309,17 +354,20 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       for (let up = proto, i = 0; i < 64 && up !== null; up = ObjectGetPrototypeOf(up), i++) if (up === builtin) return kind;
       return '[' + (kind[0] === '[' ? StringPrototypeSlice(kind, 1, -1) : kind) + ',0]';
     }
-    // The own enumerable string-keyed data of `v` past its `elements` own enumerable index keys
-    // (an array's present elements, a typed array's or a boxed string's length), as `props`
-    // encodes it. `Object.keys` lists integer indices first, so the rest are the data. Listing the
-    // keys names every element, whatever the length: an array of 5,000 elements and one extra
-    // property crossed without it while only the first 4,096 were looked at, and equalled the
-    // plain array under `deepStrictEqual` (red-team rt64 E01-E07). The elements were counted
-    // against the node cap already (a boxed string's characters are, in `boxed`).
-    function extras(v, elements, what, depth) {
-      const keys = P.ObjectKeys(v);
-      if (keys.length <= elements) return '[]';
-      return props(v, elements === 0 ? keys : P.ReflectApply(P.ArrayPrototypeSlice, keys, [elements]), what, depth);
+    // The own data of `v` past its `elements` own index keys (an array's present elements, a
+    // typed array's or a boxed string's length) and other than its builtin's own `intrinsic` key
+    // (an array's or a boxed string's `length`, a RegExp's `lastIndex`), as `props` encodes it.
+    // `Reflect.ownKeys` lists integer indices first, so the rest are the data. Listing the keys
+    // names every element, whatever the length: an array of 5,000 elements and one extra property
+    // crossed without it while only the first 4,096 were looked at, and equalled the plain array
+    // under `deepStrictEqual` (red-team rt64 E01-E07). The elements were counted against the node
+    // cap already (a boxed string's characters are, in `boxed`).
+    function extras(v, elements, what, depth, intrinsic) {
+      const keys = ReflectOwnKeys(v);
+      if (keys.length <= elements + (intrinsic === undefined ? 0 : 1)) return '[]';
+      const rest = [];
+      for (let i = elements; i < keys.length; i++) if (keys[i] !== intrinsic) C.push(rest, keys[i]);
+      return rest.length === 0 ? '[]' : props(v, rest, what, depth);
     }
     // A DOMException of this realm as `["X", …]`, else undefined.
     // Only while its chain reaches DOMException.prototype (set over Error.prototype, it is no
@@ -334,17 +382,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       const own = [];
       for (let i = 0; i < keys.length; i++) if (keys[i] !== 'stack') C.push(own, keys[i]);
       return (
-        '["X",' +
-        id +
-        ',' +
-        str(st[0]) +
-        ',' +
-        str(st[1]) +
-        ',' +
-        kind +
-        ',' +
-        props(v, own, 'the DOMException', depth, true) +
-        ']'
+        '["X",' + id + ',' + str(st[0]) + ',' + str(st[1]) + ',' + kind + ',' + props(v, own, 'the DOMException', depth) + ']'
       );
     }
     // A boxed primitive (out of `enc`: each local of `enc` is in every frame of a deep answer's
@@ -362,7 +400,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       // Its characters are its keys (`extras` lists them): they count as elements.
       nodes += elements;
       if (nodes > kMaxNodes) refuseCap('the value has more than ' + kMaxNodes + ' elements (the snapshot cap)');
-      return '["W",' + enc(inner, depth + 1) + builtinTail(v, base, 'the boxed value', depth, elements) + ']';
+      return '["W",' + enc(inner, depth + 1) + builtinTail(v, base, 'the boxed value', depth, elements, 'length') + ']';
     }
     function enc(v, depth) {
       if (++nodes > kMaxNodes) refuseCap('the value has more than ' + kMaxNodes + ' elements (the snapshot cap)');
@@ -387,17 +425,9 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
             refuseCap('the BigInt has more than ' + kMaxBigIntBits + ' bits (the snapshot cap)');
           return '["I",' + str(String(v)) + ']';
         }
-        case 'symbol': {
+        case 'symbol':
           handles.opaque();
-          // A registered symbol (`Symbol.for(key)`) or a well-known one is the same in the other
-          // realm; any other symbol is rebuilt as a new one with its description.
-          const key = SymbolKeyFor(v);
-          if (key !== undefined) return '["Y",' + str(key) + ',1]';
-          const known = MapPrototypeGet(wellKnown, v);
-          if (known !== undefined) return '["Y",' + str(known) + ',2]';
-          const d = SymbolPrototypeDescription(v);
-          return '["Y",' + (d === undefined ? 'null' : str(d)) + ']';
-        }
+          return symbolNode(v);
         case 'function': {
           // This realm's stand-in for a function of the other realm goes back as that function
           // (`compose(g) === g`: the tests' own `g`).
@@ -416,9 +446,16 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       const held = handles.instance === undefined ? undefined : handles.instance(v);
       if (held !== undefined) return held;
       const seen = MapPrototypeGet(ids, v);
-      if (seen !== undefined) return '["@",' + seen + ']';
+      if (seen !== undefined) {
+        // An object met before, off this path (earlier in this value or in an earlier encoding of
+        // the same message), was checked where it was met: its holder is not a root, since the
+        // serializer's copy would go through it again (a cycle back to an ancestor it follows).
+        if (roots !== undefined && !MapPrototypeHas(open, v) && !P.SetPrototypeHas(pure, v)) handles.opaque();
+        return '["@",' + seen + ']';
+      }
       const id = nextId++;
       MapPrototypeSet(ids, v, id);
+      if (roots !== undefined) MapPrototypeSet(open, v, [roots.length, effective()]);
       if (ArrayIsArray(v)) {
         // Its elements, then its other own enumerable data (Node's deepStrictEqual compares it: a
         // `RegExp` match's `index` and `input` too).
@@ -432,12 +469,24 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
         for (let i = 0; i < len; i++) {
           const p = ownData(v, i, 'the array');
           if (!p.has) continue;
-          if (p.enumerable) present++;
-          items += (first ? '' : ',') + '[' + i + ',' + enc(p.value, depth + 1) + ']';
+          present++;
+          items += (first ? '' : ',') + '[' + i + ',' + enc(p.value, depth + 1) + (p.attrs === 7 ? ']' : ',' + p.attrs + ']');
+          if (roots !== undefined) finish(p.value, !p.enumerable);
           first = false;
         }
         return (
-          '["A",' + id + ',' + kind + ',' + len + ',' + items + '],' + extras(v, present, 'the array', depth) + integrity(v) + ']'
+          '["A",' +
+          id +
+          ',' +
+          kind +
+          ',' +
+          len +
+          ',' +
+          items +
+          '],' +
+          extras(v, present, 'the array', depth, 'length') +
+          integrity(v) +
+          ']'
         );
       }
       if (isMap(v)) {
@@ -447,7 +496,10 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
         let out = '["M",' + id + ',[';
         let first = true;
         for (let r = MapIteratorNext(it); !r.done; r = MapIteratorNext(it)) {
-          out += (first ? '' : ',') + '[' + enc(r.value[0], depth + 1) + ',' + enc(r.value[1], depth + 1) + ']';
+          out += (first ? '' : ',') + '[' + enc(r.value[0], depth + 1) + ',';
+          if (roots !== undefined) finish(r.value[0]);
+          out += enc(r.value[1], depth + 1) + ']';
+          if (roots !== undefined) finish(r.value[1]);
           first = false;
         }
         return out + ']' + builtinTail(v, MapPrototype, 'the Map', depth, 0) + ']';
@@ -460,6 +512,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
         let first = true;
         for (let r = SetIteratorNext(it); !r.done; r = SetIteratorNext(it)) {
           out += (first ? '' : ',') + enc(r.value, depth + 1);
+          if (roots !== undefined) finish(r.value);
           first = false;
         }
         return out + ']' + builtinTail(v, SetPrototype, 'the Set', depth, 0) + ']';
@@ -478,7 +531,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
           str(RegExpPrototypeGetFlags(v)) +
           ',' +
           last +
-          builtinTail(v, P.RegExp.prototype, 'the RegExp', depth, 0) +
+          builtinTail(v, P.RegExp.prototype, 'the RegExp', depth, 0, 'lastIndex') +
           ']'
         );
       }
@@ -567,7 +620,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
           ',' +
           str(typeof message === 'string' ? message : '') +
           ',' +
-          props(v, rest, 'the error', depth, true) +
+          props(v, rest, 'the error', depth) +
           ',' +
           (isNativeErrorProto(proto) ? str(constructorName(proto)) : classKind(proto, str, isNativeErrorProto)) +
           (name === undefined ? '' : ',' + str(name)) +
@@ -575,9 +628,28 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
         );
       }
       const kind = proto === ObjectPrototype ? '0' : proto === null ? '1' : classKind(proto, str);
-      return '["O",' + id + ',' + kind + ',' + props(v, ReflectOwnKeys(v), 'the object', depth) + integrity(v) + ']';
+      // (This realm's stand-in for an iterator of the other realm: its own `next`, `return` and
+      // `throw` are the harness's forwarders, not data.)
+      const keys = P.WeakMapPrototypeGet(iteratorStandIns, v) === true ? P.ObjectKeys(v) : ReflectOwnKeys(v);
+      return '["O",' + id + ',' + kind + ',' + props(v, keys, 'the object', depth) + integrity(v) + ']';
+    }
+    // The object `v` a holder just encoded is done: the largest subtrees without an opaque part are
+    // the roots the serializer's copy checks (called by each holder after `enc` of a child, not
+    // from `enc`, which would add a frame to every level of a deep value). A value under a symbol
+    // or non-enumerable key (`hidden`) is one the holder's copy would not visit: it is a root of
+    // its own, kept when the holder's subtree becomes one.
+    function finish(v, hidden) {
+      if (typeof v !== 'object' || v === null) return;
+      const entry = MapPrototypeGet(open, v);
+      if (entry === undefined) return;
+      P.MapPrototypeDelete(open, v);
+      if (effective() !== entry[1]) return;
+      P.SetPrototypeAdd(pure, v);
+      roots.length = entry[0];
+      C.push(hidden === true ? handles.hiddenRoots : roots, v);
     }
     const text = enc(root, 0);
+    if (roots !== undefined) finish(root);
     if (state !== undefined) state.next = nextId;
     return text;
   }
@@ -657,6 +729,11 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
   ];
   const wellKnown = new Map();
   for (let i = 0; i < WELL_KNOWN.length; i++) MapPrototypeSet(wellKnown, Symbol[WELL_KNOWN[i]], WELL_KNOWN[i]);
+  // The run's crossing symbols (see `symbolNode`): this realm's own by number (`mine`, `myIds`),
+  // and the other realm's, by their number (`theirs`) and back (`theirIds`).
+  const symbols = { __proto__: null, mine: [], myIds: new Map(), theirs: new Map(), theirIds: new Map() };
+  // The iterators `decodeTree` made for the other realm's (see `case 'G'`).
+  const iteratorStandIns = new P.WeakMap();
 
   function define(obj, key, value) {
     ObjectDefineProperty(obj, key, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
@@ -768,7 +845,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       }
       return false;
     }
-    function pairs(obj, list) {
+    function pairs(obj, list, existing) {
       // An own function of the program's over a member of the prototype it was rebuilt with
       // (`equals` on an instance of the prompt's `Vec`, `includes` on an array) would run the
       // program's code where the tests call the trusted method (red-team rt6 M01); own data over
@@ -778,14 +855,16 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       const proto = shadows === true ? ObjectGetPrototypeOf(obj) : null;
       const accessors = proto !== null && proto !== ObjectPrototype && proto !== ArrayPrototype;
       for (let i = 0; i < list.length; i++) {
-        const key = list[i][0];
+        const key = typeof list[i][0] === 'string' ? list[i][0] : dec(list[i][0]);
+        if (typeof key !== 'string' && typeof key !== 'symbol')
+          refuse('the value has a key that is neither a string nor a symbol');
         const value = dec(list[i][1]);
         if (proto !== null) {
           if (typeof value === 'function') {
             if (P.ReflectHas(proto, key))
               refuse(
                 'the value has its own function ' +
-                  JSONStringify(key) +
+                  JSONStringify(String(key)) +
                   " over the method of that name its class or kind has (the program's code would answer for it)",
               );
           } else if (accessors && key !== '__proto__' && accessorIn(proto, key))
@@ -795,9 +874,24 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
                 " over the accessor of that name its class has (the program's value would answer for the class's own computation)",
             );
         }
-        if (list[i].length === 3) ObjectDefineProperty(obj, key, { __proto__: null, value, writable: true, configurable: true });
-        else define(obj, key, value);
+        put(obj, key, value, list[i].length === 3 ? list[i][2] : 7, existing);
       }
+    }
+    // Define an own data property with the attributes it had (`attrs`, see `ownData`). On the
+    // caller's `existing` object brought in line, a property the caller made non-configurable
+    // cannot be redefined to what the other side says (the program changed its copy where, under
+    // Node, it could not have): the value is refused.
+    function put(obj, key, value, attrs, existing) {
+      const desc = {
+        __proto__: null,
+        value,
+        writable: (attrs & 2) !== 0,
+        enumerable: (attrs & 1) !== 0,
+        configurable: (attrs & 4) !== 0,
+      };
+      if (existing !== true) ObjectDefineProperty(obj, key, desc);
+      else if (!P.ReflectDefineProperty(obj, key, desc))
+        refuse('the value changes its property ' + JSONStringify(String(key)) + ', which cannot be redefined');
     }
     // The rest of a builtin object's encoding (see builtinTail): its class (`kind`) and own data
     // (`list`). `mine`: the caller's own object brought in line, which keeps its class unless the
@@ -807,10 +901,10 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       setClass(o, kind === undefined ? 0 : kind, baseName, base, mine);
       // (Indices first in `Object.keys`.)
       if (mine) {
-        const keys = P.ObjectKeys(o);
+        const keys = ReflectOwnKeys(o);
         for (let i = elements; i < keys.length; i++) P.ReflectDeleteProperty(o, keys[i]);
       }
-      if (list !== undefined) pairs(o, list);
+      if (list !== undefined) pairs(o, list, mine);
     }
     // (Out of `dec`, whose every local is in each frame of a deep answer's recursion.)
     function decDOMException(n) {
@@ -846,6 +940,16 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
         case 'Y':
           if (n[2] === 1) return SymbolFor(n[1]);
           if (n[2] === 2 && MapPrototypeHas(wellKnown, Symbol[n[1]])) return Symbol[n[1]];
+          if (n[2] === 4 && typeof n[3] === 'number' && n[3] < symbols.mine.length) return symbols.mine[n[3]];
+          if (n[2] === 3 && typeof n[3] === 'number') {
+            let s = MapPrototypeGet(symbols.theirs, n[3]);
+            if (s === undefined) {
+              s = n[1] === null ? Symbol() : Symbol(n[1]);
+              MapPrototypeSet(symbols.theirs, n[3], s);
+              MapPrototypeSet(symbols.theirIds, s, n[3]);
+            }
+            return s;
+          }
           return n[1] === null ? Symbol() : Symbol(n[1]);
         case '@':
           return MapPrototypeGet(memo, n[1]);
@@ -874,6 +978,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
             forward('throw', n[4]);
           }
           MapPrototypeSet(memo, n[1], it);
+          P.WeakMapPrototypeSet(iteratorStandIns, it, true);
           return it;
         }
         case 'P':
@@ -894,8 +999,9 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
           }
           MapPrototypeSet(memo, n[1], a);
           const items = n[4];
-          for (let i = 0; i < items.length; i++) define(a, items[i][0], dec(items[i][1]));
-          pairs(a, n[5]);
+          for (let i = 0; i < items.length; i++)
+            put(a, items[i][0], dec(items[i][1]), items[i].length === 3 ? items[i][2] : 7, a === t);
+          pairs(a, n[5], a === t);
           setIntegrity(a, n[6]);
           return a;
         }
@@ -904,14 +1010,14 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
           let o;
           if (t !== undefined && typeof t === 'object' && !ArrayIsArray(t) && !isMap(t) && !isSet(t) && P.ObjectIsExtensible(t)) {
             o = t;
-            const keys = P.ObjectKeys(o);
+            const keys = ReflectOwnKeys(o);
             for (let i = 0; i < keys.length; i++) P.ReflectDeleteProperty(o, keys[i]);
             // A prototype the other side set is the object's now (red-team rt61 B7: a program
             // emptying the prototype of the tests' argument kept the tests' checks of it passing).
             setClass(o, n[2], '', ObjectPrototype, true);
           } else o = n[2] === 0 ? {} : n[2] === 1 ? { __proto__: null } : ObjectCreate(instanceProto(n[2]));
           MapPrototypeSet(memo, n[1], o);
-          pairs(o, n[3]);
+          pairs(o, n[3], o === t);
           setIntegrity(o, n[4]);
           return o;
         }
@@ -1115,6 +1221,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
   // Program realm only: isolated-vm's ExternalCopy (V8's structured serializer), which refuses
   // any Proxy without running its traps. Given by the tests realm at the first binding.
   let ExternalCopy;
+  // Opaque parts encoded so far (functions, promises, symbols, buffers, handles): only compared
+  // before and after a subtree (`encode`'s roots), never reset, so nested encodings cannot hide one.
   let opaque = 0;
   // Identity across calls, as one realm would keep it (a queue's `dequeue()` gives back the very
   // object `enqueue(a)` was given; `s.add(a)` then `s.has(a)`). The ids a call's arguments are
@@ -1223,6 +1331,11 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
     opaque() {
       opaque++;
     },
+    opaqueCount() {
+      return opaque;
+    },
+    roots: undefined,
+    hiddenRoots: undefined,
     instance(v) {
       if (v === ownRoot) return undefined;
       // Tests realm: a stand-in goes back as the program's instance.
@@ -1256,12 +1369,26 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
   // functions, promises, symbols or shared memory, which the serializer cannot copy) must also
   // pass V8's serializer: that is how a Proxy anywhere inside it is found, and refused.
   function encodeOut(v, state) {
-    opaque = 0;
-    const text = S.encode(v, out, state);
-    if (ExternalCopy !== undefined && opaque === 0 && typeof v === 'object' && v !== null) {
+    if (ExternalCopy === undefined) return S.encode(v, out, state);
+    // (Encodings nest: a handle's registration may encode; each keeps its own roots.)
+    const outer = out.roots;
+    const outerHidden = out.hiddenRoots;
+    const roots = [];
+    const hidden = [];
+    out.roots = roots;
+    out.hiddenRoots = hidden;
+    let text;
+    try {
+      text = S.encode(v, out, state);
+    } finally {
+      out.roots = outer;
+      out.hiddenRoots = outerHidden;
+    }
+    for (let i = 0; i < hidden.length; i++) C.push(roots, hidden[i]);
+    for (let i = 0; i < roots.length; i++) {
       let copy;
       try {
-        copy = new ExternalCopy(v);
+        copy = new ExternalCopy(roots[i]);
       } catch {
         const e = {
           __proto__: null,
