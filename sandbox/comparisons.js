@@ -41,21 +41,103 @@ function createTypeChecks(P) {
       return false;
     }
   }
-  const isDate = (v) => brand(DatePrototypeGetTime, v);
-  function isRegExp(v) {
+  // The builtin an object was made as (its internal slots), found once per object: a failed brand
+  // check throws, and an object crossing is checked against every builtin each time it is encoded
+  // (a watched copy at every crossing), ~3 µs a throw — a thousand plain objects spent tens of
+  // milliseconds a crossing there. An object's slots never change, so its kind is kept.
+  const K_NONE = 0;
+  const K_DATE = 1;
+  const K_REGEXP = 2;
+  const K_MAP = 3;
+  const K_SET = 4;
+  const K_ARRAY_BUFFER = 5;
+  const K_SHARED_ARRAY_BUFFER = 6;
+  const K_NUMBER = 7;
+  const K_STRING = 8;
+  const K_BOOLEAN = 9;
+  const K_BIGINT = 10;
+  const K_SYMBOL = 11;
+  const kinds = new P.WeakMap();
+  function regExpBrand(v) {
     try {
       return typeof RegExpPrototypeGetGlobal(v) === 'boolean';
     } catch {
       return false;
     }
   }
-  const isMap = (v) => brand(MapPrototypeGetSize, v);
-  const isSet = (v) => brand(SetPrototypeGetSize, v);
+  // The `Symbol.toStringTag` an object's chain holds as data, '' where it holds none, undefined
+  // where it is a getter or not a string (read from descriptors: no getter runs).
+  function tagOf(v) {
+    let o = v;
+    for (let i = 0; i < 64 && o !== null; i++, o = P.ObjectGetPrototypeOf(o)) {
+      const d = P.ObjectGetOwnPropertyDescriptor(o, P.SymbolToStringTag);
+      if (d !== undefined) return typeof d.value === 'string' ? d.value : undefined;
+    }
+    return o === null ? '' : undefined;
+  }
+  function isArray(v) {
+    try {
+      return P.ArrayIsArray(v);
+    } catch {
+      return false;
+    }
+  }
+  // The kind of `v`, with as few failed brand checks as can be sound: a check that holds does not
+  // throw, so the likely kind is tried first (the class its `Symbol.toStringTag` names: a Map's,
+  // a Set's); an array or a typed array has no other slots. A Date, RegExp or boxed number, string
+  // or boolean has a builtin tag of its own (`[object Date]`): for an object over Object.prototype
+  // or null with no `Symbol.toStringTag` on its chain, `Object.prototype.toString` tells whether it
+  // is one of those — only the object itself could answer otherwise than its descriptors (a
+  // Proxy, which has no slots at all). Any other object is checked against every builtin.
+  function findKind(v) {
+    if (ArrayBufferIsView(v) || isArray(v)) return K_NONE;
+    const tag = tagOf(v);
+    const proto = P.ObjectGetPrototypeOf(v);
+    let rest = true;
+    if (tag === '' && (proto === P.ObjectPrototype || proto === null)) {
+      const builtin = ObjectPrototypeToString(v);
+      if (builtin === '[object Object]') rest = false;
+      else if (builtin !== '[object Date]' && builtin !== '[object RegExp]' && builtin !== '[object Number]') {
+        if (builtin !== '[object String]' && builtin !== '[object Boolean]') return K_NONE;
+      }
+    } else if (tag === 'Map' && brand(MapPrototypeGetSize, v)) return K_MAP;
+    else if (tag === 'Set' && brand(SetPrototypeGetSize, v)) return K_SET;
+    if (rest) {
+      if (brand(DatePrototypeGetTime, v)) return K_DATE;
+      if (regExpBrand(v)) return K_REGEXP;
+      if (brand(NumberPrototypeValueOf, v)) return K_NUMBER;
+      if (brand(StringPrototypeValueOf, v)) return K_STRING;
+      if (brand(BooleanPrototypeValueOf, v)) return K_BOOLEAN;
+    }
+    if (brand(MapPrototypeGetSize, v)) return K_MAP;
+    if (brand(SetPrototypeGetSize, v)) return K_SET;
+    if (brand(ArrayBufferPrototypeGetByteLength, v)) return K_ARRAY_BUFFER;
+    if (SharedArrayBufferPrototypeGetByteLength !== undefined && brand(SharedArrayBufferPrototypeGetByteLength, v))
+      return K_SHARED_ARRAY_BUFFER;
+    if (brand(BigIntPrototypeValueOf, v)) return K_BIGINT;
+    if (brand(SymbolPrototypeValueOf, v)) return K_SYMBOL;
+    return K_NONE;
+  }
+  function kindOf(v) {
+    if (typeof v !== 'object' || v === null) return K_NONE;
+    let k = P.WeakMapPrototypeGet(kinds, v);
+    if (k === undefined) {
+      k = findKind(v);
+      P.WeakMapPrototypeSet(kinds, v, k);
+    }
+    return k;
+  }
+  // An object made here as a plain object (a decoded copy): no brand check will ever hold for it.
+  const madePlain = (v) => P.WeakMapPrototypeSet(kinds, v, K_NONE);
+  const isDate = (v) => kindOf(v) === K_DATE;
+  const isRegExp = (v) => kindOf(v) === K_REGEXP;
+  const isMap = (v) => kindOf(v) === K_MAP;
+  const isSet = (v) => kindOf(v) === K_SET;
   const isArrayBufferView = (v) => ArrayBufferIsView(v);
   const typedArrayTag = (v) => TypedArrayPrototypeGetSymbolToStringTag(v);
   function isAnyArrayBuffer(v) {
-    if (brand(ArrayBufferPrototypeGetByteLength, v)) return true;
-    return SharedArrayBufferPrototypeGetByteLength !== undefined && brand(SharedArrayBufferPrototypeGetByteLength, v);
+    const k = kindOf(v);
+    return k === K_ARRAY_BUFFER || k === K_SHARED_ARRAY_BUFFER;
   }
   function anyArrayBufferByteLength(v) {
     try {
@@ -64,13 +146,15 @@ function createTypeChecks(P) {
       return SharedArrayBufferPrototypeGetByteLength(v);
     }
   }
-  const isNumberObject = (v) => brand(NumberPrototypeValueOf, v);
-  const isStringObject = (v) => brand(StringPrototypeValueOf, v);
-  const isBooleanObject = (v) => brand(BooleanPrototypeValueOf, v);
-  const isBigIntObject = (v) => brand(BigIntPrototypeValueOf, v);
-  const isSymbolObject = (v) => brand(SymbolPrototypeValueOf, v);
-  const isBoxedPrimitive = (v) =>
-    isNumberObject(v) || isStringObject(v) || isBooleanObject(v) || isBigIntObject(v) || isSymbolObject(v);
+  const isNumberObject = (v) => kindOf(v) === K_NUMBER;
+  const isStringObject = (v) => kindOf(v) === K_STRING;
+  const isBooleanObject = (v) => kindOf(v) === K_BOOLEAN;
+  const isBigIntObject = (v) => kindOf(v) === K_BIGINT;
+  const isSymbolObject = (v) => kindOf(v) === K_SYMBOL;
+  const isBoxedPrimitive = (v) => {
+    const k = kindOf(v);
+    return k >= K_NUMBER && k <= K_SYMBOL;
+  };
   // No brand check for [[ErrorData]] exists in plain JS; the builtin tag is the closest, and it is
   // the builtin's only while no `Symbol.toStringTag` is on the chain: a plain object tagged
   // 'Error' reads as '[object Error]' too, and crossed as a real Error (red-team rt61 B7). An error
@@ -94,6 +178,7 @@ function createTypeChecks(P) {
   return {
     __proto__: null,
     push,
+    madePlain,
     isDate,
     isRegExp,
     isMap,
@@ -714,5 +799,6 @@ function createComparisons(P) {
     setValues,
     mapEntries,
     push,
+    madePlain: T.madePlain,
   };
 }

@@ -1015,7 +1015,10 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
             // A prototype the other side set is the object's now (red-team rt61 B7: a program
             // emptying the prototype of the tests' argument kept the tests' checks of it passing).
             setClass(o, n[2], '', ObjectPrototype, true);
-          } else o = n[2] === 0 ? {} : n[2] === 1 ? { __proto__: null } : ObjectCreate(instanceProto(n[2]));
+          } else {
+            o = n[2] === 0 ? {} : n[2] === 1 ? { __proto__: null } : ObjectCreate(instanceProto(n[2]));
+            C.madePlain(o);
+          }
           MapPrototypeSet(memo, n[1], o);
           pairs(o, n[3], o === t);
           setIntegrity(o, n[4]);
