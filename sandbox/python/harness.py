@@ -3255,6 +3255,10 @@ def _anchor_setup():
             # renamed into another of the tests' classes (red-team rt64 Y01-Y03, Y18, Y20).
             self.standins = {}
             self.standin_ids = {}
+            # Each stand-in's own attributes as made (class_state): a program changing the
+            # tests' class through its stand-in (`type(x).uses += 1`) changed only the copy, and
+            # the tests' check of their class passed (red-team rt70 Q21, rt64 Y14).
+            self.standin_states = {}
             self.namedtuples = {}
             self.nt_numbers = {}
             # The objects rebuilt here from the tests' own instances (of a class of the tests'
@@ -3366,7 +3370,41 @@ def _anchor_setup():
                     c = _type(safe, (), {})
                 self.standins[tid] = c
                 self.standin_ids[_ident(c)] = (c, tid)
+                self.standin_states[tid] = self.class_state(c)
             return c
+
+        def class_state(self, c):
+            # A stand-in's own attributes: name -> its data encoded, or the identity of what is
+            # not data (forwarders, descriptors, an Enum's members). Not the names the interpreter
+            # and the enum module keep their own state under (`_member_map_`, `__doc__`).
+            out = {}
+            for k, v in _list(c.__dict__.items()):
+                if _type(k) is not _str or (k.startswith('_') and k.endswith('_')):
+                    continue
+                if _callable(v) or _hasattr(_type(v), '__get__') or _isinstance(v, c):
+                    out[k] = ('i', _ident(v))
+                    continue
+                try:
+                    out[k] = ('v', _Enc(self).enc(v))
+                except _BaseException:
+                    out[k] = ('i', _ident(v))
+            return out
+
+        def changed_class(self):
+            # The first stand-in class whose attributes the program changed since it was made, as
+            # (class name, attribute), or None.
+            for tid, c in _list(self.standins.items()):
+                before = self.standin_states.get(tid)
+                if before is None:
+                    continue
+                now = self.class_state(c)
+                for k, v in _list(before.items()):
+                    if now.get(k) != v:
+                        return (c.__name__, k)
+                for k in now:
+                    if k not in before:
+                        return (c.__name__, k)
+            return None
 
         def shaped_standin(self, name, shape):
             # A stand-in for a tests' Enum (the same kind, data type, member names and values) or
@@ -3757,6 +3795,18 @@ def _anchor_setup():
         callback.__name__ = callback.__qualname__ = name if _str_isidentifier(name) else 'callback'
         return callback
 
+    def _class_fault():
+        # P: why the run is refused when the program changed a class of the tests' through its
+        # stand-in (kept once seen: the program may change it back), else None.
+        if 'class_fault' not in st:
+            side = st.get('side')
+            got = side.changed_class() if side is not None else None
+            if got is None:
+                return None
+            st['class_fault'] = ('strict verdict: the program changed the class ' + _str(got[0]) + ' of the tests (its attribute ' +
+                                 _str(got[1]) + '): their class is theirs, and the copy the program holds cannot change it')
+        return st['class_fault']
+
     def _cb_invoke(idx, args, kwargs):
         side = st['side']
         depth = st.get('cb_depth', 0)
@@ -3768,6 +3818,8 @@ def _anchor_setup():
         # reading the tests' list sees what the program did to it so far, as under CPython
         # (red-team rt66 P06, P07, P25).
         eargs, ekw, want, _ = _encode_args(side, args, kwargs, _Enc(side, None, st.get('p_ids') or None))
+        if _class_fault() is not None:
+            raise _CallbackStop(st['class_fault'])
         sync = _p_sync(True)
         st['cb_depth'] = depth + 1
         try:
@@ -4410,6 +4462,10 @@ def _anchor_setup():
             out = None
             try:
                 out = _serve(msg)
+                if _type(out) is _tuple and out and (out[0] == 'ok' or out[0] == 'raise' or out[0] == 'exit'):
+                    fault = _class_fault()
+                    if fault is not None:
+                        out = ('refused', fault)
             finally:
                 # The call's end (its frame is gone: what still holds its copies is the
                 # program's), the sync for T riding on its answer when T numbered the call.
@@ -5273,6 +5329,12 @@ def _anchor_setup():
                                 cvars.append((_str_copy(k), enc(_getattr(t, k))))
                             except _BaseException:
                                 pass
+                    # Plain class attributes without an annotation (`base = 10`): no fields, but
+                    # the class's all the same (`type(p).base` in the program raised AttributeError).
+                    named = _set(_getattr(t, '__dataclass_fields__'))
+                    for k, v in _class_values(t, enc, '__'):
+                        if k not in named:
+                            cvars.append((k, v))
                     flags = (_bool(params.eq), _bool(params.order), _bool(params.frozen), _bool(params.unsafe_hash),
                              '__slots__' in _type_dict(t, _type))
                     ma = _type_dict(t, _type).get('__match_args__')
