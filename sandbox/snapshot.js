@@ -1140,7 +1140,15 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
     return dec(tree);
   }
 
-  return { __proto__: null, encode, decode, decodeTree, setClasses, setPromptClasses };
+  // A new run: the symbols numbered for the last one are forgotten (the tests realm lives on
+  // from program to program, and a number means a symbol of one run only).
+  function resetRun() {
+    symbols.mine = [];
+    symbols.myIds = new Map();
+    symbols.theirs = new Map();
+    symbols.theirIds = new Map();
+  }
+  return { __proto__: null, encode, decode, decodeTree, setClasses, setPromptClasses, resetRun };
 }
 
 /**
@@ -2324,6 +2332,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       return out;
     },
     reset() {
+      S.resetRun();
       consoleHandle = -1;
       consoleStub = undefined;
       consoleStubFor = -1;

@@ -112,6 +112,27 @@ describe('attack: state leakage between programs', () => {
     }
   });
 
+  it("a symbol numbered for one run is never another run's (red-team rt71 JL02)", async () => {
+    // Symbols that are neither registered nor well-known cross under a number naming them for the
+    // run; the tests realm lives on, and its table of the program's symbols reused the first run's
+    // `Symbol('alpha')` for every later run's symbol 0 (a wrong pass and two honest fails).
+    const one = testExecutor({ workers: 1, timeoutMs: 2000 });
+    try {
+      const token = (i: number, made: string, want: string) =>
+        js(
+          `token-${i}`,
+          `function token${i}() {\n  return Symbol('${made}');\n}\n`,
+          `${ASSERT}assert.strictEqual(token${i}().description, '${want}');\n`,
+        );
+      const [a, b, c] = await one.run([token(1, 'alpha', 'alpha'), token(2, 'beta', 'alpha'), token(3, 'gamma', 'gamma')]);
+      expectStatus(a, 'pass');
+      expectStatus(b, 'fail');
+      expectStatus(c, 'pass');
+    } finally {
+      await one.close();
+    }
+  });
+
   it("every run-scoped variable of the harness is set again when the tests realm's run starts", () => {
     // The tests realm lives for many programs (one per isolate): each `let` of setupHarness is
     // either set at the top of runTests or named here with why it may outlive a run. A variable
