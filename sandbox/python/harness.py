@@ -3375,19 +3375,23 @@ def _anchor_setup():
 
         def class_state(self, c):
             # A stand-in's own attributes: name -> its data encoded, or the identity of what is
-            # not data (forwarders, descriptors, an Enum's members). Not the names the interpreter
-            # and the enum module keep their own state under (`_member_map_`, `__doc__`).
+            # not data (forwarders, descriptors, an Enum's members) and of the state the enum and
+            # dataclasses modules keep on the class (_CLASS_STATE: mutated by them, never data).
             out = {}
             for k, v in _list(c.__dict__.items()):
-                if _type(k) is not _str or (k.startswith('_') and k.endswith('_')):
+                if _type(k) is not _str:
                     continue
-                if _callable(v) or _hasattr(_type(v), '__get__') or _isinstance(v, c):
+                if k in _CLASS_STATE or _callable(v) or _hasattr(_type(v), '__get__') or _isinstance(v, c):
                     out[k] = ('i', _ident(v))
                     continue
                 try:
                     out[k] = ('v', _Enc(self).enc(v))
                 except _BaseException:
                     out[k] = ('i', _ident(v))
+            # (Its bases are no entry of its dict; a NUL-led key is no attribute's. Its name is
+            # not compared: a program renaming the class it holds is still judged, the stand-in
+            # going back as the tests' class — py-tests-class-renames.ts.)
+            out['\x00bases'] = ('i', _tuple(_ident(b) for b in c.__bases__))
             return out
 
         def changed_class(self):
@@ -3402,7 +3406,7 @@ def _anchor_setup():
                     if now.get(k) != v:
                         return (c.__name__, k)
                 for k in now:
-                    if k not in before:
+                    if k not in before and k not in _CLASS_CACHES:
                         return (c.__name__, k)
             return None
 
@@ -5429,6 +5433,16 @@ def _anchor_setup():
         except _BaseException:
             return []
         return out
+
+    # What the enum and dataclasses modules and the interpreter keep on a class as their own state
+    # (compared by identity: an Enum's maps fill in as Flag values are made), and the caches they
+    # may add to a class later (`__annotations__` made when first read, copyreg's `__slotnames__`).
+    _CLASS_STATE = frozenset(('_member_map_', '_value2member_map_', '_member_names_', '_member_type_', '_value_repr_',
+                              '_new_member_', '_unhashable_values_', '_hashable_values_', '_use_args_', '_singles_mask_',
+                              '_all_bits_', '_flag_mask_', '_inverted_', '_boundary_', '__dataclass_fields__',
+                              '__dataclass_params__', '__dict__', '__weakref__', '_abc_impl'))
+    _CLASS_CACHES = frozenset(('__annotations__', '__annotate__', '__annotate_func__', '__annotations_cache__',
+                               '__slotnames__', '_abc_impl', '__abstractmethods__'))
 
     def _class_values(t, enc, hidden):
         # [(name, plain value)] of the class attributes t's own dict holds as data (no function,

@@ -1,6 +1,7 @@
 /**
  * Python: a program changing a class of the tests' through the instance it was given
- * (`type(x).uses += 1`, `x.__class__.registry.append(...)`, a class attribute deleted or added).
+ * (`type(x).uses += 1`, `x.__class__.registry.append(...)`, a class attribute deleted or added, a
+ * special method patched in).
  * The program holds a stand-in of the tests' class in its own interpreter: the change stayed on
  * the stand-in and the tests' check of their class passed (red-team rt70 Q21, rt64 Y14). Now the
  * stand-in's attributes are recorded as made, and a run whose program changed them is refused
@@ -36,6 +37,11 @@ const WRONG: readonly (readonly [string, string])[] = [
   ['type(x).extra = 1\n    return x.v', "not hasattr(R, 'extra')"],
   ['setattr(type(x), "base", 11)\n    return x.v', 'R().total() == 13'],
   ['type(x).base = 0\n    r = x.total()\n    type(x).base = 10\n    return r - 10', 'R.base == 10 and use(R()) == 3'],
+  // Special and `_sunder_` names: the class's behaviour, and data under names the enum module's look like.
+  ['type(x).__eq__ = lambda a, b: True\n    return x.v', 'R() != 5'],
+  ['type(x).__len__ = lambda self: 0\n    return x.v', "not hasattr(R(), '__len__')"],
+  ['type(x)._seen_ = [1]\n    return x.v', "not hasattr(R, '_seen_')"],
+  ["type(x).__doc__ = 'changed'\n    return x.v", "R.__doc__ != 'changed'"],
 ];
 
 /** Honest programs: [body of `use(x)` (answers 3), the tests' check]. */
@@ -59,7 +65,7 @@ export const generators = [
     about: "wrong programs changing a class of the tests' through the instance they were given: refused (not a pass)",
     cases: () =>
       grid(
-        24,
+        36,
         WRONG,
         CLASSES,
         ([body, check], [cls, make]): AdversarialCase => ({
