@@ -56,6 +56,7 @@ function createPrimordials(g) {
     ReflectGet: g.Reflect.get,
     ReflectHas: g.Reflect.has,
     ReflectDefineProperty: g.Reflect.defineProperty,
+    ReflectSet: g.Reflect.set,
     Proxy: g.Proxy,
     ArrayIsArray: g.Array.isArray,
     ArrayPrototype: g.Array.prototype,

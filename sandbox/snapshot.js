@@ -877,6 +877,38 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
         put(obj, key, value, list[i].length === 3 ? list[i][2] : 7, existing);
       }
     }
+    // Whether every own property of `o` can be deleted (then it is emptied and refilled in the
+    // other side's order; else brought in line key by key).
+    function allConfigurable(o) {
+      const keys = ReflectOwnKeys(o);
+      for (let i = 0; i < keys.length; i++) {
+        const d = ObjectGetOwnPropertyDescriptor(o, keys[i]);
+        if (d !== undefined && d.configurable === false && !(keys[i] === 'length' && ArrayIsArray(o))) return false;
+      }
+      return true;
+    }
+    // The caller's own object `o` (an array with its `items`, or an object) that is sealed, not
+    // extensible or holds a non-configurable key, brought in line in place: the keys the other
+    // side's copy no longer has are deleted, the rest defined over (`put`): where Node would not
+    // have let the program make the change on the object itself (the copy had its integrity and
+    // attributes), the value is refused. Until 2026-12-07 such an object was not brought in line
+    // at all: the program's writes to a sealed argument were lost (red-team rt71 JT05, JT06, JT22,
+    // JT24 wrong passes, JT04, JT21, JT23, JT28 honest fails), and an object with a
+    // non-configurable key had its other keys re-added out of order (JT07, JT27).
+    function inPlace(o, items, list) {
+      const keep = new Set();
+      if (items !== undefined) for (let i = 0; i < items.length; i++) P.SetPrototypeAdd(keep, String(items[i][0]));
+      if (list !== undefined)
+        for (let i = 0; i < list.length; i++)
+          P.SetPrototypeAdd(keep, typeof list[i][0] === 'string' ? list[i][0] : dec(list[i][0]));
+      const keys = ReflectOwnKeys(o);
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i];
+        if (P.SetPrototypeHas(keep, k) || (k === 'length' && ArrayIsArray(o))) continue;
+        if (!P.ReflectDeleteProperty(o, k))
+          refuse('the value drops its property ' + JSONStringify(String(k)) + ', which cannot be deleted');
+      }
+    }
     // Define an own data property with the attributes it had (`attrs`, see `ownData`). On the
     // caller's `existing` object brought in line, a property the caller made non-configurable
     // cannot be redefined to what the other side says (the program changed its copy where, under
@@ -993,6 +1025,13 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
             a.length = 0;
             a.length = n[3];
             tail(a, n[2], undefined, '[]', ArrayPrototype, true, 0);
+          } else if (t !== undefined && ArrayIsArray(t)) {
+            // Sealed or not extensible (the program's copy was the same): brought in line in
+            // place, as far as Node would have let the program go (see inPlace).
+            a = t;
+            if (a.length !== n[3] && (!P.ReflectSet(a, 'length', n[3]) || a.length !== n[3]))
+              refuse('the value changes the length of an array that cannot grow or shrink');
+            inPlace(a, n[4], n[5]);
           } else {
             a = new Array(n[3]);
             if (n[2] !== 0) setClass(a, n[2], '[]', ArrayPrototype, false);
@@ -1008,13 +1047,20 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
         case 'O': {
           const t = target(n[1]);
           let o;
-          if (t !== undefined && typeof t === 'object' && !ArrayIsArray(t) && !isMap(t) && !isSet(t) && P.ObjectIsExtensible(t)) {
+          if (t !== undefined && typeof t === 'object' && !ArrayIsArray(t) && !isMap(t) && !isSet(t)) {
             o = t;
-            const keys = ReflectOwnKeys(o);
-            for (let i = 0; i < keys.length; i++) P.ReflectDeleteProperty(o, keys[i]);
-            // A prototype the other side set is the object's now (red-team rt61 B7: a program
-            // emptying the prototype of the tests' argument kept the tests' checks of it passing).
-            setClass(o, n[2], '', ObjectPrototype, true);
+            if (P.ObjectIsExtensible(o) && allConfigurable(o)) {
+              const keys = ReflectOwnKeys(o);
+              for (let i = 0; i < keys.length; i++) P.ReflectDeleteProperty(o, keys[i]);
+              // A prototype the other side set is the object's now (red-team rt61 B7: a program
+              // emptying the prototype of the tests' argument kept the tests' checks of it passing).
+              setClass(o, n[2], '', ObjectPrototype, true);
+            } else {
+              // Sealed, not extensible or holding a key that cannot be deleted: brought in line in
+              // place (its keys keep their order; see inPlace). Its prototype could not change.
+              inPlace(o, undefined, n[3]);
+              if (P.ObjectIsExtensible(o)) setClass(o, n[2], '', ObjectPrototype, true);
+            }
           } else {
             o = n[2] === 0 ? {} : n[2] === 1 ? { __proto__: null } : ObjectCreate(instanceProto(n[2]));
             C.madePlain(o);

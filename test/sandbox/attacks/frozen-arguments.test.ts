@@ -47,6 +47,24 @@ describe('attack: mutating an argument the tests froze', () => {
     expect(res.growThenCut!.error).toMatch(/not extensible/);
   });
 
+  it("a program's writes to a sealed or non-extensible argument reach the tests' object (red-team rt71 JT04, JT05)", async () => {
+    // Such an argument was not brought in line after the call: the program's in-place writes were
+    // lost, so tests requiring the input untouched passed a program that changed it, and tests
+    // requiring an in-place update failed an honest one. Now it is updated in place.
+    const untouched = `${ASSERT}function test() {\n  const input = Object.seal([3, 1, 2]);\n  const fixed = Object.preventExtensions({ a: 1, b: 2 });\n  assert.deepStrictEqual(sortedCopy(input), [1, 2, 3]);\n  assert.deepStrictEqual(sortedCopy(fixed), [1, 2, 3]);\n  assert.deepStrictEqual(input, [3, 1, 2]);\n  assert.deepStrictEqual(Object.keys(fixed), ['a', 'b']);\n}\ntest();\n`;
+    const res = await runTraining(ex, jsProblem('sortedCopy', PROMPT, untouched), {
+      sortsInput: '  if (!Array.isArray(xs)) { delete xs.a; return [1, 2, 3]; }\n  return xs.sort((a, b) => a - b);\n}\n',
+      copies: '  if (!Array.isArray(xs)) return [1, 2, 3];\n  return [...xs].sort((a, b) => a - b);\n}\n',
+    });
+    expect(res.sortsInput!.status, JSON.stringify(res.sortsInput)).toBe('fail');
+    expect(res.copies!.status, JSON.stringify(res.copies)).toBe('pass');
+    const inPlace = `${ASSERT}function test() {\n  const input = Object.seal([3, 1, 2]);\n  sortedCopy(input);\n  assert.deepStrictEqual(input, [1, 2, 3]);\n}\ntest();\n`;
+    const honest = await runTraining(ex, jsProblem('sortedCopy', PROMPT, inPlace), {
+      sortsInput: '  return xs.sort((a, b) => a - b);\n}\n',
+    });
+    expect(honest.sortsInput!.status, JSON.stringify(honest.sortsInput)).toBe('pass');
+  });
+
   it("an answer's integrity level crosses to the tests", async () => {
     const res = await runTraining(ex, jsProblem('sortedCopy', PROMPT, FROZEN_ANSWER), {
       frozen:
