@@ -160,14 +160,8 @@ function createTypeChecks(P) {
   // 'Error' reads as '[object Error]' too, and crossed as a real Error (red-team rt61 B7). An error
   // someone tagged is taken for an object (it crosses as one, a class instance over its chain).
   // (Checked first: a tag that is a getter is not run.)
-  function untagged(v) {
-    let o = v;
-    for (let i = 0; i < 64; i++, o = P.ObjectGetPrototypeOf(o)) {
-      if (o === null) return true;
-      if (P.ObjectGetOwnPropertyDescriptor(o, P.SymbolToStringTag) !== undefined) return false;
-    }
-    return false;
-  }
+  // No `Symbol.toStringTag` on the chain (see tagOf): the builtin tag is the object's own.
+  const untagged = (v) => tagOf(v) === '';
   const isNativeError = (v) => untagged(v) && ObjectPrototypeToString(v) === '[object Error]';
   const isErrorInstance = (v) => FunctionPrototypeSymbolHasInstance(Error, v);
   const isFloatArray = (v) => {

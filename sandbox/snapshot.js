@@ -160,12 +160,12 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
   // An own data property's value, never calling a getter (an accessor is refused).
   function ownData(obj, key, what) {
     const d = ObjectGetOwnPropertyDescriptor(obj, key);
-    if (d === undefined) return { __proto__: null, has: false, value: undefined, enumerable: false, attrs: 0 };
+    if (d === undefined) return { __proto__: null, has: false, value: undefined, attrs: 0 };
     if (!ObjectPrototypeHasOwnProperty(d, 'value'))
       refuse(what + ' has an accessor property ' + JSONStringify(String(key)) + ' (getters are not snapshotted)');
     // `attrs`: enumerable 1, writable 2, configurable 4 (7, a plain assignment's, is left unsaid).
     const attrs = (d.enumerable ? 1 : 0) | (d.writable ? 2 : 0) | (d.configurable ? 4 : 0);
-    return { __proto__: null, has: true, value: d.value, enumerable: d.enumerable, attrs };
+    return { __proto__: null, has: true, value: d.value, attrs };
   }
 
   // A data property found on the object or its prototypes (error names live on prototypes).
@@ -282,7 +282,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
         const p = ownData(obj, k, what);
         if (hooks === true && typeof p.value === 'function' && (sym ? MapPrototypeHas(wellKnown, k) : isHook(k)))
           refuse(what + ' has its own ' + (sym ? String(k) : k) + ' method (program code the tests would run implicitly)');
-        const hidden = sym || !p.enumerable;
+        const hidden = sym || (p.attrs & 1) === 0;
         const before = roots !== undefined && hidden ? effective() : 0;
         out +=
           (i === 0 ? '' : ',') +
@@ -471,7 +471,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
           if (!p.has) continue;
           present++;
           items += (first ? '' : ',') + '[' + i + ',' + enc(p.value, depth + 1) + (p.attrs === 7 ? ']' : ',' + p.attrs + ']');
-          if (roots !== undefined) finish(p.value, !p.enumerable);
+          if (roots !== undefined) finish(p.value, (p.attrs & 1) === 0);
           first = false;
         }
         return (
@@ -731,7 +731,8 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
   for (let i = 0; i < WELL_KNOWN.length; i++) MapPrototypeSet(wellKnown, Symbol[WELL_KNOWN[i]], WELL_KNOWN[i]);
   // The run's crossing symbols (see `symbolNode`): this realm's own by number (`mine`, `myIds`),
   // and the other realm's, by their number (`theirs`) and back (`theirIds`).
-  const symbols = { __proto__: null, mine: [], myIds: new Map(), theirs: new Map(), theirIds: new Map() };
+  const newSymbols = () => ({ __proto__: null, mine: [], myIds: new Map(), theirs: new Map(), theirIds: new Map() });
+  let symbols = newSymbols();
   // The iterators `decodeTree` made for the other realm's (see `case 'G'`).
   const iteratorStandIns = new P.WeakMap();
 
@@ -845,6 +846,8 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       }
       return false;
     }
+    // The key of a `[key, value, attrs?]` entry: a string, or a symbol's node.
+    const keyOf = (entry) => (typeof entry[0] === 'string' ? entry[0] : dec(entry[0]));
     function pairs(obj, list, existing) {
       // An own function of the program's over a member of the prototype it was rebuilt with
       // (`equals` on an instance of the prompt's `Vec`, `includes` on an array) would run the
@@ -855,7 +858,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       const proto = shadows === true ? ObjectGetPrototypeOf(obj) : null;
       const accessors = proto !== null && proto !== ObjectPrototype && proto !== ArrayPrototype;
       for (let i = 0; i < list.length; i++) {
-        const key = typeof list[i][0] === 'string' ? list[i][0] : dec(list[i][0]);
+        const key = keyOf(list[i]);
         if (typeof key !== 'string' && typeof key !== 'symbol')
           refuse('the value has a key that is neither a string nor a symbol');
         const value = dec(list[i][1]);
@@ -883,7 +886,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       const keys = ReflectOwnKeys(o);
       for (let i = 0; i < keys.length; i++) {
         const d = ObjectGetOwnPropertyDescriptor(o, keys[i]);
-        if (d !== undefined && d.configurable === false && !(keys[i] === 'length' && ArrayIsArray(o))) return false;
+        if (d !== undefined && d.configurable === false) return false;
       }
       return true;
     }
@@ -898,9 +901,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
     function inPlace(o, items, list) {
       const keep = new Set();
       if (items !== undefined) for (let i = 0; i < items.length; i++) P.SetPrototypeAdd(keep, String(items[i][0]));
-      if (list !== undefined)
-        for (let i = 0; i < list.length; i++)
-          P.SetPrototypeAdd(keep, typeof list[i][0] === 'string' ? list[i][0] : dec(list[i][0]));
+      if (list !== undefined) for (let i = 0; i < list.length; i++) P.SetPrototypeAdd(keep, keyOf(list[i]));
       const keys = ReflectOwnKeys(o);
       for (let i = 0; i < keys.length; i++) {
         const k = keys[i];
@@ -1189,10 +1190,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
   // A new run: the symbols numbered for the last one are forgotten (the tests realm lives on
   // from program to program, and a number means a symbol of one run only).
   function resetRun() {
-    symbols.mine = [];
-    symbols.myIds = new Map();
-    symbols.theirs = new Map();
-    symbols.theirIds = new Map();
+    symbols = newSymbols();
   }
   return { __proto__: null, encode, decode, decodeTree, setClasses, setPromptClasses, resetRun };
 }
