@@ -12,8 +12,9 @@
 //
 // What cannot be snapshotted fails the read with a reason the test sees as a thrown error:
 // accessor properties (getters/setters), values over the size caps, nesting over the depth cap.
-// A Proxy is read through its traps once (JavaScript cannot tell a Proxy from its target); the
-// copy is what counts.
+// A Proxy is refused, found without running its traps: by V8's serializer for each part of the
+// value made only of data, by V8's ordinary-object check (`notProxy`) for the arrays and objects
+// holding anything else and for every prototype a value crosses with.
 //
 // Encoding (JSON text): a finite number other than -0, a string, true, false and null stand for
 // themselves; every other value is an array whose first element is a tag:
@@ -122,6 +123,63 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
     return false;
   }
 
+  // Program realm (`hooks`): a Proxy found without running its traps. V8's
+  // `Error.captureStackTrace` checks that its argument is an ordinary object before anything else,
+  // so a Proxy fails with V8's own error and no trap of it runs; an ordinary object gets a `stack`
+  // property for the moment (no program code runs: no setter is called, the stack is left
+  // unformatted, no frame is kept) and has its own `stack` back as it was. Asked of every array
+  // and object the serializer's copy does not check (one holding a function, symbol or promise:
+  // `finish`) and of every prototype a class instance crosses with (the serializer never looks
+  // at prototypes). A Proxy's traps could answer the snapshot's reads (descriptors) one way and the
+  // tests' reads (`get`, `has`, on keys never listed) another: red-team rt71 JP01-JP18.
+  const captureStackTrace = P.Error.captureStackTrace;
+  const noFrame = () => undefined;
+  // (What V8 throws for a Proxy, and for an ordinary object that cannot take `stack`: learnt from
+  // the engine at the first check, never written out here.)
+  let proxyMessage;
+  let closedMessage;
+  function engineMessage(v) {
+    try {
+      captureStackTrace(v, noFrame);
+    } catch (e) {
+      return e.message;
+    }
+    return undefined;
+  }
+  function notProxy(v, what) {
+    if (proxyMessage === undefined) {
+      proxyMessage = engineMessage(new P.Proxy({}, {}));
+      closedMessage = engineMessage(P.ObjectFreeze({}));
+    }
+    const had = ObjectGetOwnPropertyDescriptor(v, 'stack');
+    let e;
+    try {
+      captureStackTrace(v, noFrame);
+    } catch (x) {
+      e = x;
+    }
+    if (e === undefined) {
+      if (had === undefined) P.ReflectDeleteProperty(v, 'stack');
+      else if (had.configurable) P.ReflectDefineProperty(v, 'stack', had);
+      return;
+    }
+    // (Not extensible, and no configurable `stack` of its own: an ordinary object, left as it was.)
+    if (e instanceof TypeError && e.message === closedMessage) return;
+    if (e instanceof TypeError && e.message === proxyMessage)
+      refuse(what + ' is a Proxy (its traps are program code the tests would run)');
+    refuse(what + ' could not be checked for a Proxy');
+  }
+  // Every prototype on the chain from `proto` up to Object.prototype, Array.prototype, null or
+  // where `stop` says (a builtin's prototype) checked by `notProxy`; a chain longer than 64 is refused.
+  function chainNotProxy(proto, stop) {
+    for (let i = 0; i < 64; i++) {
+      if (proto === null || proto === ObjectPrototype || proto === ArrayPrototype || (stop !== undefined && stop(proto))) return;
+      notProxy(proto, 'a prototype of the value');
+      proto = ObjectGetPrototypeOf(proto);
+    }
+    refuse('the value has a prototype chain longer than 64');
+  }
+
   /** Values (nodes) one snapshot may hold, and the longest encoding, in UTF-16 code units. */
   // Caps sized so a refused answer is refused long before the isolate's memory (64 MB by default)
   // or time runs short: near either limit the status would depend on the machine's load.
@@ -221,6 +279,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
   // chain stops at Object.prototype, Array.prototype or, for a subclass of another builtin (Map,
   // Set, an error class), where `base(o)` says that builtin's prototype is.
   function classKind(proto, str, base) {
+    if (hooks === true) chainNotProxy(proto, base);
     const stop = (o) => o === null || o === ObjectPrototype || o === ArrayPrototype || (base !== undefined && base(o));
     const name = str(classLabel(proto));
     let up = ObjectGetPrototypeOf(proto);
@@ -457,6 +516,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       MapPrototypeSet(ids, v, id);
       if (roots !== undefined) MapPrototypeSet(open, v, [roots.length, effective()]);
       if (ArrayIsArray(v)) {
+        if (roots !== undefined) MapPrototypeGet(open, v)[2] = true;
         // Its elements, then its other own enumerable data (Node's deepStrictEqual compares it: a
         // `RegExp` match's `index` and `input` too).
         const proto = ObjectGetPrototypeOf(v);
@@ -627,6 +687,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
           ']'
         );
       }
+      if (roots !== undefined) MapPrototypeGet(open, v)[2] = true;
       const kind = proto === ObjectPrototype ? '0' : proto === null ? '1' : classKind(proto, str);
       // (This realm's stand-in for an iterator of the other realm: its own `next`, `return` and
       // `throw` are the harness's forwarders, not data.)
@@ -643,7 +704,11 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       const entry = MapPrototypeGet(open, v);
       if (entry === undefined) return;
       P.MapPrototypeDelete(open, v);
-      if (effective() !== entry[1]) return;
+      if (effective() !== entry[1]) {
+        // (Data the serializer's copy will not see: an array or object checked on its own.)
+        if (entry[2] === true) notProxy(v, ArrayIsArray(v) ? 'the array' : 'the object');
+        return;
+      }
       P.SetPrototypeAdd(pure, v);
       roots.length = entry[0];
       C.push(hidden === true ? handles.hiddenRoots : roots, v);

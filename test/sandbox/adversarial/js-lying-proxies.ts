@@ -1,0 +1,163 @@
+/**
+ * JavaScript (red-team rt71 JP01-JP18): a Proxy whose traps lie, where V8's serializer cannot look
+ * for it. The serializer's copy finds a Proxy only in a part of the answer holding nothing it
+ * cannot copy; a Proxy whose target held a function, a symbol or a promise was read through its
+ * descriptor traps, which told the truth, while the tests' reads under Node (`get`, `has`, a key
+ * never listed, a prototype's `get`) hear the lie. And the serializer never looks at prototypes:
+ * a Proxy on an answer's prototype chain answered the tests' reads of missing keys under Node and
+ * was never met. Now every array and object the serializer's copy does not check, and every
+ * prototype an answer crosses with, is checked by V8's own ordinary-object test, which runs no
+ * trap (sandbox/snapshot.js, `notProxy`). Each case's expected status is what Node gives for the
+ * program and the tests in one file: the lie makes the tests fail, and the harness refuses the
+ * Proxy (`fail`) — including a Proxy that tells the truth only once the snapshot has asked.
+ */
+import { type AdversarialCase, defineGenerator, grid, JS_ASSERT } from './framework.ts';
+
+/** What the Proxy's target holds besides data: something the serializer cannot copy. */
+const OPAQUE = ['() => 0', "Symbol('s')", 'Promise.resolve(1)'] as const;
+
+/**
+ * [program (entry `f`), the tests' statements, the statuses expected when not just the generator's]
+ * for the value `x` the serializer cannot copy.
+ */
+type Row = (x: string) => readonly [string, string, (readonly ('fail' | 'error')[])?];
+
+/** A `get` trap that answers `key` with `value` and the target's own otherwise. */
+const lie = (key: string, value: string) => `{ get(t, k) { return k === ${key} ? ${value} : t[k]; } }`;
+
+/** Wrong under Node: each tests' check hears the Proxy's lie. */
+const LYING: readonly Row[] = [
+  (x) => [`function f() {\n  return new Proxy({ a: 1, x: ${x} }, ${lie("'a'", '2')});\n}\n`, 'assert.strictEqual(f().a, 1);'],
+  (x) => [
+    `function f() {\n  return [new Proxy({ a: 1, x: ${x} }, ${lie("'a'", '2')})];\n}\n`,
+    'assert.strictEqual(f()[0].a, 1);',
+  ],
+  (x) => [
+    `function f() {\n  return new Proxy({ a: 1, x: ${x} }, { has(t, k) { return k === 'b' || k in t; } });\n}\n`,
+    "assert.ok(!('b' in f()));",
+  ],
+  (x) => [
+    `function f() {\n  return new Proxy({ a: 1, x: ${x} }, ${lie("'extra'", '42')});\n}\n`,
+    'assert.strictEqual(f().extra, undefined);',
+  ],
+  // (A frozen target binds every trap to its data, but not `get` of a key it does not have.)
+  (x) => [
+    `function f() {\n  return new Proxy(Object.freeze({ a: 1, x: ${x} }), ${lie("'extra'", '42')});\n}\n`,
+    'assert.strictEqual(f().extra, undefined);',
+  ],
+  // (Truthful once its descriptors were asked for, as a snapshot does; the tests never ask.)
+  (x) => [
+    `function f() {\n  let asked = false;\n  return new Proxy({ a: 1, x: ${x} }, {\n    getOwnPropertyDescriptor(t, k) { asked = true; return Reflect.getOwnPropertyDescriptor(t, k); },\n    get(t, k) { return k === 'a' && !asked ? 2 : t[k]; },\n  });\n}\n`,
+    'assert.strictEqual(f().a, 1);',
+  ],
+  (x) => [
+    `function f() {\n  const o = Object.create(new Proxy({}, ${lie("'extra'", '42')}));\n  o.a = 1;\n  o.x = ${x};\n  return o;\n}\n`,
+    'assert.strictEqual(f().extra, undefined);',
+  ],
+  (x) => [
+    `class A {}\nObject.setPrototypeOf(A.prototype, new Proxy({}, ${lie("'v'", '9')}));\nfunction f() {\n  const a = new A();\n  a.x = ${x};\n  return a;\n}\n`,
+    'assert.strictEqual(f().v, undefined);',
+  ],
+  (x) => [
+    `function f() {\n  return new Map([['k', new Proxy({ v: 1, x: ${x} }, ${lie("'v'", '7')})]]);\n}\n`,
+    "assert.strictEqual(f().get('k').v, 1);",
+  ],
+  (x) => [
+    `function f() {\n  const e = new Error('m');\n  e.cause = new Proxy({ code: 1, x: ${x} }, ${lie("'code'", '2')});\n  return e;\n}\n`,
+    'assert.strictEqual(f().cause.code, 1);',
+  ],
+  (x) => [`function f() {\n  return new Proxy([1, 2, ${x}], ${lie("'0'", '100')});\n}\n`, 'assert.strictEqual(f()[0], 1);'],
+  (x) => [
+    `function f() {\n  const o = { a: 1 };\n  o[Symbol.for('h')] = new Proxy({ q: 1, x: ${x} }, ${lie("'q'", '2')});\n  return o;\n}\n`,
+    "assert.strictEqual(f()[Symbol.for('h')].q, 1);",
+  ],
+  (x) => [
+    `function f(cb) {\n  return cb(new Proxy({ a: 1, x: ${x} }, ${lie("'a'", '2')}));\n}\n`,
+    'assert.strictEqual(f((o) => o.a), 1);',
+    // (The program's call of the tests' function with an argument refused: `error`, as for any.)
+    ['fail', 'error'],
+  ],
+  (x) => [
+    `function f(o) {\n  o.p = new Proxy({ a: 1, x: ${x} }, ${lie("'a'", '2')});\n  return 0;\n}\n`,
+    'const o = {};\n  f(o);\n  assert.strictEqual(o.p.a, 1);',
+  ],
+];
+
+/** Honest under Node: answers holding a function, symbol or promise beside data, in every shape the check meets. */
+const HONEST: readonly Row[] = [
+  (x) => [
+    `function f() {\n  return { a: 1, x: ${x} };\n}\n`,
+    "const r = f();\n  assert.strictEqual(r.a, 1);\n  assert.deepStrictEqual(Object.keys(r), ['a', 'x']);",
+  ],
+  // (The check gives an ordinary object a `stack` for the moment: one of its own stays as it was.)
+  (x) => [
+    `function f() {\n  return { stack: 's', a: 1, x: ${x} };\n}\n`,
+    "const r = f();\n  assert.deepStrictEqual(Object.keys(r), ['stack', 'a', 'x']);\n  assert.strictEqual(r.stack, 's');",
+  ],
+  (x) => [
+    `function f() {\n  const o = { a: 1, x: ${x} };\n  Object.defineProperty(o, 'stack', { value: 'k', enumerable: true });\n  return o;\n}\n`,
+    "assert.deepStrictEqual(Object.getOwnPropertyDescriptor(f(), 'stack'), { value: 'k', writable: false, enumerable: true, configurable: false });",
+  ],
+  (x) => [
+    `function f() {\n  const o = { a: 1, x: ${x} };\n  Object.defineProperty(o, 'stack', { value: 'h', writable: true, configurable: true });\n  o.b = 2;\n  return o;\n}\n`,
+    "const r = f();\n  assert.deepStrictEqual(Object.getOwnPropertyNames(r), ['a', 'x', 'stack', 'b']);\n  assert.strictEqual(r.stack, 'h');\n  assert.deepStrictEqual(Object.keys(r), ['a', 'x', 'b']);",
+  ],
+  (x) => [
+    `function f() {\n  return Object.freeze({ a: 1, x: ${x} });\n}\n`,
+    'const r = f();\n  assert.ok(Object.isFrozen(r));\n  assert.strictEqual(r.a, 1);',
+  ],
+  (x) => [
+    `function f() {\n  return Object.seal({ stack: 1, x: ${x} });\n}\n`,
+    'const r = f();\n  assert.ok(Object.isSealed(r));\n  assert.strictEqual(r.stack, 1);',
+  ],
+  (x) => [
+    `function f() {\n  return Object.preventExtensions({ a: 1, x: ${x} });\n}\n`,
+    "const r = f();\n  assert.ok(!Object.isExtensible(r));\n  assert.deepStrictEqual(Object.getOwnPropertyNames(r), ['a', 'x']);",
+  ],
+  (x) => [
+    `class A {}\nclass B extends A {}\nclass C extends B {\n  constructor() {\n    super();\n    this.a = 1;\n    this.x = ${x};\n  }\n}\nfunction f() {\n  return new C();\n}\n`,
+    "const r = f();\n  assert.strictEqual(r.a, 1);\n  assert.deepStrictEqual(Object.keys(r), ['a', 'x']);",
+  ],
+  (x) => [
+    `function f() {\n  let p = {};\n  for (let i = 0; i < 20; i++) p = Object.create(p);\n  const o = Object.create(p);\n  o.a = 1;\n  o.x = ${x};\n  return o;\n}\n`,
+    'assert.strictEqual(f().a, 1);',
+  ],
+  (x) => [
+    `function f() {\n  const r = [1, ${x}];\n  r.stack = 2;\n  return r;\n}\n`,
+    'const r = f();\n  assert.strictEqual(r[0], 1);\n  assert.strictEqual(r.stack, 2);\n  assert.strictEqual(r.length, 2);',
+  ],
+  (x) => [`function f() {\n  return new Map([['k', { v: 1, x: ${x} }]]);\n}\n`, "assert.strictEqual(f().get('k').v, 1);"],
+  (x) => [
+    `function f(o) {\n  o.fn = ${x};\n  o.n = 1;\n  return o.n;\n}\n`,
+    "const o = { stack: 0 };\n  assert.strictEqual(f(o), 1);\n  assert.strictEqual(o.n, 1);\n  assert.deepStrictEqual(Object.keys(o), ['stack', 'fn', 'n']);",
+  ],
+  (x) => [
+    `function f() {\n  return Object.freeze([1, ${x}]);\n}\n`,
+    'const r = f();\n  assert.ok(Object.isFrozen(r));\n  assert.strictEqual(r[0], 1);',
+  ],
+  (x) => [`function f(cb) {\n  return cb({ a: 1, stack: 3, x: ${x} });\n}\n`, 'assert.strictEqual(f((o) => o.a + o.stack), 4);'],
+];
+
+const tests = (check: string) => `${JS_ASSERT}function test() {\n  ${check}\n}\ntest();\n`;
+
+const cases = (n: number, rows: readonly Row[], expect: 'pass' | 'fail'): AdversarialCase[] =>
+  grid(n, rows, OPAQUE, (make, x) => {
+    const [completion, check, statuses] = make(x);
+    return { completion, tests: tests(check), expect: [...(statuses ?? [expect])] };
+  });
+
+export const generators = [
+  defineGenerator({
+    name: 'js-lying-proxies',
+    language: 'javascript',
+    about:
+      'a Proxy holding a function, symbol or promise, or on a prototype, whose traps lie to the tests under Node: refused (fail)',
+    cases: () => cases(42, LYING, 'fail'),
+  }),
+  defineGenerator({
+    name: 'js-lying-proxies-honest',
+    language: 'javascript',
+    about: 'controls: answers holding a function, symbol or promise beside data, with or without their own `stack`, pass',
+    cases: () => cases(42, HONEST, 'pass'),
+  }),
+];
