@@ -395,9 +395,9 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
     // prototypes (red-team rt61 B1 for Map and Set; rt63 X_A01-A05 for the others), and own data
     // (`m.total = 99` on a Map) was dropped, where Node's deepStrictEqual compares it and the
     // tests may read it (rt63 X_A08-A14).
-    function builtinTail(v, builtin, what, depth, elements, intrinsic) {
+    function builtinTail(v, builtin, what, depth, elements, intrinsic, lockable) {
       const kind = builtinKind(ObjectGetPrototypeOf(v), builtin);
-      const list = extras(v, elements, what, depth, intrinsic);
+      const list = extras(v, elements, what, depth, intrinsic, lockable);
       return kind === '0' && list === '[]' ? '' : ',' + kind + ',' + list;
     }
     // A builtin object's class (`proto`, over the builtin's prototype `builtin`): '0' the builtin
@@ -421,11 +421,16 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
     // crossed without it while only the first 4,096 were looked at, and equalled the plain array
     // under `deepStrictEqual` (red-team rt64 E01-E07). The elements were counted against the node
     // cap already (a boxed string's characters are, in `boxed`).
-    function extras(v, elements, what, depth, intrinsic) {
+    // An array's `length` or a RegExp's `lastIndex` made read-only (`lockable`) crosses as
+    // such, after the elements: under Node the tests' `push` onto it, or `exec` of a sticky
+    // RegExp, throws (red-team rt71 JH01-JH03, JH16), and a program making the tests' array's
+    // length read-only made it so for them (JT13).
+    function extras(v, elements, what, depth, intrinsic, lockable) {
       const keys = ReflectOwnKeys(v);
-      if (keys.length <= elements + (intrinsic === undefined ? 0 : 1)) return '[]';
+      const skip = lockable === true && (ownData(v, intrinsic, what).attrs & 2) === 0 ? undefined : intrinsic;
+      if (keys.length <= elements + (skip === undefined ? 0 : 1)) return '[]';
       const rest = [];
-      for (let i = elements; i < keys.length; i++) if (keys[i] !== intrinsic) C.push(rest, keys[i]);
+      for (let i = elements; i < keys.length; i++) if (keys[i] !== skip) C.push(rest, keys[i]);
       return rest.length === 0 ? '[]' : props(v, rest, what, depth);
     }
     // A DOMException of this realm as `["X", …]`, else undefined.
@@ -544,7 +549,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
           ',' +
           items +
           '],' +
-          extras(v, present, 'the array', depth, 'length') +
+          extras(v, present, 'the array', depth, 'length', true) +
           integrity(v) +
           ']'
         );
@@ -591,7 +596,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
           str(RegExpPrototypeGetFlags(v)) +
           ',' +
           last +
-          builtinTail(v, P.RegExp.prototype, 'the RegExp', depth, 0, 'lastIndex') +
+          builtinTail(v, P.RegExp.prototype, 'the RegExp', depth, 0, 'lastIndex', true) +
           ']'
         );
       }
@@ -1086,14 +1091,19 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
         case 'A': {
           const t = target(n[1]);
           let a;
-          if (t !== undefined && ArrayIsArray(t) && P.ObjectIsExtensible(t)) {
+          if (
+            t !== undefined &&
+            ArrayIsArray(t) &&
+            P.ObjectIsExtensible(t) &&
+            ObjectGetOwnPropertyDescriptor(t, 'length').writable
+          ) {
             a = t;
             a.length = 0;
             a.length = n[3];
             tail(a, n[2], undefined, '[]', ArrayPrototype, true, 0);
           } else if (t !== undefined && ArrayIsArray(t)) {
-            // Sealed or not extensible (the program's copy was the same): brought in line in
-            // place, as far as Node would have let the program go (see inPlace).
+            // Sealed, not extensible or with a read-only length (the program's copy was the
+            // same): brought in line in place, as far as Node would have let the program go (see inPlace).
             a = t;
             if (a.length !== n[3] && (!P.ReflectSet(a, 'length', n[3]) || a.length !== n[3]))
               refuse('the value changes the length of an array that cannot grow or shrink');
