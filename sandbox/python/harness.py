@@ -5445,15 +5445,26 @@ def _anchor_setup():
                                '__slotnames__', '_abc_impl', '__abstractmethods__'))
 
     def _class_values(t, enc, hidden):
-        # [(name, plain value)] of the class attributes t's own dict holds as data (no function,
-        # property or other descriptor; names starting with `hidden` left out), as encodable.
+        # [(name, plain value)] of the class attributes t holds as data (no function, property or
+        # other descriptor; names starting with `hidden` left out), as encodable: its own and
+        # those it inherits from a class of the tests' file along its MRO, the nearest one first
+        # (as `_tests_methods` finds methods). A base's `unit = 5` read as `x.unit` raised
+        # AttributeError in the program (red-team rt71 PH01).
         out = []
-        for k, v in _list(_type_dict(t, _type).items())[:500]:
-            if _type(k) is _str and not k.startswith(hidden) and not _hasattr(_type(v), '__get__'):
-                try:
-                    out.append((_str_copy(k), enc(v)))
-                except _BaseException:
-                    pass
+        seen = set()
+        for c in _list(t.__mro__)[:32]:
+            d = _type_dict(c, _type)
+            if c is not t and d.get('__module__') != '__main__':
+                continue
+            for k, v in _list(d.items())[:500]:
+                if _type(k) is not _str or k in seen:
+                    continue
+                seen.add(k)
+                if not k.startswith(hidden) and not _hasattr(_type(v), '__get__'):
+                    try:
+                        out.append((_str_copy(k), enc(v)))
+                    except _BaseException:
+                        pass
         return out
 
     def _std_member(t, name):
