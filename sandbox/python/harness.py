@@ -2294,6 +2294,15 @@ def _anchor_setup():
     _frac_set_den = _fractions.Fraction.__dict__['_denominator'].__set__
     _date, _time, _dtime, _tdelta, _tz = (_datetime.date, _datetime.time, _datetime.datetime, _datetime.timedelta,
                                          _datetime.timezone)
+    # A compiled `re` pattern crosses by value, its source and flags (it is immutable and cannot be
+    # subclassed): a class of the tests' holding `PAT = re.compile(...)` reached the program's
+    # stand-in without it (red-team rt71 PH03). Read through the type's own descriptors.
+    import re as _re_mod
+    _Pattern = _re_mod.Pattern
+    _pattern_src = _Pattern.__dict__['pattern'].__get__
+    _pattern_flags = _Pattern.__dict__['flags'].__get__
+    _re_compile = _re_mod.compile
+    _RE_DEBUG = _int(_re_mod.DEBUG)
 
     def _reader(cls, name):
         return cls.__dict__[name].__get__
@@ -2349,7 +2358,7 @@ def _anchor_setup():
                      (_bytearray, 'bytearray'), (_Fraction, 'Fraction'), (_Decimal, 'Decimal'), (_dtime, 'datetime'),
                      (_date, 'date'), (_time, 'time'), (_tdelta, 'timedelta'), (_deque, 'deque'), (_Counter, 'Counter'),
                      (_OrderedDict, 'OrderedDict'), (_defaultdict, 'defaultdict'), (_range, 'range'),
-                     (_array, 'array')):
+                     (_array, 'array'), (_Pattern, 'Pattern')):
         VALUE_BASES[_ident(_t)] = _tag
     builtin_excs = {}
     for _k, _v in pristine.items():
@@ -2598,6 +2607,13 @@ def _anchor_setup():
                     # bytearray's own copy reads the buffer itself: `bytes(x)` would ask a
                     # subclass's `__bytes__` what its contents are.
                     return ('ba', _bytes(_bytearray.copy(x)))
+                if tag == 'Pattern':
+                    flags = _int_copy(_pattern_flags(x))
+                    # (Compiling it again with re.DEBUG would print the program's debug dump in T.)
+                    if flags & _RE_DEBUG:
+                        return ('bad', 'a compiled pattern with re.DEBUG')
+                    src = _pattern_src(x)
+                    return ('re', _str_copy(src) if _type(src) is _str else _bytes_copy(src), flags)
                 if tag == 'Fraction':
                     # Its slots as they are (decoded as they are: _Dec 'Q').
                     return ('Q', _int_copy(_frac_num(x)), _int_copy(_frac_den(x)))
@@ -2914,6 +2930,10 @@ def _anchor_setup():
                 memo.append(out)
                 out.extend([dec(v) for v in e[1]])
                 return out
+            if tag == 're':
+                if _type(e[1]) not in (_str, _bytes) or _type(e[2]) is not _int:
+                    raise _TypeError('sandbox: a malformed compiled pattern')
+                return _re_compile(e[1], e[2])
             if tag == 'Q':
                 # The slots as the program left them, not through the constructor: a Fraction
                 # whose slots were set by hand (`f._denominator = -2`, 2/4) compares, hashes and
