@@ -436,11 +436,12 @@ function setupHarness(P, config) {
       }
       return cryptoModule;
     }
+    if ((id === 'timers' || id === 'node:timers') && timers.module() !== undefined) return timers.module();
     const err = new Error(
       "Cannot find module '" +
         id +
-        "': the sandbox provides only 'assert' ('node:assert', 'assert/strict') and 'crypto' " +
-        '(hashes and random bytes); there is no filesystem, network, process or timers module',
+        "': the sandbox provides only 'assert' ('node:assert', 'assert/strict'), 'crypto' " +
+        "(hashes and random bytes) and 'timers'; there is no filesystem, network or process module",
     );
     ObjectDefineProperty(err, 'code', {
       __proto__: null,

@@ -39,6 +39,9 @@ function installNodeGlobals(P, g, host, full) {
   const entering = host.entering !== undefined ? host.entering : () => {};
   // This realm's timer scheduling (defineTimers), for `AbortSignal.timeout`.
   let realmSchedule;
+  // This realm's timer functions and its `require('timers')` (see defineTimers).
+  let timerFunctions;
+  let timersModule;
   const fromCharCode = g.String.fromCharCode;
   const Math = g.Math;
 
@@ -245,6 +248,15 @@ function installNodeGlobals(P, g, host, full) {
     },
     /** Builds the host globals now if they are installed lazily (program realm). */
     build() {},
+    /** `require('timers')`: one object per realm, made at the first require (undefined in a realm without timers). */
+    module() {
+      if (timersModule === undefined && timerFunctions !== undefined) {
+        timersModule = {};
+        const names = P.ObjectKeys(timerFunctions);
+        for (let i = 0; i < names.length; i++) timersModule[names[i]] = timerFunctions[names[i]];
+      }
+      return timersModule;
+    },
   };
 
   // The host globals other than timers (program realm: installed lazily, see below).
@@ -375,26 +387,34 @@ function installNodeGlobals(P, g, host, full) {
 
   // Node's timer functions over `schedule(fn, ms, args, repeat)` and `clear(timer)`: this realm's
   // own queue (tests realm) or the port to it (program realm, programTimers).
+  // They are `require('timers')` too (`timerControl.module`): the functions as made here, not
+  // the globals as the realm's code may have replaced them, as Node's module keeps its own.
   function defineTimers(schedule, clear) {
     realmSchedule = schedule;
-    def(g, 'setTimeout', function setTimeout(fn, ms, ...args) {
-      return schedule(fn, ms, args, false);
-    });
-    def(g, 'setInterval', function setInterval(fn, ms, ...args) {
-      return schedule(fn, ms, args, true);
-    });
-    def(g, 'setImmediate', function setImmediate(fn, ...args) {
-      return schedule(fn, 0, args, false);
-    });
-    def(g, 'clearTimeout', function clearTimeout(timer) {
-      clear(timer);
-    });
-    def(g, 'clearInterval', function clearInterval(timer) {
-      clear(timer);
-    });
-    def(g, 'clearImmediate', function clearImmediate(timer) {
-      clear(timer);
-    });
+    const fns = {
+      __proto__: null,
+      setTimeout: function setTimeout(fn, ms, ...args) {
+        return schedule(fn, ms, args, false);
+      },
+      setInterval: function setInterval(fn, ms, ...args) {
+        return schedule(fn, ms, args, true);
+      },
+      setImmediate: function setImmediate(fn, ...args) {
+        return schedule(fn, 0, args, false);
+      },
+      clearTimeout: function clearTimeout(timer) {
+        clear(timer);
+      },
+      clearInterval: function clearInterval(timer) {
+        clear(timer);
+      },
+      clearImmediate: function clearImmediate(timer) {
+        clear(timer);
+      },
+    };
+    const names = P.ObjectKeys(fns);
+    for (let i = 0; i < names.length; i++) def(g, names[i], fns[names[i]]);
+    timerFunctions = fns;
   }
 
   // Program realm: Node's timer functions, each timer kept in the tests realm's queue through

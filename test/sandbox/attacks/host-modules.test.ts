@@ -1,10 +1,11 @@
 /**
- * Attack class: reaching host modules and host globals. Only `assert` and `crypto` (the realm's own
- * hashing and seeded random bytes, sandbox/node-crypto.js) are served by `require`; there is no
- * process, filesystem, network, timers or module loader.
+ * Attack class: reaching host modules and host globals. Only `assert`, `crypto` (the realm's own
+ * hashing and seeded random bytes, sandbox/node-crypto.js) and `timers` (the realm's own timer
+ * functions, where it has timers) are served by `require`; there is no process, filesystem,
+ * network or module loader.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { ASSERT, expectStatus, expectStillWorks, runAll, testExecutor } from '../helpers.ts';
+import { ASSERT, expectStatus, expectStillWorks, js, runAll, testExecutor } from '../helpers.ts';
 
 describe('attack: host modules and globals', () => {
   const ex = testExecutor();
@@ -22,6 +23,7 @@ describe('attack: host modules and globals', () => {
       'vm',
       'worker_threads',
       'crypto/promises',
+      'timers/promises',
       'module',
       'isolated-vm',
       '../../src/sandbox/worker.ts',
@@ -78,6 +80,30 @@ describe('attack: host modules and globals', () => {
     expectStatus(res.globalKeys, 'pass');
     expectStatus(res.requireProps, 'pass');
     expectStatus(res.moduleExports, 'pass');
+  });
+
+  it("serves `timers` as the realm's own timer functions, which the program's replacing a global does not reach", async () => {
+    const results = await ex.run([
+      // (A self-contained script that names no timer has none: nor its module.)
+      js('noTimers', "require('timers');"),
+      js(
+        'honest',
+        "function f() {\n  const t = require('timers');\n  return new Promise((r) => t.setTimeout(() => r(5), 1));\n}\n",
+        `${ASSERT}const timers = require('node:timers');\n(async () => {\n  assert.strictEqual(await f(), 5);\n  let n = 0;\n  timers.setImmediate(() => { n = 1; });\n  await new Promise((r) => setTimeout(r, 2));\n  assert.strictEqual(n, 1);\n  assert.strictEqual(require('timers'), timers);\n})();\n`,
+      ),
+      // Under Node the tests' `require('timers').setTimeout` is the module's own: the timer has not
+      // fired when the last check runs, whatever the program did to the global.
+      js(
+        'replacedGlobal',
+        'function f() {\n  globalThis.setTimeout = (fn) => fn();\n  return 1;\n}\n',
+        `${ASSERT}const t = require('timers');\nassert.strictEqual(f(), 1);\nlet n = 0;\nt.setTimeout(() => { n = 1; }, 5);\nassert.strictEqual(n, 1);\n`,
+      ),
+    ]);
+    const res = Object.fromEntries(results.map((r) => [r.id, r]));
+    expectStatus(res.noTimers, 'error');
+    expect(res.noTimers!.error).toContain("Cannot find module 'timers'");
+    expectStatus(res.honest, 'pass');
+    expectStatus(res.replacedGlobal, 'fail');
   });
 
   it('keeps working after the attacks', async () => {
