@@ -8,7 +8,7 @@
  * (`changed_class`; py-tests-class-changes). Every case was run under CPython 3.11.7 as one file
  * (program, then tests): the honest programs pass, the wrong ones fail an assert.
  */
-import { type AdversarialCase, defineGenerator, grid } from './framework.ts';
+import { classUseGenerators } from './py-tests-class-changes.ts';
 
 /** The tests' classes: [definition, expression making an instance]. `unit` 5 and `tags` ('a',) are inherited; `v` is 2 per instance. */
 const CLASSES: readonly (readonly [string, string])[] = [
@@ -46,40 +46,15 @@ const WRONG: readonly (readonly [string, string])[] = [
   ['type(x).tags = type(x).tags + ("b",)\n    return 10', 'len(R.tags) == 1'],
 ];
 
-const program = (body: string) => `def use(x):\n    ${body}\n`;
-const tests = (cls: string, make: string, check: string) => `${cls}\nassert use(${make}) == 10\nassert ${check}\n`;
-
-export const generators = [
-  defineGenerator({
-    name: 'py-inherited-class-values',
-    language: 'python',
-    about: "wrong programs changing a class attribute a class of the tests' inherits: refused (not a pass)",
-    cases: () =>
-      grid(
-        20,
-        WRONG,
-        CLASSES,
-        ([body, check], [cls, make]): AdversarialCase => ({
-          completion: program(body),
-          tests: tests(cls, make, check),
-          expect: ['fail', 'error'],
-        }),
-      ),
-  }),
-  defineGenerator({
-    name: 'py-inherited-class-values-honest',
-    language: 'python',
-    about: "controls: honest programs reading class attributes a class of the tests' inherits pass",
-    cases: () =>
-      grid(
-        24,
-        HONEST,
-        CLASSES,
-        ([body, check], [cls, make]): AdversarialCase => ({
-          completion: program(body),
-          tests: tests(cls, make, check),
-          expect: ['pass'],
-        }),
-      ),
-  }),
-];
+export const generators = classUseGenerators({
+  name: 'py-inherited-class-values',
+  about: [
+    "wrong programs changing a class attribute a class of the tests' inherits: refused (not a pass)",
+    "controls: honest programs reading class attributes a class of the tests' inherits pass",
+  ],
+  classes: CLASSES,
+  wrong: WRONG,
+  honest: HONEST,
+  answer: 10,
+  counts: [20, 24],
+});

@@ -55,40 +55,56 @@ const HONEST: readonly (readonly [string, string])[] = [
   ['x.v = 3\n    return x.v', 'R.base == 10'],
 ];
 
-const program = (body: string) => `def use(x):\n    ${body}\n`;
-const tests = (cls: string, make: string, check: string) => `${cls}\nassert use(${make}) == 3\nassert ${check}\n`;
+/** [the tests' class definition, an expression making an instance]. */
+type TestsClass = readonly [string, string];
+/** [body of `use(x)`, the tests' check after the call]. */
+type UseRow = readonly [string, string];
 
-export const generators = [
-  defineGenerator({
-    name: 'py-tests-class-changes',
-    language: 'python',
-    about: "wrong programs changing a class of the tests' through the instance they were given: refused (not a pass)",
-    cases: () =>
-      grid(
-        36,
-        WRONG,
-        CLASSES,
-        ([body, check], [cls, make]): AdversarialCase => ({
-          completion: program(body),
-          tests: tests(cls, make, check),
-          expect: ['fail', 'error'],
-        }),
-      ),
-  }),
-  defineGenerator({
-    name: 'py-tests-class-changes-honest',
-    language: 'python',
-    about: "controls: honest programs reading a class of the tests' through its instance pass",
-    cases: () =>
-      grid(
-        21,
-        HONEST,
-        CLASSES,
-        ([body, check], [cls, make]): AdversarialCase => ({
-          completion: program(body),
-          tests: tests(cls, make, check),
-          expect: ['pass'],
-        }),
-      ),
-  }),
-];
+/**
+ * A pair of generators over the tests' `classes`: `wrong` programs `use(x)` (refused or failing)
+ * and `honest` ones (passing), each answering `answer` and followed by the tests' check.
+ */
+export function classUseGenerators(o: {
+  name: string;
+  about: readonly [string, string];
+  classes: readonly TestsClass[];
+  wrong: readonly UseRow[];
+  honest: readonly UseRow[];
+  answer: number;
+  counts: readonly [number, number];
+}) {
+  const make =
+    (expect: AdversarialCase['expect']) =>
+    ([body, check]: UseRow, [cls, inst]: TestsClass): AdversarialCase => ({
+      completion: `def use(x):\n    ${body}\n`,
+      tests: `${cls}\nassert use(${inst}) == ${o.answer}\nassert ${check}\n`,
+      expect,
+    });
+  return [
+    defineGenerator({
+      name: o.name,
+      language: 'python',
+      about: o.about[0],
+      cases: () => grid(o.counts[0], o.wrong, o.classes, make(['fail', 'error'])),
+    }),
+    defineGenerator({
+      name: `${o.name}-honest`,
+      language: 'python',
+      about: o.about[1],
+      cases: () => grid(o.counts[1], o.honest, o.classes, make(['pass'])),
+    }),
+  ];
+}
+
+export const generators = classUseGenerators({
+  name: 'py-tests-class-changes',
+  about: [
+    "wrong programs changing a class of the tests' through the instance they were given: refused (not a pass)",
+    "controls: honest programs reading a class of the tests' through its instance pass",
+  ],
+  classes: CLASSES,
+  wrong: WRONG,
+  honest: HONEST,
+  answer: 3,
+  counts: [36, 21],
+});
