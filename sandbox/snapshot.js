@@ -118,66 +118,140 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
   function promiseOnChain(proto) {
     for (let i = 0; i < 64 && proto !== null; i++) {
       if (proto === PromisePrototype) return true;
-      proto = ObjectGetPrototypeOf(proto);
+      proto = protoOf(proto);
     }
     return false;
   }
 
-  // Program realm (`hooks`): a Proxy found without running its traps. V8's
-  // `Error.captureStackTrace` checks that its argument is an ordinary object before anything else,
-  // so a Proxy fails with V8's own error and no trap of it runs; an ordinary object gets a `stack`
-  // property for the moment (no program code runs: no setter is called, the stack is left
-  // unformatted, no frame is kept) and has its own `stack` back as it was. Asked of every array
-  // and object the serializer's copy does not check (one holding a function, symbol or promise:
-  // `finish`) and of every prototype a class instance crosses with (the serializer never looks
-  // at prototypes). A Proxy's traps could answer the snapshot's reads (descriptors) one way and the
-  // tests' reads (`get`, `has`, on keys never listed) another: red-team rt71 JP01-JP18.
+  // Program realm: every object an encoding read, and every prototype it looked at, is checked
+  // for a Proxy once the encoding is done (`checkRead`), without running any trap of it or any
+  // other program code. A Proxy's traps could answer the snapshot's reads (descriptors) one way
+  // and the tests' reads (`get`, `has`, a key never listed, a prototype's `get`) another
+  // (red-team rt71 JP01-JP18), or put a plain object in its own place before a later check of the
+  // live value (rt72 K46-K55); a trap is the only program code an encoding can run (a getter is
+  // refused unread), so when one ran, the read holds a Proxy and the encoding is refused. The
+  // check: V8's `Error.captureStackTrace` tests that its argument is an ordinary object before
+  // anything else, so a Proxy fails with V8's own error; an ordinary object gets a `stack` for
+  // the moment (no setter is called, nothing is formatted, no frame is kept: the realm's
+  // `Error.stackTraceLimit` is held at 0 meanwhile) and has its own `stack` back as it was.
   const captureStackTrace = P.Error.captureStackTrace;
+  const TypeErrorPrototype = P.TypeError.prototype;
   const noFrame = () => undefined;
   // (What V8 throws for a Proxy, and for an ordinary object that cannot take `stack`: learnt from
-  // the engine at the first check, never written out here.)
+  // the engine at the first check, never written out here. Read off the engine's own TypeError:
+  // no `instanceof`, whose `Symbol.hasInstance` the program may have set: rt72 K20, K41, K50.)
   let proxyMessage;
   let closedMessage;
-  function engineMessage(v) {
+  function engineMessage(e) {
+    if (typeof e !== 'object' || e === null || ObjectGetPrototypeOf(e) !== TypeErrorPrototype) return undefined;
+    const d = ObjectGetOwnPropertyDescriptor(e, 'message');
+    return d !== undefined && typeof d.value === 'string' ? d.value : undefined;
+  }
+  function thrownBy(v) {
     try {
       captureStackTrace(v, noFrame);
     } catch (e) {
-      return e.message;
+      return e;
     }
     return undefined;
   }
-  function notProxy(v, what) {
+  // A descriptor as its own null-prototype copy (an inherited `get` must not make it an accessor: rt72 K24).
+  function ownDescriptor(d) {
+    return ObjectPrototypeHasOwnProperty(d, 'value')
+      ? { __proto__: null, value: d.value, writable: d.writable, enumerable: d.enumerable, configurable: d.configurable }
+      : { __proto__: null, get: d.get, set: d.set, enumerable: d.enumerable, configurable: d.configurable };
+  }
+  function notProxy(v, copier, stackRead) {
     if (proxyMessage === undefined) {
-      proxyMessage = engineMessage(new P.Proxy({}, {}));
-      closedMessage = engineMessage(P.ObjectFreeze({}));
+      proxyMessage = engineMessage(thrownBy(new P.Proxy({}, {})));
+      closedMessage = engineMessage(thrownBy(P.ObjectFreeze({})));
     }
-    const had = ObjectGetOwnPropertyDescriptor(v, 'stack');
-    let e;
-    try {
-      captureStackTrace(v, noFrame);
-    } catch (x) {
-      e = x;
+    // (A Proxy answers these through its traps: it is refused all the same, below.)
+    let had;
+    if (ObjectPrototypeHasOwnProperty(v, 'stack')) {
+      if (!stackRead && !P.ObjectPrototypePropertyIsEnumerable(v, 'stack')) {
+        // A stack V8 captured (an error's, one `Error.captureStackTrace` gave the object) is
+        // formatted when first read, which may run program code; the encoding read it already
+        // where it read all of the object's own keys (`stackRead`), not an error's or a
+        // prototype's: V8's serializer checks such an object instead, refusing a Proxy first (one
+        // that also holds what it cannot copy, a function, is refused: it cannot be told from a
+        // Proxy).
+        try {
+          copier(v);
+        } catch {
+          refuse(
+            'the value holds an object with a stack of its own and a part that cannot be copied: it cannot be checked for a Proxy',
+          );
+        }
+        return;
+      }
+      had = ObjectGetOwnPropertyDescriptor(v, 'stack');
     }
+    const e = thrownBy(v);
     if (e === undefined) {
       if (had === undefined) P.ReflectDeleteProperty(v, 'stack');
-      else if (had.configurable) P.ReflectDefineProperty(v, 'stack', had);
+      else if (had.configurable) P.ReflectDefineProperty(v, 'stack', ownDescriptor(had));
       return;
     }
+    const m = engineMessage(e);
     // (Not extensible, and no configurable `stack` of its own: an ordinary object, left as it was.)
-    if (e instanceof TypeError && e.message === closedMessage) return;
-    if (e instanceof TypeError && e.message === proxyMessage)
-      refuse(what + ' is a Proxy (its traps are program code the tests would run)');
-    refuse(what + ' could not be checked for a Proxy');
+    if (m !== undefined && m === closedMessage) return;
+    if (m !== undefined && m === proxyMessage)
+      refuse('the value is a Proxy or holds one (its traps are program code the tests would run)');
+    refuse('the value could not be checked for a Proxy');
   }
-  // Every prototype on the chain from `proto` up to Object.prototype, Array.prototype, null or
-  // where `stop` says (a builtin's prototype) checked by `notProxy`; a chain longer than 64 is refused.
-  function chainNotProxy(proto, stop) {
-    for (let i = 0; i < 64; i++) {
-      if (proto === null || proto === ObjectPrototype || proto === ArrayPrototype || (stop !== undefined && stop(proto))) return;
-      notProxy(proto, 'a prototype of the value');
-      proto = ObjectGetPrototypeOf(proto);
+  // The objects the current encoding reads (program realm: a Map to whether the encoding read its
+  // own `stack`) and `protoOf`, which adds each prototype looked at (but the two every array and
+  // object has).
+  let reading;
+  function protoOf(o) {
+    const p = ObjectGetPrototypeOf(o);
+    if (reading !== undefined && p !== null && p !== ObjectPrototype && p !== ArrayPrototype && !MapPrototypeHas(reading, p))
+      MapPrototypeSet(reading, p, false);
+    return p;
+  }
+  // (The objects found ordinary so far: one never becomes a Proxy, and kept copies are read again
+  // at every call.)
+  const ordinary = new P.WeakMap();
+  /** Program realm: check each object `read` holds with `notProxy` (`copier(v)`: V8's serializer on v). */
+  function checkRead(read, copier) {
+    let fresh = false;
+    const all = MapPrototypeEntries(read);
+    for (let r = MapIteratorNext(all); !r.done && !fresh; r = MapIteratorNext(all))
+      fresh = P.WeakMapPrototypeGet(ordinary, r.value[0]) !== true;
+    if (!fresh) return;
+    const E = P.Error;
+    const d = ObjectGetOwnPropertyDescriptor(E, 'stackTraceLimit');
+    // (Set without a setter call: defined over, or written when it is writable data.)
+    let held = false;
+    if (d !== undefined && d.configurable)
+      held = P.ReflectDefineProperty(E, 'stackTraceLimit', {
+        __proto__: null,
+        value: 0,
+        writable: true,
+        enumerable: d.enumerable,
+        configurable: true,
+      });
+    else if (d !== undefined && ObjectPrototypeHasOwnProperty(d, 'value') && d.writable)
+      held = P.ReflectSet(E, 'stackTraceLimit', 0);
+    try {
+      const it = MapPrototypeEntries(read);
+      for (let r = MapIteratorNext(it); !r.done; r = MapIteratorNext(it)) {
+        if (P.WeakMapPrototypeGet(ordinary, r.value[0]) === true) continue;
+        try {
+          notProxy(r.value[0], copier, r.value[1]);
+          P.WeakMapPrototypeSet(ordinary, r.value[0], true);
+        } catch (e) {
+          // (An ordinary object answers `hasOwnProperty` and its descriptors without throwing; a
+          // Proxy's trap, or a revoked Proxy, may throw: rt72 K26, K57.)
+          if (isSnapshotRefusal(P, e)) throw e;
+          refuse('the value is a Proxy or holds one (its traps are program code the tests would run)');
+        }
+      }
+    } finally {
+      if (held && d.configurable) P.ReflectDefineProperty(E, 'stackTraceLimit', ownDescriptor(d));
+      else if (held) P.ReflectSet(E, 'stackTraceLimit', d.value);
     }
-    refuse('the value has a prototype chain longer than 64');
   }
 
   /** Values (nodes) one snapshot may hold, and the longest encoding, in UTF-16 code units. */
@@ -232,7 +306,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
     for (let i = 0; i < 64 && o !== null; i++) {
       const d = ObjectGetOwnPropertyDescriptor(o, key);
       if (d !== undefined) return ObjectPrototypeHasOwnProperty(d, 'value') ? d.value : undefined;
-      o = ObjectGetPrototypeOf(o);
+      o = protoOf(o);
     }
     return undefined;
   }
@@ -279,15 +353,14 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
   // chain stops at Object.prototype, Array.prototype or, for a subclass of another builtin (Map,
   // Set, an error class), where `base(o)` says that builtin's prototype is.
   function classKind(proto, str, base) {
-    if (hooks === true) chainNotProxy(proto, base);
     const stop = (o) => o === null || o === ObjectPrototype || o === ArrayPrototype || (base !== undefined && base(o));
     const name = str(classLabel(proto));
-    let up = ObjectGetPrototypeOf(proto);
+    let up = protoOf(proto);
     if (stop(up)) return name;
     let out = '[' + name;
     for (let i = 0; i < 16 && !stop(up); i++) {
       out += ',' + str(classLabel(up));
-      up = ObjectGetPrototypeOf(up);
+      up = protoOf(up);
     }
     return out + ']';
   }
@@ -339,6 +412,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
         const k = keys[i];
         const sym = typeof k === 'symbol';
         const p = ownData(obj, k, what);
+        if (k === 'stack' && reading !== undefined) MapPrototypeSet(reading, obj, true);
         if (hooks === true && typeof p.value === 'function' && (sym ? MapPrototypeHas(wellKnown, k) : isHook(k)))
           refuse(what + ' has its own ' + (sym ? String(k) : k) + ' method (program code the tests would run implicitly)');
         const hidden = sym || (p.attrs & 1) === 0;
@@ -396,7 +470,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
     // (`m.total = 99` on a Map) was dropped, where Node's deepStrictEqual compares it and the
     // tests may read it (rt63 X_A08-A14).
     function builtinTail(v, builtin, what, depth, elements, intrinsic, lockable) {
-      const kind = builtinKind(ObjectGetPrototypeOf(v), builtin);
+      const kind = builtinKind(protoOf(v), builtin);
       const list = extras(v, elements, what, depth, intrinsic, lockable);
       return kind === '0' && list === '[]' ? '' : ',' + kind + ',' + list;
     }
@@ -410,7 +484,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       if (proto === null) return '1';
       if (proto === ObjectPrototype) return '2';
       const kind = classKind(proto, str, (o) => o === builtin);
-      for (let up = proto, i = 0; i < 64 && up !== null; up = ObjectGetPrototypeOf(up), i++) if (up === builtin) return kind;
+      for (let up = proto, i = 0; i < 64 && up !== null; up = protoOf(up), i++) if (up === builtin) return kind;
       return '[' + (kind[0] === '[' ? StringPrototypeSlice(kind, 1, -1) : kind) + ',0]';
     }
     // The own data of `v` past its `elements` own index keys (an array's present elements, a
@@ -440,7 +514,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       const dom = nodeDOMException(false);
       const st = dom === undefined ? undefined : dom.read(v);
       if (st === undefined) return undefined;
-      const kind = builtinKind(ObjectGetPrototypeOf(v), dom.proto);
+      const kind = builtinKind(protoOf(v), dom.proto);
       if (StringPrototypeSlice(kind, -3) === ',0]') return undefined;
       const keys = ReflectOwnKeys(v);
       const own = [];
@@ -519,12 +593,14 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       }
       const id = nextId++;
       MapPrototypeSet(ids, v, id);
+      // (Checked once this encoding is done: see checkRead. One met in an earlier encoding of
+      // the same message was checked with it.)
+      if (reading !== undefined && !MapPrototypeHas(reading, v)) MapPrototypeSet(reading, v, false);
       if (roots !== undefined) MapPrototypeSet(open, v, [roots.length, effective()]);
       if (ArrayIsArray(v)) {
-        if (roots !== undefined) MapPrototypeGet(open, v)[2] = true;
         // Its elements, then its other own enumerable data (Node's deepStrictEqual compares it: a
         // `RegExp` match's `index` and `input` too).
-        const proto = ObjectGetPrototypeOf(v);
+        const proto = protoOf(v);
         const kind = builtinKind(proto, ArrayPrototype);
         const len = ownData(v, 'length', 'the array').value;
         if (len > kMaxNodes) refuseCap('the array has ' + len + ' elements, more than the snapshot cap (' + kMaxNodes + ')');
@@ -633,7 +709,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
         return '["B",' + bytes(new Uint8Array(v)) + ',' + id + ']';
       }
       if (isBoxedPrimitive(v)) return boxed(v, depth);
-      const proto = ObjectGetPrototypeOf(v);
+      const proto = protoOf(v);
       // A promise, or an instance of a Promise subclass (the captured Promise.prototype on its
       // chain): a handle that settles when the program realm's `await` of it does, as `await`
       // under Node would (a subclass's own `then` is the program's and runs in its realm).
@@ -692,7 +768,6 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
           ']'
         );
       }
-      if (roots !== undefined) MapPrototypeGet(open, v)[2] = true;
       const kind = proto === ObjectPrototype ? '0' : proto === null ? '1' : classKind(proto, str);
       // (This realm's stand-in for an iterator of the other realm: its own `next`, `return` and
       // `throw` are the harness's forwarders, not data.)
@@ -709,16 +784,20 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       const entry = MapPrototypeGet(open, v);
       if (entry === undefined) return;
       P.MapPrototypeDelete(open, v);
-      if (effective() !== entry[1]) {
-        // (Data the serializer's copy will not see: an array or object checked on its own.)
-        if (entry[2] === true) notProxy(v, ArrayIsArray(v) ? 'the array' : 'the object');
-        return;
-      }
+      if (effective() !== entry[1]) return;
       P.SetPrototypeAdd(pure, v);
       roots.length = entry[0];
       C.push(hidden === true ? handles.hiddenRoots : roots, v);
     }
-    const text = enc(root, 0);
+    // (Encodings nest — a handle's registration may encode — each with its own set, or none.)
+    const outerReading = reading;
+    reading = handles.reading;
+    let text;
+    try {
+      text = enc(root, 0);
+    } finally {
+      reading = outerReading;
+    }
     if (roots !== undefined) finish(root);
     if (state !== undefined) state.next = nextId;
     return text;
@@ -744,7 +823,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
     let o = proto;
     for (let i = 0; i < 64 && o !== null; i++) {
       for (let k = 0; k < kinds.length; k++) if (o === kinds[k].proto) return kinds[k];
-      o = ObjectGetPrototypeOf(o);
+      o = protoOf(o);
     }
     return undefined;
   }
@@ -758,11 +837,11 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
   const isNativeErrorProto = (o) => nativeErrorName(o) !== undefined;
   // The nearest native error class on `v`'s prototype chain, by prototype identity, or undefined.
   function nativeErrorClass(v) {
-    let o = ObjectGetPrototypeOf(v);
+    let o = protoOf(v);
     for (let i = 0; i < 64 && o !== null; i++) {
       const k = nativeErrorName(o);
       if (k !== undefined) return k;
-      o = ObjectGetPrototypeOf(o);
+      o = protoOf(o);
     }
     return undefined;
   }
@@ -1267,7 +1346,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
   function resetRun() {
     symbols = newSymbols();
   }
-  return { __proto__: null, encode, decode, decodeTree, setClasses, setPromptClasses, resetRun };
+  return { __proto__: null, encode, decode, decodeTree, setClasses, setPromptClasses, resetRun, checkRead };
 }
 
 /**
@@ -1466,6 +1545,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
     },
     roots: undefined,
     hiddenRoots: undefined,
+    reading: undefined,
     instance(v) {
       if (v === ownRoot) return undefined;
       // Tests realm: a stand-in goes back as the program's instance.
@@ -1497,28 +1577,41 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
 
   // Encode a value leaving this realm. In the program realm a value made only of data (no
   // functions, promises, symbols or shared memory, which the serializer cannot copy) must also
-  // pass V8's serializer: that is how a Proxy anywhere inside it is found, and refused.
+  // pass V8's serializer, and every object and prototype read must pass `checkRead`
+  // (sandbox/snapshot.js, `notProxy`): that is how a Proxy anywhere in it is found, and refused.
+  const copier = (v) => new ExternalCopy(v).release();
   function encodeOut(v, state) {
     if (ExternalCopy === undefined) return S.encode(v, out, state);
-    // (Encodings nest: a handle's registration may encode; each keeps its own roots.)
+    // (Encodings nest: a handle's registration may encode; each keeps its own roots and reads.)
     const outer = out.roots;
     const outerHidden = out.hiddenRoots;
+    const outerReading = out.reading;
     const roots = [];
     const hidden = [];
+    const read = new Map();
     out.roots = roots;
     out.hiddenRoots = hidden;
+    out.reading = read;
     let text;
     try {
       text = S.encode(v, out, state);
+    } catch (e) {
+      if (isSnapshotRefusal(P, e)) throw e;
+      // Only a Proxy's trap runs program code while a value is read, so what else stopped the read
+      // is no throw of the program's either: a trap's own error, or a revoked Proxy's, went back as
+      // the callee's (red-team rt72 K01-K04, K57, K58).
+      S.checkRead(read, copier);
+      const r = { __proto__: null, snapshotRefused: 'the value could not be read to its end' };
+      throw r;
     } finally {
       out.roots = outer;
       out.hiddenRoots = outerHidden;
+      out.reading = outerReading;
     }
     for (let i = 0; i < hidden.length; i++) C.push(roots, hidden[i]);
     for (let i = 0; i < roots.length; i++) {
-      let copy;
       try {
-        copy = new ExternalCopy(roots[i]);
+        copier(roots[i]);
       } catch {
         const e = {
           __proto__: null,
@@ -1526,8 +1619,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
         };
         throw e;
       }
-      copy.release();
     }
+    S.checkRead(read, copier);
     return text;
   }
   const into = {
@@ -1945,6 +2038,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
   };
   const quiet = {
     __proto__: null,
+    reading: undefined,
     fn: quietId,
     theirs: out.theirs,
     promise: quietId,
@@ -1957,12 +2051,21 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       return '["i",' + quietId(v) + ']';
     },
   };
+  // (Its reads are checked as an encoding's are: a Proxy's trap run here could put a plain object in
+  // its own place before the copy is encoded to cross — rt72 K55. A Proxy throws its refusal.)
   function fingerprint(v) {
+    const read = ExternalCopy === undefined ? undefined : new Map();
+    quiet.reading = read;
+    let text;
     try {
-      return S.encode(v, quiet, { __proto__: null, ids: new Map(), next: 0 });
+      text = S.encode(v, quiet, { __proto__: null, ids: new Map(), next: 0 });
     } catch {
-      return '';
+      text = '';
+    } finally {
+      quiet.reading = undefined;
     }
+    if (read !== undefined) S.checkRead(read, copier);
+    return text;
   }
   // Program realm: watch the copy `v` of one of the tests' objects, in line with it now (see
   // `watched`).
@@ -2015,7 +2118,13 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
     for (let r = P.MapIteratorNext(it); !r.done; r = P.MapIteratorNext(it)) {
       const before = r.value[1];
       const now = fingerprint(r.value[0]);
-      if (now === before || now === '') continue;
+      if (now === before) continue;
+      // (A copy that can no longer be encoded goes on the list, where its encoding is refused.)
+      if (now === '') {
+        if (changed === undefined) changed = [];
+        changed[changed.length] = r.value[0];
+        continue;
+      }
       if (before !== null) watchedChars -= before.length;
       watchedChars += now.length;
       MapPrototypeSet(watched, r.value[0], now);
@@ -2029,14 +2138,24 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
   // Program realm, before it throws to, settles for or calls into the tests: the changed copies
   // go back on their own (OP_SYNC), and the tests' objects are brought in line with them.
   function syncCopies() {
-    const changed = changedCopies(false);
     const r = remote;
-    if (changed === undefined || r === undefined) return;
     const state = { __proto__: null, ids: new Map(), next: 0 };
+    let changed;
     let text;
     try {
+      changed = changedCopies(false);
+      if (changed === undefined || r === undefined) return;
       text = encodeOut(changed, state);
-    } catch {
+    } catch (e) {
+      if (r === undefined) return;
+      // A change that cannot cross is a refusal of the run's, told to the tests realm: dropped,
+      // the tests' object kept its old contents and their checks of it passed (red-team rt72
+      // K15-K19, K55: a Proxy or a getter put into the tests' argument).
+      try {
+        r(OP_SYNC, 1, isSnapshotRefusal(P, e) ? describe(e) : 'the value could not be snapshotted', '');
+      } catch {
+        /* the other realm is gone */
+      }
       return;
     }
     try {
@@ -2106,6 +2225,17 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       try {
         encoded = encodeOut(args, sent);
       } catch (e) {
+        // Program realm: the tests realm is told, so the run is refused even when the program
+        // catches this error (red-team rt72 K05, K59: a Proxy passed to the tests' callback in a
+        // `try`, then an honest answer, passed).
+        const r = remote;
+        if (ExternalCopy !== undefined && !printing && r !== undefined) {
+          try {
+            r(OP_SYNC, 1, 'arguments could not be passed to the function: ' + describe(e), '');
+          } catch {
+            /* the other realm is gone */
+          }
+        }
         throw new Error('arguments could not be passed to the function: ' + describe(e));
       }
       sentNext = sent.next;
@@ -2304,7 +2434,12 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
     if (op === OP_SYNC) {
       // What the other realm changed of the objects both hold (syncCopies): each of this realm's
       // own objects it holds a copy of ([id, id in x]), and each copy this realm holds of one of
-      // its objects ([id, id in x, 4]), brought in line in place.
+      // its objects ([id, id in x, 4]), brought in line in place. `h` 1: the change could not
+      // cross (`x`: why), a refusal of the run's in the tests realm.
+      if (h === 1) {
+        if (onServe !== undefined && typeof x === 'string') refuseIn(x);
+        return '';
+      }
       if (typeof x !== 'string' || typeof y !== 'string') return '';
       // (NaN the tests never mention is refused only on its way into the tests realm.)
       const why = onServe !== undefined ? inadmissible(x) : '';

@@ -81,6 +81,38 @@ const LYING: readonly Row[] = [
     `function f(o) {\n  o.p = new Proxy({ a: 1, x: ${x} }, ${lie("'a'", '2')});\n  return 0;\n}\n`,
     'const o = {};\n  f(o);\n  assert.strictEqual(o.p.a, 1);',
   ],
+  // (Puts a plain object in its own place while the snapshot reads it: red-team rt72 K46-K55.)
+  (x) => [
+    `function f() {\n  const r = {};\n  r.inner = new Proxy({ n: 1, x: ${x} }, {\n    get(t, k) { return k === 'n' ? 2 : t[k]; },\n    ownKeys(t) { r.inner = { n: 1 }; return Reflect.ownKeys(t); },\n  });\n  return r;\n}\n`,
+    'assert.strictEqual(f().inner.n, 1);',
+  ],
+  // (Poses as an engine iterator through its getPrototypeOf trap: rt72 K07.)
+  (x) => [
+    `function f() {\n  return new Proxy({ x: ${x} }, { getPrototypeOf() { return Object.getPrototypeOf([][Symbol.iterator]()); } });\n}\n`,
+    "assert.strictEqual(typeof f().next, 'function');",
+  ],
+  // (A revoked Proxy made reading it throw, taken for the program's own throw: rt72 K26, K57.)
+  (x) => [
+    `function f() {\n  const r = Proxy.revocable({ x: ${x} }, {});\n  r.revoke();\n  return r.proxy;\n}\n`,
+    'assert.throws(() => f());',
+  ],
+  // (The refusal of a callback's argument, caught by the program: rt72 K05, K59.)
+  (x) => [
+    `function f(cb) {\n  try {\n    cb(new Proxy({ x: ${x} }, {}));\n  } catch {}\n  return 1;\n}\n`,
+    'let seen;\n  assert.strictEqual(f((o) => { seen = o; }), 1);\n  assert.strictEqual(seen, undefined);',
+    ['fail', 'error'],
+  ],
+  // (Written into the tests' argument after an await; its refusal was dropped: rt72 K15.)
+  (x) => [
+    `async function f(o) {\n  await null;\n  o.extra = new Proxy({ x: ${x} }, {});\n}\n`,
+    "const o = { a: 1 };\n  return f(o).then(() => assert.deepStrictEqual(Object.keys(o), ['a']));",
+    ['fail', 'error'],
+  ],
+  // (The engine's TypeError's Symbol.hasInstance, run by an instanceof in the check: rt72 K20.)
+  (x) => [
+    `class Box {\n  constructor() {\n    this.v = 'wrong';\n    this.x = ${x};\n  }\n}\nObject.freeze(Box.prototype);\nfunction f() {\n  const b = new Box();\n  Object.defineProperty(TypeError, Symbol.hasInstance, { value: () => { b.v = 'right'; return true; } });\n  return b;\n}\n`,
+    "assert.strictEqual(f().v, 'right');",
+  ],
 ];
 
 /** Honest under Node: answers holding a function, symbol or promise beside data, in every shape the check meets. */
@@ -136,9 +168,24 @@ const HONEST: readonly Row[] = [
     'const r = f();\n  assert.ok(Object.isFrozen(r));\n  assert.strictEqual(r[0], 1);',
   ],
   (x) => [`function f(cb) {\n  return cb({ a: 1, stack: 3, x: ${x} });\n}\n`, 'assert.strictEqual(f((o) => o.a + o.stack), 4);'],
+  // (A deep chain of class instances each holding one: checked once each, after the reading, at any depth.)
+  (x) => [
+    `class N {\n  constructor(v, next) {\n    this.v = v;\n    this.next = next;\n    this.x = ${x};\n  }\n}\nfunction f() {\n  let h = null;\n  for (let i = 0; i < 400; i++) h = new N(i, h);\n  return h;\n}\n`,
+    'let n = 0;\n  for (let p = f(); p; p = p.next) n++;\n  assert.strictEqual(n, 400);',
+  ],
+  (x) => [
+    `function f() {\n  const o = { a: 1, x: ${x} };\n  Error.captureStackTrace(o);\n  return o;\n}\n`,
+    'assert.strictEqual(f().a, 1);',
+  ],
+  (x) => [
+    `function f() {\n  Object.defineProperty(TypeError, Symbol.hasInstance, { value: () => { throw new Error('hook ran'); } });\n  return Object.freeze({ a: 1, x: ${x} });\n}\n`,
+    'assert.strictEqual(f().a, 1);',
+  ],
 ];
 
-const tests = (check: string) => `${JS_ASSERT}function test() {\n  ${check}\n}\ntest();\n`;
+// (A test returning a promise fails its file, as under Node, when the promise rejects.)
+const tests = (check: string) =>
+  `${JS_ASSERT}function test() {\n  ${check}\n}\nPromise.resolve(test()).catch((e) => {\n  process.exitCode = 1;\n  throw e;\n});\n`;
 
 const cases = (n: number, rows: readonly Row[], expect: 'pass' | 'fail'): AdversarialCase[] =>
   grid(n, rows, OPAQUE, (make, x) => {
@@ -152,12 +199,12 @@ export const generators = [
     language: 'javascript',
     about:
       'a Proxy holding a function, symbol or promise, or on a prototype, whose traps lie to the tests under Node: refused (fail)',
-    cases: () => cases(42, LYING, 'fail'),
+    cases: () => cases(60, LYING, 'fail'),
   }),
   defineGenerator({
     name: 'js-lying-proxies-honest',
     language: 'javascript',
     about: 'controls: answers holding a function, symbol or promise beside data, with or without their own `stack`, pass',
-    cases: () => cases(42, HONEST, 'pass'),
+    cases: () => cases(51, HONEST, 'pass'),
   }),
 ];
