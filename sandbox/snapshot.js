@@ -1601,7 +1601,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       // is no throw of the program's either: a trap's own error, or a revoked Proxy's, went back as
       // the callee's (red-team rt72 K01-K04, K57, K58).
       S.checkRead(read, copier);
-      const r = { __proto__: null, snapshotRefused: 'the value could not be read to its end' };
+      // (No Proxy: the engine stopped the reading — the stack ran out on a deep value — a cap.)
+      const r = { __proto__: null, snapshotRefused: 'the value could not be read to its end', cap: true };
       throw r;
     } finally {
       out.roots = outer;
