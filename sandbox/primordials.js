@@ -31,6 +31,37 @@ function createPrimordials(g) {
     g.Object.getPrototypeOf(/a/g[g.Symbol.matchAll]('')),
     AsyncGeneratorPrototype,
   ];
+  // A RegExp's flags from its own internal slots, each read by the builtin getter of its flag:
+  // `flags` itself reads them through the object (`Get(R, 'global')`…), where a subclass's or a
+  // patched prototype's getter runs program code and may lie (red-team rt73 M01-M37).
+  const flagReaders = [];
+  const FLAG_NAMES = [
+    'hasIndices',
+    'd',
+    'global',
+    'g',
+    'ignoreCase',
+    'i',
+    'multiline',
+    'm',
+    'dotAll',
+    's',
+    'unicode',
+    'u',
+    'unicodeSets',
+    'v',
+    'sticky',
+    'y',
+  ];
+  for (let i = 0; i < FLAG_NAMES.length; i += 2) {
+    const d = getOwn(g.RegExp.prototype, FLAG_NAMES[i]);
+    if (d !== undefined && typeof d.get === 'function') flagReaders[flagReaders.length] = [uncurryThis(d.get), FLAG_NAMES[i + 1]];
+  }
+  const regExpFlags = (r) => {
+    let out = '';
+    for (let i = 0; i < flagReaders.length; i++) if (flagReaders[i][0](r)) out += flagReaders[i][1];
+    return out;
+  };
   const P = {
     __proto__: null,
     globalThis: g,
@@ -87,7 +118,7 @@ function createPrimordials(g) {
     DatePrototypeToString: uncurryThis(g.Date.prototype.toString),
     RegExpPrototypeExec: uncurryThis(g.RegExp.prototype.exec),
     RegExpPrototypeGetSource: getter(g.RegExp.prototype, 'source'),
-    RegExpPrototypeGetFlags: getter(g.RegExp.prototype, 'flags'),
+    RegExpPrototypeGetFlags: regExpFlags,
     RegExpPrototypeGetGlobal: getter(g.RegExp.prototype, 'global'),
     Map: g.Map,
     MapPrototypeGet: uncurryThis(g.Map.prototype.get),

@@ -13,8 +13,8 @@
 // What cannot be snapshotted fails the read with a reason the test sees as a thrown error:
 // accessor properties (getters/setters), values over the size caps, nesting over the depth cap.
 // A Proxy is refused, found without running its traps: by V8's serializer for each part of the
-// value made only of data, by V8's ordinary-object check (`notProxy`) for the arrays and objects
-// holding anything else and for every prototype a value crosses with.
+// value made only of data, and by V8's ordinary-object check (`checkRead`, `notProxy`) for every
+// object and prototype the encoding read, once it is done.
 //
 // Encoding (JSON text): a finite number other than -0, a string, true, false and null stand for
 // themselves; every other value is an array whose first element is a tag:
@@ -161,7 +161,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       ? { __proto__: null, value: d.value, writable: d.writable, enumerable: d.enumerable, configurable: d.configurable }
       : { __proto__: null, get: d.get, set: d.set, enumerable: d.enumerable, configurable: d.configurable };
   }
-  function notProxy(v, copier, stackRead) {
+  function notProxy(v, stackRead) {
     if (proxyMessage === undefined) {
       proxyMessage = engineMessage(thrownBy(new P.Proxy({}, {})));
       closedMessage = engineMessage(thrownBy(P.ObjectFreeze({})));
@@ -173,24 +173,19 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
         // A stack V8 captured (an error's, one `Error.captureStackTrace` gave the object) is
         // formatted when first read, which may run program code; the encoding read it already
         // where it read all of the object's own keys (`stackRead`), not an error's or a
-        // prototype's: V8's serializer checks such an object instead, refusing a Proxy first (one
-        // that also holds what it cannot copy, a function, is refused: it cannot be told from a
-        // Proxy).
-        try {
-          copier(v);
-        } catch {
-          refuse(
-            'the value holds an object with a stack of its own and a part that cannot be copied: it cannot be checked for a Proxy',
-          );
-        }
-        return;
-      }
-      had = ObjectGetOwnPropertyDescriptor(v, 'stack');
+        // prototype's. It is read here by V8's own formatter alone (see plainStack) and put back
+        // after the check; where that cannot be (an accessor `name` on its chain), the check's
+        // stack takes its place: the object loses its trace, and no program code runs. (V8's
+        // serializer, which could check it unread, reads an error's `name` and `stack` through
+        // getters: red-team rt73 M08-M33.)
+        had = plainStack(v);
+        if (had === undefined) had = null;
+      } else had = ObjectGetOwnPropertyDescriptor(v, 'stack');
     }
     const e = thrownBy(v);
     if (e === undefined) {
       if (had === undefined) P.ReflectDeleteProperty(v, 'stack');
-      else if (had.configurable) P.ReflectDefineProperty(v, 'stack', ownDescriptor(had));
+      else if (had !== null && had.configurable) P.ReflectDefineProperty(v, 'stack', ownDescriptor(had));
       return;
     }
     const m = engineMessage(e);
@@ -199,6 +194,35 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
     if (m !== undefined && m === proxyMessage)
       refuse('the value is a Proxy or holds one (its traps are program code the tests would run)');
     refuse('the value could not be checked for a Proxy');
+  }
+  // The descriptor of `v`'s own captured stack, read with no program code run, or undefined where
+  // that cannot be: V8 formats it with `Error.prepareStackTrace` (held off meanwhile; read as data
+  // only) and a header of `name` and `message` read through the chain (each must be data, a
+  // string or absent: an accessor or an object's `toString` would run).
+  function plainStack(v) {
+    let o = v;
+    for (let i = 0; o !== null; i++) {
+      if (i === 64) return undefined;
+      for (let k = 0; k < 2; k++) {
+        const d = ObjectGetOwnPropertyDescriptor(o, k === 0 ? 'name' : 'message');
+        if (
+          d !== undefined &&
+          (!ObjectPrototypeHasOwnProperty(d, 'value') || (d.value !== undefined && typeof d.value !== 'string'))
+        )
+          return undefined;
+      }
+      o = ObjectGetPrototypeOf(o);
+    }
+    const E = P.Error;
+    const hook = ObjectGetOwnPropertyDescriptor(E, 'prepareStackTrace');
+    if (hook !== undefined && !hook.configurable && (!ObjectPrototypeHasOwnProperty(hook, 'value') || hook.value !== undefined))
+      return undefined;
+    if (hook !== undefined) P.ReflectDeleteProperty(E, 'prepareStackTrace');
+    try {
+      return ObjectGetOwnPropertyDescriptor(v, 'stack');
+    } finally {
+      if (hook !== undefined && hook.configurable) P.ReflectDefineProperty(E, 'prepareStackTrace', ownDescriptor(hook));
+    }
   }
   // The objects the current encoding reads (program realm: a Map to whether the encoding read its
   // own `stack`) and `protoOf`, which adds each prototype looked at (but the two every array and
@@ -213,13 +237,35 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
   // (The objects found ordinary so far: one never becomes a Proxy, and kept copies are read again
   // at every call.)
   const ordinary = new P.WeakMap();
-  /** Program realm: check each object `read` holds with `notProxy` (`copier(v)`: V8's serializer on v). */
-  function checkRead(read, copier) {
-    let fresh = false;
+  /**
+   * Program realm: check each object `read` holds, and every object on its prototype chain, with
+   * `notProxy`. The chains are walked to their end: the
+   * encoding stops at a builtin's prototype, where the brand checks' own walk goes on (a Proxy set
+   * above `Date.prototype` answered their reads: red-team rt73 M05-M29).
+   */
+  function checkRead(read) {
+    // (Walking an object found ordinary runs no code; walking one not yet checked may run a
+    // Proxy's trap, and that Proxy is on the list.)
+    const todo = new Map();
     const all = MapPrototypeEntries(read);
-    for (let r = MapIteratorNext(all); !r.done && !fresh; r = MapIteratorNext(all))
-      fresh = P.WeakMapPrototypeGet(ordinary, r.value[0]) !== true;
-    if (!fresh) return;
+    try {
+      for (let r = MapIteratorNext(all); !r.done; r = MapIteratorNext(all)) {
+        let o = r.value[0];
+        if (P.WeakMapPrototypeGet(ordinary, o) !== true) MapPrototypeSet(todo, o, r.value[1]);
+        for (let i = 0; ; i++) {
+          o = ObjectGetPrototypeOf(o);
+          if (o === null) break;
+          if (i === 64) refuse('the value has a prototype chain longer than 64');
+          if (P.WeakMapPrototypeGet(ordinary, o) !== true && !MapPrototypeHas(todo, o))
+            MapPrototypeSet(todo, o, MapPrototypeHas(read, o) ? MapPrototypeGet(read, o) : false);
+        }
+      }
+    } catch (e) {
+      // (Only a Proxy's trap, or a revoked Proxy, throws from `getPrototypeOf`.)
+      if (isSnapshotRefusal(P, e)) throw e;
+      refuse('the value is a Proxy or holds one (its traps are program code the tests would run)');
+    }
+    if (P.MapPrototypeGetSize(todo) === 0) return;
     const E = P.Error;
     const d = ObjectGetOwnPropertyDescriptor(E, 'stackTraceLimit');
     // (Set without a setter call: defined over, or written when it is writable data.)
@@ -235,11 +281,10 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
     else if (d !== undefined && ObjectPrototypeHasOwnProperty(d, 'value') && d.writable)
       held = P.ReflectSet(E, 'stackTraceLimit', 0);
     try {
-      const it = MapPrototypeEntries(read);
+      const it = MapPrototypeEntries(todo);
       for (let r = MapIteratorNext(it); !r.done; r = MapIteratorNext(it)) {
-        if (P.WeakMapPrototypeGet(ordinary, r.value[0]) === true) continue;
         try {
-          notProxy(r.value[0], copier, r.value[1]);
+          notProxy(r.value[0], r.value[1]);
           P.WeakMapPrototypeSet(ordinary, r.value[0], true);
         } catch (e) {
           // (An ordinary object answers `hasOwnProperty` and its descriptors without throwing; a
@@ -315,6 +360,8 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
     if (proto === null) return 'null';
     const c = ObjectGetOwnPropertyDescriptor(proto, 'constructor');
     if (c !== undefined && ObjectPrototypeHasOwnProperty(c, 'value') && typeof c.value === 'function') {
+      // (Read, so checked: a function Proxy's descriptor trap answered here: rt73 M11-M39.)
+      if (reading !== undefined && !MapPrototypeHas(reading, c.value)) MapPrototypeSet(reading, c.value, false);
       const n = ObjectGetOwnPropertyDescriptor(c.value, 'name');
       if (n !== undefined && ObjectPrototypeHasOwnProperty(n, 'value') && typeof n.value === 'string' && n.value !== '') {
         return StringPrototypeSlice(n.value, 0, 200);
@@ -743,6 +790,9 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
       // (it crossed as an Error and passed `assert.throws(f, Error)`).
       const cls = isNativeError(v) ? nativeErrorClass(v) : undefined;
       if (cls !== undefined) {
+        // (Never a part the serializer copies: its copy of an error reads `name` and `stack`
+        // through getters, program code — red-team rt73 M08-M33. checkRead checks it.)
+        handles.opaque();
         // The error's class is the native class whose prototype (captured before the program
         // ran) is on its chain, never its `name`: an Error named "TypeError" is not a TypeError
         // (as under Node, `assert.throws(f, TypeError)` fails for it). A name other than the
@@ -1600,7 +1650,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       // Only a Proxy's trap runs program code while a value is read, so what else stopped the read
       // is no throw of the program's either: a trap's own error, or a revoked Proxy's, went back as
       // the callee's (red-team rt72 K01-K04, K57, K58).
-      S.checkRead(read, copier);
+      S.checkRead(read);
       // (No Proxy: the engine stopped the reading — the stack ran out on a deep value — a cap.)
       const r = { __proto__: null, snapshotRefused: 'the value could not be read to its end', cap: true };
       throw r;
@@ -1621,7 +1671,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
         throw e;
       }
     }
-    S.checkRead(read, copier);
+    S.checkRead(read);
     return text;
   }
   const into = {
@@ -2065,7 +2115,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
     } finally {
       quiet.reading = undefined;
     }
-    if (read !== undefined) S.checkRead(read, copier);
+    if (read !== undefined) S.checkRead(read);
     return text;
   }
   // Program realm: watch the copy `v` of one of the tests' objects, in line with it now (see

@@ -113,6 +113,29 @@ const LYING: readonly Row[] = [
     `class Box {\n  constructor() {\n    this.v = 'wrong';\n    this.x = ${x};\n  }\n}\nObject.freeze(Box.prototype);\nfunction f() {\n  const b = new Box();\n  Object.defineProperty(TypeError, Symbol.hasInstance, { value: () => { b.v = 'right'; return true; } });\n  return b;\n}\n`,
     "assert.strictEqual(f().v, 'right');",
   ],
+  // Program code run while reading a value, other than a Proxy's trap (red-team rt73): a RegExp
+  // subclass's flag getter (M01-M37), a Proxy above a builtin's prototype (M05-M29), a Proxy as
+  // the constructor a class label is read from (M11-M39), an error's `name` getter (M08-M33).
+  (x) => [
+    `class R extends RegExp {\n  get global() {\n    fix.x = 2;\n    return false;\n  }\n}\nconst fix = { x: 1, o: ${x} };\nfunction f() {\n  return [new R('a'), fix];\n}\n`,
+    'assert.strictEqual(f()[1].x, 2);',
+  ],
+  (x) => [
+    `class R extends RegExp {\n  get global() {\n    return true;\n  }\n}\nfunction f() {\n  return [new R('a'), ${x}];\n}\n`,
+    "const r = f()[0];\n  r.exec('aa');\n  assert.strictEqual(r.lastIndex, 1);",
+  ],
+  (x) => [
+    `const fix = { x: 1, o: ${x} };\nfunction f() {\n  Object.setPrototypeOf(Date.prototype, new Proxy(Object.prototype, { getOwnPropertyDescriptor(t, k) { fix.x = 2; return Reflect.getOwnPropertyDescriptor(t, k); } }));\n  return [new Date(5), fix];\n}\n`,
+    'assert.strictEqual(f()[1].x, 2);',
+  ],
+  (x) => [
+    `class A {\n  constructor() {\n    this.o = ${x};\n  }\n}\nconst fix = { x: 1 };\nfunction f() {\n  A.prototype.constructor = new Proxy(A, { getOwnPropertyDescriptor(t, k) { fix.x = 2; return Reflect.getOwnPropertyDescriptor(t, k); } });\n  return [new A(), fix];\n}\n`,
+    'assert.strictEqual(f()[1].x, 2);',
+  ],
+  (x) => [
+    `const seen = { n: 0 };\nclass E extends Error {\n  constructor(m) {\n    super(m);\n    this.o = ${x};\n  }\n  get name() {\n    seen.n += 1;\n    return 'E';\n  }\n}\nfunction f(v) {\n  if (v === 0) throw new E('x');\n  return seen.n > 0 ? 2 * v : v;\n}\n`,
+    'assert.throws(() => f(0), Error);\n  assert.strictEqual(f(2), 4);',
+  ],
 ];
 
 /** Honest under Node: answers holding a function, symbol or promise beside data, in every shape the check meets. */
@@ -181,6 +204,19 @@ const HONEST: readonly Row[] = [
     `function f() {\n  Object.defineProperty(TypeError, Symbol.hasInstance, { value: () => { throw new Error('hook ran'); } });\n  return Object.freeze({ a: 1, x: ${x} });\n}\n`,
     'assert.strictEqual(f().a, 1);',
   ],
+  // (An error whose cause holds one; an old-style class over a captured prototype; a RegExp subclass.)
+  (x) => [
+    `function f() {\n  throw new TypeError('bad', { cause: { check: () => 1, o: ${x} } });\n}\n`,
+    'assert.throws(() => f(), TypeError);',
+  ],
+  (x) => [
+    `function Base() {\n  Error.captureStackTrace(this);\n}\nfunction Thing(v) {\n  this.v = v;\n}\nThing.prototype = new Base();\nThing.prototype.get = function () {\n  return this.v;\n};\nfunction f() {\n  const t = new Thing(5);\n  t.o = ${x};\n  return t;\n}\n`,
+    'assert.strictEqual(f().v, 5);',
+  ],
+  (x) => [
+    `class R extends RegExp {}\nfunction f() {\n  return [new R('a', 'gi'), ${x}];\n}\n`,
+    "assert.strictEqual(f()[0].flags, 'gi');",
+  ],
 ];
 
 // (A test returning a promise fails its file, as under Node, when the promise rejects.)
@@ -199,12 +235,12 @@ export const generators = [
     language: 'javascript',
     about:
       'a Proxy holding a function, symbol or promise, or on a prototype, whose traps lie to the tests under Node: refused (fail)',
-    cases: () => cases(60, LYING, 'fail'),
+    cases: () => cases(75, LYING, 'fail'),
   }),
   defineGenerator({
     name: 'js-lying-proxies-honest',
     language: 'javascript',
     about: 'controls: answers holding a function, symbol or promise beside data, with or without their own `stack`, pass',
-    cases: () => cases(51, HONEST, 'pass'),
+    cases: () => cases(60, HONEST, 'pass'),
   }),
 ];
