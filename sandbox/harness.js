@@ -582,6 +582,9 @@ function setupHarness(P, config) {
   // refused at any memory level, so holding memory and then asking for one chose `oom` for what
   // Node reports as an error.
   let allocationRefusals = 0;
+  // The Proxies this harness puts in the program realm (the watched constructors below): the
+  // snapshot's check for a Proxy takes them as the ordinary objects they stand for.
+  const ownProxies = [];
   if (role !== 'tests') {
     const RangeErrorPrototype = g.RangeError.prototype;
     const refused = (e) => {
@@ -633,6 +636,7 @@ function setupHarness(P, config) {
       // reaching a real constructor only hides a refusal of its own — `error`, never a forged `oom`.
       if (i < 2) Real.prototype.constructor = Watched;
       g[names[i]] = Watched;
+      ownProxies[ownProxies.length] = Watched;
     }
   }
 
@@ -1877,6 +1881,7 @@ function setupHarness(P, config) {
       nodeBuffer,
       role === 'tests' && config.verdict === 'strict',
       nodeDOMException,
+      ownProxies,
     ));
   const getBridge = () =>
     bridge ||

@@ -38,7 +38,7 @@
 // program code runs when the tests compare, print or await an answer. `shadows` (the tests realm
 // under the strict verdict): refuse a decoded value holding a function of the program's under a
 // name its prototype has (see `pairs`).
-function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
+function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownProxies) {
   'use strict';
   const {
     ArrayIsArray,
@@ -237,6 +237,12 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
   // (The objects found ordinary so far: one never becomes a Proxy, and kept copies are read again
   // at every call.)
   const ordinary = new P.WeakMap();
+  // (The harness's own Proxies — the watched typed-array constructors a program's subclass
+  // extends, the stand-ins of the tests' classes — are taken as the objects they stand for.)
+  const trust = (v) => {
+    P.WeakMapPrototypeSet(ordinary, v, true);
+  };
+  if (ownProxies !== undefined) for (let i = 0; i < ownProxies.length; i++) trust(ownProxies[i]);
   /**
    * Program realm: check each object `read` holds, and every object on its prototype chain, with
    * `notProxy`. The chains are walked to their end: the
@@ -1396,7 +1402,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException) {
   function resetRun() {
     symbols = newSymbols();
   }
-  return { __proto__: null, encode, decode, decodeTree, setClasses, setPromptClasses, resetRun, checkRead };
+  return { __proto__: null, encode, decode, decodeTree, setClasses, setPromptClasses, resetRun, checkRead, trust };
 }
 
 /**
@@ -1905,6 +1911,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       configurable: true,
     });
     MapPrototypeSet(classStubs, h, c);
+    S.trust(c);
     return c;
   }
 
@@ -1952,6 +1959,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
     });
     MapPrototypeSet(handles, h, inst);
     MapPrototypeSet(standIns, inst, '["H",' + h + ',' + cls + ']');
+    S.trust(inst);
     return inst;
   }
 

@@ -217,6 +217,11 @@ const HONEST: readonly Row[] = [
     `class R extends RegExp {}\nfunction f() {\n  return [new R('a', 'gi'), ${x}];\n}\n`,
     "assert.strictEqual(f()[0].flags, 'gi');",
   ],
+  // (A typed-array subclass: its chain passes the harness's own watched constructor, a Proxy.)
+  (x) => [
+    `class F extends Float64Array {\n  sum() {\n    return 0;\n  }\n}\nfunction f() {\n  return [new F(3), ${x}];\n}\n`,
+    'assert.strictEqual(f()[0].length, 3);',
+  ],
 ];
 
 // (A test returning a promise fails its file, as under Node, when the promise rejects.)
@@ -241,6 +246,6 @@ export const generators = [
     name: 'js-lying-proxies-honest',
     language: 'javascript',
     about: 'controls: answers holding a function, symbol or promise beside data, with or without their own `stack`, pass',
-    cases: () => cases(60, HONEST, 'pass'),
+    cases: () => cases(63, HONEST, 'pass'),
   }),
 ];
