@@ -118,7 +118,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
   function promiseOnChain(proto) {
     for (let i = 0; i < 64 && proto !== null; i++) {
       if (proto === PromisePrototype) return true;
-      proto = protoOf(proto);
+      proto = ObjectGetPrototypeOf(proto);
     }
     return false;
   }
@@ -225,15 +225,8 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
     }
   }
   // The objects the current encoding reads (program realm: a Map to whether the encoding read its
-  // own `stack`) and `protoOf`, which adds each prototype looked at (but the two every array and
-  // object has).
+  // own `stack`). Their prototypes are not listed: `checkRead` walks each one's whole chain.
   let reading;
-  function protoOf(o) {
-    const p = ObjectGetPrototypeOf(o);
-    if (reading !== undefined && p !== null && p !== ObjectPrototype && p !== ArrayPrototype && !MapPrototypeHas(reading, p))
-      MapPrototypeSet(reading, p, false);
-    return p;
-  }
   // (The objects found ordinary so far: one never becomes a Proxy, and kept copies are read again
   // at every call.)
   const ordinary = new P.WeakMap();
@@ -357,7 +350,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
     for (let i = 0; i < 64 && o !== null; i++) {
       const d = ObjectGetOwnPropertyDescriptor(o, key);
       if (d !== undefined) return ObjectPrototypeHasOwnProperty(d, 'value') ? d.value : undefined;
-      o = protoOf(o);
+      o = ObjectGetPrototypeOf(o);
     }
     return undefined;
   }
@@ -408,12 +401,12 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
   function classKind(proto, str, base) {
     const stop = (o) => o === null || o === ObjectPrototype || o === ArrayPrototype || (base !== undefined && base(o));
     const name = str(classLabel(proto));
-    let up = protoOf(proto);
+    let up = ObjectGetPrototypeOf(proto);
     if (stop(up)) return name;
     let out = '[' + name;
     for (let i = 0; i < 16 && !stop(up); i++) {
       out += ',' + str(classLabel(up));
-      up = protoOf(up);
+      up = ObjectGetPrototypeOf(up);
     }
     return out + ']';
   }
@@ -523,7 +516,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
     // (`m.total = 99` on a Map) was dropped, where Node's deepStrictEqual compares it and the
     // tests may read it (rt63 X_A08-A14).
     function builtinTail(v, builtin, what, depth, elements, intrinsic, lockable) {
-      const kind = builtinKind(protoOf(v), builtin);
+      const kind = builtinKind(ObjectGetPrototypeOf(v), builtin);
       const list = extras(v, elements, what, depth, intrinsic, lockable);
       return kind === '0' && list === '[]' ? '' : ',' + kind + ',' + list;
     }
@@ -537,7 +530,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
       if (proto === null) return '1';
       if (proto === ObjectPrototype) return '2';
       const kind = classKind(proto, str, (o) => o === builtin);
-      for (let up = proto, i = 0; i < 64 && up !== null; up = protoOf(up), i++) if (up === builtin) return kind;
+      for (let up = proto, i = 0; i < 64 && up !== null; up = ObjectGetPrototypeOf(up), i++) if (up === builtin) return kind;
       return '[' + (kind[0] === '[' ? StringPrototypeSlice(kind, 1, -1) : kind) + ',0]';
     }
     // The own data of `v` past its `elements` own index keys (an array's present elements, a
@@ -567,7 +560,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
       const dom = nodeDOMException(false);
       const st = dom === undefined ? undefined : dom.read(v);
       if (st === undefined) return undefined;
-      const kind = builtinKind(protoOf(v), dom.proto);
+      const kind = builtinKind(ObjectGetPrototypeOf(v), dom.proto);
       if (StringPrototypeSlice(kind, -3) === ',0]') return undefined;
       const keys = ReflectOwnKeys(v);
       const own = [];
@@ -653,7 +646,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
       if (ArrayIsArray(v)) {
         // Its elements, then its other own enumerable data (Node's deepStrictEqual compares it: a
         // `RegExp` match's `index` and `input` too).
-        const proto = protoOf(v);
+        const proto = ObjectGetPrototypeOf(v);
         const kind = builtinKind(proto, ArrayPrototype);
         const len = ownData(v, 'length', 'the array').value;
         if (len > kMaxNodes) refuseCap('the array has ' + len + ' elements, more than the snapshot cap (' + kMaxNodes + ')');
@@ -762,7 +755,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
         return '["B",' + bytes(new Uint8Array(v)) + ',' + id + ']';
       }
       if (isBoxedPrimitive(v)) return boxed(v, depth);
-      const proto = protoOf(v);
+      const proto = ObjectGetPrototypeOf(v);
       // A promise, or an instance of a Promise subclass (the captured Promise.prototype on its
       // chain): a handle that settles when the program realm's `await` of it does, as `await`
       // under Node would (a subclass's own `then` is the program's and runs in its realm).
@@ -879,7 +872,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
     let o = proto;
     for (let i = 0; i < 64 && o !== null; i++) {
       for (let k = 0; k < kinds.length; k++) if (o === kinds[k].proto) return kinds[k];
-      o = protoOf(o);
+      o = ObjectGetPrototypeOf(o);
     }
     return undefined;
   }
@@ -893,11 +886,11 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
   const isNativeErrorProto = (o) => nativeErrorName(o) !== undefined;
   // The nearest native error class on `v`'s prototype chain, by prototype identity, or undefined.
   function nativeErrorClass(v) {
-    let o = protoOf(v);
+    let o = ObjectGetPrototypeOf(v);
     for (let i = 0; i < 64 && o !== null; i++) {
       const k = nativeErrorName(o);
       if (k !== undefined) return k;
-      o = protoOf(o);
+      o = ObjectGetPrototypeOf(o);
     }
     return undefined;
   }
@@ -2194,6 +2187,17 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
     letGo();
     return changed;
   }
+  // Program realm: tell the tests realm that something of the program's could not cross (`why`),
+  // so the run is refused whatever the program does next (OP_SYNC with 1).
+  function reportRefusal(why) {
+    const r = remote;
+    if (r === undefined) return;
+    try {
+      r(OP_SYNC, 1, why, '');
+    } catch {
+      /* the other realm is gone */
+    }
+  }
   // Program realm, before it throws to, settles for or calls into the tests: the changed copies
   // go back on their own (OP_SYNC), and the tests' objects are brought in line with them.
   function syncCopies() {
@@ -2206,15 +2210,10 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
       if (changed === undefined || r === undefined) return;
       text = encodeOut(changed, state);
     } catch (e) {
-      if (r === undefined) return;
       // A change that cannot cross is a refusal of the run's, told to the tests realm: dropped,
       // the tests' object kept its old contents and their checks of it passed (red-team rt72
       // K15-K19, K55: a Proxy or a getter put into the tests' argument).
-      try {
-        r(OP_SYNC, 1, isSnapshotRefusal(P, e) ? describe(e) : 'the value could not be snapshotted', '');
-      } catch {
-        /* the other realm is gone */
-      }
+      reportRefusal(isSnapshotRefusal(P, e) ? describe(e) : 'the value could not be snapshotted');
       return;
     }
     try {
@@ -2287,14 +2286,8 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
         // Program realm: the tests realm is told, so the run is refused even when the program
         // catches this error (red-team rt72 K05, K59: a Proxy passed to the tests' callback in a
         // `try`, then an honest answer, passed).
-        const r = remote;
-        if (ExternalCopy !== undefined && !printing && r !== undefined) {
-          try {
-            r(OP_SYNC, 1, 'arguments could not be passed to the function: ' + describe(e), '');
-          } catch {
-            /* the other realm is gone */
-          }
-        }
+        if (ExternalCopy !== undefined && !printing)
+          reportRefusal('arguments could not be passed to the function: ' + describe(e));
         throw new Error('arguments could not be passed to the function: ' + describe(e));
       }
       sentNext = sent.next;
