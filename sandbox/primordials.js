@@ -174,6 +174,9 @@ function createPrimordials(g) {
     Uint8Array: g.Uint8Array,
     ArrayBufferIsView: g.ArrayBuffer.isView,
     ArrayBufferPrototypeGetByteLength: getter(g.ArrayBuffer.prototype, 'byteLength'),
+    // (Absent where the engine has no resizable buffers.)
+    ArrayBufferPrototypeGetResizable:
+      getOwn(g.ArrayBuffer.prototype, 'resizable') !== undefined ? getter(g.ArrayBuffer.prototype, 'resizable') : undefined,
     SharedArrayBufferPrototypeGetByteLength:
       typeof g.SharedArrayBuffer === 'function' ? getter(g.SharedArrayBuffer.prototype, 'byteLength') : undefined,
     Error: g.Error,
@@ -198,6 +201,7 @@ function createPrimordials(g) {
     Symbol: g.Symbol,
     ArrayBuffer: g.ArrayBuffer,
     DataView: g.DataView,
+    SharedArrayBuffer: g.SharedArrayBuffer,
     TypedArrays: g.Object.freeze({
       __proto__: null,
       Int8Array: g.Int8Array,

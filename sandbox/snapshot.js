@@ -27,7 +27,8 @@
 //                                      when extensible
 //   ["M", id, [[k, v]...]] Map   ["S", id, [v...]] Set   ["D", time, id] Date   ["R", source, flags]
 //   ["T", tag, [element nodes], id] typed array   ["B", [bytes], id] ArrayBuffer
-//   ["V", [bytes], id] DataView   (the ids let the caller's own arguments be brought in line)
+//   ["V", [bytes], id] DataView   (the ids let the caller's own arguments be brought in line;
+//                                  each may end with its class and own data, as a Date does)
 //   ["E", id, name, message, [[key, node]...]] error    ["W", node] boxed primitive
 //   ["F", handle] function   ["P", handle] promise   ["G", id, handle] iterator (handle: its next)
 //   ["H", handle, class handle] an instance of a class the tests bound (see the bridge)
@@ -355,6 +356,24 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
     return undefined;
   }
 
+  // An error's `name` or `message` as the nearest data on its chain: a string, or undefined when
+  // the chain has none. A getter there is program code the tests' reads would run, and a value that is
+  // no string is not what the tests would read: both are refused (red-team rt74 A32-A34: a getter
+  // crossed as '', a numeric message as '', a numeric name as the class's).
+  function errorField(v, key) {
+    let o = v;
+    for (let i = 0; i < 64 && o !== null; i++) {
+      const d = ObjectGetOwnPropertyDescriptor(o, key);
+      if (d !== undefined) {
+        if (!ObjectPrototypeHasOwnProperty(d, 'value')) refuse('the error has a getter for `' + key + '`');
+        if (typeof d.value !== 'string') refuse("the error's `" + key + '` is not a string');
+        return d.value;
+      }
+      o = ObjectGetPrototypeOf(o);
+    }
+    return undefined;
+  }
+
   function constructorName(proto) {
     if (proto === null) return 'null';
     const c = ObjectGetOwnPropertyDescriptor(proto, 'constructor');
@@ -520,6 +539,28 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
       const list = extras(v, elements, what, depth, intrinsic, lockable);
       return kind === '0' && list === '[]' ? '' : ',' + kind + ',' + list;
     }
+    // Program realm: a buffer crosses as its bytes, so only one that bytes describe is an answer —
+    // not a SharedArrayBuffer (another class under Node, and memory another agent may change) or
+    // a resizable buffer (`resizable`, `maxByteLength`; red-team rt74 A17-A19).
+    function plainBuffer(b) {
+      const kind = bufferKind(b);
+      if (kind === 'shared') refuse('the value is or holds a SharedArrayBuffer');
+      if (kind === 'resizable') refuse('the value is or holds a resizable ArrayBuffer');
+    }
+    // Program realm: a view over part of a larger buffer (`subarray`, `new DataView(b, 4, 2)`)
+    // crosses with that buffer's bytes and its offset, `,[offset,[bytes]]`, and is rebuilt over a
+    // buffer of its own like it (its `buffer`, `byteOffset` and the bytes around it read under
+    // Node: red-team rt74 A12-A14); '' for a view over its whole buffer.
+    function viewLayout(v, typed) {
+      const b = typed ? P.TypedArrayPrototypeGetBuffer(v) : DataViewPrototypeGetBuffer(v);
+      plainBuffer(b);
+      const at = typed ? P.TypedArrayPrototypeGetByteOffset(v) : DataViewPrototypeGetByteOffset(v);
+      const n = typed ? P.TypedArrayPrototypeGetByteLength(v) : DataViewPrototypeGetByteLength(v);
+      if (at === 0 && n === P.ArrayBufferPrototypeGetByteLength(b)) return '';
+      return ',[' + at + ',' + bytes(new Uint8Array(b)) + ']';
+    }
+    // A builtin's tail (builtinTail) followed by a view's layout (viewLayout), which needs the tail's place taken.
+    const withLayout = (tail, layout) => (layout === '' ? tail : (tail === '' ? ',0,[]' : tail) + layout);
     // A builtin object's class (`proto`, over the builtin's prototype `builtin`): '0' the builtin
     // itself, '1' a null prototype, '2' Object.prototype, the names of its chain up to the builtin,
     // or, for a chain that never reaches the builtin, those names and a final 0: its methods are
@@ -724,6 +765,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
       }
       if (ArrayBufferIsView(v)) {
         const tag = kindOf(v);
+        const layout = programRealm() ? viewLayout(v, tag !== undefined) : '';
         if (tag !== undefined) {
           const n = TypedArrayPrototypeGetLength(v);
           nodes += n;
@@ -735,7 +777,16 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
             out +
             '],' +
             id +
-            builtinTail(v, tag === 'Buffer' ? ObjectGetPrototypeOf(v) : TypedArrays[tag].prototype, 'the typed array', depth, n) +
+            withLayout(
+              builtinTail(
+                v,
+                tag === 'Buffer' ? ObjectGetPrototypeOf(v) : TypedArrays[tag].prototype,
+                'the typed array',
+                depth,
+                n,
+              ),
+              layout,
+            ) +
             ']'
           );
         }
@@ -746,13 +797,29 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
           ) +
           ',' +
           id +
+          withLayout(builtinTail(v, P.DataView.prototype, 'the DataView', depth, 0), layout) +
           ']'
         );
       }
       if (isAnyArrayBuffer(v)) {
         handles.opaque();
-        // SharedArrayBuffers are copied as plain bytes too.
-        return '["B",' + bytes(new Uint8Array(v)) + ',' + id + ']';
+        const shared = bufferKind(v) === 'shared';
+        if (programRealm()) plainBuffer(v);
+        // (Tests realm: a SharedArrayBuffer the tests pass is copied as plain bytes.)
+        return (
+          '["B",' +
+          bytes(new Uint8Array(v)) +
+          ',' +
+          id +
+          builtinTail(
+            v,
+            shared && P.SharedArrayBuffer !== undefined ? P.SharedArrayBuffer.prototype : P.ArrayBuffer.prototype,
+            'the ArrayBuffer',
+            depth,
+            0,
+          ) +
+          ']'
+        );
       }
       if (isBoxedPrimitive(v)) return boxed(v, depth);
       const proto = ObjectGetPrototypeOf(v);
@@ -796,9 +863,9 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
         // ran) is on its chain, never its `name`: an Error named "TypeError" is not a TypeError
         // (as under Node, `assert.throws(f, TypeError)` fails for it). A name other than the
         // class's crosses as data.
-        const named = inheritedData(v, 'name');
-        const name = typeof named === 'string' && named !== cls ? named : undefined;
-        const message = inheritedData(v, 'message');
+        const named = errorField(v, 'name');
+        const name = named !== undefined && named !== cls ? named : undefined;
+        const message = errorField(v, 'message');
         const keys = ReflectOwnKeys(v);
         const rest = [];
         for (let i = 0; i < keys.length; i++) if (keys[i] !== 'message' && keys[i] !== 'stack') C.push(rest, keys[i]);
@@ -896,6 +963,16 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
   }
 
   // Boxed-primitive readers that return undefined instead of throwing on the wrong kind.
+  // 'shared' (a SharedArrayBuffer), 'resizable' (an ArrayBuffer made with `maxByteLength`) or
+  // 'plain', by the engine's own brand checks and slots.
+  function bufferKind(b) {
+    const sharedLength = P.SharedArrayBufferPrototypeGetByteLength;
+    if (sharedLength !== undefined && tryCall(sharedLength, b) !== undefined) return 'shared';
+    const resizable = P.ArrayBufferPrototypeGetResizable;
+    return resizable !== undefined && resizable(b) === true ? 'resizable' : 'plain';
+  }
+  // (Encodings of the program realm are the ones whose reads are checked: `reading` is set.)
+  const programRealm = () => reading !== undefined;
   function tryCall(fn, v) {
     try {
       return fn(v);
@@ -1128,6 +1205,14 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
     // (`list`). `mine`: the caller's own object brought in line, which keeps its class unless the
     // other side emptied its prototype or gave the builtin's back; its own data other than its
     // `elements` is replaced.
+    // The buffer a view's layout (`[offset, bytes]`, see viewLayout) describes.
+    function laidOut(layout) {
+      const bytes = layout[1];
+      const buf = new ArrayBuffer(bytes.length);
+      const u8 = new Uint8Array(buf);
+      for (let i = 0; i < bytes.length; i++) u8[i] = bytes[i];
+      return buf;
+    }
     function tail(o, kind, list, baseName, base, mine, elements) {
       setClass(o, kind === undefined ? 0 : kind, baseName, base, mine);
       // (Indices first in `Object.keys`.)
@@ -1319,12 +1404,14 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
           // place when its kind and length still match (a typed array's length is fixed).
           const mine = target(n[3]);
           const t =
-            mine !== undefined &&
-            ArrayBufferIsView(mine) &&
-            kindOf(mine) === n[1] &&
-            TypedArrayPrototypeGetLength(mine) === e.length
-              ? mine
-              : new Ctor(e.length);
+            n[6] !== undefined
+              ? new Ctor(laidOut(n[6]), n[6][0], e.length)
+              : mine !== undefined &&
+                  ArrayBufferIsView(mine) &&
+                  kindOf(mine) === n[1] &&
+                  TypedArrayPrototypeGetLength(mine) === e.length
+                ? mine
+                : new Ctor(e.length);
           if (n[3] !== undefined) MapPrototypeSet(memo, n[3], t);
           for (let i = 0; i < e.length; i++) t[i] = dec(e[i]);
           tail(t, n[4], n[5], n[1], ObjectGetPrototypeOf(new Ctor(0)), t === mine, e.length);
@@ -1354,6 +1441,10 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
           ) {
             out = mine;
             u8 = new Uint8Array(DataViewPrototypeGetBuffer(mine), DataViewPrototypeGetByteOffset(mine), e.length);
+          } else if (n[0] === 'V' && n[5] !== undefined) {
+            const buf = laidOut(n[5]);
+            u8 = new Uint8Array(buf, n[5][0], e.length);
+            out = new DataView(buf, n[5][0], e.length);
           } else {
             const buf = new ArrayBuffer(e.length);
             u8 = new Uint8Array(buf);
@@ -1361,6 +1452,8 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
           }
           if (n[2] !== undefined) MapPrototypeSet(memo, n[2], out);
           for (let i = 0; i < e.length; i++) u8[i] = e[i];
+          if (n[0] === 'B') tail(out, n[3], n[4], 'ArrayBuffer', P.ArrayBuffer.prototype, out === mine, 0);
+          else tail(out, n[3], n[4], 'DataView', P.DataView.prototype, out === mine, 0);
           return out;
         }
         case 'E': {
