@@ -1,0 +1,117 @@
+/**
+ * JavaScript (red-team rt74 A10-A19): binary values whose class, own data or buffer layout did
+ * not cross. A DataView or ArrayBuffer crossed as its bytes alone (an own property, a subclass
+ * or a null prototype dropped), a SharedArrayBuffer or a resizable ArrayBuffer crossed as a
+ * plain ArrayBuffer, and a view over part of a larger buffer came back over a buffer of its own
+ * size (`buffer`, `byteOffset` read otherwise). Now DataViews and ArrayBuffers carry their class
+ * and own data as other builtins do, shared and resizable buffers are refused, and a view over
+ * part of a buffer crosses with that buffer (sandbox/snapshot.js, `plainBuffer`, `viewLayout`).
+ * Each case's expected status is what Node gives for the program and the tests in one file.
+ */
+import { type AdversarialCase, defineGenerator, grid, JS_ASSERT } from './framework.ts';
+
+/** The byte counts a case is made of. */
+const SIZES = [2, 4, 6] as const;
+
+/** [program (entry `f`), the tests' statements] for a size. */
+type Row = (n: number) => readonly [string, string];
+
+/** Wrong under Node: fail. */
+const WRONG: readonly Row[] = [
+  (n) => [
+    `function f(n) {\n  const dv = new DataView(new ArrayBuffer(n));\n  dv.setUint8(0, 7);\n  dv.note = 'x';\n  return dv;\n}\n`,
+    `const e = new DataView(new ArrayBuffer(${n}));\n  e.setUint8(0, 7);\n  assert.deepStrictEqual(f(${n}), e);`,
+  ],
+  (n) => [
+    `class DV extends DataView {}\nfunction f(n) {\n  const dv = new DV(new ArrayBuffer(n));\n  dv.setUint8(0, 7);\n  return dv;\n}\n`,
+    `const e = new DataView(new ArrayBuffer(${n}));\n  e.setUint8(0, 7);\n  assert.deepStrictEqual(f(${n}), e);`,
+  ],
+  (n) => [
+    `function f(n) {\n  const dv = new DataView(new ArrayBuffer(n + 8), 4, n);\n  dv.setUint8(0, 7);\n  return dv;\n}\n`,
+    `const r = f(${n});\n  assert.strictEqual(r.getUint8(0), 7);\n  assert.strictEqual(r.buffer.byteLength, ${n});`,
+  ],
+  (n) => [
+    `function f(n) {\n  const big = new Uint8Array(n + 16);\n  big[8] = 1;\n  return big.subarray(8, 8 + n);\n}\n`,
+    `const r = f(${n});\n  assert.strictEqual(r[0], 1);\n  assert.strictEqual(r.byteOffset, 0);`,
+  ],
+  (n) => [
+    `function f(n) {\n  const big = new Uint8Array(n * 2);\n  big[n] = 9;\n  return new Uint8Array(big.buffer, n, n);\n}\n`,
+    `const r = f(${n});\n  assert.deepStrictEqual(Array.from(new Uint8Array(r.buffer)), Array.from(r));`,
+  ],
+  (n) => [
+    `function f(n) {\n  const b = new ArrayBuffer(n);\n  b.tag = 'x';\n  return b;\n}\n`,
+    `assert.deepStrictEqual(f(${n}), new ArrayBuffer(${n}));`,
+  ],
+  (n) => [
+    `class AB extends ArrayBuffer {}\nfunction f(n) {\n  return new AB(n);\n}\n`,
+    `assert.deepStrictEqual(f(${n}), new ArrayBuffer(${n}));`,
+  ],
+  (n) => [`function f(n) {\n  return new SharedArrayBuffer(n);\n}\n`, `assert.deepStrictEqual(f(${n}), new ArrayBuffer(${n}));`],
+  (n) => [
+    `function f(n) {\n  return new SharedArrayBuffer(n);\n}\n`,
+    `const r = f(${n});\n  assert.ok(r instanceof ArrayBuffer);\n  assert.strictEqual(r.byteLength, ${n});`,
+  ],
+  (n) => [
+    `function f(n) {\n  return new ArrayBuffer(n, { maxByteLength: 64 });\n}\n`,
+    `const r = f(${n});\n  assert.strictEqual(r.byteLength, ${n});\n  assert.strictEqual(r.resizable, false);`,
+  ],
+  (n) => [
+    `function f(n) {\n  const dv = new DataView(new ArrayBuffer(n));\n  Object.setPrototypeOf(dv, null);\n  return dv;\n}\n`,
+    `assert.deepStrictEqual(f(${n}), new DataView(new ArrayBuffer(${n})));`,
+  ],
+];
+
+/** Honest under Node: pass. */
+const HONEST: readonly Row[] = [
+  (n) => [
+    `function f(n) {\n  const dv = new DataView(new ArrayBuffer(n));\n  dv.setUint8(0, 7);\n  return dv;\n}\n`,
+    `const e = new DataView(new ArrayBuffer(${n}));\n  e.setUint8(0, 7);\n  assert.deepStrictEqual(f(${n}), e);`,
+  ],
+  (n) => [
+    `function f(u) {\n  return u.subarray(1, 3);\n}\n`,
+    `const u = new Uint8Array(${n} + 4);\n  u[1] = 5;\n  u[2] = 6;\n  assert.deepStrictEqual(f(u), new Uint8Array([5, 6]));`,
+  ],
+  (n) => [
+    `function f(n) {\n  const big = new Uint8Array(n + 16);\n  big[8] = 1;\n  return big.subarray(8, 8 + n);\n}\n`,
+    `const r = f(${n});\n  assert.strictEqual(r.byteOffset, 8);\n  assert.strictEqual(r.buffer.byteLength, ${n} + 16);\n  assert.strictEqual(new Uint8Array(r.buffer)[8], 1);`,
+  ],
+  (n) => [
+    `function f(n) {\n  const dv = new DataView(new ArrayBuffer(n + 8), 4, n);\n  dv.setUint8(0, 7);\n  return dv;\n}\n`,
+    `const r = f(${n});\n  assert.strictEqual(r.getUint8(0), 7);\n  assert.strictEqual(r.byteOffset, 4);\n  assert.strictEqual(new Uint8Array(r.buffer)[4], 7);`,
+  ],
+  (n) => [
+    `function f(n) {\n  const b = new ArrayBuffer(n);\n  new Uint8Array(b)[0] = 3;\n  return b;\n}\n`,
+    `const e = new ArrayBuffer(${n});\n  new Uint8Array(e)[0] = 3;\n  assert.deepStrictEqual(f(${n}), e);`,
+  ],
+  (n) => [
+    `function f(n) {\n  return Buffer.from('ab'.repeat(n)).subarray(1);\n}\n`,
+    `assert.strictEqual(f(${n}).toString(), 'ab'.repeat(${n}).slice(1));`,
+  ],
+  (n) => [
+    `function f(n) {\n  return new Float64Array([1.5, n]);\n}\n`,
+    `assert.deepStrictEqual(f(${n}), new Float64Array([1.5, ${n}]));`,
+  ],
+];
+
+const tests = (check: string) => `${JS_ASSERT}function test() {\n  ${check}\n}\ntest();\n`;
+
+const cases = (n: number, rows: readonly Row[], expect: readonly ('pass' | 'fail' | 'error')[]): AdversarialCase[] =>
+  grid(n, rows, SIZES, (make, size) => {
+    const [completion, check] = make(size);
+    return { completion, tests: tests(check), expect };
+  });
+
+export const generators = [
+  defineGenerator({
+    name: 'js-binary-values',
+    language: 'javascript',
+    about: "a DataView's or ArrayBuffer's class or own data, a shared or resizable buffer, a view's buffer layout: fail",
+    cases: () => cases(33, WRONG, ['fail']),
+  }),
+  defineGenerator({
+    name: 'js-binary-values-honest',
+    language: 'javascript',
+    about: 'controls: DataViews, ArrayBuffers and views over part of a buffer that Node judges equal: pass',
+    cases: () => cases(21, HONEST, ['pass']),
+  }),
+];
