@@ -417,8 +417,9 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
   // the program's over one of them is refused as for an instance of that class (`pairs`). The
   // chain stops at Object.prototype, Array.prototype or, for a subclass of another builtin (Map,
   // Set, an error class), where `base(o)` says that builtin's prototype is.
-  function classKind(proto, str, base) {
+  function classKind(proto, str, base, allow) {
     const stop = (o) => o === null || o === ObjectPrototype || o === ArrayPrototype || (base !== undefined && base(o));
+    if (programRealm()) for (let o = proto, i = 0; i < 64 && !stop(o); o = ObjectGetPrototypeOf(o), i++) bareProto(o, allow);
     const name = str(classLabel(proto));
     let up = ObjectGetPrototypeOf(proto);
     if (stop(up)) return name;
@@ -429,6 +430,37 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
     }
     return out + ']';
   }
+  // Program realm: a prototype of the program's own (not a prompt class's, which the tests realm
+  // has itself) crosses as its name alone, and the other realm stands in for it with a prototype
+  // holding only a `constructor`; so it may hold nothing the tests would read through it but
+  // named methods (`allow`: keys crossing by other means, an error's `name` and `message`; a
+  // captured `stack`). Data, a getter, a method the engine calls by itself (`then`, `toJSON`,
+  // `toString`, anything symbol-keyed such as `Symbol.toStringTag` or `Symbol.iterator`) the
+  // tests would not have seen: red-team rt74 A01-A05, A37.
+  function bareProto(o, allow) {
+    if (MapPrototypeGet(promptProtos, constructorName(o)) === o || isEntryProto(o)) return;
+    const keys = ReflectOwnKeys(o);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      if (k === 'constructor' || k === 'stack' || (allow !== undefined && allow(k))) continue;
+      // A method the tests would call by name is missing on the stand-in: calling it throws there
+      // (docs/sandbox.md, a known limit); one the engine calls by itself is not.
+      const d = ObjectGetOwnPropertyDescriptor(o, k);
+      if (typeof k === 'string' && !isHook(k) && ObjectPrototypeHasOwnProperty(d, 'value') && typeof d.value === 'function')
+        continue;
+      refuse(
+        'the value is an instance of `' +
+          constructorName(o) +
+          '`, whose prototype has ' +
+          (typeof k === 'symbol' ? 'a symbol-keyed member' : 'a member `' + StringPrototypeSlice(k, 0, 100) + '`') +
+          " (only own data crosses; an instance of a prompt class crosses as one of the tests' class)",
+      );
+    }
+  }
+  const errorKeys = (k) => k === 'name' || k === 'message';
+  // (An entry-point class's instances are the program's to answer for: its methods are called
+  // through handles, and its instances compared as the data they hold.)
+  let isEntryProto = () => false;
 
   /**
    * Encode `root` as a string. `handles.fn(f)` and `handles.promise(p)` register a function or a
@@ -534,6 +566,60 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
     // prototypes (red-team rt61 B1 for Map and Set; rt63 X_A01-A05 for the others), and own data
     // (`m.total = 99` on a Map) was dropped, where Node's deepStrictEqual compares it and the
     // tests may read it (rt63 X_A08-A14).
+    // A typed array or DataView (see enc).
+    function encView(v, id, depth) {
+      const tag = kindOf(v);
+      const layout = programRealm() ? viewLayout(v, tag !== undefined) : '';
+      if (tag !== undefined) {
+        const n = TypedArrayPrototypeGetLength(v);
+        nodes += n;
+        if (nodes > kMaxNodes) refuseCap('the value has more than ' + kMaxNodes + ' elements (the snapshot cap)');
+        let out = '["T",' + str(tag) + ',[';
+        for (let i = 0; i < n; i++) out += (i ? ',' : '') + enc(v[i], depth + 1);
+        // (A Buffer's class is the realm's Buffer, told by `kindOf`.)
+        return (
+          out +
+          '],' +
+          id +
+          withLayout(
+            builtinTail(v, tag === 'Buffer' ? ObjectGetPrototypeOf(v) : TypedArrays[tag].prototype, 'the typed array', depth, n),
+            layout,
+          ) +
+          ']'
+        );
+      }
+      return (
+        '["V",' +
+        bytes(
+          new Uint8Array(DataViewPrototypeGetBuffer(v), DataViewPrototypeGetByteOffset(v), DataViewPrototypeGetByteLength(v)),
+        ) +
+        ',' +
+        id +
+        withLayout(builtinTail(v, P.DataView.prototype, 'the DataView', depth, 0), layout) +
+        ']'
+      );
+    }
+    // An ArrayBuffer, or a SharedArrayBuffer of the tests' (see enc).
+    function encBuffer(v, id, depth) {
+      handles.opaque();
+      const shared = bufferKind(v) === 'shared';
+      if (programRealm()) plainBuffer(v);
+      // (Tests realm: a SharedArrayBuffer the tests pass is copied as plain bytes.)
+      return (
+        '["B",' +
+        bytes(new Uint8Array(v)) +
+        ',' +
+        id +
+        builtinTail(
+          v,
+          shared && P.SharedArrayBuffer !== undefined ? P.SharedArrayBuffer.prototype : P.ArrayBuffer.prototype,
+          'the ArrayBuffer',
+          depth,
+          0,
+        ) +
+        ']'
+      );
+    }
     function builtinTail(v, builtin, what, depth, elements, intrinsic, lockable) {
       const kind = builtinKind(ObjectGetPrototypeOf(v), builtin);
       const list = extras(v, elements, what, depth, intrinsic, lockable);
@@ -763,64 +849,9 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
           ']'
         );
       }
-      if (ArrayBufferIsView(v)) {
-        const tag = kindOf(v);
-        const layout = programRealm() ? viewLayout(v, tag !== undefined) : '';
-        if (tag !== undefined) {
-          const n = TypedArrayPrototypeGetLength(v);
-          nodes += n;
-          if (nodes > kMaxNodes) refuseCap('the value has more than ' + kMaxNodes + ' elements (the snapshot cap)');
-          let out = '["T",' + str(tag) + ',[';
-          for (let i = 0; i < n; i++) out += (i ? ',' : '') + enc(v[i], depth + 1);
-          // (A Buffer's class is the realm's Buffer, told by `kindOf`.)
-          return (
-            out +
-            '],' +
-            id +
-            withLayout(
-              builtinTail(
-                v,
-                tag === 'Buffer' ? ObjectGetPrototypeOf(v) : TypedArrays[tag].prototype,
-                'the typed array',
-                depth,
-                n,
-              ),
-              layout,
-            ) +
-            ']'
-          );
-        }
-        return (
-          '["V",' +
-          bytes(
-            new Uint8Array(DataViewPrototypeGetBuffer(v), DataViewPrototypeGetByteOffset(v), DataViewPrototypeGetByteLength(v)),
-          ) +
-          ',' +
-          id +
-          withLayout(builtinTail(v, P.DataView.prototype, 'the DataView', depth, 0), layout) +
-          ']'
-        );
-      }
-      if (isAnyArrayBuffer(v)) {
-        handles.opaque();
-        const shared = bufferKind(v) === 'shared';
-        if (programRealm()) plainBuffer(v);
-        // (Tests realm: a SharedArrayBuffer the tests pass is copied as plain bytes.)
-        return (
-          '["B",' +
-          bytes(new Uint8Array(v)) +
-          ',' +
-          id +
-          builtinTail(
-            v,
-            shared && P.SharedArrayBuffer !== undefined ? P.SharedArrayBuffer.prototype : P.ArrayBuffer.prototype,
-            'the ArrayBuffer',
-            depth,
-            0,
-          ) +
-          ']'
-        );
-      }
+      // (Out of `enc`, whose every local is in each frame of a deep answer's recursion.)
+      if (ArrayBufferIsView(v)) return encView(v, id, depth);
+      if (isAnyArrayBuffer(v)) return encBuffer(v, id, depth);
       if (isBoxedPrimitive(v)) return boxed(v, depth);
       const proto = ObjectGetPrototypeOf(v);
       // A promise, or an instance of a Promise subclass (the captured Promise.prototype on its
@@ -879,7 +910,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
           ',' +
           props(v, rest, 'the error', depth) +
           ',' +
-          (isNativeErrorProto(proto) ? str(constructorName(proto)) : classKind(proto, str, isNativeErrorProto)) +
+          (isNativeErrorProto(proto) ? str(constructorName(proto)) : classKind(proto, str, isNativeErrorProto, errorKeys)) +
           (name === undefined ? '' : ',' + str(name)) +
           ']'
         );
@@ -1488,7 +1519,21 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
   function resetRun() {
     symbols = newSymbols();
   }
-  return { __proto__: null, encode, decode, decodeTree, setClasses, setPromptClasses, resetRun, checkRead, trust };
+  return {
+    __proto__: null,
+    encode,
+    decode,
+    decodeTree,
+    setClasses,
+    setPromptClasses,
+    resetRun,
+    checkRead,
+    trust,
+    // (The bridge's: whether a prototype is an entry-point class's, see bareProto.)
+    setEntryCheck(f) {
+      isEntryProto = f;
+    },
+  };
 }
 
 /**
@@ -1542,6 +1587,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
   // Program realm: the entry-point classes' prototypes (→ the class's handle), and the handle of
   // each instance handed out, so one instance is one handle (identity holds in the tests).
   let classProtos = new Map();
+  S.setEntryCheck((o) => MapPrototypeGet(classProtos, o) !== undefined);
   let instances = new Map();
   // Tests realm: the stand-ins for the program's classes and instances, by handle.
   let classStubs = new Map();
