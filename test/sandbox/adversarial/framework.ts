@@ -125,6 +125,25 @@ export function variants(n: number, build: (i: number) => AdversarialCase): Adve
  * `rows[i % rows.length]` and `cols[floor(i / rows.length) % cols.length]`, so every row meets
  * several columns before any pair repeats.
  */
+/**
+ * `n` cases over `rows` × `cols` (see {@link grid}) where each row makes, for a column, a
+ * completion and the tests' statements, or a prompt, a completion and the statements: the
+ * statements run inside `function test() {…}` with node:assert, and `test()` is called.
+ */
+export function checkCases<C>(
+  n: number,
+  rows: readonly ((col: C) => readonly [string, string] | readonly [string, string, string])[],
+  cols: readonly C[],
+  expect: readonly ExecStatus[],
+  call = 'test();',
+): AdversarialCase[] {
+  return grid(n, rows, cols, (make, col) => {
+    const made = make(col);
+    const [prompt, completion, check] = made.length === 3 ? made : ['', made[0], made[1]];
+    return { prompt, completion, tests: `${JS_ASSERT}function test() {\n  ${check}\n}\n${call}\n`, expect };
+  });
+}
+
 export function grid<R, C>(
   n: number,
   rows: readonly R[],

@@ -8,7 +8,7 @@
  * part of a buffer crosses with that buffer (sandbox/snapshot.js, `plainBuffer`, `viewLayout`).
  * Each case's expected status is what Node gives for the program and the tests in one file.
  */
-import { type AdversarialCase, defineGenerator, grid, JS_ASSERT } from './framework.ts';
+import { checkCases, defineGenerator } from './framework.ts';
 
 /** The byte counts a case is made of. */
 const SIZES = [2, 4, 6] as const;
@@ -93,25 +93,17 @@ const HONEST: readonly Row[] = [
   ],
 ];
 
-const tests = (check: string) => `${JS_ASSERT}function test() {\n  ${check}\n}\ntest();\n`;
-
-const cases = (n: number, rows: readonly Row[], expect: readonly ('pass' | 'fail' | 'error')[]): AdversarialCase[] =>
-  grid(n, rows, SIZES, (make, size) => {
-    const [completion, check] = make(size);
-    return { completion, tests: tests(check), expect };
-  });
-
 export const generators = [
   defineGenerator({
     name: 'js-binary-values',
     language: 'javascript',
     about: "a DataView's or ArrayBuffer's class or own data, a shared or resizable buffer, a view's buffer layout: fail",
-    cases: () => cases(33, WRONG, ['fail']),
+    cases: () => checkCases(33, WRONG, SIZES, ['fail']),
   }),
   defineGenerator({
     name: 'js-binary-values-honest',
     language: 'javascript',
     about: 'controls: DataViews, ArrayBuffers and views over part of a buffer that Node judges equal: pass',
-    cases: () => cases(21, HONEST, ['pass']),
+    cases: () => checkCases(21, HONEST, SIZES, ['pass']),
   }),
 ];

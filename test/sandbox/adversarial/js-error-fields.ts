@@ -5,7 +5,7 @@
  * non-string value there is refused (sandbox/snapshot.js, `errorField`). Each case's expected
  * status is what Node gives for the program and the tests in one file.
  */
-import { type AdversarialCase, defineGenerator, grid, JS_ASSERT } from './framework.ts';
+import { checkCases, defineGenerator } from './framework.ts';
 
 /** The native classes a case's error is made from. */
 const CLASSES = ['Error', 'RangeError', 'TypeError'] as const;
@@ -74,25 +74,17 @@ const HONEST: readonly Row[] = [
   ],
 ];
 
-const tests = (check: string) => `${JS_ASSERT}function test() {\n  ${check}\n}\ntest();\n`;
-
-const cases = (n: number, rows: readonly Row[], expect: readonly ('pass' | 'fail' | 'error')[]): AdversarialCase[] =>
-  grid(n, rows, CLASSES, (make, c) => {
-    const [completion, check] = make(c);
-    return { completion, tests: tests(check), expect };
-  });
-
 export const generators = [
   defineGenerator({
     name: 'js-error-fields',
     language: 'javascript',
     about: "an error's `message` or `name` that is a getter or no string: fail",
-    cases: () => cases(21, WRONG, ['fail']),
+    cases: () => checkCases(21, WRONG, CLASSES, ['fail']),
   }),
   defineGenerator({
     name: 'js-error-fields-honest',
     language: 'javascript',
     about: 'controls: errors with string messages and names, custom or inherited: pass',
-    cases: () => cases(21, HONEST, ['pass']),
+    cases: () => checkCases(21, HONEST, CLASSES, ['pass']),
   }),
 ];

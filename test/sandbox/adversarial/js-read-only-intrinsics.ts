@@ -10,7 +10,7 @@
  * as strict code (a write to a read-only property throws: `error` where Node's sloppy script
  * ignores it and the next check fails).
  */
-import { type AdversarialCase, defineGenerator, grid, JS_ASSERT } from './framework.ts';
+import { checkCases, defineGenerator } from './framework.ts';
 
 /** The arrays a case is made of (their elements, as source). */
 const DATA = ['1, 2, 3', "'a'", '0.5, -1, 7, 9'] as const;
@@ -88,25 +88,17 @@ const HONEST: readonly Row[] = [
   ],
 ];
 
-const tests = (check: string) => `${JS_ASSERT}function test() {\n  ${check}\n}\ntest();\n`;
-
-const cases = (n: number, rows: readonly Row[], expect: readonly ('pass' | 'fail' | 'error')[]): AdversarialCase[] =>
-  grid(n, rows, DATA, (make, d) => {
-    const [completion, check] = make(d);
-    return { completion, tests: tests(check), expect };
-  });
-
 export const generators = [
   defineGenerator({
     name: 'js-read-only-intrinsics',
     language: 'javascript',
     about: 'a read-only array `length` or RegExp `lastIndex` dropped on the way: fail or error, as under Node',
-    cases: () => cases(21, WRONG, ['fail', 'error']),
+    cases: () => checkCases(21, WRONG, DATA, ['fail', 'error']),
   }),
   defineGenerator({
     name: 'js-read-only-intrinsics-honest',
     language: 'javascript',
     about: 'controls: arrays and RegExps with a read-only length or lastIndex, both ways: pass',
-    cases: () => cases(24, HONEST, ['pass']),
+    cases: () => checkCases(24, HONEST, DATA, ['pass']),
   }),
 ];
