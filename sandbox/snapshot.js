@@ -119,7 +119,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
   function promiseOnChain(proto) {
     for (let i = 0; i < 64 && proto !== null; i++) {
       if (proto === PromisePrototype) return true;
-      proto = ObjectGetPrototypeOf(proto);
+      proto = protoOf(proto);
     }
     return false;
   }
@@ -226,8 +226,22 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
     }
   }
   // The objects the current encoding reads (program realm: a Map to whether the encoding read its
-  // own `stack`). Their prototypes are not listed: `checkRead` walks each one's whole chain.
+  // own `stack`) and `protoOf`, which adds each prototype looked at (but the two every array and
+  // object has).
   let reading;
+  function protoOf(o) {
+    const p = ObjectGetPrototypeOf(o);
+    if (reading !== undefined && p !== null && p !== ObjectPrototype && p !== ArrayPrototype && !MapPrototypeHas(reading, p))
+      MapPrototypeSet(reading, p, false);
+    return p;
+  }
+  // Program realm: every prototype on `v`'s chain, put on the list before anything else looks
+  // at `v` (the brand checks walk the chain too): a Proxy there whose `getPrototypeOf` trap takes
+  // itself off the chain, and changes `v`, is on the list all the same (red-team rt75 A11, A12:
+  // the brand check ran the trap, and the chain checkRead walked no longer held it).
+  function readChain(v) {
+    for (let o = protoOf(v), i = 0; o !== null && i < 64; o = protoOf(o), i++);
+  }
   // (The objects found ordinary so far: one never becomes a Proxy, and kept copies are read again
   // at every call.)
   const ordinary = new P.WeakMap();
@@ -351,7 +365,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
     for (let i = 0; i < 64 && o !== null; i++) {
       const d = ObjectGetOwnPropertyDescriptor(o, key);
       if (d !== undefined) return ObjectPrototypeHasOwnProperty(d, 'value') ? d.value : undefined;
-      o = ObjectGetPrototypeOf(o);
+      o = protoOf(o);
     }
     return undefined;
   }
@@ -369,7 +383,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
         if (typeof d.value !== 'string') refuse("the error's `" + key + '` is not a string');
         return d.value;
       }
-      o = ObjectGetPrototypeOf(o);
+      o = protoOf(o);
     }
     return undefined;
   }
@@ -419,14 +433,20 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
   // Set, an error class), where `base(o)` says that builtin's prototype is.
   function classKind(proto, str, base, allow) {
     const stop = (o) => o === null || o === ObjectPrototype || o === ArrayPrototype || (base !== undefined && base(o));
-    if (programRealm()) for (let o = proto, i = 0; i < 64 && !stop(o); o = ObjectGetPrototypeOf(o), i++) bareProto(o, allow);
+    if (programRealm()) {
+      // (`protoOf`: each prototype looked at is checked for a Proxy once the encoding is done,
+      // whatever a trap run meanwhile made of the chain: red-team rt75 A11, A12, X02.)
+      let base = proto;
+      for (let i = 0; i < 64 && !stop(base); i++) base = protoOf(base);
+      for (let o = proto, i = 0; i < 64 && !stop(o); o = protoOf(o), i++) bareProto(o, allow, i === 0, base);
+    }
     const name = str(classLabel(proto));
-    let up = ObjectGetPrototypeOf(proto);
+    let up = protoOf(proto);
     if (stop(up)) return name;
     let out = '[' + name;
     for (let i = 0; i < 16 && !stop(up); i++) {
       out += ',' + str(classLabel(up));
-      up = ObjectGetPrototypeOf(up);
+      up = protoOf(up);
     }
     return out + ']';
   }
@@ -437,17 +457,25 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
   // captured `stack`). Data, a getter, a method the engine calls by itself (`then`, `toJSON`,
   // `toString`, anything symbol-keyed such as `Symbol.toStringTag` or `Symbol.iterator`) the
   // tests would not have seen: red-team rt74 A01-A05, A37.
-  function bareProto(o, allow) {
-    if (MapPrototypeGet(promptProtos, constructorName(o)) === o || isEntryProto(o)) return;
+  function bareProto(o, allow, first, base) {
+    // (An entry class's own instances only: as a prototype further up, its members are dropped
+    // like any class's: rt75 A16, A17.)
+    if (MapPrototypeGet(promptProtos, constructorName(o)) === o || (first && isEntryProto(o))) return;
     const keys = ReflectOwnKeys(o);
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i];
-      if (k === 'constructor' || k === 'stack' || (allow !== undefined && allow(k))) continue;
-      // A method the tests would call by name is missing on the stand-in: calling it throws there
-      // (docs/sandbox.md, a known limit); one the engine calls by itself is not.
       const d = ObjectGetOwnPropertyDescriptor(o, k);
-      if (typeof k === 'string' && !isHook(k) && ObjectPrototypeHasOwnProperty(d, 'value') && typeof d.value === 'function')
+      const data = ObjectPrototypeHasOwnProperty(d, 'value');
+      // (Its `constructor`, and a captured `stack`, as the engine makes them: non-enumerable data.
+      // Enumerable, or a getter, `for…in` or a read finds them: rt75 A18-A21.)
+      if ((k === 'constructor' || k === 'stack') && data && !d.enumerable && (k === 'stack' || typeof d.value === 'function'))
         continue;
+      if (allow !== undefined && allow(k)) continue;
+      // A method the tests would call by name is missing on the stand-in: calling it throws there
+      // (docs/sandbox.md, a known limit). One the engine calls by itself is not, nor one that
+      // overrides a method of the builtin the stand-in stands over: the tests would run the
+      // builtin's (`get` of a Map subclass, `join` of an Array subclass: rt75 A01-A10).
+      if (typeof k === 'string' && !isHook(k) && data && typeof d.value === 'function' && !onChain(base, k)) continue;
       refuse(
         'the value is an instance of `' +
           constructorName(o) +
@@ -456,6 +484,23 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
           " (only own data crosses; an instance of a prompt class crosses as one of the tests' class)",
       );
     }
+  }
+  // An error's own keys that cross as its data: not its `stack`, nor its `message` as the engine
+  // makes it (own, non-enumerable: the other realm's constructor makes it so again). A message
+  // assigned where the error had none of its own is enumerable, which `deepStrictEqual` and
+  // `Object.keys` see: it crosses as data too (red-team rt75 E01-E07). (Out of `enc`.)
+  function errorKeysOf(v) {
+    const keys = ReflectOwnKeys(v);
+    const d = ObjectGetOwnPropertyDescriptor(v, 'message');
+    const asData = d !== undefined && d.enumerable === true;
+    const rest = [];
+    for (let i = 0; i < keys.length; i++) if ((keys[i] !== 'message' || asData) && keys[i] !== 'stack') C.push(rest, keys[i]);
+    return rest;
+  }
+  // Whether `k` is an own key of `o` or of a prototype above it.
+  function onChain(o, k) {
+    for (let i = 0; i < 64 && o !== null; i++, o = protoOf(o)) if (ObjectPrototypeHasOwnProperty(o, k)) return true;
+    return false;
   }
   const errorKeys = (k) => k === 'name' || k === 'message';
   // (An entry-point class's instances are the program's to answer for: its methods are called
@@ -569,7 +614,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
     // A typed array or DataView (see enc).
     function encView(v, id, depth) {
       const tag = kindOf(v);
-      const layout = programRealm() ? viewLayout(v, tag !== undefined) : '';
+      const layout = viewLayout(v, tag !== undefined);
       if (tag !== undefined) {
         const n = TypedArrayPrototypeGetLength(v);
         nodes += n;
@@ -621,7 +666,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
       );
     }
     function builtinTail(v, builtin, what, depth, elements, intrinsic, lockable) {
-      const kind = builtinKind(ObjectGetPrototypeOf(v), builtin);
+      const kind = builtinKind(protoOf(v), builtin);
       const list = extras(v, elements, what, depth, intrinsic, lockable);
       return kind === '0' && list === '[]' ? '' : ',' + kind + ',' + list;
     }
@@ -639,7 +684,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
     // Node: red-team rt74 A12-A14); '' for a view over its whole buffer.
     function viewLayout(v, typed) {
       const b = typed ? P.TypedArrayPrototypeGetBuffer(v) : DataViewPrototypeGetBuffer(v);
-      plainBuffer(b);
+      if (programRealm()) plainBuffer(b);
       const at = typed ? P.TypedArrayPrototypeGetByteOffset(v) : DataViewPrototypeGetByteOffset(v);
       const n = typed ? P.TypedArrayPrototypeGetByteLength(v) : DataViewPrototypeGetByteLength(v);
       if (at === 0 && n === P.ArrayBufferPrototypeGetByteLength(b)) return '';
@@ -657,7 +702,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
       if (proto === null) return '1';
       if (proto === ObjectPrototype) return '2';
       const kind = classKind(proto, str, (o) => o === builtin);
-      for (let up = proto, i = 0; i < 64 && up !== null; up = ObjectGetPrototypeOf(up), i++) if (up === builtin) return kind;
+      for (let up = proto, i = 0; i < 64 && up !== null; up = protoOf(up), i++) if (up === builtin) return kind;
       return '[' + (kind[0] === '[' ? StringPrototypeSlice(kind, 1, -1) : kind) + ',0]';
     }
     // The own data of `v` past its `elements` own index keys (an array's present elements, a
@@ -687,7 +732,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
       const dom = nodeDOMException(false);
       const st = dom === undefined ? undefined : dom.read(v);
       if (st === undefined) return undefined;
-      const kind = builtinKind(ObjectGetPrototypeOf(v), dom.proto);
+      const kind = builtinKind(protoOf(v), dom.proto);
       if (StringPrototypeSlice(kind, -3) === ',0]') return undefined;
       const keys = ReflectOwnKeys(v);
       const own = [];
@@ -768,12 +813,15 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
       MapPrototypeSet(ids, v, id);
       // (Checked once this encoding is done: see checkRead. One met in an earlier encoding of
       // the same message was checked with it.)
-      if (reading !== undefined && !MapPrototypeHas(reading, v)) MapPrototypeSet(reading, v, false);
+      if (reading !== undefined && !MapPrototypeHas(reading, v)) {
+        MapPrototypeSet(reading, v, false);
+        readChain(v);
+      }
       if (roots !== undefined) MapPrototypeSet(open, v, [roots.length, effective()]);
       if (ArrayIsArray(v)) {
         // Its elements, then its other own enumerable data (Node's deepStrictEqual compares it: a
         // `RegExp` match's `index` and `input` too).
-        const proto = ObjectGetPrototypeOf(v);
+        const proto = protoOf(v);
         const kind = builtinKind(proto, ArrayPrototype);
         const len = ownData(v, 'length', 'the array').value;
         if (len > kMaxNodes) refuseCap('the array has ' + len + ' elements, more than the snapshot cap (' + kMaxNodes + ')');
@@ -853,7 +901,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
       if (ArrayBufferIsView(v)) return encView(v, id, depth);
       if (isAnyArrayBuffer(v)) return encBuffer(v, id, depth);
       if (isBoxedPrimitive(v)) return boxed(v, depth);
-      const proto = ObjectGetPrototypeOf(v);
+      const proto = protoOf(v);
       // A promise, or an instance of a Promise subclass (the captured Promise.prototype on its
       // chain): a handle that settles when the program realm's `await` of it does, as `await`
       // under Node would (a subclass's own `then` is the program's and runs in its realm).
@@ -897,9 +945,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
         const named = errorField(v, 'name');
         const name = named !== undefined && named !== cls ? named : undefined;
         const message = errorField(v, 'message');
-        const keys = ReflectOwnKeys(v);
-        const rest = [];
-        for (let i = 0; i < keys.length; i++) if (keys[i] !== 'message' && keys[i] !== 'stack') C.push(rest, keys[i]);
+        const rest = errorKeysOf(v);
         return (
           '["E",' +
           id +
@@ -970,7 +1016,7 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
     let o = proto;
     for (let i = 0; i < 64 && o !== null; i++) {
       for (let k = 0; k < kinds.length; k++) if (o === kinds[k].proto) return kinds[k];
-      o = ObjectGetPrototypeOf(o);
+      o = protoOf(o);
     }
     return undefined;
   }
@@ -984,11 +1030,11 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
   const isNativeErrorProto = (o) => nativeErrorName(o) !== undefined;
   // The nearest native error class on `v`'s prototype chain, by prototype identity, or undefined.
   function nativeErrorClass(v) {
-    let o = ObjectGetPrototypeOf(v);
+    let o = protoOf(v);
     for (let i = 0; i < 64 && o !== null; i++) {
       const k = nativeErrorName(o);
       if (k !== undefined) return k;
-      o = ObjectGetPrototypeOf(o);
+      o = protoOf(o);
     }
     return undefined;
   }
@@ -1434,14 +1480,15 @@ function createSnapshot(P, C, hooks, nodeBuffer, shadows, nodeDOMException, ownP
           // The caller's own typed array (an argument the callee sorted or filled) is written in
           // place when its kind and length still match (a typed array's length is fixed).
           const mine = target(n[3]);
+          // (Written in place, a view keeps its own buffer: the bytes around it are not brought in line.)
           const t =
-            n[6] !== undefined
-              ? new Ctor(laidOut(n[6]), n[6][0], e.length)
-              : mine !== undefined &&
-                  ArrayBufferIsView(mine) &&
-                  kindOf(mine) === n[1] &&
-                  TypedArrayPrototypeGetLength(mine) === e.length
-                ? mine
+            mine !== undefined &&
+            ArrayBufferIsView(mine) &&
+            kindOf(mine) === n[1] &&
+            TypedArrayPrototypeGetLength(mine) === e.length
+              ? mine
+              : n[6] !== undefined
+                ? new Ctor(laidOut(n[6]), n[6][0], e.length)
                 : new Ctor(e.length);
           if (n[3] !== undefined) MapPrototypeSet(memo, n[3], t);
           for (let i = 0; i < e.length; i++) t[i] = dec(e[i]);
