@@ -59,6 +59,18 @@ const WRONG: readonly Row[] = [
     `function f(n) {\n  const dv = new DataView(new ArrayBuffer(n));\n  Object.setPrototypeOf(dv, null);\n  return dv;\n}\n`,
     `assert.deepStrictEqual(f(${n}), new DataView(new ArrayBuffer(${n})));`,
   ],
+  (n) => [
+    'function f(u8) {\n  return new DataView(u8.buffer).getUint8(0);\n}\n',
+    `const big = new Uint8Array(${n} + 2).fill(9);\n  big[2] = 1;\n  assert.strictEqual(f(big.subarray(2)), 1);`,
+  ],
+  (n) => [
+    'function f(b) {\n  let s = 0;\n  for (const x of new Uint8Array(b.buffer)) s += x;\n  return s;\n}\n',
+    `const b = Buffer.from([50, 50, ${n}]).subarray(2);\n  assert.strictEqual(f(b), ${n});`,
+  ],
+  (n) => [
+    'function f(dv) {\n  return new Uint8Array(dv.buffer)[0];\n}\n',
+    `const buf = new Uint8Array([7, ${n}, 9]).buffer;\n  assert.strictEqual(f(new DataView(buf, 1, 2)), ${n});`,
+  ],
 ];
 
 /** Honest under Node: pass. */
@@ -91,6 +103,14 @@ const HONEST: readonly Row[] = [
     `function f(n) {\n  return new Float64Array([1.5, n]);\n}\n`,
     `assert.deepStrictEqual(f(${n}), new Float64Array([1.5, ${n}]));`,
   ],
+  (n) => [
+    'function f(u8) {\n  return new DataView(u8.buffer, u8.byteOffset, u8.byteLength).getUint8(0);\n}\n',
+    `const big = new Uint8Array(${n} + 2).fill(9);\n  big[2] = 1;\n  assert.strictEqual(f(big.subarray(2)), 1);`,
+  ],
+  (n) => [
+    'function f(u8) {\n  u8.sort();\n  return u8.length;\n}\n',
+    `const big = new Uint8Array([9, 3, 2, 1]);\n  const part = big.subarray(1);\n  assert.strictEqual(f(part), 3);\n  assert.deepStrictEqual(Array.from(part), [1, 2, 3]);\n  assert.strictEqual(big[0], 9 + ${n} - ${n});`,
+  ],
 ];
 
 export const generators = [
@@ -98,12 +118,12 @@ export const generators = [
     name: 'js-binary-values',
     language: 'javascript',
     about: "a DataView's or ArrayBuffer's class or own data, a shared or resizable buffer, a view's buffer layout: fail",
-    cases: () => checkCases(33, WRONG, SIZES, ['fail']),
+    cases: () => checkCases(42, WRONG, SIZES, ['fail']),
   }),
   defineGenerator({
     name: 'js-binary-values-honest',
     language: 'javascript',
     about: 'controls: DataViews, ArrayBuffers and views over part of a buffer that Node judges equal: pass',
-    cases: () => checkCases(21, HONEST, SIZES, ['pass']),
+    cases: () => checkCases(27, HONEST, SIZES, ['pass']),
   }),
 ];

@@ -11,7 +11,7 @@ import { checkCases, defineGenerator } from './framework.ts';
 const CLASSES = ['Error', 'RangeError', 'TypeError'] as const;
 
 /** [program (entry `f`), the tests' statements] for a class. */
-type Row = (c: string) => readonly [string, string];
+type Row = (c: string) => readonly [string, string] | readonly [string, string, string];
 
 /** Wrong under Node: fail. */
 const WRONG: readonly Row[] = [
@@ -40,6 +40,18 @@ const WRONG: readonly Row[] = [
     "assert.strictEqual(f().message, '');",
   ],
   (c) => [`function f() {\n  const e = new ${c}('m');\n  e.name = 7;\n  return e;\n}\n`, `assert.strictEqual(f().name, '${c}');`],
+  (c) => [
+    `function f() {\n  const e = new ${c}();\n  e.message = 'negative';\n  return e;\n}\n`,
+    `assert.deepStrictEqual(f(), new ${c}('negative'));`,
+  ],
+  (c) => [
+    `function f() {\n  const e = new ${c}();\n  e.message = 'missing';\n  e.code = 'E';\n  throw e;\n}\n`,
+    "assert.throws(() => f(), (e) => {\n    assert.deepStrictEqual({ ...e }, { code: 'E' });\n    return true;\n  });",
+  ],
+  (c) => [
+    `class E extends ${c} {\n  get message() {\n    return 'lie';\n  }\n}\nfunction f() {\n  const e = new E();\n  Object.defineProperty(e, 'message', { value: 'ok', enumerable: true, writable: true, configurable: true });\n  return e;\n}\n`,
+    'assert.deepStrictEqual(Object.keys(f()), []);',
+  ],
 ];
 
 /** Honest under Node: pass. */
@@ -72,6 +84,15 @@ const HONEST: readonly Row[] = [
     `function f() {\n  const e = new ${c}('m');\n  e.name = 'Renamed';\n  return e;\n}\n`,
     "assert.strictEqual(f().name, 'Renamed');",
   ],
+  (c) => [
+    `class ValidationError extends ${c} {\n  constructor(m) {\n    super();\n    this.message = m;\n    this.name = 'ValidationError';\n  }\n}\n`,
+    "function f(s) {\n  if (s === '') throw new ValidationError('empty');\n  return s;\n}\n",
+    "assert.throws(() => f(''), (e) => {\n    assert.deepStrictEqual(e, new ValidationError('empty'));\n    return true;\n  });",
+  ],
+  (c) => [
+    `function f() {\n  const e = new ${c}();\n  e.message = 'late';\n  return e;\n}\n`,
+    "assert.deepStrictEqual(Object.keys(f()), ['message']);\n  assert.strictEqual(f().message, 'late');",
+  ],
 ];
 
 export const generators = [
@@ -79,12 +100,12 @@ export const generators = [
     name: 'js-error-fields',
     language: 'javascript',
     about: "an error's `message` or `name` that is a getter or no string: fail",
-    cases: () => checkCases(21, WRONG, CLASSES, ['fail']),
+    cases: () => checkCases(30, WRONG, CLASSES, ['fail']),
   }),
   defineGenerator({
     name: 'js-error-fields-honest',
     language: 'javascript',
     about: 'controls: errors with string messages and names, custom or inherited: pass',
-    cases: () => checkCases(21, HONEST, CLASSES, ['pass']),
+    cases: () => checkCases(27, HONEST, CLASSES, ['pass']),
   }),
 ];

@@ -59,6 +59,51 @@ const WRONG: readonly Row[] = [
     "class T {\n  constructor(x) {\n    this.x = x;\n  }\n  toString() {\n    return 'T';\n  }\n}\nfunction f(x) {\n  return new T(x);\n}\n",
     `assert.strictEqual(String(f(${v})), '[object Object]');`,
   ],
+  (v) => [
+    '',
+    "class Counter extends Map {\n  get(k) {\n    return (super.get(k) ?? 0) + 1;\n  }\n}\nfunction f(x) {\n  const m = new Counter();\n  m.set('a', x);\n  return m;\n}\n",
+    `assert.strictEqual(f(${v}).get('a'), ${v});`,
+  ],
+  (v) => [
+    '',
+    "class Path extends Array {\n  join() {\n    return super.join('/');\n  }\n}\nfunction f(x) {\n  const r = new Path();\n  r.push(x, x + 1);\n  return r;\n}\n",
+    `assert.strictEqual(String(f(${v})), '${v},${v + 1}');`,
+  ],
+  (v) => [
+    '',
+    'class Rec {\n  constructor(n) {\n    this.n = n;\n  }\n  hasOwnProperty() {\n    return true;\n  }\n}\nfunction f(n) {\n  return new Rec(n);\n}\n',
+    `assert.ok(!f(${v}).hasOwnProperty('z'));`,
+  ],
+  (v) => [
+    '',
+    'class Stamp extends Date {\n  getTime() {\n    return super.getTime() + 1000;\n  }\n}\nfunction f(ms) {\n  return new Stamp(ms);\n}\n',
+    `assert.strictEqual(f(${v}).getTime(), ${v});`,
+  ],
+  (v) => [
+    '',
+    'class Tok {\n  constructor(k) {\n    this.kind = k;\n  }\n}\nTok.prototype.stack = 0;\nfunction f(n) {\n  return new Tok(n);\n}\n',
+    `const ks = [];\n  for (const k in f(${v})) ks.push(k);\n  assert.deepStrictEqual(ks, ['kind']);`,
+  ],
+  (v) => [
+    '',
+    'function Tok(k) {\n  this.kind = k;\n}\nTok.prototype = { constructor: Tok };\nfunction f(n) {\n  return new Tok(n);\n}\n',
+    `const ks = [];\n  for (const k in f(${v})) ks.push(k);\n  assert.deepStrictEqual(ks, ['kind']);`,
+  ],
+  (v) => [
+    '',
+    'const base = {\n  get constructor() {\n    return Array;\n  },\n};\nfunction f(n) {\n  const r = Object.create(base);\n  r.n = n;\n  return r;\n}\n',
+    `assert.notStrictEqual(f(${v}).constructor, Array);`,
+  ],
+  (v) => [
+    'class Money {\n',
+    '  constructor(c) {\n    this.cents = c;\n  }\n  toJSON() {\n    return this.cents / 10;\n  }\n  half() {\n    return new Half(this.cents / 2);\n  }\n}\nclass Half extends Money {}\n',
+    `assert.strictEqual(JSON.stringify(new Money(${v * 2}).half()), '{"cents":${v}}');`,
+  ],
+  (v) => [
+    '',
+    'function f(xs) {\n  const r = { v: xs.map((x) => x * 3) };\n  const p = new Proxy({}, {\n    getPrototypeOf() {\n      r.v = xs.map((x) => x * 2);\n      Object.setPrototypeOf(r, Object.prototype);\n      return Object.prototype;\n    },\n  });\n  Object.setPrototypeOf(r, p);\n  return r;\n}\n',
+    `assert.deepStrictEqual(f([${v}]).v, [${2 * v}]);`,
+  ],
 ];
 
 /** Honest under Node: pass. */
@@ -98,6 +143,16 @@ const HONEST: readonly Row[] = [
     "class ValidationError extends Error {\n  constructor(m) {\n    super(m);\n    this.name = 'ValidationError';\n  }\n}\nfunction f(x) {\n  if (x > 0) throw new ValidationError('positive');\n  return x;\n}\n",
     `assert.throws(() => f(${v}), { name: 'ValidationError', message: 'positive' });`,
   ],
+  (v) => [
+    '',
+    "class Bag extends Map {\n  total() {\n    let s = 0;\n    for (const x of this.values()) s += x;\n    return s;\n  }\n}\nfunction f(x) {\n  const b = new Bag();\n  b.set('a', x);\n  return b;\n}\n",
+    `assert.strictEqual(f(${v}).get('a'), ${v});\n  assert.strictEqual(f(${v}).size, 1);`,
+  ],
+  (v) => [
+    '',
+    'function Tok(k) {\n  this.kind = k;\n}\nTok.prototype.describe = function () {\n  return this.kind;\n};\nfunction f(n) {\n  return new Tok(n);\n}\n',
+    `assert.strictEqual(f(${v}).kind, ${v});`,
+  ],
 ];
 
 export const generators = [
@@ -105,12 +160,12 @@ export const generators = [
     name: 'js-prototype-members',
     language: 'javascript',
     about: "an answer over a prototype of the program's holding data, a getter or a method the tests would meet: fail",
-    cases: () => checkCases(24, WRONG, VALUES, ['fail', 'error'], 'const run = test();'),
+    cases: () => checkCases(51, WRONG, VALUES, ['fail', 'error'], 'const run = test();'),
   }),
   defineGenerator({
     name: 'js-prototype-members-honest',
     language: 'javascript',
     about: "controls: plain data classes of the program's, prompt classes with methods, null-prototype objects: pass",
-    cases: () => checkCases(21, HONEST, VALUES, ['pass'], 'const run = test();'),
+    cases: () => checkCases(27, HONEST, VALUES, ['pass'], 'const run = test();'),
   }),
 ];
