@@ -2608,7 +2608,7 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
           const state = { __proto__: null, ids: new Map(), next: 0 };
           const answer = encodeOut(v, state);
           const kept = keepAnswer(v, state, answer);
-          if (kept === '' && P.MapPrototypeGetSize(copies) === 0) return '1' + answer;
+          if (kept === '' && P.MapPrototypeGetSize(copies) === 0 && P.MapPrototypeGetSize(watched) === 0) return '1' + answer;
           return withPairs(answer, state, undefined, undefined, kept);
         }
         // The instance's own data, as a snapshot (not as its own handle).
@@ -2659,9 +2659,16 @@ function createBridge(P, S, describe, C, onPromise, onRefuse, onServe, clock, ca
         // What `new` made is an instance of the class whatever its prototype says.
         const answer = op === OP_CONSTRUCT ? handleNode(result, h) : encodeOut(result, state);
         const kept = op === OP_CONSTRUCT ? '' : keepAnswer(result, state, answer);
-        // Only the args array itself was given, nothing from an earlier call is kept, and the
-        // answer is no object to keep: no object of the caller's to bring in line.
-        if (kept === '' && P.MapPrototypeGetSize(given) <= 1 && P.MapPrototypeGetSize(copies) === 0) return '1' + answer;
+        // Only the args array itself was given, nothing from an earlier call is kept or watched
+        // (an earlier answer the program may have changed since: red-team rt75 A22, X01), and
+        // the answer is no object to keep: no object of the caller's to bring in line.
+        if (
+          kept === '' &&
+          P.MapPrototypeGetSize(given) <= 1 &&
+          P.MapPrototypeGetSize(copies) === 0 &&
+          P.MapPrototypeGetSize(watched) === 0
+        )
+          return '1' + answer;
         const changed = changedCopies(true);
         return withPairs(answer, state, args, given, kept, changed);
       } catch (e) {
